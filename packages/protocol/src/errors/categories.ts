@@ -1,0 +1,95 @@
+/**
+ * The one table that maps every error to a recovery category. Callers branch on
+ * `error.category` instead of on codes:
+ *
+ * | category          | meaning                                              | from                                     |
+ * |-------------------|------------------------------------------------------|------------------------------------------|
+ * | `timeout`         | no answer in time                                    | REQUEST_TIMEOUT, CLOSE_TIMEOUT           |
+ * | `format`          | unparseable or malformed message                     | -32700, INVALID_MESSAGE, INVALID_RESULT, MESSAGE_TOO_LARGE |
+ * | `invalid-request` | bad method, params, state or capability              | -32600, -32601, -32602, -32002, -32020…-32022, INVALID_STATE, CAPABILITY_NOT_SUPPORTED, UNSUPPORTED_PROTOCOL_VERSION, ALREADY_CONNECTED |
+ * | `auth`            | authentication or authorization refused              | AUTH_REQUIRED (HTTP 401/403), -32042     |
+ * | `tool`            | a tool reported failure (`isError: true`)            | TOOL_ERROR                               |
+ * | `model`           | sampling failed or was rejected                      | -1, SAMPLING_FAILED                      |
+ * | `interrupted`     | cancelled, aborted, or the connection went away      | REQUEST_CANCELLED, CONNECTION_CLOSED, NO_RETURN_CHANNEL, TRANSPORT_ERROR |
+ * | `handler`         | a handler threw                                      | -32603, HANDLER_ERROR                    |
+ * | `unknown`         | anything else                                        | other codes                              |
+ */
+export type ErrorCategory =
+  | 'timeout'
+  | 'format'
+  | 'invalid-request'
+  | 'auth'
+  | 'tool'
+  | 'model'
+  | 'interrupted'
+  | 'handler'
+  | 'unknown';
+
+/** Stable string codes of local (never-on-the-wire) errors. */
+export const LocalErrorCode = {
+  RequestTimeout: 'REQUEST_TIMEOUT',
+  RequestCancelled: 'REQUEST_CANCELLED',
+  ConnectionClosed: 'CONNECTION_CLOSED',
+  InvalidState: 'INVALID_STATE',
+  AlreadyConnected: 'ALREADY_CONNECTED',
+  UnsupportedProtocolVersion: 'UNSUPPORTED_PROTOCOL_VERSION',
+  CapabilityNotSupported: 'CAPABILITY_NOT_SUPPORTED',
+  InvalidMessage: 'INVALID_MESSAGE',
+  InvalidResult: 'INVALID_RESULT',
+  MessageTooLarge: 'MESSAGE_TOO_LARGE',
+  TransportError: 'TRANSPORT_ERROR',
+  NoReturnChannel: 'NO_RETURN_CHANNEL',
+  CloseTimeout: 'CLOSE_TIMEOUT',
+  AuthRequired: 'AUTH_REQUIRED',
+  ToolError: 'TOOL_ERROR',
+  SamplingFailed: 'SAMPLING_FAILED',
+  HandlerError: 'HANDLER_ERROR',
+  InvalidArgument: 'INVALID_ARGUMENT',
+} as const;
+export type LocalErrorCode = (typeof LocalErrorCode)[keyof typeof LocalErrorCode];
+
+/** Category of each local error code. */
+export const LOCAL_ERROR_CATEGORIES: Readonly<Record<LocalErrorCode, ErrorCategory>> = Object.freeze({
+  REQUEST_TIMEOUT: 'timeout',
+  CLOSE_TIMEOUT: 'timeout',
+  REQUEST_CANCELLED: 'interrupted',
+  CONNECTION_CLOSED: 'interrupted',
+  TRANSPORT_ERROR: 'interrupted',
+  NO_RETURN_CHANNEL: 'interrupted',
+  INVALID_STATE: 'invalid-request',
+  ALREADY_CONNECTED: 'invalid-request',
+  UNSUPPORTED_PROTOCOL_VERSION: 'invalid-request',
+  CAPABILITY_NOT_SUPPORTED: 'invalid-request',
+  INVALID_ARGUMENT: 'invalid-request',
+  INVALID_MESSAGE: 'format',
+  INVALID_RESULT: 'format',
+  MESSAGE_TOO_LARGE: 'format',
+  AUTH_REQUIRED: 'auth',
+  TOOL_ERROR: 'tool',
+  SAMPLING_FAILED: 'model',
+  HANDLER_ERROR: 'handler',
+});
+
+/** Category of a numeric JSON-RPC / MCP code. */
+export function categoryOfWireCode(code: number): ErrorCategory {
+  switch (code) {
+    case -32700:
+      return 'format';
+    case -32600:
+    case -32601:
+    case -32602:
+    case -32002:
+    case -32020:
+    case -32021:
+    case -32022:
+      return 'invalid-request';
+    case -32042:
+      return 'auth';
+    case -32603:
+      return 'handler';
+    case -1:
+      return 'model';
+    default:
+      return 'unknown';
+  }
+}

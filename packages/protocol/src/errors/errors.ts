@@ -1,0 +1,238 @@
+/**
+ * One error family with two kinds (architecture §5):
+ * - {@link JsonRpcError}: a wire error with a numeric code, crossing the wire either way;
+ * - {@link McpError} subclasses with a stable string `code`: local errors that never pretend
+ *   to come from the peer (timeouts, cancellation, closed connections, wrong state, …).
+ *
+ * Both extend {@link StatemcpError}, which carries a `category` from the one table in
+ * `categories.ts` and a `Symbol.for` brand so `instanceof` works across two copies of
+ * this package in one process.
+ */
+import { LOCAL_ERROR_CATEGORIES, LocalErrorCode, categoryOfWireCode, type ErrorCategory } from './categories.js';
+import { ErrorCode, type JsonRpcErrorObject, type RequestId } from '../jsonrpc/messages.js';
+
+const BRAND = Symbol.for('statemcp.error');
+const WIRE_BRAND = Symbol.for('statemcp.error.wire');
+const LOCAL_BRAND = Symbol.for('statemcp.error.local');
+
+function hasBrand(value: unknown, brand: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+}
+
+/** Base of every statemcp error. */
+export abstract class StatemcpError extends Error {
+  abstract readonly category: ErrorCategory;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this === StatemcpError) return hasBrand(value, BRAND);
+    return Function.prototype[Symbol.hasInstance].call(this, value);
+  }
+}
+
+/**
+ * A JSON-RPC error: received from the peer in an error response, or thrown by a handler
+ * to choose the exact code of the error reply.
+ *
+ * @example
+ * ```ts
+ * throw new JsonRpcError(ErrorCode.InvalidParams, 'Unknown tool: nope');
+ * ```
+ */
+export class JsonRpcError extends StatemcpError {
+  override readonly name = 'JsonRpcError';
+  readonly code: number;
+  readonly data: unknown;
+  readonly category: ErrorCategory;
+
+  constructor(code: number, message: string, data?: unknown, options?: { cause?: unknown }) {
+    super(message, options);
+    Object.defineProperty(this, WIRE_BRAND, { value: true });
+    this.code = code;
+    this.data = data;
+    this.category = categoryOfWireCode(code);
+  }
+
+  /** The `error` member of a JSON-RPC error response. */
+  toJSON(): JsonRpcErrorObject {
+    const object: JsonRpcErrorObject = { code: this.code, message: this.message };
+    if (this.data !== undefined) object.data = this.data;
+    return object;
+  }
+
+  static fromObject(error: JsonRpcErrorObject): JsonRpcError {
+    return new JsonRpcError(error.code, error.message, error.data);
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, WIRE_BRAND);
+  }
+}
+
+/** Base of local errors, with a stable string `code`. */
+export class McpError extends StatemcpError {
+  override readonly name: string = 'McpError';
+  readonly code: LocalErrorCode;
+  readonly category: ErrorCategory;
+
+  constructor(code: LocalErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    Object.defineProperty(this, LOCAL_BRAND, { value: true });
+    this.code = code;
+    this.category = LOCAL_ERROR_CATEGORIES[code];
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this === McpError) return hasBrand(value, LOCAL_BRAND);
+    return hasBrand(value, LOCAL_BRAND) && (value as { name?: unknown }).name === this.prototype.name;
+  }
+}
+
+function localClass<const N extends string>(name: N, code: LocalErrorCode) {
+  const cls = class extends McpError {
+    override readonly name: string = name;
+    constructor(message: string, options?: { cause?: unknown }) {
+      super(code, message, options);
+    }
+  };
+  Object.defineProperty(cls, 'name', { value: name });
+  Object.defineProperty(cls.prototype, 'name', { value: name, writable: true });
+  return cls;
+}
+
+/** No response arrived within the request's timeout (or its hard maximum). */
+export class RequestTimeoutError extends McpError {
+  override readonly name: string = 'RequestTimeoutError';
+  readonly requestId: RequestId;
+  readonly timeoutMs: number;
+  constructor(requestId: RequestId, timeoutMs: number, options?: { cause?: unknown; maximum?: boolean }) {
+    super(
+      LocalErrorCode.RequestTimeout,
+      `Request ${String(requestId)} timed out after ${timeoutMs} ms${options?.maximum === true ? ' (hard maximum)' : ''}`,
+      options,
+    );
+    this.requestId = requestId;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The request was cancelled: by the caller's AbortSignal, or by the peer. */
+export class RequestCancelledError extends McpError {
+  override readonly name: string = 'RequestCancelledError';
+  readonly reason: string | undefined;
+  constructor(message: string, options?: { cause?: unknown; reason?: string }) {
+    super(LocalErrorCode.RequestCancelled, message, options);
+    this.reason = options?.reason;
+  }
+}
+
+/** The connection ended before the request settled. Carries the close reason and details. */
+export class ConnectionClosedError extends McpError {
+  override readonly name: string = 'ConnectionClosedError';
+  readonly details: Readonly<Record<string, unknown>> | undefined;
+  constructor(message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super(LocalErrorCode.ConnectionClosed, message, options);
+    this.details = options?.details;
+  }
+}
+
+/** An action that the connection's current state does not allow. */
+export class InvalidStateError extends McpError {
+  override readonly name: string = 'InvalidStateError';
+  readonly state: string;
+  constructor(message: string, state: string, options?: { cause?: unknown }) {
+    super(LocalErrorCode.InvalidState, message, options);
+    this.state = state;
+  }
+}
+
+/** `connect()` called on a client or server that already has a connection. */
+export const AlreadyConnectedError = localClass('AlreadyConnectedError', LocalErrorCode.AlreadyConnected);
+
+/** The peer answered with (or asked for) a protocol version this side does not speak. */
+export class UnsupportedProtocolVersionError extends McpError {
+  override readonly name: string = 'UnsupportedProtocolVersionError';
+  readonly requested: string;
+  readonly supported: readonly string[];
+  constructor(requested: string, supported: readonly string[], options?: { cause?: unknown }) {
+    super(
+      LocalErrorCode.UnsupportedProtocolVersion,
+      `Unsupported protocol version ${JSON.stringify(requested)}; supported: ${supported.join(', ')}`,
+      options,
+    );
+    this.requested = requested;
+    this.supported = supported;
+  }
+
+  /** The -32602 "Unsupported protocol version" wire error with `data.supported` and `data.requested`. */
+  toJsonRpcError(): JsonRpcError {
+    return new JsonRpcError(ErrorCode.InvalidParams, 'Unsupported protocol version', {
+      supported: [...this.supported],
+      requested: this.requested,
+    });
+  }
+}
+
+/** A method needs a capability the peer did not declare (or this side did not declare). */
+export class CapabilityNotSupportedError extends McpError {
+  override readonly name: string = 'CapabilityNotSupportedError';
+  readonly method: string;
+  readonly capability: string;
+  constructor(method: string, capability: string, side: 'peer' | 'local' = 'peer', options?: { cause?: unknown; message?: string }) {
+    super(
+      LocalErrorCode.CapabilityNotSupported,
+      options?.message !== undefined
+        ? options.message
+        : side === 'peer'
+        ? `${method} needs the ${capability} capability, which the peer did not declare`
+        : `${method} needs the ${capability} capability, which this side did not declare`,
+      options,
+    );
+    this.method = method;
+    this.capability = capability;
+  }
+}
+
+/** A received message or result failed validation. */
+export const InvalidMessageError = localClass('InvalidMessageError', LocalErrorCode.InvalidMessage);
+/** A result from the peer did not match the method's result schema. */
+export const InvalidResultError = localClass('InvalidResultError', LocalErrorCode.InvalidResult);
+/** A frame exceeded the transport's maximum message size. */
+export const MessageTooLargeError = localClass('MessageTooLargeError', LocalErrorCode.MessageTooLarge);
+/** The transport failed (spawn error, socket error, HTTP failure). */
+export const TransportError = localClass('TransportError', LocalErrorCode.TransportError);
+/** A server-to-client request has no channel to travel on (stateless HTTP). */
+export const NoReturnChannelError = localClass('NoReturnChannelError', LocalErrorCode.NoReturnChannel);
+/** Authentication or authorization was refused (HTTP 401/403). */
+export const AuthRequiredError = localClass('AuthRequiredError', LocalErrorCode.AuthRequired);
+/** A tool call returned `isError: true`, surfaced as an error by helpers that ask for it. */
+export const ToolError = localClass('ToolError', LocalErrorCode.ToolError);
+/** An invalid argument passed to an API of this SDK (e.g. non-increasing progress). */
+export const InvalidArgumentError = localClass('InvalidArgumentError', LocalErrorCode.InvalidArgument);
+
+/** Any error's category, including foreign errors (`unknown`) and abort errors (`interrupted`). */
+export function categoryOf(error: unknown): ErrorCategory {
+  if (error instanceof StatemcpError) return error.category;
+  if (error instanceof Error && error.name === 'AbortError') return 'interrupted';
+  return 'unknown';
+}
+
+/**
+ * Converts whatever a handler threw into the wire error to send back: a {@link JsonRpcError}
+ * keeps its code; {@link UnsupportedProtocolVersionError} becomes its -32602 form; invalid
+ * arguments are -32602; anything else is -32603 with the message (the only place -32603 is
+ * produced: a real internal fault).
+ */
+export function toWireError(error: unknown): JsonRpcError {
+  if (error instanceof JsonRpcError) return error;
+  if (error instanceof UnsupportedProtocolVersionError) return error.toJsonRpcError();
+  if (error instanceof McpError && error.code === LocalErrorCode.InvalidArgument) {
+    return new JsonRpcError(ErrorCode.InvalidParams, error.message);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new JsonRpcError(ErrorCode.InternalError, message || 'Internal error', undefined, { cause: error });
+}

@@ -1,0 +1,122 @@
+/**
+ * @statemcp/protocol — the core of statemcp: JSON-RPC classification, MCP wire schemas per
+ * revision, version negotiation, the capability table, errors, the connection and request
+ * state machines, the session runner, the Transport interface and an in-memory transport.
+ * It performs no I/O of its own.
+ */
+
+// JSON-RPC
+export {
+  ErrorCode,
+  batchPolicy,
+  classifyMessage,
+  errorResponse,
+  isJsonObject,
+  isRequestId,
+  parseJson,
+} from './jsonrpc/messages.js';
+export type {
+  Classified,
+  JsonObject,
+  JsonRpcErrorObject,
+  JsonRpcErrorResponse,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcResultResponse,
+  JsonValue,
+  Parsed,
+  RequestId,
+} from './jsonrpc/messages.js';
+
+// Errors
+export {
+  AlreadyConnectedError,
+  AuthRequiredError,
+  CapabilityNotSupportedError,
+  ConnectionClosedError,
+  InvalidArgumentError,
+  InvalidMessageError,
+  InvalidResultError,
+  InvalidStateError,
+  JsonRpcError,
+  McpError,
+  MessageTooLargeError,
+  NoReturnChannelError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  StatemcpError,
+  ToolError,
+  TransportError,
+  UnsupportedProtocolVersionError,
+  categoryOf,
+  toWireError,
+} from './errors/errors.js';
+export { LOCAL_ERROR_CATEGORIES, LocalErrorCode, categoryOfWireCode } from './errors/categories.js';
+export type { ErrorCategory } from './errors/categories.js';
+
+// Versions and revisions
+export {
+  DEFAULT_HTTP_ASSUMED_VERSION,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  acceptServerVersion,
+  eraOf,
+  isLegacyVersion,
+  negotiateServerVersion,
+  proposeVersion,
+} from './versions.js';
+export type { LegacyProtocolVersion, ProtocolEra } from './versions.js';
+export { REVISIONS, getRevision, requireRevision, supportedVersions } from './revisions/registry.js';
+export type { Direction, NotificationSpec, RequestSpec, Revision, RevisionSchemas } from './revisions/types.js';
+
+// Capabilities
+export { METHOD_CAPABILITIES, capabilityFor, capabilityName, hasCapability } from './capabilities/table.js';
+export type { CapabilityRequirement } from './capabilities/table.js';
+
+// State machines
+export { CONNECTION_TABLE, initialConnectionState, isLive, transition } from './machines/connection.js';
+export type { ConnectionTable, ConnectionTransitionRow } from './machines/connection.js';
+export { CONNECTION_EVENT_TYPES, CONNECTION_STATE_KINDS } from './machines/connection-types.js';
+export type {
+  CloseReason,
+  ConnectionConfig,
+  ConnectionEffect,
+  ConnectionEvent,
+  ConnectionEventType,
+  ConnectionState,
+  ConnectionStateKind,
+  ConnectionStep,
+  PeerInfo,
+  Role,
+} from './machines/connection-types.js';
+export { REQUEST_EVENT_TYPES, REQUEST_STATE_KINDS, REQUEST_TABLE, isSettled, requestTransition } from './machines/request.js';
+export type { RequestEventType, RequestStateKind, RequestStep } from './machines/request.js';
+export { renderConnectionMermaid, renderRequestMermaid } from './machines/mermaid.js';
+
+// Session runner
+export { Session } from './session/session.js';
+export { SimulatedClock, systemClock } from './session/clock.js';
+export type { Clock, TimerHandle } from './session/clock.js';
+export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
+export type {
+  CloseInfo,
+  InitializeParams,
+  InitializeResultShape,
+  NotificationContext,
+  NotificationHandler,
+  NotificationOptions,
+  RequestContext,
+  RequestHandler,
+  RequestOptions,
+  SessionOptions,
+} from './session/options.js';
+
+// Observability
+export { DIAGNOSTIC_CHANNELS } from './observability/diagnostics.js';
+export type { InspectEvent, InspectListener } from './observability/events.js';
+
+// Transports
+export { InMemoryTransport } from './transport/in-memory.js';
+export type { InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';

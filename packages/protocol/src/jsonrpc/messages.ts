@@ -1,0 +1,184 @@
+/**
+ * JSON-RPC 2.0 message shapes as MCP uses them, and the hand-written classifier that sorts
+ * any inbound value into request / notification / result / error, or rejects it with the
+ * exact JSON-RPC code. This is the one envelope check per message (architecture §8): params
+ * are validated later, once, against the negotiated revision's schema.
+ */
+
+/** A request id: a string or an integer. Never `null` (spec: basic/index, rule 1). */
+export type RequestId = string | number;
+
+/** The JSON value space, for params and results that are passed through untouched. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** An object of params or a result. */
+export type JsonObject = { [key: string]: unknown };
+
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: string;
+  params?: JsonObject;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: JsonObject;
+}
+
+export interface JsonRpcResultResponse {
+  jsonrpc: '2.0';
+  id: RequestId;
+  result: JsonObject;
+}
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface JsonRpcErrorResponse {
+  jsonrpc: '2.0';
+  /** Omitted (2025-11-25+) or `null` (older peers) when the request's id could not be read. */
+  id?: RequestId | null;
+  error: JsonRpcErrorObject;
+}
+
+export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** JSON-RPC 2.0 and MCP error codes, by name. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** `resources/read` of an unknown URI, 2024-11-05 … 2025-11-25. */
+  ResourceNotFound: -32002,
+  /** 2025-11-25: the request needs URL-mode elicitations first. */
+  UrlElicitationRequired: -32042,
+  /** 2026-07-28: an HTTP header disagrees with the body. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability it did not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the protocol version is not supported. */
+  UnsupportedProtocolVersion: -32022,
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The result of classifying one inbound value. */
+export type Classified =
+  | { kind: 'request'; message: JsonRpcRequest }
+  | { kind: 'notification'; message: JsonRpcNotification }
+  | { kind: 'result'; message: JsonRpcResultResponse }
+  | { kind: 'error'; message: JsonRpcErrorResponse }
+  | { kind: 'batch'; items: unknown[] }
+  /**
+   * Not a valid JSON-RPC message. `id` is the request id when it could be read, so the
+   * -32600 reply can carry it; `reply` is false when the spec says to drop silently
+   * (a malformed response cannot be answered).
+   */
+  | { kind: 'invalid'; code: number; reason: string; id: RequestId | undefined; reply: boolean };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True for a string or an integer (JSON-RPC ids; MCP forbids `null` and fractions). */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+function invalid(reason: string, id: RequestId | undefined, reply = true): Classified {
+  return { kind: 'invalid', code: ErrorCode.InvalidRequest, reason, id, reply };
+}
+
+/**
+ * Sorts one parsed JSON value into a JSON-RPC message kind without throwing.
+ * Arrays come back as `batch`; whether a batch is legal depends on the revision
+ * (see {@link batchPolicy}) and is for the caller to decide.
+ */
+export function classifyMessage(value: unknown): Classified {
+  if (Array.isArray(value)) return { kind: 'batch', items: value };
+  if (!isPlainObject(value)) return invalid('A JSON-RPC message must be an object', undefined);
+  const rawId = value.id;
+  const readableId = isRequestId(rawId) ? rawId : undefined;
+  if (value.jsonrpc !== '2.0') return invalid('The "jsonrpc" member must be exactly "2.0"', readableId, !('result' in value || 'error' in value));
+  const hasMethod = 'method' in value;
+  if (hasMethod) {
+    if (typeof value.method !== 'string' || value.method.length === 0) {
+      return invalid('The "method" member must be a non-empty string', readableId);
+    }
+    const params = value.params;
+    if (params !== undefined && !isPlainObject(params)) {
+      return invalid('The "params" member must be an object', readableId);
+    }
+    if (!('id' in value)) {
+      const message: JsonRpcNotification = { jsonrpc: '2.0', method: value.method };
+      if (params !== undefined) message.params = params;
+      return { kind: 'notification', message };
+    }
+    if (rawId === null) return invalid('A request id must not be null', undefined);
+    if (readableId === undefined) return invalid('A request id must be a string or an integer', undefined);
+    const message: JsonRpcRequest = { jsonrpc: '2.0', id: readableId, method: value.method };
+    if (params !== undefined) message.params = params;
+    return { kind: 'request', message };
+  }
+  const hasResult = 'result' in value;
+  const hasError = 'error' in value;
+  if (hasResult && hasError) return invalid('A response must not carry both "result" and "error"', readableId, false);
+  if (hasResult) {
+    if (readableId === undefined) return invalid('A result response needs a string or integer id', undefined, false);
+    if (!isPlainObject(value.result)) return invalid('A result must be an object', readableId, false);
+    return { kind: 'result', message: { jsonrpc: '2.0', id: readableId, result: value.result } };
+  }
+  if (hasError) {
+    const error = value.error;
+    if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
+      return invalid('An error response needs an error object with an integer code and a message', readableId, false);
+    }
+    if (rawId !== undefined && rawId !== null && readableId === undefined) {
+      return invalid('An error response id must be a string, an integer, or absent', undefined, false);
+    }
+    const errorObject: JsonRpcErrorObject = { code: error.code as number, message: error.message };
+    if ('data' in error) errorObject.data = error.data;
+    const message: JsonRpcErrorResponse = { jsonrpc: '2.0', error: errorObject };
+    if (readableId !== undefined) message.id = readableId;
+    return { kind: 'error', message };
+  }
+  return invalid('Not a request, notification or response', readableId);
+}
+
+/** Outcome of parsing a text frame: a JSON value, or a -32700 parse error. */
+export type Parsed = { ok: true; value: unknown } | { ok: false; code: typeof ErrorCode.ParseError; reason: string };
+
+/** Parses one text frame (a stdio line, an HTTP body, a WebSocket frame) without throwing. */
+export function parseJson(text: string): Parsed {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, code: ErrorCode.ParseError, reason: error instanceof Error ? error.message : 'Invalid JSON' };
+  }
+}
+
+/**
+ * How a revision treats JSON-RPC batches: `2025-03-26` MUST receive them (and `initialize`
+ * must not be in one); every other revision rejects a batch array (digest §4.2, rules 8–10).
+ */
+export function batchPolicy(version: string | undefined): 'accept' | 'reject' {
+  return version === '2025-03-26' ? 'accept' : 'reject';
+}
+
+/** Builds an error response. `id` undefined omits the member (2025-11-25 rule for unreadable ids). */
+export function errorResponse(id: RequestId | undefined, error: JsonRpcErrorObject): JsonRpcErrorResponse {
+  const message: JsonRpcErrorResponse = { jsonrpc: '2.0', error };
+  if (id !== undefined) message.id = id;
+  return message;
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return isPlainObject(value);
+}

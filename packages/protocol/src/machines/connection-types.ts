@@ -1,0 +1,139 @@
+/**
+ * Types of the connection state machine (legacy era): its states, the events fed to it,
+ * and the effects it asks the session runner to perform. States are a discriminated union
+ * whose variants carry only the data valid in them.
+ */
+
+export type Role = 'client' | 'server';
+
+/** Settings fixed for the life of a connection, carried by every state. */
+export interface ConnectionConfig {
+  readonly role: Role;
+  /**
+   * Server only: reject a normal request that arrives after the InitializeResult was sent
+   * but before `notifications/initialized` (default false: accept it as implying
+   * `initialized`, since HTTP can reorder the two).
+   */
+  readonly strictInitialized: boolean;
+}
+
+/** What each side learned about the other during the handshake. */
+export interface PeerInfo {
+  readonly capabilities: Readonly<Record<string, unknown>>;
+  readonly info: Readonly<{ name: string; version: string } & Record<string, unknown>>;
+  readonly instructions?: string;
+}
+
+/** Why a connection ended. */
+export type CloseReason =
+  | 'closed'
+  | 'peerClosed'
+  | 'transportError'
+  | 'versionMismatch'
+  | 'initializeFailed'
+  | 'fatalError'
+  | 'terminated'
+  | 'closeTimeout';
+
+export type ConnectionState =
+  | { readonly kind: 'uninitialized'; readonly config: ConnectionConfig }
+  | { readonly kind: 'initializing'; readonly config: ConnectionConfig }
+  | { readonly kind: 'initialized'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
+  | { readonly kind: 'operating'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
+  | {
+      readonly kind: 'shuttingDown';
+      readonly config: ConnectionConfig;
+      readonly reason: CloseReason;
+      readonly error?: Error;
+    }
+  | { readonly kind: 'terminated'; readonly config: ConnectionConfig; readonly reason: CloseReason; readonly error?: Error };
+
+export type ConnectionStateKind = ConnectionState['kind'];
+
+export const CONNECTION_STATE_KINDS: readonly ConnectionStateKind[] = Object.freeze([
+  'uninitialized',
+  'initializing',
+  'initialized',
+  'operating',
+  'shuttingDown',
+  'terminated',
+]);
+
+export type ConnectionEvent =
+  /** This side wants to send a request with `method` (gate). `initialize` starts the client handshake. */
+  | { readonly type: 'outboundRequest'; readonly method: string }
+  /** A request with `method` arrived (gate). `initialize` starts the server handshake. */
+  | { readonly type: 'inboundRequest'; readonly method: string }
+  /** This side wants to send a notification (gate). `notifications/initialized` completes the client handshake. */
+  | { readonly type: 'outboundNotification'; readonly method: string }
+  /** A notification arrived (gate). `notifications/initialized` completes the server handshake. */
+  | { readonly type: 'inboundNotification'; readonly method: string }
+  /** Client: an acceptable InitializeResult arrived. Server: the InitializeResult was sent. */
+  | { readonly type: 'initializeSucceeded'; readonly version: string; readonly peer: PeerInfo }
+  /** Client: initialize failed (error reply, timeout, unsupported version). Server: initialize was answered with an error. */
+  | { readonly type: 'initializeFailed'; readonly reason: CloseReason; readonly error: Error }
+  /** `close()` was called (graceful). */
+  | { readonly type: 'closeRequested' }
+  /** `terminate()` was called (forceful). */
+  | { readonly type: 'terminateRequested' }
+  /** The transport reported that it closed. */
+  | { readonly type: 'transportClosed'; readonly initiator: 'local' | 'remote' | 'error'; readonly error?: Error }
+  /** Something this side cannot recover from. */
+  | { readonly type: 'fatalError'; readonly error: Error }
+  /** Every pending request has settled after the transport went away. */
+  | { readonly type: 'drained' }
+  /** The close deadline passed while shutting down. */
+  | { readonly type: 'closeDeadlineExpired' };
+
+export type ConnectionEventType = ConnectionEvent['type'];
+
+export const CONNECTION_EVENT_TYPES: readonly ConnectionEventType[] = Object.freeze([
+  'outboundRequest',
+  'inboundRequest',
+  'outboundNotification',
+  'inboundNotification',
+  'initializeSucceeded',
+  'initializeFailed',
+  'closeRequested',
+  'terminateRequested',
+  'transportClosed',
+  'fatalError',
+  'drained',
+  'closeDeadlineExpired',
+]);
+
+/** What the runner must do after a transition. `transition` itself performs no I/O. */
+export type ConnectionEffect =
+  /** Gate passed: send / dispatch the message. */
+  | { readonly type: 'accept' }
+  /** Gate refused an inbound request: answer it with this JSON-RPC error; no handler runs. */
+  | { readonly type: 'rejectInbound'; readonly code: number; readonly message: string }
+  /** Gate refused an outbound message: fail the call locally with a typed error. */
+  | { readonly type: 'refuseOutbound'; readonly error: 'invalidState' | 'connectionClosed'; readonly message: string }
+  /** Gate dropped an inbound notification (the spec says not to answer notifications). */
+  | { readonly type: 'dropInbound'; readonly reason: string }
+  /** Client: send `notifications/initialized` now. */
+  | { readonly type: 'sendInitialized' }
+  /** The protocol version is fixed; tell the transport (HTTP `MCP-Protocol-Version`). */
+  | { readonly type: 'negotiated'; readonly version: string }
+  /** Settle every pending outbound request; `notify` sends `notifications/cancelled` (never for initialize). */
+  | { readonly type: 'settleOutbound'; readonly notify: boolean }
+  /** Abort every in-flight inbound handler and suppress its reply. */
+  | { readonly type: 'abortInbound' }
+  /** Close the transport gracefully. */
+  | { readonly type: 'closeTransport' }
+  /** Close the transport forcefully. */
+  | { readonly type: 'terminateTransport' }
+  /** Arm the close deadline timer. */
+  | { readonly type: 'armCloseDeadline' }
+  /** Feed this event to the machine next. */
+  | { readonly type: 'dispatch'; readonly event: ConnectionEvent }
+  /** Terminal bookkeeping: clear timers, resolve `close()`, fire `onclose` once. */
+  | { readonly type: 'finalize' }
+  /** The event means nothing in this state (recorded for inspection). */
+  | { readonly type: 'ignore'; readonly reason: string };
+
+export interface ConnectionStep {
+  readonly state: ConnectionState;
+  readonly effects: readonly ConnectionEffect[];
+}

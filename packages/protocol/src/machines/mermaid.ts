@@ -1,0 +1,57 @@
+/**
+ * Renders the transition tables as Mermaid state diagrams, for the docs and for tools that
+ * draw a live session. The diagram is computed from the same frozen tables the runner uses,
+ * so it cannot drift from the code.
+ */
+import { CONNECTION_TABLE } from './connection.js';
+import { CONNECTION_EVENT_TYPES, CONNECTION_STATE_KINDS } from './connection-types.js';
+import { REQUEST_EVENT_TYPES, REQUEST_STATE_KINDS, REQUEST_TABLE } from './request.js';
+
+const LABELS: Readonly<Record<string, string>> = {
+  uninitialized: 'Uninitialized',
+  initializing: 'Initializing',
+  initialized: 'Initialized',
+  operating: 'Operating',
+  shuttingDown: 'ShuttingDown',
+  terminated: 'Terminated',
+};
+
+/** A Mermaid `stateDiagram-v2` of the connection machine (one edge per state × event that moves). */
+export function renderConnectionMermaid(): string {
+  const lines = ['stateDiagram-v2', '  [*] --> Uninitialized'];
+  for (const from of CONNECTION_STATE_KINDS) {
+    const edges = new Map<string, string[]>();
+    for (const event of CONNECTION_EVENT_TYPES) {
+      const row = CONNECTION_TABLE[from][event];
+      for (const to of row.to) {
+        if (to === from) continue;
+        const list = edges.get(to) ?? [];
+        list.push(event);
+        edges.set(to, list);
+      }
+    }
+    for (const [to, events] of edges) {
+      lines.push(`  ${LABELS[from] ?? from} --> ${LABELS[to] ?? to}: ${events.join(', ')}`);
+    }
+  }
+  lines.push('  Terminated --> [*]');
+  return lines.join('\n');
+}
+
+/** A Mermaid `stateDiagram-v2` of the request machine. */
+export function renderRequestMermaid(): string {
+  const lines = ['stateDiagram-v2', '  [*] --> created'];
+  for (const from of REQUEST_STATE_KINDS) {
+    const edges = new Map<string, string[]>();
+    for (const event of REQUEST_EVENT_TYPES) {
+      const to = REQUEST_TABLE[from][event];
+      if (to === null || to === from) continue;
+      const list = edges.get(to) ?? [];
+      list.push(event);
+      edges.set(to, list);
+    }
+    for (const [to, events] of edges) lines.push(`  ${from} --> ${to}: ${events.join(', ')}`);
+  }
+  for (const end of ['completed', 'failed', 'cancelled', 'expired', 'aborted']) lines.push(`  ${end} --> [*]`);
+  return lines.join('\n');
+}

@@ -1,0 +1,42 @@
+/**
+ * The typed inspection stream (architecture §7). Pass `inspect` to a session to receive
+ * every connection transition, request transition and message in or out, each tagged with
+ * the session id (and request id where there is one).
+ */
+import type { JsonRpcMessage, RequestId } from '../jsonrpc/messages.js';
+import type { ConnectionEventType, ConnectionStateKind } from '../machines/connection-types.js';
+import type { RequestEventType, RequestStateKind } from '../machines/request.js';
+
+export type InspectEvent =
+  | {
+      readonly type: 'session.transition';
+      readonly sessionId: string;
+      readonly at: number;
+      readonly from: ConnectionStateKind;
+      readonly to: ConnectionStateKind;
+      readonly event: ConnectionEventType;
+    }
+  | {
+      readonly type: 'request.transition';
+      readonly sessionId: string;
+      readonly at: number;
+      readonly requestId: RequestId;
+      readonly direction: 'outbound' | 'inbound';
+      readonly method: string;
+      readonly from: RequestStateKind;
+      readonly to: RequestStateKind;
+      readonly event: RequestEventType;
+      /** Milliseconds since the request was created. */
+      readonly elapsedMs: number;
+    }
+  | { readonly type: 'message.in'; readonly sessionId: string; readonly at: number; readonly message: unknown }
+  | { readonly type: 'message.out'; readonly sessionId: string; readonly at: number; readonly message: JsonRpcMessage }
+  | {
+      readonly type: 'diagnostic';
+      readonly sessionId: string;
+      readonly at: number;
+      readonly message: string;
+      readonly detail?: unknown;
+    };
+
+export type InspectListener = (event: InspectEvent) => void;

@@ -1,0 +1,71 @@
+/**
+ * Building blocks shared by every legacy revision: ids, `_meta`, the base shapes of params
+ * and results, pagination, logging levels and roles. Every object schema is loose: unknown
+ * keys are kept so newer peers can add fields without breaking older ones.
+ */
+import { z } from 'zod';
+import type { Direction, NotificationSpec, RequestSpec } from '../types.js';
+
+/** A JSON-RPC request id as it appears inside params: a string or an integer. */
+export const RequestId = z.union([z.string(), z.int()]);
+
+/** `_meta.progressToken`: a string or an integer, unique among the sender's active requests. */
+export const ProgressToken = z.union([z.string(), z.int()]);
+
+/** An opaque pagination cursor. */
+export const Cursor = z.string();
+
+/** `_meta` on results, notifications and data objects: an open map. */
+export const Meta = z.looseObject({});
+
+/** `_meta` on request params: an open map whose one protocol key is `progressToken`. */
+export const RequestMeta = z.looseObject({ progressToken: ProgressToken.optional() });
+
+/** Base of every request's `params`. */
+export const RequestParams = z.looseObject({ _meta: RequestMeta.optional() });
+
+/** Base of every notification's `params`. */
+export const NotificationParams = z.looseObject({ _meta: Meta.optional() });
+
+/** Base of every result; also the empty result (`ping`, `resources/subscribe`, …). */
+export const Result = z.looseObject({ _meta: Meta.optional() });
+
+/** Params of paginated list requests. */
+export const PaginatedRequestParams = RequestParams.extend({ cursor: Cursor.optional() });
+
+/** Base of paginated list results. */
+export const PaginatedResult = Result.extend({ nextCursor: Cursor.optional() });
+
+/**
+ * A value that must be present but may be any JSON value (`notifications/message` `data`).
+ * `z.unknown()` alone would let a missing key through.
+ */
+export const RequiredValue = z.unknown().refine((value) => value !== undefined, { message: 'Required' });
+
+/** Log severities, ordered least to most severe (RFC 5424). */
+export const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+
+export const LoggingLevel = z.enum(LOGGING_LEVELS);
+
+/** The sender or recipient of a message in a conversation. */
+export const Role = z.enum(['user', 'assistant']);
+
+/** An open capability flag object (`logging: {}`, `sampling: {}`, …). */
+export const CapabilityFlag = z.looseObject({});
+
+/** `experimental` capabilities: non-standard features, each an object. */
+export const ExperimentalCapabilities = z.record(z.string(), z.looseObject({}));
+
+/** Builds a request entry for a revision table. */
+export function request<P extends z.ZodType, R extends z.ZodType>(
+  direction: Direction,
+  params: P,
+  result: R,
+): RequestSpec & { readonly params: P; readonly result: R } {
+  return { direction, params, result };
+}
+
+/** Builds a notification entry for a revision table. */
+export function notification<P extends z.ZodType>(direction: Direction, params: P): NotificationSpec & { readonly params: P } {
+  return { direction, params };
+}

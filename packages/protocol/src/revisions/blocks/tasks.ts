@@ -1,0 +1,53 @@
+/**
+ * Experimental tasks of 2025-11-25: durable state for a task-augmented request
+ * (`tools/call`, `sampling/createMessage`, `elicitation/create`), polled with `tasks/get`,
+ * fetched with `tasks/result`, listed with `tasks/list` and cancelled with `tasks/cancel`.
+ */
+import { z } from 'zod';
+import { NotificationParams, PaginatedResult, RequestParams, Result } from './base.js';
+
+export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
+export const TaskStatus = z.enum(TASK_STATUSES);
+
+/** The `task` param that turns a request into a task: the requested lifetime in ms. */
+export const TaskMetadata = z.looseObject({ ttl: z.number().optional() });
+
+/** `_meta["io.modelcontextprotocol/related-task"]`: ties a message to a task. */
+export const RelatedTaskMetadata = z.looseObject({ taskId: z.string() });
+export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
+
+const taskShape = {
+  taskId: z.string(),
+  status: TaskStatus,
+  statusMessage: z.string().optional(),
+  /** ISO 8601 creation time. */
+  createdAt: z.string(),
+  /** ISO 8601 time of the last status change. */
+  lastUpdatedAt: z.string(),
+  /** Lifetime in ms from creation; `null` means unlimited. */
+  ttl: z.number().nullable(),
+  /** Suggested polling interval in ms. */
+  pollInterval: z.number().optional(),
+};
+
+export const Task = z.looseObject(taskShape);
+
+/** What a receiver returns at once for a task-augmented request. */
+export const CreateTaskResult = Result.extend({ task: Task });
+
+/** Params of `tasks/get`, `tasks/result` and `tasks/cancel`. */
+export const TaskIdRequestParams = RequestParams.extend({ taskId: z.string() });
+
+/** Result of `tasks/get` and `tasks/cancel`: the task's fields, inline. */
+export const TaskResult = Result.extend(taskShape);
+
+/** Result of `tasks/result`: whatever the underlying request returns. */
+export const GetTaskPayloadResult = Result;
+
+export const ListTasksResult = PaginatedResult.extend({ tasks: z.array(Task) });
+
+/** Params of `notifications/tasks/status`: the full task. */
+export const TaskStatusNotificationParams = NotificationParams.extend(taskShape);
+
+/** Params that may carry `task` (tools/call, sampling/createMessage, elicitation/create). */
+export const taskAugmented = { task: TaskMetadata.optional() };

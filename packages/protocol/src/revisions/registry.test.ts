@@ -1,0 +1,55 @@
+import { describe, it, expect } from 'vitest';
+import { McpError, type UnsupportedProtocolVersionError } from '../errors/errors.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '../versions.js';
+import { REVISIONS, getRevision, requireRevision, supportedVersions } from './registry.js';
+import { revision_2025_06_18 } from './v2025-06-18.js';
+
+describe('revision registry', () => {
+  describe('#REVISIONS', () => {
+    it('holds every legacy version, keyed by its own version string', () => {
+      expect([...REVISIONS.keys()]).toEqual([...LEGACY_PROTOCOL_VERSIONS]);
+      for (const [version, revision] of REVISIONS) expect(revision.version).toBe(version);
+    });
+  });
+
+  describe('#getRevision', () => {
+    it('returns the revision of a known version', () => {
+      expect(getRevision('2025-06-18')).toBe(revision_2025_06_18);
+    });
+
+    it('returns undefined for an unknown version', () => {
+      expect(getRevision('1.0.0')).toBeUndefined();
+      expect(getRevision('toString')).toBeUndefined();
+    });
+  });
+
+  describe('#requireRevision', () => {
+    it('returns the revision of a known version', () => {
+      expect(requireRevision('2024-11-05').version).toBe('2024-11-05');
+    });
+
+    it('throws UnsupportedProtocolVersionError naming the supported versions when unknown', () => {
+      let thrown: unknown;
+      try {
+        requireRevision('2026-07-28');
+      } catch (error) {
+        thrown = error;
+      }
+      // Checked by brand, name and code: see the report about `instanceof` on McpError subclasses.
+      expect(thrown).toBeInstanceOf(McpError);
+      expect((thrown as McpError).name).toBe('UnsupportedProtocolVersionError');
+      expect((thrown as McpError).code).toBe('UNSUPPORTED_PROTOCOL_VERSION');
+      expect((thrown as UnsupportedProtocolVersionError).requested).toBe('2026-07-28');
+      expect((thrown as UnsupportedProtocolVersionError).supported).toEqual(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
+    });
+  });
+
+  describe('#supportedVersions', () => {
+    it('lists the versions oldest first as a fresh array', () => {
+      const versions = supportedVersions();
+      expect(versions).toEqual(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
+      versions.pop();
+      expect(supportedVersions()).toHaveLength(4);
+    });
+  });
+});

@@ -1,0 +1,217 @@
+/**
+ * Protocol revision 2025-06-18 (V3), extending 2025-03-26 with: display `title`s
+ * (`BaseMetadata`), `_meta` on data objects, `lastModified` annotations, resource links,
+ * structured tool output (`outputSchema` / `structuredContent`), completion `context`,
+ * and form elicitation (`elicitation/create`). JSON-RPC batching is removed again.
+ */
+import { z } from 'zod';
+import type { Revision } from './types.js';
+import * as V2 from './v2025-03-26.js';
+import {
+  LoggingLevel,
+  Meta,
+  NotificationParams,
+  PaginatedRequestParams,
+  PaginatedResult,
+  RequestParams,
+  Result,
+  notification,
+  request,
+} from './blocks/base.js';
+import { ElicitAction, ElicitContentV3, RequestedSchemaV3 } from './blocks/elicitation.js';
+import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
+
+export const VERSION = '2025-06-18';
+
+/** `_meta` as an optional member of a data object. */
+const meta = { _meta: Meta.optional() };
+/** `BaseMetadata.title`: a display name; `name` stays the programmatic identifier. */
+const title = { title: z.string().optional() };
+
+/* ---------- Initialization ---------- */
+
+export const Implementation = V2.Implementation.extend(title);
+
+export const ClientCapabilities = V2.ClientCapabilities.extend({
+  /** Present if the client supports `elicitation/create`. */
+  elicitation: z.looseObject({}).optional(),
+});
+
+export const ServerCapabilities = V2.ServerCapabilities;
+
+export const InitializeRequestParams = V2.InitializeRequestParams.extend({
+  capabilities: ClientCapabilities,
+  clientInfo: Implementation,
+});
+
+export const InitializeResult = V2.InitializeResult.extend({ serverInfo: Implementation });
+
+/* ---------- Utilities ---------- */
+
+export const CancelledNotificationParams = V2.CancelledNotificationParams;
+export const ProgressNotificationParams = V2.ProgressNotificationParams;
+export const SetLevelRequestParams = V2.SetLevelRequestParams;
+export const LoggingMessageNotificationParams = V2.LoggingMessageNotificationParams;
+
+/* ---------- Content ---------- */
+
+export const Annotations = V2.Annotations.extend({
+  /** ISO 8601 timestamp of the last modification. */
+  lastModified: z.string().optional(),
+});
+
+const annotated = { annotations: Annotations.optional(), ...meta };
+
+export const TextContent = V2.TextContent.extend(annotated);
+export const ImageContent = V2.ImageContent.extend(annotated);
+export const AudioContent = V2.AudioContent.extend(annotated);
+
+export const ResourceContents = V2.ResourceContents.extend(meta);
+export const TextResourceContents = ResourceContents.extend({ text: z.string() });
+export const BlobResourceContents = ResourceContents.extend({ blob: z.string() });
+export const AnyResourceContents = z.union([TextResourceContents, BlobResourceContents]);
+
+export const EmbeddedResource = V2.EmbeddedResource.extend({ resource: AnyResourceContents, ...annotated });
+
+export const Resource = V2.Resource.extend({ ...title, ...annotated });
+
+/** A link to a resource, returned by a tool or prompt; it need not appear in `resources/list`. */
+export const ResourceLink = Resource.extend({ type: z.literal('resource_link') });
+
+export const ContentBlock = z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource]);
+
+/* ---------- Resources ---------- */
+
+export const ResourceTemplate = V2.ResourceTemplate.extend({ ...title, ...annotated });
+export const ListResourcesResult = PaginatedResult.extend({ resources: z.array(Resource) });
+export const ListResourceTemplatesResult = PaginatedResult.extend({ resourceTemplates: z.array(ResourceTemplate) });
+export const ResourceRequestParams = V2.ResourceRequestParams;
+export const ReadResourceResult = Result.extend({ contents: z.array(AnyResourceContents) });
+export const ResourceUpdatedNotificationParams = V2.ResourceUpdatedNotificationParams;
+
+/* ---------- Prompts ---------- */
+
+export const PromptArgument = V2.PromptArgument.extend(title);
+export const Prompt = V2.Prompt.extend({ ...title, arguments: z.array(PromptArgument).optional(), ...meta });
+export const PromptMessage = V2.PromptMessage.extend({ content: ContentBlock });
+export const ListPromptsResult = PaginatedResult.extend({ prompts: z.array(Prompt) });
+export const GetPromptRequestParams = V2.GetPromptRequestParams;
+export const GetPromptResult = V2.GetPromptResult.extend({ messages: z.array(PromptMessage) });
+
+/* ---------- Tools ---------- */
+
+export const ToolAnnotations = V2.ToolAnnotations;
+export const ToolInputSchema = V2.ToolInputSchema;
+/** A JSON Schema object describing a tool's `structuredContent`. */
+export const ToolOutputSchema = V2.ToolInputSchema;
+
+export const Tool = V2.Tool.extend({ ...title, outputSchema: ToolOutputSchema.optional(), ...meta });
+export const ListToolsResult = PaginatedResult.extend({ tools: z.array(Tool) });
+export const CallToolRequestParams = V2.CallToolRequestParams;
+export const CallToolResult = V2.CallToolResult.extend({
+  content: z.array(ContentBlock),
+  /** Structured output; conforms to the tool's `outputSchema` when it has one. */
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+});
+
+/* ---------- Sampling ---------- */
+
+export const SamplingContent = z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent]);
+export const SamplingMessage = V2.SamplingMessage.extend({ content: SamplingContent });
+export const ModelHint = V2.ModelHint;
+export const ModelPreferences = V2.ModelPreferences;
+export const CreateMessageRequestParams = V2.CreateMessageRequestParams.extend({ messages: z.array(SamplingMessage) });
+export const CreateMessageResult = V2.CreateMessageResult.extend({ content: SamplingContent });
+
+/* ---------- Completion ---------- */
+
+export const PromptReference = V2.PromptReference.extend(title);
+/** Renamed from `ResourceReference`; the shape is unchanged. */
+export const ResourceTemplateReference = V2.ResourceReference;
+
+export const CompleteRequestParams = V2.CompleteRequestParams.extend({
+  ref: z.discriminatedUnion('type', [PromptReference, ResourceTemplateReference]),
+  /** Already-resolved arguments, for context-dependent completions. */
+  context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+});
+export const CompleteResult = V2.CompleteResult;
+
+/* ---------- Roots ---------- */
+
+export const Root = V2.Root.extend(meta);
+export const ListRootsResult = Result.extend({ roots: z.array(Root) });
+
+/* ---------- Elicitation ---------- */
+
+export const ElicitRequestParams = RequestParams.extend({
+  message: z.string(),
+  requestedSchema: RequestedSchemaV3,
+});
+
+export const ElicitResult = Result.extend({
+  action: ElicitAction,
+  /** The submitted data; only with `action: "accept"`. */
+  content: ElicitContentV3.optional(),
+});
+
+/* ---------- The method tables ---------- */
+
+export const requests = {
+  initialize: request('clientToServer', InitializeRequestParams, InitializeResult),
+  ping: request('both', RequestParams, Result),
+  'resources/list': request('clientToServer', PaginatedRequestParams, ListResourcesResult),
+  'resources/templates/list': request('clientToServer', PaginatedRequestParams, ListResourceTemplatesResult),
+  'resources/read': request('clientToServer', ResourceRequestParams, ReadResourceResult),
+  'resources/subscribe': request('clientToServer', ResourceRequestParams, Result),
+  'resources/unsubscribe': request('clientToServer', ResourceRequestParams, Result),
+  'prompts/list': request('clientToServer', PaginatedRequestParams, ListPromptsResult),
+  'prompts/get': request('clientToServer', GetPromptRequestParams, GetPromptResult),
+  'tools/list': request('clientToServer', PaginatedRequestParams, ListToolsResult),
+  'tools/call': request('clientToServer', CallToolRequestParams, CallToolResult),
+  'logging/setLevel': request('clientToServer', SetLevelRequestParams, Result),
+  'completion/complete': request('clientToServer', CompleteRequestParams, CompleteResult),
+  'sampling/createMessage': request('serverToClient', CreateMessageRequestParams, CreateMessageResult),
+  'elicitation/create': request('serverToClient', ElicitRequestParams, ElicitResult),
+  'roots/list': request('serverToClient', RequestParams, ListRootsResult),
+} as const;
+
+export const notifications = {
+  'notifications/initialized': notification('clientToServer', NotificationParams),
+  'notifications/cancelled': notification('both', CancelledNotificationParams),
+  'notifications/progress': notification('both', ProgressNotificationParams),
+  'notifications/message': notification('serverToClient', LoggingMessageNotificationParams),
+  'notifications/resources/updated': notification('serverToClient', ResourceUpdatedNotificationParams),
+  'notifications/resources/list_changed': notification('serverToClient', NotificationParams),
+  'notifications/tools/list_changed': notification('serverToClient', NotificationParams),
+  'notifications/prompts/list_changed': notification('serverToClient', NotificationParams),
+  'notifications/roots/list_changed': notification('clientToServer', NotificationParams),
+} as const;
+
+export const envelope = jsonRpcEnvelope({ requests, notifications, errorId: 'required' });
+
+export const revision_2025_06_18: Revision = {
+  version: VERSION,
+  era: 'legacy',
+  batching: false,
+  requests,
+  notifications,
+  schemas: {
+    Implementation,
+    ClientCapabilities,
+    ServerCapabilities,
+    InitializeRequestParams,
+    InitializeResult,
+    Tool,
+    CallToolResult,
+    ContentBlock,
+    Resource,
+    ResourceTemplate,
+    Prompt,
+    PromptMessage,
+    SamplingMessage,
+    ResourceContents: AnyResourceContents,
+    Root,
+    LoggingLevel,
+    ...envelope,
+  },
+};

@@ -1,0 +1,325 @@
+/**
+ * Protocol revision 2025-11-25 (V4), extending 2025-06-18 with: icons and richer
+ * `Implementation` metadata, URL-mode elicitation (+ `notifications/elicitation/complete`
+ * and the -32042 error), tool use in sampling, tool `execution` hints, JSON Schema
+ * `$schema`, richer elicitation enums and defaults, and experimental tasks.
+ * An error response may omit `id` when the request's id could not be read.
+ */
+import { z } from 'zod';
+import type { Revision } from './types.js';
+import * as V3 from './v2025-06-18.js';
+import {
+  LoggingLevel,
+  Meta,
+  NotificationParams,
+  PaginatedRequestParams,
+  PaginatedResult,
+  RequestId,
+  RequestParams,
+  Result,
+  notification,
+  request,
+} from './blocks/base.js';
+import { ElicitContentV4, RequestedSchemaV4 } from './blocks/elicitation.js';
+import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
+import {
+  CreateTaskResult,
+  GetTaskPayloadResult,
+  ListTasksResult,
+  Task,
+  TaskIdRequestParams,
+  TaskMetadata,
+  TaskResult,
+  TaskStatus,
+  TaskStatusNotificationParams,
+  taskAugmented,
+} from './blocks/tasks.js';
+
+export const VERSION = '2025-11-25';
+
+export { CreateTaskResult, GetTaskPayloadResult, ListTasksResult, Task, TaskMetadata, TaskResult, TaskStatus, TaskStatusNotificationParams };
+
+const meta = { _meta: Meta.optional() };
+
+/* ---------- Icons, initialization ---------- */
+
+export const Icon = z.looseObject({
+  /** A URI (https: or data:) of the icon. */
+  src: z.string(),
+  mimeType: z.string().optional(),
+  /** Sizes such as `"48x48"` or `"any"`. */
+  sizes: z.array(z.string()).optional(),
+  theme: z.enum(['light', 'dark']).optional(),
+});
+
+const icons = { icons: z.array(Icon).optional() };
+
+export const Implementation = V3.Implementation.extend({
+  ...icons,
+  description: z.string().optional(),
+  websiteUrl: z.string().optional(),
+});
+
+const flag = z.looseObject({}).optional();
+
+export const ClientCapabilities = V3.ClientCapabilities.extend({
+  sampling: z.looseObject({ context: flag, tools: flag }).optional(),
+  /** `{}` means form mode only. */
+  elicitation: z.looseObject({ form: flag, url: flag }).optional(),
+  tasks: z
+    .looseObject({
+      list: flag,
+      cancel: flag,
+      requests: z
+        .looseObject({
+          sampling: z.looseObject({ createMessage: flag }).optional(),
+          elicitation: z.looseObject({ create: flag }).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
+});
+
+export const ServerCapabilities = V3.ServerCapabilities.extend({
+  tasks: z
+    .looseObject({
+      list: flag,
+      cancel: flag,
+      requests: z.looseObject({ tools: z.looseObject({ call: flag }).optional() }).optional(),
+    })
+    .optional(),
+});
+
+export const InitializeRequestParams = V3.InitializeRequestParams.extend({
+  capabilities: ClientCapabilities,
+  clientInfo: Implementation,
+});
+
+export const InitializeResult = V3.InitializeResult.extend({ capabilities: ServerCapabilities, serverInfo: Implementation });
+
+/* ---------- Utilities ---------- */
+
+/** `requestId` became optional: task-augmented requests are cancelled with `tasks/cancel`. */
+export const CancelledNotificationParams = V3.CancelledNotificationParams.extend({ requestId: RequestId.optional() });
+export const ProgressNotificationParams = V3.ProgressNotificationParams;
+export const SetLevelRequestParams = V3.SetLevelRequestParams;
+export const LoggingMessageNotificationParams = V3.LoggingMessageNotificationParams;
+
+/* ---------- Content ---------- */
+
+export const Annotations = V3.Annotations;
+export const TextContent = V3.TextContent;
+export const ImageContent = V3.ImageContent;
+export const AudioContent = V3.AudioContent;
+export const ResourceContents = V3.ResourceContents;
+export const TextResourceContents = V3.TextResourceContents;
+export const BlobResourceContents = V3.BlobResourceContents;
+export const AnyResourceContents = V3.AnyResourceContents;
+export const EmbeddedResource = V3.EmbeddedResource;
+
+export const Resource = V3.Resource.extend(icons);
+export const ResourceLink = Resource.extend({ type: z.literal('resource_link') });
+
+export const ContentBlock = z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource]);
+
+/* ---------- Resources ---------- */
+
+export const ResourceTemplate = V3.ResourceTemplate.extend(icons);
+export const ListResourcesResult = PaginatedResult.extend({ resources: z.array(Resource) });
+export const ListResourceTemplatesResult = PaginatedResult.extend({ resourceTemplates: z.array(ResourceTemplate) });
+export const ResourceRequestParams = V3.ResourceRequestParams;
+export const ReadResourceResult = V3.ReadResourceResult;
+export const ResourceUpdatedNotificationParams = V3.ResourceUpdatedNotificationParams;
+
+/* ---------- Prompts ---------- */
+
+export const PromptArgument = V3.PromptArgument;
+export const Prompt = V3.Prompt.extend(icons);
+export const PromptMessage = V3.PromptMessage.extend({ content: ContentBlock });
+export const ListPromptsResult = PaginatedResult.extend({ prompts: z.array(Prompt) });
+export const GetPromptRequestParams = V3.GetPromptRequestParams;
+export const GetPromptResult = V3.GetPromptResult.extend({ messages: z.array(PromptMessage) });
+
+/* ---------- Tools ---------- */
+
+export const ToolAnnotations = V3.ToolAnnotations;
+export const ToolInputSchema = V3.ToolInputSchema.extend({ $schema: z.string().optional() });
+export const ToolOutputSchema = ToolInputSchema;
+
+export const TaskSupport = z.enum(['forbidden', 'optional', 'required']);
+/** How a tool may be executed; `taskSupport` defaults to `"forbidden"`. */
+export const ToolExecution = z.looseObject({ taskSupport: TaskSupport.optional() });
+
+export const Tool = V3.Tool.extend({
+  ...icons,
+  inputSchema: ToolInputSchema,
+  outputSchema: ToolOutputSchema.optional(),
+  execution: ToolExecution.optional(),
+});
+export const ListToolsResult = PaginatedResult.extend({ tools: z.array(Tool) });
+export const CallToolRequestParams = V3.CallToolRequestParams.extend(taskAugmented);
+export const CallToolResult = V3.CallToolResult.extend({ content: z.array(ContentBlock) });
+
+/* ---------- Sampling ---------- */
+
+export const ToolUseContent = z.looseObject({
+  type: z.literal('tool_use'),
+  /** Identifies this call; matched by `ToolResultContent.toolUseId`. */
+  id: z.string(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  ...meta,
+});
+
+export const ToolResultContent = z.looseObject({
+  type: z.literal('tool_result'),
+  toolUseId: z.string(),
+  content: z.array(ContentBlock),
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  isError: z.boolean().optional(),
+  ...meta,
+});
+
+export const SamplingMessageContentBlock = z.discriminatedUnion('type', [
+  TextContent,
+  ImageContent,
+  AudioContent,
+  ToolUseContent,
+  ToolResultContent,
+]);
+
+/** One content block, or several. */
+export const SamplingContent = z.union([SamplingMessageContentBlock, z.array(SamplingMessageContentBlock)]);
+
+export const SamplingMessage = V3.SamplingMessage.extend({ content: SamplingContent, ...meta });
+export const ModelHint = V3.ModelHint;
+export const ModelPreferences = V3.ModelPreferences;
+export const ToolChoice = z.looseObject({ mode: z.enum(['auto', 'required', 'none']).optional() });
+
+export const CreateMessageRequestParams = V3.CreateMessageRequestParams.extend({
+  messages: z.array(SamplingMessage),
+  /** Tools the model may call; needs the client's `sampling.tools` capability. */
+  tools: z.array(Tool).optional(),
+  toolChoice: ToolChoice.optional(),
+  ...taskAugmented,
+});
+
+/** `stopReason` is open: `endTurn`, `stopSequence`, `maxTokens`, `toolUse` or any provider string. */
+export const CreateMessageResult = V3.CreateMessageResult.extend({ content: SamplingContent });
+
+/* ---------- Completion, roots ---------- */
+
+export const PromptReference = V3.PromptReference;
+export const ResourceTemplateReference = V3.ResourceTemplateReference;
+export const CompleteRequestParams = V3.CompleteRequestParams;
+export const CompleteResult = V3.CompleteResult;
+export const Root = V3.Root;
+export const ListRootsResult = V3.ListRootsResult;
+
+/* ---------- Elicitation ---------- */
+
+export const ElicitRequestFormParams = RequestParams.extend({
+  mode: z.literal('form').optional(),
+  message: z.string(),
+  requestedSchema: RequestedSchemaV4,
+  ...taskAugmented,
+});
+
+export const ElicitRequestURLParams = RequestParams.extend({
+  mode: z.literal('url'),
+  message: z.string(),
+  /** Unique id of this elicitation, echoed by `notifications/elicitation/complete`. */
+  elicitationId: z.string(),
+  url: z.string(),
+  ...taskAugmented,
+});
+
+export const ElicitRequestParams = z.union([ElicitRequestURLParams, ElicitRequestFormParams]);
+
+export const ElicitResult = V3.ElicitResult.extend({ content: ElicitContentV4.optional() });
+
+export const ElicitationCompleteNotificationParams = NotificationParams.extend({ elicitationId: z.string() });
+
+/** `error.data` of the -32042 URL_ELICITATION_REQUIRED error. */
+export const UrlElicitationRequiredErrorData = z.looseObject({ elicitations: z.array(ElicitRequestURLParams) });
+export const URL_ELICITATION_REQUIRED = -32042;
+
+/* ---------- The method tables ---------- */
+
+/** A task-augmentable request answers either normally or with a `CreateTaskResult`. */
+function orTask<R extends z.ZodType>(result: R) {
+  return z.union([result, CreateTaskResult]);
+}
+
+export const requests = {
+  initialize: request('clientToServer', InitializeRequestParams, InitializeResult),
+  ping: request('both', RequestParams, Result),
+  'resources/list': request('clientToServer', PaginatedRequestParams, ListResourcesResult),
+  'resources/templates/list': request('clientToServer', PaginatedRequestParams, ListResourceTemplatesResult),
+  'resources/read': request('clientToServer', ResourceRequestParams, ReadResourceResult),
+  'resources/subscribe': request('clientToServer', ResourceRequestParams, Result),
+  'resources/unsubscribe': request('clientToServer', ResourceRequestParams, Result),
+  'prompts/list': request('clientToServer', PaginatedRequestParams, ListPromptsResult),
+  'prompts/get': request('clientToServer', GetPromptRequestParams, GetPromptResult),
+  'tools/list': request('clientToServer', PaginatedRequestParams, ListToolsResult),
+  'tools/call': request('clientToServer', CallToolRequestParams, orTask(CallToolResult)),
+  'logging/setLevel': request('clientToServer', SetLevelRequestParams, Result),
+  'completion/complete': request('clientToServer', CompleteRequestParams, CompleteResult),
+  'sampling/createMessage': request('serverToClient', CreateMessageRequestParams, orTask(CreateMessageResult)),
+  'elicitation/create': request('serverToClient', ElicitRequestParams, orTask(ElicitResult)),
+  'roots/list': request('serverToClient', RequestParams, ListRootsResult),
+  'tasks/get': request('both', TaskIdRequestParams, TaskResult),
+  'tasks/result': request('both', TaskIdRequestParams, GetTaskPayloadResult),
+  'tasks/list': request('both', PaginatedRequestParams, ListTasksResult),
+  'tasks/cancel': request('both', TaskIdRequestParams, TaskResult),
+} as const;
+
+export const notifications = {
+  'notifications/initialized': notification('clientToServer', NotificationParams),
+  'notifications/cancelled': notification('both', CancelledNotificationParams),
+  'notifications/progress': notification('both', ProgressNotificationParams),
+  'notifications/message': notification('serverToClient', LoggingMessageNotificationParams),
+  'notifications/resources/updated': notification('serverToClient', ResourceUpdatedNotificationParams),
+  'notifications/resources/list_changed': notification('serverToClient', NotificationParams),
+  'notifications/tools/list_changed': notification('serverToClient', NotificationParams),
+  'notifications/prompts/list_changed': notification('serverToClient', NotificationParams),
+  'notifications/roots/list_changed': notification('clientToServer', NotificationParams),
+  'notifications/elicitation/complete': notification('serverToClient', ElicitationCompleteNotificationParams),
+  'notifications/tasks/status': notification('both', TaskStatusNotificationParams),
+} as const;
+
+export const envelope = jsonRpcEnvelope({
+  requests,
+  notifications,
+  errorId: 'optional',
+  errorData: { [URL_ELICITATION_REQUIRED]: UrlElicitationRequiredErrorData },
+});
+
+export const revision_2025_11_25: Revision = {
+  version: VERSION,
+  era: 'legacy',
+  batching: false,
+  requests,
+  notifications,
+  schemas: {
+    Implementation,
+    ClientCapabilities,
+    ServerCapabilities,
+    InitializeRequestParams,
+    InitializeResult,
+    Tool,
+    CallToolResult,
+    ContentBlock,
+    Resource,
+    ResourceTemplate,
+    Prompt,
+    PromptMessage,
+    SamplingMessage,
+    ResourceContents: AnyResourceContents,
+    Root,
+    LoggingLevel,
+    ...envelope,
+    Task,
+    CreateTaskResult,
+  },
+};

@@ -1,0 +1,108 @@
+/**
+ * Every timer of the protocol goes through a {@link Clock}, so tests drive time with a
+ * {@link SimulatedClock} and never sleep. Production uses {@link systemClock}, whose timers
+ * are unref'd: a pending request's timer never keeps a process alive on its own.
+ */
+
+/** An opaque timer handle returned by {@link Clock.setTimeout}. */
+export type TimerHandle = { readonly __timer: true } | object;
+
+export interface Clock {
+  /** Milliseconds since an arbitrary epoch; only differences matter. */
+  now(): number;
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/** The real clock: `performance.now()` and unref'd Node timers. */
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  setTimeout(callback, ms) {
+    const timer = setTimeout(callback, ms);
+    if (typeof timer === 'object' && 'unref' in timer) timer.unref();
+    return timer;
+  },
+  clearTimeout(handle) {
+    clearTimeout(handle as ReturnType<typeof setTimeout>);
+  },
+};
+
+interface SimulatedTimer {
+  readonly id: number;
+  readonly at: number;
+  readonly callback: () => void;
+}
+
+/**
+ * A clock that only moves when told to. `advance(ms)` fires every timer due by then, in
+ * order of due time (then creation), including timers created by those callbacks.
+ *
+ * @example
+ * ```ts
+ * const clock = new SimulatedClock();
+ * clock.setTimeout(() => console.log('fired'), 100);
+ * clock.advance(100); // logs "fired"
+ * ```
+ */
+export class SimulatedClock implements Clock {
+  #now: number;
+  #nextId = 1;
+  #timers = new Map<number, SimulatedTimer>();
+
+  constructor(start = 0) {
+    this.#now = start;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  setTimeout(callback: () => void, ms: number): TimerHandle {
+    const timer: SimulatedTimer = { id: this.#nextId++, at: this.#now + Math.max(0, ms), callback };
+    this.#timers.set(timer.id, timer);
+    return { id: timer.id };
+  }
+
+  clearTimeout(handle: TimerHandle): void {
+    const id = (handle as { id?: unknown }).id;
+    if (typeof id === 'number') this.#timers.delete(id);
+  }
+
+  /** Number of timers not yet fired or cleared. */
+  get pendingTimers(): number {
+    return this.#timers.size;
+  }
+
+  /** Moves time forward by `ms`, firing due timers in order. */
+  advance(ms: number): void {
+    const target = this.#now + ms;
+    for (;;) {
+      const next = this.#nextDue(target);
+      if (next === undefined) break;
+      this.#timers.delete(next.id);
+      this.#now = next.at;
+      next.callback();
+    }
+    this.#now = target;
+  }
+
+  /** Fires every pending timer (and those they create), up to `limit` timers. */
+  runAll(limit = 10_000): void {
+    for (let fired = 0; fired < limit; fired++) {
+      const next = this.#nextDue(Number.POSITIVE_INFINITY);
+      if (next === undefined) return;
+      this.#timers.delete(next.id);
+      this.#now = Math.max(this.#now, next.at);
+      next.callback();
+    }
+  }
+
+  #nextDue(limit: number): SimulatedTimer | undefined {
+    let best: SimulatedTimer | undefined;
+    for (const timer of this.#timers.values()) {
+      if (timer.at > limit) continue;
+      if (best === undefined || timer.at < best.at || (timer.at === best.at && timer.id < best.id)) best = timer;
+    }
+    return best;
+  }
+}

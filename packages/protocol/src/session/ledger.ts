@@ -1,0 +1,181 @@
+/**
+ * One ledger per connection holding every in-flight request in both directions
+ * (architecture §4). Records move only through {@link RequestLedger.move}, which applies the
+ * pure request machine; an outbound request settles only in {@link RequestLedger.settle}.
+ * A bounded memory of recently settled outbound ids lets the runner drop late responses
+ * and progress silently (lessons #11).
+ */
+import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
+import { isSettled, requestTransition, type RequestEventType, type RequestStateKind } from '../machines/request.js';
+import type { TimerHandle } from './clock.js';
+
+interface RecordBase {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly startedAt: number;
+  state: RequestStateKind;
+}
+
+/** A request this side sent and awaits. */
+export interface OutboundRecord extends RecordBase {
+  readonly direction: 'outbound';
+  readonly resolve: (result: JsonObject) => void;
+  readonly reject: (error: Error) => void;
+  readonly progressToken: string | number | undefined;
+  readonly onProgress: ((progress: ProgressUpdate) => void) | undefined;
+  readonly timeoutMs: number;
+  readonly maxTotalTimeoutMs: number | undefined;
+  readonly resetTimeoutOnProgress: boolean;
+  timer: TimerHandle | undefined;
+  maxTimer: TimerHandle | undefined;
+  /** Detaches the caller's AbortSignal listener. */
+  detach: (() => void) | undefined;
+}
+
+/** A request the peer sent and a handler is working on. */
+export interface InboundRecord extends RecordBase {
+  readonly direction: 'inbound';
+  readonly controller: AbortController;
+  readonly progressToken: string | number | undefined;
+  lastProgress: number | undefined;
+  /** Number of nested requests this handler is waiting on. */
+  waitingOn: number;
+}
+
+export type LedgerRecord = OutboundRecord | InboundRecord;
+
+/** A progress notification's payload as delivered to `onProgress`. */
+export interface ProgressUpdate {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+/** A read-only view of one in-flight request, for inspection. */
+export interface PendingRequestView {
+  readonly id: RequestId;
+  readonly direction: 'outbound' | 'inbound';
+  readonly method: string;
+  readonly state: RequestStateKind;
+  readonly startedAt: number;
+}
+
+export type LedgerListener = (record: LedgerRecord, from: RequestStateKind, event: RequestEventType) => void;
+
+/** The outcome an outbound request settles with. */
+export type Settlement =
+  | { readonly event: 'complete'; readonly result: JsonObject }
+  | { readonly event: 'fail' | 'cancel' | 'expire' | 'abort'; readonly error: Error };
+
+export class RequestLedger {
+  readonly #outbound = new Map<RequestId, OutboundRecord>();
+  readonly #inbound = new Map<RequestId, InboundRecord>();
+  readonly #byToken = new Map<string | number, OutboundRecord>();
+  readonly #recentlySettled = new Set<RequestId>();
+  readonly #memory: number;
+  readonly #listener: LedgerListener;
+  readonly #clearTimer: (handle: TimerHandle) => void;
+
+  constructor(options: { memory: number; listener: LedgerListener; clearTimer: (handle: TimerHandle) => void }) {
+    this.#memory = options.memory;
+    this.#listener = options.listener;
+    this.#clearTimer = options.clearTimer;
+  }
+
+  addOutbound(record: OutboundRecord): void {
+    this.#outbound.set(record.id, record);
+    if (record.progressToken !== undefined) this.#byToken.set(record.progressToken, record);
+  }
+
+  addInbound(record: InboundRecord): void {
+    this.#inbound.set(record.id, record);
+  }
+
+  outbound(id: RequestId): OutboundRecord | undefined {
+    return this.#outbound.get(id);
+  }
+
+  inbound(id: RequestId): InboundRecord | undefined {
+    return this.#inbound.get(id);
+  }
+
+  hasInbound(id: RequestId): boolean {
+    return this.#inbound.has(id);
+  }
+
+  byProgressToken(token: string | number): OutboundRecord | undefined {
+    return this.#byToken.get(token);
+  }
+
+  /** True when `id` belongs to an outbound request that settled recently (its late response is dropped silently). */
+  wasRecentlySettled(id: RequestId): boolean {
+    return this.#recentlySettled.has(id);
+  }
+
+  get outboundCount(): number {
+    return this.#outbound.size;
+  }
+
+  get inboundCount(): number {
+    return this.#inbound.size;
+  }
+
+  /** Applies a request event; returns false when the machine ignored it. */
+  move(record: LedgerRecord, event: RequestEventType): boolean {
+    const from = record.state;
+    const step = requestTransition(from, event);
+    if (!step.changed) return false;
+    record.state = step.state;
+    this.#listener(record, from, event);
+    if (step.settled && record.direction === 'inbound') this.#inbound.delete(record.id);
+    return true;
+  }
+
+  /**
+   * The one place an outbound request settles: moves it to its terminal state, clears its
+   * timers and signal listener, forgets it (remembering the id for late messages) and
+   * resolves or rejects its promise. Returns false if it had already settled.
+   */
+  settle(record: OutboundRecord, outcome: Settlement): boolean {
+    if (isSettled(record.state)) return false;
+    if (!this.move(record, outcome.event)) return false;
+    if (record.timer !== undefined) this.#clearTimer(record.timer);
+    if (record.maxTimer !== undefined) this.#clearTimer(record.maxTimer);
+    record.timer = undefined;
+    record.maxTimer = undefined;
+    record.detach?.();
+    record.detach = undefined;
+    this.#outbound.delete(record.id);
+    if (record.progressToken !== undefined) this.#byToken.delete(record.progressToken);
+    this.#remember(record.id);
+    if (outcome.event === 'complete') record.resolve(outcome.result);
+    else record.reject(outcome.error);
+    return true;
+  }
+
+  /** Every pending outbound record (a copy, safe to settle while iterating). */
+  pendingOutbound(): OutboundRecord[] {
+    return [...this.#outbound.values()];
+  }
+
+  /** Every in-flight inbound record (a copy). */
+  pendingInbound(): InboundRecord[] {
+    return [...this.#inbound.values()];
+  }
+
+  /** Snapshot for inspection. */
+  view(): PendingRequestView[] {
+    const views: PendingRequestView[] = [];
+    for (const r of this.#outbound.values()) views.push({ id: r.id, direction: 'outbound', method: r.method, state: r.state, startedAt: r.startedAt });
+    for (const r of this.#inbound.values()) views.push({ id: r.id, direction: 'inbound', method: r.method, state: r.state, startedAt: r.startedAt });
+    return views;
+  }
+
+  #remember(id: RequestId): void {
+    this.#recentlySettled.add(id);
+    if (this.#recentlySettled.size > this.#memory) {
+      const oldest = this.#recentlySettled.values().next();
+      if (oldest.done !== true) this.#recentlySettled.delete(oldest.value);
+    }
+  }
+}

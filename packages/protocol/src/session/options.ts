@@ -1,0 +1,127 @@
+/**
+ * Options and handler types of the session runner.
+ */
+import type { InboundContext } from '../transport/transport.js';
+import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
+import type { Role, CloseReason } from '../machines/connection-types.js';
+import type { InspectListener } from '../observability/events.js';
+import type { Clock } from './clock.js';
+import type { ProgressUpdate } from './ledger.js';
+
+/** What a client sends in `initialize` (the runner fills in `protocolVersion` when absent). */
+export interface InitializeParams {
+  protocolVersion?: string;
+  capabilities: JsonObject;
+  clientInfo: { name: string; version: string } & JsonObject;
+  _meta?: JsonObject;
+  [key: string]: unknown;
+}
+
+/** What a server answers to `initialize`. */
+export interface InitializeResultShape {
+  protocolVersion: string;
+  capabilities: JsonObject;
+  serverInfo: { name: string; version: string } & JsonObject;
+  instructions?: string;
+  _meta?: JsonObject;
+  [key: string]: unknown;
+}
+
+export interface SessionOptions {
+  readonly role: Role;
+  /** This side's declared capabilities; a function so servers can derive them from registrations. */
+  readonly capabilities: () => JsonObject;
+  /** Server: builds the InitializeResult for a negotiated version. Required for servers. */
+  readonly onInitialize?: (params: InitializeParams, version: string, context: InboundContext | undefined) => InitializeResultShape | Promise<InitializeResultShape>;
+  /** Protocol versions this side speaks (default: every legacy revision). */
+  readonly supportedVersions?: readonly string[];
+  /** Timer source; default the system clock. Tests pass a `SimulatedClock`. */
+  readonly clock?: Clock;
+  /** Default timeout of every outbound request, ms (default 60 000). */
+  readonly defaultTimeoutMs?: number;
+  /** Hard maximum per outbound request regardless of progress, ms (default: none). */
+  readonly maxTotalTimeoutMs?: number;
+  /** Progress resets a request's timeout (default true). */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** Refuse methods the peer's (or this side's) capabilities do not allow (default true). */
+  readonly strictCapabilities?: boolean;
+  /** Server: refuse requests that arrive before `notifications/initialized` (default false). */
+  readonly strictInitialized?: boolean;
+  /** How long `close()` may take before the transport is closed forcefully, ms (default 10 000). */
+  readonly closeDeadlineMs?: number;
+  /** How many settled request ids to remember for dropping late messages (default 1024). */
+  readonly settledMemory?: number;
+  /** Receives every inspection event. */
+  readonly inspect?: InspectListener;
+  /** Label used in inspection events (default: a random id). */
+  readonly sessionId?: string;
+  /** Called once when the session reaches Terminated. */
+  readonly onclose?: (info: CloseInfo) => void;
+}
+
+/** Per-request options for outbound requests. */
+export interface RequestOptions {
+  /** Timeout in ms (default: the session's default). */
+  readonly timeoutMs?: number;
+  /** Hard maximum in ms, even with progress. */
+  readonly maxTotalTimeoutMs?: number;
+  /** Whether progress resets the timeout (default: the session's setting). */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** Aborting it cancels the request (a `notifications/cancelled` goes out). */
+  readonly signal?: AbortSignal;
+  /** Receives progress; a progress token is generated when set. */
+  readonly onProgress?: (progress: ProgressUpdate) => void;
+  /** The inbound request this one is made on behalf of (routes HTTP streams; marks the handler waiting). */
+  readonly relatedRequestId?: RequestId;
+  /** Skip checking the peer's capabilities for this call. */
+  readonly skipCapabilityCheck?: boolean;
+}
+
+/** Options for outbound notifications. */
+export interface NotificationOptions {
+  readonly relatedRequestId?: RequestId;
+}
+
+/** What a request handler gets besides its params. */
+export interface RequestContext {
+  readonly requestId: RequestId;
+  readonly method: string;
+  /** Aborted when the peer cancels, the connection closes, or the session shuts down. */
+  readonly signal: AbortSignal;
+  /** The request's `_meta`, if any. */
+  readonly meta: JsonObject | undefined;
+  /** Authentication result from the transport, if any. */
+  readonly authInfo: unknown;
+  /** Transport context (HTTP headers, session id). */
+  readonly transportContext: InboundContext | undefined;
+  /** The negotiated protocol version. */
+  readonly protocolVersion: string;
+  /**
+   * Reports progress to the caller. Only sends when the caller supplied a progress token;
+   * `progress` must increase with every call (an `InvalidArgumentError` otherwise); calls after
+   * the reply was sent are dropped.
+   */
+  sendProgress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends a notification related to this request. */
+  notify(method: string, params?: JsonObject): Promise<void>;
+  /** Sends a request to the peer on behalf of this request (sampling, elicitation, roots, …). */
+  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+}
+
+export type RequestHandler = (params: JsonObject, context: RequestContext) => JsonObject | Promise<JsonObject>;
+
+/** What a notification handler gets besides its params. */
+export interface NotificationContext {
+  readonly method: string;
+  readonly authInfo: unknown;
+  readonly transportContext: InboundContext | undefined;
+}
+
+export type NotificationHandler = (params: JsonObject, context: NotificationContext) => void | Promise<void>;
+
+/** How and why a session ended. */
+export interface CloseInfo {
+  readonly reason: CloseReason;
+  readonly error?: Error;
+  readonly details?: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,77 @@
+/**
+ * The Transport interface: the only thing a transport owns is moving JSON-RPC messages and
+ * its own I/O resources (processes, sockets, streams). It never decides lifecycle: the
+ * session's state machine decides *when* to close; the transport knows *how*.
+ *
+ * Contract:
+ * - `start(sink)` begins delivery. Every inbound frame is handed to `sink.onMessage` as a
+ *   parsed JSON value (not yet classified), or to `sink.onMalformed` when it was not JSON.
+ * - `send(message)` resolves when the message has been handed to the OS / stream (stdio
+ *   backpressure honoured). It rejects with a typed error if the transport is closed.
+ * - `close()` closes gracefully (stdio: close stdin → SIGTERM → SIGKILL; HTTP: DELETE).
+ *   It is idempotent and resolves once the transport is fully closed.
+ * - `sink.onClose` is called exactly once when the transport is closed, whoever closed it.
+ */
+import type { JsonRpcMessage, RequestId } from '../jsonrpc/messages.js';
+
+/** Where a transport delivers what it receives. Implemented by the session runner. */
+export interface TransportSink {
+  /** A parsed JSON value from the peer (a message, a batch, or garbage to be rejected). */
+  onMessage(value: unknown, context?: InboundContext): void;
+  /** A frame that was not valid JSON; the runner answers -32700 where a reply is possible. */
+  onMalformed?(text: string, reason: string): void;
+  /** A non-fatal transport problem (diagnostics). Fatal ones end with `onClose`. */
+  onError?(error: Error): void;
+  /** The transport has closed. Called exactly once. */
+  onClose(info: TransportCloseInfo): void;
+}
+
+/** Per-message context a transport can attach (HTTP headers, auth). */
+export interface InboundContext {
+  /** Authentication result from the transport's auth hook, passed to handlers. */
+  authInfo?: unknown;
+  /** Request headers, lower-cased names (HTTP transports). */
+  headers?: Readonly<Record<string, string>>;
+  /** Transport-level session id (HTTP `Mcp-Session-Id`). */
+  sessionId?: string;
+}
+
+/** Why and how a transport closed. */
+export interface TransportCloseInfo {
+  /** `local`: this side called `close()`; `remote`: the peer went away; `error`: a failure. */
+  initiator: 'local' | 'remote' | 'error';
+  error?: Error;
+  /** Free-form diagnostics (exit code, signal, stderr tail, HTTP status, …). */
+  details?: Record<string, unknown>;
+}
+
+/** Options for one outbound message. */
+export interface SendOptions {
+  /**
+   * The inbound request this message belongs to (a progress notification, a log message, a
+   * nested request, or the response itself). HTTP server transports route it to that
+   * request's stream.
+   */
+  relatedRequestId?: RequestId;
+}
+
+/** A bidirectional JSON-RPC message channel. */
+export interface Transport {
+  start(sink: TransportSink): Promise<void>;
+  send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+  close(): Promise<void>;
+  /** Forceful close: no graceful steps. Defaults to `close()` where there is no difference. */
+  terminate?(): Promise<void>;
+  /** Transport-level session id once known (HTTP). */
+  readonly sessionId?: string | undefined;
+  /**
+   * Called by the session once the protocol version is negotiated, so HTTP client
+   * transports can send `MCP-Protocol-Version` on every later request.
+   */
+  setProtocolVersion?(version: string): void;
+  /**
+   * True when this transport can carry server-to-client requests (false for stateless
+   * HTTP). The session fails such requests at once with `NoReturnChannelError` when false.
+   */
+  readonly canSendRequests?: boolean;
+}

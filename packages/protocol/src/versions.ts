@@ -1,0 +1,61 @@
+/**
+ * Protocol versions and the two negotiation rules of the legacy handshake (digest §1.1):
+ * the server answers the client's version when it supports it, otherwise its own latest;
+ * the client accepts any answer it supports and otherwise disconnects with a typed
+ * {@link UnsupportedProtocolVersionError}.
+ */
+import { UnsupportedProtocolVersionError } from './errors/errors.js';
+
+/** Every stateful (handshake) revision, oldest first. */
+export const LEGACY_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
+export type LegacyProtocolVersion = (typeof LEGACY_PROTOCOL_VERSIONS)[number];
+
+/** The newest revision with an `initialize` handshake. */
+export const LATEST_LEGACY_PROTOCOL_VERSION: LegacyProtocolVersion = '2025-11-25';
+
+/** The version assumed for Streamable HTTP requests without `MCP-Protocol-Version` (digest §5.2). */
+export const DEFAULT_HTTP_ASSUMED_VERSION: LegacyProtocolVersion = '2025-03-26';
+
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** True when `version` is one of the legacy revisions this SDK implements. */
+export function isLegacyVersion(version: string): version is LegacyProtocolVersion {
+  return (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
+}
+
+/** The era of a known version: legacy revisions have a handshake; 2026-07-28 and later do not. */
+export function eraOf(version: string): ProtocolEra {
+  return isLegacyVersion(version) ? 'legacy' : 'modern';
+}
+
+/** Newest first, as a copy. */
+function newestFirst(versions: readonly string[]): string[] {
+  return [...versions].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+}
+
+/**
+ * Server rule (rules 19–20): answer with the requested version when supported, otherwise
+ * with the server's latest supported version. Never an error: the client decides.
+ */
+export function negotiateServerVersion(requested: unknown, supported: readonly string[] = LEGACY_PROTOCOL_VERSIONS): string {
+  if (typeof requested === 'string' && supported.includes(requested)) return requested;
+  const latest = newestFirst(supported)[0];
+  if (latest === undefined) throw new RangeError('No supported protocol versions configured');
+  return latest;
+}
+
+/**
+ * Client rule (rule 21): accept the server's answer if this client supports it; otherwise
+ * throw {@link UnsupportedProtocolVersionError} (the client then disconnects).
+ */
+export function acceptServerVersion(answered: string, supported: readonly string[] = LEGACY_PROTOCOL_VERSIONS): string {
+  if (supported.includes(answered)) return answered;
+  throw new UnsupportedProtocolVersionError(answered, newestFirst(supported));
+}
+
+/** The version a client proposes: its latest supported (rule 18). */
+export function proposeVersion(supported: readonly string[] = LEGACY_PROTOCOL_VERSIONS): string {
+  const latest = newestFirst(supported)[0];
+  if (latest === undefined) throw new RangeError('No supported protocol versions configured');
+  return latest;
+}

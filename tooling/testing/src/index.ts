@@ -1,0 +1,3 @@
+/** Test helpers shared across statemcp packages. */
+export { createOfficialBridge } from './official-bridge.js';
+export type { OfficialTransportLike } from './official-bridge.js';
