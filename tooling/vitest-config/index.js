@@ -19,7 +19,7 @@ export function statemcpVitest(options = {}) {
           ssr: { resolve: { conditions: ['@statemcp/source', 'node', 'import', 'default'] } },
           test: {
             name: 'unit',
-            include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+            include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
             exclude: ['**/*.integration.test.ts', '**/node_modules/**', '**/dist/**'],
           },
         },

@@ -88,7 +88,8 @@ export class McpError extends StatemcpError {
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (this === McpError) return hasBrand(value, LOCAL_BRAND);
-    return hasBrand(value, LOCAL_BRAND) && (value as { name?: unknown }).name === this.prototype.name;
+    // Subclasses match by name, so a copy of the class from another bundle still matches.
+    return hasBrand(value, LOCAL_BRAND) && (value as { name?: unknown }).name === this.name;
   }
 }
 

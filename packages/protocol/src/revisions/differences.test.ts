@@ -29,7 +29,7 @@ function accepts(schema: z.ZodType, value: unknown): boolean {
 
 function shapeKeys(schema: z.ZodType): string[] {
   if (!(schema instanceof z.ZodObject)) throw new Error('not an object schema');
-  return Object.keys(schema.shape as Record<string, unknown>);
+  return Object.keys(schema.shape);
 }
 
 function requestParams(revision: Revision, method: string): z.ZodType {
@@ -98,7 +98,7 @@ describe('legacy revisions', () => {
       expect(revisionsWhere((revision) => revision.schemas.JsonRpcBatch !== undefined)).toEqual(['2025-03-26']);
     });
 
-    it('all revisions are legacy', () => {
+    it('marks every revision as legacy', () => {
       expect(REVISIONS.map((revision) => revision.era)).toEqual(['legacy', 'legacy', 'legacy', 'legacy']);
     });
   });
@@ -212,6 +212,133 @@ describe('legacy revisions', () => {
     it('types the context from 2025-06-18', () => {
       const params = { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: 'b' }, context: { arguments: { x: 1 } } };
       expect(revisionsWhere((revision) => !accepts(requestParams(revision, 'completion/complete'), params))).toEqual(since('2025-06-18'));
+    });
+  });
+
+  describe('#requests tables', () => {
+    // Each row: a value that only some revisions reject, checked through the method table,
+    // so a table entry still pointing at an older revision's schema is caught.
+    const badIcon = [{ src: 1 }];
+    // Resource links exist from 2025-06-18; one with a malformed icon fails before (no such
+    // content type) and in 2025-11-25 (icons are typed), and passes in 2025-06-18.
+    const linkWithBadIcon: Version[] = ['2024-11-05', '2025-03-26', '2025-11-25'];
+    const rows: readonly { method: string; part: 'params' | 'result'; value: object; rejectedIn: Version[] }[] = [
+      {
+        method: 'initialize',
+        part: 'params',
+        value: { protocolVersion: 'x', capabilities: { elicitation: 'x' }, clientInfo: implementation },
+        rejectedIn: since('2025-06-18'),
+      },
+      {
+        method: 'initialize',
+        part: 'params',
+        value: { protocolVersion: 'x', capabilities: {}, clientInfo: { ...implementation, icons: badIcon } },
+        rejectedIn: ['2025-11-25'],
+      },
+      {
+        method: 'initialize',
+        part: 'result',
+        value: { protocolVersion: 'x', capabilities: { completions: 1 }, serverInfo: implementation },
+        rejectedIn: since('2025-03-26'),
+      },
+      {
+        method: 'initialize',
+        part: 'result',
+        value: { protocolVersion: 'x', capabilities: {}, serverInfo: { ...implementation, title: 1 } },
+        rejectedIn: since('2025-06-18'),
+      },
+      {
+        method: 'initialize',
+        part: 'result',
+        value: { protocolVersion: 'x', capabilities: { tasks: { list: 1 } }, serverInfo: implementation },
+        rejectedIn: ['2025-11-25'],
+      },
+      { method: 'tools/list', part: 'result', value: { tools: [{ ...tool, annotations: 1 }] }, rejectedIn: since('2025-03-26') },
+      { method: 'tools/list', part: 'result', value: { tools: [{ ...tool, title: 1 }] }, rejectedIn: since('2025-06-18') },
+      { method: 'tools/list', part: 'result', value: { tools: [{ ...tool, icons: badIcon }] }, rejectedIn: ['2025-11-25'] },
+      {
+        method: 'tools/call',
+        part: 'result',
+        value: { content: [{ type: 'resource_link', uri: 'u', name: 'n', icons: badIcon }] },
+        rejectedIn: linkWithBadIcon,
+      },
+      {
+        method: 'tools/call',
+        part: 'result',
+        value: { content: [{ type: 'resource', resource: { uri: 'u', text: 't', _meta: 1 } }] },
+        rejectedIn: since('2025-06-18'),
+      },
+      { method: 'resources/list', part: 'result', value: { resources: [{ uri: 'u', name: 'n', title: 1 }] }, rejectedIn: since('2025-06-18') },
+      { method: 'resources/list', part: 'result', value: { resources: [{ uri: 'u', name: 'n', icons: badIcon }] }, rejectedIn: ['2025-11-25'] },
+      {
+        method: 'resources/templates/list',
+        part: 'result',
+        value: { resourceTemplates: [{ uriTemplate: 'u', name: 'n', icons: badIcon }] },
+        rejectedIn: ['2025-11-25'],
+      },
+      {
+        method: 'resources/templates/list',
+        part: 'result',
+        value: { resourceTemplates: [{ uriTemplate: 'u', name: 'n', annotations: { lastModified: 1 } }] },
+        rejectedIn: since('2025-06-18'),
+      },
+      { method: 'resources/read', part: 'result', value: { contents: [{ uri: 'u', text: 't', _meta: 1 }] }, rejectedIn: since('2025-06-18') },
+      { method: 'prompts/list', part: 'result', value: { prompts: [{ name: 'p', title: 1 }] }, rejectedIn: since('2025-06-18') },
+      { method: 'prompts/list', part: 'result', value: { prompts: [{ name: 'p', icons: badIcon }] }, rejectedIn: ['2025-11-25'] },
+      {
+        method: 'prompts/list',
+        part: 'result',
+        value: { prompts: [{ name: 'p', arguments: [{ name: 'a', title: 1 }] }] },
+        rejectedIn: since('2025-06-18'),
+      },
+      {
+        method: 'prompts/get',
+        part: 'result',
+        value: { messages: [{ role: 'user', content: { type: 'audio', data: 'd', mimeType: 'audio/wav' } }] },
+        rejectedIn: ['2024-11-05'],
+      },
+      {
+        method: 'prompts/get',
+        part: 'result',
+        value: { messages: [{ role: 'user', content: { type: 'resource_link', uri: 'u', name: 'n', icons: badIcon } }] },
+        rejectedIn: linkWithBadIcon,
+      },
+      {
+        method: 'sampling/createMessage',
+        part: 'params',
+        value: { maxTokens: 1, messages: [{ role: 'user', content: { type: 'audio', data: 'd', mimeType: 'audio/wav' } }] },
+        rejectedIn: ['2024-11-05'],
+      },
+      {
+        method: 'sampling/createMessage',
+        part: 'params',
+        value: { maxTokens: 1, messages: [{ role: 'user', content: { type: 'text', text: 't', _meta: 1 } }] },
+        rejectedIn: since('2025-06-18'),
+      },
+      {
+        method: 'sampling/createMessage',
+        part: 'params',
+        value: { maxTokens: 1, messages: [], tools: [{ ...tool, execution: { taskSupport: 'x' } }] },
+        rejectedIn: ['2025-11-25'],
+      },
+      {
+        method: 'sampling/createMessage',
+        part: 'result',
+        value: { role: 'assistant', model: 'm', content: { type: 'audio', data: 'd', mimeType: 'audio/wav' } },
+        rejectedIn: ['2024-11-05'],
+      },
+      {
+        method: 'completion/complete',
+        part: 'params',
+        value: { ref: { type: 'ref/prompt', name: 'p', title: 1 }, argument: { name: 'a', value: 'v' } },
+        rejectedIn: since('2025-06-18'),
+      },
+      { method: 'roots/list', part: 'result', value: { roots: [{ uri: 'u', _meta: 1 }] }, rejectedIn: since('2025-06-18') },
+    ];
+
+    it.each(rows)('uses the own blocks of each revision for $method $part', ({ method, part, value, rejectedIn }) => {
+      const schemaOf = (revision: Revision) => (part === 'params' ? requestParams(revision, method) : requestResult(revision, method));
+      expect(revisionsWhere((revision) => !accepts(schemaOf(revision), value))).toEqual(rejectedIn);
     });
   });
 

@@ -4,6 +4,7 @@
  * checks both directions). Objects received from a peer may carry more keys than listed:
  * the schemas keep unknown keys for forward compatibility.
  */
+import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
 import { LOGGING_LEVELS } from './blocks/base.js';
 import { TASK_STATUSES } from './blocks/tasks.js';
 
@@ -11,8 +12,6 @@ export { LOGGING_LEVELS, TASK_STATUSES };
 
 /* ---------- Basics ---------- */
 
-/** A request id: a string or an integer. */
-export type RequestId = string | number;
 /** A progress token: a string or an integer. */
 export type ProgressToken = string | number;
 /** An opaque pagination cursor. */
@@ -24,8 +23,6 @@ export type RequestMeta = { progressToken?: ProgressToken; [key: string]: unknow
 /** Log severity, least to most severe: see {@link LOGGING_LEVELS}. */
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
 export type Role = 'user' | 'assistant';
-/** A JSON object whose members are not specified further. */
-export type JsonObject = { [key: string]: unknown };
 
 /** Base of every result. */
 export type Result = { _meta?: Meta };

@@ -422,6 +422,17 @@ describe('revision 2024-11-05', () => {
       accepts(message, { jsonrpc: '2.0', id: 9, method: 'vendor/custom', params: { anything: true } });
     });
 
+    it('does not mistake Object.prototype members for methods', () => {
+      accepts(message, { jsonrpc: '2.0', id: 10, method: 'toString' });
+      accepts(message, { jsonrpc: '2.0', method: 'constructor', params: {} });
+      accepts(message, { jsonrpc: '2.0', method: '__proto__' });
+    });
+
+    it('keeps unknown members of a message', () => {
+      const parsed = message.parse({ jsonrpc: '2.0', id: 1, method: 'ping', extension: { x: 1 } });
+      expect(parsed).toEqual({ jsonrpc: '2.0', id: 1, method: 'ping', extension: { x: 1 } });
+    });
+
     it('rejects a notification whose params are invalid, even when it carries no id', () => {
       rejects(message, { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } });
     });

@@ -55,6 +55,12 @@ export interface SessionOptions {
   readonly inspect?: InspectListener;
   /** Label used in inspection events (default: a random id). */
   readonly sessionId?: string;
+  /**
+   * Periodic ping while operating (rule 51). After `maxFailures` consecutive pings without
+   * an answer within `timeoutMs`, the connection is treated as stale and closed with reason
+   * `fatalError`. Off by default.
+   */
+  readonly keepAlive?: { readonly intervalMs: number; readonly timeoutMs?: number; readonly maxFailures?: number };
   /** Called once when the session reaches Terminated. */
   readonly onclose?: (info: CloseInfo) => void;
 }

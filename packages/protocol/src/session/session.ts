@@ -125,6 +125,40 @@ export class Session {
       this.#resolveClosed = resolve;
     });
     this.setRequestHandler('ping', () => ({}));
+    if (options.keepAlive !== undefined) this.#setUpKeepAlive(options.keepAlive);
+  }
+
+  #setUpKeepAlive(keepAlive: NonNullable<SessionOptions['keepAlive']>): void {
+    let timer: ReturnType<Clock['setTimeout']> | undefined;
+    let failures = 0;
+    const schedule = () => {
+      timer = this.#clock.setTimeout(() => {
+        timer = undefined;
+        this.request('ping', undefined, { timeoutMs: keepAlive.timeoutMs ?? keepAlive.intervalMs }).then(
+          () => {
+            failures = 0;
+            if (this.#state.kind === 'operating') schedule();
+          },
+          (error: unknown) => {
+            if (this.#state.kind !== 'operating') return;
+            failures++;
+            this.#diagnostic(`keep-alive ping failed (${failures})`, error);
+            if (failures >= (keepAlive.maxFailures ?? 1)) {
+              this.#dispatch({ type: 'fatalError', error: new ConnectionClosedError('The peer stopped answering pings', { cause: error }) });
+            } else {
+              schedule();
+            }
+          },
+        );
+      }, keepAlive.intervalMs);
+    };
+    this.onTransition((to) => {
+      if (to.kind === 'operating' && timer === undefined) schedule();
+      if ((to.kind === 'shuttingDown' || to.kind === 'terminated') && timer !== undefined) {
+        this.#clock.clearTimeout(timer);
+        timer = undefined;
+      }
+    });
   }
 
   // ------------------------------------------------------------------ public state
@@ -453,11 +487,11 @@ export class Session {
         this.#diagnostic('transition listener threw', error);
       }
     }
-    this.#inspect(() => ({ type: 'session.transition', sessionId: this.id, at: this.#clock.now(), from: from.kind, to: to.kind, event: event.type }));
+    this.#inspect('session.transition', () => ({ type: 'session.transition', sessionId: this.id, at: this.#clock.now(), from: from.kind, to: to.kind, event: event.type }));
   }
 
   #onRequestTransition(record: LedgerRecord, from: RequestStateKind, event: RequestEventType, created = false): void {
-    this.#inspect(() => ({
+    this.#inspect('request.transition', () => ({
       type: 'request.transition',
       sessionId: this.id,
       at: this.#clock.now(),
@@ -471,11 +505,9 @@ export class Session {
     }));
   }
 
-  #inspect(build: () => InspectEvent): void {
+  #inspect(type: InspectEvent['type'], build: () => InspectEvent): void {
     const listener = this.#options.inspect;
-    if (listener === undefined && !hasDiagnosticSubscribers('session.transition') && !hasDiagnosticSubscribers('request.transition') && !hasDiagnosticSubscribers('message.in') && !hasDiagnosticSubscribers('message.out') && !hasDiagnosticSubscribers('diagnostic')) {
-      return;
-    }
+    if (listener === undefined && !hasDiagnosticSubscribers(type)) return;
     const event = build();
     publishDiagnostic(event);
     if (listener !== undefined) {
@@ -488,7 +520,7 @@ export class Session {
   }
 
   #diagnostic(message: string, detail?: unknown): void {
-    this.#inspect(() => ({ type: 'diagnostic', sessionId: this.id, at: this.#clock.now(), message, detail }));
+    this.#inspect('diagnostic', () => ({ type: 'diagnostic', sessionId: this.id, at: this.#clock.now(), message, detail }));
   }
 
   // ------------------------------------------------------------------ effects
@@ -613,7 +645,7 @@ export class Session {
   async #write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void> {
     const transport = this.#transport;
     if (transport === undefined) throw new InvalidStateError('Not connected', this.#state.kind);
-    this.#inspect(() => ({ type: 'message.out', sessionId: this.id, at: this.#clock.now(), message }));
+    this.#inspect('message.out', () => ({ type: 'message.out', sessionId: this.id, at: this.#clock.now(), message }));
     await transport.send(message, relatedRequestId !== undefined ? { relatedRequestId } : undefined);
   }
 
@@ -632,13 +664,13 @@ export class Session {
   // ------------------------------------------------------------------ inbound
 
   #receiveMalformed(text: string, reason: string): void {
-    this.#inspect(() => ({ type: 'message.in', sessionId: this.id, at: this.#clock.now(), message: text }));
+    this.#inspect('message.in', () => ({ type: 'message.in', sessionId: this.id, at: this.#clock.now(), message: text }));
     this.#reply(errorResponse(undefined, { code: ErrorCode.ParseError, message: `Parse error: ${reason}` }), undefined);
   }
 
   #receive(value: unknown, context: InboundContext | undefined): void {
     try {
-      this.#inspect(() => ({ type: 'message.in', sessionId: this.id, at: this.#clock.now(), message: value }));
+      this.#inspect('message.in', () => ({ type: 'message.in', sessionId: this.id, at: this.#clock.now(), message: value }));
       const classified = classifyMessage(value);
       switch (classified.kind) {
         case 'request':

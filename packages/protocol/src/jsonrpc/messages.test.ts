@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { batchPolicy, classifyMessage, errorResponse, parseJson } from './messages.js';
+
+describe('classifyMessage', () => {
+  it('classifies requests, notifications, results and errors', () => {
+    expect(classifyMessage({ jsonrpc: '2.0', id: 1, method: 'ping' }).kind).toBe('request');
+    expect(classifyMessage({ jsonrpc: '2.0', id: 'a', method: 'x', params: {} }).kind).toBe('request');
+    expect(classifyMessage({ jsonrpc: '2.0', method: 'notifications/x' }).kind).toBe('notification');
+    expect(classifyMessage({ jsonrpc: '2.0', id: 1, result: {} }).kind).toBe('result');
+    expect(classifyMessage({ jsonrpc: '2.0', id: 1, error: { code: -1, message: 'x' } }).kind).toBe('error');
+    expect(classifyMessage({ jsonrpc: '2.0', error: { code: -32700, message: 'x' } }).kind).toBe('error');
+    expect(classifyMessage({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'x' } }).kind).toBe('error');
+    expect(classifyMessage([]).kind).toBe('batch');
+  });
+
+  it.each([
+    ['null id', { jsonrpc: '2.0', id: null, method: 'x' }, undefined],
+    ['object id', { jsonrpc: '2.0', id: {}, method: 'x' }, undefined],
+    ['empty method', { jsonrpc: '2.0', id: 2, method: '' }, 2],
+    ['string params', { jsonrpc: '2.0', id: 3, method: 'x', params: 'p' }, 3],
+    ['missing jsonrpc', { id: 4, method: 'x' }, 4],
+    ['nothing recognisable', { jsonrpc: '2.0', id: 5 }, 5],
+  ])('rejects %s with -32600, keeping a readable id', (_name, value, id) => {
+    const result = classifyMessage(value);
+    expect(result).toMatchObject({ kind: 'invalid', code: -32600, id, reply: true });
+  });
+
+  it('drops malformed responses without a reply', () => {
+    expect(classifyMessage({ jsonrpc: '2.0', id: 1, result: 5 })).toMatchObject({ kind: 'invalid', reply: false });
+    expect(classifyMessage({ jsonrpc: '2.0', id: 1, error: { code: 'x', message: 'y' } })).toMatchObject({ kind: 'invalid', reply: false });
+    expect(classifyMessage({ jsonrpc: '2.0', result: {} })).toMatchObject({ kind: 'invalid', reply: false });
+  });
+});
+
+describe('parseJson', () => {
+  it('returns -32700 for unparseable text and never throws', () => {
+    expect(parseJson('{"a":1}')).toEqual({ ok: true, value: { a: 1 } });
+    expect(parseJson('{')).toMatchObject({ ok: false, code: -32700 });
+  });
+});
+
+describe('batchPolicy', () => {
+  it('accepts batches only at 2025-03-26', () => {
+    expect(batchPolicy('2025-03-26')).toBe('accept');
+    for (const v of ['2024-11-05', '2025-06-18', '2025-11-25', undefined]) expect(batchPolicy(v)).toBe('reject');
+  });
+});
+
+describe('errorResponse', () => {
+  it('omits the id when it could not be read', () => {
+    expect(errorResponse(undefined, { code: -32700, message: 'Parse error' })).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } });
+  });
+});

@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import { CONNECTION_TABLE, initialConnectionState, transition } from './connection.js';
+import {
+  CONNECTION_EVENT_TYPES,
+  CONNECTION_STATE_KINDS,
+  type ConnectionConfig,
+  type ConnectionEvent,
+  type ConnectionEventType,
+  type ConnectionState,
+  type ConnectionStateKind,
+  type PeerInfo,
+} from './connection-types.js';
+import { renderConnectionMermaid } from './mermaid.js';
+
+const peer: PeerInfo = { capabilities: {}, info: { name: 'peer', version: '1' } };
+const client: ConnectionConfig = { role: 'client', strictInitialized: false };
+const server: ConnectionConfig = { role: 'server', strictInitialized: false };
+const strictServer: ConnectionConfig = { role: 'server', strictInitialized: true };
+
+function stateOf(kind: ConnectionStateKind, config: ConnectionConfig): ConnectionState {
+  switch (kind) {
+    case 'uninitialized':
+    case 'initializing':
+      return { kind, config };
+    case 'initialized':
+    case 'operating':
+      return { kind, config, version: '2025-11-25', peer };
+    case 'shuttingDown':
+    case 'terminated':
+      return { kind, config, reason: 'closed' };
+  }
+}
+
+function sampleEvent(type: ConnectionEventType): ConnectionEvent {
+  switch (type) {
+    case 'outboundRequest':
+    case 'inboundRequest':
+      return { type, method: 'tools/list' };
+    case 'outboundNotification':
+    case 'inboundNotification':
+      return { type, method: 'notifications/progress' };
+    case 'initializeSucceeded':
+      return { type, version: '2025-11-25', peer };
+    case 'initializeFailed':
+      return { type, reason: 'initializeFailed', error: new Error('no') };
+    case 'transportClosed':
+      return { type, initiator: 'remote' };
+    case 'fatalError':
+      return { type, error: new Error('fatal') };
+    case 'closeRequested':
+    case 'terminateRequested':
+    case 'drained':
+    case 'closeDeadlineExpired':
+      return { type };
+  }
+}
+
+function kindAfter(state: ConnectionState, ...events: ConnectionEvent[]): ConnectionStateKind {
+  let current = state;
+  for (const event of events) current = transition(current, event).state;
+  return current.kind;
+}
+
+function effectTypes(state: ConnectionState, event: ConnectionEvent): string[] {
+  return transition(state, event).effects.map((effect) => effect.type);
+}
+
+describe('CONNECTION_TABLE', () => {
+  it('is frozen, rows included', () => {
+    expect(Object.isFrozen(CONNECTION_TABLE)).toBe(true);
+    expect(Object.isFrozen(CONNECTION_TABLE.operating)).toBe(true);
+    expect(Object.isFrozen(CONNECTION_TABLE.operating.closeRequested)).toBe(true);
+  });
+
+  describe.each(CONNECTION_STATE_KINDS)('state %s', (kind) => {
+    it.each(CONNECTION_EVENT_TYPES)('handles event %s for both roles with a row whose targets include the result', (type) => {
+      const row = CONNECTION_TABLE[kind][type];
+      expect(row, `${kind} × ${type}`).toBeDefined();
+      expect(row.spec.length).toBeGreaterThan(0);
+      expect(row.doc.length).toBeGreaterThan(0);
+      for (const config of [client, server, strictServer]) {
+        const { state, effects } = transition(stateOf(kind, config), sampleEvent(type));
+        expect(CONNECTION_STATE_KINDS).toContain(state.kind);
+        expect(Array.isArray(effects)).toBe(true);
+        if (state.kind !== kind) expect(row.to, `${kind} × ${type} → ${state.kind}`).toContain(state.kind);
+      }
+    });
+  });
+});
+
+describe('transition', () => {
+  describe('#handshake', () => {
+    it('walks a client through uninitialized → initializing → initialized → operating (rule 22)', () => {
+      const start = initialConnectionState(client);
+      const s1 = transition(start, { type: 'outboundRequest', method: 'initialize' });
+      expect(s1.state.kind).toBe('initializing');
+      const s2 = transition(s1.state, { type: 'initializeSucceeded', version: '2025-06-18', peer });
+      expect(s2.state.kind).toBe('initialized');
+      expect(s2.effects).toEqual([{ type: 'negotiated', version: '2025-06-18' }, { type: 'sendInitialized' }]);
+      const s3 = transition(s2.state, { type: 'outboundNotification', method: 'notifications/initialized' });
+      expect(s3.state).toMatchObject({ kind: 'operating', version: '2025-06-18' });
+    });
+
+    it('walks a server through the handshake when notifications/initialized arrives', () => {
+      const start = initialConnectionState(server);
+      expect(
+        kindAfter(
+          start,
+          { type: 'inboundRequest', method: 'initialize' },
+          { type: 'initializeSucceeded', version: '2025-11-25', peer },
+          { type: 'inboundNotification', method: 'notifications/initialized' },
+        ),
+      ).toBe('operating');
+    });
+
+    it('rejects every request but initialize and ping before the handshake, without a session kill (lessons #1)', () => {
+      const start = initialConnectionState(server);
+      const step = transition(start, { type: 'inboundRequest', method: 'tools/list' });
+      expect(step.state.kind).toBe('uninitialized');
+      expect(step.effects).toEqual([{ type: 'rejectInbound', code: -32600, message: expect.stringContaining('before initialization') as string }]);
+    });
+
+    it('answers ping in every live state (rule 50)', () => {
+      for (const kind of ['uninitialized', 'initializing', 'initialized', 'operating'] as const) {
+        for (const config of [client, server]) {
+          expect(effectTypes(stateOf(kind, config), { type: 'inboundRequest', method: 'ping' })).toEqual(['accept']);
+          expect(effectTypes(stateOf(kind, config), { type: 'outboundRequest', method: 'ping' })).toEqual(['accept']);
+        }
+      }
+    });
+
+    it('lets the server send only ping and log notifications before initialized (rule 24)', () => {
+      const waiting = stateOf('initialized', server);
+      expect(effectTypes(waiting, { type: 'outboundRequest', method: 'sampling/createMessage' })).toEqual(['refuseOutbound']);
+      expect(effectTypes(waiting, { type: 'outboundNotification', method: 'notifications/message' })).toEqual(['accept']);
+      expect(effectTypes(waiting, { type: 'outboundNotification', method: 'notifications/tools/list_changed' })).toEqual(['refuseOutbound']);
+      expect(effectTypes(stateOf('uninitialized', server), { type: 'outboundNotification', method: 'notifications/message' })).toEqual(['accept']);
+    });
+
+    it('keeps the client to ping before the initialize response (rule 23)', () => {
+      const waiting = stateOf('initializing', client);
+      expect(effectTypes(waiting, { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
+      expect(effectTypes(stateOf('uninitialized', client), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
+    });
+
+    it('never lets a client cancel initialize (rule 25)', () => {
+      expect(transition(stateOf('initializing', client), { type: 'outboundNotification', method: 'notifications/cancelled' }).effects[0]).toMatchObject({
+        type: 'refuseOutbound',
+        message: 'initialize cannot be cancelled',
+      });
+    });
+
+    it('accepts a request between InitializeResult and initialized as implying it by default (lessons #2)', () => {
+      const step = transition(stateOf('initialized', server), { type: 'inboundRequest', method: 'tools/list' });
+      expect(step.state.kind).toBe('operating');
+      expect(step.effects).toEqual([{ type: 'accept' }]);
+    });
+
+    it('rejects that request under strictInitialized', () => {
+      const step = transition(stateOf('initialized', strictServer), { type: 'inboundRequest', method: 'tools/list' });
+      expect(step.state.kind).toBe('initialized');
+      expect(step.effects[0]).toMatchObject({ type: 'rejectInbound', code: -32600 });
+    });
+
+    it('rejects a second initialize in every later state', () => {
+      for (const kind of ['initializing', 'initialized', 'operating'] as const) {
+        expect(transition(stateOf(kind, server), { type: 'inboundRequest', method: 'initialize' }).effects[0]).toMatchObject({ type: 'rejectInbound', code: -32600 });
+      }
+    });
+
+    it('disconnects a client whose initialize failed (rule 21)', () => {
+      const step = transition(stateOf('initializing', client), { type: 'initializeFailed', reason: 'versionMismatch', error: new Error('v') });
+      expect(step.state).toMatchObject({ kind: 'shuttingDown', reason: 'versionMismatch' });
+      expect(step.effects.map((e) => e.type)).toContain('closeTransport');
+    });
+
+    it('returns a server to uninitialized after a failed initialize', () => {
+      expect(kindAfter(stateOf('initializing', server), { type: 'initializeFailed', reason: 'initializeFailed', error: new Error('x') })).toBe('uninitialized');
+    });
+  });
+
+  describe('#shutdown', () => {
+    it('closes gracefully from operating: cancel pending, abort handlers, close transport, arm deadline (lessons #4, #5)', () => {
+      expect(effectTypes(stateOf('operating', client), { type: 'closeRequested' })).toEqual([
+        'settleOutbound',
+        'abortInbound',
+        'closeTransport',
+        'armCloseDeadline',
+      ]);
+      expect(transition(stateOf('operating', client), { type: 'closeRequested' }).effects[0]).toEqual({ type: 'settleOutbound', notify: true });
+    });
+
+    it('ends in terminated when the transport reports closed, or when the deadline passes', () => {
+      const closing = transition(stateOf('operating', client), { type: 'closeRequested' }).state;
+      expect(kindAfter(closing, { type: 'transportClosed', initiator: 'local' })).toBe('terminated');
+      const timedOut = transition(closing, { type: 'closeDeadlineExpired' });
+      expect(timedOut.state).toMatchObject({ kind: 'terminated', reason: 'closeTimeout' });
+      expect(timedOut.effects.map((e) => e.type)).toEqual(['settleOutbound', 'abortInbound', 'terminateTransport', 'finalize']);
+    });
+
+    it('is idempotent: close while shutting down or terminated does nothing', () => {
+      expect(effectTypes(stateOf('shuttingDown', client), { type: 'closeRequested' })).toEqual(['ignore']);
+      expect(effectTypes(stateOf('terminated', client), { type: 'closeRequested' })).toEqual(['ignore']);
+    });
+
+    it('settles without cancel notifications and drains when the peer goes away', () => {
+      const step = transition(stateOf('operating', server), { type: 'transportClosed', initiator: 'remote' });
+      expect(step.state).toMatchObject({ kind: 'shuttingDown', reason: 'peerClosed' });
+      expect(step.effects).toEqual([
+        { type: 'settleOutbound', notify: false },
+        { type: 'abortInbound' },
+        { type: 'dispatch', event: { type: 'drained' } },
+      ]);
+      expect(kindAfter(step.state, { type: 'drained' })).toBe('terminated');
+    });
+
+    it('still lets notifications/cancelled out while shutting down, and nothing else', () => {
+      const closing = stateOf('shuttingDown', client);
+      expect(effectTypes(closing, { type: 'outboundNotification', method: 'notifications/cancelled' })).toEqual(['accept']);
+      expect(transition(closing, { type: 'outboundRequest', method: 'tools/list' }).effects[0]).toMatchObject({ type: 'refuseOutbound', error: 'connectionClosed' });
+      expect(transition(closing, { type: 'inboundRequest', method: 'tools/list' }).effects[0]).toMatchObject({ type: 'rejectInbound' });
+    });
+  });
+});
+
+describe('renderConnectionMermaid', () => {
+  it('draws every state and the handshake edges from the table', () => {
+    const diagram = renderConnectionMermaid();
+    expect(diagram.startsWith('stateDiagram-v2')).toBe(true);
+    for (const label of ['Uninitialized', 'Initializing', 'Initialized', 'Operating', 'ShuttingDown', 'Terminated']) {
+      expect(diagram).toContain(label);
+    }
+    expect(diagram).toContain('Uninitialized --> Initializing: outboundRequest, inboundRequest');
+    expect(diagram).toContain('ShuttingDown --> Terminated');
+  });
+});
