@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { main } from './readme-example.js';
 import { renderConnectionMermaid, renderRequestMermaid } from '../src/index.js';
 
@@ -13,8 +13,15 @@ describe('README', () => {
     expect(lines.at(-1)).toBe('closed: closed');
   });
 
-  it('shows the example and the current state diagrams', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  it('shows the example and the current state diagrams (UPDATE_DIAGRAMS=1 rewrites them)', () => {
+    const readmeUrl = new URL('../README.md', import.meta.url);
+    let readme = readFileSync(readmeUrl, 'utf8');
+    if (process.env.UPDATE_DIAGRAMS === '1') {
+      const blocks = [renderConnectionMermaid(), renderRequestMermaid()];
+      let index = 0;
+      readme = readme.replace(/```mermaid\n[\s\S]*?```/g, () => `\`\`\`mermaid\n${blocks[index++] ?? ''}\n\`\`\``);
+      writeFileSync(readmeUrl, readme);
+    }
     expect(readme).toContain(readFileSync(new URL('./readme-example.ts', import.meta.url), 'utf8').trim());
     expect(readme).toContain(renderConnectionMermaid());
     expect(readme).toContain(renderRequestMermaid());

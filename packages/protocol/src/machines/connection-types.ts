@@ -72,6 +72,11 @@ export type ConnectionEvent =
   | { readonly type: 'initializeSucceeded'; readonly version: string; readonly peer: PeerInfo }
   /** Client: initialize failed (error reply, timeout, unsupported version). Server: initialize was answered with an error. */
   | { readonly type: 'initializeFailed'; readonly reason: CloseReason; readonly error: Error }
+  /**
+   * The handshake happened elsewhere: stateless HTTP serves each request on a fresh
+   * connection, so the connection starts as if initialized at `version`.
+   */
+  | { readonly type: 'sessionAssumed'; readonly version: string; readonly peer: PeerInfo }
   /** `close()` was called (graceful). */
   | { readonly type: 'closeRequested' }
   /** `terminate()` was called (forceful). */
@@ -94,6 +99,7 @@ export const CONNECTION_EVENT_TYPES: readonly ConnectionEventType[] = Object.fre
   'inboundNotification',
   'initializeSucceeded',
   'initializeFailed',
+  'sessionAssumed',
   'closeRequested',
   'terminateRequested',
   'transportClosed',

@@ -40,6 +40,7 @@ function sampleEvent(type: ConnectionEventType): ConnectionEvent {
     case 'inboundNotification':
       return { type, method: 'notifications/progress' };
     case 'initializeSucceeded':
+    case 'sessionAssumed':
       return { type, version: '2025-11-25', peer };
     case 'initializeFailed':
       return { type, reason: 'initializeFailed', error: new Error('no') };
@@ -172,6 +173,13 @@ describe('transition', () => {
       const step = transition(stateOf('initializing', client), { type: 'initializeFailed', reason: 'versionMismatch', error: new Error('v') });
       expect(step.state).toMatchObject({ kind: 'shuttingDown', reason: 'versionMismatch' });
       expect(step.effects.map((e) => e.type)).toContain('closeTransport');
+    });
+
+    it('starts a stateless exchange operating at the version its transport carries', () => {
+      const step = transition(initialConnectionState(server), { type: 'sessionAssumed', version: '2025-06-18', peer });
+      expect(step.state).toMatchObject({ kind: 'operating', version: '2025-06-18' });
+      expect(step.effects).toEqual([{ type: 'negotiated', version: '2025-06-18' }]);
+      expect(effectTypes(stateOf('operating', server), { type: 'sessionAssumed', version: '2025-06-18', peer })).toEqual(['ignore']);
     });
 
     it('returns a server to uninitialized after a failed initialize', () => {

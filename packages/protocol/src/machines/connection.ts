@@ -217,6 +217,13 @@ const UNINITIALIZED: ConnectionTable['uninitialized'] = {
     doc: 'no handshake in flight: ignored',
     apply: (state) => step(state, ignore('no initialize in flight')),
   },
+  sessionAssumed: {
+    to: ['operating'],
+    spec: 'digest §5.2 (stateless Streamable HTTP: the handshake was answered on another request)',
+    doc: 'a stateless exchange starts operating at the version its transport carries',
+    apply: (state, event) =>
+      step({ kind: 'operating', config: state.config, version: event.version, peer: event.peer }, { type: 'negotiated', version: event.version }),
+  },
   ...liveClosingRows<'uninitialized'>(),
 };
 
@@ -281,6 +288,12 @@ const INITIALIZING: ConnectionTable['initializing'] = {
       if (state.config.role === 'server') return step({ kind: 'uninitialized', config: state.config });
       return beginShutdown(state, event.reason, event.error);
     },
+  },
+  sessionAssumed: {
+    to: [],
+    spec: 'digest §5.2',
+    doc: 'a handshake already happened on this connection: ignored',
+    apply: (state) => step(state, ignore('initialize in flight')),
   },
   ...liveClosingRows<'initializing'>(),
 };
@@ -348,6 +361,12 @@ const INITIALIZED: ConnectionTable['initialized'] = {
     doc: 'already initialized: ignored',
     apply: (state) => step(state, ignore('already initialized')),
   },
+  sessionAssumed: {
+    to: [],
+    spec: 'digest §5.2',
+    doc: 'a handshake already happened on this connection: ignored',
+    apply: (state) => step(state, ignore('already initialized')),
+  },
   ...liveClosingRows<'initialized'>(),
 };
 
@@ -400,6 +419,12 @@ const OPERATING: ConnectionTable['operating'] = {
     doc: 'already operating: ignored',
     apply: (state) => step(state, ignore('already operating')),
   },
+  sessionAssumed: {
+    to: [],
+    spec: 'digest §5.2',
+    doc: 'a handshake already happened on this connection: ignored',
+    apply: (state) => step(state, ignore('already operating')),
+  },
   ...liveClosingRows<'operating'>(),
 };
 
@@ -438,6 +463,12 @@ const SHUTTING_DOWN: ConnectionTable['shuttingDown'] = {
     apply: (state) => step(state, ignore('shutting down')),
   },
   initializeFailed: {
+    to: [],
+    spec: 'architecture §3',
+    doc: 'too late: ignored',
+    apply: (state) => step(state, ignore('shutting down')),
+  },
+  sessionAssumed: {
     to: [],
     spec: 'architecture §3',
     doc: 'too late: ignored',
@@ -498,6 +529,7 @@ const TERMINATED: ConnectionTable['terminated'] = {
   inboundNotification: terminalRow('the connection is over: dropped', (e) => drop(`${e.method} after termination`)),
   initializeSucceeded: terminalRow('final state: ignored', () => ignore('terminated')),
   initializeFailed: terminalRow('final state: ignored', () => ignore('terminated')),
+  sessionAssumed: terminalRow('final state: ignored', () => ignore('terminated')),
   closeRequested: terminalRow('close() after the end: nothing to do', () => ignore('terminated')),
   terminateRequested: terminalRow('terminate() after the end: nothing to do', () => ignore('terminated')),
   transportClosed: terminalRow('final state: ignored', () => ignore('terminated')),

@@ -155,3 +155,21 @@ describe('Session lifecycle rules', () => {
     expect((pair.server.peer?.capabilities as JsonObject).sampling).toEqual({});
   });
 });
+
+describe('Session stateless exchanges', () => {
+  it('starts a server session operating when its transport carries an assumed protocol version', async () => {
+    const { InMemoryTransport } = await import('../transport/in-memory.js');
+    const { Session } = await import('./session.js');
+    const { rawPeer } = await import('./test-support.js');
+    const [clientSide, serverSide] = InMemoryTransport.createPair();
+    Object.defineProperty(serverSide, 'assumedProtocolVersion', { value: '2025-06-18' });
+    const server = new Session({ role: 'server', capabilities: () => ({ tools: {} }) });
+    server.setRequestHandler('tools/list', () => ({ tools: [] }));
+    const peer = await rawPeer(clientSide);
+    await server.connect(serverSide);
+    expect(server.state).toMatchObject({ kind: 'operating', version: '2025-06-18' });
+    await peer.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    await flush();
+    expect(peer.response(1)).toMatchObject({ result: { tools: [] } });
+  });
+});

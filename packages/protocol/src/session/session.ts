@@ -230,6 +230,12 @@ export class Session {
       onError: (error) => this.#diagnostic(`transport error: ${error.message}`, error),
       onClose: (info) => this.#onTransportClosed(info),
     };
+    const assumed = transport.assumedProtocolVersion;
+    if (assumed !== undefined && this.role === 'server') {
+      const version = negotiateServerVersion(assumed, this.#supported);
+      this.#revision = this.#revisionFor(version);
+      this.#dispatch({ type: 'sessionAssumed', version, peer: { capabilities: {}, info: { name: 'unknown', version: 'unknown' } } });
+    }
     try {
       await transport.start(sink);
     } catch (error) {

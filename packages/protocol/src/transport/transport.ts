@@ -70,6 +70,13 @@ export interface Transport {
    */
   setProtocolVersion?(version: string): void;
   /**
+   * Set by transports that carry one exchange of a session whose handshake was answered
+   * elsewhere (stateless Streamable HTTP creates a transport per request). A server session
+   * connected to it starts in Operating at this protocol version, through the machine's
+   * `sessionAssumed` event, instead of waiting for an `initialize` that will never come.
+   */
+  readonly assumedProtocolVersion?: string | undefined;
+  /**
    * True when this transport can carry server-to-client requests (false for stateless
    * HTTP). The session fails such requests at once with `NoReturnChannelError` when false.
    */
