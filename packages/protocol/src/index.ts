@@ -15,6 +15,7 @@ export {
   isRequestId,
   parseJson,
 } from './jsonrpc/messages.js';
+export { isReservedMetaKey, isValidMetaKey } from './jsonrpc/meta-keys.js';
 export type {
   Classified,
   JsonObject,

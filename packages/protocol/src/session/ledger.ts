@@ -26,6 +26,8 @@ export interface OutboundRecord extends RecordBase {
   readonly timeoutMs: number;
   readonly maxTotalTimeoutMs: number | undefined;
   readonly resetTimeoutOnProgress: boolean;
+  /** 2025-11-25 task-augmented request: cancelled with `tasks/cancel`, never `notifications/cancelled`. */
+  readonly taskAugmented: boolean;
   timer: TimerHandle | undefined;
   maxTimer: TimerHandle | undefined;
   /** Detaches the caller's AbortSignal listener. */

@@ -339,6 +339,7 @@ export class Session {
         timeoutMs,
         maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.#options.maxTotalTimeoutMs,
         resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.#options.resetTimeoutOnProgress ?? true,
+        taskAugmented: isJsonObject(params?.task),
         timer: undefined,
         maxTimer: undefined,
         detach: undefined,
@@ -533,7 +534,7 @@ export class Session {
 
   #settleAllOutbound(notify: boolean): void {
     for (const record of this.#ledger.pendingOutbound()) {
-      if (notify && record.method !== 'initialize') this.#sendCancel(record.id, 'The connection is closing');
+      if (notify && this.#cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');
       this.#ledger.settle(record, { event: 'abort', error: this.#closedError(`${record.method} did not complete: the connection closed`) });
     }
   }
@@ -632,14 +633,19 @@ export class Session {
 
   #expire(record: OutboundRecord, ms: number, maximum: boolean): void {
     if (this.#ledger.outbound(record.id) !== record) return;
-    if (record.method !== 'initialize') this.#sendCancel(record.id, maximum ? `Timed out after the ${ms} ms maximum` : `Timed out after ${ms} ms`);
+    if (this.#cancellable(record)) this.#sendCancel(record.id, maximum ? `Timed out after the ${ms} ms maximum` : `Timed out after ${ms} ms`);
     this.#ledger.settle(record, { event: 'expire', error: new RequestTimeoutError(record.id, ms, { maximum }) });
   }
 
   #cancelOutbound(record: OutboundRecord, reason: string): void {
     if (this.#ledger.outbound(record.id) !== record) return;
-    if (record.method !== 'initialize') this.#sendCancel(record.id, reason);
+    if (this.#cancellable(record)) this.#sendCancel(record.id, reason);
     this.#ledger.settle(record, { event: 'cancel', error: new RequestCancelledError(`${record.method} was cancelled: ${reason}`, { reason }) });
+  }
+
+  /** `initialize` is never cancelled (rule 25); task-augmented requests use `tasks/cancel` (rule 43). */
+  #cancellable(record: OutboundRecord): boolean {
+    return record.method !== 'initialize' && !record.taskAugmented;
   }
 
   #sendCancel(requestId: RequestId, reason: string): void {

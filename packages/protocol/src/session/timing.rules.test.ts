@@ -241,3 +241,35 @@ describe('Session keep-alive', () => {
     expect(client.state).toMatchObject({ kind: 'terminated', reason: 'fatalError' });
   });
 });
+
+describe('Session task-augmented requests', () => {
+  it('rule 43: never sends notifications/cancelled for a task-augmented request', async () => {
+    const { client, peer, initialized } = await clientWithRawServer({ serverCapabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } } });
+    await initialized;
+    const controller = new AbortController();
+    const call = client.request('tools/call', { name: 'slow', task: { ttl: 1000 } }, { signal: controller.signal });
+    await flush();
+    controller.abort();
+    await expect(call).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
+    await flush();
+    expect(peer.sent('notifications/cancelled')).toHaveLength(0);
+  });
+});
+
+describe('diagnostics channels', () => {
+  it('publishes session transitions on statemcp:session.transition', async () => {
+    const { subscribe, unsubscribe } = await import('node:diagnostics_channel');
+    const seen: string[] = [];
+    const listener = (message: unknown) => seen.push((message as { to: string }).to);
+    subscribe('statemcp:session.transition', listener);
+    try {
+      const pair = createPair();
+      await pair.handshake();
+      await pair.client.close();
+    } finally {
+      unsubscribe('statemcp:session.transition', listener);
+    }
+    expect(seen).toContain('operating');
+    expect(seen).toContain('terminated');
+  });
+});
