@@ -248,7 +248,8 @@ export class Session {
    * Client: runs the handshake. Proposes the latest supported version (or
    * `params.protocolVersion`), accepts any supported answer, sends `notifications/initialized`
    * and resolves in Operating. An unsupported answer closes the session and rejects with
-   * `UnsupportedProtocolVersionError`; any other failure closes it and rejects too.
+   * `UnsupportedProtocolVersionError`; any other failure closes it and rejects too. On
+   * failure the promise rejects only once the session has reached Terminated.
    */
   async initialize(params: InitializeParams, options: RequestOptions = {}): Promise<InitializeResultShape> {
     if (this.role !== 'client') throw new InvalidStateError('Only a client sends initialize', this.#state.kind);
@@ -260,6 +261,7 @@ export class Session {
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       this.#dispatch({ type: 'initializeFailed', reason: 'initializeFailed', error: failure });
+      await this.closed;
       throw failure;
     }
     const answered = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
@@ -277,6 +279,7 @@ export class Session {
     if (!parsed.success) {
       const failure = new InvalidResultError(`Invalid InitializeResult: ${formatIssues(parsed.error)}`);
       this.#dispatch({ type: 'initializeFailed', reason: 'initializeFailed', error: failure });
+      await this.closed;
       throw failure;
     }
     const shaped = parsed.data as InitializeResultShape;

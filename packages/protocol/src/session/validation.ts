@@ -1,16 +1,37 @@
 /**
  * Turns zod validation issues into one readable sentence for -32602 replies and
  * InvalidResult errors: `arguments.a: expected number, received string; name: required`.
+ * For a union (e.g. a result that may also be a CreateTaskResult) it reports the branch
+ * that came closest to matching, not a bare "Invalid input".
  */
 import type { z } from 'zod';
 
 const MAX_ISSUES = 5;
 
+type Issue = z.core.$ZodIssue;
+
+function flatten(issues: readonly Issue[], prefix: readonly PropertyKey[] = []): { path: PropertyKey[]; message: string }[] {
+  const out: { path: PropertyKey[]; message: string }[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? [];
+      if (closest.length > 0) {
+        out.push(...flatten(closest, path));
+        continue;
+      }
+    }
+    out.push({ path, message: issue.message });
+  }
+  return out;
+}
+
 export function formatIssues(error: z.ZodError): string {
-  const parts = error.issues.slice(0, MAX_ISSUES).map((issue) => {
-    const path = issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
-    return `${path}: ${issue.message}`;
+  const issues = flatten(error.issues);
+  const parts = issues.slice(0, MAX_ISSUES).map(({ path, message }) => {
+    const where = path.length > 0 ? path.map(String).join('.') : '(root)';
+    return `${where}: ${message}`;
   });
-  if (error.issues.length > MAX_ISSUES) parts.push(`and ${error.issues.length - MAX_ISSUES} more`);
+  if (issues.length > MAX_ISSUES) parts.push(`and ${issues.length - MAX_ISSUES} more`);
   return parts.join('; ');
 }

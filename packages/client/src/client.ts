@@ -1,0 +1,459 @@
+/**
+ * The MCP client: a thin role layer over the protocol package's session runner. The
+ * session does the lifecycle (handshake, gating, capability checks, timeouts, progress,
+ * cancellation, close); this class adds typed calls, auto-paginating lists, tool output
+ * validation, handlers for the server's requests and listeners for its notifications.
+ *
+ * ```
+ *  new Client ─▶ connect(transport) ─▶ initialize ─▶ notifications/initialized ─▶ Operating ─▶ close() ─▶ Terminated
+ *                     │  calls made meanwhile wait here, and are sent once Operating │
+ *                     └──── a failed handshake rejects connect() and every waiting call with its error
+ * ```
+ */
+import {
+  AlreadyConnectedError,
+  InvalidStateError,
+  Session,
+  hasCapability,
+  type CloseInfo,
+  type ConnectionState,
+  type InitializeParams,
+  type JsonObject,
+  type RequestOptions,
+  type Transport,
+} from '@statemcp/protocol';
+import { buildCapabilities } from './capabilities.js';
+import { NotificationListeners } from './listeners.js';
+import type {
+  CallOptions,
+  CallToolOptions,
+  ClientOptions,
+  ConnectOptions,
+  ElicitationHandler,
+  ElicitationSettings,
+  SamplingHandler,
+  SamplingSettings,
+} from './options.js';
+import { paginate } from './pagination.js';
+import { checkRoots, sameRoots } from './roots.js';
+import { ServerRequestHandlers } from './server-requests.js';
+import { requestOptions, sessionOptions } from './session-options.js';
+import { ToolOutputValidator } from './tool-output.js';
+import type {
+  CallToolParams,
+  CallToolResult,
+  ClientCapabilities,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptParams,
+  GetPromptResult,
+  Implementation,
+  ListParams,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  LoggingLevel,
+  LoggingMessageNotificationParams,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceParams,
+  ResourceTemplate,
+  Root,
+  ServerCapabilities,
+  Tool,
+} from './types.js';
+import { waitForHandshake } from './wait-for-handshake.js';
+
+/**
+ * An MCP client. One client holds one connection at a time; after it has closed,
+ * `connect()` may be called again and starts a fresh session at Uninitialized.
+ *
+ * Calls made while `connect()` is still running **wait for the handshake**: they are sent
+ * once the client is Operating, and reject with the handshake's error if it fails. Calls
+ * made before `connect()` or after `close()` fail at once with a typed error
+ * (`InvalidStateError` / `ConnectionClosedError`).
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ name: 'my-app', version: '1.0.0' }, { defaultTimeoutMs: 30_000 });
+ * await client.connect(transport);
+ * for await (const tool of client.tools()) console.log(tool.name);
+ * const result = await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+ * await client.close();
+ * ```
+ */
+export class Client {
+  /** What this client reports about itself in `initialize`. */
+  readonly clientInfo: Implementation;
+  readonly #options: ClientOptions;
+  readonly #serverRequests = new ServerRequestHandlers();
+  readonly #listeners = new NotificationListeners();
+  readonly #toolOutput = new ToolOutputValidator();
+  #session: Session;
+  #declared: ClientCapabilities = {};
+  #handshake: Promise<void> | undefined;
+
+  constructor(clientInfo: Implementation, options: ClientOptions = {}) {
+    this.clientInfo = { ...clientInfo };
+    this.#options = options;
+    if (options.onSampling !== undefined) this.#serverRequests.sampling = { handler: options.onSampling, settings: {} };
+    if (options.onElicitation !== undefined) this.#serverRequests.elicitation = { handler: options.onElicitation, settings: {} };
+    if (options.roots !== undefined) this.#serverRequests.roots = checkRoots(options.roots);
+    this.#listeners.add('notifications/tools/list_changed', () => this.#toolOutput.clear());
+    this.#session = this.#createSession();
+  }
+
+  // ------------------------------------------------------------------ state
+
+  /** The connection state (a discriminated union: `uninitialized` … `operating` … `terminated`). */
+  get state(): ConnectionState {
+    return this.#session.state;
+  }
+
+  /** The session runner of the current connection: raw requests, pending requests, transitions. */
+  get session(): Session {
+    return this.#session;
+  }
+
+  /** The negotiated protocol version, once the handshake has agreed on one. */
+  get protocolVersion(): string | undefined {
+    return this.#session.protocolVersion;
+  }
+
+  /** What the server declared in `initialize`, once known. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.#session.peer?.capabilities;
+  }
+
+  /** The server's name, version and other details from `initialize`, once known. */
+  get serverInfo(): Implementation | undefined {
+    return this.#session.peer?.info;
+  }
+
+  /** The server's usage hints for the model (`InitializeResult.instructions`), if it gave any. */
+  get instructions(): string | undefined {
+    return this.#session.peer?.instructions;
+  }
+
+  /** The capabilities declared in the current (or last) `initialize`. */
+  get capabilities(): ClientCapabilities {
+    return structuredClone(this.#declared);
+  }
+
+  /** Resolves once, when the current connection reaches Terminated, with how it ended. */
+  get closed(): Promise<CloseInfo> {
+    return this.#session.closed;
+  }
+
+  // ------------------------------------------------------------------ connecting
+
+  /**
+   * Attaches `transport` and runs the handshake through the connection machine: proposes
+   * the newest supported revision (or `options.protocolVersion`), accepts any revision it
+   * supports, sends `notifications/initialized` and resolves in Operating. A server answer
+   * this client cannot speak closes the connection and rejects with
+   * `UnsupportedProtocolVersionError`. Throws `AlreadyConnectedError` while another
+   * connection is live or being set up.
+   *
+   * @example
+   * ```ts
+   * await client.connect(transport, { timeoutMs: 10_000 });
+   * console.log(client.protocolVersion, client.serverInfo?.name);
+   * ```
+   */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<void> {
+    if (this.#engaged()) throw new AlreadyConnectedError('This client is already connected (or connecting); close it before connecting again');
+    const kind = this.#session.state.kind;
+    if (kind === 'shuttingDown') throw new InvalidStateError('The previous connection is still closing; await client.closed first', kind);
+    if (kind === 'terminated') this.#session = this.#createSession();
+    const handshake = this.#runHandshake(this.#session, transport, options);
+    this.#handshake = handshake;
+    // Waiting calls observe the rejection through their own await; this keeps it from being reported as unhandled.
+    handshake.catch(() => undefined);
+    try {
+      await handshake;
+    } finally {
+      this.#handshake = undefined;
+    }
+  }
+
+  async #runHandshake(session: Session, transport: Transport, options: ConnectOptions): Promise<void> {
+    this.#declared = buildCapabilities(this.#options.capabilities, this.#serverRequests.implied());
+    await session.connect(transport);
+    const params: InitializeParams = {
+      capabilities: structuredClone(this.#declared),
+      clientInfo: { ...this.clientInfo },
+      ...(this.#options.protocolVersion !== undefined ? { protocolVersion: this.#options.protocolVersion } : {}),
+    };
+    const requestOptions: RequestOptions = {
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    };
+    try {
+      await session.initialize(params, requestOptions);
+    } catch (error) {
+      // The machine is shutting the failed connection down; reject once it has finished.
+      if (session.state.kind === 'shuttingDown') await session.closed;
+      throw error;
+    }
+  }
+
+  #createSession(): Session {
+    const session = new Session(sessionOptions(this.#options, () => this.#declared));
+    this.#serverRequests.install(session, () => this.#declared);
+    this.#listeners.install(session);
+    return session;
+  }
+
+  /** True while a handshake is running or a connection is live (not yet shutting down). */
+  #engaged(): boolean {
+    const kind = this.#session.state.kind;
+    return this.#handshake !== undefined || (this.#session.transport !== undefined && kind !== 'shuttingDown' && kind !== 'terminated');
+  }
+
+  // ------------------------------------------------------------------ closing
+
+  /**
+   * Closes gracefully through the state machine: pending calls get `notifications/cancelled`
+   * and reject with `ConnectionClosedError`, the transport closes, and the promise resolves
+   * once the connection is Terminated — within `closeDeadlineMs` even if the transport never
+   * reports closing. Idempotent. Closing during `connect()` makes `connect()` reject.
+   */
+  async close(): Promise<void> {
+    await this.#session.close();
+  }
+
+  /** Closes forcefully: settles everything and terminates the transport at once. */
+  async terminate(): Promise<void> {
+    await this.#session.terminate();
+  }
+
+  // ------------------------------------------------------------------ handlers for server requests
+
+  /**
+   * Handles `sampling/createMessage` and declares the `sampling` capability (with
+   * `sampling.tools` / `sampling.context` when asked). Register before `connect()`; after it,
+   * a handler can only replace one whose capability was already declared.
+   *
+   * @example
+   * ```ts
+   * client.onSampling(async (params) => ({ role: 'assistant', content: { type: 'text', text: 'Hi' }, model: 'my-model' }));
+   * ```
+   */
+  onSampling(handler: SamplingHandler, settings: SamplingSettings = {}): void {
+    this.#assertDeclarable('sampling', 'onSampling');
+    this.#serverRequests.sampling = { handler, settings };
+  }
+
+  /**
+   * Handles `elicitation/create` and declares the `elicitation` capability: form mode by
+   * default, URL mode with `{ url: true }`. A request in an undeclared mode is answered
+   * -32602 without calling the handler. After an `accept` in form mode, every field the
+   * handler left out gets the requested schema's `default`. Register before `connect()`.
+   *
+   * @example
+   * ```ts
+   * client.onElicitation(async (params) => ({ action: 'accept', content: { name: 'Ada' } }), { form: true, url: true });
+   * ```
+   */
+  onElicitation(handler: ElicitationHandler, settings: ElicitationSettings = {}): void {
+    this.#assertDeclarable('elicitation', 'onElicitation');
+    this.#serverRequests.elicitation = { handler, settings };
+  }
+
+  /**
+   * Sets the roots answered to `roots/list` and declares `roots.listChanged`. Once connected,
+   * a change sends `notifications/roots/list_changed`. Roots must be `file://` URIs. Call it
+   * once before `connect()` for the capability to be declared.
+   *
+   * @example
+   * ```ts
+   * await client.setRoots([{ uri: 'file:///home/me/project', name: 'project' }]);
+   * ```
+   */
+  async setRoots(roots: readonly Root[]): Promise<void> {
+    const next = checkRoots(roots);
+    this.#assertDeclarable('roots', 'setRoots');
+    const previous = this.#serverRequests.roots;
+    this.#serverRequests.roots = next;
+    if (sameRoots(previous, next)) return;
+    if (this.#session.state.kind === 'operating' && hasCapability(this.#declared, ['roots', 'listChanged'])) {
+      await this.#session.notify('notifications/roots/list_changed');
+    }
+  }
+
+  /** The roots currently answered to `roots/list`. */
+  get roots(): readonly Root[] | undefined {
+    return this.#serverRequests.roots;
+  }
+
+  #assertDeclarable(capability: 'sampling' | 'elicitation' | 'roots', api: string): void {
+    if (this.#engaged() && !hasCapability(this.#declared, [capability])) {
+      throw new InvalidStateError(
+        `${api}() was called after connect() without the ${capability} capability declared; register it before connecting (or declare it in options.capabilities)`,
+        this.#session.state.kind,
+      );
+    }
+  }
+
+  // ------------------------------------------------------------------ notification listeners
+
+  /** Calls `listener` on `notifications/tools/list_changed`; returns an unsubscribe function. */
+  onToolsListChanged(listener: () => void): () => void {
+    return this.#listeners.add('notifications/tools/list_changed', () => listener());
+  }
+
+  /** Calls `listener` on `notifications/resources/list_changed`; returns an unsubscribe function. */
+  onResourcesListChanged(listener: () => void): () => void {
+    return this.#listeners.add('notifications/resources/list_changed', () => listener());
+  }
+
+  /** Calls `listener` on `notifications/prompts/list_changed`; returns an unsubscribe function. */
+  onPromptsListChanged(listener: () => void): () => void {
+    return this.#listeners.add('notifications/prompts/list_changed', () => listener());
+  }
+
+  /** Calls `listener` with the URI of a subscribed resource that changed; returns an unsubscribe function. */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    return this.#listeners.add('notifications/resources/updated', (params) => listener(String(params.uri)));
+  }
+
+  /** Calls `listener` with each `notifications/message` log entry; returns an unsubscribe function. */
+  onLoggingMessage(listener: (message: LoggingMessageNotificationParams) => void): () => void {
+    return this.#listeners.add('notifications/message', (params) => listener(params as LoggingMessageNotificationParams));
+  }
+
+  /** Calls `listener` when the server reports a URL-mode elicitation complete (2025-11-25); returns an unsubscribe function. */
+  onElicitationComplete(listener: (elicitationId: string) => void): () => void {
+    return this.#listeners.add('notifications/elicitation/complete', (params) => listener(String(params.elicitationId)));
+  }
+
+  // ------------------------------------------------------------------ calls
+
+  /** Sends `ping` and resolves with the round-trip time in ms. */
+  async ping(options: CallOptions = {}): Promise<number> {
+    const session = await this.#ready('ping', options);
+    return session.ping(requestOptions(options));
+  }
+
+  /** One page of `tools/list`. The output schemas it lists are remembered for `callTool`. */
+  async listTools(params: ListParams = {}, options: CallOptions = {}): Promise<ListToolsResult> {
+    const result = (await this.#call('tools/list', params, options)) as ListToolsResult;
+    this.#toolOutput.remember(result.tools);
+    return result;
+  }
+
+  /**
+   * Every tool, page after page.
+   *
+   * @example
+   * ```ts
+   * for await (const tool of client.tools()) console.log(tool.name);
+   * ```
+   */
+  tools(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<Tool, void, undefined> {
+    return paginate(async (cursor) => {
+      const page = await this.listTools(withCursor(params, cursor), options);
+      return { items: page.tools, nextCursor: page.nextCursor };
+    }, 'tools/list', params.cursor);
+  }
+
+  /**
+   * Calls a tool. When a listing gave the tool an `outputSchema`, a successful result must
+   * carry `structuredContent` matching it, or the call rejects with `InvalidResultError`.
+   * A tool-level failure is a result with `isError: true`, not a rejection.
+   */
+  async callTool(params: CallToolParams, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const result = (await this.#call('tools/call', params, options)) as CallToolResult;
+    if (options.validateOutput ?? this.#options.validateToolOutput ?? true) this.#toolOutput.validate(params.name, result);
+    return result;
+  }
+
+  /** One page of `resources/list`. */
+  async listResources(params: ListParams = {}, options: CallOptions = {}): Promise<ListResourcesResult> {
+    return (await this.#call('resources/list', params, options)) as ListResourcesResult;
+  }
+
+  /** Every resource, page after page. */
+  resources(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<Resource, void, undefined> {
+    return paginate(async (cursor) => {
+      const page = await this.listResources(withCursor(params, cursor), options);
+      return { items: page.resources, nextCursor: page.nextCursor };
+    }, 'resources/list', params.cursor);
+  }
+
+  /** One page of `resources/templates/list`. */
+  async listResourceTemplates(params: ListParams = {}, options: CallOptions = {}): Promise<ListResourceTemplatesResult> {
+    return (await this.#call('resources/templates/list', params, options)) as ListResourceTemplatesResult;
+  }
+
+  /** Every resource template, page after page. */
+  resourceTemplates(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<ResourceTemplate, void, undefined> {
+    return paginate(async (cursor) => {
+      const page = await this.listResourceTemplates(withCursor(params, cursor), options);
+      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+    }, 'resources/templates/list', params.cursor);
+  }
+
+  /** Reads a resource (`resources/read`). */
+  async readResource(params: ResourceParams, options: CallOptions = {}): Promise<ReadResourceResult> {
+    return (await this.#call('resources/read', params, options)) as ReadResourceResult;
+  }
+
+  /** Subscribes to updates of a resource (needs the server's `resources.subscribe`); see `onResourceUpdated`. */
+  async subscribeResource(params: ResourceParams, options: CallOptions = {}): Promise<void> {
+    await this.#call('resources/subscribe', params, options);
+  }
+
+  /** Ends a subscription made with `subscribeResource`. */
+  async unsubscribeResource(params: ResourceParams, options: CallOptions = {}): Promise<void> {
+    await this.#call('resources/unsubscribe', params, options);
+  }
+
+  /** One page of `prompts/list`. */
+  async listPrompts(params: ListParams = {}, options: CallOptions = {}): Promise<ListPromptsResult> {
+    return (await this.#call('prompts/list', params, options)) as ListPromptsResult;
+  }
+
+  /** Every prompt, page after page. */
+  prompts(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<Prompt, void, undefined> {
+    return paginate(async (cursor) => {
+      const page = await this.listPrompts(withCursor(params, cursor), options);
+      return { items: page.prompts, nextCursor: page.nextCursor };
+    }, 'prompts/list', params.cursor);
+  }
+
+  /** Gets a prompt with its arguments filled in (`prompts/get`). */
+  async getPrompt(params: GetPromptParams, options: CallOptions = {}): Promise<GetPromptResult> {
+    return (await this.#call('prompts/get', params, options)) as GetPromptResult;
+  }
+
+  /** Asks for completions of a prompt or resource-template argument (`completion/complete`). */
+  async complete(params: CompleteRequestParams, options: CallOptions = {}): Promise<CompleteResult> {
+    return (await this.#call('completion/complete', params, options)) as CompleteResult;
+  }
+
+  /** Sets the minimum level of the log messages the server sends (`logging/setLevel`). */
+  async setLoggingLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
+    await this.#call('logging/setLevel', { level }, options);
+  }
+
+  /** Waits for a running handshake (see the class doc), then returns the session to send on. */
+  async #ready(method: string, options: CallOptions): Promise<Session> {
+    const handshake = this.#handshake;
+    if (handshake !== undefined) await waitForHandshake(handshake, method, options.signal);
+    return this.#session;
+  }
+
+  async #call(method: string, params: object, options: CallOptions): Promise<JsonObject> {
+    const session = await this.#ready(method, options);
+    return session.request(method, params as JsonObject, requestOptions(options));
+  }
+}
+
+function withCursor(params: ListParams, cursor: string | undefined): ListParams {
+  const { cursor: _ignored, ...rest } = params;
+  return cursor === undefined ? rest : { ...rest, cursor };
+}

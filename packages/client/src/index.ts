@@ -1,0 +1,71 @@
+/**
+ * @statemcp/client — an MCP client on the lifecycle state machine of `@statemcp/protocol`:
+ * the handshake, typed calls with auto-paginating lists, tool output validation, handlers
+ * for sampling, elicitation and roots, and listeners for the server's notifications.
+ */
+
+export { Client } from './client.js';
+export { applyFormDefaults } from './elicitation.js';
+
+export type {
+  CallOptions,
+  CallToolOptions,
+  ClientOptions,
+  ConnectOptions,
+  ElicitationHandler,
+  ElicitationSettings,
+  HandlerContext,
+  SamplingHandler,
+  SamplingSettings,
+} from './options.js';
+
+export type { CallToolParams, GetPromptParams, ListParams, ResourceParams } from './types.js';
+
+// Wire types of the newest legacy revision, re-exported for convenience.
+export type {
+  BlobResourceContents,
+  CallToolResult,
+  ClientCapabilities,
+  CompleteRequestParams,
+  CompleteResult,
+  ContentBlock,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitRequestParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  GetPromptResult,
+  Implementation,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  LoggingLevel,
+  LoggingMessageNotificationParams,
+  Prompt,
+  PromptMessage,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceTemplate,
+  Root,
+  ServerCapabilities,
+  TextResourceContents,
+  Tool,
+} from './types.js';
+
+// The errors a client's calls reject with, re-exported so `instanceof` checks need one import.
+export {
+  AlreadyConnectedError,
+  CapabilityNotSupportedError,
+  ConnectionClosedError,
+  InvalidArgumentError,
+  InvalidResultError,
+  InvalidStateError,
+  JsonRpcError,
+  McpError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  UnsupportedProtocolVersionError,
+} from '@statemcp/protocol';

@@ -1,0 +1,59 @@
+/**
+ * Listener sets for the notifications a server sends a client: list changes, resource
+ * updates, log messages and URL-elicitation completion. One session handler per method
+ * fans out to every listener; a listener that throws does not stop the others (the first
+ * error is reported through the session's diagnostics).
+ */
+import type { JsonObject, Session } from '@statemcp/protocol';
+
+/** The server notifications a client can listen to, by method. */
+export const LISTENED_NOTIFICATIONS = [
+  'notifications/tools/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/updated',
+  'notifications/message',
+  'notifications/elicitation/complete',
+] as const;
+export type ListenedNotification = (typeof LISTENED_NOTIFICATIONS)[number];
+
+type Listener = (params: JsonObject) => void;
+
+export class NotificationListeners {
+  readonly #listeners = new Map<ListenedNotification, Set<Listener>>();
+
+  /** Adds a listener; returns a function that removes it. */
+  add(method: ListenedNotification, listener: Listener): () => void {
+    let set = this.#listeners.get(method);
+    if (set === undefined) {
+      set = new Set();
+      this.#listeners.set(method, set);
+    }
+    const entry: Listener = (params) => listener(params);
+    set.add(entry);
+    return () => {
+      set.delete(entry);
+    };
+  }
+
+  /** Routes every listened notification of `session` to the listeners registered here. */
+  install(session: Session): void {
+    for (const method of LISTENED_NOTIFICATIONS) {
+      session.setNotificationHandler(method, (params) => this.#emit(method, params));
+    }
+  }
+
+  #emit(method: ListenedNotification, params: JsonObject): void {
+    const set = this.#listeners.get(method);
+    if (set === undefined) return;
+    let failure: Error | undefined;
+    for (const listener of [...set]) {
+      try {
+        listener(params);
+      } catch (error) {
+        failure ??= error instanceof Error ? error : new Error(`listener for ${method} threw a non-error value`, { cause: error });
+      }
+    }
+    if (failure !== undefined) throw failure;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Options of the {@link Client}, of its calls, and the types of the handlers it runs for
+ * requests that the server sends (sampling, elicitation).
+ */
+import type { Clock, CloseInfo, InspectListener, ProgressUpdate, RequestContext } from '@statemcp/protocol';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Root,
+} from './types.js';
+
+/** Options of `new Client(clientInfo, options)`. */
+export interface ClientOptions {
+  /**
+   * Capabilities to declare in `initialize`, besides those implied by registered handlers
+   * (`onSampling` → `sampling`, `onElicitation` → `elicitation`, `setRoots` / `roots` →
+   * `roots.listChanged`). Use it for sub-flags such as `sampling.context` and `experimental`.
+   */
+  readonly capabilities?: ClientCapabilities;
+  /** Handles `sampling/createMessage`; same as calling `client.onSampling(handler)` before connecting. */
+  readonly onSampling?: SamplingHandler;
+  /** Handles `elicitation/create`; same as calling `client.onElicitation(handler)` before connecting. */
+  readonly onElicitation?: ElicitationHandler;
+  /** Roots answered to `roots/list`; same as calling `client.setRoots(roots)` before connecting. */
+  readonly roots?: readonly Root[];
+  /** Timeout of every request unless a call overrides it, ms (default 60 000). */
+  readonly defaultTimeoutMs?: number;
+  /** Hard maximum of every request even while progress keeps arriving, ms (default: none). */
+  readonly maxTotalTimeoutMs?: number;
+  /** Whether a progress notification restarts a request's timeout (default true). */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** How long `close()` may wait for the transport before closing it forcefully, ms (default 10 000). */
+  readonly closeDeadlineMs?: number;
+  /** Timer source (default: the system clock). Tests pass a `SimulatedClock`. */
+  readonly clock?: Clock;
+  /** Receives every inspection event: connection and request transitions, messages in and out. */
+  readonly inspect?: InspectListener;
+  /**
+   * Refuse calls the server's declared capabilities do not allow, with
+   * `CapabilityNotSupportedError`, before anything is sent (default true).
+   */
+  readonly strictCapabilities?: boolean;
+  /** Protocol versions this client speaks (default: every legacy revision). */
+  readonly supportedVersions?: readonly string[];
+  /** The version to propose in `initialize` (default: the newest of `supportedVersions`). */
+  readonly protocolVersion?: string;
+  /**
+   * Check a tool's `structuredContent` against the `outputSchema` seen in a listing
+   * (default true). A call can override it.
+   */
+  readonly validateToolOutput?: boolean;
+  /** Called once each time a connection reaches Terminated. */
+  readonly onclose?: (info: CloseInfo) => void;
+}
+
+/** Options of one call (`listTools`, `callTool`, `readResource`, …). */
+export interface CallOptions {
+  /** Timeout of this call, ms (default: the client's `defaultTimeoutMs`). */
+  readonly timeoutMs?: number;
+  /** Hard maximum of this call even while progress arrives, ms. */
+  readonly maxTotalTimeoutMs?: number;
+  /** Whether progress restarts this call's timeout (default: the client's setting). */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** Aborting it cancels the call: a `notifications/cancelled` goes out and the call rejects with `RequestCancelledError`. */
+  readonly signal?: AbortSignal;
+  /** Receives the server's progress notifications; a progress token is generated when set. */
+  readonly onProgress?: (progress: ProgressUpdate) => void;
+}
+
+/** Options of `callTool`. */
+export interface CallToolOptions extends CallOptions {
+  /** Check `structuredContent` against the tool's `outputSchema` (default: the client's `validateToolOutput`). */
+  readonly validateOutput?: boolean;
+}
+
+/** Options of `connect`. */
+export interface ConnectOptions {
+  /** Timeout of the `initialize` request, ms (default: the client's `defaultTimeoutMs`). */
+  readonly timeoutMs?: number;
+  /** Aborting it abandons the handshake and closes the connection (`initialize` itself is never cancelled on the wire). */
+  readonly signal?: AbortSignal;
+}
+
+/** What a handler for a server request receives besides its params (from the session runner). */
+export type HandlerContext = RequestContext;
+
+/**
+ * Answers `sampling/createMessage`: run the model and return its message. Throw a
+ * `JsonRpcError` to answer with a specific error (e.g. code -1 when the user declined).
+ */
+export type SamplingHandler = (params: CreateMessageRequestParams, context: HandlerContext) => CreateMessageResult | Promise<CreateMessageResult>;
+
+/** Which sampling sub-capabilities to declare with `onSampling`. */
+export interface SamplingSettings {
+  /** Declare `sampling.tools` (2025-11-25): the server may offer tools to the model. */
+  readonly tools?: boolean;
+  /** Declare `sampling.context` (2025-11-25): the server may ask to include context. */
+  readonly context?: boolean;
+}
+
+/**
+ * Answers `elicitation/create`: ask the user and return `accept` (with `content` in form
+ * mode), `decline` or `cancel`. In form mode the client fills in the `default` of every
+ * field the handler left out (unless `applyDefaults` is false).
+ */
+export type ElicitationHandler = (params: ElicitRequestParams, context: HandlerContext) => ElicitResult | Promise<ElicitResult>;
+
+/** Which elicitation modes to declare with `onElicitation`, and how to post-process answers. */
+export interface ElicitationSettings {
+  /** Declare form mode (default true). */
+  readonly form?: boolean;
+  /** Declare URL mode (2025-11-25; default false). */
+  readonly url?: boolean;
+  /** Fill in schema defaults for fields missing from an accepted form (default true). */
+  readonly applyDefaults?: boolean;
+}

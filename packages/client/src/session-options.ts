@@ -1,0 +1,38 @@
+/**
+ * Translates the client's options into the options of the session runner it drives, and a
+ * call's options into the runner's per-request options. Only the keys that were set are
+ * passed, so the runner's own defaults apply to the rest.
+ */
+import type { RequestOptions, SessionOptions } from '@statemcp/protocol';
+import type { CallOptions, ClientOptions } from './options.js';
+import type { ClientCapabilities } from './types.js';
+
+/** The options of the client-role `Session` behind a `Client`; `capabilities` is read at each use. */
+export function sessionOptions(options: ClientOptions, capabilities: () => ClientCapabilities): SessionOptions {
+  const o = options;
+  return {
+    role: 'client',
+    capabilities,
+    ...(o.supportedVersions !== undefined ? { supportedVersions: o.supportedVersions } : {}),
+    ...(o.clock !== undefined ? { clock: o.clock } : {}),
+    ...(o.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: o.defaultTimeoutMs } : {}),
+    ...(o.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: o.maxTotalTimeoutMs } : {}),
+    ...(o.resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress: o.resetTimeoutOnProgress } : {}),
+    ...(o.strictCapabilities !== undefined ? { strictCapabilities: o.strictCapabilities } : {}),
+    ...(o.closeDeadlineMs !== undefined ? { closeDeadlineMs: o.closeDeadlineMs } : {}),
+    ...(o.inspect !== undefined ? { inspect: o.inspect } : {}),
+    ...(o.onclose !== undefined ? { onclose: o.onclose } : {}),
+  };
+}
+
+/** The runner's options for one call (drops client-only keys such as `validateOutput`). */
+export function requestOptions(options: CallOptions): RequestOptions {
+  const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, signal, onProgress } = options;
+  return {
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs } : {}),
+    ...(resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress } : {}),
+    ...(signal !== undefined ? { signal } : {}),
+    ...(onProgress !== undefined ? { onProgress } : {}),
+  };
+}

@@ -1,0 +1,85 @@
+import type * as JsonSchema from '@cfworker/json-schema';
+import { InvalidResultError } from '@statemcp/protocol';
+import { describe, expect, it, vi } from 'vitest';
+import { ToolOutputValidator, dialectOf } from './tool-output.js';
+
+const compiled = vi.hoisted(() => ({ count: 0 }));
+vi.mock('@cfworker/json-schema', async (importOriginal) => {
+  const original = await importOriginal<typeof JsonSchema>();
+  class CountingValidator extends original.Validator {
+    constructor(...args: ConstructorParameters<typeof original.Validator>) {
+      super(...args);
+      compiled.count++;
+    }
+  }
+  return { ...original, Validator: CountingValidator };
+});
+import type { Tool } from './types.js';
+
+function tool(outputSchema: Record<string, unknown>): Tool {
+  return { name: 't', inputSchema: { type: 'object' }, outputSchema: outputSchema as NonNullable<Tool['outputSchema']> };
+}
+
+describe('dialectOf', () => {
+  it('defaults to 2020-12 and recognises the other drafts, with or without a trailing #', () => {
+    expect(dialectOf(undefined)).toBe('2020-12');
+    expect(dialectOf('https://json-schema.org/draft/2020-12/schema')).toBe('2020-12');
+    expect(dialectOf('http://json-schema.org/draft-07/schema#')).toBe('7');
+    expect(dialectOf('https://json-schema.org/draft/2019-09/schema')).toBe('2019-09');
+    expect(dialectOf('https://example.com/my-dialect')).toBeUndefined();
+  });
+});
+
+describe('ToolOutputValidator', () => {
+  describe('#validate', () => {
+    it('checks 2020-12 keywords such as $defs and prefixItems', () => {
+      const validator = new ToolOutputValidator();
+      validator.remember([
+        tool({
+          type: 'object',
+          $defs: { point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false } },
+          properties: { at: { $ref: '#/$defs/point' } },
+          required: ['at'],
+        }),
+      ]);
+      expect(() => validator.validate('t', { content: [], structuredContent: { at: [1, 2] } })).not.toThrow();
+      expect(() => validator.validate('t', { content: [], structuredContent: { at: [1, 2, 3] } })).toThrow(InvalidResultError);
+    });
+
+    it('follows a draft-07 $schema', () => {
+      const validator = new ToolOutputValidator();
+      validator.remember([tool({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { type: 'integer' } } })]);
+      expect(() => validator.validate('t', { content: [], structuredContent: { n: 1.5 } })).toThrow(/\/n/);
+    });
+
+    it('fails with a clear error for a dialect it does not know', () => {
+      const validator = new ToolOutputValidator();
+      validator.remember([tool({ $schema: 'https://example.com/dialect', type: 'object' })]);
+      expect(() => validator.validate('t', { content: [], structuredContent: {} })).toThrow(/unsupported JSON Schema dialect/);
+    });
+
+    it('compiles a schema once, and again only when a listing changes it', () => {
+      const validator = new ToolOutputValidator();
+      const before = compiled.count;
+      validator.remember([tool({ type: 'object', properties: { n: { type: 'number' } } })]);
+      expect(compiled.count).toBe(before);
+      validator.validate('t', { content: [], structuredContent: { n: 1 } });
+      validator.validate('t', { content: [], structuredContent: { n: 2 } });
+      validator.remember([tool({ type: 'object', properties: { n: { type: 'number' } } })]);
+      validator.validate('t', { content: [], structuredContent: { n: 3 } });
+      expect(compiled.count).toBe(before + 1);
+      validator.remember([tool({ type: 'object', properties: { n: { type: 'string' } } })]);
+      expect(() => validator.validate('t', { content: [], structuredContent: { n: 4 } })).toThrow(InvalidResultError);
+      expect(compiled.count).toBe(before + 2);
+    });
+
+    it('forgets a schema when a later listing drops it', () => {
+      const validator = new ToolOutputValidator();
+      validator.remember([tool({ type: 'object', required: ['x'] })]);
+      expect(validator.has('t')).toBe(true);
+      validator.remember([{ name: 't', inputSchema: { type: 'object' } }]);
+      expect(validator.has('t')).toBe(false);
+      expect(() => validator.validate('t', { content: [] })).not.toThrow();
+    });
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * HTTP client transports: Streamable HTTP (with resumable SSE, session recovery and the
+ * legacy fallback) and the legacy HTTP+SSE transport on its own.
+ */
+export { StreamableHttpClientTransport } from './streamable-http.js';
+export type {
+  SessionRecoveredInfo,
+  StreamState,
+  StreamStateChange,
+  StreamableHttpClientTransportOptions,
+} from './streamable-http.js';
+export { SseClientTransport } from './sse-client.js';
+export type { SseClientTransportOptions } from './sse-client.js';
+export { HttpResponseError } from './http-errors.js';
+export { DEFAULT_RECONNECT_OPTIONS, reconnectDelay } from './reconnect.js';
+export type { ReconnectOptions } from './reconnect.js';
+export type { TransportClock } from '../shared/clock.js';
+export type { HeadersOption } from './request-headers.js';
+export { SseParser } from '../shared/sse-parse.js';
+export type { SseEvent, SseParserHandlers } from '../shared/sse-parse.js';

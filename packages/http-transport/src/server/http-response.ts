@@ -1,0 +1,45 @@
+/**
+ * Small builders for the HTTP answers of the server: JSON-RPC error bodies (id-less unless an
+ * id is known, digest §3.4), JSON bodies and empty replies. Everything is a web `Response`;
+ * the node:http front door writes it out.
+ */
+import type { JsonRpcErrorResponse, RequestId } from '@statemcp/protocol';
+
+/**
+ * Implementation-defined server error codes (JSON-RPC reserves -32000…-32099 for them),
+ * used only in HTTP error bodies that no request handler produced.
+ */
+export const HttpErrorCode = {
+  /** The session was closed while the request waited, or the server is shutting down. */
+  SessionClosed: -32000,
+  /** Unknown, expired or terminated session id (HTTP 404). */
+  SessionNotFound: -32001,
+  /** Host/Origin refused, authentication refused, or an HTTP-level rule broken. */
+  Refused: -32000,
+} as const;
+
+/** A JSON body with `Content-Type: application/json`. */
+export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+/** An HTTP error whose body is a JSON-RPC error response (id omitted unless given). */
+export function errorResponse(
+  status: number,
+  code: number,
+  message: string,
+  options: { id?: RequestId | undefined; headers?: Record<string, string>; data?: unknown } = {},
+): Response {
+  const body: JsonRpcErrorResponse = { jsonrpc: '2.0', error: { code, message } };
+  if (options.data !== undefined) body.error.data = options.data;
+  if (options.id !== undefined) body.id = options.id;
+  return jsonResponse(body, status, options.headers);
+}
+
+/** A reply without a body (202 Accepted, 200 after DELETE, 405 with `Allow`). */
+export function emptyResponse(status: number, headers?: Record<string, string>): Response {
+  return new Response(null, { status, headers: headers ?? {} });
+}

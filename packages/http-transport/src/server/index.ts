@@ -1,0 +1,26 @@
+/**
+ * Server side of the Streamable HTTP transport (and the legacy HTTP+SSE endpoint):
+ * `createStreamableHttpServer` plus its event store, session manager and Host/Origin guard.
+ */
+export {
+  createStreamableHttpServer,
+  acceptsMediaType,
+  SESSION_ID_HEADER,
+  PROTOCOL_VERSION_HEADER,
+} from './streamable-http-server.js';
+export { InMemoryEventStore } from './event-store.js';
+export { SessionManager, isValidSessionId } from './session-manager.js';
+export { createHostGuard, isLoopbackAddress, LOOPBACK_HOSTS } from './host-guard.js';
+export { HttpErrorCode } from './http-response.js';
+
+export type {
+  StreamableHttpServer,
+  StreamableHttpServerOptions,
+  SessionRegistry,
+  ListeningServer,
+  AuthenticateResult,
+} from './streamable-http-server.js';
+export type { StreamableHttpSessionTransport } from './session-transport.js';
+export type { EventStore, StoredEvent, ReplayResult, InMemoryEventStoreOptions } from './event-store.js';
+export type { ManagedSession, SessionEndReason, SessionManagerOptions } from './session-manager.js';
+export type { HostGuardOptions, HostGuardInput, HostGuardResult } from './host-guard.js';

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { SessionManager, isValidSessionId, type ManagedSession, type SessionEndReason } from './session-manager.js';
+
+class FakeSession implements ManagedSession {
+  busy = false;
+  closedWith: SessionEndReason[] = [];
+  isBusy(): boolean {
+    return this.busy;
+  }
+  close(reason: SessionEndReason): void {
+    this.closedWith.push(reason);
+  }
+}
+
+function clock(start = 0) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+describe('SessionManager', () => {
+  describe('#sweep', () => {
+    it('evicts sessions idle longer than the timeout, measured on the injected clock', () => {
+      const time = clock();
+      const manager = new SessionManager<FakeSession>({ idleTimeoutMs: 1000, now: time.now, sweepIntervalMs: 0 });
+      const a = new FakeSession();
+      const b = new FakeSession();
+      expect(manager.reserve()).toBe(true);
+      manager.add('a', a);
+      time.advance(600);
+      expect(manager.reserve()).toBe(true);
+      manager.add('b', b);
+      time.advance(500);
+      expect(manager.sweep()).toBe(1);
+      expect(a.closedWith).toEqual(['idle-timeout']);
+      expect(manager.get('a')).toBeUndefined();
+      expect(manager.get('b')).toBe(b);
+      time.advance(999);
+      expect(manager.sweep()).toBe(0);
+      time.advance(2);
+      expect(manager.sweep()).toBe(1);
+      expect(b.closedWith).toEqual(['idle-timeout']);
+    });
+
+    it('counts a lookup as activity and never evicts a busy session', () => {
+      const time = clock();
+      const manager = new SessionManager<FakeSession>({ idleTimeoutMs: 100, now: time.now, sweepIntervalMs: 0 });
+      const session = new FakeSession();
+      manager.reserve();
+      manager.add('s', session);
+      time.advance(90);
+      manager.get('s');
+      time.advance(90);
+      expect(manager.sweep()).toBe(0);
+      session.busy = true;
+      time.advance(1000);
+      expect(manager.sweep()).toBe(0);
+      session.busy = false;
+      time.advance(101);
+      expect(manager.sweep()).toBe(1);
+    });
+  });
+
+  describe('#reserve', () => {
+    it('caps sessions including handshakes in flight, sweeping idle ones first', () => {
+      const time = clock();
+      const manager = new SessionManager<FakeSession>({ idleTimeoutMs: 100, maxSessions: 2, now: time.now, sweepIntervalMs: 0 });
+      expect(manager.reserve()).toBe(true);
+      manager.add('a', new FakeSession());
+      expect(manager.reserve()).toBe(true);
+      expect(manager.reserve()).toBe(false);
+      manager.release();
+      expect(manager.reserve()).toBe(true);
+      manager.add('b', new FakeSession());
+      expect(manager.reserve()).toBe(false);
+      time.advance(101);
+      expect(manager.reserve()).toBe(true);
+      expect(manager.size).toBe(0);
+    });
+  });
+
+  describe('#mintId', () => {
+    it('mints visible-ASCII ids and refuses generators that break the rule', () => {
+      const manager = new SessionManager<FakeSession>({ sweepIntervalMs: 0 });
+      const id = manager.mintId();
+      expect(isValidSessionId(id)).toBe(true);
+      expect(id).not.toBe(manager.mintId());
+      const bad = new SessionManager<FakeSession>({ sweepIntervalMs: 0, generateId: () => 'has space' });
+      expect(() => bad.mintId()).toThrow(RangeError);
+      expect(isValidSessionId('')).toBe(false);
+      expect(isValidSessionId('é')).toBe(false);
+    });
+  });
+
+  describe('#delete and #close', () => {
+    it('ends sessions once with the right reason', () => {
+      const manager = new SessionManager<FakeSession>({ sweepIntervalMs: 0 });
+      const a = new FakeSession();
+      const b = new FakeSession();
+      manager.reserve();
+      manager.add('a', a);
+      manager.reserve();
+      manager.add('b', b);
+      expect(manager.delete('a')).toBe(true);
+      expect(manager.delete('a')).toBe(false);
+      manager.close();
+      manager.close();
+      expect(a.closedWith).toEqual(['deleted']);
+      expect(b.closedWith).toEqual(['server-closed']);
+      expect(manager.reserve()).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * The built-in HTTP session manager (lessons row 15: sessions that are never reaped are the
+ * commonest production OOM of other SDKs).
+ *
+ * - ids are minted by a generator (default `crypto.randomUUID`, 122 random bits) and must
+ *   be visible ASCII (0x21–0x7E, digest §5.2 "Sessions");
+ * - a session idle for longer than `idleTimeoutMs` (no request, no open connection) is
+ *   evicted by a sweep that runs on an unref'd timer and before each admission;
+ * - at most `maxSessions` sessions exist (reservations for handshakes in flight included);
+ *   beyond that new sessions are refused;
+ * - evicting, deleting or closing runs the session's own `close` (its transport close, i.e.
+ *   the session's ShuttingDown path). The manager never decides protocol state.
+ *
+ * All time comes from the injected `now`, so tests drive expiry without sleeping.
+ */
+import { randomUUID } from 'node:crypto';
+
+/** What the manager needs from a managed session. */
+export interface ManagedSession {
+  /** True while the session has an open HTTP exchange (an SSE stream or a pending reply). */
+  isBusy(): boolean;
+  /** Ends the session. Called at most once by the manager, for eviction or shutdown. */
+  close(reason: SessionEndReason): void;
+}
+
+/** Why the manager ended a session. */
+export type SessionEndReason = 'idle-timeout' | 'deleted' | 'server-closed';
+
+/** Options of a {@link SessionManager}. */
+export interface SessionManagerOptions {
+  /** Idle time after which a session is evicted, ms. Default 30 minutes. `Infinity` disables. */
+  idleTimeoutMs?: number;
+  /** Maximum number of live sessions (plus handshakes in flight). Default 10 000. */
+  maxSessions?: number;
+  /** Session id generator. Default `crypto.randomUUID`. Ids must be visible ASCII. */
+  generateId?: () => string;
+  /** Clock, ms. Default `Date.now`. */
+  now?: () => number;
+  /** How often the background sweep runs, ms. Default `min(idleTimeoutMs / 2, 60 000)`; 0 disables. */
+  sweepIntervalMs?: number;
+}
+
+interface Entry<S> {
+  session: S;
+  lastActive: number;
+}
+
+/** Visible ASCII only, per the spec's session id rule. */
+export function isValidSessionId(id: string): boolean {
+  return id.length > 0 && /^[\x21-\x7e]+$/.test(id);
+}
+
+/** Tracks live sessions by id, evicts idle ones and caps their number. */
+export class SessionManager<S extends ManagedSession> {
+  readonly idleTimeoutMs: number;
+  readonly maxSessions: number;
+  readonly #generateId: () => string;
+  readonly #now: () => number;
+  readonly #sessions = new Map<string, Entry<S>>();
+  #reserved = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #closed = false;
+
+  constructor(options: SessionManagerOptions = {}) {
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60_000;
+    if (!(this.idleTimeoutMs > 0)) throw new RangeError('idleTimeoutMs must be positive');
+    this.maxSessions = options.maxSessions ?? 10_000;
+    if (!Number.isSafeInteger(this.maxSessions) || this.maxSessions < 1) throw new RangeError('maxSessions must be a positive integer');
+    this.#generateId = options.generateId ?? randomUUID;
+    this.#now = options.now ?? Date.now;
+    const interval = options.sweepIntervalMs ?? (Number.isFinite(this.idleTimeoutMs) ? Math.min(Math.max(this.idleTimeoutMs / 2, 10), 60_000) : 0);
+    if (interval > 0) {
+      this.#timer = setInterval(() => this.sweep(), interval);
+      this.#timer.unref();
+    }
+  }
+
+  /** Live sessions. */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** Ids of live sessions (a snapshot). */
+  ids(): string[] {
+    return [...this.#sessions.keys()];
+  }
+
+  /**
+   * Reserves room for a session whose handshake is in flight. Sweeps first when full.
+   * Returns false when the cap is reached; otherwise call {@link add} or {@link release}.
+   */
+  reserve(): boolean {
+    if (this.#closed) return false;
+    if (this.#sessions.size + this.#reserved >= this.maxSessions) this.sweep();
+    if (this.#sessions.size + this.#reserved >= this.maxSessions) return false;
+    this.#reserved++;
+    return true;
+  }
+
+  /** Gives back a reservation that did not become a session. */
+  release(): void {
+    if (this.#reserved > 0) this.#reserved--;
+  }
+
+  /** Mints a fresh id (checked to be visible ASCII and unused). */
+  mintId(): string {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const id = this.#generateId();
+      if (!isValidSessionId(id)) throw new RangeError('Session ids must be non-empty visible ASCII (0x21-0x7E)');
+      if (!this.#sessions.has(id)) return id;
+    }
+    throw new Error('Session id generator keeps returning ids already in use');
+  }
+
+  /** Registers a session under `id`, consuming a reservation. */
+  add(id: string, session: S): void {
+    this.release();
+    this.#sessions.set(id, { session, lastActive: this.#now() });
+  }
+
+  /** The live session with this id, marking it active; `undefined` if unknown or ended. */
+  get(id: string): S | undefined {
+    const entry = this.#sessions.get(id);
+    if (entry === undefined) return undefined;
+    entry.lastActive = this.#now();
+    return entry.session;
+  }
+
+  /** The live session with this id, without marking it active. */
+  peek(id: string): S | undefined {
+    return this.#sessions.get(id)?.session;
+  }
+
+  /** Marks a session active without looking it up for use (e.g. a stream just closed). */
+  touch(id: string): void {
+    const entry = this.#sessions.get(id);
+    if (entry !== undefined) entry.lastActive = this.#now();
+  }
+
+  /** Forgets a session that ended by itself (its transport closed). Does not close it. */
+  forget(id: string): void {
+    this.#sessions.delete(id);
+  }
+
+  /** Ends and forgets one session. Returns false when the id is unknown. */
+  delete(id: string, reason: SessionEndReason = 'deleted'): boolean {
+    const entry = this.#sessions.get(id);
+    if (entry === undefined) return false;
+    this.#sessions.delete(id);
+    entry.session.close(reason);
+    return true;
+  }
+
+  /** Evicts every idle session whose last activity is older than the idle timeout. */
+  sweep(): number {
+    const cutoff = this.#now() - this.idleTimeoutMs;
+    let evicted = 0;
+    for (const [id, entry] of this.#sessions) {
+      if (entry.lastActive > cutoff) continue;
+      if (entry.session.isBusy()) {
+        entry.lastActive = this.#now();
+        continue;
+      }
+      this.#sessions.delete(id);
+      evicted++;
+      entry.session.close('idle-timeout');
+    }
+    return evicted;
+  }
+
+  /** Stops the sweep timer and ends every session. Idempotent. */
+  close(): void {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    const entries = [...this.#sessions.values()];
+    this.#sessions.clear();
+    for (const entry of entries) entry.session.close('server-closed');
+  }
+}

@@ -1,0 +1,539 @@
+/**
+ * The per-session server Transport of Streamable HTTP (digest §5.2). One instance per HTTP
+ * session (or per request in stateless mode) is handed to one session runner through the
+ * server's `connect` option. It only moves messages; the session's state machine decides
+ * everything about the lifecycle.
+ *
+ * Routing of `send(message, { relatedRequestId })` — each message goes to exactly one
+ * stream, never broadcast:
+ *
+ * ```
+ *  response (id = X)            ──▶ the POST that carried request X (SSE event, or JSON body)
+ *  message related to request X ──▶ that POST's SSE stream while X is unanswered
+ *                                   (JSON mode / no such stream: as if unrelated)
+ *  unrelated message            ──▶ the standalone GET stream; while none is open: queued
+ *                                   (bounded) and, with an event store, stored for replay
+ * ```
+ *
+ * With an {@link EventStore}, every SSE event gets an id `<stream>:<seq>` and is stored before
+ * it is written, so a client can resume a cut stream with `GET` + `Last-Event-ID`. Streams
+ * start with a priming event (id, empty data, `retry:`) for clients of 2025-11-25 or later,
+ * and {@link StreamableHttpSessionTransport.closeRequestStream} lets a handler end the
+ * connection mid-call so the client polls (SSE polling, SEP-1699).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  ConnectionClosedError,
+  ErrorCode,
+  NoReturnChannelError,
+  TransportError,
+  type InboundContext,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  type RequestId,
+  type SendOptions,
+  type Transport,
+  type TransportCloseInfo,
+  type TransportSink,
+} from '@statemcp/protocol';
+import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
+import type { EventStore, StoredEvent } from './event-store.js';
+import { HttpErrorCode, emptyResponse, errorResponse, jsonResponse } from './http-response.js';
+import { SseConnection } from './sse-connection.js';
+
+/**
+ * The Transport each session gets. Besides the {@link Transport} contract it lets request
+ * handlers end the current request's SSE connection early (polling).
+ */
+export interface StreamableHttpSessionTransport extends Transport {
+  /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
+  readonly sessionId: string | undefined;
+  /** False in stateless mode: there is no channel for server-to-client requests. */
+  readonly canSendRequests: boolean;
+  /** True when this transport serves a single stateless request. */
+  readonly stateless: boolean;
+  /** The protocol version the session negotiated, once its `initialize` result went out. */
+  readonly protocolVersion: string | undefined;
+  /**
+   * Stateless transports only: the version the request declared in `MCP-Protocol-Version`
+   * (`2025-03-26` when absent, as the spec says to assume). Lets the server serve a
+   * handshake-less request at the right revision.
+   */
+  readonly requestProtocolVersion: string | undefined;
+  /**
+   * Ends the SSE connection carrying request `requestId` now, after a `retry:` hint, so the
+   * client reconnects with `GET` + `Last-Event-ID` and receives the rest (including the
+   * result) there. Needs an event store; returns false when nothing was closed.
+   */
+  closeRequestStream(requestId: RequestId): boolean;
+  /** Ends the standalone GET connection the same way. Returns false when none is open. */
+  closeStandaloneStream(): boolean;
+}
+
+/** Settings shared by every session transport of one server. */
+export interface SessionTransportSettings {
+  eventStore: EventStore | undefined;
+  retryIntervalMs: number | undefined;
+  keepAliveIntervalMs: number;
+  maxQueuedMessages: number;
+  /** Called once when the transport has closed, whoever closed it. */
+  onClosed?: (transport: HttpServerSessionTransport) => void;
+  /** Called when an HTTP exchange of this session opens or ends (activity for idle timeouts). */
+  onActivity?: (transport: HttpServerSessionTransport) => void;
+}
+
+/** One POST carrying requests, answered as SSE. Lives across reconnections. */
+interface RequestStream {
+  readonly kind: 'sse';
+  readonly id: string;
+  connection: SseConnection | undefined;
+  /** Serialises store-then-write so event ids are assigned and written in order. */
+  chain: Promise<void>;
+  readonly pending: Set<RequestId>;
+  done: boolean;
+}
+
+/** One POST carrying requests, answered with a JSON body once every response is in. */
+interface JsonExchange {
+  readonly kind: 'json';
+  readonly order: readonly RequestId[];
+  readonly batch: boolean;
+  readonly responses: Map<RequestId, JsonRpcResponse>;
+  readonly resolve: (response: Response) => void;
+}
+
+interface StandaloneStream {
+  readonly id: string;
+  connection: SseConnection | undefined;
+  chain: Promise<void>;
+  /** Messages not yet written on any connection, with their event ids when stored. */
+  queue: { id: string | undefined; message: JsonRpcMessage }[];
+}
+
+/** What the server hands over for one POST that passed the HTTP checks. */
+export interface AcceptedPost {
+  /** Parsed items as received (one, or several for a 2025-03-26 batch). */
+  readonly items: readonly unknown[];
+  /** Ids of the requests among `items`, in order. */
+  readonly requestIds: readonly RequestId[];
+  readonly batch: boolean;
+  readonly mode: 'sse' | 'json';
+  /** The version that decides priming (header, or negotiated). */
+  readonly version: string;
+  readonly context: InboundContext;
+  /** Id of an `initialize` request among the items, to learn the negotiated version. */
+  readonly initializeId?: RequestId | undefined;
+  readonly headers: Record<string, string>;
+  /** Aborted when the client goes away; a stateless JSON request then ends (cancellation). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+const PRIMING_MIN_VERSION = '2025-11-25';
+
+function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
+  return !('method' in message);
+}
+
+/** @internal The implementation; the public surface is {@link StreamableHttpSessionTransport}. */
+export class HttpServerSessionTransport implements StreamableHttpSessionTransport {
+  readonly sessionId: string | undefined;
+  readonly stateless: boolean;
+  readonly canSendRequests: boolean;
+  readonly #settings: SessionTransportSettings;
+  /** Prefix of every stream id of this transport: ownership check for `Last-Event-ID`. */
+  readonly #key = randomUUID();
+  #nextStream = 1;
+  #sink: TransportSink | undefined;
+  #state: 'new' | 'started' | 'closed' = 'new';
+  #protocolVersion: string | undefined;
+  #initializeId: RequestId | undefined;
+  readonly #routes = new Map<RequestId, RequestStream | JsonExchange>();
+  readonly #streams = new Map<string, RequestStream>();
+  #pendingJson = 0;
+  readonly #standalone: StandaloneStream;
+
+  readonly requestProtocolVersion: string | undefined;
+  /**
+   * Stateless requests other than `initialize` belong to a handshake answered on an earlier
+   * request: the session starts in Operating at this version (protocol `sessionAssumed`).
+   */
+  readonly assumedProtocolVersion: string | undefined;
+
+  constructor(sessionId: string | undefined, settings: SessionTransportSettings, requestProtocolVersion?: string, carriesInitialize = false) {
+    this.sessionId = sessionId;
+    this.requestProtocolVersion = sessionId === undefined ? requestProtocolVersion : undefined;
+    this.assumedProtocolVersion = sessionId === undefined && !carriesInitialize ? requestProtocolVersion : undefined;
+    this.stateless = sessionId === undefined;
+    this.canSendRequests = !this.stateless;
+    this.#settings = settings;
+    this.#standalone = { id: `${this.#key}.0`, connection: undefined, chain: Promise.resolve(), queue: [] };
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  get closed(): boolean {
+    return this.#state === 'closed';
+  }
+
+  get started(): boolean {
+    return this.#state === 'started';
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    if (this.#state === 'closed') throw new ConnectionClosedError('The HTTP session transport is closed');
+    if (this.#state === 'started') throw new TransportError('The HTTP session transport is already started');
+    this.#sink = sink;
+    this.#state = 'started';
+  }
+
+  /** True while an HTTP exchange of this session is open (keeps the session from idling out). */
+  isBusy(): boolean {
+    if (this.#pendingJson > 0 || this.#standalone.connection?.open === true) return true;
+    for (const stream of this.#streams.values()) if (stream.connection?.open === true) return true;
+    return false;
+  }
+
+  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    if (this.#state === 'closed') throw new ConnectionClosedError('The HTTP session transport is closed');
+    if (isResponse(message)) {
+      await this.#sendResponse(message);
+      return;
+    }
+    const isRequest = 'id' in message;
+    if (isRequest && !this.canSendRequests) {
+      throw new NoReturnChannelError('Stateless HTTP has no channel for server-to-client requests');
+    }
+    const related = options?.relatedRequestId === undefined ? undefined : this.#routes.get(options.relatedRequestId);
+    if (related?.kind === 'sse' && !related.done) {
+      await this.#write(related, message);
+      return;
+    }
+    if (this.stateless) return; // nowhere to deliver an unrelated notification; dropped by design
+    await this.#writeStandalone(message);
+  }
+
+  async #sendResponse(message: JsonRpcResponse): Promise<void> {
+    const id = message.id;
+    if (id === undefined || id === null) {
+      this.#report(new TransportError('Dropped an error response without id: it belongs to no HTTP request'));
+      return;
+    }
+    const route = this.#routes.get(id);
+    if (route === undefined) return; // late or unknown: nothing waits for it
+    this.#routes.delete(id);
+    if (id === this.#initializeId && 'result' in message && typeof message.result.protocolVersion === 'string') {
+      this.#protocolVersion = message.result.protocolVersion;
+    }
+    if (route.kind === 'json') {
+      route.responses.set(id, message);
+      if (route.responses.size === route.order.length) this.#finishJson(route);
+      return;
+    }
+    route.pending.delete(id);
+    const last = route.pending.size === 0;
+    if (last) route.done = true;
+    const written = this.#write(route, message);
+    if (last) this.#finishStream(route);
+    await written;
+  }
+
+  #finishJson(exchange: JsonExchange): void {
+    this.#pendingJson--;
+    const bodies = exchange.order.map((id) => exchange.responses.get(id));
+    exchange.resolve(jsonResponse(exchange.batch ? bodies : bodies[0]));
+    this.#afterExchange();
+  }
+
+  #finishStream(stream: RequestStream): void {
+    stream.chain = stream.chain.then(() => {
+      stream.connection?.close();
+      stream.connection = undefined;
+      this.#streams.delete(stream.id);
+      this.#afterExchange();
+    });
+  }
+
+  #afterExchange(): void {
+    this.#settings.onActivity?.(this);
+    if (this.stateless && this.#routes.size === 0) void this.terminate('local', { reason: 'stateless request done' });
+  }
+
+  /** Stores (when resumable) and writes one message on a request stream, in order. */
+  #write(stream: RequestStream, message: JsonRpcMessage): Promise<void> {
+    const store = this.#settings.eventStore;
+    const task = stream.chain.then(async () => {
+      const id = store === undefined ? undefined : await store.append(stream.id, message);
+      const connection = stream.connection;
+      if (connection?.open === true) {
+        connection.write(encodeSseEvent({ id, data: JSON.stringify(message) }));
+      } else if (store === undefined) {
+        this.#report(new TransportError('A message was lost: its SSE stream is disconnected and there is no event store'));
+      }
+    });
+    stream.chain = task.catch((error: unknown) => this.#report(error));
+    return task;
+  }
+
+  #writeStandalone(message: JsonRpcMessage): Promise<void> {
+    const standalone = this.#standalone;
+    const store = this.#settings.eventStore;
+    const task = standalone.chain.then(async () => {
+      const id = store === undefined ? undefined : await store.append(standalone.id, message);
+      const connection = standalone.connection;
+      if (connection?.open === true) {
+        connection.write(encodeSseEvent({ id, data: JSON.stringify(message) }));
+        return;
+      }
+      standalone.queue.push({ id, message });
+      if (standalone.queue.length > this.#settings.maxQueuedMessages) {
+        standalone.queue.shift();
+        this.#report(new TransportError('The standalone stream queue is full; dropped its oldest message'));
+      }
+    });
+    standalone.chain = task.catch((error: unknown) => this.#report(error));
+    return task;
+  }
+
+  /**
+   * Takes one POST that passed the HTTP checks: registers its requests' routes, then hands
+   * every item to the session. Resolves with the HTTP answer (202, JSON body, or SSE).
+   */
+  acceptPost(post: AcceptedPost): Promise<Response> {
+    const sink = this.#sink;
+    if (this.#state !== 'started' || sink === undefined) {
+      return Promise.resolve(errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { headers: post.headers }));
+    }
+    for (const id of post.requestIds) {
+      if (this.#routes.has(id)) {
+        return Promise.resolve(
+          errorResponse(400, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(id)} is already in flight in this session`, {
+            id,
+            headers: post.headers,
+          }),
+        );
+      }
+    }
+    if (post.initializeId !== undefined) this.#initializeId = post.initializeId;
+    if (post.requestIds.length === 0) {
+      this.#deliver(sink, post);
+      if (this.stateless) void this.terminate('local', { reason: 'stateless request done' });
+      return Promise.resolve(emptyResponse(202, post.headers));
+    }
+    if (post.mode === 'json') {
+      return new Promise<Response>((resolve) => {
+        const exchange: JsonExchange = {
+          kind: 'json',
+          order: post.requestIds,
+          batch: post.batch,
+          responses: new Map(),
+          resolve: (response) => {
+            for (const [name, value] of Object.entries(post.headers)) response.headers.set(name, value);
+            resolve(response);
+          },
+        };
+        this.#pendingJson++;
+        for (const id of post.requestIds) this.#routes.set(id, exchange);
+        if (this.stateless) {
+          post.signal?.addEventListener('abort', () => void this.terminate('remote', { reason: 'client disconnected' }), { once: true });
+        }
+        this.#settings.onActivity?.(this);
+        this.#deliver(sink, post);
+      });
+    }
+    const stream: RequestStream = {
+      kind: 'sse',
+      id: `${this.#key}.${this.#nextStream++}`,
+      connection: undefined,
+      chain: Promise.resolve(),
+      pending: new Set(post.requestIds),
+      done: false,
+    };
+    const connection = this.#openConnection(stream, post.headers);
+    stream.connection = connection;
+    this.#streams.set(stream.id, stream);
+    for (const id of post.requestIds) this.#routes.set(id, stream);
+    this.#prime(stream, post.version);
+    this.#settings.onActivity?.(this);
+    this.#deliver(sink, post);
+    return Promise.resolve(connection.response);
+  }
+
+  #deliver(sink: TransportSink, post: AcceptedPost): void {
+    for (const item of post.items) {
+      try {
+        sink.onMessage(item, post.context);
+      } catch (error) {
+        this.#report(error);
+      }
+    }
+  }
+
+  #openConnection(stream: RequestStream | StandaloneStream, headers: Record<string, string>): SseConnection {
+    const connection = new SseConnection(headers, this.#settings.keepAliveIntervalMs);
+    connection.onCancel = () => {
+      if (stream.connection === connection) stream.connection = undefined;
+      this.#settings.onActivity?.(this);
+      // Stateless requests cannot be resumed: a cut stream ends the request (and the runner's handlers).
+      if (this.stateless) void this.terminate('remote', { reason: 'client disconnected' });
+    };
+    return connection;
+  }
+
+  /** Priming event: an id with empty data (and `retry:`), for 2025-11-25+ clients with a store. */
+  #prime(stream: RequestStream | StandaloneStream, version: string): void {
+    const store = this.#settings.eventStore;
+    if (store === undefined || version < PRIMING_MIN_VERSION) return;
+    const connection = stream.connection;
+    const task = stream.chain.then(async () => {
+      const id = await store.append(stream.id, undefined);
+      connection?.write(encodeSseEvent({ id, data: '', retry: this.#settings.retryIntervalMs }));
+    });
+    stream.chain = task.catch((error: unknown) => this.#report(error));
+  }
+
+  /** Opens the standalone GET stream. 409 when one is already open. */
+  openStandalone(version: string, headers: Record<string, string>): Response {
+    if (this.#state !== 'started') return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { headers });
+    const standalone = this.#standalone;
+    if (standalone.connection?.open === true) {
+      return errorResponse(409, HttpErrorCode.Refused, 'Conflict: only one standalone SSE stream is allowed per session', { headers });
+    }
+    const connection = this.#openConnection(standalone, headers);
+    standalone.connection = connection;
+    this.#prime(standalone, version);
+    standalone.chain = standalone.chain.then(() => {
+      const queued = standalone.queue;
+      standalone.queue = [];
+      for (const entry of queued) connection.write(encodeSseEvent({ id: entry.id, data: JSON.stringify(entry.message) }));
+    });
+    this.#settings.onActivity?.(this);
+    return connection.response;
+  }
+
+  /**
+   * Resumes the stream that `lastEventId` belongs to on a new connection: replays the events
+   * after it (only that stream's), then keeps the connection for the stream's later events,
+   * or closes it when the stream has already ended.
+   */
+  async resume(lastEventId: string, headers: Record<string, string>): Promise<Response> {
+    const store = this.#settings.eventStore;
+    if (this.#state !== 'started') return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { headers });
+    const streamId = store?.streamIdOf(lastEventId);
+    if (store === undefined || streamId === undefined || !streamId.startsWith(`${this.#key}.`)) {
+      return errorResponse(400, ErrorCode.InvalidRequest, 'Last-Event-ID does not name an event of this session', { headers });
+    }
+    const live: RequestStream | StandaloneStream | undefined = streamId === this.#standalone.id ? this.#standalone : this.#streams.get(streamId);
+    const replayed: StoredEvent[] = [];
+    let found = false;
+    let truncated = false;
+    const replay = async (): Promise<void> => {
+      const result = await store.replayAfter(lastEventId, (event) => {
+        replayed.push(event);
+      });
+      found = result !== undefined;
+      truncated = result?.truncated === true;
+    };
+    if (live === undefined) {
+      // The stream already ended (e.g. its result was stored while the client was away).
+      await replay();
+      if (!found) return errorResponse(400, ErrorCode.InvalidRequest, 'Unknown or expired Last-Event-ID', { headers });
+      const connection = new SseConnection(headers, 0);
+      for (const event of replayed) connection.write(encodeSseEvent({ id: event.id, data: JSON.stringify(event.message) }));
+      connection.close();
+      if (truncated) this.#report(new TransportError('Resumed a stream whose older events were evicted; some were lost'));
+      return connection.response;
+    }
+    let response: Response | undefined;
+    const task = live.chain.then(async () => {
+      await replay();
+      if (!found) return;
+      live.connection?.close();
+      const connection = this.#openConnection(live, headers);
+      for (const event of replayed) connection.write(encodeSseEvent({ id: event.id, data: JSON.stringify(event.message) }));
+      if ('queue' in live) live.queue = [];
+      if ('done' in live && live.done) connection.close();
+      else live.connection = connection;
+      response = connection.response;
+    });
+    live.chain = task.catch((error: unknown) => this.#report(error));
+    await task;
+    if (response === undefined) return errorResponse(400, ErrorCode.InvalidRequest, 'Unknown or expired Last-Event-ID', { headers });
+    if (truncated) this.#report(new TransportError('Resumed a stream whose older events were evicted; some were lost'));
+    this.#settings.onActivity?.(this);
+    return response;
+  }
+
+  closeRequestStream(requestId: RequestId): boolean {
+    const route = this.#routes.get(requestId);
+    if (route?.kind !== 'sse') return false;
+    return this.#closeForPolling(route);
+  }
+
+  closeStandaloneStream(): boolean {
+    return this.#closeForPolling(this.#standalone);
+  }
+
+  #closeForPolling(stream: RequestStream | StandaloneStream): boolean {
+    const connection = stream.connection;
+    if (this.#settings.eventStore === undefined || connection?.open !== true) return false;
+    stream.connection = undefined;
+    const retry = this.#settings.retryIntervalMs;
+    stream.chain = stream.chain.then(() => {
+      if (retry !== undefined) connection.write(encodeSseRetry(retry));
+      connection.close();
+      this.#settings.onActivity?.(this);
+    });
+    return true;
+  }
+
+  async close(): Promise<void> {
+    await this.terminate('local');
+  }
+
+  async terminate(initiator: TransportCloseInfo['initiator'] = 'local', details?: Record<string, unknown>): Promise<void> {
+    if (this.#state === 'closed') return;
+    const wasStarted = this.#state === 'started';
+    this.#state = 'closed';
+    const seen = new Set<RequestStream | JsonExchange>();
+    for (const route of this.#routes.values()) {
+      if (seen.has(route)) continue;
+      seen.add(route);
+      if (route.kind === 'json') {
+        this.#pendingJson--;
+        route.resolve(errorResponse(404, HttpErrorCode.SessionClosed, 'The session was closed before the request was answered'));
+      }
+    }
+    this.#routes.clear();
+    for (const stream of this.#streams.values()) stream.connection?.close();
+    this.#streams.clear();
+    this.#standalone.connection?.close();
+    this.#standalone.queue = [];
+    const store = this.#settings.eventStore;
+    if (store?.removeStream !== undefined) {
+      for (let n = 0; n < this.#nextStream; n++) {
+        try {
+          void Promise.resolve(store.removeStream(`${this.#key}.${n}`)).catch(() => undefined);
+        } catch {
+          // a store that fails to forget only keeps memory longer
+        }
+      }
+    }
+    this.#settings.onClosed?.(this);
+    if (wasStarted) {
+      const info: TransportCloseInfo = { initiator };
+      if (details !== undefined) info.details = details;
+      this.#sink?.onClose(info);
+    }
+  }
+
+  #report(error: unknown): void {
+    const asError = error instanceof Error ? error : new TransportError(String(error));
+    try {
+      this.#sink?.onError?.(asError);
+    } catch {
+      // a sink that throws from onError has nowhere else to go
+    }
+  }
+}

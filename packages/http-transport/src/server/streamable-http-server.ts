@@ -1,0 +1,599 @@
+/**
+ * The Streamable HTTP server (digest §5.2; legacy HTTP+SSE §5.1 as an option): one core with
+ * two front doors — a node:http handler and a fetch-style `Request → Response` handler — a
+ * built-in session manager, resumability through an event store, and secure defaults
+ * (loopback bind, Host/Origin validation, body limit) that need no configuration.
+ *
+ * Order of checks for every request (first failure answers):
+ *
+ * ```
+ * route (legacy SSE paths / `path`) → Host + Origin (403) → authenticate (401 or its Response)
+ *   POST:   Accept (406) → Content-Type (415) → body size (413) → JSON (400, -32700)
+ *           → envelope (400, -32600) → session id (400 missing / 404 unknown; initialize mints one)
+ *           → MCP-Protocol-Version (400) → batch policy (400) → session transport (202 | JSON | SSE)
+ *   GET:    stateless (405) → Accept (406) → session (400/404) → version (400)
+ *           → Last-Event-ID replay | standalone stream (409 if one is open)
+ *   DELETE: stateless (405) → session (400/404) → version (400) → terminate the session (200)
+ * ```
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  ErrorCode,
+  LEGACY_PROTOCOL_VERSIONS,
+  DEFAULT_HTTP_ASSUMED_VERSION,
+  batchPolicy,
+  classifyMessage,
+  eraOf,
+  parseJson,
+  type InboundContext,
+  type RequestId,
+} from '@statemcp/protocol';
+import type { EventStore } from './event-store.js';
+import { createHostGuard, type HostGuardOptions } from './host-guard.js';
+import { HttpErrorCode, emptyResponse, errorResponse } from './http-response.js';
+import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundRequest } from './inbound.js';
+import { LegacySseSessionTransport } from './legacy-sse-transport.js';
+import { SessionManager, type ManagedSession, type SessionEndReason } from './session-manager.js';
+import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
+
+/** The header carrying the session id (case-insensitive; `MCP-Session-Id` in 2025-11-25). */
+export const SESSION_ID_HEADER = 'mcp-session-id';
+/** The header carrying the negotiated protocol version (2025-06-18+). */
+export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+
+/**
+ * The result of an {@link StreamableHttpServerOptions.authenticate} hook: any value is the
+ * `authInfo` handed to the session with each message; a `Response` is sent as is (e.g. a
+ * 401 with `WWW-Authenticate`). Throwing answers 401.
+ */
+export type AuthenticateResult = unknown;
+
+/** Options of {@link createStreamableHttpServer}. */
+export interface StreamableHttpServerOptions {
+  /**
+   * Called once per new session (stateless: per request) with a fresh transport; attach a
+   * server to it, e.g. `(transport) => mcpServer.connect(transport)`. It must call
+   * `transport.start(sink)` (directly or through the session runner) before it settles.
+   */
+  connect: (transport: StreamableHttpSessionTransport) => Promise<unknown> | unknown;
+  /** Serve only this path (e.g. `/mcp`); other paths get 404. Default: any path. */
+  path?: string;
+  /**
+   * Stateless mode: no sessions, a fresh transport per request, server-to-client requests
+   * fail at once (`NoReturnChannelError`), GET and DELETE answer 405.
+   */
+  stateless?: boolean;
+  /**
+   * Session id generator (default `crypto.randomUUID`). For compatibility with the official
+   * SDK, passing `sessionIdGenerator: undefined` explicitly selects stateless mode.
+   */
+  sessionIdGenerator?: (() => string) | undefined;
+  /** Answer requests with one JSON body instead of an SSE stream. Default false. */
+  enableJsonResponse?: boolean;
+  /** Makes SSE streams resumable (`Last-Event-ID`) and enables priming/polling. */
+  eventStore?: EventStore;
+  /** The `retry:` value (ms) sent in priming events and before polling closes. Default 1000. */
+  retryIntervalMs?: number;
+  /** Interval of SSE comment keep-alives, ms; 0 disables. Default 15 000. */
+  keepAliveIntervalMs?: number;
+  /** Idle time after which a session is evicted, ms. Default 30 minutes. */
+  sessionIdleTimeoutMs?: number;
+  /** Maximum number of live sessions; beyond it new sessions get 503. Default 10 000. */
+  maxSessions?: number;
+  /** Largest accepted request body in bytes (413 beyond). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Unrelated server messages kept per session while no GET stream is open. Default 1000. */
+  maxQueuedMessages?: number;
+  /** Allowed `Host` values (see {@link HostGuardOptions}). Default: loopback names on loopback binds. */
+  allowedHosts?: readonly string[];
+  /** Allowed `Origin` values (see {@link HostGuardOptions}). */
+  allowedOrigins?: readonly string[];
+  /** Host/Origin validation: `'loopback'` (default), `true` (always) or `false` (never). */
+  dnsRebindingProtection?: HostGuardOptions['enabled'];
+  /**
+   * Runs after the Host/Origin check and before a request reaches any session. Return the
+   * auth info (passed to `sink.onMessage` as `context.authInfo`), return a `Response` to
+   * answer directly, or throw to answer 401. For node requests the `Request` has no body.
+   */
+  authenticate?: (request: Request) => AuthenticateResult | Promise<AuthenticateResult>;
+  /** Protocol versions accepted in `MCP-Protocol-Version`. Default: every legacy revision. */
+  supportedProtocolVersions?: readonly string[];
+  /** Also serve the deprecated HTTP+SSE transport (2024-11-05) on these paths. */
+  legacySse?: { ssePath?: string; messagePath?: string } | boolean;
+  /** Clock for session idle timeouts, ms. Default `Date.now`. */
+  now?: () => number;
+  /** Session lifecycle notifications (observability). */
+  onSessionCreated?: (sessionId: string) => void;
+  onSessionClosed?: (sessionId: string) => void;
+  /** Unexpected failures inside the handler (answered with 500). */
+  onError?: (error: unknown) => void;
+}
+
+/** Read-only view of the live sessions. */
+export interface SessionRegistry {
+  readonly size: number;
+  ids(): string[];
+  /** The transport of a live session (does not count as activity). */
+  get(sessionId: string): StreamableHttpSessionTransport | undefined;
+  /** Terminates a session as a DELETE would. Returns false when unknown. */
+  terminate(sessionId: string): boolean;
+}
+
+/** A node:http server started by {@link StreamableHttpServer.listen}. */
+export interface ListeningServer {
+  readonly server: Server;
+  /** The MCP endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: URL;
+  readonly port: number;
+  /** Closes the MCP server (every session) and the HTTP server. */
+  close(): Promise<void>;
+}
+
+export interface StreamableHttpServer {
+  /** node:http request handler: `http.createServer(mcp.handleNodeRequest)`. */
+  handleNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Fetch-style handler for Bun, Deno, workers and web frameworks. */
+  handleFetch(request: Request): Promise<Response>;
+  readonly sessions: SessionRegistry;
+  /** Starts a node:http server; binds 127.0.0.1 unless told otherwise. */
+  listen(options?: { port?: number; host?: string }): Promise<ListeningServer>;
+  /** Ends every session and refuses further requests (503). Idempotent. */
+  close(): Promise<void>;
+}
+
+type AnySessionTransport = HttpServerSessionTransport | LegacySseSessionTransport;
+
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+
+/** True when an `Accept` value admits `type` (exact, `type/*` or `*\/*`, q > 0). */
+export function acceptsMediaType(accept: string | undefined, type: string): boolean {
+  if (accept === undefined) return false;
+  const [major] = type.split('/');
+  for (const part of accept.split(',')) {
+    const [range = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q !== undefined && Number(q.slice(2)) === 0) continue;
+    const r = range.trim();
+    if (r === type || r === '*/*' || r === `${major}/*`) return true;
+  }
+  return false;
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  return value?.split(';')[0]?.trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * Creates a Streamable HTTP server. Sessions meet the protocol through `connect`.
+ *
+ * @example
+ * ```ts
+ * import { createStreamableHttpServer, InMemoryEventStore } from '@statemcp/http-transport';
+ *
+ * const mcp = createStreamableHttpServer({
+ *   connect: (transport) => mcpServer.connect(transport),
+ *   eventStore: new InMemoryEventStore(),
+ * });
+ * const { url } = await mcp.listen({ port: 3000 }); // http://127.0.0.1:3000/mcp
+ * ```
+ */
+export function createStreamableHttpServer(options: StreamableHttpServerOptions): StreamableHttpServer {
+  const stateless = options.stateless === true || ('sessionIdGenerator' in options && options.sessionIdGenerator === undefined);
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const supportedVersions = options.supportedProtocolVersions ?? LEGACY_PROTOCOL_VERSIONS;
+  const retryIntervalMs = options.retryIntervalMs ?? 1000;
+  const keepAliveMs = options.keepAliveIntervalMs ?? 15_000;
+  const hostGuardOptions: HostGuardOptions = {};
+  if (options.allowedHosts !== undefined) hostGuardOptions.allowedHosts = options.allowedHosts;
+  if (options.allowedOrigins !== undefined) hostGuardOptions.allowedOrigins = options.allowedOrigins;
+  if (options.dnsRebindingProtection !== undefined) hostGuardOptions.enabled = options.dnsRebindingProtection;
+  const guard = createHostGuard(hostGuardOptions);
+  const legacy =
+    options.legacySse === undefined || options.legacySse === false
+      ? undefined
+      : {
+          ssePath: (options.legacySse === true ? undefined : options.legacySse.ssePath) ?? '/sse',
+          messagePath: (options.legacySse === true ? undefined : options.legacySse.messagePath) ?? '/messages',
+        };
+
+  const managerOptions: ConstructorParameters<typeof SessionManager>[0] = {};
+  if (options.sessionIdleTimeoutMs !== undefined) managerOptions.idleTimeoutMs = options.sessionIdleTimeoutMs;
+  if (options.maxSessions !== undefined) managerOptions.maxSessions = options.maxSessions;
+  if (options.sessionIdGenerator !== undefined) managerOptions.generateId = options.sessionIdGenerator;
+  if (options.now !== undefined) managerOptions.now = options.now;
+  const manager = new SessionManager<ManagedSession & { transport: AnySessionTransport }>(managerOptions);
+  let closed = false;
+  /** Stateless transports whose request is still being answered (closed with the server). */
+  const inFlightStateless = new Set<HttpServerSessionTransport>();
+
+  const endReasonInitiator = (reason: SessionEndReason): 'local' | 'remote' => (reason === 'deleted' ? 'remote' : 'local');
+
+  const managed = (transport: AnySessionTransport): ManagedSession & { transport: AnySessionTransport } => ({
+    transport,
+    isBusy: () => transport.isBusy(),
+    close: (reason) => {
+      void transport.terminate(endReasonInitiator(reason), { reason });
+    },
+  });
+
+  const onTransportClosed = (transport: AnySessionTransport): void => {
+    const id = transport.sessionId;
+    if (id === undefined) {
+      if (transport instanceof HttpServerSessionTransport) inFlightStateless.delete(transport);
+      return;
+    }
+    if (manager.peek(id)?.transport === transport) manager.forget(id);
+    options.onSessionClosed?.(id);
+  };
+
+  const settingsFor = (): ConstructorParameters<typeof HttpServerSessionTransport>[1] => ({
+    eventStore: options.eventStore,
+    retryIntervalMs,
+    keepAliveIntervalMs: keepAliveMs,
+    maxQueuedMessages: options.maxQueuedMessages ?? 1000,
+    onClosed: onTransportClosed,
+    onActivity: (transport) => {
+      if (transport.sessionId !== undefined) manager.touch(transport.sessionId);
+    },
+  });
+
+  /** Runs the user's `connect`; false (after closing the transport) when it failed. */
+  const connectTransport = async (transport: AnySessionTransport): Promise<boolean> => {
+    try {
+      await options.connect(transport as StreamableHttpSessionTransport);
+    } catch (error) {
+      options.onError?.(error);
+      await transport.terminate('error', { reason: 'connect failed' });
+      return false;
+    }
+    if (!transport.started) {
+      options.onError?.(new Error('connect() settled without starting the transport'));
+      await transport.terminate('error', { reason: 'not started' });
+      return false;
+    }
+    return true;
+  };
+
+  const sessionHeaders = (sessionId: string | undefined): Record<string, string> =>
+    sessionId === undefined ? {} : { [SESSION_ID_HEADER]: sessionId };
+
+  /**
+   * True for a request of a stateless (modern-era, 2026-07-28+) revision that this server was
+   * told to support: it is served like stateless mode even when sessions are on, so one
+   * endpoint can serve both eras (digest §5.4 "dual-era server").
+   */
+  const isModernRequest = (inbound: InboundRequest): boolean => {
+    const header = inbound.header(PROTOCOL_VERSION_HEADER)?.trim();
+    return header !== undefined && supportedVersions.includes(header) && eraOf(header) === 'modern';
+  };
+
+  /** Finds the Streamable HTTP session of a request, or the error to answer. */
+  const lookupSession = (inbound: InboundRequest): HttpServerSessionTransport | Response => {
+    const id = inbound.header(SESSION_ID_HEADER);
+    if (id === undefined || id === '') {
+      return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
+    }
+    const transport = manager.get(id)?.transport;
+    if (!(transport instanceof HttpServerSessionTransport) || transport.closed) {
+      return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found');
+    }
+    return transport;
+  };
+
+  /** The version that governs this request: a valid header, else the session's, else 2025-03-26. */
+  const requestVersion = (inbound: InboundRequest, session: HttpServerSessionTransport | undefined): string | Response => {
+    const header = inbound.header(PROTOCOL_VERSION_HEADER)?.trim();
+    if (header !== undefined && header !== '') {
+      if (!supportedVersions.includes(header)) {
+        return errorResponse(400, ErrorCode.InvalidRequest, `Bad Request: Unsupported protocol version ${header}`, {
+          data: { supported: [...supportedVersions], requested: header },
+        });
+      }
+      return header;
+    }
+    return session?.protocolVersion ?? DEFAULT_HTTP_ASSUMED_VERSION;
+  };
+
+  const handlePost = async (inbound: InboundRequest, authInfo: unknown): Promise<Response> => {
+    const accept = inbound.header('accept');
+    if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
+      return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list application/json and text/event-stream');
+    }
+    if (!isJsonContentType(inbound.header('content-type'))) {
+      return errorResponse(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const body = await inbound.readBody(maxBody);
+    if (!body.ok) {
+      return body.tooLarge
+        ? errorResponse(413, ErrorCode.InvalidRequest, `Payload Too Large: the limit is ${maxBody} bytes`)
+        : errorResponse(400, ErrorCode.ParseError, `Could not read the request body: ${body.reason}`);
+    }
+    const parsed = parseJson(body.text);
+    if (!parsed.ok) return errorResponse(400, ErrorCode.ParseError, `Parse error: ${parsed.reason}`);
+
+    const isBatch = Array.isArray(parsed.value);
+    const items: unknown[] = isBatch ? (parsed.value as unknown[]) : [parsed.value];
+    if (items.length === 0) return errorResponse(400, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
+    const requestIds: RequestId[] = [];
+    let initializeId: RequestId | undefined;
+    for (const item of items) {
+      const classified = classifyMessage(item);
+      switch (classified.kind) {
+        case 'invalid':
+          return errorResponse(400, classified.code, `Invalid Request: ${classified.reason}`, { id: classified.id });
+        case 'batch':
+          return errorResponse(400, ErrorCode.InvalidRequest, 'Invalid Request: nested batch');
+        case 'request':
+          if (requestIds.includes(classified.message.id)) {
+            return errorResponse(400, ErrorCode.InvalidRequest, 'Invalid Request: duplicate request id in batch', { id: classified.message.id });
+          }
+          requestIds.push(classified.message.id);
+          if (classified.message.method === 'initialize') {
+            if (isBatch) return errorResponse(400, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be part of a batch');
+            initializeId = classified.message.id;
+          }
+          break;
+        case 'notification':
+        case 'result':
+        case 'error':
+          break;
+      }
+    }
+
+    const contextFor = (sessionId: string | undefined): InboundContext => {
+      const context: InboundContext = { headers: inbound.headerRecord() };
+      if (authInfo !== undefined) context.authInfo = authInfo;
+      if (sessionId !== undefined) context.sessionId = sessionId;
+      return context;
+    };
+    const mode = options.enableJsonResponse === true ? 'json' : 'sse';
+
+    if (stateless || (initializeId === undefined && isModernRequest(inbound))) {
+      const version = requestVersion(inbound, undefined);
+      if (version instanceof Response) return version;
+      if (isBatch && batchPolicy(version) === 'reject') {
+        return errorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: batches are not supported in protocol version ${version}`);
+      }
+      const transport = new HttpServerSessionTransport(undefined, settingsFor(), version, initializeId !== undefined);
+      if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
+      if (!transport.closed) inFlightStateless.add(transport);
+      return transport.acceptPost({ items, requestIds, batch: isBatch, mode, version, context: contextFor(undefined), initializeId, headers: {}, signal: inbound.signal });
+    }
+
+    const sessionIdHeader = inbound.header(SESSION_ID_HEADER);
+    if (initializeId !== undefined && (sessionIdHeader === undefined || sessionIdHeader === '')) {
+      return openSession(items, initializeId, contextFor);
+    }
+
+    const session = lookupSession(inbound);
+    if (session instanceof Response) return session;
+    const version = requestVersion(inbound, session);
+    if (version instanceof Response) return version;
+    if (isBatch && batchPolicy(session.protocolVersion ?? version) === 'reject') {
+      return errorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: batches are not supported in protocol version ${session.protocolVersion ?? version}`);
+    }
+    const headers = sessionHeaders(session.sessionId);
+    return session.acceptPost({ items, requestIds, batch: isBatch, mode, version, context: contextFor(session.sessionId), headers });
+  };
+
+  /**
+   * A new session for an `initialize` POST. The id is minted now but registered — and sent in
+   * `Mcp-Session-Id` — only when the session answered `initialize` with a result. The
+   * initialize reply is always a JSON body, so the header can depend on that answer.
+   */
+  const openSession = async (
+    items: unknown[],
+    initializeId: RequestId,
+    contextFor: (sessionId: string | undefined) => InboundContext,
+  ): Promise<Response> => {
+    if (closed || !manager.reserve()) {
+      return errorResponse(503, HttpErrorCode.Refused, 'Service Unavailable: too many sessions', { headers: { 'retry-after': '5' } });
+    }
+    let reservationHeld = true;
+    try {
+      const sessionId = manager.mintId();
+      const transport = new HttpServerSessionTransport(sessionId, settingsFor());
+      if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
+      const requested = (items[0] as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
+      const version = typeof requested === 'string' ? requested : DEFAULT_HTTP_ASSUMED_VERSION;
+      const pending = transport.acceptPost({
+        items,
+        requestIds: [initializeId],
+        batch: false,
+        mode: 'json',
+        version,
+        context: contextFor(sessionId),
+        initializeId,
+        headers: {},
+      });
+      const response = await pending;
+      if (transport.protocolVersion === undefined || transport.closed || closed) {
+        await transport.terminate('local', { reason: 'initialize failed' });
+        return response;
+      }
+      manager.add(sessionId, managed(transport));
+      reservationHeld = false;
+      response.headers.set(SESSION_ID_HEADER, sessionId);
+      options.onSessionCreated?.(sessionId);
+      return response;
+    } finally {
+      if (reservationHeld) manager.release();
+    }
+  };
+
+  const handleGet = async (inbound: InboundRequest): Promise<Response> => {
+    if (stateless || isModernRequest(inbound)) return emptyResponse(405, { allow: 'POST' });
+    if (!acceptsMediaType(inbound.header('accept'), 'text/event-stream')) {
+      return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
+    }
+    const session = lookupSession(inbound);
+    if (session instanceof Response) return session;
+    const version = requestVersion(inbound, session);
+    if (version instanceof Response) return version;
+    const headers = sessionHeaders(session.sessionId);
+    const lastEventId = inbound.header('last-event-id');
+    if (lastEventId !== undefined && lastEventId !== '' && options.eventStore !== undefined) {
+      return session.resume(lastEventId, headers);
+    }
+    return session.openStandalone(version, headers);
+  };
+
+  const handleDelete = async (inbound: InboundRequest): Promise<Response> => {
+    if (stateless || isModernRequest(inbound)) return emptyResponse(405, { allow: 'POST' });
+    const session = lookupSession(inbound);
+    if (session instanceof Response) return session;
+    const version = requestVersion(inbound, session);
+    if (version instanceof Response) return version;
+    if (session.sessionId !== undefined) manager.delete(session.sessionId, 'deleted');
+    return emptyResponse(200);
+  };
+
+  const handleLegacyGet = async (inbound: InboundRequest, messagePath: string): Promise<Response> => {
+    if (!acceptsMediaType(inbound.header('accept'), 'text/event-stream')) {
+      return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
+    }
+    if (closed || !manager.reserve()) {
+      return errorResponse(503, HttpErrorCode.Refused, 'Service Unavailable: too many sessions', { headers: { 'retry-after': '5' } });
+    }
+    let reservationHeld = true;
+    try {
+      const sessionId = manager.mintId();
+      const endpoint = `${messagePath}?sessionId=${encodeURIComponent(sessionId)}`;
+      const transport = new LegacySseSessionTransport(sessionId, endpoint, keepAliveMs, onTransportClosed);
+      manager.add(sessionId, managed(transport));
+      reservationHeld = false;
+      if (!(await connectTransport(transport))) {
+        return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
+      }
+      options.onSessionCreated?.(sessionId);
+      return transport.connection.response;
+    } finally {
+      if (reservationHeld) manager.release();
+    }
+  };
+
+  const handleLegacyPost = async (inbound: InboundRequest, authInfo: unknown): Promise<Response> => {
+    const id = inbound.searchParams.get('sessionId') ?? inbound.header(SESSION_ID_HEADER);
+    if (id === undefined || id === null || id === '') return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: sessionId is required');
+    const transport = manager.get(id)?.transport;
+    if (!(transport instanceof LegacySseSessionTransport)) return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found');
+    if (!isJsonContentType(inbound.header('content-type'))) {
+      return errorResponse(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const body = await inbound.readBody(maxBody);
+    if (!body.ok) {
+      return body.tooLarge
+        ? errorResponse(413, ErrorCode.InvalidRequest, `Payload Too Large: the limit is ${maxBody} bytes`)
+        : errorResponse(400, ErrorCode.ParseError, `Could not read the request body: ${body.reason}`);
+    }
+    const parsed = parseJson(body.text);
+    if (!parsed.ok) return errorResponse(400, ErrorCode.ParseError, `Parse error: ${parsed.reason}`);
+    const context: InboundContext = { headers: inbound.headerRecord(), sessionId: id };
+    if (authInfo !== undefined) context.authInfo = authInfo;
+    transport.deliver(parsed.value, context);
+    return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
+  };
+
+  const handle = async (inbound: InboundRequest): Promise<Response> => {
+    if (closed) return errorResponse(503, HttpErrorCode.SessionClosed, 'Service Unavailable: the server is shutting down');
+    const legacyRoute =
+      legacy === undefined ? undefined : inbound.pathname === legacy.ssePath ? 'sse' : inbound.pathname === legacy.messagePath ? 'messages' : undefined;
+    if (legacyRoute === undefined && options.path !== undefined && inbound.pathname !== options.path) {
+      return errorResponse(404, ErrorCode.InvalidRequest, 'Not Found');
+    }
+    const verdict = guard({ host: inbound.header('host'), origin: inbound.header('origin'), loopbackBind: inbound.loopbackBind });
+    if (!verdict.ok) return errorResponse(403, HttpErrorCode.Refused, `Forbidden: ${verdict.reason}`);
+
+    let authInfo: unknown;
+    if (options.authenticate !== undefined) {
+      try {
+        authInfo = await options.authenticate(inbound.toRequest());
+      } catch (error) {
+        return errorResponse(401, HttpErrorCode.Refused, `Unauthorized: ${error instanceof Error ? error.message : 'authentication failed'}`, {
+          headers: { 'www-authenticate': 'Bearer' },
+        });
+      }
+      if (authInfo instanceof Response) return authInfo;
+    }
+
+    if (legacy !== undefined && legacyRoute === 'sse') {
+      return inbound.method === 'GET' ? handleLegacyGet(inbound, legacy.messagePath) : emptyResponse(405, { allow: 'GET' });
+    }
+    if (legacy !== undefined && legacyRoute === 'messages') {
+      return inbound.method === 'POST' ? handleLegacyPost(inbound, authInfo) : emptyResponse(405, { allow: 'POST' });
+    }
+    switch (inbound.method) {
+      case 'POST':
+        return handlePost(inbound, authInfo);
+      case 'GET':
+        return handleGet(inbound);
+      case 'DELETE':
+        return handleDelete(inbound);
+      default:
+        return emptyResponse(405, { allow: stateless ? 'POST' : 'GET, POST, DELETE' });
+    }
+  };
+
+  const safeHandle = async (inbound: InboundRequest): Promise<Response> => {
+    try {
+      return await handle(inbound);
+    } catch (error) {
+      options.onError?.(error);
+      return errorResponse(500, ErrorCode.InternalError, 'Internal error');
+    }
+  };
+
+  const server: StreamableHttpServer = {
+    handleNodeRequest: async (req, res) => {
+      const response = await safeHandle(fromNodeRequest(req, res));
+      await writeNodeResponse(response, res);
+    },
+    handleFetch: (request) => safeHandle(fromFetchRequest(request)),
+    sessions: {
+      get size() {
+        return manager.size;
+      },
+      ids: () => manager.ids(),
+      get: (sessionId) => {
+        const transport = manager.peek(sessionId)?.transport;
+        return transport instanceof HttpServerSessionTransport ? transport : undefined;
+      },
+      terminate: (sessionId) => manager.delete(sessionId, 'deleted'),
+    },
+    listen: async ({ port = 0, host = '127.0.0.1' } = {}) => {
+      const http = createServer((req, res) => {
+        void server.handleNodeRequest(req, res);
+      });
+      await new Promise<void>((resolve, reject) => {
+        http.once('error', reject);
+        http.listen(port, host, () => {
+          http.off('error', reject);
+          resolve();
+        });
+      });
+      const address = http.address() as AddressInfo;
+      const urlHost = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+      return {
+        server: http,
+        port: address.port,
+        url: new URL(`http://${urlHost}:${address.port}${options.path ?? '/mcp'}`),
+        close: async () => {
+          await server.close();
+          await new Promise<void>((resolve) => {
+            http.close(() => resolve());
+            http.closeAllConnections();
+          });
+        },
+      };
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      manager.close();
+      await Promise.all([...inFlightStateless].map((transport) => transport.terminate('local', { reason: 'server-closed' })));
+    },
+  };
+
+  return server;
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { formatIssues } from './validation.js';
+
+describe('formatIssues', () => {
+  it('names each failing path', () => {
+    const result = z.object({ name: z.string(), arguments: z.object({ a: z.number() }) }).safeParse({ arguments: { a: 'x' } });
+    expect(result.success).toBe(false);
+    if (!result.success) expect(formatIssues(result.error)).toMatch(/^name: .+; arguments\.a: .+/);
+  });
+
+  it('reports the closest union branch instead of a bare "Invalid input"', () => {
+    const schema = z.union([z.object({ content: z.array(z.unknown()) }), z.object({ task: z.object({ taskId: z.string(), status: z.string() }) })]);
+    const result = schema.safeParse({ content: 'nope' });
+    expect(result.success).toBe(false);
+    if (!result.success) expect(formatIssues(result.error)).toMatch(/^content: /);
+  });
+});

@@ -1,0 +1,113 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { FrameWriter } from './frame-writer.js';
+
+/** A writable whose callbacks the test releases by hand, to hold it in a full state. */
+function slowSink(highWaterMark: number) {
+  const written: string[] = [];
+  const callbacks: Array<(error?: Error | null) => void> = [];
+  const stream = new Writable({
+    highWaterMark,
+    write(chunk: Buffer, _encoding, callback) {
+      written.push(chunk.toString());
+      callbacks.push(callback);
+    },
+  });
+  const release = (): void => {
+    for (const callback of callbacks.splice(0)) callback();
+  };
+  return { stream, written, release, callbacks };
+}
+
+const toError = (cause: unknown): Error => new Error('closed', { cause });
+
+describe('FrameWriter', () => {
+  describe('#write', () => {
+    it('writes frames in call order', async () => {
+      const chunks: string[] = [];
+      const stream = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          chunks.push(chunk.toString());
+          callback();
+        },
+      });
+      const writer = new FrameWriter(stream, toError);
+      await Promise.all(Array.from({ length: 100 }, (_, index) => writer.write(`${index}\n`)));
+      expect(chunks.join('')).toBe(Array.from({ length: 100 }, (_, index) => `${index}\n`).join(''));
+    });
+
+    it('holds later frames in its queue until the stream drains', async () => {
+      const sink = slowSink(8);
+      const writer = new FrameWriter(sink.stream, toError);
+      const first = writer.write('0123456789\n');
+      const second = writer.write('second\n');
+      await Promise.resolve();
+      expect(sink.written).toEqual(['0123456789\n']);
+      expect(sink.stream.writableLength).toBe(11);
+      expect(writer.pending).toBe(2);
+      sink.release();
+      await first;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(sink.written).toEqual(['0123456789\n', 'second\n']);
+      sink.release();
+      await second;
+      expect(writer.pending).toBe(0);
+    });
+
+    it('rejects a frame the stream fails to write', async () => {
+      const stream = new Writable({
+        write(_chunk, _encoding, callback) {
+          callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+        },
+      });
+      stream.on('error', () => undefined);
+      const writer = new FrameWriter(stream, toError);
+      await expect(writer.write('x\n')).rejects.toThrow('closed');
+    });
+  });
+
+  describe('#fail', () => {
+    it('rejects queued frames and later writes', async () => {
+      const sink = slowSink(1);
+      const writer = new FrameWriter(sink.stream, toError);
+      void writer.write('a\n');
+      const queued = writer.write('b\n');
+      writer.fail(new Error('gone'));
+      await expect(queued).rejects.toThrow('gone');
+      await expect(writer.write('c\n')).rejects.toThrow('gone');
+    });
+  });
+
+  describe('#end', () => {
+    it('ends the stream after the queued frames', async () => {
+      const sink = slowSink(1);
+      const writer = new FrameWriter(sink.stream, toError);
+      const frames = [writer.write('a\n'), writer.write('b\n')];
+      writer.end();
+      await expect(writer.write('c\n')).rejects.toThrow('closed');
+      expect(sink.stream.writableEnded).toBe(false);
+      sink.release();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sink.release();
+      await Promise.all(frames);
+      expect(sink.written).toEqual(['a\n', 'b\n']);
+      expect(sink.stream.writableEnded).toBe(true);
+    });
+  });
+
+  describe('#whenIdle', () => {
+    it('resolves once every accepted frame is confirmed', async () => {
+      const sink = slowSink(1024);
+      const writer = new FrameWriter(sink.stream, toError);
+      const frame = writer.write('a\n');
+      let idle = false;
+      const whenIdle = writer.whenIdle().then(() => (idle = true));
+      await Promise.resolve();
+      expect(idle).toBe(false);
+      sink.release();
+      await frame;
+      await whenIdle;
+      expect(idle).toBe(true);
+    });
+  });
+});

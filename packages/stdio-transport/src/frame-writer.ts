@@ -1,0 +1,130 @@
+/**
+ * Ordered frame writing with backpressure, shared by both stdio transports.
+ *
+ * Frames are written in call order. When the stream's buffer is full (`write()` returned
+ * false) later frames wait in a queue until `'drain'`, so a fast sender and a slow reader do
+ * not grow the stream's own buffer without bound. Each `write()` promise settles when the
+ * stream has handed that frame to the OS (its write callback), or rejects when the stream
+ * fails or the writer is shut.
+ */
+import type { Writable } from 'node:stream';
+
+interface QueuedFrame {
+  data: string;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+export class FrameWriter {
+  readonly #stream: Writable;
+  readonly #toError: (cause: unknown) => Error;
+  /** FIFO with a moving head, so dequeuing is O(1); slots already taken are cleared. */
+  #queue: Array<QueuedFrame | undefined> = [];
+  #head = 0;
+  #blocked = false;
+  #inFlight = 0;
+  #closedError: Error | undefined;
+  #ending = false;
+  #idleWaiters: Array<() => void> = [];
+
+  /** @param toError turns a stream failure (EPIPE, destroyed stream) into the error callers see. */
+  constructor(stream: Writable, toError: (cause: unknown) => Error) {
+    this.#stream = stream;
+    this.#toError = toError;
+    stream.on('drain', this.#onDrain);
+  }
+
+  /** Frames queued or written but not yet confirmed by the stream. */
+  get pending(): number {
+    return this.#queue.length - this.#head + this.#inFlight;
+  }
+
+  write(data: string): Promise<void> {
+    if (this.#closedError !== undefined) return Promise.reject(this.#closedError);
+    if (this.#ending) return Promise.reject(this.#toError(new Error('The stream is being closed')));
+    return new Promise<void>((resolve, reject) => {
+      this.#queue.push({ data, resolve, reject });
+      this.#pump();
+    });
+  }
+
+  /** Resolves once every frame accepted so far is confirmed or rejected. */
+  whenIdle(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Writes what is queued, then ends the stream. Later writes reject. */
+  end(): void {
+    if (this.#ending) return;
+    this.#ending = true;
+    this.#maybeEnd();
+  }
+
+  /** Rejects every queued frame with `error` and refuses later writes. Does not touch the stream. */
+  fail(error: Error): void {
+    if (this.#closedError !== undefined) return;
+    this.#closedError = error;
+    this.#stream.off('drain', this.#onDrain);
+    const queued = this.#queue.slice(this.#head);
+    this.#queue = [];
+    this.#head = 0;
+    for (const frame of queued) frame?.reject(error);
+    this.#notifyIdle();
+  }
+
+  readonly #onDrain = (): void => {
+    this.#blocked = false;
+    this.#pump();
+  };
+
+  #pump(): void {
+    while (!this.#blocked && this.#closedError === undefined && this.#head < this.#queue.length) {
+      const frame = this.#queue[this.#head];
+      this.#queue[this.#head] = undefined;
+      this.#head += 1;
+      if (frame === undefined) continue;
+      this.#inFlight += 1;
+      let accepted: boolean;
+      try {
+        accepted = this.#stream.write(frame.data, (error) => {
+          this.#inFlight -= 1;
+          if (error === null || error === undefined) frame.resolve();
+          else frame.reject(this.#toError(error));
+          this.#notifyIdle();
+        });
+      } catch (error) {
+        this.#inFlight -= 1;
+        frame.reject(this.#toError(error));
+        continue;
+      }
+      if (!accepted) this.#blocked = true;
+    }
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    this.#maybeEnd();
+    this.#notifyIdle();
+  }
+
+  #maybeEnd(): void {
+    if (!this.#ending || this.#closedError !== undefined || this.#head < this.#queue.length) return;
+    if (this.#stream.writableEnded || this.#stream.destroyed) return;
+    try {
+      this.#stream.end();
+    } catch {
+      // A stream that cannot be ended is already unusable; its 'error'/'close' reports that.
+    }
+  }
+
+  #notifyIdle(): void {
+    if (this.pending !== 0 || this.#idleWaiters.length === 0) return;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Signalling and observing a spawned server's whole process tree.
+ *
+ * On POSIX the client spawns the server with `detached: true`, which makes it the leader of
+ * a new process group whose id is its pid; wrappers such as `npx`, `uvx` or a shell script
+ * start their real server as a grandchild in that same group, so signalling `-pid` reaches
+ * all of them. (A descendant that calls `setsid()` itself leaves the group and cannot be
+ * reached this way.) On Windows there are no process groups; `taskkill /T` walks the tree
+ * from the root, which works while the root is still alive.
+ *
+ * Exited processes whose parent has not collected them yet (zombies) hold no resources and
+ * cannot be signalled further; on Linux they are not counted as alive here, because an
+ * orphan may linger as a zombie for a while when PID 1 reaps lazily.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, readdir } from 'node:fs/promises';
+
+/** The signals the shutdown escalation uses. */
+export type TreeSignal = 'SIGTERM' | 'SIGKILL';
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+}
+
+/**
+ * Sends `signal` (or the existence probe `0`) to process group `pgid`.
+ * Returns false when the group no longer exists; true when at least one member was found.
+ */
+export function signalProcessGroup(pgid: number, signal: TreeSignal | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'ESRCH') return false;
+    // EPERM: a member exists that we may not signal (it changed its credentials).
+    if (errorCode(error) === 'EPERM') return true;
+    throw error;
+  }
+}
+
+/** Linux `/proc/<pid>/stat`: the state letter and process group id, or undefined if gone. */
+async function readLinuxStat(pid: string): Promise<{ state: string; pgrp: number } | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid pgrp ..." — comm may contain spaces and parentheses.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const state = rest[0];
+    const pgrp = Number(rest[2]);
+    if (state === undefined || !Number.isInteger(pgrp)) return undefined;
+    return { state, pgrp };
+  } catch {
+    return undefined;
+  }
+}
+
+function isDead(state: string): boolean {
+  return state === 'Z' || state === 'X' || state === 'x';
+}
+
+/** True while any member of process group `pgid` is alive (zombies excluded on Linux). */
+export async function isProcessGroupAlive(pgid: number, platform: NodeJS.Platform = process.platform): Promise<boolean> {
+  if (platform === 'win32') return false;
+  if (!signalProcessGroup(pgid, 0)) return false;
+  if (platform !== 'linux') return true;
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return true;
+  }
+  const stats = await Promise.all(entries.filter((name) => /^\d+$/.test(name)).map((name) => readLinuxStat(name)));
+  return stats.some((stat) => stat !== undefined && stat.pgrp === pgid && !isDead(stat.state));
+}
+
+/** True while process `pid` is alive (zombies excluded on Linux). */
+export async function isProcessAlive(pid: number, platform: NodeJS.Platform = process.platform): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if (errorCode(error) === 'EPERM') return true;
+    return false;
+  }
+  if (platform !== 'linux') return true;
+  const stat = await readLinuxStat(String(pid));
+  return stat !== undefined && !isDead(stat.state);
+}
+
+/**
+ * Signals the tree rooted at `pid`: the process group on POSIX, `taskkill /T` on Windows
+ * (`/F` for `SIGKILL`). Resolves once the signal was delivered (Windows: once `taskkill`
+ * finished); never rejects. Returns false when there was nothing left to signal.
+ */
+export async function signalProcessTree(
+  pid: number,
+  signal: TreeSignal,
+  platform: NodeJS.Platform = process.platform,
+): Promise<boolean> {
+  if (platform !== 'win32') {
+    try {
+      return signalProcessGroup(pid, signal);
+    } catch {
+      return false;
+    }
+  }
+  const args = ['/PID', String(pid), '/T'];
+  if (signal === 'SIGKILL') args.push('/F');
+  return new Promise<boolean>((resolve) => {
+    try {
+      const killer = spawn('taskkill', args, { stdio: 'ignore', windowsHide: true });
+      killer.once('error', () => resolve(false));
+      killer.once('exit', (code) => resolve(code === 0));
+    } catch {
+      resolve(false);
+    }
+  });
+}

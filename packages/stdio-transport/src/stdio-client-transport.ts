@@ -1,0 +1,607 @@
+/**
+ * The client side of stdio: spawns an MCP server as a child process and exchanges
+ * newline-delimited JSON-RPC over its stdin/stdout (digest §4.4).
+ *
+ * The transport owns the process tree and nothing of the lifecycle: the session decides
+ * *when* to close, this class knows *how*. Closing walks the escalation the specification
+ * recommends (digest §1.1 Shutdown), applied to the whole process group so that wrappers
+ * such as `npx` or `uvx` leave no grandchild behind:
+ *
+ * ```
+ *   close()
+ *     │ end stdin ──────────── tree gone? ──yes──▶ done
+ *     │   wait closeTimeoutMs        │ no
+ *     │ SIGTERM to the group ─ tree gone? ──yes──▶ done
+ *     │   wait terminateTimeoutMs    │ no
+ *     │ SIGKILL to the group ─ tree gone? ──yes──▶ done
+ *     │   wait killTimeoutMs         │ no
+ *     └────────────────────────────▶ done (reported as `shutdown-incomplete`)
+ *
+ *   terminate(): SIGKILL to the group at once, then the same wait.
+ * ```
+ *
+ * The child's stderr is always drained (a full stderr pipe would otherwise block the
+ * server) into a bounded tail kept for diagnostics. A child that exits, crashes or closes
+ * its stdout ends the transport: `sink.onClose` reports initiator `remote` (exit code 0) or
+ * `error`, with `{ pid, exitCode, signal, stderrTail }` in `details`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  ConnectionClosedError,
+  InvalidArgumentError,
+  InvalidStateError,
+  MessageTooLargeError,
+  TransportError,
+  parseJson,
+  type JsonRpcMessage,
+  type Transport,
+  type TransportCloseInfo,
+  type TransportSink,
+} from '@statemcp/protocol';
+import { buildChildEnvironment } from './default-environment.js';
+import { FrameWriter } from './frame-writer.js';
+import { LineFramer, encodeFrame } from './line-framer.js';
+import { isProcessGroupAlive, signalProcessTree, type TreeSignal } from './process-tree.js';
+import { TailBuffer } from './tail-buffer.js';
+import { delay, settleWithin } from './timeouts.js';
+
+/** What happens to the child's stderr. */
+export type StdioStderrMode =
+  /** Drained into the bounded tail (see `stderrTail()`) and passed to `onStderr`. Default. */
+  | 'pipe'
+  /** Shared with this process's stderr; nothing is kept. */
+  | 'inherit'
+  /** Discarded. */
+  | 'ignore';
+
+/** Options of {@link StdioClientTransport}. */
+export interface StdioClientTransportOptions {
+  /** The executable to run (resolved through `PATH`; no shell is involved). */
+  command: string;
+  args?: readonly string[];
+  /** Working directory of the child. Default: this process's. */
+  cwd?: string;
+  /**
+   * Variables set on top of {@link getDefaultEnvironment}'s allow-list; `undefined` removes
+   * one. Pass `{ ...process.env }` to hand the child everything.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Default `'pipe'`. */
+  stderr?: StdioStderrMode;
+  /** Every stderr chunk, as it arrives (mode `'pipe'` only). Exceptions are ignored. */
+  onStderr?: (chunk: Buffer) => void;
+  /** Bytes of stderr kept for `stderrTail()` and close details. Default 64 KiB. */
+  stderrTailBytes?: number;
+  /** Largest accepted line from the server, in bytes. Default 64 MiB; beyond it the transport closes with `MessageTooLargeError`. */
+  maxMessageSize?: number;
+  /** How long the child gets to exit after its stdin is closed. Default 2000 ms. */
+  closeTimeoutMs?: number;
+  /** How long the process group gets to exit after SIGTERM. Default 2000 ms. */
+  terminateTimeoutMs?: number;
+  /** How long to wait for the group to vanish after SIGKILL. Default 2000 ms. */
+  killTimeoutMs?: number;
+  /**
+   * Send SIGTERM to the child's process group if this process exits while the transport
+   * is still open (a child spawned `detached` would otherwise outlive it). Default true.
+   */
+  killOnParentExit?: boolean;
+  /** Diagnostic events (spawn, malformed lines, shutdown steps, exit). Exceptions are ignored. */
+  onDiagnostic?: (event: StdioClientDiagnostic) => void;
+}
+
+/** Diagnostic events of {@link StdioClientTransport}, for logs and inspectors. */
+export type StdioClientDiagnostic =
+  | { type: 'spawned'; pid: number }
+  /** A line from the server that was not JSON; `text` is cut to 1 KiB, `length` is the full size. */
+  | { type: 'malformed-line'; text: string; length: number; reason: string }
+  | { type: 'stdin-closed'; pid: number }
+  | { type: 'signal'; signal: TreeSignal; pid: number }
+  | { type: 'exit'; pid: number; exitCode: number | null; signal: NodeJS.Signals | null }
+  | { type: 'stream-error'; stream: 'stdin' | 'stdout' | 'stderr'; error: Error }
+  /** The process tree was still alive when the last wait ran out. */
+  | { type: 'shutdown-incomplete'; pid: number };
+
+/** Where the transport is in its life. */
+export type StdioClientStatus = 'idle' | 'starting' | 'open' | 'closing' | 'closed';
+
+const DEFAULT_CLOSE_TIMEOUT_MS = 2000;
+const DEFAULT_TERMINATE_TIMEOUT_MS = 2000;
+const DEFAULT_KILL_TIMEOUT_MS = 2000;
+/** After the child exits, how long stdout may keep delivering buffered output. */
+const EXIT_DRAIN_TIMEOUT_MS = 500;
+/** How often an exited leader's process group is checked for survivors. */
+const GROUP_POLL_INTERVAL_MS = 20;
+const DIAGNOSTIC_TEXT_LIMIT = 1024;
+
+interface ExitInfo {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Everything that exists only while a child process does. */
+interface ChildHandle {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly writer: FrameWriter;
+  readonly framer: LineFramer;
+  exit: ExitInfo | undefined;
+  readonly exited: Promise<ExitInfo>;
+  /** Set once this side signalled the tree: an exit after that is our doing, not a crash. */
+  signalled: boolean;
+  stdoutEnded: boolean;
+  /** Resolves when both stdout and stderr have ended (everything the child wrote was read). */
+  readonly outputDone: Promise<void>;
+}
+
+type CloseInitiator = TransportCloseInfo['initiator'];
+
+type ClientState =
+  | { kind: 'idle' }
+  | { kind: 'starting'; ready: Promise<void> }
+  | { kind: 'open'; handle: ChildHandle }
+  | {
+      kind: 'closing';
+      handle: ChildHandle;
+      initiator: CloseInitiator;
+      error: Error | undefined;
+      /** Set when the child exited on its own with a failure; the error is built when reported, with the full stderr tail. */
+      crash: ExitInfo | undefined;
+      done: Promise<void>;
+    }
+  | { kind: 'closed' };
+
+const isWindows = process.platform === 'win32';
+
+/**
+ * Spawns an MCP server and talks to it over stdio.
+ *
+ * @example
+ * ```ts
+ * import { Client } from '@statemcp/client';
+ * import { StdioClientTransport } from '@statemcp/stdio-transport';
+ *
+ * const transport = new StdioClientTransport({
+ *   command: 'npx',
+ *   args: ['-y', '@modelcontextprotocol/server-everything'],
+ *   onStderr: (chunk) => process.stderr.write(chunk),
+ * });
+ * const client = new Client({ name: 'example', version: '1.0.0' });
+ * await client.connect(transport);
+ * console.log(await client.listTools());
+ * await client.close(); // stdin closed → SIGTERM → SIGKILL, whole process tree
+ * ```
+ */
+export class StdioClientTransport implements Transport {
+  readonly canSendRequests = true;
+  readonly #options: StdioClientTransportOptions;
+  readonly #stderrTail: TailBuffer;
+  #state: ClientState = { kind: 'idle' };
+  #sink: TransportSink | undefined;
+  #pid: number | undefined;
+  #exit: ExitInfo | undefined;
+  #closeNotified = false;
+  #closeNotification: Promise<void> | undefined;
+
+  constructor(options: StdioClientTransportOptions) {
+    if (typeof options.command !== 'string' || options.command.length === 0) {
+      throw new InvalidArgumentError('StdioClientTransport needs a non-empty command');
+    }
+    this.#options = options;
+    this.#stderrTail = new TailBuffer(options.stderrTailBytes);
+  }
+
+  /** Where the transport is in its life. */
+  get status(): StdioClientStatus {
+    return this.#state.kind;
+  }
+
+  /** The child's pid once spawned (kept after exit, for diagnostics). */
+  get pid(): number | undefined {
+    return this.#pid;
+  }
+
+  /** The most recent stderr output of the child (bounded; empty unless `stderr` is `'pipe'`). */
+  stderrTail(): string {
+    return this.#stderrTail.toString();
+  }
+
+  /**
+   * Spawns the child and begins delivering its messages to `sink`. Rejects with a
+   * `TransportError` when the command cannot be started; `sink.onClose` is then not called.
+   */
+  async start(sink: TransportSink): Promise<void> {
+    if (this.#state.kind !== 'idle') {
+      throw new InvalidStateError('StdioClientTransport.start() can be called only once', this.#state.kind);
+    }
+    this.#sink = sink;
+    // Deferred by a microtask so that the state reads `starting` before #spawn can change it.
+    const ready = Promise.resolve().then(() => this.#spawn());
+    this.#state = { kind: 'starting', ready };
+    await ready;
+  }
+
+  /** Writes one message to the child's stdin; resolves once handed to the OS. */
+  async send(message: JsonRpcMessage): Promise<void> {
+    const state = this.#state;
+    switch (state.kind) {
+      case 'idle':
+      case 'starting':
+        throw new InvalidStateError('StdioClientTransport.send() before start() completed', state.kind);
+      case 'closing':
+      case 'closed':
+        throw new ConnectionClosedError('The stdio transport is closed', { details: this.#details() });
+      case 'open': {
+        let frame: string;
+        try {
+          frame = encodeFrame(message);
+        } catch (error) {
+          throw new InvalidArgumentError('The message cannot be serialized as JSON', { cause: error });
+        }
+        return state.handle.writer.write(frame);
+      }
+    }
+  }
+
+  /**
+   * Closes gracefully: stdin, then SIGTERM, then SIGKILL to the process group, each after
+   * its timeout, until no process of the tree is left. Idempotent; always settles.
+   */
+  async close(): Promise<void> {
+    const state = this.#state;
+    switch (state.kind) {
+      case 'idle':
+        this.#state = { kind: 'closed' };
+        return;
+      case 'starting':
+        await state.ready.catch(() => undefined);
+        return this.close();
+      case 'open':
+        return this.#beginShutdown(state.handle, 'local', undefined);
+      case 'closing':
+        return state.done;
+      case 'closed':
+        return;
+    }
+  }
+
+  /** Forceful close: SIGKILL to the whole process group at once, then waits for it to vanish. */
+  async terminate(): Promise<void> {
+    const state = this.#state;
+    switch (state.kind) {
+      case 'idle':
+      case 'closed':
+        return this.close();
+      case 'starting':
+        await state.ready.catch(() => undefined);
+        return this.terminate();
+      case 'open': {
+        const done = this.#beginShutdown(state.handle, 'local', undefined);
+        await this.#signal(state.handle, 'SIGKILL');
+        return done;
+      }
+      case 'closing':
+        await this.#signal(state.handle, 'SIGKILL');
+        return state.done;
+    }
+  }
+
+  async #spawn(): Promise<void> {
+    const options = this.#options;
+    const stderrMode = options.stderr ?? 'pipe';
+    let child: ChildProcess;
+    try {
+      child = spawn(options.command, [...(options.args ?? [])], {
+        cwd: options.cwd,
+        env: buildChildEnvironment(options.env),
+        stdio: ['pipe', 'pipe', stderrMode],
+        detached: !isWindows,
+        windowsHide: true,
+        shell: false,
+      });
+    } catch (error) {
+      this.#state = { kind: 'closed' };
+      throw new TransportError(`Could not start ${options.command}: ${messageOf(error)}`, { cause: error });
+    }
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const onSpawn = (): void => {
+          child.off('error', onError);
+          resolve();
+        };
+        const onError = (error: Error): void => {
+          child.off('spawn', onSpawn);
+          reject(error);
+        };
+        child.once('spawn', onSpawn);
+        child.once('error', onError);
+      });
+    } catch (error) {
+      this.#state = { kind: 'closed' };
+      throw new TransportError(`Could not start ${options.command}: ${messageOf(error)}`, { cause: error });
+    }
+    const { stdin, stdout, stderr, pid } = child;
+    if (stdin === null || stdout === null || pid === undefined) {
+      child.kill('SIGKILL');
+      this.#state = { kind: 'closed' };
+      throw new TransportError(`Could not start ${options.command}: no stdio pipes`);
+    }
+    this.#pid = pid;
+
+    let resolveExited: (info: ExitInfo) => void = () => undefined;
+    const exited = new Promise<ExitInfo>((resolve) => (resolveExited = resolve));
+    let resolveStdoutDone: () => void = () => undefined;
+    const stdoutDone = new Promise<void>((resolve) => (resolveStdoutDone = resolve));
+    const stderrDone =
+      stderr === null ? Promise.resolve() : new Promise<void>((resolve) => {
+        stderr.once('end', resolve);
+        stderr.once('close', resolve);
+      });
+
+    const framerOptions = options.maxMessageSize === undefined ? {} : { maxMessageSize: options.maxMessageSize };
+    const handle: ChildHandle = {
+      child,
+      pid,
+      writer: new FrameWriter(stdin, (cause) =>
+        new ConnectionClosedError('The server process no longer accepts input', { cause, details: this.#details() }),
+      ),
+      framer: new LineFramer(
+        {
+          onLine: (text) => this.#deliver(text),
+          onOversized: (size, max) =>
+            this.#fail(handle, new MessageTooLargeError(`A message from the server exceeded ${max} bytes (at least ${size} bytes)`)),
+        },
+        framerOptions,
+      ),
+      exit: undefined,
+      exited,
+      signalled: false,
+      stdoutEnded: false,
+      outputDone: Promise.all([stdoutDone, stderrDone]).then(() => undefined),
+    };
+
+    stdin.on('error', (error) => this.#diagnostic({ type: 'stream-error', stream: 'stdin', error }));
+    stdout.on('data', (chunk: Buffer) => handle.framer.push(chunk));
+    const onStdoutEnd = (): void => {
+      if (handle.stdoutEnded) return;
+      handle.stdoutEnded = true;
+      handle.framer.end();
+      resolveStdoutDone();
+      // The server closed its stdout while alive: it is shutting down (digest §1.1).
+      if (this.#state.kind === 'open' && handle.exit === undefined) void this.#beginShutdown(handle, 'remote', undefined);
+    };
+    stdout.on('end', onStdoutEnd);
+    stdout.on('close', onStdoutEnd);
+    stdout.on('error', (error) => {
+      this.#diagnostic({ type: 'stream-error', stream: 'stdout', error });
+      onStdoutEnd();
+    });
+    if (stderr !== null) {
+      stderr.on('data', (chunk: Buffer) => {
+        this.#stderrTail.write(chunk);
+        if (options.onStderr !== undefined) {
+          try {
+            options.onStderr(chunk);
+          } catch {
+            // A forwarding callback must not break draining.
+          }
+        }
+      });
+      stderr.on('error', (error) => this.#diagnostic({ type: 'stream-error', stream: 'stderr', error }));
+    }
+    child.on('error', (error) => this.#sinkError(new TransportError(`Server process error: ${error.message}`, { cause: error })));
+    child.once('exit', (exitCode, signal) => {
+      const info: ExitInfo = { exitCode, signal };
+      handle.exit = info;
+      this.#exit = info;
+      resolveExited(info);
+      this.#diagnostic({ type: 'exit', pid, exitCode, signal });
+      const state = this.#state;
+      const crashed = exitCode !== 0 && !handle.signalled;
+      if (state.kind === 'open') {
+        void this.#beginShutdown(handle, crashed ? 'error' : 'remote', undefined, crashed ? info : undefined);
+      } else if (state.kind === 'closing' && state.initiator === 'remote' && state.error === undefined && crashed) {
+        // stdout ended a moment before the exit was reported: the exit status tells what it was.
+        this.#state = { ...state, initiator: 'error', crash: info };
+      }
+      // A local close reports once the whole tree is gone (end of #escalate); a remote or
+      // failed one at once, so that pending requests reject without waiting for the reaping.
+      const now = this.#state;
+      if (!(now.kind === 'closing' && now.initiator === 'local')) void this.#notifyCloseAfterDrain(handle);
+    });
+
+    if (options.killOnParentExit !== false) trackLiveChild(handle);
+    this.#state = { kind: 'open', handle };
+    this.#diagnostic({ type: 'spawned', pid });
+  }
+
+  #deliver(text: string): void {
+    if (this.#closeNotified || this.#sink === undefined) return;
+    const parsed = parseJson(text);
+    try {
+      if (parsed.ok) {
+        this.#sink.onMessage(parsed.value);
+        return;
+      }
+      this.#diagnostic({
+        type: 'malformed-line',
+        text: text.length > DIAGNOSTIC_TEXT_LIMIT ? text.slice(0, DIAGNOSTIC_TEXT_LIMIT) : text,
+        length: text.length,
+        reason: parsed.reason,
+      });
+      this.#sink.onMalformed?.(text, parsed.reason);
+    } catch (error) {
+      this.#sinkError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #fail(handle: ChildHandle, error: Error): void {
+    if (this.#state.kind === 'open') void this.#beginShutdown(handle, 'error', error);
+  }
+
+  #beginShutdown(handle: ChildHandle, initiator: CloseInitiator, error: Error | undefined, crash?: ExitInfo): Promise<void> {
+    const state = this.#state;
+    if (state.kind === 'closing') return state.done;
+    if (state.kind !== 'open') return Promise.resolve();
+    let resolveDone: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (resolveDone = resolve));
+    this.#state = { kind: 'closing', handle, initiator, error, crash, done };
+    void this.#escalate(handle).finally(resolveDone);
+    return done;
+  }
+
+  /** The shutdown escalation drawn in the module comment. Never rejects. */
+  async #escalate(handle: ChildHandle): Promise<void> {
+    const options = this.#options;
+    try {
+      handle.writer.end();
+      this.#diagnostic({ type: 'stdin-closed', pid: handle.pid });
+      let gone = await this.#waitTreeGone(handle, options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
+      if (!gone) {
+        await this.#signal(handle, 'SIGTERM');
+        gone = await this.#waitTreeGone(handle, options.terminateTimeoutMs ?? DEFAULT_TERMINATE_TIMEOUT_MS);
+      }
+      if (!gone) {
+        await this.#signal(handle, 'SIGKILL');
+        gone = await this.#waitTreeGone(handle, options.killTimeoutMs ?? DEFAULT_KILL_TIMEOUT_MS);
+      }
+      if (!gone) this.#diagnostic({ type: 'shutdown-incomplete', pid: handle.pid });
+    } catch (error) {
+      this.#sinkError(new TransportError(`Shutdown of the server process failed: ${messageOf(error)}`, { cause: error }));
+    } finally {
+      liveChildren.delete(handle);
+      handle.writer.fail(new ConnectionClosedError('The stdio transport is closed', { details: this.#details() }));
+      await settleWithin(handle.outputDone, EXIT_DRAIN_TIMEOUT_MS);
+      await this.#closeNotification;
+      handle.child.stdin?.destroy();
+      handle.child.stdout?.destroy();
+      handle.child.stderr?.destroy();
+      const cause = this.#cause();
+      this.#state = { kind: 'closed' };
+      this.#notifyClose(cause);
+    }
+  }
+
+  async #signal(handle: ChildHandle, signal: TreeSignal): Promise<void> {
+    handle.signalled = true;
+    this.#diagnostic({ type: 'signal', signal, pid: handle.pid });
+    if (isWindows && handle.exit !== undefined) return;
+    await signalProcessTree(handle.pid, signal);
+  }
+
+  /**
+   * Waits up to `timeoutMs` for the leader to exit (event-driven) and then for every other
+   * member of its process group to vanish (polled: they are not our children).
+   */
+  async #waitTreeGone(handle: ChildHandle, timeoutMs: number): Promise<boolean> {
+    const deadline = performance.now() + timeoutMs;
+    if (handle.exit === undefined) {
+      const exited = await settleWithin(handle.exited, timeoutMs);
+      if (!exited) return false;
+    }
+    if (isWindows) return true;
+    for (;;) {
+      if (!(await isProcessGroupAlive(handle.pid))) return true;
+      const left = deadline - performance.now();
+      if (left <= 0) return false;
+      await delay(Math.min(GROUP_POLL_INTERVAL_MS, left));
+    }
+  }
+
+  /** After exit: let stdout and stderr deliver what is still buffered (bounded), then report the close. */
+  #notifyCloseAfterDrain(handle: ChildHandle): Promise<void> {
+    this.#closeNotification ??= settleWithin(handle.outputDone, EXIT_DRAIN_TIMEOUT_MS).then(() => this.#notifyClose(this.#cause()));
+    return this.#closeNotification;
+  }
+
+  /** Why the transport is closing, as recorded when shutdown began. */
+  #cause(): { initiator: CloseInitiator; error: Error | undefined } {
+    const state = this.#state;
+    if (state.kind !== 'closing') return { initiator: 'local', error: undefined };
+    const error = state.error ?? (state.crash === undefined ? undefined : this.#exitError(state.crash));
+    return { initiator: state.initiator, error };
+  }
+
+  /** Calls `sink.onClose` exactly once. */
+  #notifyClose(cause: { initiator: CloseInitiator; error: Error | undefined }): void {
+    if (this.#closeNotified) return;
+    this.#closeNotified = true;
+    const info: TransportCloseInfo = { initiator: cause.initiator, details: this.#details() };
+    if (cause.error !== undefined) info.error = cause.error;
+    try {
+      this.#sink?.onClose(info);
+    } catch {
+      // The sink's failure to handle a close must not break the shutdown.
+    }
+  }
+
+  #details(): Record<string, unknown> {
+    return {
+      pid: this.#pid,
+      exitCode: this.#exit?.exitCode ?? null,
+      signal: this.#exit?.signal ?? null,
+      stderrTail: this.stderrTail(),
+    };
+  }
+
+  #exitError(info: ExitInfo): Error {
+    const how = info.signal !== null ? `was killed by ${info.signal}` : `exited with code ${String(info.exitCode)}`;
+    const lastLine = lastNonEmptyLine(this.stderrTail());
+    const suffix = lastLine === undefined ? '' : `; last stderr line: ${lastLine}`;
+    return new TransportError(`The server process ${how}${suffix}`, { cause: { ...info } });
+  }
+
+  #sinkError(error: Error): void {
+    try {
+      this.#sink?.onError?.(error);
+    } catch {
+      // Diagnostics must not throw into stream handlers.
+    }
+  }
+
+  #diagnostic(event: StdioClientDiagnostic): void {
+    if (this.#options.onDiagnostic === undefined) return;
+    try {
+      this.#options.onDiagnostic(event);
+    } catch {
+      // Diagnostics must not throw into stream handlers.
+    }
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function lastNonEmptyLine(text: string): string | undefined {
+  const lines = text.split(/\r?\n/);
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const line = lines[index]?.trim();
+    if (line !== undefined && line.length > 0) return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+  }
+  return undefined;
+}
+
+
+/** Children to signal if this process exits while they run (they were spawned detached). */
+const liveChildren = new Set<ChildHandle>();
+let exitHookInstalled = false;
+
+function trackLiveChild(handle: ChildHandle): void {
+  if (!exitHookInstalled) {
+    process.on('exit', onParentExit);
+    exitHookInstalled = true;
+  }
+  liveChildren.add(handle);
+}
+
+function onParentExit(): void {
+  for (const handle of liveChildren) {
+    try {
+      if (isWindows) handle.child.kill();
+      else process.kill(-handle.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+  liveChildren.clear();
+}

@@ -1,0 +1,257 @@
+/**
+ * The server side of stdio: reads newline-delimited JSON-RPC from this process's stdin and
+ * writes to its stdout (digest §4.4).
+ *
+ * - stdout carries protocol messages only. Log to stderr (`console.error`), never
+ *   `console.log`.
+ * - Writes honour backpressure: when stdout's buffer is full, later messages wait for
+ *   `'drain'`, in order.
+ * - The transport ends (`sink.onClose` with initiator `remote`) when stdin ends or stdout
+ *   breaks (EPIPE: the client went away). A broken pipe is never an uncaught exception.
+ * - With the real process streams, `exitOnClose` (default true) makes the process exit
+ *   shortly after the transport closed, even when timers or sockets would keep it alive:
+ *   a stdio server has no reason to outlive its client, and orphaned servers pile up
+ *   otherwise. The exit runs on an unref'd timer (`exitDelayMs`, default 100 ms) after
+ *   `sink.onClose`, so a process that is ending anyway is not held up by it. Set
+ *   `exitOnClose: false` to decide yourself.
+ */
+import type { Readable, Writable } from 'node:stream';
+import {
+  ConnectionClosedError,
+  InvalidArgumentError,
+  InvalidStateError,
+  MessageTooLargeError,
+  TransportError,
+  parseJson,
+  type JsonRpcMessage,
+  type Transport,
+  type TransportCloseInfo,
+  type TransportSink,
+} from '@statemcp/protocol';
+import { FrameWriter } from './frame-writer.js';
+import { LineFramer, encodeFrame } from './line-framer.js';
+import { settleWithin } from './timeouts.js';
+
+/** Options of {@link StdioServerTransport}. */
+export interface StdioServerTransportOptions {
+  /** Stream to read from. Default `process.stdin`. */
+  stdin?: Readable;
+  /** Stream to write to. Default `process.stdout`. */
+  stdout?: Writable;
+  /** Largest accepted line from the client, in bytes. Default 64 MiB; beyond it the transport closes with `MessageTooLargeError`. */
+  maxMessageSize?: number;
+  /**
+   * Exit the process after the transport closed, even if timers keep it alive.
+   * Default: true when both streams are the process's own, false otherwise.
+   */
+  exitOnClose?: boolean;
+  /** Delay between `sink.onClose` and the exit, for last cleanup. Default 100 ms. */
+  exitDelayMs?: number;
+  /** On close, how long queued messages may take to flush to stdout. Default 2000 ms. */
+  flushTimeoutMs?: number;
+}
+
+/** Where the server transport is in its life. */
+export type StdioServerStatus = 'idle' | 'open' | 'closing' | 'closed';
+
+type ServerState =
+  | { kind: 'idle' }
+  | { kind: 'open'; sink: TransportSink }
+  | { kind: 'closing'; sink: TransportSink; done: Promise<void> }
+  | { kind: 'closed' };
+
+const DEFAULT_EXIT_DELAY_MS = 100;
+const DEFAULT_FLUSH_TIMEOUT_MS = 2000;
+
+/**
+ * Serves MCP over the current process's stdin/stdout.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from '@statemcp/server';
+ * import { StdioServerTransport } from '@statemcp/stdio-transport';
+ *
+ * const server = new McpServer({ name: 'example', version: '1.0.0' });
+ * await server.connect(new StdioServerTransport());
+ * console.error('server ready'); // logs go to stderr; stdout is the protocol channel
+ * ```
+ */
+export class StdioServerTransport implements Transport {
+  readonly canSendRequests = true;
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  readonly #usesProcessStreams: boolean;
+  readonly #exitOnClose: boolean;
+  readonly #exitDelayMs: number;
+  readonly #flushTimeoutMs: number;
+  readonly #framer: LineFramer;
+  readonly #writer: FrameWriter;
+  #state: ServerState = { kind: 'idle' };
+
+  constructor(options: StdioServerTransportOptions = {}) {
+    this.#stdin = options.stdin ?? process.stdin;
+    this.#stdout = options.stdout ?? process.stdout;
+    this.#usesProcessStreams = this.#stdin === process.stdin && this.#stdout === process.stdout;
+    this.#exitOnClose = options.exitOnClose ?? this.#usesProcessStreams;
+    this.#exitDelayMs = options.exitDelayMs ?? DEFAULT_EXIT_DELAY_MS;
+    this.#flushTimeoutMs = options.flushTimeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS;
+    if (!(this.#exitDelayMs >= 0) || !(this.#flushTimeoutMs >= 0)) {
+      throw new InvalidArgumentError('exitDelayMs and flushTimeoutMs must be non-negative');
+    }
+    this.#framer = new LineFramer(
+      {
+        onLine: (text) => this.#deliver(text),
+        onOversized: (size, max) =>
+          void this.#shutdown('error', new MessageTooLargeError(`A message from the client exceeded ${max} bytes (at least ${size} bytes)`)),
+      },
+      options.maxMessageSize === undefined ? {} : { maxMessageSize: options.maxMessageSize },
+    );
+    this.#writer = new FrameWriter(this.#stdout, (cause) => new ConnectionClosedError('stdout is closed', { cause }));
+  }
+
+  /** Where the transport is in its life. */
+  get status(): StdioServerStatus {
+    return this.#state.kind;
+  }
+
+  /** Begins reading stdin. */
+  async start(sink: TransportSink): Promise<void> {
+    if (this.#state.kind !== 'idle') {
+      throw new InvalidStateError('StdioServerTransport.start() can be called only once', this.#state.kind);
+    }
+    this.#state = { kind: 'open', sink };
+    // Installed for good: a late EPIPE on stdout must never become an uncaught exception.
+    this.#stdout.on('error', this.#onStdoutError);
+    this.#stdin.on('error', this.#onStdinError);
+    this.#stdin.on('data', this.#onData);
+    this.#stdin.on('end', this.#onEnd);
+    this.#stdin.on('close', this.#onEnd);
+    if (this.#stdin.readableEnded) this.#onEnd();
+  }
+
+  /** Writes one message to stdout; resolves once it is handed to the OS. */
+  async send(message: JsonRpcMessage): Promise<void> {
+    const state = this.#state;
+    switch (state.kind) {
+      case 'idle':
+        throw new InvalidStateError('StdioServerTransport.send() before start()', state.kind);
+      case 'closing':
+      case 'closed':
+        throw new ConnectionClosedError('The stdio transport is closed');
+      case 'open': {
+        let frame: string;
+        try {
+          frame = encodeFrame(message);
+        } catch (error) {
+          throw new InvalidArgumentError('The message cannot be serialized as JSON', { cause: error });
+        }
+        return this.#writer.write(frame);
+      }
+    }
+  }
+
+  /**
+   * Stops reading stdin, flushes queued messages (bounded by `flushTimeoutMs`) and reports
+   * the close. Streams passed in the options are ended; the process's own stdout is left to
+   * the process exit. Idempotent.
+   */
+  async close(): Promise<void> {
+    return this.#shutdown('local', undefined);
+  }
+
+  readonly #onData = (chunk: Buffer | string): void => {
+    this.#framer.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  };
+
+  readonly #onEnd = (): void => {
+    if (this.#state.kind !== 'open') return;
+    this.#framer.end();
+    void this.#shutdown('remote', undefined);
+  };
+
+  readonly #onStdinError = (error: Error): void => {
+    void this.#shutdown('error', new TransportError(`stdin failed: ${error.message}`, { cause: error }));
+  };
+
+  readonly #onStdoutError = (error: Error): void => {
+    const code = (error as { code?: unknown }).code;
+    // EPIPE / a destroyed pipe: the client went away. That is a remote close, not a crash.
+    if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET') {
+      void this.#shutdown('remote', undefined);
+    } else {
+      void this.#shutdown('error', new TransportError(`stdout failed: ${error.message}`, { cause: error }));
+    }
+  };
+
+  #deliver(text: string): void {
+    const state = this.#state;
+    if (state.kind !== 'open') return;
+    const parsed = parseJson(text);
+    try {
+      if (parsed.ok) state.sink.onMessage(parsed.value);
+      else state.sink.onMalformed?.(text, parsed.reason);
+    } catch (error) {
+      try {
+        state.sink.onError?.(error instanceof Error ? error : new Error(String(error)));
+      } catch {
+        // A failing sink must not throw into the stream's 'data' handler.
+      }
+    }
+  }
+
+  #shutdown(initiator: TransportCloseInfo['initiator'], error: Error | undefined): Promise<void> {
+    const state = this.#state;
+    switch (state.kind) {
+      case 'idle':
+        this.#state = { kind: 'closed' };
+        return Promise.resolve();
+      case 'closing':
+        return state.done;
+      case 'closed':
+        return Promise.resolve();
+      case 'open': {
+        const done = this.#finish(state.sink, initiator, error);
+        this.#state = { kind: 'closing', sink: state.sink, done };
+        return done;
+      }
+    }
+  }
+
+  async #finish(sink: TransportSink, initiator: TransportCloseInfo['initiator'], error: Error | undefined): Promise<void> {
+    this.#stdin.off('data', this.#onData);
+    this.#stdin.off('end', this.#onEnd);
+    this.#stdin.off('close', this.#onEnd);
+    this.#framer.reset();
+    if (!this.#stdin.destroyed) this.#stdin.pause();
+    await settleWithin(this.#writer.whenIdle(), this.#flushTimeoutMs);
+    this.#writer.fail(new ConnectionClosedError('The stdio transport is closed'));
+    if (this.#stdout !== process.stdout && !this.#stdout.writableEnded) {
+      try {
+        this.#stdout.end();
+      } catch {
+        // Already unusable.
+      }
+    }
+    this.#state = { kind: 'closed' };
+    const info: TransportCloseInfo = { initiator };
+    if (error !== undefined) info.error = error;
+    try {
+      sink.onClose(info);
+    } catch {
+      // The exit below must still happen.
+    }
+    if (this.#exitOnClose) this.#scheduleExit(initiator, error);
+  }
+
+  #scheduleExit(initiator: TransportCloseInfo['initiator'], error: Error | undefined): void {
+    if (initiator === 'error' && error !== undefined) {
+      process.stderr.write(`MCP stdio server: closing after a transport error: ${error.message}\n`);
+    }
+    const timer = setTimeout(() => {
+      if (initiator === 'error' && process.exitCode === undefined) process.exit(1);
+      else process.exit();
+    }, this.#exitDelayMs);
+    timer.unref();
+  }
+}
+

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { StdioClientTransport } from '../src/index.js';
+import { fixture, node, sourceLoaderArgs } from './support/paths.js';
+import { RawPeer } from './support/raw-peer.js';
+
+const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const appArgs = [...sourceLoaderArgs, fixture('stdio-server-app.mjs')];
+
+/** Starts the StdioServerTransport fixture app and waits until it reports it is reading stdin. */
+async function startApp() {
+  const child = spawn(node, appArgs, { cwd: packageRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes('stdio-server-app: ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`fixture exited early with ${String(code)}: ${stderr}`)));
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  await ready;
+  const nextLine = async (): Promise<unknown> => {
+    const { value, done } = await lines.next();
+    if (done === true) throw new Error('stdout ended');
+    return JSON.parse(value);
+  };
+  return { child, nextLine, exited, stderr: () => stderr };
+}
+
+describe('StdioServerTransport (real process)', () => {
+  it('exits within 1 s of stdin closing although a setInterval is running', async () => {
+    const app = await startApp();
+    app.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"echo","params":{"n":1}}\n');
+    expect(await app.nextLine()).toEqual({ jsonrpc: '2.0', id: 1, result: { echo: { n: 1 } } });
+    const started = performance.now();
+    app.child.stdin.end();
+    const [code, signal] = await app.exited;
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(app.stderr()).toContain('closed (remote)');
+  });
+
+  it('answers a malformed line with -32700 and keeps serving', async () => {
+    const app = await startApp();
+    app.child.stdin.write('this is not json\n{"jsonrpc":"2.0","id":2,"method":"echo"}\r\n');
+    expect(await app.nextLine()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    expect(await app.nextLine()).toEqual({ jsonrpc: '2.0', id: 2, result: { echo: null } });
+    app.child.stdin.end();
+    await app.exited;
+  });
+
+  it('treats a broken stdout pipe (EPIPE) as the client going away, without crashing', async () => {
+    const app = await startApp();
+    app.child.stdout.destroy();
+    app.child.stdin.write('{"jsonrpc":"2.0","id":3,"method":"echo"}\n');
+    const [code, signal] = await app.exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(app.stderr()).toContain('closed (remote)');
+    expect(app.stderr()).not.toMatch(/Unhandled|uncaught|Error: write EPIPE/i);
+  });
+
+  it('is shut down by StdioClientTransport.close() through stdin alone', async () => {
+    const signals: string[] = [];
+    const transport = new StdioClientTransport({
+      command: node,
+      args: appArgs,
+      cwd: packageRoot,
+      onDiagnostic: (event) => {
+        if (event.type === 'signal') signals.push(event.signal);
+      },
+    });
+    const peer = new RawPeer(transport);
+    await transport.start(peer);
+    expect(await peer.request('echo', { hello: 'world' })).toEqual({ echo: { hello: 'world' } });
+    await transport.close();
+    expect(signals).toEqual([]);
+    expect(peer.closeInfo).toMatchObject({ initiator: 'local', details: { exitCode: 0, signal: null } });
+    expect(peer.closeInfo?.details?.stderrTail).toContain('closed (remote)');
+  });
+});
