@@ -1,0 +1,89 @@
+/**
+ * @statemcp/server — an MCP server as a thin role layer over the protocol package's
+ * session runner: `McpServer` registers tools, resources (static and URI templates),
+ * prompts and completions, and serves many connections at once; `Server` is the low-level
+ * form (one handler per method). Lifecycle decisions stay in the connection state machine.
+ */
+
+export { McpServer } from './mcp-server.js';
+export type { CapabilityOverrides, McpServerOptions } from './mcp-server.js';
+
+export { Server } from './server.js';
+export type {
+  ServerNotificationContext,
+  ServerNotificationHandler,
+  ServerOptions,
+  ServerRequestContext,
+  ServerRequestHandler,
+  ServerSessionOptions,
+} from './server.js';
+
+export { ServerConnection } from './server-connection.js';
+export type { LoggingMessage } from './server-connection.js';
+
+export type { RelatedRequestOptions, RequestExtra } from './request-extra.js';
+
+export type { RegisteredTool, ToolArgs, ToolCallback, ToolConfig } from './tools.js';
+export type {
+  ReadResourceCallback,
+  ReadResourceTemplateCallback,
+  RegisteredResource,
+  ResourceMetadata,
+  ResourceTemplateMetadata,
+} from './resources.js';
+export type { PromptArgs, PromptArgsInput, PromptArgumentDefinition, PromptCallback, PromptConfig, RegisteredPrompt } from './prompts.js';
+export { MAX_COMPLETION_VALUES } from './completions.js';
+export type { Completer, CompletionContext, CompletionValues } from './completions.js';
+export type { InferObject, ObjectSchemaInput, RawShape, StandardSchemaLike } from './object-schema.js';
+
+export { UriTemplate } from './uri-template.js';
+export { FEATURE_SINCE, hasFeature } from './revision-features.js';
+export type { Feature } from './revision-features.js';
+
+export { TASK_TRANSITIONS } from './tasks/task-store.js';
+export type { TaskStoreOptions } from './tasks/task-store.js';
+
+export { LOGGING_LEVELS } from './wire-types.js';
+export type {
+  Annotations,
+  AudioContent,
+  BlobResourceContents,
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  ContentBlock,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitRequestParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  EmbeddedResource,
+  GetPromptResult,
+  Icon,
+  ImageContent,
+  Implementation,
+  JsonSchemaObject,
+  ListRootsResult,
+  LoggingLevel,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceLink,
+  ResourceTemplate,
+  Root,
+  SamplingMessage,
+  ServerCapabilities,
+  Task,
+  TaskStatus,
+  TaskSupport,
+  TextContent,
+  TextResourceContents,
+  Tool,
+  ToolAnnotations,
+  ToolDefinition,
+  ToolExecution,
+} from './wire-types.js';

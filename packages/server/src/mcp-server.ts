@@ -1,0 +1,265 @@
+/**
+ * `McpServer`: the registration API over the low-level {@link Server}. Register tools,
+ * resources, resource templates and prompts; connect any number of transports; the
+ * declared capabilities follow from what is registered (logging always, unless turned
+ * off), lists are paginated with opaque cursors, and registrations made while clients are
+ * connected reach them as coalesced list_changed notifications.
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer({ name: 'weather', version: '1.0.0' });
+ * server.registerTool('forecast', { inputSchema: { city: z.string() } }, async ({ city }) => ({
+ *   content: [{ type: 'text', text: `Sunny in ${city}` }],
+ * }));
+ * const connection = await server.connect(transport);
+ * ```
+ */
+import { ErrorCode, JsonRpcError, type JsonObject, type Transport } from '@statemcp/protocol';
+import { NO_COMPLETIONS, completionResult, type Completer } from './completions.js';
+import type { ObjectSchemaInput } from './object-schema.js';
+import { PromptRegistry, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
+import { requestExtra } from './request-extra.js';
+import {
+  ResourceRegistry,
+  type ReadResourceCallback,
+  type ReadResourceTemplateCallback,
+  type RegisteredResource,
+  type ResourceMetadata,
+  type ResourceTemplateMetadata,
+} from './resources.js';
+import { Server, type ServerOptions, type ServerRequestContext, type ServerSessionOptions } from './server.js';
+import type { LoggingMessage, ServerConnection } from './server-connection.js';
+import { TaskStore, type TaskStoreOptions } from './tasks/task-store.js';
+import { ToolTasks } from './tasks/tool-tasks.js';
+import { ToolRegistry, type RegisteredTool, type ToolArgs, type ToolCallback, type ToolConfig } from './tools.js';
+import type { Implementation, ServerCapabilities } from './wire-types.js';
+
+/** Capability overrides: an object is merged over the derived entry, `false` removes it. */
+export type CapabilityOverrides = { readonly [K in keyof ServerCapabilities]?: ServerCapabilities[K] | false } & { readonly [key: string]: unknown };
+
+export interface McpServerOptions extends ServerSessionOptions {
+  /** Usage hints for the model, sent in the InitializeResult. */
+  readonly instructions?: string;
+  /** Merged over the capabilities derived from registrations (`{ logging: false }` turns logging off). */
+  readonly capabilities?: CapabilityOverrides;
+  /** Items per page of every list (default 100; `Infinity` disables pagination). */
+  readonly pageSize?: number;
+  /** Lifetimes and polling interval of tasks (2025-11-25). */
+  readonly tasks?: TaskStoreOptions;
+  /** Called with every new connection, before its handshake. */
+  readonly onconnection?: (connection: ServerConnection) => void;
+}
+
+type ListKind = 'tools' | 'resources' | 'prompts';
+
+const LIST_CHANGED: Readonly<Record<ListKind, string>> = Object.freeze({
+  tools: 'notifications/tools/list_changed',
+  resources: 'notifications/resources/list_changed',
+  prompts: 'notifications/prompts/list_changed',
+});
+
+/**
+ * The high-level MCP server: registrations shared by every connection, capabilities derived
+ * from them, one `ServerConnection` per connected transport.
+ */
+export class McpServer {
+  /** The low-level server (raw handlers, connections). */
+  readonly server: Server;
+  readonly #options: McpServerOptions;
+  readonly #tools = new ToolRegistry(() => this.#changed('tools'));
+  readonly #resources = new ResourceRegistry(() => this.#changed('resources'));
+  readonly #prompts = new PromptRegistry(() => this.#changed('prompts'));
+  readonly #tasks: ToolTasks;
+  readonly #installed = new Set<string>();
+  readonly #pendingLists = new Set<ListKind>();
+
+  constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
+    this.#options = options;
+    const { pageSize: _p, tasks: taskOptions, capabilities: _c, onconnection, ...rest } = options;
+    const serverOptions: ServerOptions = {
+      ...rest,
+      capabilities: () => this.capabilities(),
+      onconnection: (connection) => {
+        void connection.closed.then(() => store.dropOwner(connection.id));
+        onconnection?.(connection);
+      },
+    };
+    this.server = new Server(serverInfo, serverOptions);
+    const store = new TaskStore(options.clock, taskOptions ?? {}, (record) => this.#tasks.notifyStatus(record));
+    this.#tasks = new ToolTasks(this.server, store, () => this.#pageSize());
+    // A list enabled explicitly answers (empty) even before anything is registered.
+    const overrides = options.capabilities ?? {};
+    if (typeof overrides.tools === 'object') this.#installTools();
+    if (typeof overrides.resources === 'object') this.#installResources();
+    if (typeof overrides.prompts === 'object') this.#installPrompts();
+    if (typeof overrides.completions === 'object') this.#installCompletions();
+  }
+
+  /** The capabilities a handshake starting now declares. */
+  capabilities(): ServerCapabilities {
+    const derived: ServerCapabilities = { logging: {} };
+    if (this.#tools.entries.size > 0) derived.tools = { listChanged: true };
+    if (this.#resources.entries.size > 0) derived.resources = { subscribe: true, listChanged: true };
+    if (this.#prompts.entries.size > 0) derived.prompts = { listChanged: true };
+    if (this.#prompts.entries.size > 0 || this.#resources.hasTemplates || this.#prompts.hasCompleters || this.#resources.hasCompleters) derived.completions = {};
+    if (this.#tools.hasTaskTools) derived.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    const merged: Record<string, unknown> = { ...derived };
+    for (const [key, value] of Object.entries(this.#options.capabilities ?? {})) {
+      if (value === false) delete merged[key];
+      else if (typeof value === 'object' && value !== null && typeof merged[key] === 'object') merged[key] = { ...(merged[key] as object), ...value };
+      else if (value !== undefined) merged[key] = value;
+    }
+    return merged;
+  }
+
+  /** Every live connection. */
+  get connections(): readonly ServerConnection[] {
+    return this.server.connections;
+  }
+
+  /**
+   * Registers a tool. `inputSchema` is a zod object schema, a raw zod shape or a JSON
+   * Schema object (kept verbatim, arguments then unvalidated); its JSON Schema is computed
+   * once, here. The handler gets the validated arguments and a {@link RequestExtra}; what
+   * it throws becomes an `isError: true` result (a thrown `JsonRpcError` stays a protocol
+   * error). With an `outputSchema`, `structuredContent` is checked and a mismatch is -32603.
+   */
+  registerTool<I extends ObjectSchemaInput | undefined = undefined, O extends ObjectSchemaInput | undefined = undefined>(
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: ToolCallback<ToolArgs<I>>,
+  ): RegisteredTool {
+    const handle = this.#tools.register(name, config, handler);
+    this.#installTools();
+    return handle;
+  }
+
+  /** Registers a resource at a fixed URI. */
+  registerResource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredResource {
+    const handle = this.#resources.registerStatic(name, uri, metadata, read);
+    this.#installResources();
+    return handle;
+  }
+
+  /**
+   * Registers resources addressed by an RFC 6570 level-1 URI template such as
+   * `test://template/{id}/data`; `read` gets the URI and its variables. `metadata.complete`
+   * offers completions per variable, `metadata.list` lists concrete resources.
+   */
+  registerResourceTemplate(name: string, uriTemplate: string, metadata: ResourceTemplateMetadata, read: ReadResourceTemplateCallback): RegisteredResource {
+    const handle = this.#resources.registerTemplate(name, uriTemplate, metadata, read);
+    this.#installResources();
+    return handle;
+  }
+
+  /** Registers a prompt; `argsSchema` is a raw shape of zod string schemas or a list of argument definitions. */
+  registerPrompt<A extends PromptArgsInput | undefined = undefined>(name: string, config: PromptConfig<A>, handler: PromptCallback<PromptArgs<A>>): RegisteredPrompt {
+    const handle = this.#prompts.register(name, config, handler);
+    this.#installPrompts();
+    return handle;
+  }
+
+  /** Serves one client over `transport` (see `Server.connect`). */
+  connect(transport: Transport): Promise<ServerConnection> {
+    return this.server.connect(transport);
+  }
+
+  /** Closes every connection. */
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  /** Sends `notifications/resources/updated` to every connection subscribed to `uri`. */
+  async notifyResourceUpdated(uri: string): Promise<void> {
+    await Promise.all(this.server.connections.map((connection) => connection.notifyResourceUpdated(uri).catch(() => false)));
+  }
+
+  /** Sends a log message to every connection (each applies its own level). */
+  async sendLoggingMessage(message: LoggingMessage): Promise<void> {
+    await Promise.all(this.server.connections.map((connection) => connection.sendLoggingMessage(message).catch(() => false)));
+  }
+
+  #pageSize(): number {
+    return this.#options.pageSize ?? 100;
+  }
+
+  /** Coalesces list changes of one tick into one notification per list and connection. */
+  #changed(kind: ListKind): void {
+    if (this.#pendingLists.size === 0) queueMicrotask(() => this.#flushListChanges());
+    this.#pendingLists.add(kind);
+  }
+
+  #flushListChanges(): void {
+    const kinds = [...this.#pendingLists];
+    this.#pendingLists.clear();
+    for (const connection of this.server.connections) {
+      if (!connection.isOperating) continue;
+      const declared = connection.capabilities;
+      for (const kind of kinds) {
+        if (declared[kind]?.listChanged !== true) continue;
+        connection.session.notify(LIST_CHANGED[kind]).catch(() => {
+          // the connection closed meanwhile
+        });
+      }
+    }
+  }
+
+  #install(method: string, handler: (params: JsonObject, context: ServerRequestContext) => JsonObject | Promise<JsonObject>): void {
+    if (this.#installed.has(method)) return;
+    this.#installed.add(method);
+    this.server.setRequestHandler(method, handler);
+  }
+
+  #installTools(): void {
+    this.#install('tools/list', (params, context) => this.#tools.list(params, context.protocolVersion, this.#pageSize()));
+    this.#install('tools/call', (params, context) => {
+      const tasksDeclared = context.connection.capabilities.tasks?.requests?.tools?.call !== undefined;
+      return this.#tools.call(params, context, tasksDeclared, this.#tasks.start);
+    });
+    if (this.#tools.hasTaskTools && !this.#installed.has('tasks/get')) {
+      for (const method of ['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']) this.#installed.add(method);
+      this.#tasks.install();
+    }
+    this.#installCompletions();
+  }
+
+  #installResources(): void {
+    this.#install('resources/list', (params, context) => this.#resources.list(params, context.protocolVersion, this.#pageSize(), requestExtra(context)));
+    this.#install('resources/templates/list', (params, context) => this.#resources.listTemplates(params, context.protocolVersion, this.#pageSize()));
+    this.#install('resources/read', (params, context) => this.#resources.read(String(params.uri), context.protocolVersion, requestExtra(context)));
+    this.#install('resources/subscribe', (params, context) => {
+      context.connection.subscribe(String(params.uri));
+      return {};
+    });
+    this.#install('resources/unsubscribe', (params, context) => {
+      context.connection.unsubscribe(String(params.uri));
+      return {};
+    });
+    this.#installCompletions();
+  }
+
+  #installPrompts(): void {
+    this.#install('prompts/list', (params, context) => this.#prompts.list(params, context.protocolVersion, this.#pageSize()));
+    this.#install('prompts/get', (params, context) => this.#prompts.get(params, context.protocolVersion, requestExtra(context)));
+    this.#installCompletions();
+  }
+
+  #installCompletions(): void {
+    this.#install('completion/complete', async (params, context) => {
+      const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown };
+      const argument = params.argument as { name: string; value: string };
+      let completer: Completer | undefined;
+      if (ref.type === 'ref/prompt') {
+        completer = this.#prompts.require(String(ref.name)).complete[argument.name];
+      } else {
+        const found = this.#resources.completer(String(ref.uri), argument.name);
+        if (found === null) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri)}`);
+        completer = found;
+      }
+      if (completer === undefined) return NO_COMPLETIONS;
+      const resolved = (params.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
+      const values = await completer(argument.value, { arguments: resolved, extra: requestExtra(context) });
+      return completionResult(values);
+    });
+  }
+}

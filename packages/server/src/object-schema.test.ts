@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { compileObjectSchema, isStandardSchema, type StandardSchemaLike } from './object-schema.js';
+
+describe('compileObjectSchema', () => {
+  it('compiles a zod object once into a frozen JSON Schema and validates with it', async () => {
+    const compiled = compileObjectSchema(z.object({ n: z.number().default(1) }), 'input', 'test');
+    expect(compiled.kind).toBe('standard');
+    expect(Object.isFrozen(compiled.jsonSchema)).toBe(true);
+    expect(compiled.jsonSchema).toMatchObject({ type: 'object', properties: { n: { type: 'number', default: 1 } } });
+    await expect(compiled.validate({})).resolves.toEqual({ ok: true, value: { n: 1 } });
+    await expect(compiled.validate({ n: 'x' })).resolves.toMatchObject({ ok: false, message: expect.stringContaining('n:') });
+  });
+
+  it('wraps a raw shape in z.object', async () => {
+    const compiled = compileObjectSchema({ a: z.string() }, 'input', 'test');
+    expect(compiled.jsonSchema.required).toEqual(['a']);
+    await expect(compiled.validate({ a: 1 })).resolves.toMatchObject({ ok: false });
+  });
+
+  it('keeps a JSON Schema verbatim (a copy, frozen) and passes objects through', async () => {
+    const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' as const, $defs: { x: { $anchor: 'x' } } };
+    const compiled = compileObjectSchema(schema, 'input', 'test');
+    expect(compiled.jsonSchema).toEqual(schema);
+    expect(compiled.jsonSchema).not.toBe(schema);
+    await expect(compiled.validate({ anything: true })).resolves.toEqual({ ok: true, value: { anything: true } });
+    await expect(compiled.validate([])).resolves.toMatchObject({ ok: false });
+  });
+
+  it('uses a non-zod Standard Schema and its JSON Schema converter', async () => {
+    const custom: StandardSchemaLike<{ ok: boolean }> & { '~standard': { jsonSchema: { input: () => Record<string, unknown>; output: () => Record<string, unknown> } } } = {
+      '~standard': {
+        version: 1,
+        vendor: 'custom',
+        validate: (value) => (typeof value === 'object' && value !== null && 'ok' in value ? { value: value as { ok: boolean } } : { issues: [{ message: 'needs ok' }] }),
+        jsonSchema: { input: () => ({ type: 'object', properties: { ok: { type: 'boolean' } } }), output: () => ({ type: 'object' }) },
+      },
+    };
+    const compiled = compileObjectSchema(custom, 'input', 'test');
+    expect(compiled.jsonSchema.properties).toEqual({ ok: { type: 'boolean' } });
+    await expect(compiled.validate({})).resolves.toEqual({ ok: false, message: 'needs ok' });
+  });
+
+  it.each([
+    ['a non-object JSON Schema', { type: 'string' }],
+    ['a shape with a non-zod value', { a: 1 }],
+    ['an array', []],
+  ])('refuses %s', (_label, input) => {
+    expect(() => compileObjectSchema(input as never, 'input', 'test')).toThrow(TypeError);
+  });
+
+  it('recognizes Standard Schemas', () => {
+    expect(isStandardSchema(z.string())).toBe(true);
+    expect(isStandardSchema({ type: 'object' })).toBe(false);
+  });
+});

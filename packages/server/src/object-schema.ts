@@ -1,0 +1,147 @@
+/**
+ * Argument and output schemas of tools and prompts. Three forms are accepted:
+ *
+ * - a Standard Schema object (zod 4, or any library implementing `~standard`): validates
+ *   values; its JSON Schema comes from zod's `z.toJSONSchema` (or the library's own
+ *   Standard JSON Schema converter);
+ * - a raw zod shape (`{ city: z.string() }`), wrapped in `z.object`;
+ * - a plain JSON Schema object with `type: "object"`, kept verbatim (including `$schema`,
+ *   `$defs`, `$anchor`, …). Values are then passed through unvalidated: this package ships
+ *   no JSON Schema validator.
+ *
+ * The JSON Schema is computed once, at registration, and frozen, so `tools/list` is
+ * byte-stable and never recomputes it (lessons #18).
+ */
+import { z } from 'zod';
+import type { JsonSchemaObject } from './wire-types.js';
+
+/** The result of a Standard Schema validation. */
+export type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+
+/**
+ * Any Standard Schema (https://standardschema.dev): zod 4 schemas are ones. Kept
+ * structural so that any zod 4.x minor (or another library) type-checks (lessons #22).
+ */
+export interface StandardSchemaLike<Output = unknown> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
+  };
+}
+
+/** A raw shape: property name → schema (zod schemas; wrapped in `z.object`). */
+export type RawShape = { readonly [key: string]: StandardSchemaLike };
+
+/** What `inputSchema` / `outputSchema` / `argsSchema` accept. */
+export type ObjectSchemaInput = StandardSchemaLike | RawShape | JsonSchemaObject;
+
+type OutputOf<S> = S extends { readonly '~standard': { readonly types?: infer T } } ? (NonNullable<T> extends { readonly output: infer O } ? O : unknown) : unknown;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type ShapeOutput<S extends RawShape> = Simplify<
+  { [K in keyof S as undefined extends OutputOf<S[K]> ? never : K]: OutputOf<S[K]> } & {
+    [K in keyof S as undefined extends OutputOf<S[K]> ? K : never]?: OutputOf<S[K]>;
+  }
+>;
+
+/** The validated value type of a schema input: inferred for schemas and shapes, a plain record for JSON Schema. */
+export type InferObject<S> = S extends StandardSchemaLike
+  ? OutputOf<S>
+  : S extends { readonly type: 'object' }
+    ? { [key: string]: unknown }
+    : S extends RawShape
+      ? ShapeOutput<S>
+      : { [key: string]: unknown };
+
+export type Validation = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+/** A schema compiled once at registration. */
+export interface CompiledSchema {
+  /** The JSON Schema advertised on the wire (frozen). */
+  readonly jsonSchema: JsonSchemaObject;
+  /** How the schema was given. */
+  readonly kind: 'standard' | 'json';
+  /** The Standard Schema used for validation, when there is one. */
+  readonly standard: StandardSchemaLike | undefined;
+  validate(value: unknown): Promise<Validation>;
+}
+
+/** True when `value` implements Standard Schema. */
+export function isStandardSchema(value: unknown): value is StandardSchemaLike {
+  return typeof value === 'object' && value !== null && '~standard' in value && typeof (value as StandardSchemaLike)['~standard'] === 'object';
+}
+
+function isZodSchema(value: unknown): value is z.ZodType {
+  return typeof value === 'object' && value !== null && '_zod' in value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** Turns a schema input into a Standard Schema (shapes become `z.object`) or `undefined` for JSON Schema. */
+export function toStandardSchema(input: ObjectSchemaInput, what: string): StandardSchemaLike | undefined {
+  if (isStandardSchema(input)) return input;
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new TypeError(`${what}: expected a schema, a raw shape or a JSON Schema object`);
+  if (typeof (input as { type?: unknown }).type === 'string') return undefined; // plain JSON Schema
+  const values = Object.values(input);
+  if (!values.every(isZodSchema)) {
+    throw new TypeError(`${what}: a raw shape must map every property to a zod schema; pass z.object(...) or a JSON Schema object with type "object"`);
+  }
+  return z.object(input as Record<string, z.ZodType>);
+}
+
+function jsonSchemaOf(schema: StandardSchemaLike, io: 'input' | 'output', what: string): Record<string, unknown> {
+  if (isZodSchema(schema)) return z.toJSONSchema(schema, { io, unrepresentable: 'any' });
+  const converter = (schema['~standard'] as { jsonSchema?: { input?: (o: { target: string }) => Record<string, unknown>; output?: (o: { target: string }) => Record<string, unknown> } }).jsonSchema;
+  const convert = io === 'input' ? converter?.input : converter?.output;
+  if (convert === undefined) throw new TypeError(`${what}: cannot derive a JSON Schema from this ${schema['~standard'].vendor} schema; pass a zod schema or a JSON Schema object`);
+  return convert({ target: 'draft-2020-12' });
+}
+
+function formatIssues(result: Extract<StandardResult<unknown>, { issues: unknown }>): string {
+  return result.issues
+    .map((issue) => {
+      const path = (issue.path ?? []).map((segment) => String(typeof segment === 'object' ? segment.key : segment)).join('.');
+      return path === '' ? issue.message : `${path}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Compiles a schema input once. `io` picks the JSON Schema of the accepted input
+ * (arguments) or of the produced output (structured results).
+ */
+export function compileObjectSchema(input: ObjectSchemaInput, io: 'input' | 'output', what: string): CompiledSchema {
+  const standard = toStandardSchema(input, what);
+  if (standard === undefined) {
+    const jsonSchema = deepFreeze(structuredClone(input) as JsonSchemaObject);
+    if (jsonSchema.type !== 'object') throw new TypeError(`${what}: the JSON Schema must have type "object"`);
+    return {
+      jsonSchema,
+      kind: 'json',
+      standard: undefined,
+      validate: async (value) =>
+        typeof value === 'object' && value !== null && !Array.isArray(value) ? { ok: true, value } : { ok: false, message: 'expected an object' },
+    };
+  }
+  const jsonSchema = deepFreeze(jsonSchemaOf(standard, io, what)) as JsonSchemaObject;
+  if (jsonSchema.type !== 'object') throw new TypeError(`${what}: the schema must describe an object (its JSON Schema has type ${JSON.stringify(jsonSchema.type)})`);
+  return {
+    jsonSchema,
+    kind: 'standard',
+    standard,
+    async validate(value) {
+      const result = await standard['~standard'].validate(value);
+      if (result.issues !== undefined) return { ok: false, message: formatIssues(result) };
+      return { ok: true, value: result.value };
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { ErrorCode, LEGACY_PROTOCOL_VERSIONS, type JsonObject } from '@statemcp/protocol';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { McpServer } from './mcp-server.js';
+import { initializedClient } from './test-harness.js';
+
+const INFO = { name: 'prompts-server', version: '1.0.0' };
+
+function promptServer() {
+  const server = new McpServer(INFO);
+  server.registerPrompt('test_simple_prompt', { description: 'A simple prompt' }, () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
+  }));
+  server.registerPrompt(
+    'test_prompt_with_arguments',
+    {
+      title: 'With arguments',
+      description: 'A prompt with arguments',
+      argsSchema: { arg1: z.string().describe('First argument'), arg2: z.string().describe('Second argument'), arg3: z.string().optional() },
+      complete: { arg1: (value) => Array.from({ length: 150 }, (_, i) => `${value}${i}`) },
+    },
+    ({ arg1, arg2 }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }] }),
+  );
+  server.registerPrompt('listed_args', { argsSchema: [{ name: 'topic', title: 'Topic', description: 'What about', required: true }] }, (args) => ({
+    messages: [{ role: 'assistant', content: { type: 'text', text: `About ${args.topic ?? ''}` } }],
+  }));
+  return server;
+}
+
+describe('McpServer', () => {
+  describe('#registerPrompt', () => {
+    it.each(LEGACY_PROTOCOL_VERSIONS)('lists prompts with their arguments at %s', async (version) => {
+      const test = await initializedClient(promptServer(), { version });
+      const { prompts } = await test.client.request('prompts/list');
+      const withArgs = (prompts as JsonObject[])[1];
+      expect(withArgs?.arguments).toEqual([
+        { name: 'arg1', description: 'First argument', required: true },
+        { name: 'arg2', description: 'Second argument', required: true },
+        { name: 'arg3', required: false },
+      ]);
+      expect(withArgs?.title === undefined).toBe(version < '2025-06-18');
+      const listed = (prompts as JsonObject[])[2]?.arguments as JsonObject[];
+      expect(listed[0]?.title === undefined).toBe(version < '2025-06-18');
+    });
+
+    it('gets a prompt with validated arguments', async () => {
+      const test = await initializedClient(promptServer());
+      await expect(test.client.request('prompts/get', { name: 'test_prompt_with_arguments', arguments: { arg1: 'testValue1', arg2: 'testValue2' } })).resolves.toEqual({
+        messages: [{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='testValue1', arg2='testValue2'" } }],
+      });
+    });
+
+    it.each([
+      ['an unknown prompt', { name: 'nope' }],
+      ['a missing required argument (schema)', { name: 'test_prompt_with_arguments', arguments: { arg1: 'x' } }],
+      ['a missing required argument (list)', { name: 'listed_args', arguments: {} }],
+    ])('answers %s with -32602', async (_label, params) => {
+      const test = await initializedClient(promptServer());
+      await expect(test.client.request('prompts/get', params)).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    });
+
+    it('answers prompts/list on a server without prompts with -32601', async () => {
+      const server = new McpServer(INFO);
+      server.registerTool('t', {}, () => ({ content: [] }));
+      const test = await initializedClient(server, { session: { strictCapabilities: false } });
+      await expect(test.client.request('prompts/list')).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
+    });
+  });
+
+  describe('completion/complete', () => {
+    it('caps values at 100 and reports total and hasMore', async () => {
+      const test = await initializedClient(promptServer());
+      const { completion } = await test.client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'v' } });
+      const page = completion as { values: string[]; total: number; hasMore: boolean };
+      expect(page.values).toHaveLength(100);
+      expect(page.total).toBe(150);
+      expect(page.hasMore).toBe(true);
+    });
+
+    it('answers an argument without completer with no values and an unknown prompt with -32602', async () => {
+      const test = await initializedClient(promptServer());
+      await expect(test.client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg2', value: '' } })).resolves.toEqual({
+        completion: { values: [] },
+      });
+      await expect(test.client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'a', value: '' } })).rejects.toMatchObject({
+        code: ErrorCode.InvalidParams,
+      });
+    });
+
+    it('passes resolved context arguments to the completer (2025-06-18+)', async () => {
+      const server = new McpServer(INFO);
+      server.registerPrompt('p', { argsSchema: { a: z.string(), b: z.string() }, complete: { b: (value, { arguments: resolved }) => [`${resolved.a ?? '?'}-${value}`] } }, () => ({ messages: [] }));
+      const test = await initializedClient(server);
+      await expect(test.client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'b', value: 'x' }, context: { arguments: { a: 'A' } } })).resolves.toEqual({
+        completion: { values: ['A-x'] },
+      });
+    });
+
+    it('works at 2024-11-05, which has completion/complete but no completions capability', async () => {
+      const test = await initializedClient(promptServer(), { version: '2024-11-05' });
+      expect(test.client.peer?.capabilities.completions).toBeUndefined();
+      await expect(test.client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg2', value: '' } })).resolves.toEqual({
+        completion: { values: [] },
+      });
+    });
+  });
+});

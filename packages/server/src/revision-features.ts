@@ -1,0 +1,96 @@
+/**
+ * Which optional fields and capabilities exist in which protocol revision, and the
+ * functions that shape outbound objects for a negotiated revision by dropping what it
+ * lacks (digest §1.1 `Implementation` table; rule 29). Revisions are ISO dates, so they
+ * compare as strings.
+ */
+import type { JsonObject } from '@statemcp/protocol';
+import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, ToolDefinition } from './wire-types.js';
+
+/** The first revision of each optional feature. */
+export const FEATURE_SINCE = Object.freeze({
+  /** Tool annotations, audio content, the `completions` capability, progress `message`. */
+  toolAnnotations: '2025-03-26',
+  completionsCapability: '2025-03-26',
+  /** `title` on implementations, tools, resources, prompts; `outputSchema`/`structuredContent`; `_meta` on data objects; elicitation. */
+  title: '2025-06-18',
+  structuredOutput: '2025-06-18',
+  elicitation: '2025-06-18',
+  /** Input validation failures are tool execution errors (`isError: true`), SEP-1303. */
+  validationAsToolError: '2025-11-25',
+  /** `icons`, `description`, `websiteUrl`, tool `execution`, tasks, URL elicitation, sampling tools. */
+  icons: '2025-11-25',
+  tasks: '2025-11-25',
+  urlElicitation: '2025-11-25',
+  samplingTools: '2025-11-25',
+} as const);
+
+export type Feature = keyof typeof FEATURE_SINCE;
+
+/** True when `version` has `feature`. */
+export function hasFeature(version: string, feature: Feature): boolean {
+  return version >= FEATURE_SINCE[feature];
+}
+
+function copy<T extends object>(source: T, keys: readonly (keyof T)[]): JsonObject {
+  const out: JsonObject = {};
+  for (const key of keys) {
+    const value = source[key];
+    if (value !== undefined) out[key as string] = value;
+  }
+  return out;
+}
+
+/** `serverInfo` for `version`: `title` from 2025-06-18, `description`/`icons`/`websiteUrl` from 2025-11-25. */
+export function implementationFor(info: Implementation, version: string): JsonObject {
+  const keys: (keyof Implementation)[] = ['name', 'version'];
+  if (hasFeature(version, 'title')) keys.push('title');
+  if (hasFeature(version, 'icons')) keys.push('description', 'icons', 'websiteUrl');
+  return copy(info, keys);
+}
+
+/** Capabilities for `version`: no `completions` before 2025-03-26, no `tasks` before 2025-11-25. */
+export function capabilitiesFor(capabilities: ServerCapabilities, version: string): JsonObject {
+  const out: JsonObject = { ...capabilities };
+  if (!hasFeature(version, 'completionsCapability')) delete out.completions;
+  if (!hasFeature(version, 'tasks')) delete out.tasks;
+  return out;
+}
+
+/** A tool for `version`: annotations from 2025-03-26; title, outputSchema, `_meta` from 2025-06-18; icons, execution from 2025-11-25. */
+export function toolFor(tool: ToolDefinition, version: string): JsonObject {
+  const keys: (keyof ToolDefinition)[] = ['name', 'description', 'inputSchema'];
+  if (hasFeature(version, 'toolAnnotations')) keys.push('annotations');
+  if (hasFeature(version, 'title')) keys.push('title', 'outputSchema', '_meta');
+  if (hasFeature(version, 'icons')) keys.push('icons', 'execution');
+  return copy(tool, keys);
+}
+
+/** A resource for `version`: title and `_meta` from 2025-06-18, icons from 2025-11-25. */
+export function resourceFor(resource: Resource, version: string): JsonObject {
+  const keys: (keyof Resource)[] = ['uri', 'name', 'description', 'mimeType', 'annotations', 'size'];
+  if (hasFeature(version, 'title')) keys.push('title', '_meta');
+  if (hasFeature(version, 'icons')) keys.push('icons');
+  return copy(resource, keys);
+}
+
+/** A resource template for `version`: title and `_meta` from 2025-06-18, icons from 2025-11-25. */
+export function resourceTemplateFor(template: ResourceTemplate, version: string): JsonObject {
+  const keys: (keyof ResourceTemplate)[] = ['uriTemplate', 'name', 'description', 'mimeType', 'annotations'];
+  if (hasFeature(version, 'title')) keys.push('title', '_meta');
+  if (hasFeature(version, 'icons')) keys.push('icons');
+  return copy(template, keys);
+}
+
+/** A prompt for `version`: title (also on arguments) and `_meta` from 2025-06-18, icons from 2025-11-25. */
+export function promptFor(prompt: Prompt, version: string): JsonObject {
+  const keys: (keyof Prompt)[] = ['name', 'description'];
+  const titled = hasFeature(version, 'title');
+  if (titled) keys.push('title', '_meta');
+  if (hasFeature(version, 'icons')) keys.push('icons');
+  const out = copy(prompt, keys);
+  if (prompt.arguments !== undefined) {
+    out.arguments = prompt.arguments.map((argument) => copy(argument, titled ? ['name', 'title', 'description', 'required'] : ['name', 'description', 'required']));
+  }
+  return out;
+}

@@ -1,0 +1,225 @@
+/**
+ * One client connection of a {@link Server}: its session (the lifecycle state machine),
+ * what the client declared, and the state that belongs to this connection only — the log
+ * level set with `logging/setLevel` and the resource subscriptions. Created by
+ * `Server.connect(transport)`; a server holds many at once (Streamable HTTP makes one per
+ * HTTP session).
+ */
+import {
+  ConnectionClosedError,
+  InvalidStateError,
+  type CloseInfo,
+  type ConnectionState,
+  type JsonObject,
+  type NotificationOptions,
+  type RequestOptions,
+  type Session,
+} from '@statemcp/protocol';
+import { createMessageParams, elicitParams, type PeerView } from './client-requests.js';
+import { passesLevel } from './logging-levels.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+  ServerCapabilities,
+} from './wire-types.js';
+
+/** Params of `notifications/message`. */
+export interface LoggingMessage {
+  readonly level: LoggingLevel;
+  readonly data: unknown;
+  readonly logger?: string;
+  /** Notification `_meta` (e.g. `io.modelcontextprotocol/related-task`). */
+  readonly _meta?: JsonObject;
+}
+
+/** What a connection needs from its server. */
+export interface ConnectionHost {
+  /** Capabilities to declare for a handshake starting now. */
+  capabilities(): ServerCapabilities;
+  readonly strictCapabilities: boolean;
+}
+
+/**
+ * One client connection of a server. Per-connection state (log level, subscriptions,
+ * declared capabilities) lives here; the lifecycle lives in `session`.
+ */
+export class ServerConnection {
+  /** The session runner of this connection (state, inspection, raw requests). */
+  readonly session: Session;
+  readonly #host: ConnectionHost;
+  #declared: ServerCapabilities | undefined;
+  #logLevel: LoggingLevel | undefined;
+  readonly #subscriptions = new Set<string>();
+
+  /** @internal Created by `Server.connect`. */
+  constructor(host: ConnectionHost, createSession: (connection: ServerConnection) => Session) {
+    this.#host = host;
+    this.session = createSession(this);
+  }
+
+  /** The session's id (inspection label). */
+  get id(): string {
+    return this.session.id;
+  }
+
+  /** The connection's lifecycle state. */
+  get state(): ConnectionState {
+    return this.session.state;
+  }
+
+  /** True once the handshake is complete and until the connection starts closing. */
+  get isOperating(): boolean {
+    return this.session.state.kind === 'operating';
+  }
+
+  /** The negotiated protocol version, once known. */
+  get protocolVersion(): string | undefined {
+    return this.session.protocolVersion;
+  }
+
+  /** The client's `clientInfo`, once the handshake has been answered. */
+  get clientInfo(): Implementation | undefined {
+    return this.session.peer?.info;
+  }
+
+  /** The client's declared capabilities, once the handshake has been answered. */
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.session.peer?.capabilities;
+  }
+
+  /** The capabilities this connection declared (fixed when `initialize` was answered). */
+  get capabilities(): ServerCapabilities {
+    return this.#declared ?? this.#host.capabilities();
+  }
+
+  /** The level the client asked for with `logging/setLevel` (undefined: everything is sent). */
+  get logLevel(): LoggingLevel | undefined {
+    return this.#logLevel;
+  }
+
+  /** Resource URIs this client subscribed to. */
+  get subscriptions(): ReadonlySet<string> {
+    return this.#subscriptions;
+  }
+
+  /** Resolves once, when the connection has terminated. */
+  get closed(): Promise<CloseInfo> {
+    return this.session.closed;
+  }
+
+  /** @internal Fixes the declared capabilities at handshake time. */
+  declare(capabilities: ServerCapabilities): void {
+    this.#declared = capabilities;
+  }
+
+  /** @internal `logging/setLevel`. */
+  setLogLevel(level: LoggingLevel): void {
+    this.#logLevel = level;
+  }
+
+  /** @internal `resources/subscribe`. */
+  subscribe(uri: string): void {
+    this.#subscriptions.add(uri);
+  }
+
+  /** @internal `resources/unsubscribe`. */
+  unsubscribe(uri: string): void {
+    this.#subscriptions.delete(uri);
+  }
+
+  /**
+   * Sends `notifications/message` when the connection declared `logging`, the level passes
+   * the client's `logging/setLevel` threshold and the connection is live. Never throws:
+   * resolves `false` when the message was dropped.
+   */
+  async sendLoggingMessage(message: LoggingMessage, options: NotificationOptions = {}): Promise<boolean> {
+    if (this.capabilities.logging === undefined) return false;
+    if (!passesLevel(message.level, this.#logLevel)) return false;
+    const kind = this.session.state.kind;
+    if (kind === 'shuttingDown' || kind === 'terminated') return false;
+    const params: JsonObject = { level: message.level, data: message.data };
+    if (message.logger !== undefined) params.logger = message.logger;
+    if (message._meta !== undefined) params._meta = message._meta;
+    try {
+      await this.session.notify('notifications/message', params, options);
+      return true;
+    } catch (error) {
+      if (error instanceof InvalidStateError || error instanceof ConnectionClosedError) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Sends `notifications/resources/updated` for `uri` when this client subscribed to it and
+   * the connection is operating; resolves whether it was sent.
+   */
+  async notifyResourceUpdated(uri: string): Promise<boolean> {
+    if (!this.#subscriptions.has(uri) || !this.isOperating) return false;
+    await this.session.notify('notifications/resources/updated', { uri });
+    return true;
+  }
+
+  /**
+   * Asks the client to sample an LLM (`sampling/createMessage`). Refused locally with
+   * `CapabilityNotSupportedError` when the client did not declare `sampling`, or when
+   * `tools`/`toolChoice` are given but the revision is older than 2025-11-25 or the client
+   * lacks `sampling.tools`.
+   */
+  async createMessage(params: CreateMessageRequestParams, options: RequestOptions = {}): Promise<CreateMessageResult> {
+    const wire = createMessageParams(params, this.#peerView());
+    return (await this.session.request('sampling/createMessage', wire, options)) as unknown as CreateMessageResult;
+  }
+
+  /**
+   * Asks the client for input (`elicitation/create`, 2025-06-18+). Form mode by default;
+   * URL mode needs 2025-11-25 and the client's `elicitation.url`. Refusals are typed
+   * `CapabilityNotSupportedError`s raised before anything is sent.
+   */
+  async elicitInput(params: ElicitRequestParams, options: RequestOptions = {}): Promise<ElicitResult> {
+    const wire = elicitParams(params, this.#peerView());
+    return (await this.session.request('elicitation/create', wire, options)) as unknown as ElicitResult;
+  }
+
+  /**
+   * Tells the client that the URL-mode elicitation `elicitationId` is complete
+   * (`notifications/elicitation/complete`, 2025-11-25). Refused locally with
+   * `CapabilityNotSupportedError` on older revisions.
+   */
+  async notifyElicitationComplete(elicitationId: string, options: NotificationOptions = {}): Promise<void> {
+    await this.session.notify('notifications/elicitation/complete', { elicitationId }, options);
+  }
+
+  /** Asks the client for its roots (`roots/list`); needs the client's `roots` capability. */
+  async listRoots(options: RequestOptions = {}): Promise<ListRootsResult> {
+    return (await this.session.request('roots/list', undefined, options)) as unknown as ListRootsResult;
+  }
+
+  /** Pings the client; resolves with the round-trip time in ms. */
+  ping(options: RequestOptions = {}): Promise<number> {
+    return this.session.ping(options);
+  }
+
+  /** Graceful close (idempotent, bounded by the session's close deadline). */
+  close(): Promise<void> {
+    return this.session.close();
+  }
+
+  /** Forceful close. */
+  terminate(): Promise<void> {
+    return this.session.terminate();
+  }
+
+  #peerView(): PeerView {
+    return {
+      version: this.protocolVersion ?? '',
+      clientCapabilities: this.session.peer?.capabilities,
+      strict: this.#host.strictCapabilities,
+    };
+  }
+}

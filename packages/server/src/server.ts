@@ -1,0 +1,217 @@
+/**
+ * The low-level MCP server: a thin role layer over the protocol package's session runner.
+ * One `Server` serves many connections; each `connect(transport)` creates a server-role
+ * `Session` (which owns the lifecycle: handshake gating, method and capability checks,
+ * params validation, ids, timeouts, progress, cancellation, close) and installs the
+ * handlers registered here. Handlers get params already validated once by the runner
+ * against the negotiated revision, plus the connection they serve.
+ *
+ * Use `McpServer` for the registration API (tools, resources, prompts); use `Server`
+ * directly to answer methods by hand.
+ *
+ * @example
+ * ```ts
+ * const server = new Server({ name: 'raw', version: '1.0.0' }, { capabilities: { tools: {} } });
+ * server.setRequestHandler('tools/list', () => ({ tools: [] }));
+ * const connection = await server.connect(transport);
+ * ```
+ */
+import {
+  AlreadyConnectedError,
+  ErrorCode,
+  JsonRpcError,
+  Session,
+  type InboundContext,
+  type InitializeParams,
+  type InitializeResultShape,
+  type JsonObject,
+  type NotificationContext,
+  type RequestContext,
+  type SessionOptions,
+  type Transport,
+} from '@statemcp/protocol';
+import { isLoggingLevel } from './logging-levels.js';
+import { capabilitiesFor, implementationFor } from './revision-features.js';
+import { ServerConnection } from './server-connection.js';
+import type { Implementation, ServerCapabilities } from './wire-types.js';
+
+/** Session options a server passes through to every connection's session. */
+export type ServerSessionOptions = Partial<
+  Pick<
+    SessionOptions,
+    | 'supportedVersions'
+    | 'clock'
+    | 'defaultTimeoutMs'
+    | 'maxTotalTimeoutMs'
+    | 'resetTimeoutOnProgress'
+    | 'strictCapabilities'
+    | 'strictInitialized'
+    | 'closeDeadlineMs'
+    | 'settledMemory'
+    | 'inspect'
+    | 'keepAlive'
+  >
+>;
+
+export interface ServerOptions extends ServerSessionOptions {
+  /** Usage hints for the model, sent in the InitializeResult. */
+  readonly instructions?: string;
+  /**
+   * Declared capabilities (default `{ logging: {} }`). A function is evaluated at each
+   * connection's handshake; the result is fixed for that connection. Fields a negotiated
+   * revision lacks (`completions` before 2025-03-26, `tasks` before 2025-11-25) are dropped.
+   */
+  readonly capabilities?: ServerCapabilities | (() => ServerCapabilities);
+  /** Called with every new connection, before its handshake. */
+  readonly onconnection?: (connection: ServerConnection) => void;
+}
+
+/** What a server request handler gets besides its params. */
+export interface ServerRequestContext extends RequestContext {
+  /** The connection the request arrived on. */
+  readonly connection: ServerConnection;
+}
+
+export type ServerRequestHandler = (params: JsonObject, context: ServerRequestContext) => JsonObject | Promise<JsonObject>;
+
+export interface ServerNotificationContext extends NotificationContext {
+  readonly connection: ServerConnection;
+}
+
+export type ServerNotificationHandler = (params: JsonObject, context: ServerNotificationContext) => void | Promise<void>;
+
+/**
+ * The low-level MCP server: one request handler per method, shared by every connection;
+ * each `connect(transport)` runs its own server-role `Session`.
+ */
+export class Server {
+  /** This server's `serverInfo` (shaped per revision in each handshake). */
+  readonly info: Implementation;
+  readonly #options: ServerOptions;
+  readonly #requestHandlers = new Map<string, ServerRequestHandler>();
+  readonly #notificationHandlers = new Map<string, ServerNotificationHandler>();
+  readonly #connections = new Set<ServerConnection>();
+  readonly #transports = new WeakSet<Transport>();
+
+  constructor(info: Implementation, options: ServerOptions = {}) {
+    this.info = info;
+    this.#options = options;
+    this.setRequestHandler('logging/setLevel', (params, context) => {
+      if (!isLoggingLevel(params.level)) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid log level');
+      context.connection.setLogLevel(params.level);
+      return {};
+    });
+  }
+
+  /** Whether declared capabilities are enforced both ways (the sessions' `strictCapabilities`, default true). */
+  get strictCapabilities(): boolean {
+    return this.#options.strictCapabilities ?? true;
+  }
+
+  /** The capabilities a handshake starting now would declare. */
+  capabilities(): ServerCapabilities {
+    const declared = this.#options.capabilities;
+    if (declared === undefined) return { logging: {} };
+    return typeof declared === 'function' ? declared() : declared;
+  }
+
+  /** Every live connection (terminated ones are removed). */
+  get connections(): readonly ServerConnection[] {
+    return [...this.#connections];
+  }
+
+  /** Answers `method` on every connection, present and future. Replaces an earlier handler. */
+  setRequestHandler(method: string, handler: ServerRequestHandler): void {
+    const installNow = !this.#requestHandlers.has(method);
+    this.#requestHandlers.set(method, handler);
+    if (installNow) for (const connection of this.#connections) this.#installRequest(connection, method);
+  }
+
+  removeRequestHandler(method: string): void {
+    this.#requestHandlers.delete(method);
+    for (const connection of this.#connections) connection.session.removeRequestHandler(method);
+  }
+
+  /** Handles the notification `method` on every connection, present and future. */
+  setNotificationHandler(method: string, handler: ServerNotificationHandler): void {
+    const installNow = !this.#notificationHandlers.has(method);
+    this.#notificationHandlers.set(method, handler);
+    if (installNow) for (const connection of this.#connections) this.#installNotification(connection, method);
+  }
+
+  removeNotificationHandler(method: string): void {
+    this.#notificationHandlers.delete(method);
+    for (const connection of this.#connections) connection.session.removeNotificationHandler(method);
+  }
+
+  /**
+   * Serves one client over `transport` and resolves with the new connection once the
+   * transport has started (the handshake follows when the client sends `initialize`).
+   * A transport already serving a live connection is refused with `AlreadyConnectedError`.
+   */
+  async connect(transport: Transport): Promise<ServerConnection> {
+    if (this.#transports.has(transport)) {
+      throw new AlreadyConnectedError('This transport is already connected to a server; create a new transport for each connection');
+    }
+    this.#transports.add(transport);
+    const { instructions: _i, capabilities: _c, onconnection, ...sessionOptions } = this.#options;
+    const connection = new ServerConnection(this, (self) =>
+      new Session({
+        ...sessionOptions,
+        role: 'server',
+        capabilities: () => self.capabilities,
+        onInitialize: (params, version, context) => this.#initializeResult(self, params, version, context),
+        onclose: () => {
+          this.#connections.delete(self);
+          this.#transports.delete(transport);
+        },
+      }),
+    );
+    const { session } = connection;
+    for (const method of this.#requestHandlers.keys()) this.#installRequest(connection, method);
+    for (const method of this.#notificationHandlers.keys()) this.#installNotification(connection, method);
+    this.#connections.add(connection);
+    onconnection?.(connection);
+    try {
+      await session.connect(transport);
+    } catch (error) {
+      this.#connections.delete(connection);
+      this.#transports.delete(transport);
+      throw error;
+    }
+    return connection;
+  }
+
+  /** Closes every connection gracefully; resolves when all have terminated. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#connections].map((connection) => connection.close()));
+  }
+
+  #initializeResult(connection: ServerConnection, _params: InitializeParams, version: string, _context: InboundContext | undefined): InitializeResultShape {
+    const capabilities = this.capabilities();
+    connection.declare(capabilities);
+    const result: InitializeResultShape = {
+      protocolVersion: version,
+      capabilities: capabilitiesFor(capabilities, version),
+      serverInfo: implementationFor(this.info, version) as InitializeResultShape['serverInfo'],
+    };
+    if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
+    return result;
+  }
+
+  #installRequest(connection: ServerConnection, method: string): void {
+    connection.session.setRequestHandler(method, (params, context) => {
+      const handler = this.#requestHandlers.get(method);
+      if (handler === undefined) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      return handler(params, { ...context, connection });
+    });
+  }
+
+  #installNotification(connection: ServerConnection, method: string): void {
+    connection.session.setNotificationHandler(method, (params, context) => {
+      const handler = this.#notificationHandlers.get(method);
+      if (handler === undefined) return;
+      return handler(params, { ...context, connection });
+    });
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Shaping and checking what a tool handler returns, per negotiated revision (digest §3.5):
+ * thrown errors become `isError: true` results (tool execution errors the model can see),
+ * except `JsonRpcError`s, which stay protocol errors; `structuredContent` must conform to
+ * the tool's output schema (otherwise -32603: the server broke its own contract, which
+ * the model cannot fix); revisions before 2025-06-18 get no `structuredContent`, only its
+ * JSON text; the result is checked against the revision's `CallToolResult` schema.
+ */
+import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
+import type { CompiledSchema } from './object-schema.js';
+import { hasFeature } from './revision-features.js';
+import type { CallToolResult } from './wire-types.js';
+
+/** A tool execution error result with `message` as its text. */
+export function toolErrorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** The error result for something a handler threw (`JsonRpcError`s are rethrown as protocol errors). */
+export function resultFromThrown(error: unknown): CallToolResult {
+  if (error instanceof JsonRpcError) throw error;
+  const message = error instanceof Error ? error.message : String(error);
+  return toolErrorResult(message === '' ? 'Tool execution failed' : message);
+}
+
+/** Checks and shapes a handler's result for `version`; throws -32603 when the server broke its contract. */
+export async function finishToolResult(toolName: string, value: unknown, output: CompiledSchema | undefined, version: string): Promise<JsonObject> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned a non-object result`);
+  }
+  const result: JsonObject = { ...(value as JsonObject) };
+  const structured = result.structuredContent;
+  if (output !== undefined && result.isError !== true) {
+    if (typeof structured !== 'object' || structured === null) {
+      throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} has an outputSchema but returned no structuredContent`);
+    }
+    const checked = await output.validate(structured);
+    if (!checked.ok) throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned structuredContent that does not match its outputSchema: ${checked.message}`);
+  }
+  if (result.content === undefined) {
+    result.content = structured === undefined ? [] : [{ type: 'text', text: JSON.stringify(structured) }];
+  }
+  if (!hasFeature(version, 'structuredOutput') && structured !== undefined) {
+    delete result.structuredContent;
+    if (Array.isArray(result.content) && result.content.length === 0) result.content = [{ type: 'text', text: JSON.stringify(structured) }];
+  }
+  const schema = getRevision(version)?.schemas.CallToolResult;
+  const parsed = schema?.safeParse(result);
+  if (parsed !== undefined && !parsed.success) {
+    throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned a result that is not a valid CallToolResult in protocol revision ${version}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return result;
+}

@@ -1,0 +1,182 @@
+/**
+ * Tool registrations of an `McpServer`: `tools/list` (paginated, each tool shaped once per
+ * revision and cached, so the list is byte-stable) and `tools/call` (unknown tool → -32602;
+ * invalid arguments → an `isError: true` result from 2025-11-25 on, -32602 before (SEP-1303);
+ * task augmentation per the tool's `execution.taskSupport`).
+ */
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { compileObjectSchema, type CompiledSchema, type InferObject, type ObjectSchemaInput } from './object-schema.js';
+import { paginate } from './pagination.js';
+import { Registry } from './registry.js';
+import { requestExtra, type RequestExtra } from './request-extra.js';
+import { hasFeature, toolFor } from './revision-features.js';
+import type { ServerRequestContext } from './server.js';
+import { finishToolResult, resultFromThrown, toolErrorResult } from './tool-results.js';
+import type { CallToolResult, Icon, JsonSchemaObject, Meta, ToolDefinition, ToolAnnotations, ToolExecution } from './wire-types.js';
+
+/** Tool names: 1–128 characters from `A-Z a-z 0-9 _ - . /` (SEP-986). */
+const TOOL_NAME = /^[A-Za-z0-9_./-]{1,128}$/;
+
+const EMPTY_INPUT: JsonSchemaObject = Object.freeze({ type: 'object', properties: Object.freeze({}) });
+
+export interface ToolConfig<I extends ObjectSchemaInput | undefined = undefined, O extends ObjectSchemaInput | undefined = undefined> {
+  /** Display name (2025-06-18+). */
+  readonly title?: string;
+  readonly description?: string;
+  /** A zod object schema, a raw zod shape, or a JSON Schema object kept verbatim. Default: no arguments. */
+  readonly inputSchema?: I;
+  /** Schema of `structuredContent` (2025-06-18+); results are checked against it. */
+  readonly outputSchema?: O;
+  /** Behaviour hints (2025-03-26+). */
+  readonly annotations?: ToolAnnotations;
+  /** Icons (2025-11-25+). */
+  readonly icons?: Icon[];
+  /** `taskSupport`: `forbidden` (default), `optional` or `required` (2025-11-25+). */
+  readonly execution?: ToolExecution;
+  readonly _meta?: Meta;
+}
+
+/** The arguments a tool handler receives for an input schema. */
+export type ToolArgs<I> = I extends ObjectSchemaInput ? InferObject<I> : { [key: string]: never };
+
+export type ToolCallback<Args = { [key: string]: unknown }> = (args: Args, extra: RequestExtra) => CallToolResult | Promise<CallToolResult>;
+
+/** The handle `registerTool` returns. */
+export interface RegisteredTool {
+  readonly name: string;
+  readonly enabled: boolean;
+  /** Lists and serves the tool again. */
+  enable(): void;
+  /** Hides the tool: it leaves `tools/list` and calling it is -32602. */
+  disable(): void;
+  /** Replaces metadata and/or the handler (schemas are compiled again). */
+  update(config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler?: ToolCallback<never>): void;
+  /** Unregisters the tool. */
+  remove(): void;
+}
+
+export interface ToolEntry {
+  readonly name: string;
+  enabled: boolean;
+  wire: ToolDefinition;
+  input: CompiledSchema | undefined;
+  output: CompiledSchema | undefined;
+  handler: ToolCallback<never>;
+  readonly perVersion: Map<string, JsonObject>;
+}
+
+/** Starts a tool call as a task; provided by the tasks module. */
+export type TaskStarter = (entry: ToolEntry, args: unknown, params: JsonObject, context: ServerRequestContext) => JsonObject;
+
+function compileTool(name: string, config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>): Pick<ToolEntry, 'wire' | 'input' | 'output'> {
+  const input = config.inputSchema === undefined ? undefined : compileObjectSchema(config.inputSchema, 'input', `Tool ${name} inputSchema`);
+  const output = config.outputSchema === undefined ? undefined : compileObjectSchema(config.outputSchema, 'output', `Tool ${name} outputSchema`);
+  const wire: ToolDefinition = { name, inputSchema: input?.jsonSchema ?? EMPTY_INPUT };
+  if (config.title !== undefined) wire.title = config.title;
+  if (config.description !== undefined) wire.description = config.description;
+  if (output !== undefined) wire.outputSchema = output.jsonSchema;
+  if (config.annotations !== undefined) wire.annotations = config.annotations;
+  if (config.icons !== undefined) wire.icons = config.icons;
+  if (config.execution !== undefined) wire.execution = config.execution;
+  if (config._meta !== undefined) wire._meta = config._meta;
+  return { wire, input, output };
+}
+
+/** The tools of one `McpServer`: registration, `tools/list` and `tools/call`. */
+export class ToolRegistry {
+  readonly entries: Registry<ToolEntry>;
+
+  constructor(onChange: () => void) {
+    this.entries = new Registry(onChange);
+  }
+
+  /** True when any tool can run as a task. */
+  get hasTaskTools(): boolean {
+    return this.entries.values().some((entry) => (entry.wire.execution?.taskSupport ?? 'forbidden') !== 'forbidden');
+  }
+
+  register(name: string, config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler: ToolCallback<never>): RegisteredTool {
+    if (!TOOL_NAME.test(name)) throw new TypeError(`Invalid tool name ${JSON.stringify(name)}: use 1–128 characters from A-Z a-z 0-9 _ - . /`);
+    if (this.entries.has(name)) throw new Error(`Tool ${name} is already registered`);
+    const entry: ToolEntry = { name, enabled: true, handler, perVersion: new Map(), ...compileTool(name, config) };
+    this.entries.set(name, entry);
+    const registry = this.entries;
+    return {
+      name,
+      get enabled() {
+        return entry.enabled;
+      },
+      enable() {
+        if (entry.enabled) return;
+        entry.enabled = true;
+        registry.touch();
+      },
+      disable() {
+        if (!entry.enabled) return;
+        entry.enabled = false;
+        registry.touch();
+      },
+      update(next, nextHandler) {
+        Object.assign(entry, compileTool(name, next));
+        if (nextHandler !== undefined) entry.handler = nextHandler;
+        entry.perVersion.clear();
+        registry.touch();
+      },
+      remove() {
+        registry.delete(name);
+      },
+    };
+  }
+
+  /** `tools/list` for `version`. Tools that require tasks are hidden from revisions without tasks. */
+  list(params: JsonObject, version: string, pageSize: number): JsonObject {
+    const visible = this.entries.values().filter((entry) => entry.enabled && (hasFeature(version, 'tasks') || entry.wire.execution?.taskSupport !== 'required'));
+    const page = paginate(visible, typeof params.cursor === 'string' ? params.cursor : undefined, pageSize, this.entries.generation);
+    const tools = page.items.map((entry) => {
+      let shaped = entry.perVersion.get(version);
+      if (shaped === undefined) {
+        shaped = toolFor(entry.wire, version);
+        entry.perVersion.set(version, shaped);
+      }
+      return shaped;
+    });
+    return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
+  }
+
+  /** `tools/call`. `tasksDeclared` says whether this connection declared task support for tool calls. */
+  async call(params: JsonObject, context: ServerRequestContext, tasksDeclared: boolean, startTask: TaskStarter | undefined): Promise<JsonObject> {
+    const name = String(params.name);
+    const entry = this.entries.get(name);
+    if (entry === undefined || !entry.enabled) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const version = context.protocolVersion;
+    const support = entry.wire.execution?.taskSupport ?? 'forbidden';
+    const asTask = tasksDeclared && hasFeature(version, 'tasks') && typeof params.task === 'object' && params.task !== null;
+    if (asTask && support === 'forbidden') throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} does not support task execution`);
+    if (!asTask && support === 'required') throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} must be called as a task`);
+
+    const args = params.arguments ?? {};
+    let value: unknown = args;
+    if (entry.input !== undefined) {
+      const checked = await entry.input.validate(args);
+      if (!checked.ok) {
+        const message = `Invalid arguments for tool ${name}: ${checked.message}`;
+        if (hasFeature(version, 'validationAsToolError')) return toolErrorResult(message);
+        throw new JsonRpcError(ErrorCode.InvalidParams, message);
+      }
+      value = checked.value;
+    }
+    if (asTask && startTask !== undefined) return startTask(entry, value, params, context);
+    return runTool(entry, value, requestExtra(context), version);
+  }
+}
+
+/** Runs a tool's handler and shapes its result (shared by direct calls and tasks). */
+export async function runTool(entry: ToolEntry, args: unknown, extra: RequestExtra, version: string): Promise<JsonObject> {
+  let value: unknown;
+  try {
+    value = await (entry.handler as ToolCallback<unknown>)(args, extra);
+  } catch (error) {
+    value = resultFromThrown(error);
+  }
+  return finishToolResult(entry.name, value, entry.output, version);
+}
