@@ -196,6 +196,7 @@ export type {
   NotificationContext,
   NotificationHandler,
   NotificationOptions,
+  ProgressHandle,
   RequestContext,
   RequestHandler,
   RequestOptions,

@@ -108,10 +108,23 @@ export interface RequestContext {
    * the reply was sent are dropped.
    */
   sendProgress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Keeps this request's progress token usable after the reply (2025-11-25 tasks: the
+   * original token stays valid until the task is terminal, rule 49). Returns undefined
+   * when the caller supplied no token. Values must still increase; `release()` ends it.
+   */
+  retainProgress(): ProgressHandle | undefined;
   /** Sends a notification related to this request. */
   notify(method: string, params?: JsonObject): Promise<void>;
   /** Sends a request to the peer on behalf of this request (sampling, elicitation, roots, …). */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+}
+
+/** A progress channel that outlives the reply (see `RequestContext.retainProgress`). */
+export interface ProgressHandle {
+  send(progress: number, total?: number, message?: string): Promise<void>;
+  /** Stops the channel; later `send` calls are dropped. */
+  release(): void;
 }
 
 export type RequestHandler = (params: JsonObject, context: RequestContext) => JsonObject | Promise<JsonObject>;

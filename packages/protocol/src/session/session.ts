@@ -50,7 +50,7 @@ import type { Revision } from '../revisions/types.js';
 import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, acceptServerVersion, negotiateServerVersion, proposeVersion } from '../versions.js';
 import { systemClock, type Clock } from './clock.js';
-import { RequestLedger, type InboundRecord, type LedgerRecord, type OutboundRecord, type PendingRequestView } from './ledger.js';
+import { RequestLedger, type InboundRecord, type LedgerRecord, type OutboundRecord, type PendingRequestView, type ProgressUpdate } from './ledger.js';
 import type {
   CloseInfo,
   InitializeParams,
@@ -65,6 +65,7 @@ import type {
 import { formatIssues } from './validation.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 const DEFAULT_CLOSE_DEADLINE_MS = 10_000;
 
 type TransitionListener = (to: ConnectionState, from: ConnectionState, event: ConnectionEvent) => void;
@@ -573,6 +574,7 @@ export class Session {
 
   #finalize(): void {
     if (this.#closeInfo !== undefined) return;
+    this.#taskProgress.clear();
     if (this.#closeDeadline !== undefined) this.#clock.clearTimeout(this.#closeDeadline);
     this.#closeDeadline = undefined;
     const state = this.#state;
@@ -844,20 +846,39 @@ export class Session {
       transportContext: context,
       protocolVersion: this.protocolVersion ?? this.#revision.version,
       sendProgress: async (progress, total, message) => {
-        if (record.progressToken === undefined) return;
         if (this.#ledger.inbound(record.id) !== record) return; // replied or cancelled: never after the reply
-        if (!Number.isFinite(progress) || (record.lastProgress !== undefined && progress <= record.lastProgress)) {
-          throw new InvalidArgumentError(`Progress must increase with every notification (last ${String(record.lastProgress)}, got ${progress})`);
-        }
-        record.lastProgress = progress;
-        const params: JsonObject = { progressToken: record.progressToken, progress };
-        if (total !== undefined) params.total = total;
-        if (message !== undefined && (this.protocolVersion ?? '') >= '2025-03-26') params.message = message;
-        await this.notify('notifications/progress', params, { relatedRequestId: record.id });
+        await this.#emitProgress(record, progress, total, message);
+      },
+      retainProgress: () => {
+        if (record.progressToken === undefined) return undefined;
+        let released = false;
+        return {
+          send: async (progress, total, message) => {
+            if (released || this.#state.kind === 'terminated') return;
+            await this.#emitProgress(record, progress, total, message);
+          },
+          release: () => {
+            released = true;
+          },
+        };
       },
       notify: (method, params) => this.notify(method, params, { relatedRequestId: record.id }),
       request: (method, params, options) => this.request(method, params, { ...options, relatedRequestId: record.id }),
     };
+  }
+
+  /** Sends one progress notification for an inbound request: only with a token, strictly increasing. */
+  async #emitProgress(record: InboundRecord, progress: number, total: number | undefined, message: string | undefined): Promise<void> {
+    if (record.progressToken === undefined) return;
+    if (!Number.isFinite(progress) || (record.lastProgress !== undefined && progress <= record.lastProgress)) {
+      throw new InvalidArgumentError(`Progress must increase with every notification (last ${String(record.lastProgress)}, got ${progress})`);
+    }
+    record.lastProgress = progress;
+    const params: JsonObject = { progressToken: record.progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined && (this.protocolVersion ?? '') >= '2025-03-26') params.message = message;
+    const live = this.#ledger.inbound(record.id) === record;
+    await this.notify('notifications/progress', params, live ? { relatedRequestId: record.id } : {});
   }
 
   async #answerInitialize(message: JsonRpcRequest, context: InboundContext | undefined): Promise<void> {
@@ -910,6 +931,9 @@ export class Session {
     }
     if (method === 'notifications/cancelled') this.#onPeerCancel(params);
     else if (method === 'notifications/progress') this.#onProgress(params);
+    else if (method === 'notifications/tasks/status' && typeof params.taskId === 'string' && TERMINAL_TASK_STATUSES.has(String(params.status))) {
+      this.releaseTaskProgress(params.taskId);
+    }
     const handler = this.#notificationHandlers.get(method);
     if (handler === undefined) return;
     try {
@@ -935,21 +959,49 @@ export class Session {
     const token = params.progressToken;
     if (typeof token !== 'string' && typeof token !== 'number') return;
     const record = this.#ledger.byProgressToken(token);
-    if (record === undefined) return; // unknown or settled: dropped silently
+    if (record === undefined) {
+      const retained = this.#taskProgress.get(token);
+      if (retained !== undefined && typeof params.progress === 'number') this.#deliverProgress(retained.onProgress, params);
+      return; // otherwise unknown or settled: dropped silently
+    }
     const progress = params.progress;
     if (typeof progress !== 'number') return;
     this.#ledger.move(record, 'progress');
     if (record.resetTimeoutOnProgress) this.#armTimeout(record);
-    const update = {
-      progress,
+    if (record.onProgress !== undefined) this.#deliverProgress(record.onProgress, params);
+  }
+
+  #deliverProgress(onProgress: (update: ProgressUpdate) => void, params: JsonObject): void {
+    const update: ProgressUpdate = {
+      progress: params.progress as number,
       ...(typeof params.total === 'number' ? { total: params.total } : {}),
       ...(typeof params.message === 'string' ? { message: params.message } : {}),
     };
     try {
-      record.onProgress?.(update);
+      onProgress(update);
     } catch (error) {
       this.#diagnostic('onProgress threw', error);
     }
+  }
+
+  /**
+   * Task-augmented requests (2025-11-25) keep their progress token after the
+   * CreateTaskResult until the task is terminal (rule 49): a `notifications/tasks/status`
+   * with a terminal status, or a call to {@link releaseTaskProgress}, ends it.
+   */
+  readonly #taskProgress = new Map<string | number, { taskId: string; onProgress: (update: ProgressUpdate) => void }>();
+
+  /** Stops delivering progress for a task whose request returned a CreateTaskResult. */
+  releaseTaskProgress(taskId: string): void {
+    for (const [token, entry] of this.#taskProgress) if (entry.taskId === taskId) this.#taskProgress.delete(token);
+  }
+
+  #retainTaskProgress(record: OutboundRecord, result: JsonObject): void {
+    if (!record.taskAugmented || record.progressToken === undefined || record.onProgress === undefined) return;
+    const task = result.task;
+    if (!isJsonObject(task) || typeof task.taskId !== 'string') return;
+    if (TERMINAL_TASK_STATUSES.has(String(task.status))) return;
+    this.#taskProgress.set(record.progressToken, { taskId: task.taskId, onProgress: record.onProgress });
   }
 
   #onResult(message: JsonRpcResultResponse): void {
@@ -972,6 +1024,7 @@ export class Session {
       this.#ledger.settle(record, { event: 'fail', error: new InvalidResultError(`Invalid result for ${record.method}: ${formatIssues(parsed.error)}`) });
       return;
     }
+    this.#retainTaskProgress(record, parsed.data as JsonObject);
     this.#ledger.settle(record, { event: 'complete', result: parsed.data as JsonObject });
   }
 

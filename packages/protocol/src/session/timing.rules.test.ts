@@ -273,3 +273,32 @@ describe('diagnostics channels', () => {
     expect(seen).toContain('terminated');
   });
 });
+
+describe('Session task progress', () => {
+  it('rule 49: progress for a task keeps the original token after CreateTaskResult until the task is terminal', async () => {
+    const pair = createPair({
+      serverCapabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } },
+    });
+    let handle: { send(p: number): Promise<void>; release(): void } | undefined;
+    pair.server.setRequestHandler('tools/call', (_params, ctx) => {
+      handle = ctx.retainProgress();
+      const now = new Date(0).toISOString();
+      return { task: { taskId: 't-1', status: 'working', createdAt: now, lastUpdatedAt: now, ttl: null } };
+    });
+    await pair.handshake();
+    const seen: number[] = [];
+    const result = await pair.client.request('tools/call', { name: 'long', arguments: {}, task: {} }, { onProgress: (p) => seen.push(p.progress) });
+    expect(result).toMatchObject({ task: { taskId: 't-1' } });
+    await handle?.send(1);
+    await handle?.send(2);
+    await flush();
+    expect(seen).toEqual([1, 2]);
+    await expect(handle?.send(2)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    const now = new Date(0).toISOString();
+    await pair.server.notify('notifications/tasks/status', { taskId: 't-1', status: 'completed', createdAt: now, lastUpdatedAt: now, ttl: null });
+    await handle?.send(3);
+    await flush();
+    expect(seen).toEqual([1, 2]);
+    handle?.release();
+  });
+});

@@ -38,6 +38,31 @@ async function startTask(client: Awaited<ReturnType<typeof initializedClient>>['
 }
 
 describe('ToolTasks', () => {
+  describe('progress', () => {
+    it('rule 49: keeps the original progress token after CreateTaskResult and stops once the task is terminal', async () => {
+      const clock = new SimulatedClock();
+      const server = new McpServer(INFO, { clock });
+      const step = deferred<void>();
+      let report: ((n: number) => Promise<void>) | undefined;
+      server.registerTool('reporting_job', { execution: { taskSupport: 'optional' } }, async (_args, extra) => {
+        report = (n) => extra.sendProgress(n, 3);
+        await extra.sendProgress(1, 3);
+        await step.promise;
+        await extra.sendProgress(2, 3);
+        return { content: [{ type: 'text', text: 'done' }] };
+      });
+      const test = await initializedClient(server);
+      const seen: number[] = [];
+      const created = await test.client.request('tools/call', { name: 'reporting_job', arguments: {}, task: {} }, { onProgress: (p) => seen.push(p.progress) });
+      const taskId = String((created.task as JsonObject).taskId);
+      step.resolve();
+      await test.client.request('tasks/result', { taskId });
+      await report?.(3);
+      await flush();
+      expect(seen).toEqual([1, 2]);
+    });
+  });
+
   describe('tools/call with task', () => {
     it('declares the tasks capability only at 2025-11-25 and only with a task-capable tool', async () => {
       const { server } = taskServer();

@@ -9,10 +9,11 @@
  * `input_required` until answered. `notifications/tasks/status` goes to the owner on every
  * status change.
  *
- * Limitation: progress for a task stops when its `CreateTaskResult` is sent (the session
- * runner drops progress after the reply).
+ * Progress keeps the original token for the whole life of the task (rule 49): the call's
+ * progress channel is retained past the `CreateTaskResult` and released once the task is
+ * terminal.
  */
-import { ErrorCode, JsonRpcError, RELATED_TASK_META_KEY, toWireError, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, RELATED_TASK_META_KEY, toWireError, type JsonObject, type ProgressHandle } from '@statemcp/protocol';
 import { requestExtra, type RelatedRequestOptions, type RequestExtra } from '../request-extra.js';
 import type { Server, ServerRequestContext } from '../server.js';
 import { runTool, type TaskStarter } from '../tools.js';
@@ -79,18 +80,21 @@ export class ToolTasks {
   readonly start: TaskStarter = (entry, args, params, context) => {
     const requested = (params.task as { ttl?: unknown } | undefined)?.ttl;
     const record = this.#store.create(context.connection.id, typeof requested === 'number' ? requested : undefined);
-    const extra = this.#taskExtra(context, record);
-    void runTool(entry, args, extra, context.protocolVersion).then(
-      (result) => this.#store.finish(record, { result }, result.isError === true ? 'failed' : 'completed'),
-      (error: unknown) => {
-        const wire = toWireError(error);
-        this.#store.finish(record, { error: wire }, 'failed', wire.message);
-      },
-    );
+    const progress = context.retainProgress();
+    const extra = this.#taskExtra(context, record, progress);
+    void runTool(entry, args, extra, context.protocolVersion)
+      .then(
+        (result) => this.#store.finish(record, { result }, result.isError === true ? 'failed' : 'completed'),
+        (error: unknown) => {
+          const wire = toWireError(error);
+          this.#store.finish(record, { error: wire }, 'failed', wire.message);
+        },
+      )
+      .finally(() => progress?.release());
     return { task: snapshot(record) };
   };
 
-  #taskExtra(context: ServerRequestContext, record: TaskRecord): RequestExtra {
+  #taskExtra(context: ServerRequestContext, record: TaskRecord, progress: ProgressHandle | undefined): RequestExtra {
     const base = requestExtra(context);
     const { connection } = context;
     const { taskId } = record.task;
@@ -107,6 +111,10 @@ export class ToolTasks {
       ...base,
       signal: record.controller.signal,
       task: { taskId },
+      sendProgress: async (value, total, message) => {
+        if (isTerminal(record.task.status)) return; // progress stops once the task is terminal
+        await progress?.send(value, total, message);
+      },
       sendNotification: (method, params) => connection.session.notify(method, withRelatedTask(params, taskId)),
       sendRequest: (method, params, given) => awaitInput(() => connection.session.request(method, withRelatedTask(params, taskId), options(given))),
       log: (level, data, logger) =>
