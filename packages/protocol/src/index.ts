@@ -159,6 +159,10 @@ export type {
   UntitledSingleSelectEnumSchema,
 } from './revisions/types-latest.js';
 
+// JSON Schema
+export { compileJsonSchema, jsonSchemaDialect } from './json-schema/validator.js';
+export type { JsonSchemaCheck, JsonSchemaDialect } from './json-schema/validator.js';
+
 // Capabilities
 export { METHOD_CAPABILITIES, capabilityFor, capabilityName, hasCapability } from './capabilities/table.js';
 export type { CapabilityRequirement } from './capabilities/table.js';

@@ -27,6 +27,19 @@ describe('compileObjectSchema', () => {
     await expect(compiled.validate([])).resolves.toMatchObject({ ok: false });
   });
 
+  it('validates values against a raw JSON Schema (2020-12 by default, $schema honoured)', async () => {
+    const compiled = compileObjectSchema(
+      { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1 } }, required: ['city'], additionalProperties: false },
+      'input',
+      'test',
+    );
+    await expect(compiled.validate({ city: 'Paris', days: 2 })).resolves.toMatchObject({ ok: true });
+    await expect(compiled.validate({ days: 0 })).resolves.toMatchObject({ ok: false, message: expect.stringMatching(/city|days/) as string });
+    await expect(compiled.validate({ city: 'Paris', extra: 1 })).resolves.toMatchObject({ ok: false });
+    const unknownDialect = compileObjectSchema({ $schema: 'https://example.com/x', type: 'object' }, 'input', 'test');
+    await expect(unknownDialect.validate({})).resolves.toMatchObject({ ok: false, message: expect.stringMatching(/unsupported JSON Schema dialect/) as string });
+  });
+
   it('uses a non-zod Standard Schema and its JSON Schema converter', async () => {
     const custom: StandardSchemaLike<{ ok: boolean }> & { '~standard': { jsonSchema: { input: () => Record<string, unknown>; output: () => Record<string, unknown> } } } = {
       '~standard': {

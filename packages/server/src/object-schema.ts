@@ -6,12 +6,13 @@
  *   Standard JSON Schema converter);
  * - a raw zod shape (`{ city: z.string() }`), wrapped in `z.object`;
  * - a plain JSON Schema object with `type: "object"`, kept verbatim (including `$schema`,
- *   `$defs`, `$anchor`, …). Values are then passed through unvalidated: this package ships
- *   no JSON Schema validator.
+ *   `$defs`, `$anchor`, …) and compiled once with the protocol package's JSON Schema
+ *   validator (dialect from `$schema`, 2020-12 by default), which then checks values.
  *
  * The JSON Schema is computed once, at registration, and frozen, so `tools/list` is
  * byte-stable and never recomputes it (lessons #18).
  */
+import { compileJsonSchema } from '@statemcp/protocol';
 import { z } from 'zod';
 import type { JsonSchemaObject } from './wire-types.js';
 
@@ -124,12 +125,17 @@ export function compileObjectSchema(input: ObjectSchemaInput, io: 'input' | 'out
   if (standard === undefined) {
     const jsonSchema = deepFreeze(structuredClone(input) as JsonSchemaObject);
     if (jsonSchema.type !== 'object') throw new TypeError(`${what}: the JSON Schema must have type "object"`);
+    let check: ((value: unknown) => string | undefined) | undefined;
     return {
       jsonSchema,
       kind: 'json',
       standard: undefined,
-      validate: async (value) =>
-        typeof value === 'object' && value !== null && !Array.isArray(value) ? { ok: true, value } : { ok: false, message: 'expected an object' },
+      validate: async (value) => {
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'expected an object' };
+        check ??= compileJsonSchema(jsonSchema);
+        const problem = check(value);
+        return problem === undefined ? { ok: true, value } : { ok: false, message: problem };
+      },
     };
   }
   const jsonSchema = deepFreeze(jsonSchemaOf(standard, io, what)) as JsonSchemaObject;
