@@ -24,6 +24,7 @@ export type { LoggingMessage } from './server-connection.js';
 export type { RelatedRequestOptions, RequestExtra } from './request-extra.js';
 
 export type { RegisteredTool, ToolArgs, ToolCallback, ToolConfig } from './tools.js';
+export type { RegistrationHandle } from './registry.js';
 export type {
   ReadResourceCallback,
   ReadResourceTemplateCallback,

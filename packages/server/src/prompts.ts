@@ -9,7 +9,7 @@ import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
 import type { Completer } from './completions.js';
 import { toStandardSchema, type InferObject, type RawShape, type StandardSchemaLike } from './object-schema.js';
 import { paginate } from './pagination.js';
-import { Registry } from './registry.js';
+import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import type { RequestExtra } from './request-extra.js';
 import { checkResult } from './result-check.js';
 import { promptFor } from './revision-features.js';
@@ -47,13 +47,8 @@ export type PromptArgs<A> = A extends RawShape
 export type PromptCallback<Args = { [key: string]: string | undefined }> = (args: Args, extra: RequestExtra) => GetPromptResult | Promise<GetPromptResult>;
 
 /** The handle `registerPrompt` returns. */
-export interface RegisteredPrompt {
-  readonly name: string;
-  readonly enabled: boolean;
-  enable(): void;
-  disable(): void;
-  remove(): void;
-}
+/** The handle `registerPrompt` returns. */
+export type RegisteredPrompt = RegistrationHandle;
 
 interface PromptEntry {
   readonly name: string;
@@ -105,26 +100,7 @@ export class PromptRegistry {
     const schema = config.argsSchema === undefined || Array.isArray(config.argsSchema) ? undefined : toStandardSchema(config.argsSchema as RawShape, `Prompt ${name} argsSchema`);
     const entry: PromptEntry = { name, enabled: true, wire, schema, complete: config.complete ?? {}, handler };
     this.entries.set(name, entry);
-    const registry = this.entries;
-    return {
-      name,
-      get enabled() {
-        return entry.enabled;
-      },
-      enable() {
-        if (entry.enabled) return;
-        entry.enabled = true;
-        registry.touch();
-      },
-      disable() {
-        if (!entry.enabled) return;
-        entry.enabled = false;
-        registry.touch();
-      },
-      remove() {
-        registry.delete(name);
-      },
-    };
+    return registrationHandle(this.entries, name, name, entry);
   }
 
   list(params: JsonObject, version: string, pageSize: number): JsonObject {

@@ -53,3 +53,36 @@ export class Registry<T> {
     this.#onChange();
   }
 }
+
+/** The handle every registration returns: enable, disable, remove (tools add `update`). */
+export interface RegistrationHandle {
+  readonly name: string;
+  /** Whether the entry is listed and served. */
+  readonly enabled: boolean;
+  /** Lists and serves the entry again. */
+  enable(): void;
+  /** Hides the entry: it leaves its list and is no longer served. */
+  disable(): void;
+  /** Unregisters the entry. */
+  remove(): void;
+}
+
+/** Builds the handle for `entry`, stored in `registry` under `key`; every change touches the registry. */
+export function registrationHandle<T extends { enabled: boolean }>(registry: Registry<T>, name: string, key: string, entry: T): RegistrationHandle {
+  const setEnabled = (enabled: boolean) => {
+    if (entry.enabled === enabled) return;
+    entry.enabled = enabled;
+    registry.touch();
+  };
+  return {
+    name,
+    get enabled() {
+      return entry.enabled;
+    },
+    enable: () => setEnabled(true),
+    disable: () => setEnabled(false),
+    remove: () => {
+      registry.delete(key);
+    },
+  };
+}

@@ -8,7 +8,7 @@
 import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
 import type { Completer } from './completions.js';
 import { paginate } from './pagination.js';
-import { Registry } from './registry.js';
+import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import type { RequestExtra } from './request-extra.js';
 import { checkResult } from './result-check.js';
 import { resourceFor, resourceTemplateFor } from './revision-features.js';
@@ -41,13 +41,8 @@ export type ReadResourceCallback = (uri: string, extra: RequestExtra) => ReadRes
 export type ReadResourceTemplateCallback = (uri: string, variables: Record<string, string>, extra: RequestExtra) => ReadResourceResult | Promise<ReadResourceResult>;
 
 /** The handle `registerResource` / `registerResourceTemplate` return. */
-export interface RegisteredResource {
-  readonly name: string;
-  readonly enabled: boolean;
-  enable(): void;
-  disable(): void;
-  remove(): void;
-}
+/** The handle `registerResource` and `registerResourceTemplate` return. */
+export type RegisteredResource = RegistrationHandle;
 
 type ResourceEntry =
   | { readonly kind: 'static'; readonly key: string; enabled: boolean; readonly wire: Resource; readonly read: ReadResourceCallback }
@@ -105,26 +100,7 @@ export class ResourceRegistry {
   }
 
   #handle(name: string, entry: ResourceEntry): RegisteredResource {
-    const registry = this.entries;
-    return {
-      name,
-      get enabled() {
-        return entry.enabled;
-      },
-      enable() {
-        if (entry.enabled) return;
-        entry.enabled = true;
-        registry.touch();
-      },
-      disable() {
-        if (!entry.enabled) return;
-        entry.enabled = false;
-        registry.touch();
-      },
-      remove() {
-        registry.delete(entry.key);
-      },
-    };
+    return registrationHandle(this.entries, name, entry.key, entry);
   }
 
   /** `resources/list`: static resources, then what each template's `list` callback returns. */

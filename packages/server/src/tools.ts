@@ -7,7 +7,7 @@
 import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
 import { compileObjectSchema, type CompiledSchema, type InferObject, type ObjectSchemaInput } from './object-schema.js';
 import { paginate } from './pagination.js';
-import { Registry } from './registry.js';
+import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import { requestExtra, type RequestExtra } from './request-extra.js';
 import { hasFeature, toolFor } from './revision-features.js';
 import type { ServerRequestContext } from './server.js';
@@ -41,18 +41,10 @@ export type ToolArgs<I> = I extends ObjectSchemaInput ? InferObject<I> : { [key:
 
 export type ToolCallback<Args = { [key: string]: unknown }> = (args: Args, extra: RequestExtra) => CallToolResult | Promise<CallToolResult>;
 
-/** The handle `registerTool` returns. */
-export interface RegisteredTool {
-  readonly name: string;
-  readonly enabled: boolean;
-  /** Lists and serves the tool again. */
-  enable(): void;
-  /** Hides the tool: it leaves `tools/list` and calling it is -32602. */
-  disable(): void;
+/** The handle `registerTool` returns; a disabled tool leaves `tools/list` and calling it is -32602. */
+export interface RegisteredTool extends RegistrationHandle {
   /** Replaces metadata and/or the handler (schemas are compiled again). */
   update(config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler?: ToolCallback<never>): void;
-  /** Unregisters the tool. */
-  remove(): void;
 }
 
 export interface ToolEntry {
@@ -100,30 +92,16 @@ export class ToolRegistry {
     if (this.entries.has(name)) throw new Error(`Tool ${name} is already registered`);
     const entry: ToolEntry = { name, enabled: true, handler, perVersion: new Map(), ...compileTool(name, config) };
     this.entries.set(name, entry);
-    const registry = this.entries;
     return {
-      name,
+      ...registrationHandle(this.entries, name, name, entry),
       get enabled() {
         return entry.enabled;
       },
-      enable() {
-        if (entry.enabled) return;
-        entry.enabled = true;
-        registry.touch();
-      },
-      disable() {
-        if (!entry.enabled) return;
-        entry.enabled = false;
-        registry.touch();
-      },
-      update(next, nextHandler) {
+      update: (next, nextHandler) => {
         Object.assign(entry, compileTool(name, next));
         if (nextHandler !== undefined) entry.handler = nextHandler;
         entry.perVersion.clear();
-        registry.touch();
-      },
-      remove() {
-        registry.delete(name);
+        this.entries.touch();
       },
     };
   }
