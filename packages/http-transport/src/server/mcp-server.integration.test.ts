@@ -5,15 +5,17 @@ import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LEGACY_PROTOCOL_VERSIONS, type JsonObject } from '@statemcp/protocol';
 import { McpServer } from '@statemcp/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Servers } from '../../test/mcp-fixture.js';
 import { InMemoryEventStore } from './event-store.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
 import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from './streamable-http-server.js';
 import { delay, initializeBody, messagesOf, postInit, readEvents } from './test-support.js';
 
 const running: ListeningServer[] = [];
+const fixtureServers = new Servers();
 
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
+  await Promise.all([...running.splice(0).map((server) => server.close()), fixtureServers.closeAll()]);
 });
 
 function buildMcpServer(): McpServer {
@@ -100,6 +102,83 @@ describe('Streamable HTTP with @statemcp/server McpServer', () => {
       expect(bad.headers.get('mcp-session-id')).toBeNull();
       expect(await bad.json()).toMatchObject({ id: 1, error: { code: -32602 } });
       expect(http.sessions.size).toBe(0);
+    });
+  });
+
+  describe('notifications/initialized and the next request in either order', () => {
+    type Order = 'initialized first' | 'request first' | 'request in flight when initialized arrives';
+    const orders: Order[] = ['initialized first', 'request first', 'request in flight when initialized arrives'];
+    const cases = LEGACY_PROTOCOL_VERSIONS.flatMap((version) => orders.map((order) => ({ version, order })));
+
+    it.each(cases)('$order at $version', async ({ version, order }) => {
+      // The `gated` tool reports the server session's state when it starts and answers when
+      // the test opens its gate, so the order of events is set by the test, not by timing:
+      // in the third order notifications/initialized is answered while the call is pending.
+      const states: string[] = [];
+      let started!: () => void;
+      let opened = Promise.resolve();
+      let open!: () => void;
+      const hooks = {
+        onGatedStart: (kind: string) => {
+          states.push(kind);
+          started();
+        },
+        gate: () => opened,
+      };
+      const { url, http } = await fixtureServers.start({}, {}, hooks);
+      const init = await fetch(url, postInit(initializeBody(version)));
+      expect(init.status).toBe(200);
+      await init.text();
+      const sessionId = init.headers.get('mcp-session-id') ?? '';
+      const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': version };
+      const initialized = () => fetch(url, postInit({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers));
+      const gatedCall = async (id: number): Promise<JsonObject[]> => {
+        const response = await fetch(url, postInit(call(id, 'gated'), headers));
+        expect(response.status).toBe(200);
+        return messagesOf((await readEvents(response.body)).events);
+      };
+      const answer = (id: number) => [{ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'opened' }] } }];
+      const nextStart = () => new Promise<void>((resolve) => (started = resolve));
+
+      switch (order) {
+        case 'initialized first': {
+          expect((await initialized()).status).toBe(202);
+          const running1 = nextStart();
+          const first = gatedCall(1);
+          await running1;
+          expect(await first).toEqual(answer(1));
+          break;
+        }
+        case 'request first': {
+          const running1 = nextStart();
+          const first = gatedCall(1);
+          await running1;
+          expect(await first).toEqual(answer(1));
+          expect((await initialized()).status).toBe(202);
+          break;
+        }
+        case 'request in flight when initialized arrives': {
+          opened = new Promise<void>((resolve) => (open = resolve));
+          const running1 = nextStart();
+          const first = gatedCall(1);
+          await running1;
+          expect((await initialized()).status).toBe(202);
+          open();
+          expect(await first).toEqual(answer(1));
+          opened = Promise.resolve();
+          break;
+        }
+      }
+      // The server is lenient: a request after its InitializeResult implies initialized, so the
+      // handler already runs in Operating, and a late notifications/initialized is ignored.
+      expect(states).toEqual(['operating']);
+      // Whatever the order, the session ends up Operating and keeps serving.
+      const running2 = nextStart();
+      const second = gatedCall(2);
+      await running2;
+      expect(await second).toEqual(answer(2));
+      expect(states.at(-1)).toBe('operating');
+      expect(http.sessions.ids()).toEqual([sessionId]);
     });
   });
 
