@@ -16,6 +16,10 @@ export type InspectEvent =
       readonly to: ConnectionStateKind;
       readonly event: ConnectionEventType;
     }
+  /**
+   * A request moved between states. Its first event has `from` and `to` both `created`
+   * (the request entered the ledger); every later one is a real transition.
+   */
   | {
       readonly type: 'request.transition';
       readonly sessionId: string;

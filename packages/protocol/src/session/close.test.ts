@@ -133,3 +133,51 @@ describe('Session', () => {
     });
   });
 });
+
+/** A transport whose sends finish only when released, and which records when close() is called. */
+class SlowSendTransport implements Transport {
+  sink: TransportSink | undefined;
+  events: string[] = [];
+  #pending: (() => void)[] = [];
+  async start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
+  }
+  send(message: JsonRpcMessage): Promise<void> {
+    const label = 'method' in message ? message.method : 'response';
+    return new Promise((resolve) => {
+      this.#pending.push(() => {
+        this.events.push(`sent ${label}`);
+        resolve();
+      });
+    });
+  }
+  release(): void {
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const done of pending) done();
+  }
+  async close(): Promise<void> {
+    this.events.push('close');
+    this.sink?.onClose({ initiator: 'local' });
+  }
+}
+
+describe('Session #close ordering', () => {
+  it('closes the transport only after the cancellations are sent (an HTTP transport aborts POSTs in flight)', async () => {
+    // Start operating as a stateless exchange would, then leave a request pending.
+    const assumed = new Session({ role: 'server', clock: new SimulatedClock(), capabilities: () => ({}), strictCapabilities: false });
+    const fresh = new SlowSendTransport();
+    Object.defineProperty(fresh, 'assumedProtocolVersion', { value: '2025-11-25' });
+    await assumed.connect(fresh);
+    const pending = assumed.request('ping');
+    fresh.release();
+    await flush();
+    const closing = assumed.close();
+    await flush();
+    expect(fresh.events).toEqual(['sent ping']);
+    fresh.release();
+    await closing;
+    await expect(pending).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    expect(fresh.events).toEqual(['sent ping', 'sent notifications/cancelled', 'close']);
+  });
+});

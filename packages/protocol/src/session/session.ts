@@ -550,13 +550,20 @@ export class Session {
     }
   }
 
+  /** Cancel notifications on their way out; the transport closes only once they are sent. */
+  readonly #cancelsInFlight = new Set<Promise<void>>();
+
   #closeTransport(): void {
     const transport = this.#transport;
     if (transport === undefined) {
       this.#dispatch({ type: 'transportClosed', initiator: 'local' });
       return;
     }
-    transport.close().then(
+    // Let the cancellations reach the wire first (an HTTP transport aborts POSTs in flight
+    // when it closes); the close deadline still bounds the whole shutdown.
+    Promise.allSettled([...this.#cancelsInFlight])
+      .then(() => transport.close())
+      .then(
       () => this.#dispatch({ type: 'transportClosed', initiator: 'local' }),
       (error: unknown) => {
         this.#diagnostic('transport close failed', error);
@@ -654,9 +661,12 @@ export class Session {
   }
 
   #sendCancel(requestId: RequestId, reason: string): void {
-    this.notify('notifications/cancelled', { requestId, reason }).catch((error: unknown) => {
-      this.#diagnostic('could not send notifications/cancelled', error);
-    });
+    const sending = this.notify('notifications/cancelled', { requestId, reason })
+      .catch((error: unknown) => {
+        this.#diagnostic('could not send notifications/cancelled', error);
+      })
+      .finally(() => this.#cancelsInFlight.delete(sending));
+    this.#cancelsInFlight.add(sending);
   }
 
   async #write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void> {

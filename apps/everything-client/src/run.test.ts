@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { run } from './run.js';
+import { SCENARIOS } from './scenarios.js';
+
+function runWith(argv: string[], env: Record<string, string>): Promise<{ code: number; lines: string[] }> {
+  const lines: string[] = [];
+  return run({ argv, env, log: (line) => lines.push(line) }).then((code) => ({ code, lines }));
+}
+
+describe('run', () => {
+  it('implements the core client scenarios', () => {
+    expect(Object.keys(SCENARIOS)).toEqual(expect.arrayContaining(['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry']));
+  });
+
+  it('exits 2 for an unknown scenario without connecting', async () => {
+    const { code, lines } = await runWith(['http://127.0.0.1:1/mcp'], { MCP_CONFORMANCE_SCENARIO: 'auth/metadata-default' });
+    expect(code).toBe(2);
+    expect(lines.join('\n')).toContain('unsupported scenario: auth/metadata-default');
+  });
+
+  it('exits 2 without a URL as the last argument or without a scenario', async () => {
+    expect((await runWith([], { MCP_CONFORMANCE_SCENARIO: 'initialize' })).code).toBe(2);
+    expect((await runWith(['not a url'], { MCP_CONFORMANCE_SCENARIO: 'initialize' })).code).toBe(2);
+    expect((await runWith(['http://127.0.0.1:1/mcp'], {})).code).toBe(2);
+  });
+
+  it('exits 2 for a protocol revision it does not speak', async () => {
+    const { code, lines } = await runWith(['http://127.0.0.1:1/mcp'], { MCP_CONFORMANCE_SCENARIO: 'tools_call', MCP_CONFORMANCE_PROTOCOL_VERSION: '2026-07-28' });
+    expect(code).toBe(2);
+    expect(lines.join('\n')).toContain('2026-07-28 is not supported');
+  });
+
+  it('exits 1 when the scenario fails', async () => {
+    const { code } = await runWith(['http://127.0.0.1:1/mcp'], { MCP_CONFORMANCE_SCENARIO: 'initialize' });
+    expect(code).toBe(1);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The conformance client's command line, as the suite invokes it:
+ *
+ *   MCP_CONFORMANCE_SCENARIO=<name> everything-client [...] <serverUrl>
+ *
+ * The server URL is the last argument. Exit status: 0 when the scenario ran to the end,
+ * 1 when it failed, 2 for a scenario (or protocol revision) this client does not implement.
+ */
+import { isLegacyVersion } from '@statemcp/protocol';
+import { SCENARIOS } from './scenarios.js';
+
+export interface RunInput {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly log: (line: string) => void;
+}
+
+export async function run({ argv, env, log }: RunInput): Promise<number> {
+  const serverUrl = argv.at(-1);
+  const name = env.MCP_CONFORMANCE_SCENARIO;
+  if (serverUrl === undefined || !URL.canParse(serverUrl)) {
+    log('usage: MCP_CONFORMANCE_SCENARIO=<scenario> everything-client <server-url>');
+    return 2;
+  }
+  if (name === undefined || name === '') {
+    log('MCP_CONFORMANCE_SCENARIO is not set');
+    return 2;
+  }
+  const version = env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+  if (version !== undefined && version !== '' && !isLegacyVersion(version)) {
+    log(`protocol revision ${version} is not supported by this client yet (scenario ${name})`);
+    return 2;
+  }
+  const scenario = SCENARIOS[name];
+  if (scenario === undefined) {
+    log(`unsupported scenario: ${name} (supported: ${Object.keys(SCENARIOS).join(', ')})`);
+    return 2;
+  }
+  try {
+    await scenario({ serverUrl, log });
+    log(`scenario ${name}: done`);
+    return 0;
+  } catch (error) {
+    log(`scenario ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  }
+}

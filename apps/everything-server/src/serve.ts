@@ -1,0 +1,93 @@
+/**
+ * Command line of the everything server (`main.ts` runs it).
+ *
+ *   everything-server --stdio                          serve one client over stdin/stdout
+ *   everything-server --http [--port N] [--host H]     Streamable HTTP at http://H:N/mcp
+ *                                                      (127.0.0.1 and a random port by default)
+ *
+ * Over HTTP every session gets an `Mcp-Session-Id`, SSE streams are resumable through an
+ * in-memory event store, and the Host/Origin guard (DNS-rebinding protection) is on. The URL
+ * is printed to stdout once the server listens; logs go to stderr.
+ */
+import type { RequestId } from '@statemcp/protocol';
+import { createStreamableHttpServer, InMemoryEventStore, type StreamableHttpSessionTransport } from '@statemcp/http-transport';
+import type { ServerConnection } from '@statemcp/server';
+import { StdioServerTransport } from '@statemcp/stdio-transport';
+import { createEverythingServer } from './fixtures.js';
+
+export type Mode = { readonly kind: 'stdio' } | { readonly kind: 'http'; readonly port: number; readonly host: string };
+
+const USAGE = 'usage: everything-server --stdio | --http [--port N] [--host 127.0.0.1]';
+
+/** Parses the command line; throws with the usage on anything unexpected. */
+export function parseArgs(argv: readonly string[]): Mode {
+  let kind: 'stdio' | 'http' | undefined;
+  let port = 0;
+  let host = '127.0.0.1';
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    const value = (): string => {
+      const next = argv[i + 1];
+      if (next === undefined) throw new Error(`${arg} needs a value\n${USAGE}`);
+      i += 1;
+      return next;
+    };
+    if (arg === '--stdio' || arg === '--http') {
+      if (kind !== undefined) throw new Error(`choose one of --stdio and --http\n${USAGE}`);
+      kind = arg === '--stdio' ? 'stdio' : 'http';
+    } else if (arg === '--port') {
+      port = Number(value());
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port\n${USAGE}`);
+    } else if (arg === '--host') {
+      host = value();
+    } else {
+      throw new Error(`unknown argument ${String(arg)}\n${USAGE}`);
+    }
+  }
+  if (kind === undefined) throw new Error(USAGE);
+  return kind === 'stdio' ? { kind } : { kind, port, host };
+}
+
+export async function serveStdio(): Promise<void> {
+  const server = createEverythingServer();
+  // The transport exits the process when stdin ends.
+  await server.connect(new StdioServerTransport());
+  process.stderr.write('everything-server: serving over stdio\n');
+}
+
+export async function serveHttp(port: number, host: string): Promise<void> {
+  const transports = new WeakMap<ServerConnection, StreamableHttpSessionTransport>();
+  const server = createEverythingServer({
+    closeRequestStream: (connection: ServerConnection, requestId: RequestId) => transports.get(connection)?.closeRequestStream(requestId) ?? false,
+  });
+  const mcp = createStreamableHttpServer({
+    path: '/mcp',
+    eventStore: new InMemoryEventStore(),
+    retryIntervalMs: 500,
+    connect: async (transport) => {
+      const connection = await server.connect(transport);
+      transports.set(connection, transport);
+    },
+    onError: (error) => process.stderr.write(`everything-server: ${String(error)}\n`),
+  });
+  const listening = await mcp.listen({ port, host });
+  process.stdout.write(`everything-server listening on ${listening.url.href}\n`);
+  const stop = (): void => {
+    void listening.close().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+export async function run(argv: readonly string[]): Promise<void> {
+  let mode: Mode;
+  try {
+    mode = parseArgs(argv);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (mode.kind === 'stdio') await serveStdio();
+  else await serveHttp(mode.port, mode.host);
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Extra CI checks, run by .ci/run after set-up, typecheck, lint and test (issue 6):
+#   - the official MCP conformance suite against apps/everything-server and apps/everything-client,
+#     gated by tooling/conformance/expected-failures.yaml (regressions and stale entries both fail);
+#   - the MCP Inspector CLI driving apps/everything-server over stdio and Streamable HTTP;
+#   - the quickstart demo, which must exit 0.
+# Needs only Node 20 and the npm registry (the suite's Node 22 comes from `npx -p node@22`).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+PNPM="npx -y pnpm@10.34.8"
+
+echo "== conformance"
+$PNPM run conformance
+
+echo "== inspector interop"
+$PNPM run inspector-check
+
+echo "== demo"
+$PNPM run demo | tail -n 4
