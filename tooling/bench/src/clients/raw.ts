@@ -1,0 +1,95 @@
+/** Client adapter for the raw JSON-RPC floor: in-process, over a child's stdio, over node:http or fetch. */
+import { spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { RawClient, RawLineSplitter, RawServer } from '../servers/raw.js';
+import { BIG_TOOL, ECHO_TOOL, SLEEP_TOOL, STATS_TOOL } from '../spec.js';
+import { childNodeArgs, expectText, parseStats, textLength, waitForExit, type BenchClient, type InMemoryPair, type ServerOptions, type StdioConnection } from './types.js';
+
+function wrap(client: RawClient, close: () => Promise<void>): BenchClient {
+  const call = (name: string, args: Record<string, unknown>, timeoutMs?: number): Promise<unknown> =>
+    client.request('tools/call', { name, arguments: args }, timeoutMs);
+  return {
+    echo: async (text) => expectText(await call(ECHO_TOOL, { text }), text),
+    big: async (bytes) => textLength(await call(BIG_TOOL, { bytes })),
+    listTools: async () => ((await client.request('tools/list', {})) as { tools: unknown[] }).tools.length,
+    sleepUntilTimeout: (timeoutMs) => call(SLEEP_TOOL, {}, timeoutMs).then(() => false, () => true),
+    stats: async () => parseStats(await call(STATS_TOOL, {})),
+    cancelsSent: () => client.cancelsSent,
+    close,
+  };
+}
+
+export async function inMemory(options: ServerOptions, timing?: { ms: number }): Promise<InMemoryPair> {
+  const server = new RawServer(options);
+  const client: RawClient = new RawClient((message) => {
+    queueMicrotask(() => server.handle(message, (response) => queueMicrotask(() => client.onMessage(response))));
+  });
+  const started = performance.now();
+  await client.initialize();
+  if (timing !== undefined) timing.ms = performance.now() - started;
+  const close = async () => client.failAll(new Error('closed'));
+  return { client: wrap(client, close), close };
+}
+
+export async function stdio(fixture: string, args: readonly string[]): Promise<StdioConnection> {
+  const child = spawn(process.execPath, [...childNodeArgs(), fixture, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const pid = child.pid ?? -1;
+  const client: RawClient = new RawClient((message) => {
+    child.stdin.write(`${JSON.stringify(message)}\n`);
+  });
+  const splitter = new RawLineSplitter((line) => {
+    if (line.length > 0) client.onMessage(JSON.parse(line));
+  });
+  child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
+  child.on('exit', () => client.failAll(new Error('child exited')));
+  await client.initialize();
+  const close = async () => {
+    child.stdin.end();
+    await waitForExit(pid);
+  };
+  return { client: wrap(client, close), pid };
+}
+
+/** POSTs with node:http on a keep-alive agent (one per client). */
+export async function http(url: string): Promise<BenchClient> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const target = new URL(url);
+  let sessionId: string | undefined;
+  const client: RawClient = new RawClient((message) => {
+    const body = JSON.stringify(message);
+    const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers }, (res) => {
+      const header = res.headers['mcp-session-id'];
+      if (typeof header === 'string') sessionId = header;
+      const parts: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => parts.push(chunk));
+      res.on('end', () => {
+        if (res.statusCode === 200) client.onMessage(JSON.parse(Buffer.concat(parts).toString('utf8')));
+      });
+    });
+    req.on('error', (error) => client.failAll(error));
+    req.end(body);
+  });
+  await client.initialize();
+  return wrap(client, async () => agent.destroy());
+}
+
+/** The same raw client, POSTing with the global `fetch` (undici), as the SDK HTTP clients do. */
+export async function httpFetch(url: string): Promise<BenchClient> {
+  let sessionId: string | undefined;
+  const client: RawClient = new RawClient((message) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+    fetch(url, { method: 'POST', headers, body: JSON.stringify(message) })
+      .then(async (res) => {
+        const header = res.headers.get('mcp-session-id');
+        if (header !== null) sessionId = header;
+        const text = await res.text();
+        if (res.status === 200) client.onMessage(JSON.parse(text));
+      })
+      .catch((error: unknown) => client.failAll(error instanceof Error ? error : new Error(String(error))));
+  });
+  await client.initialize();
+  return wrap(client, async () => undefined);
+}

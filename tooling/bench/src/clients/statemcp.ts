@@ -1,0 +1,74 @@
+/** Client adapter for statemcp (`@statemcp/client` with the statemcp transports). */
+import { Client, type CallToolResult } from '@statemcp/client';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { InMemoryTransport, type Transport } from '@statemcp/protocol';
+import { StdioClientTransport } from '@statemcp/stdio-transport';
+import { createStatemcpServer } from '../servers/statemcp.js';
+import { BIG_TOOL, ECHO_TOOL, SLEEP_TOOL, STATS_TOOL } from '../spec.js';
+import { childNodeArgs, countCancels, expectText, parseStats, textLength, type BenchClient, type InMemoryPair, type ServerOptions, type StdioConnection } from './types.js';
+
+const INFO = { name: 'bench-client', version: '1.0.0' };
+
+function wrap(client: Client, cancels: () => number): BenchClient {
+  const call = (name: string, args: Record<string, unknown>, timeoutMs?: number): Promise<CallToolResult> =>
+    client.callTool({ name, arguments: args }, timeoutMs === undefined ? {} : { timeoutMs });
+  return {
+    echo: async (text) => expectText(await call(ECHO_TOOL, { text }), text),
+    big: async (bytes) => textLength(await call(BIG_TOOL, { bytes })),
+    listTools: async () => (await client.listTools()).tools.length,
+    sleepUntilTimeout: (timeoutMs) => call(SLEEP_TOOL, {}, timeoutMs).then(() => false, () => true),
+    stats: async () => parseStats(await call(STATS_TOOL, {})),
+    cancelsSent: cancels,
+    close: () => client.close(),
+  };
+}
+
+async function connect(transport: Transport): Promise<BenchClient> {
+  const cancels = countCancels(transport);
+  const client = new Client(INFO);
+  await client.connect(transport);
+  return wrap(client, cancels);
+}
+
+/** One server for every in-memory connection (a statemcp McpServer serves many). */
+const shared = new Map<boolean, ReturnType<typeof createStatemcpServer>>();
+
+export async function inMemory(options: ServerOptions, timing?: { ms: number }): Promise<InMemoryPair> {
+  const many = options.manyTools === true;
+  let entry = shared.get(many);
+  if (entry === undefined) {
+    entry = createStatemcpServer({ manyTools: many });
+    shared.set(many, entry);
+  }
+  const { server } = entry;
+  const [clientSide, serverSide] = InMemoryTransport.createPair();
+  const started = performance.now();
+  const connection = await server.connect(serverSide);
+  const client = await connect(clientSide);
+  if (timing !== undefined) timing.ms = performance.now() - started;
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await connection.close();
+    },
+  };
+}
+
+export async function stdio(fixture: string, args: readonly string[]): Promise<StdioConnection> {
+  let pid = -1;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...childNodeArgs(), fixture, ...args],
+    stderr: 'inherit',
+    onDiagnostic: (event) => {
+      if (event.type === 'spawned') pid = event.pid;
+    },
+  });
+  const client = await connect(transport);
+  return { client, pid };
+}
+
+export function http(url: string): Promise<BenchClient> {
+  return connect(new StreamableHttpClientTransport(url));
+}

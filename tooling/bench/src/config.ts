@@ -1,0 +1,120 @@
+/** Counts per mode: `smoke` (the test), `quick` (under a minute) and `full` (under ten minutes on 2 cores). */
+export type Mode = 'smoke' | 'quick' | 'full';
+
+export interface Counts {
+  readonly reps: number;
+  /** Repetitions of the workloads that spawn a child process per run. */
+  readonly childReps: number;
+  /** Repetitions of the slow, memory-oriented workloads (sessions, timeouts, cold start). */
+  readonly slowReps: number;
+  readonly runLimitMs: number;
+  readonly warmup: number;
+  readonly handshakes: number;
+  readonly inMemorySeq: number;
+  readonly inMemoryConcurrent: number;
+  readonly stdioSeq: number;
+  readonly stdioConcurrent: number;
+  readonly httpSeq: number;
+  readonly httpConcurrent: number;
+  readonly coldStarts: number;
+  readonly bigCalls: number;
+  readonly listCalls: number;
+  readonly sessions: number;
+  /**
+   * How long the sessions workload lets the server sit idle before a second memory reading
+   * (V8's memory reducer returns the heap pages the opening burst left committed after a few
+   * seconds without allocation). 0 skips the idle reading.
+   */
+  readonly idleWaitMs: number;
+  readonly timeouts: number;
+  readonly jsonOps: number;
+}
+
+export const COUNTS: Readonly<Record<Mode, Counts>> = {
+  smoke: {
+    reps: 1,
+    childReps: 1,
+    slowReps: 1,
+    runLimitMs: 30_000,
+    warmup: 20,
+    handshakes: 10,
+    inMemorySeq: 100,
+    inMemoryConcurrent: 128,
+    stdioSeq: 50,
+    stdioConcurrent: 128,
+    httpSeq: 20,
+    httpConcurrent: 128,
+    coldStarts: 1,
+    bigCalls: 2,
+    listCalls: 20,
+    sessions: 10,
+    idleWaitMs: 0,
+    timeouts: 20,
+    jsonOps: 1000,
+  },
+  quick: {
+    reps: 3,
+    childReps: 2,
+    slowReps: 1,
+    runLimitMs: 30_000,
+    warmup: 60,
+    handshakes: 50,
+    inMemorySeq: 500,
+    inMemoryConcurrent: 1024,
+    stdioSeq: 300,
+    stdioConcurrent: 640,
+    httpSeq: 100,
+    httpConcurrent: 384,
+    coldStarts: 2,
+    bigCalls: 6,
+    listCalls: 100,
+    sessions: 100,
+    idleWaitMs: 0,
+    timeouts: 200,
+    jsonOps: 20_000,
+  },
+  full: {
+    reps: 5,
+    childReps: 5,
+    slowReps: 3,
+    runLimitMs: 120_000,
+    warmup: 2000,
+    handshakes: 300,
+    inMemorySeq: 60_000,
+    inMemoryConcurrent: 60_000,
+    stdioSeq: 8000,
+    stdioConcurrent: 16_000,
+    httpSeq: 1000,
+    httpConcurrent: 1280,
+    coldStarts: 5,
+    bigCalls: 40,
+    listCalls: 400,
+    sessions: 1000,
+    idleWaitMs: 8000,
+    timeouts: 1000,
+    jsonOps: 200_000,
+  },
+};
+
+const SCALED: readonly (keyof Counts)[] = [
+  'warmup',
+  'handshakes',
+  'inMemorySeq',
+  'inMemoryConcurrent',
+  'stdioSeq',
+  'stdioConcurrent',
+  'httpSeq',
+  'httpConcurrent',
+  'bigCalls',
+  'listCalls',
+  'jsonOps',
+];
+
+/** Multiplies the operation counts (not repetitions, sessions or timeouts) by `factor`. */
+export function scaleCounts(counts: Counts, factor: number): Counts {
+  if (factor === 1 || !Number.isFinite(factor) || factor <= 0) return counts;
+  const scaled: Record<string, number> = { ...counts };
+  for (const key of SCALED) scaled[key] = Math.max(1, Math.round(counts[key] * factor));
+  scaled.runLimitMs = counts.runLimitMs * Math.max(1, factor);
+  return scaled as unknown as Counts;
+}

@@ -1,0 +1,388 @@
+/**
+ * The workloads. Each run sets up what it needs (a connected pair, a child process), warms
+ * up, measures, and tears down, so repetitions are independent. Stack names: the MCP stacks
+ * (`statemcp`, `sdk1`, `sdk2`, `raw`), plus `floor` (a byte floor where one applies) and
+ * `fetch` (the raw JSON-RPC client on `fetch` instead of node:http).
+ */
+import { Agent } from 'node:http';
+import { MCP_STACKS, adapter, fixturePath } from './adapters.js';
+import { httpPoster, openIdleSession, spawnHttpServer, spawnPipeFloor } from './children.js';
+import * as rawClients from './clients/raw.js';
+import { waitForExit, type BenchClient } from './clients/types.js';
+import type { Counts } from './config.js';
+import { closedLoop, type Metric, type Sample, type Workload } from './runner.js';
+import { ECHO_TEXT, ECHO_TOOL, MIB, fullGc } from './spec.js';
+import { latencyPercentiles } from './stats.js';
+
+const m = (key: string, label: string, digits: number, higherIsBetter: boolean): Metric => ({ key, label, digits, higherIsBetter });
+const CALLS = m('callsPerSec', 'calls/s', 0, true);
+const P50 = m('p50', 'p50 ms', 3, false);
+const P99 = m('p99', 'p99 ms', 3, false);
+/** CPU time (user + system) of the harness process per call: both sides in-memory, the client side otherwise. */
+const CPU = m('cpuUs', 'CPU µs/call', 1, false);
+const CLIENT_CPU = m('cpuUs', 'client CPU µs/call', 1, false);
+
+/** A tools/call request line of the same shape as the stacks send (for the byte floors). */
+const ECHO_REQUEST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: ECHO_TOOL, arguments: { text: ECHO_TEXT } } });
+const ECHO_RESPONSE = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: ECHO_TEXT }] } });
+
+function loadSample(result: { opsPerSec: number; latencies: number[]; cpuUsPerOp: number }): Sample {
+  const { p50, p99 } = latencyPercentiles(result.latencies);
+  return { callsPerSec: result.opsPerSec, p50, p99, cpuUs: result.cpuUsPerOp };
+}
+
+async function warm(client: BenchClient, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await client.echo(ECHO_TEXT);
+}
+
+export function workloads(c: Counts): Workload[] {
+  const limit = c.runLimitMs * 0.8;
+  // HTTP and tools/list calls are 10–100× slower than the others: fewer warm-up calls.
+  const httpWarmup = Math.min(c.warmup, 300);
+  const listWarmup = Math.min(Math.ceil(c.warmup / 4), 50);
+  // In-memory calls are cheap and JIT tiers take a while to settle: warm up longer.
+  const memoryWarmup = c.warmup * 5;
+  const stdioFixture = (stack: string) => fixturePath(`stdio-${stack}`);
+  const httpFixture = (stack: string) => fixturePath(`http-${stack}`);
+
+  const inMemoryCalls = (concurrency: number, total: number): Workload => ({
+    id: concurrency === 1 ? 'call.memory.seq' : `call.memory.c${concurrency}`,
+    title: `tools/call echo, in-memory, ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`,
+    detail: `${total} calls after ${memoryWarmup} warm-up calls`,
+    stacks: MCP_STACKS,
+    metrics: [CALLS, P50, P99, CPU],
+    ratioMetrics: ['callsPerSec', 'cpuUs'],
+    run: async (stack) => {
+      const pair = await adapter(stack).inMemory({});
+      try {
+        await warm(pair.client, memoryWarmup);
+        return loadSample(await closedLoop(total, concurrency, limit, () => pair.client.echo(ECHO_TEXT)));
+      } finally {
+        await pair.close();
+      }
+    },
+  });
+
+  const stdioCalls = (concurrency: number, total: number): Workload => ({
+    id: concurrency === 1 ? 'call.stdio.seq' : `call.stdio.c${concurrency}`,
+    title: `tools/call echo, stdio child process, ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`,
+    detail: `${total} calls after ${c.warmup} warm-up calls; byte floor = ${ECHO_REQUEST.length}-byte line echoed by a child`,
+    stacks: [...MCP_STACKS, 'floor'],
+    metrics: [CALLS, P50, P99, CLIENT_CPU],
+    run: async (stack) => {
+      if (stack === 'floor') {
+        const pipe = spawnPipeFloor(fixturePath('pipe-echo'));
+        try {
+          for (let i = 0; i < c.warmup; i++) await pipe.roundTrip(ECHO_REQUEST);
+          return loadSample(await closedLoop(total, concurrency, limit, () => pipe.roundTrip(ECHO_REQUEST)));
+        } finally {
+          await pipe.stop();
+        }
+      }
+      const { client } = await adapter(stack).stdio(stdioFixture(stack), []);
+      try {
+        await warm(client, c.warmup);
+        return loadSample(await closedLoop(total, concurrency, limit, () => client.echo(ECHO_TEXT)));
+      } finally {
+        await client.close();
+      }
+    },
+  });
+
+  const httpCalls = (clients: number, perClient: number, total: number): Workload => ({
+    id: clients === 1 && perClient === 1 ? 'call.http.seq' : `call.http.${clients}x${perClient}`,
+    title:
+      clients === 1 && perClient === 1
+        ? 'tools/call echo, Streamable HTTP child process, 1 client sequential'
+        : `tools/call echo, Streamable HTTP child process, ${clients} clients × ${perClient} concurrent`,
+    detail:
+      clients === 1
+        ? `${total} calls after ${httpWarmup} warm-up calls; raw = node:http keep-alive JSON-RPC, fetch = same with a fetch client, floor = node:http byte echo`
+        : `${total} calls after ${Math.max(httpWarmup, 2 * clients * perClient)} warm-up calls at full concurrency`,
+    stacks: clients === 1 ? [...MCP_STACKS, 'fetch', 'floor'] : MCP_STACKS,
+    metrics: [CALLS, P50, P99, CLIENT_CPU],
+    run: async (stack) => {
+      const server = await spawnHttpServer(httpFixture(stack === 'fetch' || stack === 'floor' ? 'raw' : stack), stack === 'floor' ? ['--echo'] : []);
+      try {
+        if (stack === 'floor') {
+          const poster = httpPoster(server.url);
+          try {
+            for (let i = 0; i < httpWarmup; i++) await poster.post(ECHO_REQUEST);
+            return loadSample(await closedLoop(total, clients * perClient, limit, () => poster.post(ECHO_REQUEST)));
+          } finally {
+            poster.close();
+          }
+        }
+        const connect = stack === 'fetch' ? rawClients.httpFetch : (url: string) => adapter(stack).http(url);
+        const list: BenchClient[] = [];
+        try {
+          for (let i = 0; i < clients; i++) list.push(await connect(server.url));
+          // Warm up at full concurrency so every connection is open before measuring.
+          const workers = clients * perClient;
+          await closedLoop(Math.max(httpWarmup, 2 * workers), workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
+          return loadSample(
+            await closedLoop(total, clients * perClient, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT)),
+          );
+        } finally {
+          await Promise.all(list.map((client) => client.close().catch(() => undefined)));
+        }
+      } finally {
+        await server.stop();
+      }
+    },
+  });
+
+  const handshake: Workload = {
+    id: 'handshake.memory',
+    title: 'handshake, in-memory (connect → Operating)',
+    detail: `${c.handshakes} handshakes per repetition after ${Math.ceil(c.handshakes / 5)} warm-up; raw = one initialize round trip`,
+    stacks: MCP_STACKS,
+    metrics: [P50, P99, m('perSec', 'handshakes/s', 0, true)],
+    run: async (stack) => {
+      const a = adapter(stack);
+      const once = async (): Promise<number> => {
+        const timing = { ms: Number.NaN };
+        const pair = await a.inMemory({}, timing);
+        await pair.close();
+        return timing.ms;
+      };
+      for (let i = 0; i < Math.ceil(c.handshakes / 5); i++) await once();
+      const times: number[] = [];
+      const deadline = performance.now() + limit;
+      for (let i = 0; i < c.handshakes && performance.now() < deadline; i++) times.push(await once());
+      const { p50, p99 } = latencyPercentiles(times);
+      return { p50, p99, perSec: 1000 / (times.reduce((s, t) => s + t, 0) / times.length) };
+    },
+  };
+
+  const coldStart: Workload = {
+    id: 'stdio.lifecycle',
+    title: 'stdio cold start (spawn → Operating) and shutdown (close → child exited)',
+    detail: `${c.coldStarts} spawns per repetition, median of them`,
+    stacks: MCP_STACKS,
+    metrics: [m('coldMs', 'cold start ms', 1, false), m('shutdownMs', 'shutdown ms', 1, false)],
+    ratioMetrics: ['coldMs', 'shutdownMs'],
+    run: async (stack) => {
+      const cold: number[] = [];
+      const shutdown: number[] = [];
+      for (let i = 0; i < c.coldStarts; i++) {
+        const t0 = performance.now();
+        const { client, pid } = await adapter(stack).stdio(stdioFixture(stack), []);
+        cold.push(performance.now() - t0);
+        const t1 = performance.now();
+        await client.close();
+        await waitForExit(pid);
+        shutdown.push(performance.now() - t1);
+      }
+      return { coldMs: latencyPercentiles(cold).p50, shutdownMs: latencyPercentiles(shutdown).p50 };
+    },
+  };
+
+  const big: Workload = {
+    id: 'stdio.1mib',
+    title: '1 MiB tool result over stdio',
+    detail: `${c.bigCalls} sequential calls after 5 warm-up; floor = child writes a prebuilt 1 MiB line per request`,
+    stacks: [...MCP_STACKS, 'floor'],
+    metrics: [m('mibPerSec', 'MiB/s', 1, true), m('msPerCall', 'ms/call', 2, false)],
+    run: async (stack) => {
+      const measure = async (op: () => Promise<number>): Promise<Sample> => {
+        for (let i = 0; i < 5; i++) await op();
+        const t0 = performance.now();
+        let bytes = 0;
+        let calls = 0;
+        const deadline = t0 + limit;
+        for (; calls < c.bigCalls && performance.now() < deadline; calls++) bytes += await op();
+        const ms = performance.now() - t0;
+        if (bytes !== calls * MIB) throw new Error(`received ${bytes} bytes for ${calls} MiB`);
+        return { mibPerSec: bytes / MIB / (ms / 1000), msPerCall: ms / calls };
+      };
+      if (stack === 'floor') {
+        const pipe = spawnPipeFloor(fixturePath('pipe-echo'), ['--big', String(MIB)]);
+        try {
+          return await measure(() => pipe.roundTrip('1'));
+        } finally {
+          await pipe.stop();
+        }
+      }
+      const { client } = await adapter(stack).stdio(stdioFixture(stack), []);
+      try {
+        return await measure(() => client.big(MIB));
+      } finally {
+        await client.close();
+      }
+    },
+  };
+
+  const list: Workload = {
+    id: 'list.memory',
+    title: 'tools/list with 100 registered tools, in-memory, sequential',
+    detail: `${c.listCalls} calls after ${listWarmup} warm-up`,
+    stacks: MCP_STACKS,
+    metrics: [CALLS, P50, P99, CPU],
+    ratioMetrics: ['callsPerSec', 'cpuUs'],
+    run: async (stack) => {
+      const pair = await adapter(stack).inMemory({ manyTools: true });
+      try {
+        const count = await pair.client.listTools();
+        if (count !== 100) throw new Error(`tools/list returned ${count} tools, expected 100`);
+        for (let i = 0; i < listWarmup; i++) await pair.client.listTools();
+        return loadSample(await closedLoop(c.listCalls, 1, limit, () => pair.client.listTools()));
+      } finally {
+        await pair.close();
+      }
+    },
+  };
+
+  const sessions: Workload = {
+    id: 'http.sessions',
+    title: `${c.sessions} idle Streamable HTTP sessions on one server (child, after GC)`,
+    detail: `sessions opened 8 at a time with raw initialize + initialized POSTs; memory from the child after a full GC, minus its baseline${c.idleWaitMs > 0 ? `; then again after ${c.idleWaitMs / 1000} s without traffic (and a full GC)` : ''}`,
+    stacks: MCP_STACKS,
+    metrics: [
+      m('rssKB', 'RSS KB/session', 1, false),
+      m('heapKB', 'heap KB/session', 1, false),
+      m('heapTotalKB', 'committed heap KB/session', 1, false),
+      m('externalKB', 'external KB/session', 2, false),
+      ...(c.idleWaitMs > 0 ? [m('idleRssKB', `RSS KB/session after ${c.idleWaitMs / 1000} s idle`, 1, false)] : []),
+      m('openPerSec', 'sessions opened/s', 0, true),
+    ],
+    ratioMetrics: c.idleWaitMs > 0 ? ['rssKB', 'idleRssKB', 'heapKB'] : ['rssKB', 'heapKB'],
+    run: async (stack) => {
+      const server = await spawnHttpServer(httpFixture(stack));
+      const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+      try {
+        // Warm the server's code paths so the baseline includes compiled code, not per-session state.
+        for (let i = 0; i < 5; i++) await openIdleSession(server.url, agent);
+        const before = await server.memory();
+        const t0 = performance.now();
+        let opened = 0;
+        const deadline = t0 + limit;
+        await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            while (opened < c.sessions && performance.now() < deadline) {
+              opened++;
+              await openIdleSession(server.url, agent);
+            }
+          }),
+        );
+        const openMs = performance.now() - t0;
+        const after = await server.memory();
+        const live = after.sessions - before.sessions;
+        if (live !== c.sessions) throw new Error(`server reports ${live} new sessions, expected ${c.sessions}`);
+        const idle: Sample = {};
+        if (c.idleWaitMs > 0) {
+          await new Promise((resolve) => setTimeout(resolve, c.idleWaitMs));
+          const rested = await server.memory();
+          if (rested.sessions !== after.sessions) throw new Error('sessions ended while idle');
+          idle.idleRssKB = (rested.rss - before.rss) / c.sessions / 1024;
+        }
+        return {
+          ...idle,
+          rssKB: (after.rss - before.rss) / c.sessions / 1024,
+          heapKB: (after.heapUsed - before.heapUsed) / c.sessions / 1024,
+          heapTotalKB: (after.heapTotal - before.heapTotal) / c.sessions / 1024,
+          externalKB: (after.external - before.external) / c.sessions / 1024,
+          openPerSec: (c.sessions / openMs) * 1000,
+        };
+      } finally {
+        agent.destroy();
+        await server.stop();
+      }
+    },
+  };
+
+  const timeouts: Workload = {
+    id: 'timeouts.stdio',
+    title: `${c.timeouts} concurrent requests timing out at 50 ms (stdio child)`,
+    detail: 'after one full-size warm-up round; all must reject and send one notifications/cancelled each; heap retained = after − before, each after a full GC',
+    stacks: MCP_STACKS,
+    metrics: [
+      m('serverKB', 'server heap retained KB', 1, false),
+      m('clientKB', 'client heap retained KB', 1, false),
+      m('rejected', 'rejected', 0, true),
+      m('cancels', 'cancels sent', 0, true),
+      m('aborted', 'handlers aborted', 0, true),
+      m('settleMs', 'ms until all rejected', 1, false),
+    ],
+    ratioMetrics: ['serverKB', 'settleMs'],
+    run: async (stack) => {
+      const { client } = await adapter(stack).stdio(stdioFixture(stack), []);
+      try {
+        await warm(client, 50);
+        // One full-size warm-up round, so the code V8 compiles for these paths (which heap
+        // snapshots show as the bulk of a cold round's growth) is in the baseline.
+        await Promise.all(Array.from({ length: c.timeouts }, () => client.sleepUntilTimeout(50)));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const before = await client.stats();
+        const cancelsBefore = client.cancelsSent();
+        fullGc();
+        const clientBefore = process.memoryUsage().heapUsed;
+        const t0 = performance.now();
+        const outcomes = await Promise.all(Array.from({ length: c.timeouts }, () => client.sleepUntilTimeout(50)));
+        const settleMs = performance.now() - t0;
+        // Let the cancellations reach the server before measuring.
+        const deadline = performance.now() + 5_000;
+        let after = await client.stats();
+        while (after.aborted - before.aborted < c.timeouts && performance.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          after = await client.stats();
+        }
+        fullGc();
+        const clientAfter = process.memoryUsage().heapUsed;
+        return {
+          serverKB: (after.heapUsed - before.heapUsed) / 1024,
+          clientKB: (clientAfter - clientBefore) / 1024,
+          rejected: outcomes.filter(Boolean).length,
+          cancels: client.cancelsSent() - cancelsBefore,
+          aborted: after.aborted - before.aborted,
+          settleMs,
+        };
+      } finally {
+        await client.close();
+      }
+    },
+  };
+
+  const json: Workload = {
+    id: 'floor.json',
+    title: 'floor: JSON stringify + parse of one tools/call request and its response',
+    detail: `${c.jsonOps} round trips (4 JSON operations each)`,
+    stacks: ['json'],
+    metrics: [m('callsPerSec', 'round trips/s', 0, true)],
+    run: async () => {
+      const request = JSON.parse(ECHO_REQUEST) as unknown;
+      const response = JSON.parse(ECHO_RESPONSE) as unknown;
+      let sink = 0;
+      const t0 = performance.now();
+      for (let i = 0; i < c.jsonOps; i++) {
+        sink += (JSON.parse(JSON.stringify(request)) as { id: number }).id;
+        sink += (JSON.parse(JSON.stringify(response)) as { id: number }).id;
+      }
+      const ms = performance.now() - t0;
+      if (sink !== 2 * c.jsonOps) throw new Error('unexpected');
+      return { callsPerSec: (c.jsonOps / ms) * 1000 };
+    },
+  };
+
+  return [
+    json,
+    handshake,
+    inMemoryCalls(1, c.inMemorySeq),
+    inMemoryCalls(64, c.inMemoryConcurrent),
+    list,
+    stdioCalls(1, c.stdioSeq),
+    stdioCalls(64, c.stdioConcurrent),
+    big,
+    coldStart,
+    httpCalls(1, 1, c.httpSeq),
+    httpCalls(16, 8, c.httpConcurrent),
+    sessions,
+    timeouts,
+  ];
+}
+
+/** Workloads whose repetitions use `slowReps`. */
+export const SLOW_WORKLOADS: ReadonlySet<string> = new Set(['http.sessions', 'timeouts.stdio', 'stdio.lifecycle', 'call.http.16x8']);
+
+/** Workloads that spawn a child per run (repetitions: `childReps`). */
+export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8']);

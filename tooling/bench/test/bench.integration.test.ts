@@ -1,0 +1,60 @@
+/**
+ * Proves the harness works end to end: builds the bundles, runs every workload once in
+ * `--smoke` mode (tiny counts, one repetition) against every stack, and checks the report.
+ * No timing assertions: only that each workload ran on each stack without errors and
+ * produced finite numbers.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const out = mkdtempSync(join(tmpdir(), 'statemcp-bench-'));
+
+interface Report {
+  readonly results: {
+    readonly id: string;
+    readonly stacks: readonly string[];
+    readonly errors: readonly string[];
+    readonly values: Record<string, Record<string, number[]>>;
+  }[];
+  readonly targets: { readonly name: string; readonly measured: string }[];
+}
+
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('pnpm bench', () => {
+  it('runs every workload on every stack in --smoke mode', async () => {
+    await run(process.execPath, ['build.mjs'], { cwd: root, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, ['--expose-gc', 'dist/bench.mjs', '--smoke', '--out', out], {
+      cwd: root,
+      timeout: 110_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    expect(stdout).toContain('### Targets');
+    const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as Report;
+    const ids = report.results.map((r) => r.id);
+    for (const id of ['handshake.memory', 'call.memory.seq', 'call.memory.c64', 'list.memory', 'call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'stdio.lifecycle', 'call.http.seq', 'call.http.16x8', 'http.sessions', 'timeouts.stdio', 'floor.json']) {
+      expect(ids).toContain(id);
+    }
+    for (const result of report.results) {
+      expect(result.errors, result.id).toEqual([]);
+      for (const stack of result.stacks) {
+        for (const [metric, values] of Object.entries(result.values[stack] ?? {})) {
+          expect(values.every((v) => Number.isFinite(v)), `${result.id} ${stack} ${metric}`).toBe(true);
+        }
+      }
+    }
+    const timeouts = report.results.find((r) => r.id === 'timeouts.stdio');
+    for (const stack of timeouts?.stacks ?? []) {
+      const values = timeouts?.values[stack];
+      expect(values?.rejected, stack).toEqual(values?.cancels);
+    }
+    expect(report.targets.length).toBeGreaterThanOrEqual(8);
+  }, 120_000);
+});
