@@ -54,25 +54,72 @@ export interface RequestExtra {
   listRoots(options?: RelatedRequestOptions): Promise<ListRootsResult>;
 }
 
+/**
+ * The extra of a request handled directly (not as a task). A class: the abort signal is
+ * created only if a callback reads it, and the methods are shared, not per-request closures.
+ */
+class DirectRequestExtra implements RequestExtra {
+  readonly requestId: RequestId;
+  readonly connection: ServerConnection;
+  readonly task = undefined;
+  readonly #context: ServerRequestContext;
+
+  constructor(context: ServerRequestContext) {
+    this.#context = context;
+    this.requestId = context.requestId;
+    this.connection = context.connection;
+  }
+
+  get signal(): AbortSignal {
+    return this.#context.signal;
+  }
+
+  get protocolVersion(): string {
+    return this.#context.protocolVersion;
+  }
+
+  get authInfo(): unknown {
+    return this.#context.authInfo;
+  }
+
+  get meta(): JsonObject | undefined {
+    return this.#context.meta;
+  }
+
+  sendProgress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.#context.sendProgress(progress, total, message);
+  }
+
+  sendNotification(method: string, params?: JsonObject): Promise<void> {
+    return this.#context.notify(method, params);
+  }
+
+  sendRequest(method: string, params?: JsonObject, options?: RelatedRequestOptions): Promise<JsonObject> {
+    return this.connection.session.request(method, params, this.#related(options));
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<boolean> {
+    return this.connection.sendLoggingMessage(logger === undefined ? { level, data } : { level, data, logger }, { relatedRequestId: this.requestId });
+  }
+
+  elicit(params: ElicitRequestParams, options?: RelatedRequestOptions): Promise<ElicitResult> {
+    return this.connection.elicitInput(params, this.#related(options));
+  }
+
+  createMessage(params: CreateMessageRequestParams, options?: RelatedRequestOptions): Promise<CreateMessageResult> {
+    return this.connection.createMessage(params, this.#related(options));
+  }
+
+  listRoots(options?: RelatedRequestOptions): Promise<ListRootsResult> {
+    return this.connection.listRoots(this.#related(options));
+  }
+
+  #related(options: RelatedRequestOptions = {}): RequestOptions {
+    return { ...options, relatedRequestId: this.requestId };
+  }
+}
+
 /** Builds the extra for a request handled directly (not as a task). */
 export function requestExtra(context: ServerRequestContext): RequestExtra {
-  const { connection, requestId } = context;
-  const related = (options: RelatedRequestOptions = {}): RequestOptions => ({ ...options, relatedRequestId: requestId });
-  return {
-    signal: context.signal,
-    requestId,
-    protocolVersion: context.protocolVersion,
-    authInfo: context.authInfo,
-    meta: context.meta,
-    connection,
-    task: undefined,
-    sendProgress: (progress, total, message) => context.sendProgress(progress, total, message),
-    sendNotification: (method, params) => context.notify(method, params),
-    sendRequest: (method, params, options) => connection.session.request(method, params, related(options)),
-    log: (level, data, logger) =>
-      connection.sendLoggingMessage(logger === undefined ? { level, data } : { level, data, logger }, { relatedRequestId: requestId }),
-    elicit: (params, options) => connection.elicitInput(params, related(options)),
-    createMessage: (params, options) => connection.createMessage(params, related(options)),
-    listRoots: (options) => connection.listRoots(related(options)),
-  };
+  return new DirectRequestExtra(context);
 }

@@ -203,7 +203,7 @@ export class Server {
     connection.session.setRequestHandler(method, (params, context) => {
       const handler = this.#requestHandlers.get(method);
       if (handler === undefined) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-      return handler(params, { ...context, connection });
+      return handler(params, withConnection(context, connection));
     });
   }
 
@@ -211,7 +211,17 @@ export class Server {
     connection.session.setNotificationHandler(method, (params, context) => {
       const handler = this.#notificationHandlers.get(method);
       if (handler === undefined) return;
-      return handler(params, { ...context, connection });
+      return handler(params, withConnection(context, connection));
     });
   }
+}
+
+/**
+ * Adds the connection to a session's handler context in place. No copy: a spread would read
+ * every getter of the context (its AbortSignal among them, which Node builds lazily and which
+ * costs more than the rest of the request's bookkeeping).
+ */
+function withConnection<C extends object>(context: C, connection: ServerConnection): C & { readonly connection: ServerConnection } {
+  (context as C & { connection?: ServerConnection }).connection = connection;
+  return context as C & { readonly connection: ServerConnection };
 }

@@ -57,12 +57,12 @@ import type {
   InitializeResultShape,
   NotificationHandler,
   NotificationOptions,
-  RequestContext,
   RequestHandler,
   RequestOptions,
   SessionOptions,
 } from './options.js';
 import { formatIssues } from './validation.js';
+import { HandlerContext, type HandlerContextHost } from './handler-context.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
@@ -821,7 +821,7 @@ export class Session {
     this.#ledger.addInbound(record);
     this.#onRequestTransition(record, 'created', 'dispatch', true);
     this.#ledger.move(record, 'dispatch');
-    const ctx = this.#handlerContext(record, context, meta);
+    const ctx = new HandlerContext(this.#contextHost, record, context, meta, this.protocolVersion ?? this.#revision.version);
     this.#ledger.move(record, 'process');
     let outcome: Promise<JsonObject>;
     try {
@@ -846,36 +846,14 @@ export class Session {
     );
   }
 
-  #handlerContext(record: InboundRecord, context: InboundContext | undefined, meta: JsonObject | undefined): RequestContext {
-    return {
-      requestId: record.id,
-      method: record.method,
-      signal: record.controller.signal,
-      meta,
-      authInfo: context?.authInfo,
-      transportContext: context,
-      protocolVersion: this.protocolVersion ?? this.#revision.version,
-      sendProgress: async (progress, total, message) => {
-        if (this.#ledger.inbound(record.id) !== record) return; // replied or cancelled: never after the reply
-        await this.#emitProgress(record, progress, total, message);
-      },
-      retainProgress: () => {
-        if (record.progressToken === undefined) return undefined;
-        let released = false;
-        return {
-          send: async (progress, total, message) => {
-            if (released || this.#state.kind === 'terminated') return;
-            await this.#emitProgress(record, progress, total, message);
-          },
-          release: () => {
-            released = true;
-          },
-        };
-      },
-      notify: (method, params) => this.notify(method, params, { relatedRequestId: record.id }),
-      request: (method, params, options) => this.request(method, params, { ...options, relatedRequestId: record.id }),
-    };
-  }
+  /** Shared by every handler context of this session (see `HandlerContext`). */
+  readonly #contextHost: HandlerContextHost = {
+    isLive: (record) => this.#ledger.inbound(record.id) === record,
+    isTerminated: () => this.#state.kind === 'terminated',
+    emitProgress: (record, progress, total, message) => this.#emitProgress(record, progress, total, message),
+    notify: (method, params, relatedRequestId) => this.notify(method, params, { relatedRequestId }),
+    request: (method, params, options) => this.request(method, params, options),
+  };
 
   /** Sends one progress notification for an inbound request: only with a token, strictly increasing. */
   async #emitProgress(record: InboundRecord, progress: number, total: number | undefined, message: string | undefined): Promise<void> {

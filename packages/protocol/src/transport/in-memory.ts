@@ -1,10 +1,12 @@
 /**
  * An in-memory transport pair for tests and for wiring a client and a server in one
- * process. Delivery is asynchronous (a microtask later) and every message is cloned with
- * `structuredClone`, so the two sides never share mutable objects.
+ * process. Delivery is asynchronous (a microtask later) and every message is deep-copied
+ * with JSON semantics (`cloneJson`: what would have crossed a real wire), so the two sides
+ * never share mutable objects.
  */
 import { ConnectionClosedError } from '../errors/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/messages.js';
+import { cloneJson } from '../jsonrpc/clone-json.js';
 import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from './transport.js';
 
 /**
@@ -52,7 +54,7 @@ export class InMemoryTransport implements Transport {
     if (this.#closed) throw new ConnectionClosedError('The in-memory transport is closed');
     const peer = this.#peer;
     if (peer === undefined) throw new ConnectionClosedError('The in-memory transport has no peer');
-    peer.#enqueue(structuredClone(message), this.context);
+    peer.#enqueue(cloneJson(message), this.context);
   }
 
   /** Delivers a raw value to this end's own sink as if the peer had sent it (tests: bad input). */

@@ -14,7 +14,7 @@
  * terminal.
  */
 import { ErrorCode, JsonRpcError, RELATED_TASK_META_KEY, toWireError, type JsonObject, type ProgressHandle } from '@statemcp/protocol';
-import { requestExtra, type RelatedRequestOptions, type RequestExtra } from '../request-extra.js';
+import type { RelatedRequestOptions, RequestExtra } from '../request-extra.js';
 import type { Server, ServerRequestContext } from '../server.js';
 import { runTool, type TaskStarter } from '../tools.js';
 import { isTerminal, type TaskRecord, type TaskStore } from './task-store.js';
@@ -95,7 +95,6 @@ export class ToolTasks {
   };
 
   #taskExtra(context: ServerRequestContext, record: TaskRecord, progress: ProgressHandle | undefined): RequestExtra {
-    const base = requestExtra(context);
     const { connection } = context;
     const { taskId } = record.task;
     const awaitInput = async <T>(send: () => Promise<T>): Promise<T> => {
@@ -108,7 +107,11 @@ export class ToolTasks {
     };
     const options = (given: RelatedRequestOptions = {}) => ({ ...given, signal: given.signal ?? record.controller.signal });
     return {
-      ...base,
+      requestId: context.requestId,
+      protocolVersion: context.protocolVersion,
+      authInfo: context.authInfo,
+      meta: context.meta,
+      connection,
       signal: record.controller.signal,
       task: { taskId },
       sendProgress: async (value, total, message) => {

@@ -1,0 +1,76 @@
+/**
+ * The context a request handler receives. A class, so that what most handlers never touch
+ * costs nothing: the AbortSignal (which Node builds lazily and which costs more than the
+ * rest of a request's bookkeeping) is created only when a handler reads `signal`, and the
+ * methods live on the prototype instead of being fresh closures per request.
+ */
+import type { InboundContext } from '../transport/transport.js';
+import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
+import type { InboundRecord } from './ledger.js';
+import type { ProgressHandle, RequestContext, RequestOptions } from './options.js';
+
+/** What a context needs from its session; one instance per session, shared by every context. */
+export interface HandlerContextHost {
+  /** True while the request is still awaiting its reply. */
+  isLive(record: InboundRecord): boolean;
+  /** True once the session reached Terminated. */
+  isTerminated(): boolean;
+  emitProgress(record: InboundRecord, progress: number, total: number | undefined, message: string | undefined): Promise<void>;
+  notify(method: string, params: JsonObject | undefined, relatedRequestId: RequestId): Promise<void>;
+  request(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject>;
+}
+
+export class HandlerContext implements RequestContext {
+  readonly requestId: RequestId;
+  readonly method: string;
+  readonly meta: JsonObject | undefined;
+  readonly authInfo: unknown;
+  readonly transportContext: InboundContext | undefined;
+  readonly protocolVersion: string;
+  readonly #record: InboundRecord;
+  readonly #host: HandlerContextHost;
+
+  constructor(host: HandlerContextHost, record: InboundRecord, transportContext: InboundContext | undefined, meta: JsonObject | undefined, protocolVersion: string) {
+    this.#host = host;
+    this.#record = record;
+    this.requestId = record.id;
+    this.method = record.method;
+    this.meta = meta;
+    this.authInfo = transportContext?.authInfo;
+    this.transportContext = transportContext;
+    this.protocolVersion = protocolVersion;
+  }
+
+  get signal(): AbortSignal {
+    return this.#record.controller.signal;
+  }
+
+  async sendProgress(progress: number, total?: number, message?: string): Promise<void> {
+    if (!this.#host.isLive(this.#record)) return; // replied or cancelled: never after the reply
+    await this.#host.emitProgress(this.#record, progress, total, message);
+  }
+
+  retainProgress(): ProgressHandle | undefined {
+    const record = this.#record;
+    const host = this.#host;
+    if (record.progressToken === undefined) return undefined;
+    let released = false;
+    return {
+      send: async (progress, total, message) => {
+        if (released || host.isTerminated()) return;
+        await host.emitProgress(record, progress, total, message);
+      },
+      release: () => {
+        released = true;
+      },
+    };
+  }
+
+  notify(method: string, params?: JsonObject): Promise<void> {
+    return this.#host.notify(method, params, this.#record.id);
+  }
+
+  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    return this.#host.request(method, params, { ...options, relatedRequestId: this.#record.id });
+  }
+}
