@@ -7,6 +7,7 @@
  * Use it directly for servers that only speak the old transport, or let
  * {@link StreamableHttpClientTransport} fall back to it automatically.
  */
+import { defaultFetch } from './node-http-fetch.js';
 import {
   ConnectionClosedError,
   InvalidStateError,
@@ -25,7 +26,10 @@ import { SseParser, readSseStream } from '../shared/sse-parse.js';
 
 /** Options of {@link SseClientTransport}. */
 export interface SseClientTransportOptions {
-  /** The `fetch` to use (a proxy-aware or instrumented one). Defaults to the global `fetch`. */
+  /**
+   * The `fetch` to use (a proxy-aware or instrumented one). Defaults to `nodeHttpFetch`
+   * (`node:http` with keep-alive) on Node when no `requestInit` is given, else the global `fetch`.
+   */
   fetch?: typeof fetch;
   /** Extra headers for the GET and every POST, e.g. `Authorization`. */
   headers?: HeadersOption;
@@ -71,7 +75,7 @@ export class SseClientTransport implements Transport {
 
   constructor(url: URL | string, options: SseClientTransportOptions = {}) {
     this.#url = new URL(url);
-    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#fetch = options.fetch ?? defaultFetch(options.requestInit);
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
   }

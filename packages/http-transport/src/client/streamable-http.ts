@@ -30,6 +30,7 @@
  * tells it apart from a server-sent error. A {@link TransportError} also goes to
  * `sink.onError` for diagnostics.
  */
+import { defaultFetch } from './node-http-fetch.js';
 import {
   ConnectionClosedError,
   ErrorCode,
@@ -71,7 +72,10 @@ const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
 
 /** Options of {@link StreamableHttpClientTransport}. */
 export interface StreamableHttpClientTransportOptions {
-  /** The `fetch` to use. Defaults to the global `fetch`. */
+  /**
+   * The `fetch` to use. Defaults to `nodeHttpFetch` (`node:http` with keep-alive) on Node when no
+   * `requestInit` is given, else the global `fetch`.
+   */
   fetch?: typeof fetch;
   /**
    * Extra headers for every request, or a function called before each request (for a
@@ -221,7 +225,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(url: URL | string, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
-    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#fetch = options.fetch ?? defaultFetch(options.requestInit);
     this.#options = options;
     this.#reconnect = resolveReconnectOptions(options.reconnect);
     this.#clock = options.clock ?? systemClock;

@@ -1,0 +1,126 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodeHttpFetch } from './node-http-fetch.js';
+
+let server: Server | undefined;
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  server = createServer(handler);
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => server?.close(() => resolve()) ?? resolve());
+  server = undefined;
+});
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+describe('nodeHttpFetch', () => {
+  it('POSTs a body with headers and returns status, headers and the body', async () => {
+    const base = await serve((req, res) => {
+      void readBody(req).then((body) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-echo-header': req.headers['x-test'] ?? '' });
+        res.end(JSON.stringify({ method: req.method, body }));
+      });
+    });
+    const response = await nodeHttpFetch(`${base}/mcp`, { method: 'POST', headers: { 'x-test': 'yes', 'content-type': 'application/json' }, body: '{"a":1}' });
+    expect(response.status).toBe(200);
+    expect(response.ok).toBe(true);
+    expect(response.headers.get('x-echo-header')).toBe('yes');
+    await expect(response.json()).resolves.toEqual({ method: 'POST', body: '{"a":1}' });
+  });
+
+  it('streams the body as it arrives (SSE)', async () => {
+    let finish: (() => void) | undefined;
+    const base = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      finish = () => res.end('data: two\n\n');
+    });
+    const response = await nodeHttpFetch(base, { method: 'GET' });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('data: one\n\n');
+    finish?.();
+    const rest: string[] = [];
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      rest.push(new TextDecoder().decode(next.value));
+    }
+    expect(rest.join('')).toBe('data: two\n\n');
+  });
+
+  it('gives 202 and 204 responses without trouble', async () => {
+    const base = await serve((req, res) => {
+      res.writeHead(req.url === '/empty' ? 204 : 202);
+      res.end();
+    });
+    expect((await nodeHttpFetch(`${base}/empty`, { method: 'DELETE' })).status).toBe(204);
+    const accepted = await nodeHttpFetch(`${base}/notify`, { method: 'POST', body: '{}' });
+    expect(accepted.status).toBe(202);
+    await expect(accepted.text()).resolves.toBe('');
+  });
+
+  it('rejects at once when aborted before the response, and errors the body when aborted after', async () => {
+    const base = await serve((req, res) => {
+      if (req.url === '/slow') return; // never answers
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': open\n\n');
+    });
+    const before = new AbortController();
+    const pending = nodeHttpFetch(`${base}/slow`, { method: 'GET', signal: before.signal });
+    before.abort(new Error('stop waiting'));
+    await expect(pending).rejects.toThrow('stop waiting');
+
+    const after = new AbortController();
+    const response = await nodeHttpFetch(`${base}/stream`, { method: 'GET', signal: after.signal });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    after.abort(new Error('closed by the client'));
+    await expect(reader.read()).rejects.toThrow();
+  });
+
+  it('follows a 307 redirect keeping method and body', async () => {
+    const base = await serve((req, res) => {
+      if (req.url === '/old') {
+        res.writeHead(307, { location: '/new' });
+        res.end();
+        return;
+      }
+      void readBody(req).then((body) => res.end(`${req.method} ${req.url ?? ''} ${body}`));
+    });
+    const response = await nodeHttpFetch(`${base}/old`, { method: 'POST', body: 'payload' });
+    await expect(response.text()).resolves.toBe('POST /new payload');
+  });
+
+  it('reports a refused connection as fetch does (TypeError with a cause)', async () => {
+    const base = await serve((_req, res) => res.end());
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    server = undefined;
+    await expect(nodeHttpFetch(base, { method: 'GET' })).rejects.toMatchObject({ name: 'TypeError', message: 'fetch failed' });
+  });
+
+  it('retries once when a pooled keep-alive socket was closed by the server while idle', async () => {
+    let requests = 0;
+    const base = await serve((_req, res) => {
+      requests++;
+      res.end('ok');
+    });
+    expect(await (await nodeHttpFetch(base, { method: 'POST', body: 'a' })).text()).toBe('ok');
+    // The server drops the idle connection; the client's pool may still hand it out.
+    server?.closeIdleConnections();
+    expect(await (await nodeHttpFetch(base, { method: 'POST', body: 'b' })).text()).toBe('ok');
+    expect(requests).toBe(2);
+  });
+});

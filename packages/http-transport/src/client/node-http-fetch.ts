@@ -1,0 +1,151 @@
+/**
+ * A `fetch`-compatible function on `node:http` / `node:https` with keep-alive agents, the
+ * default of the HTTP client transports on Node when no `fetch` or `requestInit` is given.
+ * The global `fetch` (undici) costs about three times more CPU per request than `node:http`
+ * for the small POSTs MCP sends (see docs/benchmarks.md); the transports only use the part
+ * of `fetch` this covers: string or byte bodies, headers, an AbortSignal, a streamed body.
+ * Anything else (a `Request` object, stream or form bodies, `redirect: 'error'`, non-HTTP
+ * URLs) goes to the global `fetch`, and so does everything outside Node.
+ *
+ * Idle keep-alive sockets are unref'd by Node's agent, so they never keep a process alive.
+ */
+import type * as Http from 'node:http';
+import type { Readable as NodeReadable } from 'node:stream';
+
+type HttpModule = typeof Http;
+
+interface Modules {
+  readonly http: HttpModule;
+  readonly https: HttpModule;
+  readonly Readable: typeof NodeReadable;
+  readonly agents: { readonly http: Http.Agent; readonly https: Http.Agent };
+}
+
+const MAX_REDIRECTS = 5;
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+
+let modules: Promise<Modules> | undefined;
+
+function load(): Promise<Modules> {
+  modules ??= Promise.all([import('node:http'), import('node:https'), import('node:stream')]).then(([http, https, stream]) => ({
+    http,
+    https: https as unknown as HttpModule,
+    Readable: stream.Readable,
+    agents: {
+      http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
+      https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
+    },
+  }));
+  return modules;
+}
+
+/** True when this runtime is Node (or a Node-compatible one) with `node:http`. */
+export function isNodeRuntime(): boolean {
+  return typeof process !== 'undefined' && typeof process.versions === 'object' && typeof process.versions.node === 'string';
+}
+
+function headerRecord(headers: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
+  const record: Record<string, string> = {};
+  new Headers(headers).forEach((value, key) => {
+    record[key] = value;
+  });
+  return record;
+}
+
+function responseHeaders(raw: Http.IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(key, item);
+    else headers.set(key, value);
+  }
+  return headers;
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new DOMException(typeof reason === 'string' ? reason : 'This operation was aborted', 'AbortError');
+}
+
+/**
+ * `fetch` on `node:http`. Falls back to the global `fetch` for what it does not cover.
+ *
+ * @example
+ * ```ts
+ * const transport = new StreamableHttpClientTransport(url, { fetch: nodeHttpFetch });
+ * ```
+ */
+export const nodeHttpFetch: typeof fetch = (input, init) => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
+  const body = init?.body;
+  const simpleBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
+  if (url === undefined || !simpleBody || init?.redirect === 'error' || !/^https?:/i.test(url)) return globalThis.fetch(input, init);
+  return load().then((loaded) => request(loaded, new URL(url), init ?? {}, body ?? undefined, 0));
+};
+
+function request(loaded: Modules, url: URL, init: RequestInit, body: string | Uint8Array | undefined, redirects: number, retried = false): Promise<Response> {
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted === true) return Promise.reject(abortError(signal));
+  const secure = url.protocol === 'https:';
+  const module = secure ? loaded.https : loaded.http;
+  const method = (init.method ?? 'GET').toUpperCase();
+  return new Promise<Response>((resolve, reject) => {
+    const onAbort = () => {
+      const reason = signal === undefined ? new DOMException('This operation was aborted', 'AbortError') : abortError(signal);
+      outgoing.destroy(reason);
+      reject(reason);
+    };
+    const outgoing = module.request(
+      url,
+      { method, headers: headerRecord(init.headers), agent: secure ? loaded.agents.https : loaded.agents.http },
+      (incoming) => {
+        const status = incoming.statusCode ?? 0;
+        const location = incoming.headers.location;
+        if (status >= 300 && status < 400 && location !== undefined && init.redirect !== 'manual' && redirects < MAX_REDIRECTS) {
+          incoming.resume();
+          signal?.removeEventListener('abort', onAbort);
+          const keepsMethod = status === 307 || status === 308;
+          const next: RequestInit = keepsMethod ? init : { ...init, method: method === 'HEAD' ? 'HEAD' : 'GET' };
+          resolve(request(loaded, new URL(location, url), next, keepsMethod ? body : undefined, redirects + 1));
+          return;
+        }
+        const headers = responseHeaders(incoming.headers);
+        const statusText = incoming.statusMessage ?? '';
+        if (NULL_BODY_STATUSES.has(status) || method === 'HEAD') {
+          incoming.resume();
+          signal?.removeEventListener('abort', onAbort);
+          resolve(new Response(null, { status, statusText, headers }));
+          return;
+        }
+        // From here the body stream carries any abort: destroying it errors the reader.
+        signal?.removeEventListener('abort', onAbort);
+        if (signal !== undefined) {
+          const abortBody = () => incoming.destroy(abortError(signal));
+          signal.addEventListener('abort', abortBody, { once: true });
+          incoming.once('close', () => signal.removeEventListener('abort', abortBody));
+        }
+        resolve(new Response(loaded.Readable.toWeb(incoming) as ReadableStream<Uint8Array>, { status, statusText, headers }));
+      },
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      signal?.removeEventListener('abort', onAbort);
+      // A pooled keep-alive socket the server closed while idle fails before the request
+      // reached the server: the one case Node's documentation says to retry (once).
+      if (outgoing.reusedSocket && error.code === 'ECONNRESET' && !retried && signal?.aborted !== true) {
+        resolve(request(loaded, url, init, body, redirects, true));
+        return;
+      }
+      reject(new TypeError('fetch failed', { cause: error }));
+    });
+    outgoing.end(body);
+  });
+}
+
+/**
+ * The transports' default: `nodeHttpFetch` on Node unless extra `fetch` options were given
+ * (they may be undici-specific, such as a `dispatcher`), the global `fetch` elsewhere.
+ */
+export function defaultFetch(requestInit: unknown): typeof fetch {
+  return isNodeRuntime() && requestInit === undefined ? nodeHttpFetch : globalThis.fetch.bind(globalThis);
+}
