@@ -3,7 +3,8 @@
 #   - the official MCP conformance suite against apps/everything-server and apps/everything-client,
 #     gated by tooling/conformance/expected-failures.yaml (regressions and stale entries both fail);
 #   - the MCP Inspector CLI driving apps/everything-server over stdio and Streamable HTTP;
-#   - the quickstart demo, which must exit 0.
+#   - the quickstart demo, which must exit 0;
+#   - the benchmark harness in --quick mode (no timing is asserted).
 # Needs only Node 20 and the npm registry (the suite's Node 22 comes from `npx -p node@22`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,3 +19,6 @@ $PNPM run inspector-check
 
 echo "== demo"
 $PNPM run demo | tail -n 4
+
+echo "== bench --quick (proves the harness runs; timings are not checked)"
+$PNPM run bench --quick | grep -A 14 '### Targets'
