@@ -23,6 +23,36 @@ const toError = (cause: unknown): Error => new Error('closed', { cause });
 
 describe('FrameWriter', () => {
   describe('#write', () => {
+    it('writes the first frame of a tick at once and joins the rest of the burst into one write', async () => {
+      const chunks: string[] = [];
+      const stream = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          chunks.push(chunk.toString());
+          callback();
+        },
+      });
+      const writer = new FrameWriter(stream, toError);
+      const burst = Array.from({ length: 10 }, (_, index) => writer.write(`${index}\n`));
+      expect(chunks).toEqual(['0\n']);
+      await Promise.all(burst);
+      expect(chunks).toEqual(['0\n', '1\n2\n3\n4\n5\n6\n7\n8\n9\n']);
+    });
+
+    it('does not join more than 64 KiB into one write', async () => {
+      const chunks: string[] = [];
+      const stream = new Writable({
+        highWaterMark: 1024 * 1024,
+        write(chunk: Buffer, _encoding, callback) {
+          chunks.push(chunk.toString());
+          callback();
+        },
+      });
+      const writer = new FrameWriter(stream, toError);
+      const frame = `${'x'.repeat(40 * 1024)}\n`;
+      await Promise.all([writer.write('first\n'), writer.write(frame), writer.write(frame), writer.write(frame)]);
+      expect(chunks.map((chunk) => chunk.length)).toEqual([6, frame.length, frame.length, frame.length]);
+    });
+
     it('writes frames in call order', async () => {
       const chunks: string[] = [];
       const stream = new Writable({

@@ -6,8 +6,15 @@
  * not grow the stream's own buffer without bound. Each `write()` promise settles when the
  * stream has handed that frame to the OS (its write callback), or rejects when the stream
  * fails or the writer is shut.
+ *
+ * The first frame of a tick is written at once; frames that follow in the same tick (many
+ * concurrent replies) are joined and written together on `process.nextTick`, so a burst
+ * costs one system call instead of one per frame. Joining stops at {@link BATCH_BYTES}.
  */
 import type { Writable } from 'node:stream';
+
+/** The most characters joined into one write. */
+const BATCH_BYTES = 64 * 1024;
 
 interface QueuedFrame {
   data: string;
@@ -25,6 +32,9 @@ export class FrameWriter {
   #inFlight = 0;
   #closedError: Error | undefined;
   #ending = false;
+  /** A frame was written in the current tick: later ones wait for the tick's end. */
+  #wroteThisTick = false;
+  #flushing = false;
   #idleWaiters: Array<() => void> = [];
 
   /** @param toError turns a stream failure (EPIPE, destroyed stream) into the error callers see. */
@@ -78,24 +88,57 @@ export class FrameWriter {
     this.#pump();
   };
 
-  #pump(): void {
-    while (!this.#blocked && this.#closedError === undefined && this.#head < this.#queue.length) {
+  readonly #endTick = (): void => {
+    this.#wroteThisTick = false;
+    if (this.#head >= this.#queue.length) return;
+    this.#flushing = true;
+    try {
+      this.#pump();
+    } finally {
+      this.#flushing = false;
+    }
+  };
+
+  /** Takes the next frame, or (when flushing a tick's burst) every queued frame up to BATCH_BYTES. */
+  #take(): QueuedFrame[] {
+    const batch: QueuedFrame[] = [];
+    let size = 0;
+    while (this.#head < this.#queue.length) {
       const frame = this.#queue[this.#head];
+      if (frame !== undefined && batch.length > 0 && (!this.#flushing || size + frame.data.length > BATCH_BYTES)) break;
       this.#queue[this.#head] = undefined;
       this.#head += 1;
       if (frame === undefined) continue;
-      this.#inFlight += 1;
+      batch.push(frame);
+      size += frame.data.length;
+    }
+    return batch;
+  }
+
+  #pump(): void {
+    while (!this.#blocked && this.#closedError === undefined && this.#head < this.#queue.length) {
+      if (this.#wroteThisTick && !this.#flushing) break; // the tick's end writes the rest together
+      const batch = this.#take();
+      if (batch.length === 0) continue;
+      if (!this.#wroteThisTick) {
+        this.#wroteThisTick = true;
+        process.nextTick(this.#endTick);
+      }
+      this.#inFlight += batch.length;
+      const data = batch.length === 1 ? (batch[0] as QueuedFrame).data : batch.map((frame) => frame.data).join('');
       let accepted: boolean;
       try {
-        accepted = this.#stream.write(frame.data, (error) => {
-          this.#inFlight -= 1;
-          if (error === null || error === undefined) frame.resolve();
-          else frame.reject(this.#toError(error));
+        accepted = this.#stream.write(data, (error) => {
+          this.#inFlight -= batch.length;
+          for (const frame of batch) {
+            if (error === null || error === undefined) frame.resolve();
+            else frame.reject(this.#toError(error));
+          }
           this.#notifyIdle();
         });
       } catch (error) {
-        this.#inFlight -= 1;
-        frame.reject(this.#toError(error));
+        this.#inFlight -= batch.length;
+        for (const frame of batch) frame.reject(this.#toError(error));
         continue;
       }
       if (!accepted) this.#blocked = true;
