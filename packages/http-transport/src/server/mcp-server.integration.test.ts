@@ -3,9 +3,9 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LEGACY_PROTOCOL_VERSIONS, type JsonObject } from '@statemcp/protocol';
-import { McpServer } from '@statemcp/server';
+import { type McpServer } from '@statemcp/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Servers } from '../../test/mcp-fixture.js';
+import { SERVER_NAME, Servers, buildFixtureServer, FIXTURE_TOOLS } from '../../test/mcp-fixture.js';
 import { InMemoryEventStore } from './event-store.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
 import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from './streamable-http-server.js';
@@ -18,22 +18,9 @@ afterEach(async () => {
   await Promise.all([...running.splice(0).map((server) => server.close()), fixtureServers.closeAll()]);
 });
 
+/** The shared HTTP test fixture (echo, count, ask_model, try_sampling, try_roots, gated) plus a polling tool. */
 function buildMcpServer(): McpServer {
-  const server = new McpServer({ name: 'statemcp-http-test', version: '1.0.0' });
-  server.registerTool(
-    'echo',
-    { description: 'Echoes text', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
-    (args) => ({ content: [{ type: 'text', text: String((args as { text?: unknown }).text) }] }),
-  );
-  server.registerTool('count', { description: 'Reports progress' }, async (_args, extra) => {
-    for (let i = 1; i <= 3; i++) await extra.sendProgress(i, 3);
-    return { content: [{ type: 'text', text: 'counted' }] };
-  });
-  server.registerTool('ask_model', { description: 'Samples the client model' }, async (_args, extra) => {
-    const answer = await extra.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 10 });
-    const block = Array.isArray(answer.content) ? answer.content[0] : answer.content;
-    return { content: [{ type: 'text', text: `model said: ${block?.type === 'text' ? block.text : '?'}` }] };
-  });
+  const server = buildFixtureServer();
   server.registerTool('test_reconnection', { description: 'Closes its SSE stream mid-call (SSE polling)' }, async (_args, extra) => {
     const transport = extra.connection.session.transport as StreamableHttpSessionTransport | undefined;
     transport?.closeRequestStream(extra.requestId);
@@ -60,11 +47,11 @@ describe('Streamable HTTP with @statemcp/server McpServer', () => {
       const init = await fetch(url, postInit(initializeBody(version)));
       const initBody = (await init.json()) as { result: { protocolVersion: string; serverInfo: { name: string } } };
       expect(initBody.result.protocolVersion).toBe(version);
-      expect(initBody.result.serverInfo.name).toBe('statemcp-http-test');
+      expect(initBody.result.serverInfo.name).toBe(SERVER_NAME);
       const headers = { 'mcp-session-id': init.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': version };
       expect((await fetch(url, postInit({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers))).status).toBe(202);
       const list = messagesOf((await readEvents((await fetch(url, postInit({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers))).body)).events);
-      expect((list[0]?.result as { tools: { name: string }[] }).tools.map((tool) => tool.name)).toEqual(['echo', 'count', 'ask_model', 'test_reconnection']);
+      expect((list[0]?.result as { tools: { name: string }[] }).tools.map((tool) => tool.name)).toEqual([...FIXTURE_TOOLS, 'test_reconnection']);
       const echoed = messagesOf((await readEvents((await fetch(url, postInit(call(2, 'echo', { text: version }), headers))).body)).events);
       expect(echoed).toEqual([{ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: version }] } }]);
       expect((await fetch(url, { method: 'DELETE', headers })).status).toBe(200);
@@ -79,7 +66,7 @@ describe('Streamable HTTP with @statemcp/server McpServer', () => {
       const headers = { 'mcp-session-id': init.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': version };
       const list = await fetch(url, postInit({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers));
       expect(list.status).toBe(200);
-      expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(4);
+      expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(FIXTURE_TOOLS.length + 1);
       expect((await fetch(url, postInit({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers))).status).toBe(202);
       const echoed = await fetch(url, postInit(call(2, 'echo', { text: 'after' }), headers));
       expect(await echoed.json()).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'after' }] } });
@@ -189,8 +176,8 @@ describe('Streamable HTTP with @statemcp/server McpServer', () => {
       client.setRequestHandler(CreateMessageRequestSchema, () => ({ model: 'test-model', role: 'assistant', content: { type: 'text', text: 'hi' } }));
       const transport = new StreamableHTTPClientTransport(new URL(url));
       await client.connect(transport);
-      expect(client.getServerVersion()?.name).toBe('statemcp-http-test');
-      expect((await client.listTools()).tools).toHaveLength(4);
+      expect(client.getServerVersion()?.name).toBe(SERVER_NAME);
+      expect((await client.listTools()).tools).toHaveLength(FIXTURE_TOOLS.length + 1);
       expect((await client.callTool({ name: 'echo', arguments: { text: 'interop' } })).content).toEqual([{ type: 'text', text: 'interop' }]);
       const progress: number[] = [];
       await client.callTool({ name: 'count', arguments: {} }, undefined, { onprogress: (p) => progress.push(p.progress) });
