@@ -300,17 +300,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list application/json and text/event-stream');
     }
-    if (!isJsonContentType(inbound.header('content-type'))) {
-      return errorResponse(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
-    }
-    const body = await inbound.readBody(maxBody);
-    if (!body.ok) {
-      return body.tooLarge
-        ? errorResponse(413, ErrorCode.InvalidRequest, `Payload Too Large: the limit is ${maxBody} bytes`)
-        : errorResponse(400, ErrorCode.ParseError, `Could not read the request body: ${body.reason}`);
-    }
-    const parsed = parseJson(body.text);
-    if (!parsed.ok) return errorResponse(400, ErrorCode.ParseError, `Parse error: ${parsed.reason}`);
+    const parsed = await readJsonBody(inbound, maxBody);
+    if (parsed instanceof Response) return parsed;
 
     const isBatch = Array.isArray(parsed.value);
     const items: unknown[] = isBatch ? (parsed.value as unknown[]) : [parsed.value];
@@ -478,17 +469,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (id === undefined || id === null || id === '') return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: sessionId is required');
     const transport = manager.get(id)?.transport;
     if (!(transport instanceof LegacySseSessionTransport)) return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found');
-    if (!isJsonContentType(inbound.header('content-type'))) {
-      return errorResponse(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
-    }
-    const body = await inbound.readBody(maxBody);
-    if (!body.ok) {
-      return body.tooLarge
-        ? errorResponse(413, ErrorCode.InvalidRequest, `Payload Too Large: the limit is ${maxBody} bytes`)
-        : errorResponse(400, ErrorCode.ParseError, `Could not read the request body: ${body.reason}`);
-    }
-    const parsed = parseJson(body.text);
-    if (!parsed.ok) return errorResponse(400, ErrorCode.ParseError, `Parse error: ${parsed.reason}`);
+    const parsed = await readJsonBody(inbound, maxBody);
+    if (parsed instanceof Response) return parsed;
     const context: InboundContext = { headers: inbound.headerRecord(), sessionId: id };
     if (authInfo !== undefined) context.authInfo = authInfo;
     transport.deliver(parsed.value, context);
@@ -596,4 +578,23 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   };
 
   return server;
+}
+
+/**
+ * The body checks every POST front door shares: `Content-Type: application/json` (415), the
+ * size limit (413), an unreadable body or invalid JSON (400 with -32700).
+ */
+async function readJsonBody(inbound: InboundRequest, maxBody: number): Promise<{ readonly value: unknown } | Response> {
+  if (!isJsonContentType(inbound.header('content-type'))) {
+    return errorResponse(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
+  }
+  const body = await inbound.readBody(maxBody);
+  if (!body.ok) {
+    return body.tooLarge
+      ? errorResponse(413, ErrorCode.InvalidRequest, `Payload Too Large: the limit is ${maxBody} bytes`)
+      : errorResponse(400, ErrorCode.ParseError, `Could not read the request body: ${body.reason}`);
+  }
+  const parsed = parseJson(body.text);
+  if (!parsed.ok) return errorResponse(400, ErrorCode.ParseError, `Parse error: ${parsed.reason}`);
+  return { value: parsed.value };
 }
