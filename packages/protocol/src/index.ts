@@ -70,8 +70,9 @@ export {
   proposeVersion,
 } from './versions.js';
 export type { LegacyProtocolVersion, ProtocolEra } from './versions.js';
-export { REVISIONS, getRevision, requireRevision, supportedVersions } from './revisions/registry.js';
-export type { Direction, NotificationSpec, RequestSpec, Revision, RevisionSchemas } from './revisions/types.js';
+export { REVISIONS, getRevision, hasFeature, requireRevision, supportedVersions } from './revisions/registry.js';
+export type { BooleanFeature } from './revisions/registry.js';
+export type { Direction, NotificationSpec, RequestSpec, Revision, RevisionFeatures, RevisionSchemas } from './revisions/types.js';
 export { revision_2024_11_05 } from './revisions/v2024-11-05.js';
 export { revision_2025_03_26 } from './revisions/v2025-03-26.js';
 export { revision_2025_06_18 } from './revisions/v2025-06-18.js';

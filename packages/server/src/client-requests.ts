@@ -9,7 +9,7 @@
  * `CapabilityNotSupportedError` raised before anything is sent.
  */
 import { CapabilityNotSupportedError, hasCapability, type JsonObject } from '@statemcp/protocol';
-import { hasFeature } from './revision-features.js';
+import { hasFeature } from '@statemcp/protocol';
 import type { CreateMessageRequestParams, ElicitRequestParams } from './wire-types.js';
 
 export interface PeerView {

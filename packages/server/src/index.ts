@@ -38,8 +38,6 @@ export type { Completer, CompletionContext, CompletionValues } from './completio
 export type { InferObject, ObjectSchemaInput, RawShape, StandardSchemaLike } from './object-schema.js';
 
 export { UriTemplate } from './uri-template.js';
-export { FEATURE_SINCE, hasFeature } from './revision-features.js';
-export type { Feature } from './revision-features.js';
 
 export { TASK_TRANSITIONS } from './tasks/task-store.js';
 export type { TaskStoreOptions } from './tasks/task-store.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capabilitiesFor, hasFeature, implementationFor, promptFor, resourceFor, toolFor } from './revision-features.js';
+import { hasFeature } from '@statemcp/protocol';
+import { capabilitiesFor, implementationFor, promptFor, resourceFor, toolFor } from './revision-features.js';
 
 describe('revision features', () => {
   describe('hasFeature', () => {

@@ -1,36 +1,11 @@
 /**
  * Which optional fields and capabilities exist in which protocol revision, and the
  * functions that shape outbound objects for a negotiated revision by dropping what it
- * lacks (digest §1.1 `Implementation` table; rule 29). Revisions are ISO dates, so they
- * compare as strings.
+ * lacks (digest §1.1 `Implementation` table; rule 29). Which revision has which field is
+ * data in the protocol's revision registry (`Revision.features`), read through `hasFeature`.
  */
-import type { JsonObject } from '@statemcp/protocol';
+import { hasFeature, type JsonObject } from '@statemcp/protocol';
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, ToolDefinition } from './wire-types.js';
-
-/** The first revision of each optional feature. */
-export const FEATURE_SINCE = Object.freeze({
-  /** Tool annotations, audio content, the `completions` capability, progress `message`. */
-  toolAnnotations: '2025-03-26',
-  completionsCapability: '2025-03-26',
-  /** `title` on implementations, tools, resources, prompts; `outputSchema`/`structuredContent`; `_meta` on data objects; elicitation. */
-  title: '2025-06-18',
-  structuredOutput: '2025-06-18',
-  elicitation: '2025-06-18',
-  /** Input validation failures are tool execution errors (`isError: true`), SEP-1303. */
-  validationAsToolError: '2025-11-25',
-  /** `icons`, `description`, `websiteUrl`, tool `execution`, tasks, URL elicitation, sampling tools. */
-  icons: '2025-11-25',
-  tasks: '2025-11-25',
-  urlElicitation: '2025-11-25',
-  samplingTools: '2025-11-25',
-} as const);
-
-export type Feature = keyof typeof FEATURE_SINCE;
-
-/** True when `version` has `feature`. */
-export function hasFeature(version: string, feature: Feature): boolean {
-  return version >= FEATURE_SINCE[feature];
-}
 
 function copy<T extends object>(source: T, keys: readonly (keyof T)[]): JsonObject {
   const out: JsonObject = {};

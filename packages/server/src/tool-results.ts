@@ -8,7 +8,7 @@
  */
 import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
 import type { CompiledSchema } from './object-schema.js';
-import { hasFeature } from './revision-features.js';
+import { hasFeature } from '@statemcp/protocol';
 import type { CallToolResult } from './wire-types.js';
 
 /** A tool execution error result with `message` as its text. */

@@ -9,7 +9,8 @@ import { compileObjectSchema, type CompiledSchema, type InferObject, type Object
 import { paginate } from './pagination.js';
 import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import { requestExtra, type RequestExtra } from './request-extra.js';
-import { hasFeature, toolFor } from './revision-features.js';
+import { hasFeature } from '@statemcp/protocol';
+import { toolFor } from './revision-features.js';
 import type { ServerRequestContext } from './server.js';
 import { finishToolResult, resultFromThrown, toolErrorResult } from './tool-results.js';
 import type { CallToolResult, Icon, JsonSchemaObject, Meta, ToolDefinition, ToolAnnotations, ToolExecution } from './wire-types.js';

@@ -27,6 +27,7 @@ import {
   ErrorCode,
   NoReturnChannelError,
   TransportError,
+  hasFeature,
   type InboundContext,
   type JsonRpcMessage,
   type JsonRpcResponse,
@@ -127,8 +128,6 @@ export interface AcceptedPost {
   /** Aborted when the client goes away; a stateless JSON request then ends (cancellation). */
   readonly signal?: AbortSignal | undefined;
 }
-
-const PRIMING_MIN_VERSION = '2025-11-25';
 
 function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
   return !('method' in message);
@@ -384,7 +383,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   /** Priming event: an id with empty data (and `retry:`), for 2025-11-25+ clients with a store. */
   #prime(stream: RequestStream | StandaloneStream, version: string): void {
     const store = this.#settings.eventStore;
-    if (store === undefined || version < PRIMING_MIN_VERSION) return;
+    if (store === undefined || !hasFeature(version, 'ssePriming')) return;
     const connection = stream.connection;
     const task = stream.chain.then(async () => {
       const id = await store.append(stream.id, undefined);

@@ -7,18 +7,19 @@
  * relax it.
  */
 import type { Role } from '../machines/connection-types.js';
+import { hasFeature, type BooleanFeature } from '../revisions/registry.js';
 
 export interface CapabilityRequirement {
   /** Whose capabilities must contain it. */
   readonly holder: Role;
   /** Path inside the capabilities object, e.g. `['resources', 'subscribe']`. */
   readonly path: readonly string[];
-  /** First revision in which the flag exists; before it the method needs no flag. */
-  readonly since?: string;
+  /** The revision feature that introduced the flag; in revisions without it the method needs no flag. */
+  readonly feature?: BooleanFeature;
 }
 
-function req(holder: Role, path: readonly string[], since?: string): CapabilityRequirement {
-  return since === undefined ? Object.freeze({ holder, path }) : Object.freeze({ holder, path, since });
+function req(holder: Role, path: readonly string[], feature?: BooleanFeature): CapabilityRequirement {
+  return feature === undefined ? Object.freeze({ holder, path }) : Object.freeze({ holder, path, feature });
 }
 
 /** method → capability that must have been declared (requests: receiver; notifications: sender). */
@@ -33,7 +34,7 @@ export const METHOD_CAPABILITIES: Readonly<Record<string, CapabilityRequirement>
   'resources/unsubscribe': req('server', ['resources', 'subscribe']),
   'prompts/list': req('server', ['prompts']),
   'prompts/get': req('server', ['prompts']),
-  'completion/complete': req('server', ['completions'], '2025-03-26'),
+  'completion/complete': req('server', ['completions'], 'completionsCapability'),
   'logging/setLevel': req('server', ['logging']),
   // server → client requests: the client must declare
   'sampling/createMessage': req('client', ['sampling']),
@@ -76,7 +77,7 @@ export function capabilityFor(method: string, version: string, receiver: Role): 
   if (task !== undefined) return req(receiver, task);
   const requirement = METHOD_CAPABILITIES[method];
   if (requirement === undefined) return undefined;
-  if (requirement.since !== undefined && version < requirement.since) return undefined;
+  if (requirement.feature !== undefined && !hasFeature(version, requirement.feature)) return undefined;
   return requirement;
 }
 

@@ -4,6 +4,7 @@
  * exact JSON-RPC code. This is the one envelope check per message (architecture §8): params
  * are validated later, once, against the negotiated revision's schema.
  */
+import { hasFeature } from '../revisions/registry.js';
 
 /** A request id: a string or an integer. Never `null` (spec: basic/index, rule 1). */
 export type RequestId = string | number;
@@ -169,7 +170,7 @@ export function parseJson(text: string): Parsed {
  * must not be in one); every other revision rejects a batch array (digest §4.2, rules 8–10).
  */
 export function batchPolicy(version: string | undefined): 'accept' | 'reject' {
-  return version === '2025-03-26' ? 'accept' : 'reject';
+  return hasFeature(version, 'batching') ? 'accept' : 'reject';
 }
 
 /** Builds an error response. `id` undefined omits the member (2025-11-25 rule for unreadable ids). */

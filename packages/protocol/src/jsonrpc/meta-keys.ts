@@ -8,6 +8,7 @@
  * `modelcontextprotocol` or `mcp` followed by another label; 2025-11-25 and later reserve a
  * prefix only when its second label is `modelcontextprotocol` or `mcp`.
  */
+import { getRevision } from '../revisions/registry.js';
 
 const LABEL = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 const NAME = /^(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
@@ -30,7 +31,7 @@ export function isReservedMetaKey(key: string, version: string): boolean {
   const { labels } = split(key);
   if (labels === undefined) return false;
   const lower = labels.map((label) => label.toLowerCase());
-  if (version >= '2025-11-25') {
+  if (getRevision(version)?.features.reservedMetaPrefix === 'second-label') {
     const second = lower[1];
     return second === 'modelcontextprotocol' || second === 'mcp';
   }

@@ -94,7 +94,7 @@ describe('legacy revisions', () => {
 
   describe('#batching', () => {
     it('is true only for 2025-03-26', () => {
-      expect(revisionsWhere((revision) => revision.batching)).toEqual(['2025-03-26']);
+      expect(revisionsWhere((revision) => revision.features.batching)).toEqual(['2025-03-26']);
       expect(revisionsWhere((revision) => revision.schemas.JsonRpcBatch !== undefined)).toEqual(['2025-03-26']);
     });
 

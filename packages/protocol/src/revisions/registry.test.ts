@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { McpError, type UnsupportedProtocolVersionError } from '../errors/errors.js';
 import { LEGACY_PROTOCOL_VERSIONS } from '../versions.js';
-import { REVISIONS, getRevision, requireRevision, supportedVersions } from './registry.js';
+import { REVISIONS, getRevision, hasFeature, requireRevision, supportedVersions } from './registry.js';
 import { revision_2025_06_18 } from './v2025-06-18.js';
 
 describe('revision registry', () => {
@@ -50,6 +50,21 @@ describe('revision registry', () => {
       expect(versions).toEqual(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
       versions.pop();
       expect(supportedVersions()).toHaveLength(4);
+    });
+  });
+
+  describe('#hasFeature', () => {
+    it('reads the rule from the revision data', () => {
+      expect(hasFeature('2025-03-26', 'batching')).toBe(true);
+      expect(hasFeature('2025-06-18', 'batching')).toBe(false);
+      expect(hasFeature('2025-11-25', 'tasks')).toBe(true);
+      expect(hasFeature('2025-06-18', 'tasks')).toBe(false);
+    });
+
+    it('switches nothing on for a version it does not know, even one that sorts later', () => {
+      expect(hasFeature('2026-07-28', 'tasks')).toBe(false);
+      expect(hasFeature('9999-12-31', 'batching')).toBe(false);
+      expect(hasFeature(undefined, 'progressMessage')).toBe(false);
     });
   });
 });

@@ -4,7 +4,7 @@
  * changes.
  */
 import { UnsupportedProtocolVersionError } from '../errors/errors.js';
-import type { Revision } from './types.js';
+import type { Revision, RevisionFeatures } from './types.js';
 import { revision_2024_11_05 } from './v2024-11-05.js';
 import { revision_2025_03_26 } from './v2025-03-26.js';
 import { revision_2025_06_18 } from './v2025-06-18.js';
@@ -31,3 +31,21 @@ export function requireRevision(version: string): Revision {
 export function supportedVersions(): string[] {
   return [...REVISIONS.keys()].sort();
 }
+
+/**
+ * Whether `version` has `feature` (see {@link RevisionFeatures}). An unknown version has no
+ * feature: a rule that depends on a revision never switches on for one this SDK cannot speak.
+ *
+ * @example
+ * ```ts
+ * hasFeature('2025-11-25', 'tasks'); // true
+ * hasFeature('2025-06-18', 'batching'); // false
+ * ```
+ */
+export function hasFeature(version: string | undefined, feature: BooleanFeature): boolean {
+  if (version === undefined) return false;
+  return REVISIONS.get(version)?.features[feature] === true;
+}
+
+/** The names of the yes/no rules of {@link RevisionFeatures}. */
+export type BooleanFeature = { [K in keyof RevisionFeatures]: RevisionFeatures[K] extends boolean ? K : never }[keyof RevisionFeatures];

@@ -27,12 +27,52 @@ export interface NotificationSpec {
 export interface Revision {
   readonly version: string;
   readonly era: ProtocolEra;
-  /** Whether JSON-RPC batches must be accepted (2025-03-26 only). */
-  readonly batching: boolean;
+  /** Every version-dependent rule, as data: role layers and transports read these, never compare versions. */
+  readonly features: RevisionFeatures;
   readonly requests: Readonly<Record<string, RequestSpec>>;
   readonly notifications: Readonly<Record<string, NotificationSpec>>;
   /** Schemas of shared building blocks, for role layers (capabilities, tools, content, …). */
   readonly schemas: RevisionSchemas;
+}
+
+/**
+ * The version-dependent rules of one revision. Each rule is decided here and nowhere else:
+ * code asks `revision.features.x` (or {@link hasFeature}), never `version >= '…'`.
+ */
+export interface RevisionFeatures {
+  /** JSON-RPC batches MUST be accepted, and `initialize` must not be in one (2025-03-26 only; rules 8–10). */
+  readonly batching: boolean;
+  /** Tool annotations and audio content (2025-03-26+). */
+  readonly toolAnnotations: boolean;
+  /** `message` on `notifications/progress` (2025-03-26+). */
+  readonly progressMessage: boolean;
+  /** The `completions` server capability (2025-03-26+). */
+  readonly completionsCapability: boolean;
+  /** `title` on implementations, tools, resources and prompts; `_meta` on data objects (2025-06-18+). */
+  readonly title: boolean;
+  /** Tool `outputSchema` and `structuredContent` (2025-06-18+). */
+  readonly structuredOutput: boolean;
+  /** Form elicitation, `elicitation/create` (2025-06-18+). */
+  readonly elicitation: boolean;
+  /** Invalid tool arguments are a tool execution error (`isError: true`), not -32602 (SEP-1303, 2025-11-25+). */
+  readonly validationAsToolError: boolean;
+  /** `icons`, `description` and `websiteUrl` on implementations; tool `execution` (2025-11-25+). */
+  readonly icons: boolean;
+  /** Core task-augmented requests (2025-11-25 only; later revisions move tasks into an extension). */
+  readonly tasks: boolean;
+  /** URL-mode elicitation (2025-11-25+). */
+  readonly urlElicitation: boolean;
+  /** Tools in `sampling/createMessage` (2025-11-25+). */
+  readonly samplingTools: boolean;
+  /**
+   * Which `_meta` key prefixes are reserved (rule 16): `second-label` when the second label is
+   * `modelcontextprotocol` or `mcp` (2025-11-25+), `any-label` when any label but the last is.
+   */
+  readonly reservedMetaPrefix: 'second-label' | 'any-label';
+  /** Streamable HTTP: the client sends `MCP-Protocol-Version` after the handshake (2025-06-18+). */
+  readonly protocolVersionHeader: boolean;
+  /** Streamable HTTP: SSE streams open with a priming event (an id, no data) for resumption (2025-11-25+). */
+  readonly ssePriming: boolean;
 }
 
 /** Named schemas every legacy revision exposes (fields absent in a revision are omitted by its schema). */

@@ -46,7 +46,7 @@ describe('revision 2024-11-05', () => {
     it('is a legacy revision without batching', () => {
       expect(revision.version).toBe('2024-11-05');
       expect(revision.era).toBe('legacy');
-      expect(revision.batching).toBe(false);
+      expect(revision.features.batching).toBe(false);
     });
   });
 

@@ -38,7 +38,7 @@ describe('revision 2025-03-26', () => {
     it('is the only legacy revision with batching', () => {
       expect(revision.version).toBe('2025-03-26');
       expect(revision.era).toBe('legacy');
-      expect(revision.batching).toBe(true);
+      expect(revision.features.batching).toBe(true);
       expect(revision.schemas.JsonRpcBatch).toBe(JsonRpcBatch);
     });
   });

@@ -52,7 +52,7 @@ describe('revision 2025-06-18', () => {
     it('is a legacy revision without batching', () => {
       expect(revision.version).toBe('2025-06-18');
       expect(revision.era).toBe('legacy');
-      expect(revision.batching).toBe(false);
+      expect(revision.features.batching).toBe(false);
       expect(revision.schemas.JsonRpcBatch).toBeUndefined();
     });
   });

@@ -72,7 +72,7 @@ describe('revision 2025-11-25', () => {
     it('is a legacy revision without batching that exposes the task schemas', () => {
       expect(revision.version).toBe('2025-11-25');
       expect(revision.era).toBe('legacy');
-      expect(revision.batching).toBe(false);
+      expect(revision.features.batching).toBe(false);
       expect(revision.schemas.Task).toBe(Task);
       expect(revision.schemas.CreateTaskResult).toBe(CreateTaskResult);
     });

@@ -45,7 +45,7 @@ import type { RequestEventType, RequestStateKind } from '../machines/request.js'
 import type { InspectEvent } from '../observability/events.js';
 import { hasDiagnosticSubscribers, publishDiagnostic } from '../observability/diagnostics.js';
 import { capabilityFor, capabilityName, hasCapability } from '../capabilities/table.js';
-import { getRevision } from '../revisions/registry.js';
+import { getRevision, hasFeature } from '../revisions/registry.js';
 import type { Revision } from '../revisions/types.js';
 import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, acceptServerVersion, negotiateServerVersion, proposeVersion } from '../versions.js';
@@ -731,7 +731,7 @@ export class Session {
 
   #onBatch(items: unknown[], context: InboundContext | undefined): void {
     const version = this.protocolVersion;
-    if (version === undefined || !this.#revision.batching || items.length === 0) {
+    if (version === undefined || !this.#revision.features.batching || items.length === 0) {
       const why = items.length === 0 ? 'an empty batch' : `JSON-RPC batches are not supported in protocol revision ${version ?? '(before initialization)'}`;
       this.#reply(errorResponse(undefined, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${why}` }), undefined);
       return;
@@ -864,7 +864,7 @@ export class Session {
     record.lastProgress = progress;
     const params: JsonObject = { progressToken: record.progressToken, progress };
     if (total !== undefined) params.total = total;
-    if (message !== undefined && (this.protocolVersion ?? '') >= '2025-03-26') params.message = message;
+    if (message !== undefined && hasFeature(this.protocolVersion, 'progressMessage')) params.message = message;
     const live = this.#ledger.inbound(record.id) === record;
     await this.notify('notifications/progress', params, live ? { relatedRequestId: record.id } : {});
   }
