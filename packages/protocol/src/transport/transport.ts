@@ -11,6 +11,15 @@
  * - `close()` closes gracefully (stdio: close stdin → SIGTERM → SIGKILL; HTTP: DELETE).
  *   It is idempotent and resolves once the transport is fully closed.
  * - `sink.onClose` is called exactly once when the transport is closed, whoever closed it.
+ * - A transport never invents a message from the peer. When it cannot deliver an outbound
+ *   request, or the channel that would have carried its response is gone for good, it calls
+ *   `sink.onUndeliverable(ids, error)`; the runner settles those requests with a local error
+ *   of category `interrupted`. It never forges a JSON-RPC error response.
+ * - Lifecycle belongs to the session's machine. When an HTTP server forgets the session (404
+ *   for a known session id), the transport drops the id, parks every outbound message except
+ *   `initialize` and calls `sink.onSessionExpired()`. The runner re-runs the handshake through
+ *   its ledger; the transport sends the parked messages, in order, once
+ *   `notifications/initialized` of the new handshake has gone out, and drops them on close.
  */
 import type { JsonRpcMessage, RequestId } from '../jsonrpc/messages.js';
 
@@ -24,6 +33,18 @@ export interface TransportSink {
   onError?(error: Error): void;
   /** The transport has closed. Called exactly once. */
   onClose(info: TransportCloseInfo): void;
+  /**
+   * These outbound requests cannot be delivered, or their responses can no longer arrive (a
+   * POST failed, the SSE stream carrying them died past its retries). The runner settles each
+   * still pending with a local error of category `interrupted`.
+   */
+  onUndeliverable?(ids: readonly RequestId[], error: Error): void;
+  /**
+   * The peer no longer knows this transport's session (Streamable HTTP: 404 for the session
+   * id). Outbound messages other than `initialize` are parked until the runner has run the
+   * handshake again; see the contract above.
+   */
+  onSessionExpired?(): void;
 }
 
 /** Per-message context a transport can attach (HTTP headers, auth). */
