@@ -193,7 +193,7 @@ export { renderConnectionMermaid, renderRequestMermaid } from './machines/mermai
 export { Session } from './session/session.js';
 export { formatIssues } from './session/validation.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
-export type { Clock, TimerHandle } from './session/clock.js';
+export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
 export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
 export type {
   CloseInfo,

@@ -1,25 +1,36 @@
 /**
- * Every timer of the protocol goes through a {@link Clock}, so tests drive time with a
- * {@link SimulatedClock} and never sleep. Production uses {@link systemClock}, whose timers
- * are unref'd: a pending request's timer never keeps a process alive on its own.
+ * Every timer of every statemcp package goes through a {@link Clock}, so tests drive time
+ * with a {@link SimulatedClock} and never sleep. Production uses {@link systemClock}. A timer
+ * that stands for work somebody awaits (a request's timeout, a close deadline) keeps the
+ * process alive (`keepAlive: true`); housekeeping timers (keep-alive pings, session reapers,
+ * SSE comments, reconnect back-off) do not, so an idle session never holds a process open.
  */
 
 /** An opaque timer handle returned by {@link Clock.setTimeout}. */
 export type TimerHandle = { readonly __timer: true } | object;
 
+/** How a timer relates to the process that runs it. */
+export interface TimerOptions {
+  /**
+   * True when the timer stands for work somebody awaits, so the process must not exit before
+   * it fires or is cleared (Node: a ref'd timer). Default false: the timer is unref'd.
+   */
+  readonly keepAlive?: boolean;
+}
+
 export interface Clock {
   /** Milliseconds since an arbitrary epoch; only differences matter. */
   now(): number;
-  setTimeout(callback: () => void, ms: number): TimerHandle;
+  setTimeout(callback: () => void, ms: number, options?: TimerOptions): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 }
 
-/** The real clock: `performance.now()` and unref'd Node timers. */
+/** The real clock: `performance.now()` and Node timers, unref'd unless `keepAlive` is set. */
 export const systemClock: Clock = {
   now: () => performance.now(),
-  setTimeout(callback, ms) {
+  setTimeout(callback, ms, options) {
     const timer = setTimeout(callback, ms);
-    if (typeof timer === 'object' && 'unref' in timer) timer.unref();
+    if (options?.keepAlive !== true && typeof timer === 'object' && 'unref' in timer) timer.unref();
     return timer;
   },
   clearTimeout(handle) {
@@ -57,7 +68,7 @@ export class SimulatedClock implements Clock {
     return this.#now;
   }
 
-  setTimeout(callback: () => void, ms: number): TimerHandle {
+  setTimeout(callback: () => void, ms: number, _options?: TimerOptions): TimerHandle {
     const timer: SimulatedTimer = { id: this.#nextId++, at: this.#now + Math.max(0, ms), callback };
     this.#timers.set(timer.id, timer);
     return { id: timer.id };
