@@ -12,7 +12,9 @@
  *   shortly after the transport closed, even when timers or sockets would keep it alive:
  *   a stdio server has no reason to outlive its client, and orphaned servers pile up
  *   otherwise. The exit runs on an unref'd timer (`exitDelayMs`, default 100 ms) after
- *   `sink.onClose`, so a process that is ending anyway is not held up by it. Set
+ *   `sink.onClose`, so a process that is ending anyway is not held up by it. Once stdout is
+ *   broken (the client died) nothing can reach the client any more: queued messages fail at
+ *   once and the exit follows on the next turn of the event loop, without `exitDelayMs`. Set
  *   `exitOnClose: false` to decide yourself.
  */
 import type { Readable, Writable } from 'node:stream';
@@ -87,6 +89,8 @@ export class StdioServerTransport implements Transport {
   readonly #framer: LineFramer;
   readonly #writer: FrameWriter;
   #state: ServerState = { kind: 'idle' };
+  /** stdout failed with EPIPE or was destroyed: the client is gone. */
+  #stdoutBroken = false;
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.#stdin = options.stdin ?? process.stdin;
@@ -177,6 +181,8 @@ export class StdioServerTransport implements Transport {
     const code = (error as { code?: unknown }).code;
     // EPIPE / a destroyed pipe: the client went away. That is a remote close, not a crash.
     if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET') {
+      // The frame writer has already failed every queued frame (its own 'error' listener).
+      this.#stdoutBroken = true;
       void this.#shutdown('remote', undefined);
     } else {
       void this.#shutdown('error', new TransportError(`stdout failed: ${error.message}`, { cause: error }));
@@ -247,10 +253,13 @@ export class StdioServerTransport implements Transport {
     if (initiator === 'error' && error !== undefined) {
       process.stderr.write(`MCP stdio server: closing after a transport error: ${error.message}\n`);
     }
-    const timer = setTimeout(() => {
-      if (initiator === 'error' && process.exitCode === undefined) process.exit(1);
-      else process.exit();
-    }, this.#exitDelayMs);
+    const timer = setTimeout(
+      () => {
+        if (initiator === 'error' && process.exitCode === undefined) process.exit(1);
+        else process.exit();
+      },
+      this.#stdoutBroken ? 0 : this.#exitDelayMs,
+    );
     timer.unref();
   }
 }
