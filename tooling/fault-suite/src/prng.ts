@@ -41,9 +41,8 @@ export class SeededRandom {
 
   /** One element of a non-empty list. */
   pick<T>(items: readonly T[]): T {
-    const item = items[this.int(items.length)];
-    if (item === undefined) throw new RangeError('pick() needs a non-empty list');
-    return item;
+    if (items.length === 0) throw new RangeError('pick() needs a non-empty list');
+    return items[this.int(items.length)] as T;
   }
 
   /** A string of `length` characters drawn from `alphabet`. */
