@@ -94,9 +94,9 @@ export class LineReader {
     }
   }
 
-  /** The first line (already read or still to come) for which `match` holds. */
-  waitFor(match: (line: string) => boolean, ms: number, what: string): Promise<string> {
-    const seen = this.#lines.find(match);
+  /** The first line from index `from` on (already read or still to come) for which `match` holds. */
+  waitFor(match: (line: string) => boolean, ms: number, what: string, from = 0): Promise<string> {
+    const seen = this.#lines.slice(from).find(match);
     if (seen !== undefined) return Promise.resolve(seen);
     return within(
       new Promise<string>((resolve) => this.#waiters.add({ match, resolve })),
