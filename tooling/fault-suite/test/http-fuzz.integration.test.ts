@@ -54,7 +54,8 @@ describe('Streamable HTTP server under malformed input', () => {
       try {
         answer = await within(wire.post(fuzzCase.frame, fuzzCase.withoutSession ? { withoutSession: true } : {}), 10_000, `case #${String(fuzzCase.index)}`);
       } catch (error) {
-        failures.push(`case #${String(fuzzCase.index)} (${fuzzCase.category}): ${(error as Error).message} ${String((error as Error).cause ?? '')}`);
+        const cause = (error as Error).cause;
+        failures.push(`case #${String(fuzzCase.index)} (${fuzzCase.category}): ${(error as Error).message}${cause instanceof Error ? ` (${cause.message})` : ''}`);
         continue;
       }
       const problem = statusProblem(fuzzCase, answer);

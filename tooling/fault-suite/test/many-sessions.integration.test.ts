@@ -78,7 +78,7 @@ describe(`${String(SESSIONS)} sessions from one client process (default fetch)`,
   it('still serves requests on the first and the last session while every stream is held', async () => {
     expect(connected.length).toBeGreaterThan(0);
     for (const { client } of [connected[0], connected.at(-1)].filter((session) => session !== undefined)) {
-      const { tools } = await client.listTools({ timeoutMs: SESSION_BOUND_MS });
+      const { tools } = await client.listTools({}, { timeoutMs: SESSION_BOUND_MS });
       expect(tools.map((tool) => tool.name)).toContain('echo');
     }
   });

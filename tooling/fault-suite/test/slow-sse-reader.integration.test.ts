@@ -6,7 +6,6 @@
 // 64 MiB over its idle baseline — a third of what 20 000 × 10 KB would take if queued.
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { within } from '../src/child-process.js';
 import { HttpFixture } from '../src/http-fixture.js';
 import { HttpWire, PROTOCOL_VERSION } from '../src/http-wire.js';
 
