@@ -105,3 +105,24 @@ export class LineReader {
     );
   }
 }
+
+/** What a script fixture left behind: how it ended and everything it printed. */
+export interface ScriptRun {
+  readonly exit: ExitInfo;
+  readonly stdout: LineReader;
+  readonly stderr: LineReader;
+}
+
+/** Runs a script fixture (stdin closed) until it exits by itself; kills it after `ms`. */
+export async function runScript(fixture: string, ms: number): Promise<ScriptRun> {
+  const child = spawnFixture(fixture, { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (child.stdout === null || child.stderr === null) throw new Error('the fixture needs piped stdout and stderr');
+  const stdout = new LineReader(child.stdout);
+  const stderr = new LineReader(child.stderr);
+  try {
+    const exit = await within(exited(child), ms, `${fixture} exiting by itself`);
+    return { exit, stdout, stderr };
+  } finally {
+    await stop(child);
+  }
+}

@@ -3,7 +3,7 @@
  * and groups the violations of a run into a short report (one line per kind of problem,
  * with a count and the first case to replay).
  */
-import type { FuzzCase } from './malformed-inputs.js';
+import type { Expectation, FuzzCase } from './malformed-inputs.js';
 
 /** One broken rule: which case, and what went wrong (without ids, so equal problems group). */
 export interface Violation {
@@ -70,6 +70,11 @@ export function judge(fuzzCase: FuzzCase, responses: readonly Record<string, unk
     case 'too-large':
       return responses.filter((message) => message.id !== null).map((message) => violation('a 413 error must carry "id": null', message));
   }
+}
+
+/** {@link summarize} of the violations of the cases that expected `kind`. */
+export function summarizeKind(violations: readonly Violation[], cases: readonly FuzzCase[], kind: Expectation['kind']): string[] {
+  return summarize(violations.filter((violation) => cases[violation.index]?.expect.kind === kind));
 }
 
 /**

@@ -3,20 +3,12 @@
 // `timeoutMs`: it must get its RequestTimeoutError and exit 0 — not 13 (unsettled
 // top-level await) — and not hang on its idle sessions.
 import { describe, expect, it } from 'vitest';
-import { exited, LineReader, spawnFixture, stop, within } from '../src/child-process.js';
+import { runScript } from '../src/child-process.js';
 
 describe('a script whose only pending work is a call with timeoutMs', () => {
   it('gets its RequestTimeoutError and exits 0 by itself', async () => {
-    const child = spawnFixture('timeout-client.ts', { stdio: ['ignore', 'pipe', 'pipe'] });
-    if (child.stdout === null || child.stderr === null) throw new Error('the fixture needs piped stdout and stderr');
-    const stdout = new LineReader(child.stdout);
-    const stderr = new LineReader(child.stderr);
-    try {
-      const info = await within(exited(child), 20_000, 'the script exiting by itself');
-      expect(stdout.lines, `stderr: ${stderr.text.slice(-1000)}`).toContain('SETTLED RequestTimeoutError');
-      expect(info).toEqual({ code: 0, signal: null });
-    } finally {
-      await stop(child);
-    }
+    const { exit, stdout, stderr } = await runScript('timeout-client.ts', 20_000);
+    expect(stdout.lines, `stderr: ${stderr.text.slice(-1000)}`).toContain('SETTLED RequestTimeoutError');
+    expect(exit).toEqual({ code: 0, signal: null });
   });
 });
