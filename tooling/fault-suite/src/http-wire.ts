@@ -4,9 +4,7 @@
  * messages, without any statemcp client code in between.
  */
 import { SseParser } from '@statemcp/http-transport';
-import { initializeRequest, INITIALIZED_NOTIFICATION } from './stdio-wire.js';
-
-export const PROTOCOL_VERSION = '2025-11-25';
+import { initializeRequest, INITIALIZED_NOTIFICATION, PROTOCOL_VERSION } from './handshake-messages.js';
 
 export interface HttpAnswer {
   readonly status: number;

@@ -83,15 +83,3 @@ export class StdioWire {
     return window;
   }
 }
-
-/** The `initialize` request of the suite's raw peers (2025-11-25, no client capabilities). */
-export function initializeRequest(id: RequestId): Record<string, unknown> {
-  return {
-    jsonrpc: '2.0',
-    id,
-    method: 'initialize',
-    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'statemcp-fault-suite', version: '1.0.0' } },
-  };
-}
-
-export const INITIALIZED_NOTIFICATION = { jsonrpc: '2.0', method: 'notifications/initialized' } as const;

@@ -5,7 +5,8 @@ import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { exited, LineReader, spawnFixture, stop, within } from '../src/child-process.js';
-import { INITIALIZED_NOTIFICATION, StdioWire, initializeRequest } from '../src/stdio-wire.js';
+import { INITIALIZED_NOTIFICATION, initializeRequest } from '../src/handshake-messages.js';
+import { StdioWire } from '../src/stdio-wire.js';
 
 const EXIT_BUDGET_MS = 100;
 

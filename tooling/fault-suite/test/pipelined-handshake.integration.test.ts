@@ -4,7 +4,8 @@
 // `strictInitialized`, where the early `initialized` must be applied, never dropped.
 import { describe, expect, it } from 'vitest';
 import { exited, spawnFixture, stop, within } from '../src/child-process.js';
-import { INITIALIZED_NOTIFICATION, StdioWire, initializeRequest } from '../src/stdio-wire.js';
+import { INITIALIZED_NOTIFICATION, initializeRequest } from '../src/handshake-messages.js';
+import { StdioWire } from '../src/stdio-wire.js';
 
 describe.each([
   { mode: 'lenient (default)', args: [] },

@@ -7,7 +7,8 @@
 import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpFixture } from '../src/http-fixture.js';
-import { HttpWire, PROTOCOL_VERSION } from '../src/http-wire.js';
+import { PROTOCOL_VERSION } from '../src/handshake-messages.js';
+import { HttpWire } from '../src/http-wire.js';
 
 const COUNT = 20_000;
 const BYTES = 10 * 1024;

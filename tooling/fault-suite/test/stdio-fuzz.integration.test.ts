@@ -6,7 +6,8 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exited, LineReader, spawnFixture, stop, within, type ExitInfo } from '../src/child-process.js';
 import { generateCases, type FuzzCase } from '../src/malformed-inputs.js';
-import { INITIALIZED_NOTIFICATION, StdioWire, initializeRequest } from '../src/stdio-wire.js';
+import { INITIALIZED_NOTIFICATION, initializeRequest } from '../src/handshake-messages.js';
+import { StdioWire } from '../src/stdio-wire.js';
 import { judge, summarizeKind, type Violation } from '../src/wire-oracle.js';
 
 const SEED = 0x5eed_0001;
