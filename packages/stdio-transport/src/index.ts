@@ -15,6 +15,7 @@ export type {
   StdioClientTransportOptions,
   StdioStderrMode,
 } from './stdio-client-transport.js';
+export type { StrayOutputMode } from './stray-output.js';
 
 export { StdioServerTransport } from './stdio-server-transport.js';
 export type { StdioServerStatus, StdioServerTransportOptions } from './stdio-server-transport.js';

@@ -42,6 +42,7 @@ import { buildChildEnvironment } from './default-environment.js';
 import { FrameWriter } from './frame-writer.js';
 import { LineFramer, encodeFrame } from './line-framer.js';
 import { isProcessGroupAlive, signalProcessTree, type TreeSignal } from './process-tree.js';
+import { StrayOutputReporter, type StrayOutputMode } from './stray-output.js';
 import { TailBuffer } from './tail-buffer.js';
 import { delay, settleWithin } from './timeouts.js';
 
@@ -87,6 +88,13 @@ export interface StdioClientTransportOptions {
   killOnParentExit?: boolean;
   /** Diagnostic events (spawn, malformed lines, shutdown steps, exit). Exceptions are ignored. */
   onDiagnostic?: (event: StdioClientDiagnostic) => void;
+  /**
+   * Lines on the server's stdout that are not JSON (a stray `console.log` in the server) are
+   * ignored by the protocol. `'warn'` (default) says so on this process's stderr: once with
+   * the line's first bytes, then at most once a minute with a count. `'ignore'` stays silent
+   * (`onDiagnostic` still receives every `malformed-line` event).
+   */
+  strayOutput?: StrayOutputMode;
 }
 
 /** Diagnostic events of {@link StdioClientTransport}, for logs and inspectors. */
@@ -174,6 +182,7 @@ const isWindows = process.platform === 'win32';
 export class StdioClientTransport implements Transport {
   readonly canSendRequests = true;
   readonly #options: StdioClientTransportOptions;
+  readonly #strayOutput: StrayOutputReporter | undefined;
   readonly #stderrTail: TailBuffer;
   #state: ClientState = { kind: 'idle' };
   #sink: TransportSink | undefined;
@@ -188,6 +197,14 @@ export class StdioClientTransport implements Transport {
     }
     this.#options = options;
     this.#stderrTail = new TailBuffer(options.stderrTailBytes);
+    this.#strayOutput =
+      options.strayOutput === 'ignore'
+        ? undefined
+        : new StrayOutputReporter({
+            command: [options.command, ...(options.args ?? [])].join(' '),
+            write: (text) => process.stderr.write(text),
+            now: () => performance.now(),
+          });
   }
 
   /** Where the transport is in its life. */
@@ -428,6 +445,7 @@ export class StdioClientTransport implements Transport {
         length: text.length,
         reason: parsed.reason,
       });
+      this.#strayOutput?.report(text);
       this.#sink.onMalformed?.(text, parsed.reason);
     } catch (error) {
       this.#sinkError(error instanceof Error ? error : new Error(String(error)));
