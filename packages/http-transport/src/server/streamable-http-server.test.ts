@@ -83,18 +83,25 @@ describe('createStreamableHttpServer', () => {
       expect(wrongType.status).toBe(415);
       const badJson = await call({ method: 'POST', headers: { accept: ACCEPT_BOTH, 'content-type': 'application/json' }, body: '{nope' });
       expect(badJson.status).toBe(400);
-      expect(await badJson.json()).toMatchObject({ jsonrpc: '2.0', error: { code: ErrorCode.ParseError } });
+      expect(await badJson.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError } });
       const invalid = await post(sessionId, { jsonrpc: '1.0', id: 3, method: 'ping' });
       expect(invalid.status).toBe(400);
       expect(await invalid.json()).toMatchObject({ id: 3, error: { code: ErrorCode.InvalidRequest } });
+      const unreadableId = await post(sessionId, { jsonrpc: '2.0', id: 1.5, method: 'ping' });
+      expect(await unreadableId.json()).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
+      const badResponse = await post(sessionId, { jsonrpc: '2.0', id: 4, error: 1.5 });
+      expect(badResponse.status).toBe(400);
+      expect(await badResponse.json()).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
     });
 
     it('needs a session id (400) and knows only live ones (404)', async () => {
       const { call } = make();
       const missing = await call(postInit({ jsonrpc: '2.0', id: 1, method: 'ping' }));
       expect(missing.status).toBe(400);
-      const unknown = await call(postInit({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': 'nope' }));
+      expect(await missing.json()).toMatchObject({ id: 1, error: { code: ErrorCode.InvalidRequest } });
+      const unknown = await call(postInit({ jsonrpc: '2.0', id: 'x', method: 'ping' }, { 'mcp-session-id': 'nope' }));
       expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({ id: 'x' });
     });
 
     it('refuses an unsupported MCP-Protocol-Version with 400 and assumes 2025-03-26 when absent', async () => {
@@ -102,6 +109,7 @@ describe('createStreamableHttpServer', () => {
       const sessionId = await open();
       const bad = await call(postInit({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '1999-01-01' }));
       expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ id: 1, error: { data: { requested: '1999-01-01' } } });
       const absent = await call(postInit({ jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sessionId }));
       expect(absent.status).toBe(200);
     });
@@ -147,13 +155,13 @@ describe('createStreamableHttpServer', () => {
   });
 
   describe('#handleFetch security', () => {
-    it('refuses a foreign Host or Origin with 403 and an id-less JSON-RPC error, with zero configuration', async () => {
+    it('refuses a foreign Host or Origin with 403 and a JSON-RPC error with "id": null, with zero configuration', async () => {
       const { server } = make();
       const foreignHost = await server.handleFetch(new Request('http://evil.example:3000/mcp', postInit(initializeBody())));
       expect(foreignHost.status).toBe(403);
       const body = (await foreignHost.json()) as JsonObject;
       expect(body).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) as number } });
-      expect('id' in body).toBe(false);
+      expect(body.id).toBeNull();
       const foreignOrigin = await server.handleFetch(new Request(BASE, postInit(initializeBody(), { origin: 'http://evil.example' })));
       expect(foreignOrigin.status).toBe(403);
       const local = await server.handleFetch(new Request(BASE, postInit(initializeBody(), { origin: 'http://localhost:5173' })));

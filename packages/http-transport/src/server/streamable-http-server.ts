@@ -268,25 +268,29 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return header !== undefined && supportedVersions.includes(header) && eraOf(header) === 'modern';
   };
 
-  /** Finds the Streamable HTTP session of a request, or the error to answer. */
-  const lookupSession = (inbound: InboundRequest): HttpServerSessionTransport | Response => {
+  /**
+   * Finds the Streamable HTTP session of a request, or the error to answer. `replyId` is the
+   * id of the one request the POST carries, so the error can name it (JSON-RPC 2.0 §5).
+   */
+  const lookupSession = (inbound: InboundRequest, replyId?: RequestId): HttpServerSessionTransport | Response => {
     const id = inbound.header(SESSION_ID_HEADER);
     if (id === undefined || id === '') {
-      return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
+      return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required', { id: replyId });
     }
     const transport = manager.get(id)?.transport;
     if (!(transport instanceof HttpServerSessionTransport) || transport.closed) {
-      return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found');
+      return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { id: replyId });
     }
     return transport;
   };
 
   /** The version that governs this request: a valid header, else the session's, else 2025-03-26. */
-  const requestVersion = (inbound: InboundRequest, session: HttpServerSessionTransport | undefined): string | Response => {
+  const requestVersion = (inbound: InboundRequest, session: HttpServerSessionTransport | undefined, replyId?: RequestId): string | Response => {
     const header = inbound.header(PROTOCOL_VERSION_HEADER)?.trim();
     if (header !== undefined && header !== '') {
       if (!supportedVersions.includes(header)) {
         return errorResponse(400, ErrorCode.InvalidRequest, `Bad Request: Unsupported protocol version ${header}`, {
+          id: replyId,
           data: { supported: [...supportedVersions], requested: header },
         });
       }
@@ -312,7 +316,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const classified = classifyMessage(item);
       switch (classified.kind) {
         case 'invalid':
-          return errorResponse(400, classified.code, `Invalid Request: ${classified.reason}`, { id: classified.id });
+          // A malformed response or notification is refused without naming an id (digest §3.4).
+          return errorResponse(400, classified.code, `Invalid Request: ${classified.reason}`, { id: classified.reply ? classified.id : null });
         case 'batch':
           return errorResponse(400, ErrorCode.InvalidRequest, 'Invalid Request: nested batch');
         case 'request':
@@ -332,6 +337,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       }
     }
 
+    const replyId = !isBatch && requestIds.length === 1 ? requestIds[0] : undefined;
     const contextFor = (sessionId: string | undefined): InboundContext => {
       const context: InboundContext = { headers: inbound.headerRecord() };
       if (authInfo !== undefined) context.authInfo = authInfo;
@@ -341,7 +347,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     const mode = options.enableJsonResponse === true ? 'json' : 'sse';
 
     if (stateless || (initializeId === undefined && isModernRequest(inbound))) {
-      const version = requestVersion(inbound, undefined);
+      const version = requestVersion(inbound, undefined, replyId);
       if (version instanceof Response) return version;
       if (isBatch && batchPolicy(version) === 'reject') {
         return errorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: batches are not supported in protocol version ${version}`);
@@ -357,9 +363,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       return openSession(items, initializeId, contextFor);
     }
 
-    const session = lookupSession(inbound);
+    const session = lookupSession(inbound, replyId);
     if (session instanceof Response) return session;
-    const version = requestVersion(inbound, session);
+    const version = requestVersion(inbound, session, replyId);
     if (version instanceof Response) return version;
     if (isBatch && batchPolicy(session.protocolVersion ?? version) === 'reject') {
       return errorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: batches are not supported in protocol version ${session.protocolVersion ?? version}`);

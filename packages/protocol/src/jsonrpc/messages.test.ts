@@ -47,7 +47,13 @@ describe('batchPolicy', () => {
 });
 
 describe('errorResponse', () => {
-  it('omits the id when it could not be read', () => {
-    expect(errorResponse(undefined, { code: -32700, message: 'Parse error' })).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } });
+  it('carries "id": null when the id could not be read (JSON-RPC 2.0 §5)', () => {
+    expect(errorResponse(undefined, { code: -32700, message: 'Parse error' })).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    expect(errorResponse(null, { code: -32600, message: 'Invalid request' })).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } });
+  });
+
+  it('carries the id when it could be read', () => {
+    expect(errorResponse(0, { code: -32602, message: 'Invalid params' })).toMatchObject({ id: 0 });
+    expect(errorResponse('a', { code: -32602, message: 'Invalid params' })).toMatchObject({ id: 'a' });
   });
 });

@@ -42,7 +42,10 @@ export interface JsonRpcErrorObject {
 
 export interface JsonRpcErrorResponse {
   jsonrpc: '2.0';
-  /** Omitted (2025-11-25+) or `null` (older peers) when the request's id could not be read. */
+  /**
+   * `null` when the request's id could not be read (JSON-RPC 2.0 §5; statemcp always sends it).
+   * Peers of 2025-11-25 and later may omit it instead, so an inbound one may lack it.
+   */
   id?: RequestId | null;
   error: JsonRpcErrorObject;
 }
@@ -173,11 +176,13 @@ export function batchPolicy(version: string | undefined): 'accept' | 'reject' {
   return hasFeature(version, 'batching') ? 'accept' : 'reject';
 }
 
-/** Builds an error response. `id` undefined omits the member (2025-11-25 rule for unreadable ids). */
-export function errorResponse(id: RequestId | undefined, error: JsonRpcErrorObject): JsonRpcErrorResponse {
-  const message: JsonRpcErrorResponse = { jsonrpc: '2.0', error };
-  if (id !== undefined) message.id = id;
-  return message;
+/**
+ * Builds an error response. When the request's id could not be read (unparseable JSON, an
+ * invalid id, a malformed message), the id is `null`, as JSON-RPC 2.0 §5 requires; it is never
+ * left out, and never `null` when the id could be read.
+ */
+export function errorResponse(id: RequestId | null | undefined, error: JsonRpcErrorObject): JsonRpcErrorResponse {
+  return { jsonrpc: '2.0', id: id ?? null, error };
 }
 
 export function isJsonObject(value: unknown): value is JsonObject {

@@ -34,7 +34,7 @@ describe('Session bad input', () => {
     } else {
       expect(replies).toHaveLength(1);
       expect(replies[0]).toMatchObject({ jsonrpc: '2.0', error: { code } });
-      if (id === undefined) expect(replies[0]).not.toHaveProperty('id');
+      if (id === undefined) expect(replies[0]).toHaveProperty('id', null);
       else expect(replies[0]).toHaveProperty('id', id);
     }
     expect(server.state.kind).toBe('operating');
