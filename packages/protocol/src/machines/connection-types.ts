@@ -118,6 +118,13 @@ export type ConnectionEffect =
   | { readonly type: 'refuseOutbound'; readonly error: 'invalidState' | 'connectionClosed'; readonly message: string }
   /** Gate dropped an inbound notification (the spec says not to answer notifications). */
   | { readonly type: 'dropInbound'; readonly reason: string }
+  /**
+   * Gate held an inbound message back: the server is answering `initialize`, and inbound
+   * messages are handled in arrival order, so this one waits until the handshake step is done.
+   */
+  | { readonly type: 'deferInbound' }
+  /** Handle the held-back inbound messages now, in arrival order (after the initialize reply went out). */
+  | { readonly type: 'replayDeferred' }
   /** Client: send `notifications/initialized` now. */
   | { readonly type: 'sendInitialized' }
   /** The protocol version is fixed; tell the transport (HTTP `MCP-Protocol-Version`). */

@@ -157,6 +157,16 @@ describe('transition', () => {
       expect(step.effects).toEqual([{ type: 'accept' }]);
     });
 
+    it('holds back what arrives while the server answers initialize, and replays it once answered (arrival order)', () => {
+      const answering = stateOf('initializing', strictServer);
+      expect(effectTypes(answering, { type: 'inboundNotification', method: 'notifications/initialized' })).toEqual(['deferInbound']);
+      expect(effectTypes(answering, { type: 'inboundRequest', method: 'tools/list' })).toEqual(['deferInbound']);
+      expect(effectTypes(answering, { type: 'inboundRequest', method: 'ping' })).toEqual(['accept']);
+      expect(effectTypes(answering, { type: 'initializeSucceeded', version: '2025-11-25', peer })).toEqual(['negotiated', 'replayDeferred']);
+      expect(effectTypes(answering, { type: 'initializeFailed', reason: 'initializeFailed', error: new Error('x') })).toEqual(['replayDeferred']);
+      expect(effectTypes(stateOf('initializing', client), { type: 'inboundRequest', method: 'roots/list' })).toEqual(['rejectInbound']);
+    });
+
     it('rejects that request under strictInitialized', () => {
       const step = transition(stateOf('initialized', strictServer), { type: 'inboundRequest', method: 'tools/list' });
       expect(step.state.kind).toBe('initialized');

@@ -71,6 +71,8 @@ function drop(reason: string): ConnectionEffect {
 function ignore(reason: string): ConnectionEffect {
   return { type: 'ignore', reason };
 }
+const defer: ConnectionEffect = { type: 'deferInbound' };
+const replayDeferred: ConnectionEffect = { type: 'replayDeferred' };
 
 function shuttingDown(config: ConnectionConfig, reason: CloseReason, error?: Error): StateOf<'shuttingDown'> {
   return error === undefined ? { kind: 'shuttingDown', config, reason } : { kind: 'shuttingDown', config, reason, error };
@@ -240,11 +242,12 @@ const INITIALIZING: ConnectionTable['initializing'] = {
   },
   inboundRequest: {
     to: [],
-    spec: 'digest §1.1; rule 50; lessons #1',
-    doc: 'ping is answered; a second initialize and everything else get an error reply',
+    spec: 'digest §1.1; rule 50; lessons #1; JSON-RPC arrival order',
+    doc: 'ping is answered and a second initialize refused at once; the server holds everything else back until initialize is answered (arrival order); the client refuses it',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE) return step(state, rejectInbound('initialize is already in progress'));
+      if (state.config.role === 'server') return step(state, defer);
       return step(state, rejectInbound(`Received ${event.method} before initialization completed`));
     },
   },
@@ -261,8 +264,9 @@ const INITIALIZING: ConnectionTable['initializing'] = {
   inboundNotification: {
     to: [],
     spec: 'digest §1.1, §2.2',
-    doc: 'client accepts log and progress from the server; a cancel of initialize and other notifications are dropped',
+    doc: 'server: held back until initialize is answered (so an early initialized is never lost); client accepts log and progress; others are dropped',
     apply(state, event) {
+      if (state.config.role === 'server') return step(state, defer);
       if (state.config.role === 'client' && (event.method === LOG_MESSAGE || event.method === PROGRESS)) {
         return step(state, accept);
       }
@@ -272,20 +276,21 @@ const INITIALIZING: ConnectionTable['initializing'] = {
   initializeSucceeded: {
     to: ['initialized'],
     spec: 'digest §1.1 Version negotiation; rules 19–22',
-    doc: 'version agreed: client then sends notifications/initialized; server has sent its InitializeResult',
+    doc: 'version agreed: client then sends notifications/initialized; server has sent its InitializeResult and handles what arrived meanwhile',
     apply(state, event) {
       const next: StateOf<'initialized'> = { kind: 'initialized', config: state.config, version: event.version, peer: event.peer };
       const effects: ConnectionEffect[] = [{ type: 'negotiated', version: event.version }];
       if (state.config.role === 'client') effects.push({ type: 'sendInitialized' });
+      else effects.push(replayDeferred);
       return { state: next, effects };
     },
   },
   initializeFailed: {
     to: ['uninitialized', 'shuttingDown'],
     spec: 'digest §1.1 Version negotiation (client MUST disconnect); rule 21',
-    doc: 'client: disconnect (version mismatch, error reply, timeout); server: the error was answered, back to uninitialized',
+    doc: 'client: disconnect (version mismatch, error reply, timeout); server: the error was answered, back to uninitialized, then what arrived meanwhile',
     apply(state, event) {
-      if (state.config.role === 'server') return step({ kind: 'uninitialized', config: state.config });
+      if (state.config.role === 'server') return step({ kind: 'uninitialized', config: state.config }, replayDeferred);
       return beginShutdown(state, event.reason, event.error);
     },
   },

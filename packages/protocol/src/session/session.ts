@@ -67,6 +67,8 @@ import { HandlerContext, type HandlerContextHost } from './handler-context.js';
 const DEFAULT_TIMEOUT_MS = 60_000;
 const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 const DEFAULT_CLOSE_DEADLINE_MS = 10_000;
+/** Inbound messages held back while the server answers `initialize`; beyond it requests get -32600. */
+const MAX_DEFERRED_INBOUND = 1024;
 
 type TransitionListener = (to: ConnectionState, from: ConnectionState, event: ConnectionEvent) => void;
 
@@ -441,8 +443,13 @@ export class Session {
         case 'rejectInbound':
         case 'refuseOutbound':
         case 'dropInbound':
+        case 'deferInbound':
         case 'ignore':
           gateEffects.push(effect);
+          break;
+        case 'replayDeferred':
+          // After the current step: the initialize reply is handed to the transport first.
+          queueMicrotask(() => this.#replayDeferred());
           break;
         case 'negotiated':
           this.#negotiated = effect.version;
@@ -581,6 +588,8 @@ export class Session {
 
   #finalize(): void {
     if (this.#closeInfo !== undefined) return;
+    if (this.#deferred.length > 0) this.#diagnostic(`${this.#deferred.length} message(s) that arrived during the handshake were not handled: the connection closed`);
+    this.#deferred = [];
     this.#taskProgress.clear();
     if (this.#closeDeadline !== undefined) this.#clock.clearTimeout(this.#closeDeadline);
     this.#closeDeadline = undefined;
@@ -729,6 +738,31 @@ export class Session {
     }
   }
 
+  /** Inbound messages the machine held back while the server answers `initialize`, in arrival order. */
+  #deferred: Array<{ message: JsonRpcRequest | JsonRpcNotification; context: InboundContext | undefined }> = [];
+
+  #defer(message: JsonRpcRequest | JsonRpcNotification, context: InboundContext | undefined): void {
+    if (this.#deferred.length < MAX_DEFERRED_INBOUND) {
+      this.#deferred.push({ message, context });
+      return;
+    }
+    if ('id' in message) {
+      this.#replyError(message.id, ErrorCode.InvalidRequest, `Too many messages (over ${MAX_DEFERRED_INBOUND}) before initialization completed`);
+    } else {
+      this.#diagnostic(`dropped ${message.method}: too many messages before initialization completed`);
+    }
+  }
+
+  /** Handles the held-back messages in order; stops if one of them starts another handshake. */
+  #replayDeferred(): void {
+    while (this.#deferred.length > 0 && this.#state.kind !== 'initializing' && this.#state.kind !== 'terminated') {
+      const next = this.#deferred.shift();
+      if (next === undefined) break;
+      if ('id' in next.message) this.#onRequest(next.message, next.context);
+      else this.#onNotification(next.message, next.context);
+    }
+  }
+
   #onBatch(items: unknown[], context: InboundContext | undefined): void {
     const version = this.protocolVersion;
     if (version === undefined || !this.#revision.features.batching || items.length === 0) {
@@ -765,6 +799,10 @@ export class Session {
       return;
     }
     for (const effect of this.#dispatch({ type: 'inboundRequest', method })) {
+      if (effect.type === 'deferInbound') {
+        this.#defer(message, context);
+        return;
+      }
       if (effect.type === 'rejectInbound') {
         this.#replyError(id, effect.code, effect.message);
         return;
@@ -903,6 +941,10 @@ export class Session {
   #onNotification(message: JsonRpcNotification, context: InboundContext | undefined): void {
     const { method } = message;
     for (const effect of this.#dispatch({ type: 'inboundNotification', method })) {
+      if (effect.type === 'deferInbound') {
+        this.#defer(message, context);
+        return;
+      }
       if (effect.type === 'dropInbound') {
         this.#diagnostic(`dropped notification ${method}: ${effect.reason}`);
         return;
