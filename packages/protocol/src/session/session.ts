@@ -69,6 +69,12 @@ const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'faile
 const DEFAULT_CLOSE_DEADLINE_MS = 10_000;
 /** Inbound messages held back while the server answers `initialize`; beyond it requests get -32600. */
 const MAX_DEFERRED_INBOUND = 1024;
+/**
+ * Timers that stand for work a caller awaits (a request's timeout, the close deadline) keep the
+ * process alive until they fire or are cleared, so a script whose only pending work is a call
+ * gets its answer or its RequestTimeoutError instead of exiting early. Keep-alive pings do not.
+ */
+const AWAITED = { keepAlive: true } as const;
 
 type TransitionListener = (to: ConnectionState, from: ConnectionState, event: ConnectionEvent) => void;
 
@@ -359,7 +365,7 @@ export class Session {
       this.#armTimeout(record);
       if (record.maxTotalTimeoutMs !== undefined) {
         const max = record.maxTotalTimeoutMs;
-        record.maxTimer = this.#clock.setTimeout(() => this.#expire(record, max, true), max);
+        record.maxTimer = this.#clock.setTimeout(() => this.#expire(record, max, true), max, AWAITED);
       }
       const signal = options.signal;
       if (signal !== undefined) {
@@ -473,7 +479,7 @@ export class Session {
           break;
         case 'armCloseDeadline': {
           const ms = this.#options.closeDeadlineMs ?? DEFAULT_CLOSE_DEADLINE_MS;
-          this.#closeDeadline = this.#clock.setTimeout(() => this.#dispatch({ type: 'closeDeadlineExpired' }), ms);
+          this.#closeDeadline = this.#clock.setTimeout(() => this.#dispatch({ type: 'closeDeadlineExpired' }), ms, AWAITED);
           break;
         }
         case 'dispatch':
@@ -649,7 +655,7 @@ export class Session {
 
   #armTimeout(record: OutboundRecord): void {
     if (record.timer !== undefined) this.#clock.clearTimeout(record.timer);
-    record.timer = this.#clock.setTimeout(() => this.#expire(record, record.timeoutMs, false), record.timeoutMs);
+    record.timer = this.#clock.setTimeout(() => this.#expire(record, record.timeoutMs, false), record.timeoutMs, AWAITED);
   }
 
   #expire(record: OutboundRecord, ms: number, maximum: boolean): void {
