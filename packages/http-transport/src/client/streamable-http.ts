@@ -49,7 +49,7 @@ import {
   type TransportSink,
 } from '@statemcp/protocol';
 
-import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
+import { HttpResponseError, briefly, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import {
   ReconnectTracker,
   resolveReconnectOptions,
@@ -544,7 +544,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (this.#mode.kind === 'fallingBack') this.#mode = { kind: 'streamable', sink };
       finish();
       throw new TransportError(
-        `initialize was refused (${refusal.message}) and the legacy HTTP+SSE fallback failed: ${error instanceof Error ? error.message : String(error)}`,
+        `initialize was refused (${refusal.message}) and the legacy HTTP+SSE fallback failed too (${briefly(error)})`,
         { cause: error },
       );
     }
