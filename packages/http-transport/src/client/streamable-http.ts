@@ -49,6 +49,7 @@ import {
   type TransportSink,
 } from '@statemcp/protocol';
 
+import { AbortScope } from './abort-scope.js';
 import { HttpResponseError, briefly, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import {
   ReconnectTracker,
@@ -202,6 +203,8 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #random: () => number;
   /** Aborted by close: every in-flight POST and stream listens to it. */
   readonly #lifetime = new AbortController();
+  /** The POSTs in flight, aborted together on close. */
+  readonly #posts = new AbortScope();
   #mode: Mode = { kind: 'new' };
   #sessionId: string | undefined;
   #protocolVersion: string | undefined;
@@ -353,6 +356,22 @@ export class StreamableHttpClientTransport implements Transport {
       'mcp-protocol-version': isInitialize ? undefined : this.#protocolVersion,
     });
     this.#assertOpen();
+    // A signal of its own per POST: one shared signal would collect a listener per POST in flight.
+    const scoped = this.#posts.child();
+    try {
+      return await this.#exchange(message, url, headers, scoped.signal, { isInitialize, sessionId, internal });
+    } finally {
+      scoped.release();
+    }
+  }
+
+  async #exchange(
+    message: JsonRpcMessage,
+    url: string,
+    headers: Headers | Record<string, string>,
+    signal: AbortSignal,
+    { isInitialize, sessionId, internal }: { isInitialize: boolean; sessionId: string | undefined; internal: boolean },
+  ): Promise<PostOutcome> {
     let response: Response;
     try {
       response = await this.#fetch(url, {
@@ -360,7 +379,7 @@ export class StreamableHttpClientTransport implements Transport {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
-        signal: this.#lifetime.signal,
+        signal,
       });
     } catch (error) {
       this.#assertOpen();
@@ -832,6 +851,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.#mode = { kind: 'closing', sink, done };
     void (async () => {
       this.#lifetime.abort();
+      this.#posts.abort();
       const standalone = this.#standalone;
       if (standalone !== undefined) {
         this.#clock.clearTimeout(standalone.timer);
