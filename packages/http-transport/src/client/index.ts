@@ -10,7 +10,8 @@ export type {
   StreamableHttpClientTransportOptions,
 } from './streamable-http.js';
 export { SseClientTransport } from './sse-client.js';
-export { nodeHttpFetch } from './node-http-fetch.js';
+export { createNodeHttpFetch, nodeHttpFetch } from './node-http-fetch.js';
+export type { NodeHttpFetchOptions } from './node-http-fetch.js';
 export type { SseClientTransportOptions } from './sse-client.js';
 export { HttpResponseError } from './http-errors.js';
 export { DEFAULT_RECONNECT_OPTIONS, reconnectDelay } from './reconnect.js';
