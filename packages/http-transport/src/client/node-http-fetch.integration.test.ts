@@ -156,7 +156,7 @@ describe('nodeHttpFetch', () => {
     agent.createConnection = ((...args: Parameters<typeof createConnection>) => {
       created++;
       return createConnection(...args);
-    }) as typeof agent.createConnection;
+    });
     const fetchWithAgent = createNodeHttpFetch({ httpAgent: agent });
     expect(await (await fetchWithAgent(base, { method: 'GET' })).text()).toBe('ok');
     expect(created).toBe(1);
