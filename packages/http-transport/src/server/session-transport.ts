@@ -28,6 +28,7 @@ import {
   NoReturnChannelError,
   TransportError,
   hasFeature,
+  type Clock,
   type InboundContext,
   type JsonRpcMessage,
   type JsonRpcResponse,
@@ -77,6 +78,11 @@ export interface SessionTransportSettings {
   retryIntervalMs: number | undefined;
   keepAliveIntervalMs: number;
   maxQueuedMessages: number;
+  /** Unread bytes one SSE connection may hold before sends wait for room. */
+  maxStreamBufferBytes: number;
+  /** How long a send may wait for room before its connection is abandoned, ms. */
+  stalledStreamTimeoutMs: number;
+  clock: Clock;
   /** Called once when the transport has closed, whoever closed it. */
   onClosed?: (transport: HttpServerSessionTransport) => void;
   /** Called when an HTTP exchange of this session opens or ends (activity for idle timeouts). */
@@ -266,7 +272,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       const id = store === undefined ? undefined : await store.append(stream.id, message);
       const connection = stream.connection;
       if (connection?.open === true) {
-        connection.write(encodeSseEvent({ id, data: JSON.stringify(message) }));
+        await this.#writeEvent(connection, encodeSseEvent({ id, data: JSON.stringify(message) }));
       } else if (store === undefined) {
         this.#report(new TransportError('A message was lost: its SSE stream is disconnected and there is no event store'));
       }
@@ -281,10 +287,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const task = standalone.chain.then(async () => {
       const id = store === undefined ? undefined : await store.append(standalone.id, message);
       const connection = standalone.connection;
-      if (connection?.open === true) {
-        connection.write(encodeSseEvent({ id, data: JSON.stringify(message) }));
-        return;
-      }
+      if (connection?.open === true && (await this.#writeEvent(connection, encodeSseEvent({ id, data: JSON.stringify(message) })))) return;
       standalone.queue.push({ id, message });
       if (standalone.queue.length > this.#settings.maxQueuedMessages) {
         standalone.queue.shift();
@@ -369,8 +372,21 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     }
   }
 
+  /**
+   * Writes one event on a connection, waiting while it is full (backpressure on the sender).
+   * Returns false when the connection was already gone and nothing was written.
+   */
+  async #writeEvent(connection: SseConnection, block: string): Promise<boolean> {
+    const outcome = await connection.send(block);
+    if (outcome === 'abandoned') {
+      const resumable = this.#settings.eventStore === undefined ? '; its unread events are lost (no event store)' : '; the client can resume it with Last-Event-ID';
+      this.#report(new TransportError(`Closed an SSE stream whose client stopped reading for ${this.#settings.stalledStreamTimeoutMs} ms${resumable}`));
+    }
+    return outcome !== 'closed';
+  }
+
   #openConnection(stream: RequestStream | StandaloneStream, headers: Record<string, string>): SseConnection {
-    const connection = new SseConnection(headers, this.#settings.keepAliveIntervalMs);
+    const connection = this.#newConnection(headers, this.#settings.keepAliveIntervalMs);
     connection.onCancel = () => {
       if (stream.connection === connection) stream.connection = undefined;
       this.#settings.onActivity?.(this);
@@ -378,6 +394,11 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       if (this.stateless) void this.terminate('remote', { reason: 'client disconnected' });
     };
     return connection;
+  }
+
+  #newConnection(headers: Record<string, string>, keepAliveMs: number): SseConnection {
+    const { clock, maxStreamBufferBytes, stalledStreamTimeoutMs } = this.#settings;
+    return new SseConnection({ headers, keepAliveMs, clock, maxBufferedBytes: maxStreamBufferBytes, stalledTimeoutMs: stalledStreamTimeoutMs });
   }
 
   /** Priming event: an id with empty data (and `retry:`), for 2025-11-25+ clients with a store. */
@@ -438,7 +459,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       // The stream already ended (e.g. its result was stored while the client was away).
       await replay();
       if (!found) return errorResponse(400, ErrorCode.InvalidRequest, 'Unknown or expired Last-Event-ID', { headers });
-      const connection = new SseConnection(headers, 0);
+      const connection = this.#newConnection(headers, 0);
       for (const event of replayed) connection.write(encodeSseEvent({ id: event.id, data: JSON.stringify(event.message) }));
       connection.close();
       if (truncated) this.#report(new TransportError('Resumed a stream whose older events were evicted; some were lost'));

@@ -26,6 +26,8 @@ import {
   classifyMessage,
   eraOf,
   parseJson,
+  systemClock,
+  type Clock,
   type InboundContext,
   type RequestId,
 } from '@statemcp/protocol';
@@ -36,6 +38,7 @@ import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundReque
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
 import { SessionManager, type ManagedSession, type SessionEndReason } from './session-manager.js';
 import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
+import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 
 /** The header carrying the session id (case-insensitive; `MCP-Session-Id` in 2025-11-25). */
 export const SESSION_ID_HEADER = 'mcp-session-id';
@@ -85,6 +88,18 @@ export interface StreamableHttpServerOptions {
   maxBodyBytes?: number;
   /** Unrelated server messages kept per session while no GET stream is open. Default 1000. */
   maxQueuedMessages?: number;
+  /**
+   * Unread bytes one SSE connection may hold, per stream. When a client reads slower than the
+   * server sends, sends wait for room (the session's `send()` resolves late) instead of the
+   * server buffering without bound. Default 1 MiB.
+   */
+  maxStreamBufferBytes?: number;
+  /**
+   * How long a send may wait for room on an SSE connection before the connection is closed as
+   * stalled, ms. Its events stay in the event store (if any) so the client can resume with
+   * `Last-Event-ID`. Default 30 000.
+   */
+  stalledStreamTimeoutMs?: number;
   /** Allowed `Host` values (see {@link HostGuardOptions}). Default: loopback names on loopback binds. */
   allowedHosts?: readonly string[];
   /** Allowed `Origin` values (see {@link HostGuardOptions}). */
@@ -101,8 +116,11 @@ export interface StreamableHttpServerOptions {
   supportedProtocolVersions?: readonly string[];
   /** Also serve the deprecated HTTP+SSE transport (2024-11-05) on these paths. */
   legacySse?: { ssePath?: string; messagePath?: string } | boolean;
-  /** Clock for session idle timeouts, ms. Default `Date.now`. */
-  now?: () => number;
+  /**
+   * Time and timers for session idle timeouts, SSE keep-alives and stalled streams. Default
+   * `systemClock` from `@statemcp/protocol`; tests pass a `SimulatedClock`.
+   */
+  clock?: Clock;
   /** Session lifecycle notifications (observability). */
   onSessionCreated?: (sessionId: string) => void;
   onSessionClosed?: (sessionId: string) => void;
@@ -201,7 +219,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   if (options.sessionIdleTimeoutMs !== undefined) managerOptions.idleTimeoutMs = options.sessionIdleTimeoutMs;
   if (options.maxSessions !== undefined) managerOptions.maxSessions = options.maxSessions;
   if (options.sessionIdGenerator !== undefined) managerOptions.generateId = options.sessionIdGenerator;
-  if (options.now !== undefined) managerOptions.now = options.now;
+  if (options.clock !== undefined) managerOptions.clock = options.clock;
   const manager = new SessionManager<ManagedSession & { transport: AnySessionTransport }>(managerOptions);
   let closed = false;
   /** Stateless transports whose request is still being answered (closed with the server). */
@@ -232,6 +250,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     retryIntervalMs,
     keepAliveIntervalMs: keepAliveMs,
     maxQueuedMessages: options.maxQueuedMessages ?? 1000,
+    maxStreamBufferBytes: options.maxStreamBufferBytes ?? DEFAULT_SSE_BUFFER_BYTES,
+    stalledStreamTimeoutMs: options.stalledStreamTimeoutMs ?? 30_000,
+    clock: options.clock ?? systemClock,
     onClosed: onTransportClosed,
     onActivity: (transport) => {
       if (transport.sessionId !== undefined) manager.touch(transport.sessionId);
@@ -457,7 +478,14 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     try {
       const sessionId = manager.mintId();
       const endpoint = `${messagePath}?sessionId=${encodeURIComponent(sessionId)}`;
-      const transport = new LegacySseSessionTransport(sessionId, endpoint, keepAliveMs, onTransportClosed);
+      const settings = settingsFor();
+      const connection = {
+        keepAliveMs,
+        clock: settings.clock,
+        maxBufferedBytes: settings.maxStreamBufferBytes,
+        stalledTimeoutMs: settings.stalledStreamTimeoutMs,
+      };
+      const transport = new LegacySseSessionTransport(sessionId, endpoint, connection, onTransportClosed);
       manager.add(sessionId, managed(transport));
       reservationHeld = false;
       if (!(await connectTransport(transport))) {
