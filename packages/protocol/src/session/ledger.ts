@@ -1,9 +1,11 @@
 /**
  * One ledger per connection holding every in-flight request in both directions
  * (architecture §4). Records move only through {@link RequestLedger.move}, which applies the
- * pure request machine; an outbound request settles only in {@link RequestLedger.settle}.
- * A bounded memory of recently settled outbound ids lets the runner drop late responses
- * and progress silently (lessons #11).
+ * pure request machine; an outbound request settles only in {@link RequestLedger.settle}, an
+ * inbound one only in {@link RequestLedger.settleInbound}. A bounded memory of recently
+ * settled outbound ids lets the runner drop late responses and progress silently
+ * (lessons #11). Progress tokens of task-augmented requests outlive their request until the
+ * task is terminal (rule 49); the ledger keeps them too ({@link RequestLedger.retainProgress}).
  */
 import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
 import { isSettled, requestTransition, type RequestEventType, type RequestStateKind } from '../machines/request.js';
@@ -64,6 +66,17 @@ export interface PendingRequestView {
 
 export type LedgerListener = (record: LedgerRecord, from: RequestStateKind, event: RequestEventType) => void;
 
+/** How an inbound request ended: its handler answered, failed, or was cancelled or aborted. */
+export type InboundSettlement =
+  | { readonly event: 'complete' | 'fail' }
+  | { readonly event: 'cancel' | 'abort'; readonly reason: Error };
+
+/** Progress of a task that outlives its request (rule 49). */
+interface RetainedProgress {
+  readonly taskId: string;
+  readonly onProgress: (progress: ProgressUpdate) => void;
+}
+
 /** The outcome an outbound request settles with. */
 export type Settlement =
   | { readonly event: 'complete'; readonly result: JsonObject }
@@ -73,6 +86,7 @@ export class RequestLedger {
   readonly #outbound = new Map<RequestId, OutboundRecord>();
   readonly #inbound = new Map<RequestId, InboundRecord>();
   readonly #byToken = new Map<string | number, OutboundRecord>();
+  readonly #retained = new Map<string | number, RetainedProgress>();
   readonly #recentlySettled = new Set<RequestId>();
   /** Insertion order of `#recentlySettled`, a ring of `#memory` slots (oldest at `#oldest` once full). */
   readonly #settledOrder: RequestId[] = [];
@@ -156,6 +170,36 @@ export class RequestLedger {
     if (outcome.event === 'complete') record.resolve(outcome.result);
     else record.reject(outcome.error);
     return true;
+  }
+
+  /**
+   * The one place an inbound request settles. `cancel` and `abort` abort its handler's
+   * signal with `reason`. Returns false when it had already settled: then no reply may go out.
+   */
+  settleInbound(record: InboundRecord, outcome: InboundSettlement): boolean {
+    if (!this.move(record, outcome.event)) return false;
+    if (outcome.event === 'cancel' || outcome.event === 'abort') record.controller.abort(outcome.reason);
+    return true;
+  }
+
+  /** Keeps delivering progress for `token` after its request returned a task, until {@link releaseTask}. */
+  retainProgress(token: string | number, taskId: string, onProgress: (progress: ProgressUpdate) => void): void {
+    this.#retained.set(token, { taskId, onProgress });
+  }
+
+  /** The progress callback of a retained token, if any. */
+  retainedProgress(token: string | number): ((progress: ProgressUpdate) => void) | undefined {
+    return this.#retained.get(token)?.onProgress;
+  }
+
+  /** Stops delivering progress for every token of `taskId`. */
+  releaseTask(taskId: string): void {
+    for (const [token, entry] of this.#retained) if (entry.taskId === taskId) this.#retained.delete(token);
+  }
+
+  /** Forgets every retained token (the connection ended). */
+  releaseAllTasks(): void {
+    this.#retained.clear();
   }
 
   /** Every pending outbound record (a copy, safe to settle while iterating). */

@@ -1,0 +1,99 @@
+/**
+ * The legacy handshake's two halves (digest §1.1): the client proposes a version and
+ * validates the InitializeResult; the server negotiates, asks its `onInitialize` and
+ * answers. Neither decides lifecycle: each reports `initializeSucceeded` or
+ * `initializeFailed` to the connection machine, which decides what follows (including,
+ * after a session expired, whether the new handshake may continue the old session).
+ */
+import { InvalidResultError, UnsupportedProtocolVersionError, toWireError } from '../errors/errors.js';
+import { ErrorCode, type JsonObject, type JsonRpcRequest } from '../jsonrpc/messages.js';
+import type { ConnectionEvent, PeerInfo } from '../machines/connection-types.js';
+import type { Revision } from '../revisions/types.js';
+import type { InboundContext } from '../transport/transport.js';
+import { acceptServerVersion, negotiateServerVersion } from '../versions.js';
+import type { InitializeParams, InitializeResultShape, RequestOptions, SessionOptions } from './options.js';
+import { formatIssues } from './validation.js';
+
+/** What a handshake needs from its session. */
+export interface HandshakeHost {
+  readonly options: SessionOptions;
+  readonly supported: readonly string[];
+  useRevision(version: string): Revision;
+  isInitializing(): boolean;
+  dispatch(event: ConnectionEvent): void;
+  request(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
+  replyResult(id: JsonRpcRequest['id'], result: JsonObject): void;
+  replyError(id: JsonRpcRequest['id'], code: number, message: string, data?: unknown): void;
+}
+
+/** The outcome of the client's half: the validated result, or the failure already reported to the machine. */
+export type ClientHandshakeOutcome = { readonly ok: true; readonly result: InitializeResultShape } | { readonly ok: false; readonly error: Error };
+
+/**
+ * Client: sends `initialize` with `proposed` (through the ledger, so it is visible and timed),
+ * accepts any supported answer, validates the result against the answered revision and
+ * reports the outcome to the machine.
+ */
+export async function runClientHandshake(host: HandshakeHost, params: InitializeParams, proposed: string, options: RequestOptions): Promise<ClientHandshakeOutcome> {
+  const fail = (error: Error, reason: 'initializeFailed' | 'versionMismatch' = 'initializeFailed'): ClientHandshakeOutcome => {
+    host.dispatch({ type: 'initializeFailed', reason, error });
+    return { ok: false, error };
+  };
+  host.useRevision(proposed);
+  let result: JsonObject;
+  try {
+    result = await host.request('initialize', { ...params, protocolVersion: proposed }, options);
+  } catch (error) {
+    return fail(error instanceof Error ? error : new Error(String(error)));
+  }
+  const answered = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
+  let version: string;
+  try {
+    version = acceptServerVersion(answered, host.supported);
+  } catch (error) {
+    return fail(error instanceof UnsupportedProtocolVersionError ? error : new UnsupportedProtocolVersionError(answered, host.supported), 'versionMismatch');
+  }
+  const parsed = host.useRevision(version).schemas.InitializeResult.safeParse(result);
+  if (!parsed.success) return fail(new InvalidResultError(`Invalid InitializeResult: ${formatIssues(parsed.error)}`));
+  const shaped = parsed.data as InitializeResultShape;
+  const peer: PeerInfo =
+    typeof shaped.instructions === 'string'
+      ? { capabilities: shaped.capabilities, info: shaped.serverInfo, instructions: shaped.instructions }
+      : { capabilities: shaped.capabilities, info: shaped.serverInfo };
+  host.dispatch({ type: 'initializeSucceeded', version, peer });
+  return { ok: true, result: shaped };
+}
+
+/**
+ * Server: negotiates the version (the client's if supported, else our latest), validates the
+ * params, asks `onInitialize`, answers, and reports to the machine. The reply is handed to
+ * the transport before the machine replays what arrived meanwhile (arrival order).
+ */
+export async function answerInitialize(host: HandshakeHost, message: JsonRpcRequest, context: InboundContext | undefined): Promise<void> {
+  const { id } = message;
+  const params = message.params ?? {};
+  const version = negotiateServerVersion(params.protocolVersion, host.supported);
+  const parsed = host.useRevision(version).schemas.InitializeRequestParams.safeParse(params);
+  if (!parsed.success) {
+    host.replyError(id, ErrorCode.InvalidParams, `Invalid params for initialize: ${formatIssues(parsed.error)}`);
+    host.dispatch({ type: 'initializeFailed', reason: 'initializeFailed', error: new Error('invalid initialize params') });
+    return;
+  }
+  const clientParams = parsed.data as InitializeParams;
+  let result: InitializeResultShape;
+  try {
+    const onInitialize = host.options.onInitialize;
+    if (onInitialize === undefined) throw new Error('This server session has no onInitialize option');
+    result = await onInitialize(clientParams, version, context);
+  } catch (error) {
+    const wire = toWireError(error);
+    host.replyError(id, wire.code, wire.message, wire.data);
+    host.dispatch({ type: 'initializeFailed', reason: 'initializeFailed', error: error instanceof Error ? error : new Error(String(error)) });
+    return;
+  }
+  if (!host.isInitializing()) return; // closed meanwhile
+  // The machine learns the version first (`negotiated` reaches the transport before the reply);
+  // what arrived meanwhile is replayed only after the reply below is handed to the transport.
+  host.dispatch({ type: 'initializeSucceeded', version, peer: { capabilities: clientParams.capabilities, info: clientParams.clientInfo } });
+  host.replyResult(id, { ...result, protocolVersion: version });
+}

@@ -1,0 +1,318 @@
+/**
+ * Everything the peer sends: the one envelope check per message, the connection machine's
+ * gate, requests dispatched to their handler (one ledger record each, one settle path),
+ * notifications, batches where the revision has them, and the messages the machine held back
+ * during a server's handshake, replayed in arrival order. Nothing a peer sends may throw out
+ * of here.
+ */
+import { InvalidArgumentError, RequestCancelledError, toWireError } from '../errors/errors.js';
+import {
+  ErrorCode,
+  classifyMessage,
+  errorResponse,
+  isJsonObject,
+  isRequestId,
+  type JsonObject,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type RequestId,
+} from '../jsonrpc/messages.js';
+import { capabilityFor, capabilityName, hasCapability } from '../capabilities/table.js';
+import type { ConnectionEffect, ConnectionEvent, Role } from '../machines/connection-types.js';
+import { hasFeature } from '../revisions/registry.js';
+import type { Revision } from '../revisions/types.js';
+import type { InboundContext } from '../transport/transport.js';
+import type { Clock } from './clock.js';
+import { HandlerContext, type HandlerContextHost } from './handler-context.js';
+import type { InboundRecord, RequestLedger } from './ledger.js';
+import type { SessionObserver } from './observer.js';
+import type { NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
+import type { OutboundRequests } from './outbound.js';
+import { formatIssues } from './validation.js';
+
+/** Inbound messages held back while the server answers `initialize`; beyond it requests get -32600. */
+const MAX_DEFERRED_INBOUND = 1024;
+
+/** What inbound dispatch needs from its session. */
+export interface InboundHost {
+  readonly role: Role;
+  readonly clock: Clock;
+  readonly ledger: RequestLedger;
+  readonly observer: SessionObserver;
+  readonly options: SessionOptions;
+  readonly outbound: OutboundRequests;
+  revision(): Revision;
+  protocolVersion(): string | undefined;
+  /** True while a reply can still be written (connected and not terminated). */
+  canReply(): boolean;
+  /** True once the session reached Terminated. */
+  isTerminated(): boolean;
+  /** True while the machine holds inbound messages back (a server answering initialize). */
+  isHoldingBack(): boolean;
+  /** Runs a gate event through the machine and returns the gate's effects. */
+  gate(event: ConnectionEvent): ConnectionEffect[];
+  write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void>;
+  requestHandler(method: string): RequestHandler | undefined;
+  notificationHandler(method: string): NotificationHandler | undefined;
+  answerInitialize(message: JsonRpcRequest, context: InboundContext | undefined): void;
+  notify(method: string, params: JsonObject | undefined, options: NotificationOptions): Promise<void>;
+  request(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject>;
+}
+
+export class InboundDispatcher {
+  readonly #host: InboundHost;
+  /** Messages the machine held back, in arrival order. */
+  #deferred: Array<{ message: JsonRpcRequest | JsonRpcNotification; context: InboundContext | undefined }> = [];
+  /** Shared by every handler context of this session (see `HandlerContext`). */
+  readonly #contextHost: HandlerContextHost;
+
+  constructor(host: InboundHost) {
+    this.#host = host;
+    this.#contextHost = {
+      isLive: (record) => host.ledger.inbound(record.id) === record,
+      isTerminated: () => host.isTerminated(),
+      emitProgress: (record, progress, total, message) => this.#emitProgress(record, progress, total, message),
+      notify: (method, params, relatedRequestId) => host.notify(method, params, { relatedRequestId }),
+      request: (method, params, options) => host.request(method, params, options),
+    };
+  }
+
+  /** A parsed value from the transport: classified once, then routed. Never throws. */
+  receive(value: unknown, context: InboundContext | undefined): void {
+    const host = this.#host;
+    try {
+      host.observer.messageIn(value);
+      const classified = classifyMessage(value);
+      switch (classified.kind) {
+        case 'request':
+          this.#onRequest(classified.message, context);
+          return;
+        case 'notification':
+          this.#onNotification(classified.message, context);
+          return;
+        case 'result':
+          host.outbound.onResult(classified.message);
+          return;
+        case 'error':
+          host.outbound.onErrorResponse(classified.message);
+          return;
+        case 'batch':
+          this.#onBatch(classified.items, context);
+          return;
+        case 'invalid':
+          if (classified.reply) this.#reply(errorResponse(classified.id, { code: classified.code, message: `Invalid request: ${classified.reason}` }), undefined);
+          else host.observer.diagnostic(`dropped an invalid message: ${classified.reason}`, value);
+          return;
+      }
+    } catch (error) {
+      host.observer.diagnostic('unexpected error while handling an inbound message', error);
+    }
+  }
+
+  /** A frame that was not JSON: -32700 with `"id": null`. */
+  receiveMalformed(text: string, reason: string): void {
+    this.#host.observer.messageIn(text);
+    this.#reply(errorResponse(null, { code: ErrorCode.ParseError, message: `Parse error: ${reason}` }), undefined);
+  }
+
+  /** Handles the held-back messages in order; stops if the machine holds back again (another handshake). */
+  replayDeferred(): void {
+    while (this.#deferred.length > 0 && !this.#host.isHoldingBack() && !this.#host.isTerminated()) {
+      const next = this.#deferred.shift();
+      if (next === undefined) break;
+      if ('id' in next.message) this.#onRequest(next.message, next.context);
+      else this.#onNotification(next.message, next.context);
+    }
+  }
+
+  /** The connection ended: what was held back is not handled any more. */
+  dropDeferred(): void {
+    if (this.#deferred.length > 0) this.#host.observer.diagnostic(`${this.#deferred.length} message(s) that arrived during the handshake were not handled: the connection closed`);
+    this.#deferred = [];
+  }
+
+  /** Aborts every running handler; their replies are suppressed. */
+  abortAll(reason: () => Error): void {
+    const ledger = this.#host.ledger;
+    for (const record of ledger.pendingInbound()) ledger.settleInbound(record, { event: 'abort', reason: reason() });
+  }
+
+  /** Answers a request with an error (used by the handshake too). */
+  replyError(id: RequestId, code: number, message: string, data?: unknown): void {
+    this.#reply(errorResponse(id, data === undefined ? { code, message } : { code, message, data }), id);
+  }
+
+  /** Answers a request with a result. */
+  replyResult(id: RequestId, result: JsonObject): void {
+    this.#reply({ jsonrpc: '2.0', id, result }, id);
+  }
+
+  #reply(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): void {
+    const host = this.#host;
+    if (!host.canReply()) return;
+    host.write(message, relatedRequestId).catch((error: unknown) => host.observer.diagnostic('could not send a response', error));
+  }
+
+  #onBatch(items: unknown[], context: InboundContext | undefined): void {
+    const version = this.#host.protocolVersion();
+    if (version === undefined || !hasFeature(version, 'batching') || items.length === 0) {
+      const why = items.length === 0 ? 'an empty batch' : `JSON-RPC batches are not supported in protocol revision ${version ?? '(before initialization)'}`;
+      this.#reply(errorResponse(null, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${why}` }), undefined);
+      return;
+    }
+    for (const item of items) {
+      if (isJsonObject(item) && item.method === 'initialize') {
+        this.#reply(errorResponse(isRequestId(item.id) ? item.id : null, { code: ErrorCode.InvalidRequest, message: 'initialize must not be part of a batch' }), undefined);
+      } else if (Array.isArray(item)) {
+        this.#reply(errorResponse(null, { code: ErrorCode.InvalidRequest, message: 'Invalid request: nested batch' }), undefined);
+      } else {
+        this.receive(item, context);
+      }
+    }
+  }
+
+  #defer(message: JsonRpcRequest | JsonRpcNotification, context: InboundContext | undefined): void {
+    if (this.#deferred.length < MAX_DEFERRED_INBOUND) {
+      this.#deferred.push({ message, context });
+    } else if ('id' in message) {
+      this.replyError(message.id, ErrorCode.InvalidRequest, `Too many messages (over ${MAX_DEFERRED_INBOUND}) before initialization completed`);
+    } else {
+      this.#host.observer.diagnostic(`dropped ${message.method}: too many messages before initialization completed`);
+    }
+  }
+
+  #onRequest(message: JsonRpcRequest, context: InboundContext | undefined): void {
+    const host = this.#host;
+    const { id, method } = message;
+    if (host.ledger.hasInbound(id)) {
+      this.replyError(id, ErrorCode.InvalidRequest, `Request id ${String(id)} is already in use`);
+      return;
+    }
+    for (const effect of host.gate({ type: 'inboundRequest', method })) {
+      if (effect.type === 'deferInbound') return this.#defer(message, context);
+      if (effect.type === 'rejectInbound') return this.replyError(id, effect.code, effect.message);
+      if (effect.type === 'dropInbound') return host.observer.diagnostic(`dropped request ${method}: ${effect.reason}`);
+    }
+    if (method === 'initialize' && host.role === 'server') {
+      host.answerInitialize(message, context);
+      return;
+    }
+    const revision = host.revision();
+    const spec = revision.requests[method];
+    const inbound = host.role === 'server' ? 'clientToServer' : 'serverToClient';
+    if (spec === undefined || (spec.direction !== 'both' && spec.direction !== inbound)) {
+      this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      return;
+    }
+    const requirement = capabilityFor(method, revision.version, host.role);
+    if (host.options.strictCapabilities !== false && requirement !== undefined && requirement.holder === host.role && !hasCapability(host.options.capabilities(), requirement.path)) {
+      this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method} (the ${capabilityName(requirement.path)} capability was not declared)`);
+      return;
+    }
+    const handler = host.requestHandler(method);
+    if (handler === undefined) {
+      this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      return;
+    }
+    const parsed = spec.params.safeParse(message.params ?? {});
+    if (!parsed.success) {
+      this.replyError(id, ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(parsed.error)}`);
+      return;
+    }
+    this.#runHandler(message, parsed.data as JsonObject, handler, context);
+  }
+
+  #runHandler(message: JsonRpcRequest, params: JsonObject, handler: RequestHandler, context: InboundContext | undefined): void {
+    const host = this.#host;
+    const { id, method } = message;
+    const meta = isJsonObject(params._meta) ? params._meta : undefined;
+    const token = meta?.progressToken;
+    const record: InboundRecord = {
+      direction: 'inbound',
+      id,
+      method,
+      startedAt: host.clock.now(),
+      state: 'created',
+      controller: new AbortController(),
+      progressToken: typeof token === 'string' || typeof token === 'number' ? token : undefined,
+      lastProgress: undefined,
+      waitingOn: 0,
+    };
+    host.ledger.addInbound(record);
+    host.observer.request(record, 'created', 'dispatch', true);
+    host.ledger.move(record, 'dispatch');
+    const ctx = new HandlerContext(this.#contextHost, record, context, meta, host.protocolVersion() ?? host.revision().version);
+    host.ledger.move(record, 'process');
+    let outcome: Promise<JsonObject>;
+    try {
+      outcome = Promise.resolve(handler(params, ctx));
+    } catch (error) {
+      outcome = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    outcome.then(
+      (result) => {
+        if (!host.ledger.settleInbound(record, { event: 'complete' })) return; // cancelled or aborted: no reply
+        if (isJsonObject(result)) this.replyResult(id, result);
+        else this.replyError(id, ErrorCode.InternalError, `Handler for ${method} returned a non-object result`);
+      },
+      (error: unknown) => {
+        if (!host.ledger.settleInbound(record, { event: 'fail' })) return;
+        const wire = toWireError(error);
+        this.replyError(id, wire.code, wire.message, wire.data);
+      },
+    );
+  }
+
+  /** Sends one progress notification for an inbound request: only with a token, strictly increasing. */
+  async #emitProgress(record: InboundRecord, progress: number, total: number | undefined, message: string | undefined): Promise<void> {
+    if (record.progressToken === undefined) return;
+    if (!Number.isFinite(progress) || (record.lastProgress !== undefined && progress <= record.lastProgress)) {
+      throw new InvalidArgumentError(`Progress must increase with every notification (last ${String(record.lastProgress)}, got ${progress})`);
+    }
+    record.lastProgress = progress;
+    const params: JsonObject = { progressToken: record.progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined && hasFeature(this.#host.protocolVersion(), 'progressMessage')) params.message = message;
+    const live = this.#host.ledger.inbound(record.id) === record;
+    await this.#host.notify('notifications/progress', params, live ? { relatedRequestId: record.id } : {});
+  }
+
+  #onNotification(message: JsonRpcNotification, context: InboundContext | undefined): void {
+    const host = this.#host;
+    const { method } = message;
+    for (const effect of host.gate({ type: 'inboundNotification', method })) {
+      if (effect.type === 'deferInbound') return this.#defer(message, context);
+      if (effect.type === 'dropInbound') return host.observer.diagnostic(`dropped notification ${method}: ${effect.reason}`);
+    }
+    const params = message.params ?? {};
+    const spec = host.revision().notifications[method];
+    if (spec !== undefined) {
+      const parsed = spec.params.safeParse(params);
+      if (!parsed.success) {
+        host.observer.diagnostic(`dropped ${method} with invalid params: ${formatIssues(parsed.error)}`);
+        return;
+      }
+    }
+    if (method === 'notifications/cancelled') this.#onPeerCancel(params);
+    else if (method === 'notifications/progress') host.outbound.onProgress(params);
+    else if (method === 'notifications/tasks/status') host.outbound.onTaskStatus(params);
+    const handler = host.notificationHandler(method);
+    if (handler === undefined) return;
+    try {
+      const done = handler(params, { method, authInfo: context?.authInfo, transportContext: context });
+      if (done instanceof Promise) done.catch((error: unknown) => host.observer.diagnostic(`notification handler for ${method} failed`, error));
+    } catch (error) {
+      host.observer.diagnostic(`notification handler for ${method} threw`, error);
+    }
+  }
+
+  #onPeerCancel(params: JsonObject): void {
+    const requestId = params.requestId;
+    if (!isRequestId(requestId)) return;
+    const record = this.#host.ledger.inbound(requestId);
+    if (record === undefined || record.method === 'initialize') return; // unknown, finished, or uncancellable: ignore
+    const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by the peer';
+    this.#host.ledger.settleInbound(record, { event: 'cancel', reason: new RequestCancelledError(`${record.method} was cancelled by the peer: ${reason}`, { reason }) });
+  }
+}

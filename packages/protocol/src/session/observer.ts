@@ -1,0 +1,72 @@
+/**
+ * What a session shows of itself: the `inspect` stream and the diagnostics channels
+ * (architecture §7). Events are built only when someone listens, so a session nobody
+ * watches pays one check per event.
+ */
+import type { JsonRpcMessage } from '../jsonrpc/messages.js';
+import type { ConnectionEvent, ConnectionState } from '../machines/connection-types.js';
+import type { RequestEventType, RequestStateKind } from '../machines/request.js';
+import { hasDiagnosticSubscribers, publishDiagnostic } from '../observability/diagnostics.js';
+import type { InspectEvent, InspectListener } from '../observability/events.js';
+import type { Clock } from './clock.js';
+import type { LedgerRecord } from './ledger.js';
+
+export class SessionObserver {
+  readonly #sessionId: string;
+  readonly #clock: Clock;
+  readonly #listener: InspectListener | undefined;
+
+  constructor(sessionId: string, clock: Clock, listener: InspectListener | undefined) {
+    this.#sessionId = sessionId;
+    this.#clock = clock;
+    this.#listener = listener;
+  }
+
+  transition(from: ConnectionState, to: ConnectionState, event: ConnectionEvent): void {
+    this.#emit('session.transition', () => ({ type: 'session.transition', sessionId: this.#sessionId, at: this.#clock.now(), from: from.kind, to: to.kind, event: event.type }));
+  }
+
+  /** A request moved; `created` marks its entry into the ledger (`from` and `to` both `created`). */
+  request(record: LedgerRecord, from: RequestStateKind, event: RequestEventType, created = false): void {
+    this.#emit('request.transition', () => {
+      const at = this.#clock.now();
+      return {
+        type: 'request.transition',
+        sessionId: this.#sessionId,
+        at,
+        requestId: record.id,
+        direction: record.direction,
+        method: record.method,
+        from: created ? 'created' : from,
+        to: created ? 'created' : record.state,
+        event,
+        elapsedMs: at - record.startedAt,
+      };
+    });
+  }
+
+  messageIn(message: unknown): void {
+    this.#emit('message.in', () => ({ type: 'message.in', sessionId: this.#sessionId, at: this.#clock.now(), message }));
+  }
+
+  messageOut(message: JsonRpcMessage): void {
+    this.#emit('message.out', () => ({ type: 'message.out', sessionId: this.#sessionId, at: this.#clock.now(), message }));
+  }
+
+  diagnostic(message: string, detail?: unknown): void {
+    this.#emit('diagnostic', () => ({ type: 'diagnostic', sessionId: this.#sessionId, at: this.#clock.now(), message, detail }));
+  }
+
+  #emit(type: InspectEvent['type'], build: () => InspectEvent): void {
+    const listener = this.#listener;
+    if (listener === undefined && !hasDiagnosticSubscribers(type)) return;
+    const event = build();
+    publishDiagnostic(event);
+    if (listener === undefined) return;
+    try {
+      listener(event);
+    } catch {
+      // an inspector must never break the session
+    }
+  }
+}
