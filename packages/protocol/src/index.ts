@@ -48,6 +48,7 @@ export {
   NoReturnChannelError,
   RequestCancelledError,
   RequestTimeoutError,
+  SessionChangedError,
   StatemcpError,
   ToolError,
   TransportError,

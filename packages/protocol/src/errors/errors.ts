@@ -178,6 +178,23 @@ export class UnsupportedProtocolVersionError extends McpError {
   }
 }
 
+/**
+ * The server forgot an HTTP session and the handshake run again to continue it found a
+ * different server: another protocol version, or a capability the session relied on is gone.
+ * The session ends rather than mix the old and the new; connect again to start afresh.
+ */
+export class SessionChangedError extends McpError {
+  override readonly name: string = 'SessionChangedError';
+  /** The version and capabilities before and after the new handshake. */
+  readonly previous: { readonly version: string; readonly capabilities: Readonly<Record<string, unknown>> };
+  readonly next: { readonly version: string; readonly capabilities: Readonly<Record<string, unknown>> };
+  constructor(message: string, previous: SessionChangedError['previous'], next: SessionChangedError['next'], options?: { cause?: unknown }) {
+    super(LocalErrorCode.SessionChanged, message, options);
+    this.previous = previous;
+    this.next = next;
+  }
+}
+
 /** A method needs a capability the peer did not declare (or this side did not declare). */
 export class CapabilityNotSupportedError extends McpError {
   override readonly name: string = 'CapabilityNotSupportedError';

@@ -19,11 +19,13 @@ import {
   refuse,
   rejectInbound,
   replayDeferred,
+  sessionExpiredRow,
   step,
   type ConnectionTable,
   type StateOf,
 } from './connection-steps.js';
-import type { ConnectionEffect } from './connection-types.js';
+import { SessionChangedError } from '../errors/errors.js';
+import type { ConnectionEffect, PeerInfo } from './connection-types.js';
 
 export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   outboundRequest: {
@@ -87,6 +89,12 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
     apply: (state, event) =>
       step({ kind: 'operating', config: state.config, version: event.version, peer: event.peer }, { type: 'negotiated', version: event.version }),
   },
+  sessionExpired: {
+    to: [],
+    spec: 'digest §5.2 Sessions',
+    doc: 'no session yet: ignored',
+    apply: (state) => step(state, ignore('no session to resume')),
+  },
   ...liveClosingRows<'uninitialized'>(),
 };
 
@@ -94,8 +102,14 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
   outboundRequest: {
     to: [],
     spec: 'digest §1.1 Traffic allowed before initialization; rules 23, 24',
-    doc: 'only ping while the handshake is in flight; a second initialize is refused',
+    doc: 'only ping while the handshake is in flight; a second initialize is refused. Resuming an expired session: the machine\'s own initialize once, and the session\'s requests (the transport holds them until the new session is up)',
     apply(state, event) {
+      const resuming = state.resuming;
+      if (resuming !== undefined) {
+        if (event.method !== INITIALIZE) return step(state, accept);
+        if (resuming.initializeSent) return step(state, refuse('initialize is already in flight'));
+        return step({ ...state, resuming: { ...resuming, initializeSent: true } }, accept);
+      }
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE) return step(state, refuse('initialize is already in flight'));
       return step(state, refuse(`Cannot send ${event.method} while initializing`));
@@ -109,15 +123,17 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE) return step(state, rejectInbound('initialize is already in progress'));
       if (state.config.role === 'server') return step(state, defer);
+      if (state.resuming !== undefined) return step(state, accept); // the old session's traffic still arrives
       return step(state, rejectInbound(`Received ${event.method} before initialization completed`));
     },
   },
   outboundNotification: {
     to: [],
     spec: 'digest §1.1, §2.2 (initialize is never cancelled); rule 25',
-    doc: 'server may log; the client never cancels initialize; nothing else yet',
+    doc: 'server may log; the client never cancels initialize; nothing else yet (resuming: the session\'s notifications, held by the transport)',
     apply(state, event) {
       if (state.config.role === 'server' && event.method === LOG_MESSAGE) return step(state, accept);
+      if (state.resuming !== undefined && event.method !== INITIALIZED_NOTIFICATION) return step(state, accept);
       if (event.method === CANCELLED) return step(state, refuse('initialize cannot be cancelled'));
       return step(state, refuse(`Cannot send ${event.method} while initializing`));
     },
@@ -128,6 +144,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
     doc: 'server: held back until initialize is answered (so an early initialized is never lost); client accepts log and progress; others are dropped',
     apply(state, event) {
       if (state.config.role === 'server') return step(state, defer);
+      if (state.resuming !== undefined) return step(state, accept);
       if (state.config.role === 'client' && (event.method === LOG_MESSAGE || event.method === PROGRESS)) {
         return step(state, accept);
       }
@@ -135,10 +152,12 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
     },
   },
   initializeSucceeded: {
-    to: ['initialized'],
-    spec: 'digest §1.1 Version negotiation; rules 19–22',
-    doc: 'version agreed: client then sends notifications/initialized; server has sent its InitializeResult and handles what arrived meanwhile',
+    to: ['initialized', 'shuttingDown'],
+    spec: 'digest §1.1 Version negotiation; rules 19–22; §5.2 Sessions',
+    doc: 'version agreed: client then sends notifications/initialized; server has sent its InitializeResult and handles what arrived meanwhile. Resuming: a new version or a lost capability ends the session (sessionChanged)',
     apply(state, event) {
+      const change = state.resuming === undefined ? undefined : sessionChange(state.resuming, event.version, event.peer);
+      if (change !== undefined) return beginShutdown(state, 'sessionChanged', change);
       const next: StateOf<'initialized'> = { kind: 'initialized', config: state.config, version: event.version, peer: event.peer };
       const effects: ConnectionEffect[] = [{ type: 'negotiated', version: event.version }];
       if (state.config.role === 'client') effects.push({ type: 'sendInitialized' });
@@ -159,6 +178,12 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
     to: [],
     spec: 'digest §5.2',
     doc: 'a handshake already happened on this connection: ignored',
+    apply: (state) => step(state, ignore('initialize in flight')),
+  },
+  sessionExpired: {
+    to: [],
+    spec: 'digest §5.2 Sessions',
+    doc: 'a handshake is already in flight: ignored',
     apply: (state) => step(state, ignore('initialize in flight')),
   },
   ...liveClosingRows<'initializing'>(),
@@ -233,5 +258,40 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
     doc: 'a handshake already happened on this connection: ignored',
     apply: (state) => step(state, ignore('already initialized')),
   },
+  sessionExpired: sessionExpiredRow<'initialized'>(),
   ...liveClosingRows<'initialized'>(),
 };
+
+/**
+ * What a resumed session may not change (digest §5.2: after a 404 the client starts a new
+ * session; continuing the old one is sound only if the server agrees with it): the protocol
+ * version, and every capability the old server declared (its top-level entries and their
+ * flags such as `resources.subscribe`). Undefined when the new handshake agrees.
+ */
+export function sessionChange(previous: { readonly version: string; readonly peer: PeerInfo }, version: string, peer: PeerInfo): SessionChangedError | undefined {
+  const before = { version: previous.version, capabilities: previous.peer.capabilities };
+  const after = { version, capabilities: peer.capabilities };
+  if (version !== previous.version) {
+    return new SessionChangedError(`The server forgot the session and now speaks protocol version ${version} instead of ${previous.version}`, before, after);
+  }
+  const lost = lostCapabilities(previous.peer.capabilities, peer.capabilities);
+  if (lost.length === 0) return undefined;
+  return new SessionChangedError(`The server forgot the session and no longer declares ${lost.join(', ')}`, before, after);
+}
+
+function lostCapabilities(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): string[] {
+  const lost: string[] = [];
+  for (const [name, value] of Object.entries(before)) {
+    if (value === undefined || value === null || value === false) continue;
+    const now = after[name];
+    if (now === undefined || now === null || now === false) {
+      lost.push(name);
+      continue;
+    }
+    if (typeof value !== 'object' || typeof now !== 'object') continue;
+    for (const [flag, on] of Object.entries(value)) {
+      if (on === true && (now as Record<string, unknown>)[flag] !== true) lost.push(`${name}.${flag}`);
+    }
+  }
+  return lost;
+}

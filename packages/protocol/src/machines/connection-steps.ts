@@ -152,3 +152,27 @@ export function liveClosingRows<K extends 'uninitialized' | 'initializing' | 'in
     },
   } as const;
 }
+
+/**
+ * Client, Initialized or Operating: the server forgot the session. The handshake runs again
+ * (`reinitialize`) to continue it, remembering what the session had so the new answer can be
+ * checked against it.
+ */
+export function resumeAfterExpiry(state: StateOf<'initialized'> | StateOf<'operating'>): ConnectionStep {
+  if (state.config.role !== 'client') return step(state, ignore('only a client resumes a session'));
+  return step(
+    { kind: 'initializing', config: state.config, resuming: { version: state.version, peer: state.peer, initializeSent: false } },
+    { type: 'reinitialize' },
+  );
+}
+
+/** The `sessionExpired` row of Initialized and Operating. */
+export function sessionExpiredRow<K extends 'initialized' | 'operating'>() {
+  return {
+    to: ['initializing'] as readonly ConnectionStateKind[],
+    spec: 'digest §5.2 Sessions (404: start a new session with initialize)',
+    doc: 'client: the server forgot the session; run the handshake again to continue it (server: ignored)',
+    apply: (state: StateOf<K>) => resumeAfterExpiry(state),
+  };
+}
+

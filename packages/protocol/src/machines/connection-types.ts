@@ -30,6 +30,7 @@ export type CloseReason =
   | 'peerClosed'
   | 'transportError'
   | 'versionMismatch'
+  | 'sessionChanged'
   | 'initializeFailed'
   | 'fatalError'
   | 'terminated'
@@ -37,7 +38,16 @@ export type CloseReason =
 
 export type ConnectionState =
   | { readonly kind: 'uninitialized'; readonly config: ConnectionConfig }
-  | { readonly kind: 'initializing'; readonly config: ConnectionConfig }
+  | {
+      readonly kind: 'initializing';
+      readonly config: ConnectionConfig;
+      /**
+       * Client: the server forgot the session and this handshake continues it. The new
+       * handshake must agree with what the session had; `initializeSent` is set once the
+       * machine's own `initialize` has gone out.
+       */
+      readonly resuming?: { readonly version: string; readonly peer: PeerInfo; readonly initializeSent: boolean };
+    }
   | { readonly kind: 'initialized'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
   | { readonly kind: 'operating'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
   | {
@@ -77,6 +87,11 @@ export type ConnectionEvent =
    * connection, so the connection starts as if initialized at `version`.
    */
   | { readonly type: 'sessionAssumed'; readonly version: string; readonly peer: PeerInfo }
+  /**
+   * Client: the transport reports that the peer forgot the session (Streamable HTTP 404 for
+   * the session id). The handshake runs again to continue it.
+   */
+  | { readonly type: 'sessionExpired' }
   /** `close()` was called (graceful). */
   | { readonly type: 'closeRequested' }
   /** `terminate()` was called (forceful). */
@@ -100,6 +115,7 @@ export const CONNECTION_EVENT_TYPES: readonly ConnectionEventType[] = Object.fre
   'initializeSucceeded',
   'initializeFailed',
   'sessionAssumed',
+  'sessionExpired',
   'closeRequested',
   'terminateRequested',
   'transportClosed',
@@ -127,6 +143,8 @@ export type ConnectionEffect =
   | { readonly type: 'replayDeferred' }
   /** Client: send `notifications/initialized` now. */
   | { readonly type: 'sendInitialized' }
+  /** Client: run the handshake again with the parameters of the first one (the session expired). */
+  | { readonly type: 'reinitialize' }
   /** The protocol version is fixed; tell the transport (HTTP `MCP-Protocol-Version`). */
   | { readonly type: 'negotiated'; readonly version: string }
   /** Settle every pending outbound request; `notify` sends `notifications/cancelled` (never for initialize). */

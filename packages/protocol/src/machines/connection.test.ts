@@ -50,6 +50,7 @@ function sampleEvent(type: ConnectionEventType): ConnectionEvent {
       return { type, error: new Error('fatal') };
     case 'closeRequested':
     case 'terminateRequested':
+    case 'sessionExpired':
     case 'drained':
     case 'closeDeadlineExpired':
       return { type };
@@ -165,6 +166,49 @@ describe('transition', () => {
       expect(effectTypes(answering, { type: 'initializeSucceeded', version: '2025-11-25', peer })).toEqual(['negotiated', 'replayDeferred']);
       expect(effectTypes(answering, { type: 'initializeFailed', reason: 'initializeFailed', error: new Error('x') })).toEqual(['replayDeferred']);
       expect(effectTypes(stateOf('initializing', client), { type: 'inboundRequest', method: 'roots/list' })).toEqual(['rejectInbound']);
+    });
+
+    describe('a session the server forgot (sessionExpired)', () => {
+      const resumed = (): ConnectionState => transition(stateOf('operating', client), { type: 'sessionExpired' }).state;
+
+      it('runs the handshake again from Operating or Initialized, remembering the session', () => {
+        for (const kind of ['operating', 'initialized'] as const) {
+          const step = transition(stateOf(kind, client), { type: 'sessionExpired' });
+          expect(step.state).toMatchObject({ kind: 'initializing', resuming: { version: '2025-11-25', peer, initializeSent: false } });
+          expect(step.effects).toEqual([{ type: 'reinitialize' }]);
+        }
+        expect(effectTypes(stateOf('operating', server), { type: 'sessionExpired' })).toEqual(['ignore']);
+        expect(effectTypes(stateOf('uninitialized', client), { type: 'sessionExpired' })).toEqual(['ignore']);
+      });
+
+      it('lets its own initialize out once, and the session\'s requests and notifications (held by the transport)', () => {
+        const first = transition(resumed(), { type: 'outboundRequest', method: 'initialize' });
+        expect(first.effects).toEqual([{ type: 'accept' }]);
+        expect(first.state).toMatchObject({ resuming: { initializeSent: true } });
+        expect(effectTypes(first.state, { type: 'outboundRequest', method: 'initialize' })).toEqual(['refuseOutbound']);
+        expect(effectTypes(first.state, { type: 'outboundRequest', method: 'tools/call' })).toEqual(['accept']);
+        expect(effectTypes(first.state, { type: 'outboundNotification', method: 'notifications/cancelled' })).toEqual(['accept']);
+        expect(effectTypes(first.state, { type: 'outboundNotification', method: 'notifications/initialized' })).toEqual(['refuseOutbound']);
+        expect(effectTypes(first.state, { type: 'inboundNotification', method: 'notifications/tools/list_changed' })).toEqual(['accept']);
+      });
+
+      it('continues the session when the new handshake agrees', () => {
+        const step = transition(resumed(), { type: 'initializeSucceeded', version: '2025-11-25', peer });
+        expect(step.state).toMatchObject({ kind: 'initialized', version: '2025-11-25' });
+        expect(step.effects).toEqual([{ type: 'negotiated', version: '2025-11-25' }, { type: 'sendInitialized' }]);
+      });
+
+      it('ends the session with SessionChangedError on a new version or a lost capability, never a silent switch', () => {
+        const moved = transition(resumed(), { type: 'initializeSucceeded', version: '2025-06-18', peer });
+        expect(moved.state).toMatchObject({ kind: 'shuttingDown', reason: 'sessionChanged', error: { code: 'SESSION_CHANGED', category: 'interrupted' } });
+        expect(moved.state.kind === 'shuttingDown' && moved.state.error?.message).toContain('2025-06-18 instead of 2025-11-25');
+        const rich = { ...peer, capabilities: { tools: { listChanged: true }, resources: { subscribe: true } } };
+        const fromRich = transition({ kind: 'operating', config: client, version: '2025-11-25', peer: rich }, { type: 'sessionExpired' }).state;
+        const poorer = transition(fromRich, { type: 'initializeSucceeded', version: '2025-11-25', peer: { ...peer, capabilities: { tools: {} } } });
+        expect(poorer.state.kind === 'shuttingDown' && poorer.state.error?.message).toContain('no longer declares tools.listChanged, resources');
+        const richer = transition(fromRich, { type: 'initializeSucceeded', version: '2025-11-25', peer: { ...peer, capabilities: { ...rich.capabilities, prompts: {} } } });
+        expect(richer.state.kind).toBe('initialized');
+      });
     });
 
     it('rejects that request under strictInitialized', () => {

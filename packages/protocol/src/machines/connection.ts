@@ -29,6 +29,7 @@ import {
   refuse,
   refuseClosed,
   rejectInbound,
+  sessionExpiredRow,
   step,
   terminateNow,
   terminated,
@@ -95,6 +96,7 @@ const OPERATING: ConnectionTable['operating'] = {
     doc: 'a handshake already happened on this connection: ignored',
     apply: (state) => step(state, ignore('already operating')),
   },
+  sessionExpired: sessionExpiredRow<'operating'>(),
   ...liveClosingRows<'operating'>(),
 };
 
@@ -139,6 +141,12 @@ const SHUTTING_DOWN: ConnectionTable['shuttingDown'] = {
     apply: (state) => step(state, ignore('shutting down')),
   },
   sessionAssumed: {
+    to: [],
+    spec: 'architecture §3',
+    doc: 'too late: ignored',
+    apply: (state) => step(state, ignore('shutting down')),
+  },
+  sessionExpired: {
     to: [],
     spec: 'architecture §3',
     doc: 'too late: ignored',
@@ -200,6 +208,7 @@ const TERMINATED: ConnectionTable['terminated'] = {
   initializeSucceeded: terminalRow('final state: ignored', () => ignore('terminated')),
   initializeFailed: terminalRow('final state: ignored', () => ignore('terminated')),
   sessionAssumed: terminalRow('final state: ignored', () => ignore('terminated')),
+  sessionExpired: terminalRow('final state: ignored', () => ignore('terminated')),
   closeRequested: terminalRow('close() after the end: nothing to do', () => ignore('terminated')),
   terminateRequested: terminalRow('terminate() after the end: nothing to do', () => ignore('terminated')),
   transportClosed: terminalRow('final state: ignored', () => ignore('terminated')),

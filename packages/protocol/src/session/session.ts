@@ -84,6 +84,8 @@ export class Session {
   #negotiated: string | undefined;
   #lastPeer: PeerInfo | undefined;
   #initializedSent: Promise<void> = Promise.resolve();
+  /** Client: the parameters of the first handshake, sent again when the session expires. */
+  #initializeParams: InitializeParams | undefined;
   #closeDeadline: TimerHandle | undefined;
   #closeCause: { info?: TransportCloseInfo } = {};
   #closeInfo: CloseInfo | undefined;
@@ -243,6 +245,7 @@ export class Session {
       onError: (error) => this.#observer.diagnostic(`transport error: ${error.message}`, error),
       onClose: (info) => this.#onTransportClosed(info),
       onUndeliverable: (ids, error) => this.#outbound.undeliverable(ids, error),
+      onSessionExpired: () => void this.#dispatch({ type: 'sessionExpired' }),
     };
     const assumed = transport.assumedProtocolVersion;
     if (assumed !== undefined && this.role === 'server') {
@@ -267,6 +270,7 @@ export class Session {
    */
   async initialize(params: InitializeParams, options: RequestOptions = {}): Promise<InitializeResultShape> {
     if (this.role !== 'client') throw new InvalidStateError('Only a client sends initialize', this.#state.kind);
+    this.#initializeParams = params;
     const outcome = await runClientHandshake(this.#handshakeHost, params, params.protocolVersion ?? proposeVersion(this.#supported), options);
     if (!outcome.ok) {
       await this.closed;
@@ -362,6 +366,10 @@ export class Session {
           break;
         case 'sendInitialized':
           this.#initializedSent = this.notify('notifications/initialized');
+          this.#initializedSent.catch((error: unknown) => this.#observer.diagnostic('could not send notifications/initialized', error));
+          break;
+        case 'reinitialize':
+          void this.#reinitialize();
           break;
         case 'settleOutbound':
           this.#outbound.settleAll(effect.notify);
@@ -411,6 +419,23 @@ export class Session {
       }
     }
     this.#observer.transition(from, to, event);
+  }
+
+  /**
+   * The session expired (the machine is Initializing, resuming): the first handshake's
+   * parameters go out again at the session's version, through the ledger, and the answer is
+   * validated like the first one. The machine decides whether it may continue the session;
+   * a failure has already ended it.
+   */
+  async #reinitialize(): Promise<void> {
+    const state = this.#state;
+    const params = this.#initializeParams;
+    if (state.kind !== 'initializing' || state.resuming === undefined) return;
+    if (params === undefined) {
+      this.#dispatch({ type: 'fatalError', error: new ConnectionClosedError('The server forgot the session, and this session never ran a handshake it could repeat') });
+      return;
+    }
+    await runClientHandshake(this.#handshakeHost, params, state.resuming.version, {});
   }
 
   #closeTransport(): void {
