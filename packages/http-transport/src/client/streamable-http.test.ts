@@ -137,24 +137,34 @@ describe('StreamableHttpClientTransport', () => {
       expect(sink.messages.at(-1)).toEqual(error);
     });
 
-    it('synthesizes an error answer when a JSON body does not contain the response', async () => {
+    it('reports a request undeliverable when its JSON answer lacks the response, inventing no peer error', async () => {
       const { transport, sink } = await connected(simpleServer((r) => (isMethod(r, 'tools/call') ? jsonResponse({}) : undefined)));
       await transport.send(call(5));
-      expect(sink.messages.at(-1)).toMatchObject({ id: 5, error: { code: -32603, data: { source: 'transport' } } });
+      expect(sink.messages.filter((m) => (m as { id?: unknown }).id === 5)).toEqual([]);
+      expect(sink.undeliverable).toEqual([{ ids: [5], error: expect.any(TransportError) as unknown }]);
     });
   });
 
-  describe('session recovery (404)', () => {
-    it('re-initializes once, swallows the replayed initialize answer and retries the message', async () => {
+  describe('a session the server forgot (404)', () => {
+    /** What the session's machine does on `onSessionExpired`: the handshake again, then initialized. */
+    async function runHandshakeAgain(transport: StreamableHttpClientTransport): Promise<void> {
+      await transport.send({ ...initializeRequest, id: 'again' });
+      await transport.send(initializedNotification);
+    }
+
+    it('reports the expiry, runs no handshake of its own, and sends the held message on the new session', async () => {
       let expired = false;
       const recovered = vi.fn();
-      const handler = simpleServer((r) => {
-        if (expired && r.headers['mcp-session-id'] === 'session-1') return status(404);
-        return undefined;
-      });
+      const handler = simpleServer((r) => (expired && r.headers['mcp-session-id'] === 'session-1' ? status(404) : undefined));
       const { transport, sink, requests } = await connected(handler, { onSessionRecovered: recovered });
       expired = true;
-      await transport.send(call(9));
+      const sending = transport.send(call(9));
+      await settle();
+      expect(sink.expired).toBe(1);
+      expect(transport.sessionId).toBeUndefined();
+      expect(requests.filter((r) => isMethod(r, 'initialize'))).toHaveLength(1);
+      await runHandshakeAgain(transport);
+      await sending;
       expect(transport.sessionId).toBe('session-2');
       expect(recovered).toHaveBeenCalledWith({ previousSessionId: 'session-1', sessionId: 'session-2' });
       const after = requests.slice(2).filter((r) => r.method === 'POST');
@@ -164,50 +174,44 @@ describe('StreamableHttpClientTransport', () => {
         ['notifications/initialized', 'session-2'],
         ['tools/call', 'session-2'],
       ]);
-      // The replayed initialize keeps its params but not the session's id; its answer is not delivered.
-      expect(after[1]?.body).toMatchObject({ method: 'initialize', params: initializeRequest.params });
-      expect(sink.messages).toEqual([initializeResult(0), { jsonrpc: '2.0', id: 9, result: { ok: true } }]);
+      // Every answer goes to the session: the transport keeps none for itself.
+      expect(sink.messages).toEqual([initializeResult(0), initializeResult('again'), { jsonrpc: '2.0', id: 9, result: { ok: true } }]);
       expect(transport.sessionRecoveries).toBe(1);
     });
 
-    it('gives up with ConnectionClosedError when the retried message meets a second 404', async () => {
+    it('holds every message sent meanwhile and sends them in order once the new session is up', async () => {
+      let expired = false;
+      const { transport, requests, sink } = await connected(simpleServer((r) => (expired && r.headers['mcp-session-id'] === 'session-1' ? status(404) : undefined)));
+      expired = true;
+      const first = transport.send(call(1));
+      const second = transport.send(call(2));
+      await settle();
+      expect(sink.expired).toBe(1);
+      const third = transport.send(call(3));
+      await settle();
+      expect(requests.filter((r) => isMethod(r, 'tools/call')).map((r) => bodyId(r))).toEqual([1, 2]);
+      await runHandshakeAgain(transport);
+      await Promise.all([first, second, third]);
+      const resent = requests.filter((r) => isMethod(r, 'tools/call') && r.headers['mcp-session-id'] === 'session-2').map((r) => bodyId(r));
+      expect(resent).toEqual([1, 2, 3]);
+    });
+
+    it('closes with ConnectionClosedError when the new session forgets again before it served anything', async () => {
       let expired = false;
       const handler = simpleServer((r) => (expired && isMethod(r, 'tools/call') ? status(404) : undefined));
       const { transport, sink } = await connected(handler);
       expired = true;
-      await expect(transport.send(call(1))).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+      const sending = transport.send(call(1));
+      await settle();
+      await runHandshakeAgain(transport);
+      await expect(sending).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
       await settle();
       expect(sink.closes).toHaveLength(1);
-      expect(sink.closes[0]?.initiator).toBe('error');
+      expect(sink.closes[0]).toMatchObject({ initiator: 'error', error: { message: expect.stringContaining('again, right after the session was replaced') as unknown } });
       await expect(transport.send(call(2))).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
     });
 
-    it('holds messages sent during a recovery until the new session id is known', async () => {
-      let expired = false;
-      const reinit = new SseBody();
-      const { transport, requests } = await connected(
-        simpleServer((r) => {
-          if (expired && r.headers['mcp-session-id'] === 'session-1') return status(404);
-          if (expired && isMethod(r, 'initialize')) return reinit.response({ 'mcp-session-id': 'session-2' });
-          return undefined;
-        }),
-      );
-      expired = true;
-      const first = transport.send(call(1));
-      await settle();
-      const second = transport.send(call(2));
-      await settle();
-      reinit.message(initializeResult(bodyId(requests.find((r) => isMethod(r, 'initialize') && r.headers['mcp-session-id'] === undefined && bodyId(r) !== 0) as RecordedRequest)));
-      reinit.end();
-      await Promise.all([first, second]);
-      const calls = requests.filter((r) => isMethod(r, 'tools/call'));
-      const seen = calls.map((r) => [bodyId(r), r.headers['mcp-session-id']]);
-      expect(seen[0]).toEqual([1, 'session-1']);
-      expect(seen.slice(1)).toHaveLength(2);
-      expect(seen.slice(1)).toEqual(expect.arrayContaining([[1, 'session-2'], [2, 'session-2']]));
-    });
-
-    it('recovers once when the GET stream meets a 404, and lets the stream die if the new session 404s it too', async () => {
+    it('reports an expiry when the GET stream meets a 404, and lets the stream die if the new session 404s it too', async () => {
       let getExpired = false;
       const bodies: SseBody[] = [];
       const { transport, sink, clock, requests } = await connected(
@@ -224,42 +228,50 @@ describe('StreamableHttpClientTransport', () => {
       await settle();
       clock.fire();
       await settle(40);
-      expect(requests.filter((r) => isMethod(r, 'initialize'))).toHaveLength(2);
-      expect(transport.sessionRecoveries).toBe(1);
+      expect(sink.expired).toBe(1);
+      await runHandshakeAgain(transport);
+      await settle(40);
       expect(transport.sessionId).toBe('session-2');
       expect(transport.standaloneStreamState?.kind).toBe('dead');
-      expect(requests.filter((r) => r.method === 'GET').map((r) => r.headers['mcp-session-id'])).toEqual([
-        'session-1',
-        'session-1',
-        'session-2',
-      ]);
+      expect(requests.filter((r) => r.method === 'GET').map((r) => r.headers['mcp-session-id'])).toEqual(['session-1', 'session-1', 'session-2']);
+      expect(sink.expired).toBe(1);
       expect(sink.closes).toEqual([]);
       await transport.send(call(1));
       expect(sink.messages.at(-1)).toEqual({ jsonrpc: '2.0', id: 1, result: { ok: true } });
     });
 
-    it('shares one recovery between concurrent requests that met the 404', async () => {
+    it('reports one expiry for concurrent requests that met the 404', async () => {
       let expired = false;
       const handler = simpleServer((r) => (expired && r.headers['mcp-session-id'] === 'session-1' ? status(404) : undefined));
-      const { transport, requests } = await connected(handler);
+      const { transport, sink } = await connected(handler);
       expired = true;
-      await Promise.all([transport.send(call(1)), transport.send(call(2))]);
-      expect(requests.filter((r) => isMethod(r, 'initialize'))).toHaveLength(2);
+      const both = Promise.all([transport.send(call(1)), transport.send(call(2))]);
+      await settle();
+      expect(sink.expired).toBe(1);
+      await runHandshakeAgain(transport);
+      await both;
       expect(transport.sessionId).toBe('session-2');
     });
-  });
 
-  describe('#close during recovery', () => {
-    it('rejects a send waiting on the replayed initialize instead of hanging', async () => {
+    it('withdraws a held request when its cancellation arrives, sending neither', async () => {
       let expired = false;
-      const reinit = new SseBody();
-      const { transport, sink } = await connected(
-        simpleServer((r) => {
-          if (expired && r.headers['mcp-session-id'] === 'session-1') return status(404);
-          if (expired && isMethod(r, 'initialize')) return reinit.response({ 'mcp-session-id': 'session-2' });
-          return undefined;
-        }),
-      );
+      const { transport, requests } = await connected(simpleServer((r) => (expired && r.headers['mcp-session-id'] === 'session-1' ? status(404) : undefined)));
+      expired = true;
+      const first = transport.send(call(1));
+      await settle();
+      const held = transport.send(call(2));
+      await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'timed out' } });
+      await held;
+      await runHandshakeAgain(transport);
+      await first;
+      const onNewSession = requests.filter((r) => r.headers['mcp-session-id'] === 'session-2' && r.method === 'POST').map((r) => (r.body as { method?: string }).method);
+      expect(onNewSession).toEqual(['notifications/initialized', 'tools/call']);
+      expect(requests.filter((r) => isMethod(r, 'tools/call')).map((r) => bodyId(r))).toEqual([1, 1]);
+    });
+
+    it('rejects held messages when the transport closes before the session is replaced', async () => {
+      let expired = false;
+      const { transport, sink } = await connected(simpleServer((r) => (expired && r.headers['mcp-session-id'] === 'session-1' ? status(404) : undefined)));
       expired = true;
       const sending = transport.send(call(1));
       await settle();
@@ -341,17 +353,17 @@ describe('StreamableHttpClientTransport', () => {
       expect(sink.errors).toEqual([]);
     });
 
-    it('fails the request with a synthesized -32603 when the stream ends without response or event id', async () => {
+    it('reports the request undeliverable when the stream ends without response or event id (no forged -32603)', async () => {
       const post = new SseBody();
       const { transport, sink } = await connected(simpleServer((r) => (isMethod(r, 'tools/call') ? post.response() : undefined)));
+      const before = sink.messages.length;
       await transport.send(call(6));
       post.end();
       await settle();
-      expect(sink.messages.at(-1)).toMatchObject({
-        jsonrpc: '2.0',
-        id: 6,
-        error: { code: -32603, data: { source: 'transport', reason: 'stream-ended' } },
-      });
+      expect(sink.messages).toHaveLength(before);
+      expect(sink.undeliverable).toHaveLength(1);
+      expect(sink.undeliverable[0]?.ids).toEqual([6]);
+      expect(sink.undeliverable[0]?.error.message).toMatch(/ended before its response arrived/);
       expect(sink.errors[0]).toBeInstanceOf(TransportError);
     });
 
@@ -374,7 +386,8 @@ describe('StreamableHttpClientTransport', () => {
         await settle();
       }
       expect(clock.delays.filter((ms) => ms !== 3000)).toEqual([75, 150, 300]);
-      expect(sink.messages.at(-1)).toMatchObject({ id: 8, error: { code: -32603, data: { reason: 'reconnect-exhausted' } } });
+      expect(sink.undeliverable.map((entry) => entry.ids)).toEqual([[8]]);
+      expect(sink.undeliverable[0]?.error.message).toMatch(/gave up after 3 attempts/);
       expect(sink.errors.at(-1)?.message).toMatch(/gave up after 3 attempts/);
     });
   });
