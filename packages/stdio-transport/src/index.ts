@@ -14,7 +14,7 @@ export type {
   StdioClientStatus,
   StdioClientTransportOptions,
   StdioStderrMode,
-} from './stdio-client-transport.js';
+} from './stdio-client-options.js';
 export type { StrayOutputMode } from './stray-output.js';
 
 export { StdioServerTransport } from './stdio-server-transport.js';

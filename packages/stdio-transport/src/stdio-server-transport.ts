@@ -25,6 +25,8 @@ import {
   MessageTooLargeError,
   TransportError,
   parseJson,
+  systemClock,
+  type Clock,
   type JsonRpcMessage,
   type Transport,
   type TransportCloseInfo,
@@ -51,6 +53,8 @@ export interface StdioServerTransportOptions {
   exitDelayMs?: number;
   /** On close, how long queued messages may take to flush to stdout. Default 2000 ms. */
   flushTimeoutMs?: number;
+  /** Timers (the flush bound, the exit delay): the protocol `Clock`; tests pass a `SimulatedClock`. */
+  clock?: Clock;
 }
 
 /** Where the server transport is in its life. */
@@ -86,6 +90,7 @@ export class StdioServerTransport implements Transport {
   readonly #exitOnClose: boolean;
   readonly #exitDelayMs: number;
   readonly #flushTimeoutMs: number;
+  readonly #clock: Clock;
   readonly #framer: LineFramer;
   readonly #writer: FrameWriter;
   #state: ServerState = { kind: 'idle' };
@@ -99,6 +104,7 @@ export class StdioServerTransport implements Transport {
     this.#exitOnClose = options.exitOnClose ?? this.#usesProcessStreams;
     this.#exitDelayMs = options.exitDelayMs ?? DEFAULT_EXIT_DELAY_MS;
     this.#flushTimeoutMs = options.flushTimeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS;
+    this.#clock = options.clock ?? systemClock;
     if (!(this.#exitDelayMs >= 0) || !(this.#flushTimeoutMs >= 0)) {
       throw new InvalidArgumentError('exitDelayMs and flushTimeoutMs must be non-negative');
     }
@@ -229,7 +235,7 @@ export class StdioServerTransport implements Transport {
     this.#stdin.off('close', this.#onEnd);
     this.#framer.reset();
     if (!this.#stdin.destroyed) this.#stdin.pause();
-    await settleWithin(this.#writer.whenIdle(), this.#flushTimeoutMs);
+    await settleWithin(this.#clock, this.#writer.whenIdle(), this.#flushTimeoutMs);
     this.#writer.fail(new ConnectionClosedError('The stdio transport is closed'));
     if (this.#stdout !== process.stdout && !this.#stdout.writableEnded) {
       try {
@@ -253,14 +259,14 @@ export class StdioServerTransport implements Transport {
     if (initiator === 'error' && error !== undefined) {
       process.stderr.write(`MCP stdio server: closing after a transport error: ${error.message}\n`);
     }
-    const timer = setTimeout(
+    // Housekeeping: an unref'd timer, so a process that is ending anyway is not held up.
+    this.#clock.setTimeout(
       () => {
         if (initiator === 'error' && process.exitCode === undefined) process.exit(1);
         else process.exit();
       },
       this.#stdoutBroken ? 0 : this.#exitDelayMs,
     );
-    timer.unref();
   }
 }
 

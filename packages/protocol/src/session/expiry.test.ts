@@ -20,7 +20,7 @@ class ReportingTransport implements Transport {
     this.#sink = sink;
     return this.#inner.start(sink);
   }
-  send: Transport['send'] = (message, options) => this.#inner.send(message, options);
+  send: Transport['send'] = (message) => this.#inner.send(message);
   close(): Promise<void> {
     return this.#inner.close();
   }
