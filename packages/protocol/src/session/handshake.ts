@@ -5,9 +5,9 @@
  * `initializeFailed` to the connection machine, which decides what follows (including,
  * after a session expired, whether the new handshake may continue the old session).
  */
-import { InvalidResultError, UnsupportedProtocolVersionError, toWireError } from '../errors/errors.js';
+import { ConnectionClosedError, InvalidResultError, UnsupportedProtocolVersionError, toWireError } from '../errors/errors.js';
 import { ErrorCode, type JsonObject, type JsonRpcRequest } from '../jsonrpc/messages.js';
-import type { ConnectionEvent, PeerInfo } from '../machines/connection-types.js';
+import type { ConnectionEvent, ConnectionState, PeerInfo } from '../machines/connection-types.js';
 import type { Revision } from '../revisions/types.js';
 import type { InboundContext } from '../transport/transport.js';
 import { acceptServerVersion, negotiateServerVersion } from '../versions.js';
@@ -97,3 +97,19 @@ export async function answerInitialize(host: HandshakeHost, message: JsonRpcRequ
   host.dispatch({ type: 'initializeSucceeded', version, peer: { capabilities: clientParams.capabilities, info: clientParams.clientInfo } });
   host.replyResult(id, { ...result, protocolVersion: version });
 }
+
+/**
+ * Client, after the server forgot the session (the machine is Initializing with `resuming`):
+ * the first handshake's parameters go out again at the session's version, through the ledger,
+ * and the answer is validated like the first one. The machine decides whether it may continue
+ * the session; a failure has already ended it.
+ */
+export async function repeatClientHandshake(host: HandshakeHost, state: ConnectionState, params: InitializeParams | undefined): Promise<void> {
+  if (state.kind !== 'initializing' || state.resuming === undefined) return;
+  if (params === undefined) {
+    host.dispatch({ type: 'fatalError', error: new ConnectionClosedError('The server forgot the session, and this session never ran a handshake it could repeat') });
+    return;
+  }
+  await runClientHandshake(host, params, state.resuming.version, {});
+}
+

@@ -24,7 +24,7 @@ import type { Revision } from '../revisions/types.js';
 import type { Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, negotiateServerVersion, proposeVersion } from '../versions.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
-import { answerInitialize, runClientHandshake, type HandshakeHost } from './handshake.js';
+import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
 import { InboundDispatcher } from './inbound.js';
 import { startKeepAlive } from './keep-alive.js';
 import { RequestLedger, type PendingRequestView } from './ledger.js';
@@ -40,6 +40,7 @@ import type {
   SessionOptions,
 } from './options.js';
 import { OutboundRequests, abortReason } from './outbound.js';
+import { closeTransport, terminateTransport } from './transport-effects.js';
 
 const DEFAULT_CLOSE_DEADLINE_MS = 10_000;
 
@@ -369,7 +370,7 @@ export class Session {
           this.#initializedSent.catch((error: unknown) => this.#observer.diagnostic('could not send notifications/initialized', error));
           break;
         case 'reinitialize':
-          void this.#reinitialize();
+          void repeatClientHandshake(this.#handshakeHost, state, this.#initializeParams);
           break;
         case 'settleOutbound':
           this.#outbound.settleAll(effect.notify);
@@ -421,48 +422,12 @@ export class Session {
     this.#observer.transition(from, to, event);
   }
 
-  /**
-   * The session expired (the machine is Initializing, resuming): the first handshake's
-   * parameters go out again at the session's version, through the ledger, and the answer is
-   * validated like the first one. The machine decides whether it may continue the session;
-   * a failure has already ended it.
-   */
-  async #reinitialize(): Promise<void> {
-    const state = this.#state;
-    const params = this.#initializeParams;
-    if (state.kind !== 'initializing' || state.resuming === undefined) return;
-    if (params === undefined) {
-      this.#dispatch({ type: 'fatalError', error: new ConnectionClosedError('The server forgot the session, and this session never ran a handshake it could repeat') });
-      return;
-    }
-    await runClientHandshake(this.#handshakeHost, params, state.resuming.version, {});
-  }
-
   #closeTransport(): void {
-    const transport = this.#transport;
-    if (transport === undefined) {
-      this.#dispatch({ type: 'transportClosed', initiator: 'local' });
-      return;
-    }
-    // Let the cancellations reach the wire first (an HTTP transport aborts POSTs in flight
-    // when it closes); the close deadline still bounds the whole shutdown.
-    this.#outbound
-      .cancelsInFlight()
-      .then(() => transport.close())
-      .then(
-        () => this.#dispatch({ type: 'transportClosed', initiator: 'local' }),
-        (error: unknown) => {
-          this.#observer.diagnostic('transport close failed', error);
-          this.#dispatch({ type: 'transportClosed', initiator: 'error', error: error instanceof Error ? error : new Error(String(error)) });
-        },
-      );
+    closeTransport(this.#transport, this.#outbound.cancelsInFlight(), this.#observer, (event) => void this.#dispatch(event));
   }
 
   #terminateTransport(): void {
-    const transport = this.#transport;
-    if (transport === undefined) return;
-    const end = transport.terminate?.() ?? transport.close();
-    end.catch((error: unknown) => this.#observer.diagnostic('transport terminate failed', error));
+    terminateTransport(this.#transport, this.#observer);
   }
 
   #finalize(): void {
