@@ -26,7 +26,6 @@
  */
 import {
   ConnectionClosedError,
-  ErrorCode,
   InvalidStateError,
   TransportError,
   isJsonObject,
@@ -41,11 +40,14 @@ import {
   type TransportSink,
 } from '@statemcp/protocol';
 import { AbortScope } from './abort-scope.js';
-import { HttpResponseError, briefly, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
+import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import { defaultFetch } from './node-http-fetch.js';
 import { resolveReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
-import { SseClientTransport } from './sse-client.js';
+import { deleteHttpSession } from './delete-session.js';
+import { errorAnswerFor, isModernErrorBody, isNotificationWithMethod, isRequestWithMethod, requestIdsOf } from './message-kinds.js';
+import { startLegacyFallback } from './legacy-fallback.js';
+import type { SseClientTransport } from './sse-client.js';
 import { SseStreams } from './sse-streams.js';
 import type { StreamableHttpClientTransportOptions, StreamState } from './streamable-http-options.js';
 
@@ -53,12 +55,6 @@ export type { SessionRecoveredInfo, StreamableHttpClientTransportOptions, Stream
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 const SESSION_ID_PATTERN = /^[\x21-\x7e]+$/;
-/** Modern-era (2026-07-28) error codes: a 400 carrying one comes from a modern server, not a legacy one. */
-const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
-  ErrorCode.HeaderMismatch,
-  ErrorCode.MissingRequiredClientCapability,
-  ErrorCode.UnsupportedProtocolVersion,
-]);
 
 /** The transport's own state. */
 type Mode =
@@ -406,28 +402,16 @@ export class StreamableHttpClientTransport implements Transport {
   // Legacy HTTP+SSE fallback
 
   async #fallBackToLegacy(sink: TransportSink, initialize: JsonRpcMessage, refusal: Error): Promise<void> {
-    const fallback = this.#options.legacyFallback;
-    const legacyUrl = typeof fallback === 'object' ? new URL(fallback.url, this.#url) : this.#url;
-    const legacy = new SseClientTransport(legacyUrl, {
-      ...(this.#options.fetch !== undefined && { fetch: this.#options.fetch }),
-      ...(this.#options.headers !== undefined && { headers: this.#options.headers }),
-      ...(this.#options.requestInit !== undefined && { requestInit: this.#options.requestInit }),
-      ...(this.#options.clock !== undefined && { clock: this.#options.clock }),
-    });
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
     this.#mode = { kind: 'fallingBack', sink, done };
+    let legacy: SseClientTransport;
     try {
-      await legacy.start({
-        onMessage: (value, context) => sink.onMessage(value, context),
-        onMalformed: (text, reason) => sink.onMalformed?.(text, reason),
-        onError: (error) => sink.onError?.(error),
-        onClose: (info) => void this.#closeWith(info, false),
-      });
+      legacy = await startLegacyFallback(this.#url, this.#options, sink, refusal, (info) => void this.#closeWith(info, false));
     } catch (error) {
       if (this.#mode.kind === 'fallingBack') this.#mode = { kind: 'streamable', sink };
       finish();
-      throw new TransportError(`initialize was refused (${refusal.message}) and the legacy HTTP+SSE fallback failed too (${briefly(error)})`, { cause: error });
+      throw error;
     }
     if (this.#mode.kind !== 'fallingBack') {
       finish();
@@ -494,7 +478,9 @@ export class StreamableHttpClientTransport implements Transport {
       for (const message of held) message.reject(new ConnectionClosedError('The Streamable HTTP transport closed before the session was replaced'));
       try {
         if (legacy !== undefined) await legacy.terminate();
-        else if (deleteSession && sessionId !== undefined) await this.#deleteSession(sessionId);
+        else if (deleteSession && sessionId !== undefined) {
+          await deleteHttpSession({ url: this.#url, fetch: this.#fetch, options: this.#options, clock: this.#clock, sessionId, protocolVersion: this.#protocolVersion });
+        }
       } finally {
         this.#mode = { kind: 'closed' };
         try {
@@ -506,63 +492,4 @@ export class StreamableHttpClientTransport implements Transport {
     })();
     return done;
   }
-
-  /** DELETE the session; 405, errors and slowness are all tolerated. */
-  async #deleteSession(sessionId: string): Promise<void> {
-    const controller = new AbortController();
-    const timer = this.#clock.setTimeout(() => controller.abort(), this.#options.closeTimeoutMs ?? 3000);
-    try {
-      const headers = await buildHeaders(this.#options.headers, {
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': this.#protocolVersion,
-      });
-      const response = await Promise.race([
-        this.#fetch(this.#url.href, { ...this.#options.requestInit, method: 'DELETE', headers, signal: controller.signal }),
-        new Promise<never>((_, reject) => {
-          controller.signal.addEventListener('abort', () => reject(new Error('DELETE timed out')), { once: true });
-        }),
-      ]);
-      await response.body?.cancel().catch(() => undefined);
-    } catch {
-      // Best effort: the server reaps idle sessions anyway.
-    } finally {
-      this.#clock.clearTimeout(timer);
-    }
-  }
-}
-
-function isRequestWithMethod(message: JsonRpcMessage, method: string): boolean {
-  return 'method' in message && 'id' in message && message.method === method;
-}
-
-function isNotificationWithMethod(message: JsonRpcMessage, method: string): boolean {
-  return 'method' in message && !('id' in message) && message.method === method;
-}
-
-/** Ids of the requests in a message (one request, or requests inside a 2025-03-26 batch). */
-function requestIdsOf(message: JsonRpcMessage | readonly JsonRpcMessage[]): RequestId[] {
-  const items: readonly unknown[] = Array.isArray(message) ? message : [message];
-  const ids: RequestId[] = [];
-  for (const item of items) {
-    if (isJsonObject(item) && typeof item.method === 'string' && isRequestId(item.id)) ids.push(item.id);
-  }
-  return ids;
-}
-
-/** A 400 body that is a modern-era JSON-RPC error means "modern server": no fallback (digest §5.4). */
-function isModernErrorBody(body: string): boolean {
-  const parsed = parseJson(body);
-  if (!parsed.ok || !isJsonObject(parsed.value)) return false;
-  const error = parsed.value.error;
-  return isJsonObject(error) && typeof error.code === 'number' && MODERN_ERROR_CODES.has(error.code);
-}
-
-/** The body of a refused POST, when it is a JSON-RPC error response to the posted request. */
-function errorAnswerFor(message: JsonRpcMessage, body: string): Record<string, unknown> | undefined {
-  if (!('id' in message) || !('method' in message)) return undefined;
-  const parsed = parseJson(body);
-  if (!parsed.ok || !isJsonObject(parsed.value)) return undefined;
-  const value = parsed.value;
-  if (value.id !== message.id || !isJsonObject(value.error)) return undefined;
-  return value;
 }
