@@ -1,7 +1,8 @@
 import { ErrorCode, NoReturnChannelError, type JsonObject, type TransportSink } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from './event-store.js';
-import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from './streamable-http-server.js';
+import { createStreamableHttpServer } from './streamable-http-server.js';
+import type { StreamableHttpServer, StreamableHttpServerOptions } from './server-options.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
 import { ACCEPT_BOTH, createServerSession, delay, initializeBody, messagesOf, postInit, readEvents, type ToolHandler } from './test-support.js';
 

@@ -16,7 +16,7 @@
  *   DELETE: stateless (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   ErrorCode,
@@ -25,162 +25,21 @@ import {
   batchPolicy,
   classifyMessage,
   eraOf,
-  parseJson,
   systemClock,
-  type Clock,
   type InboundContext,
   type RequestId,
 } from '@statemcp/protocol';
-import type { EventStore } from './event-store.js';
 import { createHostGuard, type HostGuardOptions } from './host-guard.js';
 import { HttpErrorCode, emptyResponse, errorResponse } from './http-response.js';
+import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
 import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundRequest } from './inbound.js';
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
 import { SessionManager, type ManagedSession, type SessionEndReason } from './session-manager.js';
 import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 
-/** The header carrying the session id (case-insensitive; `MCP-Session-Id` in 2025-11-25). */
-export const SESSION_ID_HEADER = 'mcp-session-id';
-/** The header carrying the negotiated protocol version (2025-06-18+). */
-export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
-
-/**
- * The result of an {@link StreamableHttpServerOptions.authenticate} hook: any value is the
- * `authInfo` handed to the session with each message; a `Response` is sent as is (e.g. a
- * 401 with `WWW-Authenticate`). Throwing answers 401.
- */
-export type AuthenticateResult = unknown;
-
-/** Options of {@link createStreamableHttpServer}. */
-export interface StreamableHttpServerOptions {
-  /**
-   * Called once per new session (stateless: per request) with a fresh transport; attach a
-   * server to it, e.g. `(transport) => mcpServer.connect(transport)`. It must call
-   * `transport.start(sink)` (directly or through the session runner) before it settles.
-   */
-  connect: (transport: StreamableHttpSessionTransport) => Promise<unknown> | unknown;
-  /** Serve only this path (e.g. `/mcp`); other paths get 404. Default: any path. */
-  path?: string;
-  /**
-   * Stateless mode: no sessions, a fresh transport per request, server-to-client requests
-   * fail at once (`NoReturnChannelError`), GET and DELETE answer 405.
-   */
-  stateless?: boolean;
-  /**
-   * Session id generator (default `crypto.randomUUID`). For compatibility with the official
-   * SDK, passing `sessionIdGenerator: undefined` explicitly selects stateless mode.
-   */
-  sessionIdGenerator?: (() => string) | undefined;
-  /** Answer requests with one JSON body instead of an SSE stream. Default false. */
-  enableJsonResponse?: boolean;
-  /** Makes SSE streams resumable (`Last-Event-ID`) and enables priming/polling. */
-  eventStore?: EventStore;
-  /** The `retry:` value (ms) sent in priming events and before polling closes. Default 1000. */
-  retryIntervalMs?: number;
-  /** Interval of SSE comment keep-alives, ms; 0 disables. Default 15 000. */
-  keepAliveIntervalMs?: number;
-  /** Idle time after which a session is evicted, ms. Default 30 minutes. */
-  sessionIdleTimeoutMs?: number;
-  /** Maximum number of live sessions; beyond it new sessions get 503. Default 10 000. */
-  maxSessions?: number;
-  /** Largest accepted request body in bytes (413 beyond). Default 4 MiB. */
-  maxBodyBytes?: number;
-  /** Unrelated server messages kept per session while no GET stream is open. Default 1000. */
-  maxQueuedMessages?: number;
-  /**
-   * Unread bytes one SSE connection may hold, per stream. When a client reads slower than the
-   * server sends, sends wait for room (the session's `send()` resolves late) instead of the
-   * server buffering without bound. Default 1 MiB.
-   */
-  maxStreamBufferBytes?: number;
-  /**
-   * How long a send may wait for room on an SSE connection before the connection is closed as
-   * stalled, ms. Its events stay in the event store (if any) so the client can resume with
-   * `Last-Event-ID`. Default 30 000.
-   */
-  stalledStreamTimeoutMs?: number;
-  /** Allowed `Host` values (see {@link HostGuardOptions}). Default: loopback names on loopback binds. */
-  allowedHosts?: readonly string[];
-  /** Allowed `Origin` values (see {@link HostGuardOptions}). */
-  allowedOrigins?: readonly string[];
-  /** Host/Origin validation: `'loopback'` (default), `true` (always) or `false` (never). */
-  dnsRebindingProtection?: HostGuardOptions['enabled'];
-  /**
-   * Runs after the Host/Origin check and before a request reaches any session. Return the
-   * auth info (passed to `sink.onMessage` as `context.authInfo`), return a `Response` to
-   * answer directly, or throw to answer 401. For node requests the `Request` has no body.
-   */
-  authenticate?: (request: Request) => AuthenticateResult | Promise<AuthenticateResult>;
-  /** Protocol versions accepted in `MCP-Protocol-Version`. Default: every legacy revision. */
-  supportedProtocolVersions?: readonly string[];
-  /** Also serve the deprecated HTTP+SSE transport (2024-11-05) on these paths. */
-  legacySse?: { ssePath?: string; messagePath?: string } | boolean;
-  /**
-   * Time and timers for session idle timeouts, SSE keep-alives and stalled streams. Default
-   * `systemClock` from `@statemcp/protocol`; tests pass a `SimulatedClock`.
-   */
-  clock?: Clock;
-  /** Session lifecycle notifications (observability). */
-  onSessionCreated?: (sessionId: string) => void;
-  onSessionClosed?: (sessionId: string) => void;
-  /** Unexpected failures inside the handler (answered with 500). */
-  onError?: (error: unknown) => void;
-}
-
-/** Read-only view of the live sessions. */
-export interface SessionRegistry {
-  readonly size: number;
-  ids(): string[];
-  /** The transport of a live session (does not count as activity). */
-  get(sessionId: string): StreamableHttpSessionTransport | undefined;
-  /** Terminates a session as a DELETE would. Returns false when unknown. */
-  terminate(sessionId: string): boolean;
-}
-
-/** A node:http server started by {@link StreamableHttpServer.listen}. */
-export interface ListeningServer {
-  readonly server: Server;
-  /** The MCP endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
-  readonly url: URL;
-  readonly port: number;
-  /** Closes the MCP server (every session) and the HTTP server. */
-  close(): Promise<void>;
-}
-
-export interface StreamableHttpServer {
-  /** node:http request handler: `http.createServer(mcp.handleNodeRequest)`. */
-  handleNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** Fetch-style handler for Bun, Deno, workers and web frameworks. */
-  handleFetch(request: Request): Promise<Response>;
-  readonly sessions: SessionRegistry;
-  /** Starts a node:http server; binds 127.0.0.1 unless told otherwise. */
-  listen(options?: { port?: number; host?: string }): Promise<ListeningServer>;
-  /** Ends every session and refuses further requests (503). Idempotent. */
-  close(): Promise<void>;
-}
-
 type AnySessionTransport = HttpServerSessionTransport | LegacySseSessionTransport;
-
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-
-/** True when an `Accept` value admits `type` (exact, `type/*` or `*\/*`, q > 0). */
-export function acceptsMediaType(accept: string | undefined, type: string): boolean {
-  if (accept === undefined) return false;
-  const [major] = type.split('/');
-  for (const part of accept.split(',')) {
-    const [range = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q !== undefined && Number(q.slice(2)) === 0) continue;
-    const r = range.trim();
-    if (r === type || r === '*/*' || r === `${major}/*`) return true;
-  }
-  return false;
-}
-
-function isJsonContentType(value: string | undefined): boolean {
-  return value?.split(';')[0]?.trim().toLowerCase() === 'application/json';
-}
 
 /**
  * Creates a Streamable HTTP server. Sessions meet the protocol through `connect`.
@@ -612,23 +471,4 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   };
 
   return server;
-}
-
-/**
- * The body checks every POST front door shares: `Content-Type: application/json` (415), the
- * size limit (413), an unreadable body or invalid JSON (400 with -32700).
- */
-async function readJsonBody(inbound: InboundRequest, maxBody: number): Promise<{ readonly value: unknown } | Response> {
-  if (!isJsonContentType(inbound.header('content-type'))) {
-    return errorResponse(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
-  }
-  const body = await inbound.readBody(maxBody);
-  if (!body.ok) {
-    return body.tooLarge
-      ? errorResponse(413, ErrorCode.InvalidRequest, `Payload Too Large: the limit is ${maxBody} bytes`)
-      : errorResponse(400, ErrorCode.ParseError, `Could not read the request body: ${body.reason}`);
-  }
-  const parsed = parseJson(body.text);
-  if (!parsed.ok) return errorResponse(400, ErrorCode.ParseError, `Parse error: ${parsed.reason}`);
-  return { value: parsed.value };
 }
