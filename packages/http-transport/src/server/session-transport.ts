@@ -28,112 +28,21 @@ import {
   NoReturnChannelError,
   TransportError,
   hasFeature,
-  type Clock,
-  type InboundContext,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type RequestId,
   type SendOptions,
-  type Transport,
   type TransportCloseInfo,
   type TransportSink,
 } from '@statemcp/protocol';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
-import type { EventStore, StoredEvent } from './event-store.js';
+import type { StoredEvent } from './event-store.js';
 import { HttpErrorCode, emptyResponse, errorResponse, jsonResponse } from './http-response.js';
 import { SseConnection } from './sse-connection.js';
+import type { AcceptedPost, JsonExchange, RequestStream, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
-/**
- * The Transport each session gets. Besides the {@link Transport} contract it lets request
- * handlers end the current request's SSE connection early (polling).
- */
-export interface StreamableHttpSessionTransport extends Transport {
-  /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
-  readonly sessionId: string | undefined;
-  /** False in stateless mode: there is no channel for server-to-client requests. */
-  readonly canSendRequests: boolean;
-  /** True when this transport serves a single stateless request. */
-  readonly stateless: boolean;
-  /** The protocol version the session negotiated, once its `initialize` result went out. */
-  readonly protocolVersion: string | undefined;
-  /**
-   * Stateless transports only: the version the request declared in `MCP-Protocol-Version`
-   * (`2025-03-26` when absent, as the spec says to assume). Lets the server serve a
-   * handshake-less request at the right revision.
-   */
-  readonly requestProtocolVersion: string | undefined;
-  /**
-   * Ends the SSE connection carrying request `requestId` now, after a `retry:` hint, so the
-   * client reconnects with `GET` + `Last-Event-ID` and receives the rest (including the
-   * result) there. Needs an event store; returns false when nothing was closed.
-   */
-  closeRequestStream(requestId: RequestId): boolean;
-  /** Ends the standalone GET connection the same way. Returns false when none is open. */
-  closeStandaloneStream(): boolean;
-}
+export type { AcceptedPost, SessionTransportSettings, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
-/** Settings shared by every session transport of one server. */
-export interface SessionTransportSettings {
-  eventStore: EventStore | undefined;
-  retryIntervalMs: number | undefined;
-  keepAliveIntervalMs: number;
-  maxQueuedMessages: number;
-  /** Unread bytes one SSE connection may hold before sends wait for room. */
-  maxStreamBufferBytes: number;
-  /** How long a send may wait for room before its connection is abandoned, ms. */
-  stalledStreamTimeoutMs: number;
-  clock: Clock;
-  /** Called once when the transport has closed, whoever closed it. */
-  onClosed?: (transport: HttpServerSessionTransport) => void;
-  /** Called when an HTTP exchange of this session opens or ends (activity for idle timeouts). */
-  onActivity?: (transport: HttpServerSessionTransport) => void;
-}
-
-/** One POST carrying requests, answered as SSE. Lives across reconnections. */
-interface RequestStream {
-  readonly kind: 'sse';
-  readonly id: string;
-  connection: SseConnection | undefined;
-  /** Serialises store-then-write so event ids are assigned and written in order. */
-  chain: Promise<void>;
-  readonly pending: Set<RequestId>;
-  done: boolean;
-}
-
-/** One POST carrying requests, answered with a JSON body once every response is in. */
-interface JsonExchange {
-  readonly kind: 'json';
-  readonly order: readonly RequestId[];
-  readonly batch: boolean;
-  readonly responses: Map<RequestId, JsonRpcResponse>;
-  readonly resolve: (response: Response) => void;
-}
-
-interface StandaloneStream {
-  readonly id: string;
-  connection: SseConnection | undefined;
-  chain: Promise<void>;
-  /** Messages not yet written on any connection, with their event ids when stored. */
-  queue: { id: string | undefined; message: JsonRpcMessage }[];
-}
-
-/** What the server hands over for one POST that passed the HTTP checks. */
-export interface AcceptedPost {
-  /** Parsed items as received (one, or several for a 2025-03-26 batch). */
-  readonly items: readonly unknown[];
-  /** Ids of the requests among `items`, in order. */
-  readonly requestIds: readonly RequestId[];
-  readonly batch: boolean;
-  readonly mode: 'sse' | 'json';
-  /** The version that decides priming (header, or negotiated). */
-  readonly version: string;
-  readonly context: InboundContext;
-  /** Id of an `initialize` request among the items, to learn the negotiated version. */
-  readonly initializeId?: RequestId | undefined;
-  readonly headers: Record<string, string>;
-  /** Aborted when the client goes away; a stateless JSON request then ends (cancellation). */
-  readonly signal?: AbortSignal | undefined;
-}
 
 function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
   return !('method' in message);
@@ -151,7 +60,6 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   #sink: TransportSink | undefined;
   #state: 'new' | 'started' | 'closed' = 'new';
   #protocolVersion: string | undefined;
-  #initializeId: RequestId | undefined;
   readonly #routes = new Map<RequestId, RequestStream | JsonExchange>();
   readonly #streams = new Map<string, RequestStream>();
   #pendingJson = 0;
@@ -174,8 +82,18 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     this.#standalone = { id: `${this.#key}.0`, connection: undefined, chain: Promise.resolve(), queue: [] };
   }
 
+  /** The negotiated version, once the session's machine has fixed it (see {@link setProtocolVersion}). */
   get protocolVersion(): string | undefined {
     return this.#protocolVersion;
+  }
+
+  /**
+   * Called by the session runner when the machine fixes the version (its `negotiated` effect,
+   * before the InitializeResult goes out): the transport learns it from the machine, never by
+   * reading the result on its way out.
+   */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
   }
 
   get closed(): boolean {
@@ -228,9 +146,6 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const route = this.#routes.get(id);
     if (route === undefined) return; // late or unknown: nothing waits for it
     this.#routes.delete(id);
-    if (id === this.#initializeId && 'result' in message && typeof message.result.protocolVersion === 'string') {
-      this.#protocolVersion = message.result.protocolVersion;
-    }
     if (route.kind === 'json') {
       route.responses.set(id, message);
       if (route.responses.size === route.order.length) this.#finishJson(route);
@@ -317,7 +232,6 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
         );
       }
     }
-    if (post.initializeId !== undefined) this.#initializeId = post.initializeId;
     if (post.requestIds.length === 0) {
       this.#deliver(sink, post);
       if (this.stateless) void this.terminate('local', { reason: 'stateless request done' });

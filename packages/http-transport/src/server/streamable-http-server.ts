@@ -235,7 +235,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const transport = new HttpServerSessionTransport(undefined, settingsFor(), version, initializeId !== undefined);
       if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
       if (!transport.closed) inFlightStateless.add(transport);
-      return transport.acceptPost({ items, requestIds, batch: isBatch, mode, version, context: contextFor(undefined), initializeId, headers: {}, signal: inbound.signal });
+      return transport.acceptPost({ items, requestIds, batch: isBatch, mode, version, context: contextFor(undefined), headers: {}, signal: inbound.signal });
     }
 
     const sessionIdHeader = inbound.header(SESSION_ID_HEADER);
@@ -281,7 +281,6 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
         mode: 'json',
         version,
         context: contextFor(sessionId),
-        initializeId,
         headers: {},
       });
       const response = await pending;
