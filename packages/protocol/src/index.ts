@@ -210,7 +210,7 @@ export type {
 } from './session/options.js';
 
 // Observability
-export { DIAGNOSTIC_CHANNELS } from './observability/diagnostics.js';
+export { DIAGNOSTIC_CHANNEL_NAMES } from './observability/diagnostics.js';
 export type { InspectEvent, InspectListener } from './observability/events.js';
 
 // Transports
