@@ -16,7 +16,6 @@ export {
   parseJson,
 } from './jsonrpc/messages.js';
 export { isReservedMetaKey, isValidMetaKey } from './jsonrpc/meta-keys.js';
-export { cloneJson } from './jsonrpc/clone-json.js';
 export type {
   Classified,
   JsonObject,
@@ -73,10 +72,6 @@ export type { LegacyProtocolVersion, ProtocolEra } from './versions.js';
 export { REVISIONS, getRevision, hasFeature, requireRevision, supportedVersions } from './revisions/registry.js';
 export type { BooleanFeature } from './revisions/registry.js';
 export type { Direction, NotificationSpec, RequestSpec, Revision, RevisionFeatures, RevisionSchemas } from './revisions/types.js';
-export { revision_2024_11_05 } from './revisions/v2024-11-05.js';
-export { revision_2025_03_26 } from './revisions/v2025-03-26.js';
-export { revision_2025_06_18 } from './revisions/v2025-06-18.js';
-export { revision_2025_11_25 } from './revisions/v2025-11-25.js';
 export { RELATED_TASK_META_KEY } from './revisions/blocks/tasks.js';
 export { LOGGING_LEVELS, TASK_STATUSES } from './revisions/types-latest.js';
 export type {
@@ -191,7 +186,6 @@ export { renderConnectionMermaid, renderRequestMermaid } from './machines/mermai
 
 // Session runner
 export { Session } from './session/session.js';
-export { formatIssues } from './session/validation.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
 export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
 export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
