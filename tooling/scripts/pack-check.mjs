@@ -1,4 +1,5 @@
-// Proves the packages publish (issue 11 item 8):
+// Proves the packages publish (issue 11 items 7 and 8):
+//   0. checks the curated public surface (tooling/scripts/api-readme-check.mjs);
 //   1. builds every package (turbo run build) and packs each with `pnpm pack`;
 //   2. checks every tarball with publint (strict) and @arethetypeswrong/cli (ESM-only profile);
 //   3. installs the tarballs (+ zod) into a scratch project outside the workspace and runs a
@@ -26,6 +27,13 @@ const failures = [];
 const scratch = mkdtempSync(join(tmpdir(), 'statemcp-pack-check-'));
 const tarballs = join(scratch, 'tarballs');
 try {
+  console.log('== public API: no export *, every exported name listed in its README');
+  try {
+    run(process.execPath, [join(root, 'tooling/scripts/api-readme-check.mjs')]);
+  } catch {
+    failures.push('api-readme-check');
+  }
+
   console.log('== build');
   run('npx', [...PNPM, 'run', 'build']);
 
