@@ -4,8 +4,8 @@
 //   2. checks every tarball with publint (strict) and @arethetypeswrong/cli (ESM-only profile);
 //   3. installs the tarballs (+ zod) into a scratch project outside the workspace and runs a
 //      stdio and a Streamable HTTP round trip from them (real processes, a real socket on 127.0.0.1);
-//   4. bundles the client over Streamable HTTP for the browser platform with esbuild and fails on
-//      any Node built-in the bundle reaches.
+//   4. bundles the client (with protocol alone, and over Streamable HTTP) for the browser platform
+//      with esbuild and fails on any Node built-in a bundle reaches.
 // Usage: node tooling/scripts/pack-check.mjs (or `pnpm run pack-check`).
 import { execFileSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
@@ -44,6 +44,16 @@ try {
   const files = readdirSync(tarballs).filter((file) => file.endsWith('.tgz')).map((file) => join(tarballs, file));
   console.log(files.map((file) => `  ${file.slice(tarballs.length + 1)}`).join('\n'));
 
+  console.log('== tarball contents: LICENSE, README, no tests or test helpers');
+  for (const file of files) {
+    const entries = execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    const testFiles = entries.filter((entry) => /(\.test\.|\/test-[^/]*$)/.test(entry));
+    if (testFiles.length > 0) failures.push(`${file}: ships tests or test helpers: ${testFiles.join(', ')}`);
+    for (const needed of ['package/LICENSE', 'package/README.md', 'package/dist/index.js', 'package/dist/index.d.ts']) {
+      if (!entries.includes(needed)) failures.push(`${file}: lacks ${needed}`);
+    }
+  }
+
   console.log('== publint + attw');
   for (const file of files) {
     for (const [label, command, args] of [
@@ -63,7 +73,7 @@ try {
   run('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-check-app', private: true, type: 'module' }));
   run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files, 'zod@^4'], app);
-  for (const file of ['server.mjs', 'client.mjs', 'browser-entry.mjs']) copyFileSync(join(fixtures, file), join(app, file));
+  for (const file of ['server.mjs', 'client.mjs', 'browser-core.mjs', 'browser-entry.mjs']) copyFileSync(join(fixtures, file), join(app, file));
 
   console.log('== stdio and Streamable HTTP round trips from the installed packages');
   try {
@@ -72,34 +82,39 @@ try {
     failures.push('round trips from the installed tarballs');
   }
 
-  console.log('== browser bundle of the client over Streamable HTTP (no Node built-ins allowed)');
   const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-  const reached = [];
-  await build({
-    absWorkingDir: app,
-    entryPoints: ['browser-entry.mjs'],
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    write: false,
-    logLevel: 'silent',
-    plugins: [
-      {
-        name: 'no-node-builtins',
-        setup(context) {
-          context.onResolve({ filter: /.*/ }, (args) => {
-            if (!builtins.has(args.path)) return undefined;
-            reached.push(`${args.path} (imported by ${args.importer.slice(app.length + 1)})`);
-            return { path: args.path, external: true };
-          });
+  for (const [label, entry] of [
+    ['client + protocol', 'browser-core.mjs'],
+    ['client over Streamable HTTP', 'browser-entry.mjs'],
+  ]) {
+    console.log(`== browser bundle of the ${label} (no Node built-ins allowed)`);
+    const reached = [];
+    await build({
+      absWorkingDir: app,
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+      plugins: [
+        {
+          name: 'no-node-builtins',
+          setup(context) {
+            context.onResolve({ filter: /.*/ }, (args) => {
+              if (!builtins.has(args.path)) return undefined;
+              reached.push(`${args.path} (imported by ${args.importer.slice(app.length + 1)})`);
+              return { path: args.path, external: true };
+            });
+          },
         },
-      },
-    ],
-  });
-  if (reached.length > 0) {
-    failures.push(`browser bundle reaches Node built-ins:\n    ${[...new Set(reached)].join('\n    ')}`);
-  } else {
-    console.log('  no Node built-ins reached');
+      ],
+    });
+    if (reached.length > 0) {
+      failures.push(`browser bundle of the ${label} reaches Node built-ins:\n    ${[...new Set(reached)].join('\n    ')}`);
+    } else {
+      console.log('  no Node built-ins reached');
+    }
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
