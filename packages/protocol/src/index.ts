@@ -16,7 +16,6 @@ export {
   parseJson,
 } from './jsonrpc/messages.js';
 export { isReservedMetaKey, isValidMetaKey } from './jsonrpc/meta-keys.js';
-export { cloneJson } from './jsonrpc/clone-json.js';
 export type {
   Classified,
   JsonObject,
@@ -39,7 +38,6 @@ export {
   CapabilityNotSupportedError,
   ConnectionClosedError,
   InvalidArgumentError,
-  InvalidMessageError,
   InvalidResultError,
   InvalidStateError,
   JsonRpcError,
@@ -50,7 +48,6 @@ export {
   RequestTimeoutError,
   SessionChangedError,
   StatemcpError,
-  ToolError,
   TransportError,
   UnsupportedProtocolVersionError,
   categoryOf,
@@ -74,10 +71,6 @@ export type { LegacyProtocolVersion, ProtocolEra } from './versions.js';
 export { REVISIONS, getRevision, hasFeature, requireRevision, supportedVersions } from './revisions/registry.js';
 export type { BooleanFeature } from './revisions/registry.js';
 export type { Direction, NotificationSpec, RequestSpec, Revision, RevisionFeatures, RevisionSchemas } from './revisions/types.js';
-export { revision_2024_11_05 } from './revisions/v2024-11-05.js';
-export { revision_2025_03_26 } from './revisions/v2025-03-26.js';
-export { revision_2025_06_18 } from './revisions/v2025-06-18.js';
-export { revision_2025_11_25 } from './revisions/v2025-11-25.js';
 export { RELATED_TASK_META_KEY } from './revisions/blocks/tasks.js';
 export { LOGGING_LEVELS, TASK_STATUSES } from './revisions/types-latest.js';
 export type {
@@ -192,7 +185,6 @@ export { renderConnectionMermaid, renderRequestMermaid } from './machines/mermai
 
 // Session runner
 export { Session } from './session/session.js';
-export { formatIssues } from './session/validation.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
 export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
 export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
@@ -211,7 +203,7 @@ export type {
 } from './session/options.js';
 
 // Observability
-export { DIAGNOSTIC_CHANNELS } from './observability/diagnostics.js';
+export { DIAGNOSTIC_CHANNEL_NAMES } from './observability/diagnostics.js';
 export type { InspectEvent, InspectListener } from './observability/events.js';
 
 // Transports

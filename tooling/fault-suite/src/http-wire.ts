@@ -3,7 +3,6 @@
  * comes back — a JSON body (object or array), an SSE stream, or nothing — into a list of
  * messages, without any statemcp client code in between.
  */
-import { SseParser } from '@statemcp/http-transport';
 import { initializeRequest, INITIALIZED_NOTIFICATION, PROTOCOL_VERSION } from './handshake-messages.js';
 
 export interface HttpAnswer {
@@ -28,13 +27,28 @@ function messagesOf(text: string, contentType: string): { messages: unknown[]; g
     }
   };
   if (contentType.startsWith('text/event-stream')) {
-    const parser = new SseParser({ onEvent: (event) => take(event.data) });
-    parser.feed(text);
-    parser.end();
+    for (const data of sseData(text)) take(data);
   } else if (contentType.includes('json') && text.trim() !== '') {
     take(text);
   }
   return { messages, garbage };
+}
+
+/**
+ * The `data` of each event of a complete SSE body, read independently of the SDK's parser (the
+ * oracle must not share the code it checks): events end at a blank line, `data:` lines join
+ * with newlines, comments and other fields are skipped.
+ */
+function sseData(text: string): string[] {
+  const events: string[] = [];
+  for (const block of text.replace(/\r\n?/g, '\n').split('\n\n')) {
+    const data = block
+      .split('\n')
+      .filter((line) => line === 'data' || line.startsWith('data:'))
+      .map((line) => line.slice(5).replace(/^ /, ''));
+    if (data.length > 0) events.push(data.join('\n'));
+  }
+  return events;
 }
 
 export class HttpWire {

@@ -17,5 +17,3 @@ export { HttpResponseError } from './http-errors.js';
 export { DEFAULT_RECONNECT_OPTIONS, reconnectDelay } from './reconnect.js';
 export type { ReconnectOptions } from './reconnect.js';
 export type { HeadersOption } from './request-headers.js';
-export { SseParser } from '../shared/sse-parse.js';
-export type { SseEvent, SseParserHandlers } from '../shared/sse-parse.js';

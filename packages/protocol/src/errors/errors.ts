@@ -215,8 +215,6 @@ export class CapabilityNotSupportedError extends McpError {
   }
 }
 
-/** A received message or result failed validation. */
-export const InvalidMessageError = localClass('InvalidMessageError', LocalErrorCode.InvalidMessage);
 /** A result from the peer did not match the method's result schema. */
 export const InvalidResultError = localClass('InvalidResultError', LocalErrorCode.InvalidResult);
 /** A frame exceeded the transport's maximum message size. */
@@ -227,8 +225,6 @@ export const TransportError = localClass('TransportError', LocalErrorCode.Transp
 export const NoReturnChannelError = localClass('NoReturnChannelError', LocalErrorCode.NoReturnChannel);
 /** Authentication or authorization was refused (HTTP 401/403). */
 export const AuthRequiredError = localClass('AuthRequiredError', LocalErrorCode.AuthRequired);
-/** A tool call returned `isError: true`, surfaced as an error by helpers that ask for it. */
-export const ToolError = localClass('ToolError', LocalErrorCode.ToolError);
 /** An invalid argument passed to an API of this SDK (e.g. non-increasing progress). */
 export const InvalidArgumentError = localClass('InvalidArgumentError', LocalErrorCode.InvalidArgument);
 
