@@ -41,25 +41,38 @@ const MAX_FREE_SOCKETS = 256;
 const MAX_REDIRECTS = 5;
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
-let modules: Promise<Modules> | undefined;
+let modules: Modules | undefined;
 
-/** Loads `node:http`, `node:https` and `node:stream` on first use (never at import), with the default agents. */
-function load(): Promise<Modules> {
-  modules ??= Promise.all([import('node:http'), import('node:https'), import('node:stream')]).then(([http, https, stream]) => ({
+/**
+ * `node:http`, `node:https` and `node:stream` with the default agents, loaded on first use
+ * through `process.getBuiltinModule` — never at import, and invisible to bundlers, so the
+ * client bundles for browsers and workers with no Node built-in in it.
+ */
+function load(): Modules {
+  if (modules !== undefined) return modules;
+  const http: HttpModule = process.getBuiltinModule('node:http');
+  const https = process.getBuiltinModule('node:https') as unknown as HttpModule;
+  const stream: { Readable: typeof NodeReadable } = process.getBuiltinModule('node:stream');
+  modules = {
     http,
-    https: https as unknown as HttpModule,
+    https,
     Readable: stream.Readable,
     agents: {
       http: new http.Agent({ keepAlive: true, maxFreeSockets: MAX_FREE_SOCKETS }),
       https: new https.Agent({ keepAlive: true, maxFreeSockets: MAX_FREE_SOCKETS }),
     },
-  }));
+  };
   return modules;
 }
 
 /** True when this runtime is Node (or a Node-compatible one) with `node:http`. */
 export function isNodeRuntime(): boolean {
-  return typeof process !== 'undefined' && typeof process.versions === 'object' && typeof process.versions.node === 'string';
+  return (
+    typeof process !== 'undefined' &&
+    typeof process.versions === 'object' &&
+    typeof process.versions.node === 'string' &&
+    typeof (process as { getBuiltinModule?: unknown }).getBuiltinModule === 'function'
+  );
 }
 
 function headerRecord(headers: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
@@ -101,11 +114,10 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof 
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
     const body = init?.body;
     const simpleBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
-    if (url === undefined || !simpleBody || init?.redirect === 'error' || !/^https?:/i.test(url)) return globalThis.fetch(input, init);
-    return load().then((loaded) => {
-      const agents = { http: options.httpAgent ?? loaded.agents.http, https: options.httpsAgent ?? loaded.agents.https };
-      return request({ ...loaded, agents }, new URL(url), init ?? {}, body ?? undefined, 0);
-    });
+    if (url === undefined || !simpleBody || init?.redirect === 'error' || !/^https?:/i.test(url) || !isNodeRuntime()) return globalThis.fetch(input, init);
+    const loaded = load();
+    const agents = { http: options.httpAgent ?? loaded.agents.http, https: options.httpsAgent ?? loaded.agents.https };
+    return request({ ...loaded, agents }, new URL(url), init ?? {}, body ?? undefined, 0);
   };
 }
 
