@@ -32,7 +32,6 @@ import {
   modernRequestMeta,
   modernResultMeta,
 } from './blocks/modern.js';
-import { ErrorCode } from '../jsonrpc/messages.js';
 
 export const VERSION = '2026-07-28';
 
@@ -193,10 +192,9 @@ export const envelope = jsonRpcEnvelope({
   requests,
   notifications,
   errorId: 'optional',
-  errorData: {
-    [ErrorCode.MissingRequiredClientCapability]: MissingRequiredClientCapabilityErrorData,
-    [ErrorCode.UnsupportedProtocolVersion]: UnsupportedProtocolVersionErrorData,
-  },
+  // ErrorCode.MissingRequiredClientCapability and ErrorCode.UnsupportedProtocolVersion (the
+  // jsonrpc module imports the registry, so the codes are spelled out here).
+  errorData: { [-32021]: MissingRequiredClientCapabilityErrorData, [-32022]: UnsupportedProtocolVersionErrorData },
 });
 
 /** There is no handshake: nothing is a valid `initialize` in this revision. */
