@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { Revision } from './types.js';
+import { LEGACY_ERA_FEATURES } from './blocks/era-features.js';
 import {
   CapabilityFlag,
   ExperimentalCapabilities,
@@ -315,16 +316,7 @@ export const revision_2024_11_05: Revision = {
     reservedMetaPrefix: 'any-label',
     protocolVersionHeader: false,
     ssePriming: false,
-    handshake: true,
-    ping: true,
-    serverRequests: true,
-    perRequestMeta: false,
-    resultType: false,
-    multiRoundTrip: false,
-    cacheableResults: false,
-    listenSubscriptions: false,
-    routingHeaders: false,
-    extensions: false,
+    ...LEGACY_ERA_FEATURES,
   },
   requests,
   notifications,

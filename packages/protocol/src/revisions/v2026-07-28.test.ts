@@ -9,42 +9,22 @@ import {
   SubscriptionFilter,
   UnsupportedProtocolVersionErrorData,
 } from './v2026-07-28.js';
+import { exchangeIssues, issues, notificationIssues, notificationSpecOf, requestSpecOf } from './test-support.js';
 
 type Message = { [key: string]: unknown };
 
 function accepts(schema: z.ZodType, value: unknown): void {
-  const parsed = schema.safeParse(value);
-  expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
+  expect(issues(schema, value)).toEqual([]);
 }
 
 function rejects(schema: z.ZodType, value: unknown): void {
   expect(schema.safeParse(value).success).toBe(false);
 }
 
-function requestSpec(method: string) {
-  const spec = revision.requests[method];
-  if (spec === undefined) throw new Error(`no request ${method}`);
-  return spec;
-}
-
-function notificationSpec(method: string) {
-  const spec = revision.notifications[method];
-  if (spec === undefined) throw new Error(`no notification ${method}`);
-  return spec;
-}
-
-function exchange(request: Message, response: Message): void {
-  const spec = requestSpec(String(request.method));
-  accepts(revision.schemas.JsonRpcMessage, request);
-  accepts(spec.params, request.params ?? {});
-  accepts(revision.schemas.JsonRpcMessage, response);
-  accepts(spec.result, response.result);
-}
-
-function notifies(message: Message): void {
-  accepts(revision.schemas.JsonRpcMessage, message);
-  accepts(notificationSpec(String(message.method)).params, message.params ?? {});
-}
+const requestSpec = (method: string) => requestSpecOf(revision, method);
+const notificationSpec = (method: string) => notificationSpecOf(revision, method);
+const exchange = (request: Message, response: Message) => expect(exchangeIssues(revision, request, response)).toEqual([]);
+const notifies = (message: Message) => expect(notificationIssues(revision, message)).toEqual([]);
 
 const clientInfo = { name: 'ExampleClient', version: '1.0.0' };
 const serverInfo = { name: 'ExampleServer', version: '2.0.0' };

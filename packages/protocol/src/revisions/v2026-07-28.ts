@@ -15,6 +15,7 @@
  */
 import { z } from 'zod';
 import type { Revision } from './types.js';
+import { MODERN_ERA_FEATURES } from './blocks/era-features.js';
 import * as V3 from './v2025-06-18.js';
 import * as V4 from './v2025-11-25.js';
 import { LoggingLevel, NotificationParams, PaginatedRequestParams, RequestParams, notification, request } from './blocks/base.js';
@@ -219,16 +220,7 @@ export const revision_2026_07_28: Revision = {
     reservedMetaPrefix: 'second-label',
     protocolVersionHeader: true,
     ssePriming: false,
-    handshake: false,
-    ping: false,
-    serverRequests: false,
-    perRequestMeta: true,
-    resultType: true,
-    multiRoundTrip: true,
-    cacheableResults: true,
-    listenSubscriptions: true,
-    routingHeaders: true,
-    extensions: true,
+    ...MODERN_ERA_FEATURES,
   },
   requests,
   notifications,
