@@ -138,7 +138,8 @@ describe('revision 2026-07-28', () => {
       rejects(RequestMeta, { ...meta, 'io.modelcontextprotocol/clientCapabilities': { sampling: true } });
     });
 
-    it('accepts extensions in the per-request client capabilities (§6.3)', () => {
+    it('accepts extensions and drops roots.listChanged in the per-request client capabilities (§6.3, §6.9)', () => {
+      accepts(RequestMeta, { ...meta, 'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: 'gone' } } });
       accepts(RequestMeta, { ...meta, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
       rejects(RequestMeta, { ...meta, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': true } } });
     });
@@ -206,6 +207,7 @@ describe('revision 2026-07-28', () => {
       accepts(call, { resultType: 'complete', content: [{ type: 'text', text: 'sunny' }] });
       rejects(call, { content: [{ type: 'text', text: 'sunny' }] });
       rejects(call, { resultType: 'task', content: [] });
+      accepts(call, { resultType: 'complete', content: [], structuredContent: [1, 2] });
       accepts(requestSpec('completion/complete').result, { resultType: 'complete', completion: { values: ['a'] } });
       rejects(requestSpec('completion/complete').result, { completion: { values: ['a'] } });
     });

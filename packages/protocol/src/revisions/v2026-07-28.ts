@@ -18,7 +18,7 @@ import type { Revision } from './types.js';
 import { MODERN_ERA_FEATURES } from './blocks/era-features.js';
 import * as V3 from './v2025-06-18.js';
 import * as V4 from './v2025-11-25.js';
-import { LoggingLevel, NotificationParams, PaginatedRequestParams, RequestParams, notification, request } from './blocks/base.js';
+import { CapabilityFlag, LoggingLevel, NotificationParams, PaginatedRequestParams, RequestParams, notification, request } from './blocks/base.js';
 import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
 import {
   SubscriptionFilter,
@@ -45,8 +45,11 @@ export const Implementation = V4.Implementation;
 /** Extensions a side supports, by prefixed id (`io.modelcontextprotocol/tasks`); `{}` = no settings. */
 export const Extensions = z.record(z.string(), z.looseObject({}));
 
-/** Client capabilities, sent per request; core tasks moved to an extension. */
-export const ClientCapabilities = V4.ClientCapabilities.omit({ tasks: true }).extend({ extensions: Extensions.optional() });
+/** Client capabilities, sent per request; core tasks moved to an extension, `roots.listChanged` is gone. */
+export const ClientCapabilities = V4.ClientCapabilities.omit({ tasks: true }).extend({
+  roots: CapabilityFlag.optional(),
+  extensions: Extensions.optional(),
+});
 
 /** Server capabilities, reported by `server/discover`; core tasks moved to an extension. */
 export const ServerCapabilities = V4.ServerCapabilities.omit({ tasks: true }).extend({ extensions: Extensions.optional() });
@@ -137,7 +140,8 @@ export const GetPromptResult = V4.GetPromptResult.extend(complete);
 export const Tool = V4.Tool.omit({ execution: true });
 export const ListToolsResult = CompleteResult.extend({ ...page, tools: z.array(Tool) });
 export const CallToolRequestParams = V3.CallToolRequestParams.extend({ ...requestMeta, ...retry });
-export const CallToolResult = V4.CallToolResult.extend(complete);
+/** `structuredContent` may be any JSON value now, not only an object. */
+export const CallToolResult = V4.CallToolResult.extend({ ...complete, structuredContent: z.unknown().optional() });
 
 /* ---------- Completion ---------- */
 
