@@ -60,17 +60,29 @@ export type { ErrorCategory } from './errors/categories.js';
 export {
   DEFAULT_HTTP_ASSUMED_VERSION,
   LATEST_LEGACY_PROTOCOL_VERSION,
+  LATEST_MODERN_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
   acceptServerVersion,
   eraOf,
   isLegacyVersion,
+  isModernVersion,
   negotiateServerVersion,
   proposeVersion,
 } from './versions.js';
-export type { LegacyProtocolVersion, ProtocolEra } from './versions.js';
+export type { LegacyProtocolVersion, ModernProtocolVersion, ProtocolEra } from './versions.js';
 export { REVISIONS, getRevision, hasFeature, requireRevision, supportedVersions } from './revisions/registry.js';
 export type { BooleanFeature } from './revisions/registry.js';
 export type { Direction, NotificationSpec, RequestSpec, Revision, RevisionFeatures, RevisionSchemas } from './revisions/types.js';
+export {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  RESULT_TYPES,
+  SERVER_INFO_META_KEY,
+  SUBSCRIPTION_ID_META_KEY,
+} from './revisions/blocks/modern.js';
 export { RELATED_TASK_META_KEY } from './revisions/blocks/tasks.js';
 export { LOGGING_LEVELS, TASK_STATUSES } from './revisions/types-latest.js';
 export type {

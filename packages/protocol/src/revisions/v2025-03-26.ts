@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Revision } from './types.js';
+import { LEGACY_ERA_FEATURES } from './blocks/era-features.js';
 import * as V1 from './v2024-11-05.js';
 import { LoggingLevel, NotificationParams, PaginatedRequestParams, PaginatedResult, RequestParams, Result, notification, request } from './blocks/base.js';
 import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
@@ -174,6 +175,7 @@ export const revision_2025_03_26: Revision = {
     reservedMetaPrefix: 'any-label',
     protocolVersionHeader: false,
     ssePriming: false,
+    ...LEGACY_ERA_FEATURES,
   },
   requests,
   notifications,

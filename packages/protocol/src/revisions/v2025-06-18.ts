@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { Revision } from './types.js';
+import { LEGACY_ERA_FEATURES } from './blocks/era-features.js';
 import * as V2 from './v2025-03-26.js';
 import {
   LoggingLevel,
@@ -208,6 +209,7 @@ export const revision_2025_06_18: Revision = {
     reservedMetaPrefix: 'any-label',
     protocolVersionHeader: true,
     ssePriming: false,
+    ...LEGACY_ERA_FEATURES,
   },
   requests,
   notifications,

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { Revision } from './types.js';
+import { LEGACY_ERA_FEATURES } from './blocks/era-features.js';
 import * as V3 from './v2025-06-18.js';
 import {
   LoggingLevel,
@@ -314,6 +315,7 @@ export const revision_2025_11_25: Revision = {
     reservedMetaPrefix: 'second-label',
     protocolVersionHeader: true,
     ssePriming: true,
+    ...LEGACY_ERA_FEATURES,
   },
   requests,
   notifications,
