@@ -91,7 +91,7 @@ class DirectRequestExtra implements RequestExtra {
   }
 
   sendNotification(method: string, params?: JsonObject): Promise<void> {
-    return this.#context.notify(method, params);
+    return this.#context.sendNotification(method, params);
   }
 
   sendRequest(method: string, params?: JsonObject, options?: RelatedRequestOptions): Promise<JsonObject> {

@@ -66,11 +66,11 @@ export class HandlerContext implements RequestContext {
     };
   }
 
-  notify(method: string, params?: JsonObject): Promise<void> {
+  sendNotification(method: string, params?: JsonObject): Promise<void> {
     return this.#host.notify(method, params, this.#record.id);
   }
 
-  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+  sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     return this.#host.request(method, params, { ...options, relatedRequestId: this.#record.id });
   }
 }

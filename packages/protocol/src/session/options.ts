@@ -115,9 +115,9 @@ export interface RequestContext {
    */
   retainProgress(): ProgressHandle | undefined;
   /** Sends a notification related to this request. */
-  notify(method: string, params?: JsonObject): Promise<void>;
+  sendNotification(method: string, params?: JsonObject): Promise<void>;
   /** Sends a request to the peer on behalf of this request (sampling, elicitation, roots, …). */
-  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
 }
 
 /** A progress channel that outlives the reply (see `RequestContext.retainProgress`). */
