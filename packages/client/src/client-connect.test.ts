@@ -147,6 +147,19 @@ describe('Client', () => {
       expect(server.received.map((m) => m.method)).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
     });
 
+    it('keeps them in the ledger while they wait, visible in pendingRequests()', async () => {
+      const server = await createScriptedServer({ holdInitialize: true, answer: (method) => (method === 'tools/list' ? { tools: [] } : undefined) });
+      const client = new Client(info);
+      const connecting = client.connect(server.clientSide).catch(() => undefined);
+      const listing = client.listTools().catch((error: unknown) => error);
+      const waiting = client.session.pendingRequests().filter((request) => request.method === 'tools/list');
+      expect(waiting).toMatchObject([{ direction: 'outbound', state: 'created' }]);
+      expect(server.requests('tools/list')).toHaveLength(0);
+      await client.close();
+      await connecting;
+      await expect(listing).resolves.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    });
+
     it("rejects them with the handshake's error when it fails", async () => {
       const server = await createScriptedServer({ version: '1999-01-01' });
       const client = new Client(info);

@@ -64,7 +64,6 @@ import type {
   ServerCapabilities,
   Tool,
 } from './types.js';
-import { waitForHandshake } from './wait-for-handshake.js';
 
 /**
  * An MCP client. One client holds one connection at a time; after it has closed,
@@ -332,10 +331,9 @@ export class Client {
 
   // ------------------------------------------------------------------ calls
 
-  /** Sends `ping` and resolves with the round-trip time in ms. */
+  /** Sends `ping` and resolves with the round-trip time in ms (allowed during the handshake too). */
   async ping(options: CallOptions = {}): Promise<number> {
-    const session = await this.#ready('ping', options);
-    return session.ping(requestOptions(options));
+    return this.#session.ping(requestOptions(options));
   }
 
   /** One page of `tools/list`. The output schemas it lists are remembered for `callTool`. */
@@ -440,16 +438,15 @@ export class Client {
     await this.#call('logging/setLevel', { level }, options);
   }
 
-  /** Waits for a running handshake (see the class doc), then returns the session to send on. */
-  async #ready(method: string, options: CallOptions): Promise<Session> {
-    const handshake = this.#handshake;
-    if (handshake !== undefined) await waitForHandshake(handshake, method, options.signal);
-    return this.#session;
-  }
-
+  /**
+   * Sends one call. While `connect()` is running the call waits in the session's ledger
+   * (`waitForOperating`: visible in `pendingRequests()` and `inspect`, its timeout and signal
+   * live) and goes out once the connection is Operating; a failed handshake rejects it with
+   * the handshake's error.
+   */
   async #call(method: string, params: object, options: CallOptions): Promise<JsonObject> {
-    const session = await this.#ready(method, options);
-    return session.request(method, params as JsonObject, requestOptions(options));
+    const waiting = this.#handshake === undefined ? {} : { waitForOperating: true };
+    return this.#session.request(method, params as JsonObject, { ...requestOptions(options), ...waiting });
   }
 }
 

@@ -14,6 +14,7 @@ import {
   beginShutdown,
   defer,
   drop,
+  hold,
   ignore,
   liveClosingRows,
   refuse,
@@ -31,12 +32,13 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   outboundRequest: {
     to: ['initializing'],
     spec: 'digest §1.1 Initialization; rules 17, 23, 24, 50',
-    doc: 'client: initialize starts the handshake; ping is always allowed; anything else waits for the handshake',
+    doc: 'client: initialize starts the handshake; ping is always allowed; anything else is refused, or held in the ledger until Operating when it may wait',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE && state.config.role === 'client') {
         return step({ kind: 'initializing', config: state.config }, accept);
       }
+      if (state.config.role === 'client' && event.waitForOperating === true) return step(state, hold);
       return step(state, refuse(`Cannot send ${event.method} before initialization`));
     },
   },
@@ -112,6 +114,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
       }
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE) return step(state, refuse('initialize is already in flight'));
+      if (state.config.role === 'client' && event.waitForOperating === true) return step(state, hold);
       return step(state, refuse(`Cannot send ${event.method} while initializing`));
     },
   },
@@ -193,10 +196,11 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
   outboundRequest: {
     to: [],
     spec: 'digest §1.1; rules 22, 24',
-    doc: 'ping only until notifications/initialized has been sent (client) or received (server)',
+    doc: 'ping only until notifications/initialized has been sent (client) or received (server); a client request that may wait is held',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE) return step(state, refuse('Already initialized'));
+      if (state.config.role === 'client' && event.waitForOperating === true) return step(state, hold);
       return step(state, refuse(`Cannot send ${event.method} before notifications/initialized`));
     },
   },
@@ -220,7 +224,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
     apply(state, event) {
       if (state.config.role === 'client') {
         if (event.method === INITIALIZED_NOTIFICATION) {
-          return step({ kind: 'operating', config: state.config, version: state.version, peer: state.peer }, accept);
+          return step({ kind: 'operating', config: state.config, version: state.version, peer: state.peer }, accept, { type: 'releaseOutbound' });
         }
         return step(state, refuse(`Cannot send ${event.method} before notifications/initialized`));
       }

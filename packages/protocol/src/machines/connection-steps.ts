@@ -61,6 +61,7 @@ export function ignore(reason: string): ConnectionEffect {
   return { type: 'ignore', reason };
 }
 export const defer: ConnectionEffect = { type: 'deferInbound' };
+export const hold: ConnectionEffect = { type: 'holdOutbound' };
 export const replayDeferred: ConnectionEffect = { type: 'replayDeferred' };
 
 export function shuttingDown(config: ConnectionConfig, reason: CloseReason, error?: Error): StateOf<'shuttingDown'> {

@@ -70,8 +70,12 @@ export const CONNECTION_STATE_KINDS: readonly ConnectionStateKind[] = Object.fre
 ]);
 
 export type ConnectionEvent =
-  /** This side wants to send a request with `method` (gate). `initialize` starts the client handshake. */
-  | { readonly type: 'outboundRequest'; readonly method: string }
+  /**
+   * This side wants to send a request with `method` (gate). `initialize` starts the client
+   * handshake. `waitForOperating`: a client's request made before the handshake finished may
+   * wait in the ledger until Operating instead of being refused.
+   */
+  | { readonly type: 'outboundRequest'; readonly method: string; readonly waitForOperating?: boolean }
   /** A request with `method` arrived (gate). `initialize` starts the server handshake. */
   | { readonly type: 'inboundRequest'; readonly method: string }
   /** This side wants to send a notification (gate). `notifications/initialized` completes the client handshake. */
@@ -141,6 +145,10 @@ export type ConnectionEffect =
   | { readonly type: 'deferInbound' }
   /** Handle the held-back inbound messages now, in arrival order (after the initialize reply went out). */
   | { readonly type: 'replayDeferred' }
+  /** Gate held an outbound request back: it waits in the ledger until the connection is Operating. */
+  | { readonly type: 'holdOutbound' }
+  /** Client, now Operating: send the requests held back, once `notifications/initialized` has gone out. */
+  | { readonly type: 'releaseOutbound' }
   /** Client: send `notifications/initialized` now. */
   | { readonly type: 'sendInitialized' }
   /** Client: run the handshake again with the parameters of the first one (the session expired). */

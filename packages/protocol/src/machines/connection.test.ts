@@ -211,6 +211,17 @@ describe('transition', () => {
       });
     });
 
+    it('holds a client request that may wait until Operating, and releases the held ones there', () => {
+      for (const kind of ['uninitialized', 'initializing', 'initialized'] as const) {
+        expect(effectTypes(stateOf(kind, client), { type: 'outboundRequest', method: 'tools/list', waitForOperating: true })).toEqual(['holdOutbound']);
+        expect(effectTypes(stateOf(kind, client), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
+      }
+      expect(effectTypes(stateOf('uninitialized', server), { type: 'outboundRequest', method: 'roots/list', waitForOperating: true })).toEqual(['refuseOutbound']);
+      const operating = transition(stateOf('initialized', client), { type: 'outboundNotification', method: 'notifications/initialized' });
+      expect(operating.state.kind).toBe('operating');
+      expect(operating.effects).toEqual([{ type: 'accept' }, { type: 'releaseOutbound' }]);
+    });
+
     it('rejects that request under strictInitialized', () => {
       const step = transition(stateOf('initialized', strictServer), { type: 'inboundRequest', method: 'tools/list' });
       expect(step.state.kind).toBe('initialized');

@@ -77,6 +77,12 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Receives progress; a progress token is generated when set. */
   readonly onProgress?: (progress: ProgressUpdate) => void;
+  /**
+   * Client: when the handshake has not finished, wait in the ledger (state `created`, visible
+   * in `pendingRequests()` and `inspect`, timeout and signal live) and go out once Operating,
+   * instead of being refused. A failed handshake rejects it with the handshake's error.
+   */
+  readonly waitForOperating?: boolean;
   /** The inbound request this one is made on behalf of (routes HTTP streams; marks the handler waiting). */
   readonly relatedRequestId?: RequestId;
   /** Skip checking the peer's capabilities for this call. */

@@ -50,6 +50,8 @@ export interface OutboundHost {
   /** Sends `notifications/cancelled` through the session's gate. */
   sendNotification(method: string, params: JsonObject): Promise<void>;
   closedError(message: string): ConnectionClosedError;
+  /** Why the connection is ending, when it ends with an error (a failed handshake, a fatal error). */
+  endError(): Error | undefined;
 }
 
 export class OutboundRequests {
@@ -57,6 +59,8 @@ export class OutboundRequests {
   #nextId = 0;
   /** Cancel notifications on their way out; the transport closes only once they are sent. */
   readonly #cancelsInFlight = new Set<Promise<void>>();
+  /** Requests the machine held back until Operating (made while the handshake ran), in order. */
+  #held: Array<{ readonly record: OutboundRecord; readonly message: JsonRpcRequest; readonly options: RequestOptions }> = [];
 
   constructor(host: OutboundHost) {
     this.#host = host;
@@ -109,8 +113,12 @@ export class OutboundRequests {
     return undefined;
   }
 
-  /** Puts a request in the ledger, arms its timers and writes it. The gate has already passed. */
-  send(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject> {
+  /**
+   * Puts a request in the ledger, arms its timers and writes it; the gate has already passed.
+   * `held`: the machine held it back until Operating — it waits in the ledger (state
+   * `created`, timers and signal live) until {@link releaseHeld}.
+   */
+  send(method: string, params: JsonObject | undefined, options: RequestOptions, held = false): Promise<JsonObject> {
     const host = this.#host;
     const id = ++this.#nextId;
     const progressToken = options.onProgress !== undefined ? id : undefined;
@@ -166,12 +174,34 @@ export class OutboundRequests {
       }
       const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
       if (outParams !== undefined) message.params = outParams;
-      host.ledger.move(record, 'dispatch');
-      host.write(message, options.relatedRequestId).catch((error: unknown) => {
-        host.ledger.settle(record, {
-          event: 'fail',
-          error: new TransportError(`Failed to send ${method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
-        });
+      if (held) this.#held.push({ record, message, options });
+      else this.#dispatch(record, message, options);
+    });
+  }
+
+  /**
+   * The connection is Operating: each held request still pending is checked again (the
+   * peer's capabilities are known now) and sent, in the order it was made.
+   */
+  releaseHeld(admit: (method: string, options: RequestOptions) => Error | undefined): void {
+    const held = this.#held;
+    this.#held = [];
+    const ledger = this.#host.ledger;
+    for (const { record, message, options } of held) {
+      if (ledger.outbound(record.id) !== record) continue; // cancelled or timed out while it waited
+      const refusal = admit(record.method, options);
+      if (refusal === undefined) this.#dispatch(record, message, options);
+      else ledger.settle(record, { event: 'fail', error: refusal });
+    }
+  }
+
+  #dispatch(record: OutboundRecord, message: JsonRpcRequest, options: RequestOptions): void {
+    const host = this.#host;
+    host.ledger.move(record, 'dispatch');
+    host.write(message, options.relatedRequestId).catch((error: unknown) => {
+      host.ledger.settle(record, {
+        event: 'fail',
+        error: new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
       });
     });
   }
@@ -193,12 +223,18 @@ export class OutboundRequests {
     }
   }
 
-  /** The connection is ending: every pending request rejects; `notify` sends their cancellations first. */
+  /**
+   * The connection is ending: every pending request rejects; `notify` sends their
+   * cancellations first. A request still held back (never sent) rejects with why the
+   * connection ended (a failed handshake's error), and needs no cancellation.
+   */
   settleAll(notify: boolean): void {
     const host = this.#host;
+    this.#held = [];
     for (const record of host.ledger.pendingOutbound()) {
       if (notify && cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');
-      host.ledger.settle(record, { event: 'abort', error: host.closedError(`${record.method} did not complete: the connection closed`) });
+      const ended = record.state === 'created' ? host.endError() : undefined;
+      host.ledger.settle(record, { event: 'abort', error: ended ?? host.closedError(`${record.method} did not complete: the connection closed`) });
     }
   }
 
@@ -303,9 +339,12 @@ export class OutboundRequests {
   }
 }
 
-/** `initialize` is never cancelled (rule 25); task-augmented requests use `tasks/cancel` (rule 43). */
+/**
+ * `initialize` is never cancelled (rule 25); task-augmented requests use `tasks/cancel` (rule
+ * 43); a request still held back was never sent, so there is nothing to cancel on the wire.
+ */
 function cancellable(record: OutboundRecord): boolean {
-  return record.method !== 'initialize' && !record.taskAugmented;
+  return record.method !== 'initialize' && !record.taskAugmented && record.state !== 'created';
 }
 
 /** The reason an AbortSignal carries, as text. */

@@ -120,6 +120,7 @@ export class Session {
       write: (message, related) => this.#write(message, related),
       sendNotification: (method, params) => this.notify(method, params),
       closedError: (message) => this.#closedError(message),
+      endError: () => (this.#state.kind === 'shuttingDown' || this.#state.kind === 'terminated' ? this.#state.error : undefined),
     }));
     this.#inbound = new InboundDispatcher({
       role: this.role,
@@ -291,12 +292,14 @@ export class Session {
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
     const transport = this.#transport;
     if (transport === undefined) return Promise.reject(new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind));
-    const refused = this.#gate({ type: 'outboundRequest', method }) ?? this.#outbound.refusal(method, options, transport);
+    const effects = this.#dispatch({ type: 'outboundRequest', method, ...(options.waitForOperating === true ? { waitForOperating: true } : {}) });
+    const held = effects.some((effect) => effect.type === 'holdOutbound');
+    const refused = held ? undefined : (this.#refusal(effects) ?? this.#outbound.refusal(method, options, transport));
     if (refused !== undefined) return Promise.reject(refused);
     if (options.signal?.aborted === true) {
       return Promise.reject(new RequestCancelledError(`${method} was cancelled before it was sent`, { reason: abortReason(options.signal) }));
     }
-    return this.#outbound.send(method, params, options);
+    return this.#outbound.send(method, params, options, held);
   }
 
   /** Sends a notification. Rejects with a typed error when the state or capabilities forbid it. */
@@ -353,8 +356,13 @@ export class Session {
         case 'refuseOutbound':
         case 'dropInbound':
         case 'deferInbound':
+        case 'holdOutbound':
         case 'ignore':
           gateEffects.push(effect);
+          break;
+        case 'releaseOutbound':
+          // After notifications/initialized has gone out: nothing may overtake it.
+          void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld());
           break;
         case 'replayDeferred':
           // After the current step: the initialize reply is handed to the transport first.
@@ -403,12 +411,23 @@ export class Session {
 
   /** Runs an outbound gate event; returns the local error to throw when refused, else undefined. */
   #gate(event: Extract<ConnectionEvent, { type: 'outboundRequest' | 'outboundNotification' }>): Error | undefined {
-    for (const effect of this.#dispatch(event)) {
+    return this.#refusal(this.#dispatch(event));
+  }
+
+  /** The local error of a gate's `refuseOutbound` effect, if it refused. */
+  #refusal(effects: readonly ConnectionEffect[]): Error | undefined {
+    for (const effect of effects) {
       if (effect.type === 'refuseOutbound') {
         return effect.error === 'connectionClosed' ? this.#closedError(effect.message) : new InvalidStateError(effect.message, this.#state.kind);
       }
     }
     return undefined;
+  }
+
+  /** Each held request passes the gate and the capability checks again now that the session is Operating. */
+  #releaseHeld(): void {
+    const transport = this.#transport;
+    if (transport !== undefined) this.#outbound.releaseHeld((method, options) => this.#gate({ type: 'outboundRequest', method }) ?? this.#outbound.refusal(method, options, transport));
   }
 
   #emitTransition(from: ConnectionState, to: ConnectionState, event: ConnectionEvent): void {
