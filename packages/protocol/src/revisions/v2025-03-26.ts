@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import type { Revision } from './types.js';
-import { LEGACY_ERA_FEATURES } from './blocks/era-features.js';
 import * as V1 from './v2024-11-05.js';
 import { LoggingLevel, NotificationParams, PaginatedRequestParams, PaginatedResult, RequestParams, Result, notification, request } from './blocks/base.js';
 import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
@@ -159,24 +158,8 @@ export const JsonRpcBatch = z.union([
 export const revision_2025_03_26: Revision = {
   version: VERSION,
   era: 'legacy',
-  features: {
-    batching: true,
-    toolAnnotations: true,
-    progressMessage: true,
-    completionsCapability: true,
-    title: false,
-    structuredOutput: false,
-    elicitation: false,
-    validationAsToolError: false,
-    icons: false,
-    tasks: false,
-    urlElicitation: false,
-    samplingTools: false,
-    reservedMetaPrefix: 'any-label',
-    protocolVersionHeader: false,
-    ssePriming: false,
-    ...LEGACY_ERA_FEATURES,
-  },
+  // What changed since 2024-11-05 (digest §1.1): batching, annotations, progress messages, completions.
+  features: { ...V1.revision_2024_11_05.features, batching: true, toolAnnotations: true, progressMessage: true, completionsCapability: true },
   requests,
   notifications,
   schemas: {

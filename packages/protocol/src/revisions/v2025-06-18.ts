@@ -6,7 +6,6 @@
  */
 import { z } from 'zod';
 import type { Revision } from './types.js';
-import { LEGACY_ERA_FEATURES } from './blocks/era-features.js';
 import * as V2 from './v2025-03-26.js';
 import {
   LoggingLevel,
@@ -193,24 +192,8 @@ export const envelope = jsonRpcEnvelope({ requests, notifications, errorId: 'req
 export const revision_2025_06_18: Revision = {
   version: VERSION,
   era: 'legacy',
-  features: {
-    batching: false,
-    toolAnnotations: true,
-    progressMessage: true,
-    completionsCapability: true,
-    title: true,
-    structuredOutput: true,
-    elicitation: true,
-    validationAsToolError: false,
-    icons: false,
-    tasks: false,
-    urlElicitation: false,
-    samplingTools: false,
-    reservedMetaPrefix: 'any-label',
-    protocolVersionHeader: true,
-    ssePriming: false,
-    ...LEGACY_ERA_FEATURES,
-  },
+  // What changed since 2025-03-26: batching removed; titles, structured output, elicitation, the version header.
+  features: { ...V2.revision_2025_03_26.features, batching: false, title: true, structuredOutput: true, elicitation: true, protocolVersionHeader: true },
   requests,
   notifications,
   schemas: {

@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import type { Revision } from './types.js';
-import { LEGACY_ERA_FEATURES } from './blocks/era-features.js';
 import * as V3 from './v2025-06-18.js';
 import {
   LoggingLevel,
@@ -299,23 +298,17 @@ export const envelope = jsonRpcEnvelope({
 export const revision_2025_11_25: Revision = {
   version: VERSION,
   era: 'legacy',
+  // What changed since 2025-06-18: SEP-1303 tool errors, icons, core tasks, URL elicitation, sampling tools,
+  // the second-label `_meta` prefix rule, SSE priming.
   features: {
-    batching: false,
-    toolAnnotations: true,
-    progressMessage: true,
-    completionsCapability: true,
-    title: true,
-    structuredOutput: true,
-    elicitation: true,
+    ...V3.revision_2025_06_18.features,
     validationAsToolError: true,
     icons: true,
     tasks: true,
     urlElicitation: true,
     samplingTools: true,
     reservedMetaPrefix: 'second-label',
-    protocolVersionHeader: true,
     ssePriming: true,
-    ...LEGACY_ERA_FEATURES,
   },
   requests,
   notifications,

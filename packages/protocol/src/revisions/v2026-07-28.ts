@@ -208,24 +208,8 @@ const NoHandshake = z.never();
 export const revision_2026_07_28: Revision = {
   version: VERSION,
   era: 'modern',
-  features: {
-    batching: false,
-    toolAnnotations: true,
-    progressMessage: true,
-    completionsCapability: true,
-    title: true,
-    structuredOutput: true,
-    elicitation: true,
-    validationAsToolError: true,
-    icons: true,
-    tasks: false,
-    urlElicitation: true,
-    samplingTools: true,
-    reservedMetaPrefix: 'second-label',
-    protocolVersionHeader: true,
-    ssePriming: false,
-    ...MODERN_ERA_FEATURES,
-  },
+  // What changed since 2025-11-25: the stateless era's rules; tasks moved to an extension; no SSE priming.
+  features: { ...V4.revision_2025_11_25.features, tasks: false, ssePriming: false, ...MODERN_ERA_FEATURES },
   requests,
   notifications,
   schemas: {
