@@ -28,6 +28,7 @@ import {
   NoReturnChannelError,
   TransportError,
   hasFeature,
+  requestIdInUse,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type RequestId,
@@ -225,10 +226,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     for (const id of post.requestIds) {
       if (this.#routes.has(id)) {
         return Promise.resolve(
-          errorResponse(400, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(id)} is already in flight in this session`, {
-            id,
-            headers: post.headers,
-          }),
+          errorResponse(400, ErrorCode.InvalidRequest, requestIdInUse(id).message, { id, headers: post.headers }),
         );
       }
     }
