@@ -156,7 +156,7 @@ describe('WebSocket transports', () => {
     expect(raw.protocol).toBe('mcp');
     raw.send('{not json');
     raw.send(JSON.stringify({ jsonrpc: '2.0', method: 'ping-note' }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(() => sinks[0]?.messages.length).toBe(1);
     expect(sinks[0]?.malformed).toEqual(['{not json']);
     expect(sinks[0]?.messages).toEqual([{ jsonrpc: '2.0', method: 'ping-note' }]);
     raw.close();
@@ -168,7 +168,7 @@ describe('WebSocket transports', () => {
     const clientSink = recorder();
     const client = new WebSocketClientTransport(server.url);
     await client.start(clientSink);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect.poll(() => server.connections.size).toBe(1);
     const [serverTransport] = [...server.connections];
     await serverTransport?.close();
     const info = await clientSink.closed;
@@ -201,15 +201,19 @@ describe('WebSocket transports', () => {
     const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', handleProtocols: () => 'mcp' });
     await new Promise((resolve) => wss.once('listening', resolve));
     const serverSink = recorder();
+    let arrived: Promise<unknown> = Promise.resolve();
     const accepted = new Promise<WebSocketServerTransport>((resolve) =>
-      wss.on('connection', (socket) => resolve(new WebSocketServerTransport(socket))),
+      wss.on('connection', (socket) => {
+        arrived = new Promise((frame) => socket.once('message', frame));
+        resolve(new WebSocketServerTransport(socket));
+      }),
     );
     const { port } = wss.address() as AddressInfo;
     const client = new WebSocketClientTransport(`ws://127.0.0.1:${port}/`);
     await client.start(recorder());
     const transport = await accepted;
     await client.send({ jsonrpc: '2.0', method: 'early' });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await arrived; // the frame reached the socket before the transport started
     await transport.start(serverSink);
     expect(serverSink.messages).toEqual([{ jsonrpc: '2.0', method: 'early' }]);
     await transport.terminate();
