@@ -18,7 +18,7 @@ import type { Revision } from './types.js';
 import { MODERN_ERA_FEATURES } from './blocks/era-features.js';
 import * as V3 from './v2025-06-18.js';
 import * as V4 from './v2025-11-25.js';
-import { CapabilityFlag, LoggingLevel, NotificationParams, PaginatedRequestParams, RequestParams, notification, request } from './blocks/base.js';
+import { CapabilityFlag, NotificationParams, PaginatedRequestParams, RequestParams, notification, request } from './blocks/base.js';
 import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
 import {
   SubscriptionFilter,
@@ -205,6 +205,9 @@ export const envelope = jsonRpcEnvelope({
 /** There is no handshake: nothing is a valid `initialize` in this revision. */
 const NoHandshake = z.never();
 
+/** Tasks left the core in 2026-07-28 (an extension now): their schemas are not part of this revision. */
+const { Task: _task, CreateTaskResult: _createTaskResult, ...schemasWithoutTasks } = V4.revision_2025_11_25.schemas;
+
 export const revision_2026_07_28: Revision = {
   version: VERSION,
   era: 'modern',
@@ -212,23 +215,15 @@ export const revision_2026_07_28: Revision = {
   features: { ...V4.revision_2025_11_25.features, tasks: false, ssePriming: false, ...MODERN_ERA_FEATURES },
   requests,
   notifications,
+  // The 2025-11-25 building blocks without core tasks, and what changed.
   schemas: {
-    Implementation,
+    ...schemasWithoutTasks,
     ClientCapabilities,
     ServerCapabilities,
     InitializeRequestParams: NoHandshake,
     InitializeResult: NoHandshake,
     Tool,
     CallToolResult,
-    ContentBlock,
-    Resource,
-    ResourceTemplate,
-    Prompt,
-    PromptMessage,
-    SamplingMessage: V4.SamplingMessage,
-    ResourceContents: AnyResourceContents,
-    Root,
-    LoggingLevel,
     ...envelope,
     RequestMeta,
     DiscoverResult,
