@@ -47,7 +47,22 @@ describe('batchPolicy', () => {
 });
 
 describe('errorResponse', () => {
-  it('omits the id when it could not be read', () => {
-    expect(errorResponse(undefined, { code: -32700, message: 'Parse error' })).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } });
+  it('carries "id": null when the id could not be read', () => {
+    expect(errorResponse(undefined, { code: -32700, message: 'Parse error' })).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    expect(errorResponse(null, { code: -32600, message: 'x' })).toHaveProperty('id', null);
+  });
+
+  it('carries the id when it could be read', () => {
+    expect(errorResponse(7, { code: -32602, message: 'x' })).toHaveProperty('id', 7);
+  });
+});
+
+describe('classifyMessage error responses', () => {
+  it('reads an error response without an id member as id null', () => {
+    expect(classifyMessage({ jsonrpc: '2.0', error: { code: -32700, message: 'x' } })).toEqual({
+      kind: 'error',
+      message: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'x' } },
+    });
+    expect(classifyMessage({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'x' } })).toMatchObject({ kind: 'error', message: { id: null } });
   });
 });

@@ -42,8 +42,12 @@ export interface JsonRpcErrorObject {
 
 export interface JsonRpcErrorResponse {
   jsonrpc: '2.0';
-  /** Omitted (2025-11-25+) or `null` (older peers) when the request's id could not be read. */
-  id?: RequestId | null;
+  /**
+   * The id of the request this answers, or `null` when that id could not be read (a parse
+   * error, an invalid request, a bad batch; JSON-RPC 2.0 §5). Never omitted on what this SDK
+   * sends; an inbound error without an `id` member is read as `null`.
+   */
+  id: RequestId | null;
   error: JsonRpcErrorObject;
 }
 
@@ -146,9 +150,7 @@ export function classifyMessage(value: unknown): Classified {
     }
     const errorObject: JsonRpcErrorObject = { code: error.code as number, message: error.message };
     if ('data' in error) errorObject.data = error.data;
-    const message: JsonRpcErrorResponse = { jsonrpc: '2.0', error: errorObject };
-    if (readableId !== undefined) message.id = readableId;
-    return { kind: 'error', message };
+    return { kind: 'error', message: { jsonrpc: '2.0', id: readableId ?? null, error: errorObject } };
   }
   return invalid('Not a request, notification or response', readableId);
 }
@@ -173,11 +175,18 @@ export function batchPolicy(version: string | undefined): 'accept' | 'reject' {
   return hasFeature(version, 'batching') ? 'accept' : 'reject';
 }
 
-/** Builds an error response. `id` undefined omits the member (2025-11-25 rule for unreadable ids). */
-export function errorResponse(id: RequestId | undefined, error: JsonRpcErrorObject): JsonRpcErrorResponse {
-  const message: JsonRpcErrorResponse = { jsonrpc: '2.0', error };
-  if (id !== undefined) message.id = id;
-  return message;
+/**
+ * Builds an error response. Pass `null` (or `undefined`) when the request's id could not be
+ * read: the reply then carries `"id": null` (JSON-RPC 2.0 §5), never a missing member.
+ *
+ * @example
+ * ```ts
+ * errorResponse(null, { code: ErrorCode.ParseError, message: 'Parse error' });
+ * // { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }
+ * ```
+ */
+export function errorResponse(id: RequestId | null | undefined, error: JsonRpcErrorObject): JsonRpcErrorResponse {
+  return { jsonrpc: '2.0', id: id ?? null, error };
 }
 
 export function isJsonObject(value: unknown): value is JsonObject {

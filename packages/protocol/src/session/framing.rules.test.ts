@@ -46,14 +46,14 @@ describe('Session framing rules', () => {
     expect(bad).not.toHaveProperty('result');
   });
 
-  it('rule 5: the error reply to an unparseable message omits the id, and an id-less error reply is parsed without crashing', async () => {
+  it('rule 5: the error reply to an unparseable message carries "id": null (JSON-RPC 2.0 §5), and an id-less error reply is parsed without crashing', async () => {
     const { peer, serverTransport, initialize, server } = await serverWithRawClient();
     await initialize();
     serverTransport.injectMalformed('{"jsonrpc":"2.0","id":1,"method":');
     await flush();
     const parseError = peer.received.find((m) => (m.error as { code?: number } | undefined)?.code === -32700);
     expect(parseError).toBeDefined();
-    expect(parseError).not.toHaveProperty('id');
+    expect(parseError).toHaveProperty('id', null);
     await peer.send({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } });
     await flush();
     expect(server.state.kind).toBe('operating');

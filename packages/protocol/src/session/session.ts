@@ -1018,7 +1018,7 @@ export class Session {
 
   #onErrorResponse(message: JsonRpcErrorResponse): void {
     const id = message.id;
-    if (id === undefined || id === null) {
+    if (id === null) {
       this.#diagnostic(`the peer reported an error without a request id: ${message.error.message}`, message.error);
       return;
     }
