@@ -179,7 +179,7 @@ describe('Server', () => {
       const test = await initializedClient(server);
       test.serverTransport.injectMalformed('{not json');
       await flush();
-      expect(errorOf(test.received.find((m) => m.error !== undefined && m.id === undefined))?.code).toBe(ErrorCode.ParseError);
+      expect(errorOf(test.received.find((m) => m.error !== undefined && m.id === null))?.code).toBe(ErrorCode.ParseError);
     });
   });
 

@@ -135,7 +135,8 @@ export class Session {
     const schedule = () => {
       timer = this.#clock.setTimeout(() => {
         timer = undefined;
-        this.request('ping', undefined, { timeoutMs: keepAlive.timeoutMs ?? keepAlive.intervalMs }).then(
+        // A keep-alive ping is housekeeping: neither its interval nor its timeout keeps the process alive.
+        this.#request('ping', undefined, { timeoutMs: keepAlive.timeoutMs ?? keepAlive.intervalMs }, false).then(
           () => {
             failures = 0;
             if (this.#state.kind === 'operating') schedule();
@@ -302,6 +303,11 @@ export class Session {
    * (the peer's error reply), `CapabilityNotSupportedError`, `InvalidStateError`.
    */
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+    return this.#request(method, params, options, true);
+  }
+
+  /** `keepAlive`: whether this request's timers keep the process alive (false only for keep-alive pings). */
+  #request(method: string, params: JsonObject | undefined, options: RequestOptions, keepAlive: boolean): Promise<JsonObject> {
     const transport = this.#transport;
     if (transport === undefined) return Promise.reject(new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind));
     const gate = this.#gate({ type: 'outboundRequest', method });
@@ -344,6 +350,7 @@ export class Session {
         maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.#options.maxTotalTimeoutMs,
         resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.#options.resetTimeoutOnProgress ?? true,
         taskAugmented: isJsonObject(params?.task),
+        keepAlive,
         timer: undefined,
         maxTimer: undefined,
         detach: undefined,
@@ -357,7 +364,7 @@ export class Session {
       this.#armTimeout(record);
       if (record.maxTotalTimeoutMs !== undefined) {
         const max = record.maxTotalTimeoutMs;
-        record.maxTimer = this.#clock.setTimeout(() => this.#expire(record, max, true), max);
+        record.maxTimer = this.#clock.setTimeout(() => this.#expire(record, max, true), max, { keepAlive });
       }
       const signal = options.signal;
       if (signal !== undefined) {
@@ -466,7 +473,8 @@ export class Session {
           break;
         case 'armCloseDeadline': {
           const ms = this.#options.closeDeadlineMs ?? DEFAULT_CLOSE_DEADLINE_MS;
-          this.#closeDeadline = this.#clock.setTimeout(() => this.#dispatch({ type: 'closeDeadlineExpired' }), ms);
+          // A close somebody awaits keeps the process alive until it finishes or the deadline passes.
+          this.#closeDeadline = this.#clock.setTimeout(() => this.#dispatch({ type: 'closeDeadlineExpired' }), ms, { keepAlive: true });
           break;
         }
         case 'dispatch':
@@ -640,7 +648,7 @@ export class Session {
 
   #armTimeout(record: OutboundRecord): void {
     if (record.timer !== undefined) this.#clock.clearTimeout(record.timer);
-    record.timer = this.#clock.setTimeout(() => this.#expire(record, record.timeoutMs, false), record.timeoutMs);
+    record.timer = this.#clock.setTimeout(() => this.#expire(record, record.timeoutMs, false), record.timeoutMs, { keepAlive: record.keepAlive });
   }
 
   #expire(record: OutboundRecord, ms: number, maximum: boolean): void {
