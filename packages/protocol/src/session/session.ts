@@ -231,6 +231,7 @@ export class Session {
       onMalformed: (text, reason) => this.#receiveMalformed(text, reason),
       onError: (error) => this.#diagnostic(`transport error: ${error.message}`, error),
       onClose: (info) => this.#onTransportClosed(info),
+      onUndeliverable: (ids, error) => this.#onUndeliverable(ids, error),
     };
     const assumed = transport.assumedProtocolVersion;
     if (assumed !== undefined && this.role === 'server') {
@@ -655,6 +656,22 @@ export class Session {
     if (this.#ledger.outbound(record.id) !== record) return;
     if (this.#cancellable(record)) this.#sendCancel(record.id, maximum ? `Timed out after the ${ms} ms maximum` : `Timed out after ${ms} ms`);
     this.#ledger.settle(record, { event: 'expire', error: new RequestTimeoutError(record.id, ms, { maximum }) });
+  }
+
+  /**
+   * The transport cannot deliver these requests, or their responses can no longer arrive:
+   * each still pending settles with a local `TransportError` (category `interrupted`) whose
+   * cause is the transport's error. Ids already settled or unknown are ignored.
+   */
+  #onUndeliverable(ids: readonly RequestId[], error: Error): void {
+    for (const id of ids) {
+      const record = this.#ledger.outbound(id);
+      if (record === undefined) continue;
+      this.#ledger.settle(record, {
+        event: 'abort',
+        error: new TransportError(`${record.method} could not be delivered or answered: ${error.message}`, { cause: error }),
+      });
+    }
   }
 
   #cancelOutbound(record: OutboundRecord, reason: string): void {
