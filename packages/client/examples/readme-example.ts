@@ -31,7 +31,7 @@ export async function main(log: (...parts: unknown[]) => void = console.log): Pr
       return { content: [{ type: 'text', text: String(a + b) }], structuredContent: { sum: a + b } };
     }
     // The server asks the client's model (sampling) while it handles the call.
-    const reply = await context.request('sampling/createMessage', {
+    const reply = await context.sendRequest('sampling/createMessage', {
       messages: [{ role: 'user', content: { type: 'text', text: 'Write a haiku' } }],
       maxTokens: 50,
     });

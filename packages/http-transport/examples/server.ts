@@ -19,7 +19,7 @@ export async function main(log: (line: string) => void = console.log): Promise<v
         }),
       });
       session.setRequestHandler('tools/call', async (params, ctx) => {
-        await ctx.notify('notifications/message', { level: 'info', data: 'working' });
+        await ctx.sendNotification('notifications/message', { level: 'info', data: 'working' });
         return { content: [{ type: 'text', text: `hello from ${String(params.name)}` }] };
       });
       await session.connect(transport);

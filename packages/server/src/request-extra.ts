@@ -91,11 +91,11 @@ class DirectRequestExtra implements RequestExtra {
   }
 
   sendNotification(method: string, params?: JsonObject): Promise<void> {
-    return this.#context.notify(method, params);
+    return this.#context.sendNotification(method, params);
   }
 
   sendRequest(method: string, params?: JsonObject, options?: RelatedRequestOptions): Promise<JsonObject> {
-    return this.connection.session.request(method, params, this.#related(options));
+    return this.#context.sendRequest(method, params, options);
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<boolean> {

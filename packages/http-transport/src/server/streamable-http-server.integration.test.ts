@@ -168,7 +168,7 @@ describe('createStreamableHttpServer over real sockets', () => {
         {
           count: async (_args, context) => {
             for (let i = 1; i <= 10; i++) {
-              await context.notify('notifications/message', { level: 'info', data: i });
+              await context.sendNotification('notifications/message', { level: 'info', data: i });
               await delay(15);
             }
             return { content: [{ type: 'text', text: 'done' }] };

@@ -255,9 +255,9 @@ describe('createStreamableHttpServer', () => {
         { eventStore: new InMemoryEventStore() },
         {
           count: async (_args, context) => {
-            for (let i = 1; i <= 3; i++) await context.notify('notifications/message', { level: 'info', data: `step ${i}` });
+            for (let i = 1; i <= 3; i++) await context.sendNotification('notifications/message', { level: 'info', data: `step ${i}` });
             await gate;
-            for (let i = 4; i <= 5; i++) await context.notify('notifications/message', { level: 'info', data: `step ${i}` });
+            for (let i = 4; i <= 5; i++) await context.sendNotification('notifications/message', { level: 'info', data: `step ${i}` });
             return { content: [{ type: 'text', text: 'done' }] };
           },
         },

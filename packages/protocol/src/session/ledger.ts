@@ -3,7 +3,9 @@
  * (architecture §4). Records move only through {@link RequestLedger.move}, which applies the
  * pure request machine; an outbound request settles only in {@link RequestLedger.settle}.
  * A bounded memory of recently settled outbound ids lets the runner drop late responses
- * and progress silently (lessons #11).
+ * and progress silently (lessons #11). Task-augmented requests (2025-11-25) keep their
+ * progress token after the CreateTaskResult until the task is terminal (rule 49); the ledger
+ * keeps that retention too, so every live progress token is found in one place.
  */
 import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
 import { isSettled, requestTransition, type RequestEventType, type RequestStateKind } from '../machines/request.js';
@@ -71,8 +73,15 @@ export type Settlement =
   | { readonly event: 'complete'; readonly result: JsonObject }
   | { readonly event: 'fail' | 'cancel' | 'expire' | 'abort'; readonly error: Error };
 
+/** Progress kept for a task after its request settled (rule 49). */
+interface RetainedTaskProgress {
+  readonly taskId: string;
+  readonly onProgress: (update: ProgressUpdate) => void;
+}
+
 export class RequestLedger {
   readonly #outbound = new Map<RequestId, OutboundRecord>();
+  readonly #taskProgress = new Map<string | number, RetainedTaskProgress>();
   readonly #inbound = new Map<RequestId, InboundRecord>();
   readonly #byToken = new Map<string | number, OutboundRecord>();
   readonly #recentlySettled = new Set<RequestId>();
@@ -158,6 +167,30 @@ export class RequestLedger {
     if (outcome.event === 'complete') record.resolve(outcome.result);
     else record.reject(outcome.error);
     return true;
+  }
+
+  /**
+   * Keeps a settled task-augmented request's progress token routed to its `onProgress` until
+   * {@link releaseTaskProgress} (the task reached a terminal status, rule 49).
+   */
+  retainTaskProgress(record: OutboundRecord, taskId: string): void {
+    if (record.progressToken === undefined || record.onProgress === undefined) return;
+    this.#taskProgress.set(record.progressToken, { taskId, onProgress: record.onProgress });
+  }
+
+  /** The `onProgress` of a retained task progress token, if any. */
+  retainedTaskProgress(token: string | number): ((update: ProgressUpdate) => void) | undefined {
+    return this.#taskProgress.get(token)?.onProgress;
+  }
+
+  /** Stops routing progress for `taskId`. */
+  releaseTaskProgress(taskId: string): void {
+    for (const [token, entry] of this.#taskProgress) if (entry.taskId === taskId) this.#taskProgress.delete(token);
+  }
+
+  /** Forgets every retained task progress token (the connection ended). */
+  clearTaskProgress(): void {
+    this.#taskProgress.clear();
   }
 
   /** Every pending outbound record (a copy, safe to settle while iterating). */

@@ -114,10 +114,28 @@ export interface RequestContext {
    * when the caller supplied no token. Values must still increase; `release()` ends it.
    */
   retainProgress(): ProgressHandle | undefined;
-  /** Sends a notification related to this request. */
-  notify(method: string, params?: JsonObject): Promise<void>;
-  /** Sends a request to the peer on behalf of this request (sampling, elicitation, roots, …). */
-  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  /**
+   * Sends a notification related to this request (the same name as on the server's
+   * `RequestExtra` and the official SDK's handler extra).
+   *
+   * @example
+   * ```ts
+   * session.setRequestHandler('tools/call', async (params, ctx) => {
+   *   await ctx.sendNotification('notifications/message', { level: 'info', data: 'working' });
+   *   return { content: [] };
+   * });
+   * ```
+   */
+  sendNotification(method: string, params?: JsonObject): Promise<void>;
+  /**
+   * Sends a request to the peer on behalf of this request (sampling, elicitation, roots, …).
+   *
+   * @example
+   * ```ts
+   * const roots = await ctx.sendRequest('roots/list');
+   * ```
+   */
+  sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
 }
 
 /** A progress channel that outlives the reply (see `RequestContext.retainProgress`). */

@@ -1,6 +1,6 @@
 /** The transport reports requests it cannot deliver; the runner settles them locally (issue 11 #2). */
 import { describe, expect, it } from 'vitest';
-import { McpError, TransportError } from '../errors/errors.js';
+import { TransportError, type McpError } from '../errors/errors.js';
 import { clientOnScriptedTransport, flush } from './test-support.js';
 
 describe('Session', () => {
