@@ -10,7 +10,7 @@
  * | `auth`            | authentication or authorization refused              | AUTH_REQUIRED (HTTP 401/403), -32042     |
  * | `tool`            | a tool reported failure (`isError: true`)            | TOOL_ERROR                               |
  * | `model`           | sampling failed or was rejected                      | -1, SAMPLING_FAILED                      |
- * | `interrupted`     | cancelled, aborted, or the connection went away      | REQUEST_CANCELLED, CONNECTION_CLOSED, NO_RETURN_CHANNEL, TRANSPORT_ERROR |
+ * | `interrupted`     | cancelled, aborted, or the connection went away      | REQUEST_CANCELLED, CONNECTION_CLOSED, NO_RETURN_CHANNEL, TRANSPORT_ERROR, SESSION_CHANGED |
  * | `handler`         | a handler threw                                      | -32603, HANDLER_ERROR                    |
  * | `unknown`         | anything else                                        | other codes                              |
  */
@@ -45,6 +45,7 @@ export const LocalErrorCode = {
   SamplingFailed: 'SAMPLING_FAILED',
   HandlerError: 'HANDLER_ERROR',
   InvalidArgument: 'INVALID_ARGUMENT',
+  SessionChanged: 'SESSION_CHANGED',
 } as const;
 export type LocalErrorCode = (typeof LocalErrorCode)[keyof typeof LocalErrorCode];
 
@@ -56,6 +57,7 @@ export const LOCAL_ERROR_CATEGORIES: Readonly<Record<LocalErrorCode, ErrorCatego
   CONNECTION_CLOSED: 'interrupted',
   TRANSPORT_ERROR: 'interrupted',
   NO_RETURN_CHANNEL: 'interrupted',
+  SESSION_CHANGED: 'interrupted',
   INVALID_STATE: 'invalid-request',
   ALREADY_CONNECTED: 'invalid-request',
   UNSUPPORTED_PROTOCOL_VERSION: 'invalid-request',

@@ -141,6 +141,38 @@ export class ConnectionClosedError extends McpError {
   }
 }
 
+/**
+ * After a session expired (Streamable HTTP 404), the new handshake negotiated a different
+ * protocol version or the server lost a capability it had declared. The session ends with
+ * close reason `sessionChanged` rather than switching silently; start a new one to go on.
+ * Code `SESSION_CHANGED`, category `interrupted`.
+ *
+ * @example
+ * ```ts
+ * client.onclose = (info) => {
+ *   if (info.error instanceof SessionChangedError) console.log(info.error.previousVersion, '→', info.error.version);
+ * };
+ * ```
+ */
+export class SessionChangedError extends McpError {
+  override readonly name: string = 'SessionChangedError';
+  /** The version negotiated before the expiry, and the one the new handshake answered. */
+  readonly previousVersion: string;
+  readonly version: string;
+  /** Capability paths (`tools.listChanged`) the server declared before and no longer does. */
+  readonly lostCapabilities: readonly string[];
+  constructor(previousVersion: string, version: string, lostCapabilities: readonly string[], options?: { cause?: unknown }) {
+    const changes = [
+      ...(version !== previousVersion ? [`protocol version ${previousVersion} became ${version}`] : []),
+      ...(lostCapabilities.length > 0 ? [`capabilities lost: ${lostCapabilities.join(', ')}`] : []),
+    ];
+    super(LocalErrorCode.SessionChanged, `The server session changed after it expired: ${changes.join('; ')}`, options);
+    this.previousVersion = previousVersion;
+    this.version = version;
+    this.lostCapabilities = lostCapabilities;
+  }
+}
+
 /** An action that the connection's current state does not allow. */
 export class InvalidStateError extends McpError {
   override readonly name: string = 'InvalidStateError';

@@ -33,11 +33,23 @@ export type CloseReason =
   | 'initializeFailed'
   | 'fatalError'
   | 'terminated'
-  | 'closeTimeout';
+  | 'closeTimeout'
+  /** After a session expiry the new handshake changed the version or lost a capability. */
+  | 'sessionChanged';
+
+/** What a client knew before its session expired; the new handshake must keep it. */
+export interface PreviousSession {
+  readonly version: string;
+  readonly peer: PeerInfo;
+}
 
 export type ConnectionState =
   | { readonly kind: 'uninitialized'; readonly config: ConnectionConfig }
-  | { readonly kind: 'initializing'; readonly config: ConnectionConfig }
+  /**
+   * The handshake is in flight. `previous` is set when it re-runs after the session expired
+   * (client): the version and peer the new InitializeResult must keep.
+   */
+  | { readonly kind: 'initializing'; readonly config: ConnectionConfig; readonly previous?: PreviousSession }
   | { readonly kind: 'initialized'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
   | { readonly kind: 'operating'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
   | {
@@ -77,6 +89,11 @@ export type ConnectionEvent =
    * connection, so the connection starts as if initialized at `version`.
    */
   | { readonly type: 'sessionAssumed'; readonly version: string; readonly peer: PeerInfo }
+  /**
+   * Client: the server forgot the session (Streamable HTTP 404 for its session id). The
+   * transport parked its messages; the handshake runs again.
+   */
+  | { readonly type: 'sessionExpired' }
   /** `close()` was called (graceful). */
   | { readonly type: 'closeRequested' }
   /** `terminate()` was called (forceful). */
@@ -100,6 +117,7 @@ export const CONNECTION_EVENT_TYPES: readonly ConnectionEventType[] = Object.fre
   'initializeSucceeded',
   'initializeFailed',
   'sessionAssumed',
+  'sessionExpired',
   'closeRequested',
   'terminateRequested',
   'transportClosed',
@@ -114,6 +132,12 @@ export type ConnectionEffect =
   | { readonly type: 'accept' }
   /** Gate refused an inbound request: answer it with this JSON-RPC error; no handler runs. */
   | { readonly type: 'rejectInbound'; readonly code: number; readonly message: string }
+  /** Client: the request waits in the ledger (state `created`) until the handshake reaches Operating. */
+  | { readonly type: 'queueOutbound' }
+  /** Client, entering Operating: send every request that waited in the ledger, in order. */
+  | { readonly type: 'dispatchQueued' }
+  /** Client: send the remembered initialize params again (the session expired). */
+  | { readonly type: 'reinitialize' }
   /** Gate refused an outbound message: fail the call locally with a typed error. */
   | { readonly type: 'refuseOutbound'; readonly error: 'invalidState' | 'connectionClosed'; readonly message: string }
   /** Gate dropped an inbound notification (the spec says not to answer notifications). */

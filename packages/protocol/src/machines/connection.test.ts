@@ -50,6 +50,7 @@ function sampleEvent(type: ConnectionEventType): ConnectionEvent {
       return { type, error: new Error('fatal') };
     case 'closeRequested':
     case 'terminateRequested':
+    case 'sessionExpired':
     case 'drained':
     case 'closeDeadlineExpired':
       return { type };
@@ -138,9 +139,11 @@ describe('transition', () => {
       expect(effectTypes(stateOf('uninitialized', server), { type: 'outboundNotification', method: 'notifications/message' })).toEqual(['accept']);
     });
 
-    it('keeps the client to ping before the initialize response (rule 23)', () => {
+    it('keeps the client to ping before the initialize response; its other requests wait (rule 23)', () => {
       const waiting = stateOf('initializing', client);
-      expect(effectTypes(waiting, { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
+      expect(effectTypes(waiting, { type: 'outboundRequest', method: 'tools/list' })).toEqual(['queueOutbound']);
+      expect(effectTypes(stateOf('initialized', client), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['queueOutbound']);
+      expect(effectTypes(waiting, { type: 'outboundRequest', method: 'ping' })).toEqual(['accept']);
       expect(effectTypes(stateOf('uninitialized', client), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
     });
 

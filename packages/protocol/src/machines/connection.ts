@@ -4,6 +4,8 @@
  *
  * ```
  * uninitialized ──initialize──▶ initializing ──result──▶ initialized ──initialized──▶ operating
+ *                                    ▲                                                  │
+ *                                    └──────────── sessionExpired (client) ─────────────┘
  *       │                            │                        │                         │
  *       └──────────── close / transport closed / fatal error ─┴─────────────────────────┘
  *                                         ▼
@@ -15,152 +17,41 @@
  * Message gating (which requests and notifications are legal in which state) lives here too,
  * so no role layer or transport decides lifecycle on its own.
  */
-import { ErrorCode } from '../jsonrpc/messages.js';
+import { SessionChangedError } from '../errors/errors.js';
+import { lostCapabilities } from '../capabilities/table.js';
+import { SHUTTING_DOWN, TERMINATED } from './connection-closing.js';
 import type {
-  CloseReason,
+  ConnectionConfig,
   ConnectionEffect,
   ConnectionEvent,
   ConnectionEventType,
   ConnectionState,
   ConnectionStateKind,
   ConnectionStep,
-  ConnectionConfig,
 } from './connection-types.js';
+import {
+  accept,
+  beginShutdown,
+  drop,
+  expire,
+  ignore,
+  liveClosingRows,
+  queue,
+  refuse,
+  rejectInbound,
+  step,
+  CANCELLED,
+  INITIALIZE,
+  INITIALIZED_NOTIFICATION,
+  LOG_MESSAGE,
+  PING,
+  PROGRESS,
+  type ConnectionTable,
+  type ConnectionTransitionRow,
+  type StateOf,
+} from './connection-steps.js';
 
-type StateOf<K extends ConnectionStateKind> = Extract<ConnectionState, { kind: K }>;
-type EventOf<T extends ConnectionEventType> = Extract<ConnectionEvent, { type: T }>;
-
-/** One row of the transition table. */
-export interface ConnectionTransitionRow<K extends ConnectionStateKind, T extends ConnectionEventType> {
-  /** States this row can lead to (for diagrams and docs). */
-  readonly to: readonly ConnectionStateKind[];
-  /** The spec section (digest numbering) or design rule the row implements. */
-  readonly spec: string;
-  /** One-line description. */
-  readonly doc: string;
-  readonly apply: (state: StateOf<K>, event: EventOf<T>) => ConnectionStep;
-}
-
-export type ConnectionTable = {
-  readonly [K in ConnectionStateKind]: { readonly [T in ConnectionEventType]: ConnectionTransitionRow<K, T> };
-};
-
-const PING = 'ping';
-const INITIALIZE = 'initialize';
-const INITIALIZED_NOTIFICATION = 'notifications/initialized';
-const CANCELLED = 'notifications/cancelled';
-const LOG_MESSAGE = 'notifications/message';
-const PROGRESS = 'notifications/progress';
-
-function step(state: ConnectionState, ...effects: ConnectionEffect[]): ConnectionStep {
-  return { state, effects };
-}
-const accept: ConnectionEffect = { type: 'accept' };
-function rejectInbound(message: string, code: number = ErrorCode.InvalidRequest): ConnectionEffect {
-  return { type: 'rejectInbound', code, message };
-}
-function refuse(message: string): ConnectionEffect {
-  return { type: 'refuseOutbound', error: 'invalidState', message };
-}
-function refuseClosed(message: string): ConnectionEffect {
-  return { type: 'refuseOutbound', error: 'connectionClosed', message };
-}
-function drop(reason: string): ConnectionEffect {
-  return { type: 'dropInbound', reason };
-}
-function ignore(reason: string): ConnectionEffect {
-  return { type: 'ignore', reason };
-}
-
-function shuttingDown(config: ConnectionConfig, reason: CloseReason, error?: Error): StateOf<'shuttingDown'> {
-  return error === undefined ? { kind: 'shuttingDown', config, reason } : { kind: 'shuttingDown', config, reason, error };
-}
-function terminated(config: ConnectionConfig, reason: CloseReason, error?: Error): StateOf<'terminated'> {
-  return error === undefined ? { kind: 'terminated', config, reason } : { kind: 'terminated', config, reason, error };
-}
-
-/** Graceful shutdown from a live state: cancel and settle pending work, close the transport, arm the deadline. */
-function beginShutdown(state: ConnectionState, reason: CloseReason, error?: Error): ConnectionStep {
-  return step(
-    shuttingDown(state.config, reason, error),
-    { type: 'settleOutbound', notify: true },
-    { type: 'abortInbound' },
-    { type: 'closeTransport' },
-    { type: 'armCloseDeadline' },
-  );
-}
-
-/** The transport went away under a live state: nothing can be sent; settle everything, then finish. */
-function transportLost(state: ConnectionState, event: EventOf<'transportClosed'>): ConnectionStep {
-  const reason: CloseReason = event.initiator === 'error' ? 'transportError' : event.initiator === 'remote' ? 'peerClosed' : 'closed';
-  return step(
-    shuttingDown(state.config, reason, event.error),
-    { type: 'settleOutbound', notify: false },
-    { type: 'abortInbound' },
-    { type: 'dispatch', event: { type: 'drained' } },
-  );
-}
-
-/** Forceful end from any non-terminal state. */
-function terminateNow(state: ConnectionState, reason: CloseReason): ConnectionStep {
-  const error = state.kind === 'shuttingDown' ? state.error : undefined;
-  const finalReason = state.kind === 'shuttingDown' && reason === 'terminated' ? state.reason : reason;
-  return step(
-    terminated(state.config, finalReason, error),
-    { type: 'settleOutbound', notify: false },
-    { type: 'abortInbound' },
-    { type: 'terminateTransport' },
-    { type: 'finalize' },
-  );
-}
-
-// ---------------------------------------------------------------------------------------
-// Gate rules, per state. Each returns the step for one message.
-// ---------------------------------------------------------------------------------------
-
-const LIVE_TO_SHUTDOWN: readonly ConnectionStateKind[] = ['shuttingDown'];
-
-/** Rows shared by every live state (uninitialized … operating) for closing events. */
-function liveClosingRows<K extends 'uninitialized' | 'initializing' | 'initialized' | 'operating'>() {
-  return {
-    closeRequested: {
-      to: LIVE_TO_SHUTDOWN,
-      spec: 'architecture §3 ShuttingDown; lessons #4, #5',
-      doc: 'close(): cancel pending outbound (notifications/cancelled, never for initialize), abort handlers, close the transport, arm the deadline',
-      apply: (state: StateOf<K>) => beginShutdown(state, 'closed'),
-    },
-    terminateRequested: {
-      to: ['terminated'] as readonly ConnectionStateKind[],
-      spec: 'style §11',
-      doc: 'terminate(): settle everything and close the transport forcefully',
-      apply: (state: StateOf<K>) => terminateNow(state, 'terminated'),
-    },
-    transportClosed: {
-      to: LIVE_TO_SHUTDOWN,
-      spec: 'digest §1.1 Shutdown (the transport signals termination)',
-      doc: 'transport lost: settle pending requests with connection-closed, abort handlers, then drain',
-      apply: (state: StateOf<K>, event: EventOf<'transportClosed'>) => transportLost(state, event),
-    },
-    fatalError: {
-      to: LIVE_TO_SHUTDOWN,
-      spec: 'architecture §3 ShuttingDown',
-      doc: 'unrecoverable error: shut down gracefully with reason fatalError',
-      apply: (state: StateOf<K>, event: EventOf<'fatalError'>) => beginShutdown(state, 'fatalError', event.error),
-    },
-    drained: {
-      to: [] as readonly ConnectionStateKind[],
-      spec: 'architecture §3',
-      doc: 'drained only means something while shutting down',
-      apply: (state: StateOf<K>) => step(state, ignore('not shutting down')),
-    },
-    closeDeadlineExpired: {
-      to: [] as readonly ConnectionStateKind[],
-      spec: 'architecture §3',
-      doc: 'a stale deadline timer: ignored',
-      apply: (state: StateOf<K>) => step(state, ignore('not shutting down')),
-    },
-  } as const;
-}
+export type { ConnectionTable, ConnectionTransitionRow } from './connection-steps.js';
 
 const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   outboundRequest: {
@@ -224,6 +115,12 @@ const UNINITIALIZED: ConnectionTable['uninitialized'] = {
     apply: (state, event) =>
       step({ kind: 'operating', config: state.config, version: event.version, peer: event.peer }, { type: 'negotiated', version: event.version }),
   },
+  sessionExpired: {
+    to: [],
+    spec: 'digest §5.2 Session management (404: start a new session)',
+    doc: 'no session yet: ignored',
+    apply: (state) => step(state, ignore('no session to expire')),
+  },
   ...liveClosingRows<'uninitialized'>(),
 };
 
@@ -231,10 +128,11 @@ const INITIALIZING: ConnectionTable['initializing'] = {
   outboundRequest: {
     to: [],
     spec: 'digest §1.1 Traffic allowed before initialization; rules 23, 24',
-    doc: 'only ping while the handshake is in flight; a second initialize is refused',
+    doc: 'only ping goes out while the handshake is in flight; a client request waits in the ledger until Operating; a second initialize is refused',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE) return step(state, refuse('initialize is already in flight'));
+      if (state.config.role === 'client') return step(state, queue);
       return step(state, refuse(`Cannot send ${event.method} while initializing`));
     },
   },
@@ -260,8 +158,8 @@ const INITIALIZING: ConnectionTable['initializing'] = {
   },
   inboundNotification: {
     to: [],
-    spec: 'digest §1.1, §2.2',
-    doc: 'client accepts log and progress from the server; a cancel of initialize and other notifications are dropped',
+    spec: 'digest §1.1, §2.2; issue 18 #1',
+    doc: 'client accepts log and progress from the server; others are dropped (a server never sees initialized here: the runner reads no frame behind initialize until it is answered)',
     apply(state, event) {
       if (state.config.role === 'client' && (event.method === LOG_MESSAGE || event.method === PROGRESS)) {
         return step(state, accept);
@@ -270,10 +168,17 @@ const INITIALIZING: ConnectionTable['initializing'] = {
     },
   },
   initializeSucceeded: {
-    to: ['initialized'],
-    spec: 'digest §1.1 Version negotiation; rules 19–22',
-    doc: 'version agreed: client then sends notifications/initialized; server has sent its InitializeResult',
+    to: ['initialized', 'shuttingDown'],
+    spec: 'digest §1.1 Version negotiation; rules 19–22; §5.2 Session management',
+    doc: 'version agreed: client then sends notifications/initialized; server has sent its InitializeResult. After an expiry a changed version or a lost server capability ends the session (sessionChanged)',
     apply(state, event) {
+      const previous = state.previous;
+      if (previous !== undefined) {
+        const lost = lostCapabilities(previous.peer.capabilities, event.peer.capabilities);
+        if (event.version !== previous.version || lost.length > 0) {
+          return beginShutdown(state, 'sessionChanged', new SessionChangedError(previous.version, event.version, lost));
+        }
+      }
       const next: StateOf<'initialized'> = { kind: 'initialized', config: state.config, version: event.version, peer: event.peer };
       const effects: ConnectionEffect[] = [{ type: 'negotiated', version: event.version }];
       if (state.config.role === 'client') effects.push({ type: 'sendInitialized' });
@@ -295,6 +200,12 @@ const INITIALIZING: ConnectionTable['initializing'] = {
     doc: 'a handshake already happened on this connection: ignored',
     apply: (state) => step(state, ignore('initialize in flight')),
   },
+  sessionExpired: {
+    to: [],
+    spec: 'digest §5.2 Session management',
+    doc: 'a handshake is already in flight: ignored',
+    apply: (state) => step(state, ignore('initialize in flight')),
+  },
   ...liveClosingRows<'initializing'>(),
 };
 
@@ -302,10 +213,11 @@ const INITIALIZED: ConnectionTable['initialized'] = {
   outboundRequest: {
     to: [],
     spec: 'digest §1.1; rules 22, 24',
-    doc: 'ping only until notifications/initialized has been sent (client) or received (server)',
+    doc: 'ping only until notifications/initialized has been sent (client: other requests wait in the ledger) or received (server)',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE) return step(state, refuse('Already initialized'));
+      if (state.config.role === 'client') return step(state, queue);
       return step(state, refuse(`Cannot send ${event.method} before notifications/initialized`));
     },
   },
@@ -325,11 +237,11 @@ const INITIALIZED: ConnectionTable['initialized'] = {
   outboundNotification: {
     to: ['operating'],
     spec: 'digest §1.1 (client MUST send notifications/initialized); rule 22',
-    doc: 'client: sending notifications/initialized enters operating; server may only log before it arrives',
+    doc: 'client: sending notifications/initialized enters operating and sends the requests that waited; server may only log before it arrives',
     apply(state, event) {
       if (state.config.role === 'client') {
         if (event.method === INITIALIZED_NOTIFICATION) {
-          return step({ kind: 'operating', config: state.config, version: state.version, peer: state.peer }, accept);
+          return step({ kind: 'operating', config: state.config, version: state.version, peer: state.peer }, accept, { type: 'dispatchQueued' });
         }
         return step(state, refuse(`Cannot send ${event.method} before notifications/initialized`));
       }
@@ -366,6 +278,12 @@ const INITIALIZED: ConnectionTable['initialized'] = {
     spec: 'digest §5.2',
     doc: 'a handshake already happened on this connection: ignored',
     apply: (state) => step(state, ignore('already initialized')),
+  },
+  sessionExpired: {
+    to: ['initializing'],
+    spec: 'digest §5.2 Session management (404: the client MUST start a new session)',
+    doc: 'client: the server forgot the session; run the handshake again, keeping the version and peer to compare',
+    apply: (state) => expire(state),
   },
   ...liveClosingRows<'initialized'>(),
 };
@@ -425,117 +343,13 @@ const OPERATING: ConnectionTable['operating'] = {
     doc: 'a handshake already happened on this connection: ignored',
     apply: (state) => step(state, ignore('already operating')),
   },
+  sessionExpired: {
+    to: ['initializing'],
+    spec: 'digest §5.2 Session management (404: the client MUST start a new session)',
+    doc: 'client: the server forgot the session; run the handshake again (pending requests stay in the ledger), keeping the version and peer to compare',
+    apply: (state) => expire(state),
+  },
   ...liveClosingRows<'operating'>(),
-};
-
-const SHUTTING_DOWN: ConnectionTable['shuttingDown'] = {
-  outboundRequest: {
-    to: [],
-    spec: 'architecture §3 ShuttingDown',
-    doc: 'new outbound requests fail at once with connection-closed',
-    apply: (state, event) => step(state, refuseClosed(`Cannot send ${event.method}: the connection is shutting down`)),
-  },
-  inboundRequest: {
-    to: [],
-    spec: 'architecture §3 ShuttingDown',
-    doc: 'new inbound requests get an error reply',
-    apply: (state, event) => step(state, rejectInbound(`Cannot handle ${event.method}: the connection is shutting down`)),
-  },
-  outboundNotification: {
-    to: [],
-    spec: 'digest §2.2; lessons #5',
-    doc: 'only notifications/cancelled for the requests being abandoned',
-    apply(state, event) {
-      if (event.method === CANCELLED) return step(state, accept);
-      return step(state, refuseClosed(`Cannot send ${event.method}: the connection is shutting down`));
-    },
-  },
-  inboundNotification: {
-    to: [],
-    spec: 'architecture §3 ShuttingDown',
-    doc: 'late notifications are dropped',
-    apply: (state, event) => step(state, drop(`${event.method} while shutting down`)),
-  },
-  initializeSucceeded: {
-    to: [],
-    spec: 'architecture §3',
-    doc: 'too late: ignored',
-    apply: (state) => step(state, ignore('shutting down')),
-  },
-  initializeFailed: {
-    to: [],
-    spec: 'architecture §3',
-    doc: 'too late: ignored',
-    apply: (state) => step(state, ignore('shutting down')),
-  },
-  sessionAssumed: {
-    to: [],
-    spec: 'architecture §3',
-    doc: 'too late: ignored',
-    apply: (state) => step(state, ignore('shutting down')),
-  },
-  closeRequested: {
-    to: [],
-    spec: 'style §11 (close is idempotent)',
-    doc: 'already closing: nothing more to do',
-    apply: (state) => step(state, ignore('already shutting down')),
-  },
-  terminateRequested: {
-    to: ['terminated'],
-    spec: 'style §11',
-    doc: 'terminate() while closing: finish forcefully now',
-    apply: (state) => terminateNow(state, 'terminated'),
-  },
-  transportClosed: {
-    to: ['terminated'],
-    spec: 'architecture §3 Terminated',
-    doc: 'the transport finished closing: settle anything left and finish',
-    apply: (state) =>
-      step(terminated(state.config, state.reason, state.error), { type: 'settleOutbound', notify: false }, { type: 'abortInbound' }, { type: 'finalize' }),
-  },
-  fatalError: {
-    to: [],
-    spec: 'architecture §3',
-    doc: 'already closing: the first reason stands',
-    apply: (state) => step(state, ignore('already shutting down')),
-  },
-  drained: {
-    to: ['terminated'],
-    spec: 'architecture §3 Terminated',
-    doc: 'every pending request settled after the transport went away: finish',
-    apply: (state) => step(terminated(state.config, state.reason, state.error), { type: 'finalize' }),
-  },
-  closeDeadlineExpired: {
-    to: ['terminated'],
-    spec: 'architecture §3 (bounded by a deadline); lessons #4',
-    doc: 'the transport did not report closing in time: close it forcefully and finish',
-    apply: (state) => terminateNow(state, 'closeTimeout'),
-  },
-};
-
-function terminalRow<T extends ConnectionEventType>(doc: string, effect: (event: EventOf<T>) => ConnectionEffect) {
-  return {
-    to: [] as readonly ConnectionStateKind[],
-    spec: 'architecture §3 Terminated (final)',
-    doc,
-    apply: (state: StateOf<'terminated'>, event: EventOf<T>) => step(state, effect(event)),
-  };
-}
-
-const TERMINATED: ConnectionTable['terminated'] = {
-  outboundRequest: terminalRow('the connection is over: refused', (e) => refuseClosed(`Cannot send ${e.method}: the connection is closed`)),
-  inboundRequest: terminalRow('the connection is over: dropped', (e) => drop(`${e.method} after termination`)),
-  outboundNotification: terminalRow('the connection is over: refused', (e) => refuseClosed(`Cannot send ${e.method}: the connection is closed`)),
-  inboundNotification: terminalRow('the connection is over: dropped', (e) => drop(`${e.method} after termination`)),
-  initializeSucceeded: terminalRow('final state: ignored', () => ignore('terminated')),
-  initializeFailed: terminalRow('final state: ignored', () => ignore('terminated')),
-  sessionAssumed: terminalRow('final state: ignored', () => ignore('terminated')),
-  closeRequested: terminalRow('close() after the end: nothing to do', () => ignore('terminated')),
-  terminateRequested: terminalRow('terminate() after the end: nothing to do', () => ignore('terminated')),
-  transportClosed: terminalRow('final state: ignored', () => ignore('terminated')),
-  fatalError: terminalRow('final state: ignored', () => ignore('terminated')),
-  drained: terminalRow('final state: ignored', () => ignore('terminated')),
-  closeDeadlineExpired: terminalRow('final state: ignored', () => ignore('terminated')),
 };
 
 /** The transition table: every state × event pair. Frozen; render it, test it, inspect it. */

@@ -9,7 +9,7 @@
  *   and the machine reaches Initialized before the reply is handed to the transport, so an
  *   `initialized` right behind it finds the server ready.
  */
-import { InvalidResultError, UnsupportedProtocolVersionError, toWireError } from '../errors/errors.js';
+import { InvalidResultError, InvalidStateError, UnsupportedProtocolVersionError, toWireError } from '../errors/errors.js';
 import { ErrorCode, type JsonObject, type JsonRpcRequest, type JsonRpcResultResponse, type RequestId } from '../jsonrpc/messages.js';
 import type { ConnectionEvent, ConnectionState, PeerInfo, Role } from '../machines/connection-types.js';
 import type { Revision } from '../revisions/types.js';
@@ -33,15 +33,21 @@ export interface HandshakeHost {
   replyError(id: RequestId, code: number, message: string, data?: unknown): void;
   /** Settles once `notifications/initialized` of the last handshake has been sent. */
   initializedSent(): Promise<void>;
+  /** Keeps the initialize params sent, for a handshake re-run after a session expiry. */
+  remember(params: JsonObject): void;
+  /** Sends `initialize` through the ledger without the gate (the machine asked for it). */
+  sendInitialize(params: JsonObject): Promise<JsonObject>;
 }
 
 /** Client: runs the handshake; rejects, once the session has terminated, when it fails. */
 export async function runClientHandshake(host: HandshakeHost, params: InitializeParams, options: RequestOptions): Promise<InitializeResultShape> {
   const proposed = params.protocolVersion ?? proposeVersion(host.supported);
   host.useRevision(proposed);
+  const sent: JsonObject = { ...params, protocolVersion: proposed };
+  host.remember(sent);
   let answer: JsonObject;
   try {
-    answer = await host.request('initialize', { ...params, protocolVersion: proposed }, options);
+    answer = await host.request('initialize', sent, options);
   } catch (error) {
     return fail(host, 'initializeFailed', error instanceof Error ? error : new Error(String(error)));
   }
@@ -50,6 +56,29 @@ export async function runClientHandshake(host: HandshakeHost, params: Initialize
   host.dispatch({ type: 'initializeSucceeded', version: checked.version, peer: checked.peer });
   await host.initializedSent();
   return checked.result;
+}
+
+/**
+ * Client, after a session expiry (the machine's `reinitialize` effect): sends the remembered
+ * initialize params again through the ledger and validates the answer exactly like the first.
+ * The machine compares the new version and capabilities with the previous ones; on success
+ * its effects send `notifications/initialized` and tell the transport the version.
+ */
+export async function rerunClientHandshake(host: HandshakeHost, params: JsonObject | undefined): Promise<void> {
+  let answer: JsonObject;
+  try {
+    if (params === undefined) throw new InvalidStateError('The session expired before any initialize was sent', host.state().kind);
+    answer = await host.sendInitialize(params);
+  } catch (error) {
+    host.dispatch({ type: 'initializeFailed', reason: 'initializeFailed', error: error instanceof Error ? error : new Error(String(error)) });
+    return;
+  }
+  const checked = checkInitializeResult(host, answer);
+  if (checked instanceof Error) {
+    host.dispatch({ type: 'initializeFailed', reason: checked instanceof UnsupportedProtocolVersionError ? 'versionMismatch' : 'initializeFailed', error: checked });
+    return;
+  }
+  host.dispatch({ type: 'initializeSucceeded', version: checked.version, peer: checked.peer });
 }
 
 /** A validated InitializeResult: the version this side accepts, the peer it describes. */

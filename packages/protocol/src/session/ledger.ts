@@ -36,6 +36,18 @@ export interface OutboundRecord extends RecordBase {
   maxTimer: TimerHandle | undefined;
   /** Detaches the caller's AbortSignal listener. */
   detach: (() => void) | undefined;
+  /**
+   * Set while the request waits in state `created` for the handshake to reach Operating
+   * (never sent yet, so a cancel or timeout sends no `notifications/cancelled`).
+   */
+  queued: QueuedSend | undefined;
+}
+
+/** What a queued request needs to go out once the connection is Operating. */
+export interface QueuedSend {
+  readonly params: JsonObject | undefined;
+  readonly relatedRequestId: RequestId | undefined;
+  readonly skipCapabilityCheck: boolean;
 }
 
 /** A request the peer sent and a handler is working on. */

@@ -41,13 +41,20 @@ describe('Session lifecycle rules', () => {
     expect(methods).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
   });
 
-  it('rule 23: the client refuses requests other than ping before the initialize response', async () => {
-    const pair = createPair();
+  it('rule 23: the client sends no request other than ping before the initialize response; others wait in the ledger', async () => {
+    const seen: string[] = [];
+    const pair = createPair({
+      client: { inspect: (event) => void (event.type === 'message.out' && 'method' in event.message && seen.push(event.message.method)) },
+    });
+    pair.server.setRequestHandler('tools/list', () => ({ tools: [] }));
     await pair.connect();
     const init = pair.client.initialize({ capabilities: {}, clientInfo: { name: 'c', version: '1' } });
-    await expect(pair.client.request('tools/list')).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    const listed = pair.client.request('tools/list');
+    expect(pair.client.pendingRequests().find((r) => r.method === 'tools/list')?.state).toBe('created');
     await expect(pair.client.request('ping')).resolves.toEqual({});
     await init;
+    await expect(listed).resolves.toEqual({ tools: [] });
+    expect(seen).toEqual(['initialize', 'ping', 'notifications/initialized', 'tools/list']);
   });
 
   it('rule 24: the server refuses requests other than ping before notifications/initialized', async () => {

@@ -21,7 +21,7 @@ import { capabilityFor, capabilityName, hasCapability } from '../capabilities/ta
 import type { Revision } from '../revisions/types.js';
 import type { Transport } from '../transport/transport.js';
 import type { Clock } from './clock.js';
-import type { OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
+import type { OutboundRecord, ProgressUpdate, QueuedSend, RequestLedger } from './ledger.js';
 import type { SessionObserver } from './observer.js';
 import type { RequestOptions, SessionOptions } from './options.js';
 import { TERMINAL_TASK_STATUSES } from './notifications.js';
@@ -103,10 +103,11 @@ export class OutboundRequests {
   }
 
   /**
-   * Enters a request into the ledger, arms its timers and signal, and sends it. `keepAlive`
+   * Enters a request into the ledger, arms its timers and signal, and sends it — or, when
+   * `queued`, leaves it waiting in state `created` for {@link dispatchQueued}. `keepAlive`
    * says whether its timers keep the process alive (false only for keep-alive pings).
    */
-  send(method: string, params: JsonObject | undefined, options: RequestOptions, keepAlive: boolean): Promise<JsonObject> {
+  send(method: string, params: JsonObject | undefined, options: RequestOptions, keepAlive: boolean, queued = false): Promise<JsonObject> {
     const host = this.#host;
     const id = ++this.#nextId;
     const progressToken = options.onProgress !== undefined ? id : undefined;
@@ -143,6 +144,7 @@ export class OutboundRequests {
         timer: undefined,
         maxTimer: undefined,
         detach: undefined,
+        queued: undefined,
       };
       host.ledger.addOutbound(record);
       host.observer.requestTransition(record, 'created', 'dispatch', true);
@@ -161,14 +163,37 @@ export class OutboundRequests {
         signal.addEventListener('abort', onAbort, { once: true });
         record.detach = () => signal.removeEventListener('abort', onAbort);
       }
-      const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
-      if (outParams !== undefined) message.params = outParams;
-      host.ledger.move(record, 'dispatch');
-      host.write(message, options.relatedRequestId).catch((error: unknown) => {
-        host.ledger.settle(record, {
-          event: 'fail',
-          error: new TransportError(`Failed to send ${method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
-        });
+      const queuedSend = { params: outParams, relatedRequestId: options.relatedRequestId, skipCapabilityCheck: options.skipCapabilityCheck === true };
+      if (queued) record.queued = queuedSend;
+      else this.#dispatch(record, queuedSend);
+    });
+  }
+
+  /**
+   * The connection reached Operating: every request that waited in the ledger goes out, in the
+   * order it was made, unless the negotiated revision or the server's capabilities refuse it
+   * now (it then fails with that error, never sent).
+   */
+  dispatchQueued(transport: Transport): void {
+    for (const record of this.#host.ledger.pendingOutbound()) {
+      const queued = record.queued;
+      if (queued === undefined) continue;
+      record.queued = undefined;
+      const refusal = this.refusal(record.method, { skipCapabilityCheck: queued.skipCapabilityCheck }, transport);
+      if (refusal !== undefined) this.#host.ledger.settle(record, { event: 'fail', error: refusal });
+      else this.#dispatch(record, queued);
+    }
+  }
+
+  #dispatch(record: OutboundRecord, send: QueuedSend): void {
+    const { id, method } = record;
+    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
+    if (send.params !== undefined) message.params = send.params;
+    this.#host.ledger.move(record, 'dispatch');
+    this.#host.write(message, send.relatedRequestId).catch((error: unknown) => {
+      this.#host.ledger.settle(record, {
+        event: 'fail',
+        error: new TransportError(`Failed to send ${method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
       });
     });
   }
@@ -297,9 +322,12 @@ export class OutboundRequests {
   }
 }
 
-/** `initialize` is never cancelled (rule 25); task-augmented requests use `tasks/cancel` (rule 43). */
+/**
+ * `initialize` is never cancelled (rule 25); task-augmented requests use `tasks/cancel` (rule
+ * 43); a request still waiting for the handshake was never sent, so there is nothing to cancel.
+ */
 function cancellable(record: OutboundRecord): boolean {
-  return record.method !== 'initialize' && !record.taskAugmented;
+  return record.method !== 'initialize' && !record.taskAugmented && record.queued === undefined;
 }
 
 export function abortReason(signal: AbortSignal): string {

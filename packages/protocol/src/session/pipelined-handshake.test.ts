@@ -37,7 +37,12 @@ describe('Session (server)', () => {
 
     it('holds later frames behind a failing initialize and answers them in the state it leaves', async () => {
       const { peer, server } = await serverWithRawClient({
-        server: { onInitialize: () => slowly(Promise.reject(new Error('no thanks'))) },
+        server: {
+          onInitialize: async () => {
+            await flush(5);
+            throw new Error('no thanks');
+          },
+        },
       });
       await Promise.all([
         peer.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),

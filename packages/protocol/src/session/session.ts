@@ -1,17 +1,10 @@
 /**
  * The session runner: drives one Transport with the connection machine and the request
  * ledger. It decides nothing about the lifecycle itself: every decision is a `transition()`
- * of the connection machine, and the runner performs the effects. The work is split by job:
- *
- * - `intake.ts`     inbound frames in arrival order, classified once, bad input answered
- * - `handshake.ts`  `initialize` for both roles, as machine events
- * - `outbound.ts`   ids, timeouts, cancellation, responses and progress of our requests
- * - `inbound.ts`    checks, handlers and the one settle path of the peer's requests
- * - `notifications.ts` the peer's notifications
- * - `keep-alive.ts` periodic ping
- * - `shutdown.ts`   closing the transport, the connection-closed error
- * - `observer.ts`   the inspection stream and diagnostics channels
- * - this file       the public `Session`, the machine, and the effects it asks for
+ * of the connection machine, and the runner performs the effects. By job: `intake.ts`
+ * (inbound frames, in order), `handshake.ts`, `outbound.ts` (our requests), `inbound.ts` (the
+ * peer's requests, one settle path), `notifications.ts`, `keep-alive.ts`, `shutdown.ts`,
+ * `observer.ts` (inspection); this file holds the public `Session`, the machine and its effects.
  *
  * ```
  *  close() ─▶ closeRequested ─▶ ShuttingDown ─┬─ transport reports closed ─▶ Terminated
@@ -27,7 +20,7 @@ import type { Revision } from '../revisions/types.js';
 import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, negotiateServerVersion, proposeVersion } from '../versions.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
-import { answerInitialize, runClientHandshake, type HandshakeHost } from './handshake.js';
+import { answerInitialize, rerunClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
 import { InboundRequests } from './inbound.js';
 import { FrameIntake } from './intake.js';
 import { startKeepAlive } from './keep-alive.js';
@@ -86,6 +79,8 @@ export class Session {
   #negotiated: string | undefined;
   #lastPeer: PeerInfo | undefined;
   #initializedSent: Promise<void> = Promise.resolve();
+  /** The initialize params last sent (client), re-sent when the session expires. */
+  #initializeParams: JsonObject | undefined;
   #closeDeadline: TimerHandle | undefined;
   #closeCause: { info?: TransportCloseInfo } = {};
   #closeInfo: CloseInfo | undefined;
@@ -152,6 +147,8 @@ export class Session {
       useRevision: (version) => (this.#revision = revisionFor(version)),
       replyError: (id, code, message, data) => this.#inbound.replyError(id, code, message, data),
       initializedSent: () => this.#initializedSent,
+      remember: (params) => (this.#initializeParams = params),
+      sendInitialize: (params) => this.#outbound.send('initialize', params, {}, true),
     };
     this.#intake = new FrameIntake({
       ...shared,
@@ -246,6 +243,7 @@ export class Session {
       onError: (error) => this.#observer.diagnostic(`transport error: ${error.message}`, error),
       onClose: (info) => this.#onTransportClosed(info),
       onUndeliverable: (ids, error) => this.#outbound.undeliverable(ids, error),
+      onSessionExpired: () => void this.#dispatch({ type: 'sessionExpired' }),
     };
     const assumed = transport.assumedProtocolVersion;
     if (assumed !== undefined && this.role === 'server') {
@@ -289,20 +287,22 @@ export class Session {
     const transport = this.#transport;
     if (transport === undefined) return Promise.reject(new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind));
     const gate = this.#gate({ type: 'outboundRequest', method });
-    if (gate !== undefined) return Promise.reject(gate);
-    const refusal = this.#outbound.refusal(method, options, transport);
+    if (gate instanceof Error) return Promise.reject(gate);
+    // A client request made during the handshake waits in the ledger; its checks run when it goes out.
+    const queued = gate === 'queue';
+    const refusal = queued ? undefined : this.#outbound.refusal(method, options, transport);
     if (refusal !== undefined) return Promise.reject(refusal);
     if (options.signal?.aborted === true) {
       return Promise.reject(new RequestCancelledError(`${method} was cancelled before it was sent`, { reason: abortReason(options.signal) }));
     }
-    return this.#outbound.send(method, params, options, keepAlive);
+    return this.#outbound.send(method, params, options, keepAlive, queued);
   }
 
   /** Sends a notification. Rejects with a typed error when the state or capabilities forbid it. */
   async notify(method: string, params?: JsonObject, options: NotificationOptions = {}): Promise<void> {
     if (this.#transport === undefined) throw new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind);
     const gate = this.#gate({ type: 'outboundNotification', method });
-    if (gate !== undefined) throw gate;
+    if (gate instanceof Error) throw gate;
     const refusal = this.#outbound.notificationRefusal(method);
     if (refusal !== undefined) throw refusal;
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
@@ -385,6 +385,7 @@ export class Session {
     for (const effect of effects) {
       switch (effect.type) {
         case 'accept':
+        case 'queueOutbound':
         case 'rejectInbound':
         case 'refuseOutbound':
         case 'dropInbound':
@@ -398,6 +399,16 @@ export class Session {
           break;
         case 'sendInitialized':
           this.#initializedSent = this.notify('notifications/initialized');
+          this.#initializedSent.catch((error: unknown) => this.#observer.diagnostic('could not send notifications/initialized', error));
+          break;
+        case 'dispatchQueued': {
+          // Runs right after `notifications/initialized` has been handed to the transport.
+          const transport = this.#transport;
+          if (transport !== undefined) queueMicrotask(() => this.#outbound.dispatchQueued(transport));
+          break;
+        }
+        case 'reinitialize':
+          void rerunClientHandshake(this.#handshakeHost, this.#initializeParams);
           break;
         case 'settleOutbound':
           this.#outbound.settleAll(effect.notify);
@@ -428,12 +439,13 @@ export class Session {
     return gateEffects;
   }
 
-  /** Runs a gate event; returns the local error to throw when refused, else undefined. */
-  #gate(event: Extract<ConnectionEvent, { type: 'outboundRequest' | 'outboundNotification' }>): Error | undefined {
+  /** Runs a gate event: the local error to throw when refused, `queue` when the request must wait, else undefined. */
+  #gate(event: Extract<ConnectionEvent, { type: 'outboundRequest' | 'outboundNotification' }>): Error | 'queue' | undefined {
     for (const effect of this.#dispatch(event)) {
       if (effect.type === 'refuseOutbound') {
         return effect.error === 'connectionClosed' ? this.#closedError(effect.message) : new InvalidStateError(effect.message, this.#state.kind);
       }
+      if (effect.type === 'queueOutbound') return 'queue';
     }
     return undefined;
   }

@@ -1,0 +1,159 @@
+/**
+ * The building blocks of the connection machine's table (connection.ts): the row type, the
+ * effects every row returns, and the steps shared by several states (shutdown, transport
+ * loss, termination, session expiry). Pure: no I/O, no clock.
+ */
+import { ErrorCode } from '../jsonrpc/messages.js';
+import type {
+  CloseReason,
+  ConnectionEffect,
+  ConnectionEvent,
+  ConnectionEventType,
+  ConnectionState,
+  ConnectionStateKind,
+  ConnectionStep,
+  ConnectionConfig,
+} from './connection-types.js';
+
+export type StateOf<K extends ConnectionStateKind> = Extract<ConnectionState, { kind: K }>;
+export type EventOf<T extends ConnectionEventType> = Extract<ConnectionEvent, { type: T }>;
+
+/** One row of the transition table. */
+export interface ConnectionTransitionRow<K extends ConnectionStateKind, T extends ConnectionEventType> {
+  /** States this row can lead to (for diagrams and docs). */
+  readonly to: readonly ConnectionStateKind[];
+  /** The spec section (digest numbering) or design rule the row implements. */
+  readonly spec: string;
+  /** One-line description. */
+  readonly doc: string;
+  readonly apply: (state: StateOf<K>, event: EventOf<T>) => ConnectionStep;
+}
+
+export type ConnectionTable = {
+  readonly [K in ConnectionStateKind]: { readonly [T in ConnectionEventType]: ConnectionTransitionRow<K, T> };
+};
+
+export const PING = 'ping';
+export const INITIALIZE = 'initialize';
+export const INITIALIZED_NOTIFICATION = 'notifications/initialized';
+export const CANCELLED = 'notifications/cancelled';
+export const LOG_MESSAGE = 'notifications/message';
+export const PROGRESS = 'notifications/progress';
+
+export function step(state: ConnectionState, ...effects: ConnectionEffect[]): ConnectionStep {
+  return { state, effects };
+}
+export const accept: ConnectionEffect = { type: 'accept' };
+export const queue: ConnectionEffect = { type: 'queueOutbound' };
+export function rejectInbound(message: string, code: number = ErrorCode.InvalidRequest): ConnectionEffect {
+  return { type: 'rejectInbound', code, message };
+}
+export function refuse(message: string): ConnectionEffect {
+  return { type: 'refuseOutbound', error: 'invalidState', message };
+}
+export function refuseClosed(message: string): ConnectionEffect {
+  return { type: 'refuseOutbound', error: 'connectionClosed', message };
+}
+export function drop(reason: string): ConnectionEffect {
+  return { type: 'dropInbound', reason };
+}
+export function ignore(reason: string): ConnectionEffect {
+  return { type: 'ignore', reason };
+}
+
+export function shuttingDown(config: ConnectionConfig, reason: CloseReason, error?: Error): StateOf<'shuttingDown'> {
+  return error === undefined ? { kind: 'shuttingDown', config, reason } : { kind: 'shuttingDown', config, reason, error };
+}
+export function terminated(config: ConnectionConfig, reason: CloseReason, error?: Error): StateOf<'terminated'> {
+  return error === undefined ? { kind: 'terminated', config, reason } : { kind: 'terminated', config, reason, error };
+}
+
+/** Graceful shutdown from a live state: cancel and settle pending work, close the transport, arm the deadline. */
+export function beginShutdown(state: ConnectionState, reason: CloseReason, error?: Error): ConnectionStep {
+  return step(
+    shuttingDown(state.config, reason, error),
+    { type: 'settleOutbound', notify: true },
+    { type: 'abortInbound' },
+    { type: 'closeTransport' },
+    { type: 'armCloseDeadline' },
+  );
+}
+
+/** The transport went away under a live state: nothing can be sent; settle everything, then finish. */
+export function transportLost(state: ConnectionState, event: EventOf<'transportClosed'>): ConnectionStep {
+  const reason: CloseReason = event.initiator === 'error' ? 'transportError' : event.initiator === 'remote' ? 'peerClosed' : 'closed';
+  return step(
+    shuttingDown(state.config, reason, event.error),
+    { type: 'settleOutbound', notify: false },
+    { type: 'abortInbound' },
+    { type: 'dispatch', event: { type: 'drained' } },
+  );
+}
+
+/** Forceful end from any non-terminal state. */
+export function terminateNow(state: ConnectionState, reason: CloseReason): ConnectionStep {
+  const error = state.kind === 'shuttingDown' ? state.error : undefined;
+  const finalReason = state.kind === 'shuttingDown' && reason === 'terminated' ? state.reason : reason;
+  return step(
+    terminated(state.config, finalReason, error),
+    { type: 'settleOutbound', notify: false },
+    { type: 'abortInbound' },
+    { type: 'terminateTransport' },
+    { type: 'finalize' },
+  );
+}
+
+/** Client: the session expired under Initialized or Operating; a server has nothing to re-run. */
+export function expire(state: StateOf<'initialized'> | StateOf<'operating'>): ConnectionStep {
+  if (state.config.role === 'server') return step(state, ignore('only a client re-runs the handshake'));
+  return step({ kind: 'initializing', config: state.config, previous: { version: state.version, peer: state.peer } }, { type: 'reinitialize' });
+}
+
+// ---------------------------------------------------------------------------------------
+// Gate rules, per state. Each returns the step for one message.
+// ---------------------------------------------------------------------------------------
+
+const LIVE_TO_SHUTDOWN: readonly ConnectionStateKind[] = ['shuttingDown'];
+
+/** Rows shared by every live state (uninitialized … operating) for closing events. */
+export function liveClosingRows<K extends 'uninitialized' | 'initializing' | 'initialized' | 'operating'>() {
+  return {
+    closeRequested: {
+      to: LIVE_TO_SHUTDOWN,
+      spec: 'architecture §3 ShuttingDown; lessons #4, #5',
+      doc: 'close(): cancel pending outbound (notifications/cancelled, never for initialize), abort handlers, close the transport, arm the deadline',
+      apply: (state: StateOf<K>) => beginShutdown(state, 'closed'),
+    },
+    terminateRequested: {
+      to: ['terminated'] as readonly ConnectionStateKind[],
+      spec: 'style §11',
+      doc: 'terminate(): settle everything and close the transport forcefully',
+      apply: (state: StateOf<K>) => terminateNow(state, 'terminated'),
+    },
+    transportClosed: {
+      to: LIVE_TO_SHUTDOWN,
+      spec: 'digest §1.1 Shutdown (the transport signals termination)',
+      doc: 'transport lost: settle pending requests with connection-closed, abort handlers, then drain',
+      apply: (state: StateOf<K>, event: EventOf<'transportClosed'>) => transportLost(state, event),
+    },
+    fatalError: {
+      to: LIVE_TO_SHUTDOWN,
+      spec: 'architecture §3 ShuttingDown',
+      doc: 'unrecoverable error: shut down gracefully with reason fatalError',
+      apply: (state: StateOf<K>, event: EventOf<'fatalError'>) => beginShutdown(state, 'fatalError', event.error),
+    },
+    drained: {
+      to: [] as readonly ConnectionStateKind[],
+      spec: 'architecture §3',
+      doc: 'drained only means something while shutting down',
+      apply: (state: StateOf<K>) => step(state, ignore('not shutting down')),
+    },
+    closeDeadlineExpired: {
+      to: [] as readonly ConnectionStateKind[],
+      spec: 'architecture §3',
+      doc: 'a stale deadline timer: ignored',
+      apply: (state: StateOf<K>) => step(state, ignore('not shutting down')),
+    },
+  } as const;
+}
+
