@@ -190,6 +190,36 @@ describe('transition', () => {
     });
   });
 
+  describe('#sessionExpired', () => {
+    const tools: PeerInfo = { capabilities: { tools: { listChanged: true } }, info: { name: 'peer', version: '1' } };
+    const operating: ConnectionState = { kind: 'operating', config: client, version: '2025-11-25', peer: tools };
+
+    it('re-runs the client handshake from Operating or Initialized, keeping the version and peer', () => {
+      const step = transition(operating, { type: 'sessionExpired' });
+      expect(step.state).toEqual({ kind: 'initializing', config: client, previous: { version: '2025-11-25', peer: tools } });
+      expect(step.effects).toEqual([{ type: 'reinitialize' }]);
+      expect(transition({ ...operating, kind: 'initialized' }, { type: 'sessionExpired' }).state.kind).toBe('initializing');
+    });
+
+    it('is ignored by a server and outside Initialized / Operating', () => {
+      expect(effectTypes({ ...operating, config: server }, { type: 'sessionExpired' })).toEqual(['ignore']);
+      for (const kind of ['uninitialized', 'initializing', 'shuttingDown', 'terminated'] as const) {
+        expect(effectTypes(stateOf(kind, client), { type: 'sessionExpired' })).toEqual(['ignore']);
+      }
+    });
+
+    it('accepts the same version and capabilities, and ends the session on a change', () => {
+      const reinitializing = transition(operating, { type: 'sessionExpired' }).state;
+      const same = transition(reinitializing, { type: 'initializeSucceeded', version: '2025-11-25', peer: tools });
+      expect(same.state.kind).toBe('initialized');
+      expect(same.effects).toEqual([{ type: 'negotiated', version: '2025-11-25' }, { type: 'sendInitialized' }]);
+      const changed = transition(reinitializing, { type: 'initializeSucceeded', version: '2025-06-18', peer: tools });
+      expect(changed.state).toMatchObject({ kind: 'shuttingDown', reason: 'sessionChanged', error: { code: 'SESSION_CHANGED', version: '2025-06-18' } });
+      const lost = transition(reinitializing, { type: 'initializeSucceeded', version: '2025-11-25', peer: { ...tools, capabilities: { tools: {} } } });
+      expect(lost.state).toMatchObject({ kind: 'shuttingDown', reason: 'sessionChanged', error: { lostCapabilities: ['tools.listChanged'] } });
+    });
+  });
+
   describe('#shutdown', () => {
     it('closes gracefully from operating: cancel pending, abort handlers, close transport, arm deadline (lessons #4, #5)', () => {
       expect(effectTypes(stateOf('operating', client), { type: 'closeRequested' })).toEqual([
