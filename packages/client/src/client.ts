@@ -64,7 +64,6 @@ import type {
   ServerCapabilities,
   Tool,
 } from './types.js';
-import { waitForHandshake } from './wait-for-handshake.js';
 
 /**
  * An MCP client. One client holds one connection at a time; after it has closed,
@@ -94,6 +93,8 @@ export class Client {
   #session: Session;
   #declared: ClientCapabilities = {};
   #handshake: Promise<void> | undefined;
+  /** Settles once the running handshake's `initialize` is in flight (or the handshake failed). */
+  #handshakeStarted: Promise<void> | undefined;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     this.clientInfo = { ...clientInfo };
@@ -168,18 +169,23 @@ export class Client {
     const kind = this.#session.state.kind;
     if (kind === 'shuttingDown') throw new InvalidStateError('The previous connection is still closing; await client.closed first', kind);
     if (kind === 'terminated') this.#session = this.#createSession();
-    const handshake = this.#runHandshake(this.#session, transport, options);
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    const handshake = this.#runHandshake(this.#session, transport, options, markStarted);
     this.#handshake = handshake;
+    // Calls made meanwhile wait for `initialize` to be in flight, then wait in the ledger.
+    this.#handshakeStarted = Promise.race([started, handshake]);
     // Waiting calls observe the rejection through their own await; this keeps it from being reported as unhandled.
     handshake.catch(() => undefined);
     try {
       await handshake;
     } finally {
       this.#handshake = undefined;
+      this.#handshakeStarted = undefined;
     }
   }
 
-  async #runHandshake(session: Session, transport: Transport, options: ConnectOptions): Promise<void> {
+  async #runHandshake(session: Session, transport: Transport, options: ConnectOptions, onStarted: () => void): Promise<void> {
     this.#declared = buildCapabilities(this.#options.capabilities, this.#serverRequests.implied());
     await session.connect(transport);
     const params: InitializeParams = {
@@ -191,8 +197,10 @@ export class Client {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     };
+    const initializing = session.initialize(params, requestOptions);
+    onStarted();
     try {
-      await session.initialize(params, requestOptions);
+      await initializing;
     } catch (error) {
       // The machine is shutting the failed connection down; reject once it has finished.
       if (session.state.kind === 'shuttingDown') await session.closed;
@@ -334,8 +342,8 @@ export class Client {
 
   /** Sends `ping` and resolves with the round-trip time in ms. */
   async ping(options: CallOptions = {}): Promise<number> {
-    const session = await this.#ready('ping', options);
-    return session.ping(requestOptions(options));
+    if (this.#handshakeStarted !== undefined) await this.#handshakeStarted;
+    return this.#session.ping(requestOptions(options));
   }
 
   /** One page of `tools/list`. The output schemas it lists are remembered for `callTool`. */
@@ -440,16 +448,15 @@ export class Client {
     await this.#call('logging/setLevel', { level }, options);
   }
 
-  /** Waits for a running handshake (see the class doc), then returns the session to send on. */
-  async #ready(method: string, options: CallOptions): Promise<Session> {
-    const handshake = this.#handshake;
-    if (handshake !== undefined) await waitForHandshake(handshake, method, options.signal);
-    return this.#session;
-  }
-
+  /**
+   * A call made during `connect()` waits until `initialize` is in flight (the transport has
+   * started), then enters the ledger, where it waits — visible in `pendingRequests()` and
+   * `inspect`, cancellable and timed — until the connection is Operating.
+   */
   async #call(method: string, params: object, options: CallOptions): Promise<JsonObject> {
-    const session = await this.#ready(method, options);
-    return session.request(method, params as JsonObject, requestOptions(options));
+    const started = this.#handshakeStarted;
+    if (started !== undefined) await started;
+    return this.#session.request(method, params as JsonObject, requestOptions(options));
   }
 }
 

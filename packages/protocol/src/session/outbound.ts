@@ -43,6 +43,8 @@ export interface OutboundHost {
   write(message: JsonRpcRequest, relatedRequestId: RequestId | undefined): Promise<void>;
   notify(method: string, params: JsonObject): Promise<void>;
   closedError(message: string): ConnectionClosedError;
+  /** The error the connection is ending with (a failed handshake's), if any. */
+  endError(): Error | undefined;
 }
 
 export class OutboundRequests {
@@ -198,12 +200,17 @@ export class OutboundRequests {
     });
   }
 
-  /** Settles every pending request with connection-closed; `notify` sends `notifications/cancelled` first. */
+  /**
+   * Settles every pending request with connection-closed; `notify` sends `notifications/cancelled`
+   * first. A request still waiting for the handshake gets the error the connection ends with
+   * (the failed handshake's), since that is why it never went out.
+   */
   settleAll(notify: boolean): void {
     const ledger = this.#host.ledger;
     for (const record of ledger.pendingOutbound()) {
       if (notify && cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');
-      ledger.settle(record, { event: 'abort', error: this.#host.closedError(`${record.method} did not complete: the connection closed`) });
+      const ending = record.queued !== undefined ? this.#host.endError() : undefined;
+      ledger.settle(record, { event: 'abort', error: ending ?? this.#host.closedError(`${record.method} did not complete: the connection closed`) });
     }
     ledger.clearTaskProgress();
   }

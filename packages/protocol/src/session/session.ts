@@ -126,6 +126,7 @@ export class Session {
       write: (message, relatedRequestId) => this.#write(message, relatedRequestId),
       notify: (method, params) => this.notify(method, params),
       closedError: (message) => this.#closedError(message),
+      endError: () => (this.#state.kind === 'shuttingDown' || this.#state.kind === 'terminated' ? this.#state.error : undefined),
     });
     this.#inbound = new InboundRequests({
       ...shared,
