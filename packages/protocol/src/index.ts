@@ -52,6 +52,7 @@ export {
   ToolError,
   TransportError,
   UnsupportedProtocolVersionError,
+  SessionChangedError,
   categoryOf,
   toWireError,
 } from './errors/errors.js';
@@ -166,7 +167,7 @@ export { compileJsonSchema, jsonSchemaDialect } from './json-schema/validator.js
 export type { JsonSchemaCheck, JsonSchemaDialect } from './json-schema/validator.js';
 
 // Capabilities
-export { METHOD_CAPABILITIES, capabilityFor, capabilityName, hasCapability } from './capabilities/table.js';
+export { METHOD_CAPABILITIES, capabilityFor, capabilityName, hasCapability, lostCapabilities } from './capabilities/table.js';
 export type { CapabilityRequirement } from './capabilities/table.js';
 
 // State machines
@@ -183,6 +184,7 @@ export type {
   ConnectionStateKind,
   ConnectionStep,
   PeerInfo,
+  PreviousSession,
   Role,
 } from './machines/connection-types.js';
 export { REQUEST_EVENT_TYPES, REQUEST_STATE_KINDS, REQUEST_TABLE, isSettled, requestTransition } from './machines/request.js';

@@ -14,7 +14,8 @@ import { ErrorCode, type JsonObject, type JsonRpcRequest, type JsonRpcResultResp
 import type { ConnectionEvent, ConnectionState, PeerInfo, Role } from '../machines/connection-types.js';
 import type { Revision } from '../revisions/types.js';
 import type { InboundContext } from '../transport/transport.js';
-import { acceptServerVersion, negotiateServerVersion, proposeVersion } from '../versions.js';
+import { getRevision } from '../revisions/registry.js';
+import { LATEST_LEGACY_PROTOCOL_VERSION, acceptServerVersion, negotiateServerVersion, proposeVersion } from '../versions.js';
 import type { CloseInfo, InitializeParams, InitializeResultShape, RequestOptions, SessionOptions } from './options.js';
 import { formatIssues } from './validation.js';
 
@@ -149,4 +150,11 @@ export async function answerInitialize(host: HandshakeHost, message: JsonRpcRequ
   // `initialized` right behind it finds the server in Initialized.
   host.dispatch({ type: 'initializeSucceeded', version, peer });
   host.reply({ jsonrpc: '2.0', id, result: { ...result, protocolVersion: version } }, id);
+}
+
+/** The revision of `version`, or the latest legacy one when `version` is unknown. */
+export function revisionFor(version: string): Revision {
+  const revision = getRevision(version) ?? getRevision(LATEST_LEGACY_PROTOCOL_VERSION);
+  if (revision === undefined) throw new Error(`No revision registered for ${version}`);
+  return revision;
 }

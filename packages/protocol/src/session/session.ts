@@ -15,12 +15,11 @@ import { AlreadyConnectedError, InvalidStateError, RequestCancelledError, Transp
 import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from '../jsonrpc/messages.js';
 import { initialConnectionState, transition } from '../machines/connection.js';
 import type { ConnectionEffect, ConnectionEvent, ConnectionState, PeerInfo, Role } from '../machines/connection-types.js';
-import { getRevision } from '../revisions/registry.js';
 import type { Revision } from '../revisions/types.js';
 import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
-import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, negotiateServerVersion, proposeVersion } from '../versions.js';
+import { LEGACY_PROTOCOL_VERSIONS, negotiateServerVersion, proposeVersion } from '../versions.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
-import { answerInitialize, rerunClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
+import { answerInitialize, rerunClientHandshake, revisionFor, runClientHandshake, type HandshakeHost } from './handshake.js';
 import { InboundRequests } from './inbound.js';
 import { FrameIntake } from './intake.js';
 import { startKeepAlive } from './keep-alive.js';
@@ -492,10 +491,4 @@ export class Session {
     this.#observer.messageOut(message);
     await transport.send(message, relatedRequestId !== undefined ? { relatedRequestId } : undefined);
   }
-}
-
-function revisionFor(version: string): Revision {
-  const revision = getRevision(version) ?? getRevision(LATEST_LEGACY_PROTOCOL_VERSION);
-  if (revision === undefined) throw new Error(`No revision registered for ${version}`);
-  return revision;
 }
