@@ -26,16 +26,15 @@ export function jsonResponse(body: unknown, status = 200, headers?: Record<strin
   });
 }
 
-/** An HTTP error whose body is a JSON-RPC error response (id omitted unless given). */
+/** An HTTP error whose body is a JSON-RPC error response (`"id": null` unless an id is given; JSON-RPC 2.0 §5). */
 export function errorResponse(
   status: number,
   code: number,
   message: string,
   options: { id?: RequestId | undefined; headers?: Record<string, string>; data?: unknown } = {},
 ): Response {
-  const body: JsonRpcErrorResponse = { jsonrpc: '2.0', error: { code, message } };
+  const body: JsonRpcErrorResponse = { jsonrpc: '2.0', id: options.id ?? null, error: { code, message } };
   if (options.data !== undefined) body.error.data = options.data;
-  if (options.id !== undefined) body.id = options.id;
   return jsonResponse(body, status, options.headers);
 }
 
