@@ -147,13 +147,13 @@ describe('createStreamableHttpServer', () => {
   });
 
   describe('#handleFetch security', () => {
-    it('refuses a foreign Host or Origin with 403 and an id-less JSON-RPC error, with zero configuration', async () => {
+    it('refuses a foreign Host or Origin with 403 and a JSON-RPC error with "id": null, with zero configuration', async () => {
       const { server } = make();
       const foreignHost = await server.handleFetch(new Request('http://evil.example:3000/mcp', postInit(initializeBody())));
       expect(foreignHost.status).toBe(403);
       const body = (await foreignHost.json()) as JsonObject;
       expect(body).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) as number } });
-      expect('id' in body).toBe(false);
+      expect(body.id).toBeNull();
       const foreignOrigin = await server.handleFetch(new Request(BASE, postInit(initializeBody(), { origin: 'http://evil.example' })));
       expect(foreignOrigin.status).toBe(403);
       const local = await server.handleFetch(new Request(BASE, postInit(initializeBody(), { origin: 'http://localhost:5173' })));
