@@ -4,7 +4,10 @@
 #     gated by tooling/conformance/expected-failures.yaml (regressions and stale entries both fail);
 #   - the MCP Inspector CLI driving apps/everything-server over stdio and Streamable HTTP;
 #   - the quickstart demo, which must exit 0;
-#   - the benchmark harness in --quick mode (no timing is asserted).
+#   - the benchmark harness in --quick mode (no timing is asserted);
+#   - pack-check: every package builds, packs, passes publint and attw, installs from its tarball
+#     outside the workspace and runs stdio and HTTP round trips; the browser client bundle has no
+#     Node built-ins.
 # Needs only Node 20 and the npm registry (the suite's Node 22 comes from `npx -p node@22`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,3 +25,6 @@ $PNPM run demo | tail -n 4
 
 echo "== bench --quick (proves the harness runs; timings are not checked)"
 $PNPM run bench --quick | grep -A 14 '### Targets'
+
+echo "== pack-check (build, pack, publint, attw, install the tarballs elsewhere, round trips, browser bundle)"
+$PNPM run pack-check

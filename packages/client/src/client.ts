@@ -93,8 +93,6 @@ export class Client {
   #session: Session;
   #declared: ClientCapabilities = {};
   #handshake: Promise<void> | undefined;
-  /** Settles once the running handshake's `initialize` is in flight (or the handshake failed). */
-  #handshakeStarted: Promise<void> | undefined;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     this.clientInfo = { ...clientInfo };
@@ -169,23 +167,18 @@ export class Client {
     const kind = this.#session.state.kind;
     if (kind === 'shuttingDown') throw new InvalidStateError('The previous connection is still closing; await client.closed first', kind);
     if (kind === 'terminated') this.#session = this.#createSession();
-    let markStarted!: () => void;
-    const started = new Promise<void>((resolve) => (markStarted = resolve));
-    const handshake = this.#runHandshake(this.#session, transport, options, markStarted);
+    const handshake = this.#runHandshake(this.#session, transport, options);
     this.#handshake = handshake;
-    // Calls made meanwhile wait for `initialize` to be in flight, then wait in the ledger.
-    this.#handshakeStarted = Promise.race([started, handshake]);
     // Waiting calls observe the rejection through their own await; this keeps it from being reported as unhandled.
     handshake.catch(() => undefined);
     try {
       await handshake;
     } finally {
       this.#handshake = undefined;
-      this.#handshakeStarted = undefined;
     }
   }
 
-  async #runHandshake(session: Session, transport: Transport, options: ConnectOptions, onStarted: () => void): Promise<void> {
+  async #runHandshake(session: Session, transport: Transport, options: ConnectOptions): Promise<void> {
     this.#declared = buildCapabilities(this.#options.capabilities, this.#serverRequests.implied());
     await session.connect(transport);
     const params: InitializeParams = {
@@ -197,10 +190,8 @@ export class Client {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     };
-    const initializing = session.initialize(params, requestOptions);
-    onStarted();
     try {
-      await initializing;
+      await session.initialize(params, requestOptions);
     } catch (error) {
       // The machine is shutting the failed connection down; reject once it has finished.
       if (session.state.kind === 'shuttingDown') await session.closed;
@@ -340,9 +331,8 @@ export class Client {
 
   // ------------------------------------------------------------------ calls
 
-  /** Sends `ping` and resolves with the round-trip time in ms. */
+  /** Sends `ping` and resolves with the round-trip time in ms (allowed during the handshake too). */
   async ping(options: CallOptions = {}): Promise<number> {
-    if (this.#handshakeStarted !== undefined) await this.#handshakeStarted;
     return this.#session.ping(requestOptions(options));
   }
 
@@ -449,14 +439,14 @@ export class Client {
   }
 
   /**
-   * A call made during `connect()` waits until `initialize` is in flight (the transport has
-   * started), then enters the ledger, where it waits — visible in `pendingRequests()` and
-   * `inspect`, cancellable and timed — until the connection is Operating.
+   * Sends one call. While `connect()` is running the call waits in the session's ledger
+   * (`waitForOperating`: visible in `pendingRequests()` and `inspect`, its timeout and signal
+   * live) and goes out once the connection is Operating; a failed handshake rejects it with
+   * the handshake's error.
    */
   async #call(method: string, params: object, options: CallOptions): Promise<JsonObject> {
-    const started = this.#handshakeStarted;
-    if (started !== undefined) await started;
-    return this.#session.request(method, params as JsonObject, requestOptions(options));
+    const waiting = this.#handshake === undefined ? {} : { waitForOperating: true };
+    return this.#session.request(method, params as JsonObject, { ...requestOptions(options), ...waiting });
   }
 }
 

@@ -3,8 +3,62 @@
  * doors (node:http and fetch-style), a session manager, an event store for resumability,
  * secure defaults (127.0.0.1, Host/Origin validation, body limit), a legacy HTTP+SSE
  * endpoint; and a fetch-based client that recovers (reconnection with backoff, `retry:`,
- * `Last-Event-ID`, re-initialize on 404, legacy fallback). WebSocket lives in the
+ * `Last-Event-ID`, a forgotten session handed to the session's machine, legacy fallback). WebSocket lives in the
  * `@statemcp/http-transport/ws` subpath so `ws` stays an optional peer dependency.
+ * `@statemcp/http-transport/client` holds the client side alone (for browsers and bundles),
+ * `@statemcp/http-transport/server` the server side alone.
  */
-export * from './server/index.js';
-export * from './client/index.js';
+
+// Server
+export {
+  HttpErrorCode,
+  InMemoryEventStore,
+  LOOPBACK_HOSTS,
+  PROTOCOL_VERSION_HEADER,
+  SESSION_ID_HEADER,
+  SessionManager,
+  acceptsMediaType,
+  createHostGuard,
+  createStreamableHttpServer,
+  isLoopbackAddress,
+  isValidSessionId,
+} from './server/index.js';
+export type {
+  AuthenticateResult,
+  EventStore,
+  HostGuardInput,
+  HostGuardOptions,
+  HostGuardResult,
+  InMemoryEventStoreOptions,
+  ListeningServer,
+  ManagedSession,
+  ReplayResult,
+  SessionEndReason,
+  SessionManagerOptions,
+  SessionRegistry,
+  StoredEvent,
+  StreamableHttpServer,
+  StreamableHttpServerOptions,
+  StreamableHttpSessionTransport,
+} from './server/index.js';
+
+// Client
+export {
+  DEFAULT_RECONNECT_OPTIONS,
+  HttpResponseError,
+  SseClientTransport,
+  StreamableHttpClientTransport,
+  createNodeHttpFetch,
+  nodeHttpFetch,
+  reconnectDelay,
+} from './client/index.js';
+export type {
+  HeadersOption,
+  ReconnectOptions,
+  SessionRecoveredInfo,
+  SseClientTransportOptions,
+  StreamState,
+  StreamStateChange,
+  NodeHttpFetchOptions,
+  StreamableHttpClientTransportOptions,
+} from './client/index.js';

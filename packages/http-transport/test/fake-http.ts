@@ -2,9 +2,7 @@
  * Test doubles for the HTTP client transports: a scripted `fetch`, controllable SSE bodies,
  * a recording sink and a manual clock. Nothing here touches the network or real time.
  */
-import type { TransportCloseInfo, TransportSink } from '@statemcp/protocol';
-
-import type { TransportClock } from '../src/shared/clock.js';
+import type { Clock, RequestId, TimerHandle, TransportCloseInfo, TransportSink } from '@statemcp/protocol';
 
 /** One request the fake fetch received. */
 export interface RecordedRequest {
@@ -103,6 +101,9 @@ export class RecordingSink implements TransportSink {
   readonly malformed: { text: string; reason: string }[] = [];
   readonly errors: Error[] = [];
   readonly closes: TransportCloseInfo[] = [];
+  readonly undeliverable: { ids: readonly RequestId[]; error: Error }[] = [];
+  /** How many times the transport reported that the server forgot the session. */
+  expired = 0;
 
   onMessage(value: unknown): void {
     this.messages.push(value);
@@ -116,24 +117,36 @@ export class RecordingSink implements TransportSink {
   onClose(info: TransportCloseInfo): void {
     this.closes.push(info);
   }
+  onUndeliverable(ids: readonly RequestId[], error: Error): void {
+    this.undeliverable.push({ ids, error });
+  }
+  onSessionExpired(): void {
+    this.expired++;
+  }
 }
 
-/** A clock whose timers fire only when the test says so. */
-export class ManualClock implements TransportClock {
+/** A protocol `Clock` whose timers fire only when the test says so; `now()` advances by each fired delay. */
+export class ManualClock implements Clock {
   readonly timers = new Map<number, { ms: number; callback: () => void }>();
   /** Every delay ever requested, in order. */
   readonly delays: number[] = [];
   #next = 1;
+  #now = 0;
 
-  setTimeout(callback: () => void, ms: number): unknown {
+  now(): number {
+    return this.#now;
+  }
+
+  setTimeout(callback: () => void, ms: number): TimerHandle {
     const id = this.#next++;
     this.timers.set(id, { ms, callback });
     this.delays.push(ms);
-    return id;
+    return { id };
   }
 
-  clearTimeout(handle: unknown): void {
-    if (typeof handle === 'number') this.timers.delete(handle);
+  clearTimeout(handle: TimerHandle): void {
+    const id = (handle as { id?: unknown }).id;
+    if (typeof id === 'number') this.timers.delete(id);
   }
 
   /** Fires every pending timer whose delay equals `ms` (or all when omitted). */
@@ -142,6 +155,7 @@ export class ManualClock implements TransportClock {
     for (const [id, timer] of [...this.timers]) {
       if (ms !== undefined && timer.ms !== ms) continue;
       this.timers.delete(id);
+      this.#now += timer.ms;
       timer.callback();
       fired++;
     }

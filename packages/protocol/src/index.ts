@@ -16,7 +16,6 @@ export {
   parseJson,
 } from './jsonrpc/messages.js';
 export { isReservedMetaKey, isValidMetaKey } from './jsonrpc/meta-keys.js';
-export { cloneJson } from './jsonrpc/clone-json.js';
 export type {
   Classified,
   JsonObject,
@@ -39,7 +38,6 @@ export {
   CapabilityNotSupportedError,
   ConnectionClosedError,
   InvalidArgumentError,
-  InvalidMessageError,
   InvalidResultError,
   InvalidStateError,
   JsonRpcError,
@@ -48,11 +46,10 @@ export {
   NoReturnChannelError,
   RequestCancelledError,
   RequestTimeoutError,
+  SessionChangedError,
   StatemcpError,
-  ToolError,
   TransportError,
   UnsupportedProtocolVersionError,
-  SessionChangedError,
   categoryOf,
   toWireError,
 } from './errors/errors.js';
@@ -63,21 +60,29 @@ export type { ErrorCategory } from './errors/categories.js';
 export {
   DEFAULT_HTTP_ASSUMED_VERSION,
   LATEST_LEGACY_PROTOCOL_VERSION,
+  LATEST_MODERN_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
   acceptServerVersion,
   eraOf,
   isLegacyVersion,
+  isModernVersion,
   negotiateServerVersion,
   proposeVersion,
 } from './versions.js';
-export type { LegacyProtocolVersion, ProtocolEra } from './versions.js';
+export type { LegacyProtocolVersion, ModernProtocolVersion, ProtocolEra } from './versions.js';
 export { REVISIONS, getRevision, hasFeature, requireRevision, supportedVersions } from './revisions/registry.js';
 export type { BooleanFeature } from './revisions/registry.js';
 export type { Direction, NotificationSpec, RequestSpec, Revision, RevisionFeatures, RevisionSchemas } from './revisions/types.js';
-export { revision_2024_11_05 } from './revisions/v2024-11-05.js';
-export { revision_2025_03_26 } from './revisions/v2025-03-26.js';
-export { revision_2025_06_18 } from './revisions/v2025-06-18.js';
-export { revision_2025_11_25 } from './revisions/v2025-11-25.js';
+export {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  RESULT_TYPES,
+  SERVER_INFO_META_KEY,
+  SUBSCRIPTION_ID_META_KEY,
+} from './revisions/blocks/modern.js';
 export { RELATED_TASK_META_KEY } from './revisions/blocks/tasks.js';
 export { LOGGING_LEVELS, TASK_STATUSES } from './revisions/types-latest.js';
 export type {
@@ -167,7 +172,7 @@ export { compileJsonSchema, jsonSchemaDialect } from './json-schema/validator.js
 export type { JsonSchemaCheck, JsonSchemaDialect } from './json-schema/validator.js';
 
 // Capabilities
-export { METHOD_CAPABILITIES, capabilityFor, capabilityName, hasCapability, lostCapabilities } from './capabilities/table.js';
+export { METHOD_CAPABILITIES, capabilityFor, capabilityName, hasCapability } from './capabilities/table.js';
 export type { CapabilityRequirement } from './capabilities/table.js';
 
 // State machines
@@ -184,7 +189,6 @@ export type {
   ConnectionStateKind,
   ConnectionStep,
   PeerInfo,
-  PreviousSession,
   Role,
 } from './machines/connection-types.js';
 export { REQUEST_EVENT_TYPES, REQUEST_STATE_KINDS, REQUEST_TABLE, isSettled, requestTransition } from './machines/request.js';
@@ -193,7 +197,6 @@ export { renderConnectionMermaid, renderRequestMermaid } from './machines/mermai
 
 // Session runner
 export { Session } from './session/session.js';
-export { formatIssues } from './session/validation.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
 export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
 export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
@@ -212,7 +215,7 @@ export type {
 } from './session/options.js';
 
 // Observability
-export { DIAGNOSTIC_CHANNELS } from './observability/diagnostics.js';
+export { DIAGNOSTIC_CHANNEL_NAMES } from './observability/diagnostics.js';
 export type { InspectEvent, InspectListener } from './observability/events.js';
 
 // Transports

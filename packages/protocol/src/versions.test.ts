@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { acceptServerVersion, eraOf, negotiateServerVersion, proposeVersion } from './versions.js';
+import {
+  LATEST_MODERN_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
+  acceptServerVersion,
+  eraOf,
+  isModernVersion,
+  negotiateServerVersion,
+  proposeVersion,
+} from './versions.js';
 
 describe('versions', () => {
   it('rule 18: proposes the latest supported version', () => {
@@ -21,5 +30,18 @@ describe('versions', () => {
   it('tells the era of a version', () => {
     expect(eraOf('2025-06-18')).toBe('legacy');
     expect(eraOf('2026-07-28')).toBe('modern');
+  });
+
+  it('lists the stateless revisions apart from the handshake ones', () => {
+    expect(MODERN_PROTOCOL_VERSIONS).toEqual(['2026-07-28']);
+    expect(LATEST_MODERN_PROTOCOL_VERSION).toBe('2026-07-28');
+    expect(isModernVersion('2026-07-28')).toBe(true);
+    expect(isModernVersion('2025-11-25')).toBe(false);
+    expect(MODERN_PROTOCOL_VERSIONS.some((version) => (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version))).toBe(false);
+  });
+
+  it('never negotiates the stateless revision in a legacy initialize by default', () => {
+    expect(negotiateServerVersion('2026-07-28')).toBe('2025-11-25');
+    expect(() => acceptServerVersion('2026-07-28')).toThrowError(expect.objectContaining({ code: 'UNSUPPORTED_PROTOCOL_VERSION' }) as Error);
   });
 });

@@ -16,11 +16,23 @@ export const LATEST_LEGACY_PROTOCOL_VERSION: LegacyProtocolVersion = '2025-11-25
 /** The version assumed for Streamable HTTP requests without `MCP-Protocol-Version` (digest §5.2). */
 export const DEFAULT_HTTP_ASSUMED_VERSION: LegacyProtocolVersion = '2025-03-26';
 
+/** Every stateless revision (no handshake; per-request `_meta`, digest §6), oldest first. */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+
+/** The newest stateless revision. */
+export const LATEST_MODERN_PROTOCOL_VERSION: ModernProtocolVersion = '2026-07-28';
+
 export type ProtocolEra = 'legacy' | 'modern';
 
 /** True when `version` is one of the legacy revisions this SDK implements. */
 export function isLegacyVersion(version: string): version is LegacyProtocolVersion {
   return (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
+}
+
+/** True when `version` is one of the stateless revisions this SDK implements. */
+export function isModernVersion(version: string): version is ModernProtocolVersion {
+  return (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
 /** The era of a known version: legacy revisions have a handshake; 2026-07-28 and later do not. */

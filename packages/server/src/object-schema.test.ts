@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { z as z3 } from 'zod3';
+import { McpServer } from './mcp-server.js';
 import { compileObjectSchema, isStandardSchema, type StandardSchemaLike } from './object-schema.js';
 
 describe('compileObjectSchema', () => {
@@ -60,6 +62,23 @@ describe('compileObjectSchema', () => {
     ['an array', []],
   ])('refuses %s', (_label, input) => {
     expect(() => compileObjectSchema(input as never, 'input', 'test')).toThrow(TypeError);
+  });
+
+  it.each([
+    ['a zod 3 object', () => z3.object({ a: z3.string() })],
+    ['a raw shape of zod 3 schemas', () => ({ a: z3.string(), b: z3.number() })],
+  ])('refuses %s, saying that zod 4 is required', (_label, make) => {
+    expect(() => compileObjectSchema(make() as never, 'input', 'Tool t inputSchema')).toThrow(
+      'Tool t inputSchema: zod 4 is required (import from `zod` ≥ 4, or from `zod/v4` in zod 3.25); this schema comes from zod 3',
+    );
+  });
+
+  it('rejects a raw shape of zod 3 schemas at the type level', () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    expect(() =>
+      // @ts-expect-error zod 3 schemas have no `_zod`: a raw shape of them is not a RawShape
+      server.registerTool('t', { inputSchema: { a: z3.string() } }, () => ({ content: [] })),
+    ).toThrow('zod 4 is required');
   });
 
   it('recognizes Standard Schemas', () => {

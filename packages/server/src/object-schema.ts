@@ -34,8 +34,14 @@ export interface StandardSchemaLike<Output = unknown> {
   };
 }
 
-/** A raw shape: property name → schema (zod schemas; wrapped in `z.object`). */
-export type RawShape = { readonly [key: string]: StandardSchemaLike };
+/**
+ * A zod 4 schema, structurally: a Standard Schema with zod 4's `_zod` internals. zod 3
+ * schemas lack `_zod`, so a raw shape of them does not type-check.
+ */
+export type Zod4SchemaLike = StandardSchemaLike & { readonly _zod: object };
+
+/** A raw shape: property name → zod 4 schema (wrapped in `z.object`). */
+export type RawShape = { readonly [key: string]: Zod4SchemaLike };
 
 /** What `inputSchema` / `outputSchema` / `argsSchema` accept. */
 export type ObjectSchemaInput = StandardSchemaLike | RawShape | JsonSchemaObject;
@@ -79,6 +85,15 @@ function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value;
 }
 
+/** zod 3 schemas carry `_def` but not zod 4's `_zod`. */
+function isZod3Schema(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && '_def' in value && !('_zod' in value);
+}
+
+function zod3Refusal(what: string): TypeError {
+  return new TypeError(`${what}: zod 4 is required (import from \`zod\` ≥ 4, or from \`zod/v4\` in zod 3.25); this schema comes from zod 3`);
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -89,10 +104,12 @@ function deepFreeze<T>(value: T): T {
 
 /** Turns a schema input into a Standard Schema (shapes become `z.object`) or `undefined` for JSON Schema. */
 export function toStandardSchema(input: ObjectSchemaInput, what: string): StandardSchemaLike | undefined {
+  if (isZod3Schema(input)) throw zod3Refusal(what);
   if (isStandardSchema(input)) return input;
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new TypeError(`${what}: expected a schema, a raw shape or a JSON Schema object`);
   if (typeof (input as { type?: unknown }).type === 'string') return undefined; // plain JSON Schema
   const values = Object.values(input);
+  if (values.some(isZod3Schema)) throw zod3Refusal(what);
   if (!values.every(isZodSchema)) {
     throw new TypeError(`${what}: a raw shape must map every property to a zod schema; pass z.object(...) or a JSON Schema object with type "object"`);
   }

@@ -95,7 +95,7 @@ class DirectRequestExtra implements RequestExtra {
   }
 
   sendRequest(method: string, params?: JsonObject, options?: RelatedRequestOptions): Promise<JsonObject> {
-    return this.#context.sendRequest(method, params, options);
+    return this.connection.session.request(method, params, this.#related(options));
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<boolean> {

@@ -175,7 +175,7 @@ describe('Server', () => {
       expect(errorOf(test.received.find((m) => m.id === 'probe'))?.code).toBe(code);
     });
 
-    it('answers malformed JSON with -32700', async () => {
+    it('answers malformed JSON with -32700 and "id": null', async () => {
       const test = await initializedClient(server);
       test.serverTransport.injectMalformed('{not json');
       await flush();

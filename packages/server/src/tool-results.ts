@@ -6,9 +6,8 @@
  * the model cannot fix); revisions before 2025-06-18 get no `structuredContent`, only its
  * JSON text; the result is checked against the revision's `CallToolResult` schema.
  */
-import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, getRevision, hasFeature, type JsonObject } from '@statemcp/protocol';
 import type { CompiledSchema } from './object-schema.js';
-import { hasFeature } from '@statemcp/protocol';
 import type { CallToolResult } from './wire-types.js';
 
 /** A tool execution error result with `message` as its text. */
@@ -38,7 +37,14 @@ export async function finishToolResult(toolName: string, value: unknown, output:
     if (!checked.ok) throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned structuredContent that does not match its outputSchema: ${checked.message}`);
   }
   if (result.content === undefined) {
-    result.content = structured === undefined ? [] : [{ type: 'text', text: JSON.stringify(structured) }];
+    if (structured === undefined) {
+      const keys = Object.keys(result);
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        `Tool ${toolName} returned a result with neither content nor structuredContent (${keys.length === 0 ? 'an empty object' : `its keys: ${keys.join(', ')}`})`,
+      );
+    }
+    result.content = [{ type: 'text', text: JSON.stringify(structured) }];
   }
   if (!hasFeature(version, 'structuredOutput') && structured !== undefined) {
     delete result.structuredContent;

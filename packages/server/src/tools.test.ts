@@ -145,6 +145,23 @@ describe('McpServer', () => {
       await expect(test.client.request('tools/call', { name: 'errors' })).resolves.toMatchObject({ isError: true });
     });
 
+    it('answers -32603 naming the tool when a plain-JS handler returns a malformed result', async () => {
+      const server = new McpServer(INFO);
+      server.registerTool('typo', {}, () => ({ contents: 'oops' }) as never);
+      server.registerTool('bad_content', {}, () => ({ content: 'oops' }) as never);
+      server.registerTool('empty', {}, () => ({}) as never);
+      const test = await initializedClient(server);
+      await expect(test.client.request('tools/call', { name: 'typo' })).rejects.toMatchObject({
+        code: ErrorCode.InternalError,
+        message: expect.stringContaining('Tool typo returned a result with neither content nor structuredContent (its keys: contents)') as unknown,
+      });
+      await expect(test.client.request('tools/call', { name: 'bad_content' })).rejects.toMatchObject({
+        code: ErrorCode.InternalError,
+        message: expect.stringContaining('Tool bad_content returned a result that is not a valid CallToolResult') as unknown,
+      });
+      await expect(test.client.request('tools/call', { name: 'empty' })).rejects.toMatchObject({ code: ErrorCode.InternalError, message: expect.stringContaining('an empty object') as unknown });
+    });
+
     it('adds the JSON text of structuredContent when the handler returns no content', async () => {
       const server = new McpServer(INFO);
       server.registerTool('data', { outputSchema: { n: z.number() } }, () => ({ structuredContent: { n: 1 } }) as never);

@@ -97,12 +97,13 @@ describe('FrameWriter', () => {
   });
 
   describe('#fail', () => {
-    it('rejects queued frames and later writes', async () => {
+    it('rejects in-flight and queued frames and later writes', async () => {
       const sink = slowSink(1);
       const writer = new FrameWriter(sink.stream, toError);
-      void writer.write('a\n');
+      const inFlight = writer.write('a\n');
       const queued = writer.write('b\n');
       writer.fail(new Error('gone'));
+      await expect(inFlight).rejects.toThrow('gone');
       await expect(queued).rejects.toThrow('gone');
       await expect(writer.write('c\n')).rejects.toThrow('gone');
     });
@@ -138,6 +139,25 @@ describe('FrameWriter', () => {
       await frame;
       await whenIdle;
       expect(idle).toBe(true);
+    });
+  });
+
+  describe('a stream that breaks', () => {
+    it('fails every queued and in-flight frame at once when the stream errors while full (EPIPE)', async () => {
+      const { stream } = slowSink(8);
+      const writer = new FrameWriter(stream, toError);
+      const first = writer.write('a long first frame\n');
+      await Promise.resolve();
+      const queued = writer.write('second\n');
+      const idle = writer.whenIdle();
+      expect(writer.pending).toBe(2);
+      const epipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
+      stream.destroy(epipe);
+      await expect(first).rejects.toMatchObject({ message: 'closed', cause: epipe });
+      await expect(queued).rejects.toMatchObject({ message: 'closed', cause: epipe });
+      await idle;
+      expect(writer.pending).toBe(0);
+      await expect(writer.write('later\n')).rejects.toMatchObject({ message: 'closed' });
     });
   });
 });

@@ -10,6 +10,10 @@
  * The first frame of a tick is written at once; frames that follow in the same tick (many
  * concurrent replies) are joined and written together on `process.nextTick`, so a burst
  * costs one system call instead of one per frame. Joining stops at {@link BATCH_BYTES}.
+ *
+ * A stream that fails (EPIPE when the reader died, a destroyed stream) fails the writer at
+ * once: every queued and in-flight frame rejects and {@link FrameWriter.whenIdle} resolves,
+ * so nobody waits for a `'drain'` that will never come.
  */
 import type { Writable } from 'node:stream';
 
@@ -29,7 +33,9 @@ export class FrameWriter {
   #queue: Array<QueuedFrame | undefined> = [];
   #head = 0;
   #blocked = false;
-  #inFlight = 0;
+  /** Batches handed to the stream whose write callback has not run yet. */
+  readonly #inFlight = new Set<QueuedFrame[]>();
+  #inFlightFrames = 0;
   #closedError: Error | undefined;
   #ending = false;
   /** A frame was written in the current tick: later ones wait for the tick's end. */
@@ -42,11 +48,12 @@ export class FrameWriter {
     this.#stream = stream;
     this.#toError = toError;
     stream.on('drain', this.#onDrain);
+    stream.on('error', this.#onStreamError);
   }
 
   /** Frames queued or written but not yet confirmed by the stream. */
   get pending(): number {
-    return this.#queue.length - this.#head + this.#inFlight;
+    return this.#queue.length - this.#head + this.#inFlightFrames;
   }
 
   write(data: string): Promise<void> {
@@ -60,7 +67,7 @@ export class FrameWriter {
 
   /** Resolves once every frame accepted so far is confirmed or rejected. */
   whenIdle(): Promise<void> {
-    if (this.pending === 0) return Promise.resolve();
+    if (this.pending === 0 || this.#closedError !== undefined) return Promise.resolve();
     return new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
   }
 
@@ -71,7 +78,7 @@ export class FrameWriter {
     this.#maybeEnd();
   }
 
-  /** Rejects every queued frame with `error` and refuses later writes. Does not touch the stream. */
+  /** Rejects every queued and in-flight frame with `error` and refuses later writes. Does not touch the stream. */
   fail(error: Error): void {
     if (this.#closedError !== undefined) return;
     this.#closedError = error;
@@ -80,8 +87,15 @@ export class FrameWriter {
     this.#queue = [];
     this.#head = 0;
     for (const frame of queued) frame?.reject(error);
-    this.#notifyIdle();
+    for (const batch of this.#inFlight) for (const frame of batch) frame.reject(error);
+    this.#inFlight.clear();
+    this.#inFlightFrames = 0;
+    this.#releaseIdleWaiters();
   }
+
+  readonly #onStreamError = (error: unknown): void => {
+    this.fail(this.#toError(error));
+  };
 
   readonly #onDrain = (): void => {
     this.#blocked = false;
@@ -124,12 +138,12 @@ export class FrameWriter {
         this.#wroteThisTick = true;
         process.nextTick(this.#endTick);
       }
-      this.#inFlight += batch.length;
+      this.#track(batch);
       const data = batch.length === 1 ? (batch[0] as QueuedFrame).data : batch.map((frame) => frame.data).join('');
       let accepted: boolean;
       try {
         accepted = this.#stream.write(data, (error) => {
-          this.#inFlight -= batch.length;
+          if (!this.#untrack(batch)) return; // already rejected by fail()
           for (const frame of batch) {
             if (error === null || error === undefined) frame.resolve();
             else frame.reject(this.#toError(error));
@@ -137,7 +151,7 @@ export class FrameWriter {
           this.#notifyIdle();
         });
       } catch (error) {
-        this.#inFlight -= batch.length;
+        this.#untrack(batch);
         for (const frame of batch) frame.reject(this.#toError(error));
         continue;
       }
@@ -164,8 +178,25 @@ export class FrameWriter {
     }
   }
 
+  #track(batch: QueuedFrame[]): void {
+    this.#inFlight.add(batch);
+    this.#inFlightFrames += batch.length;
+  }
+
+  /** False when the batch was no longer in flight (the writer failed meanwhile). */
+  #untrack(batch: QueuedFrame[]): boolean {
+    if (!this.#inFlight.delete(batch)) return false;
+    this.#inFlightFrames -= batch.length;
+    return true;
+  }
+
   #notifyIdle(): void {
-    if (this.pending !== 0 || this.#idleWaiters.length === 0) return;
+    if (this.pending !== 0) return;
+    this.#releaseIdleWaiters();
+  }
+
+  #releaseIdleWaiters(): void {
+    if (this.#idleWaiters.length === 0) return;
     const waiters = this.#idleWaiters;
     this.#idleWaiters = [];
     for (const resolve of waiters) resolve();

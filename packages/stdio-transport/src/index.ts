@@ -14,7 +14,8 @@ export type {
   StdioClientStatus,
   StdioClientTransportOptions,
   StdioStderrMode,
-} from './stdio-client-transport.js';
+} from './stdio-client-options.js';
+export type { StrayOutputMode } from './stray-output.js';
 
 export { StdioServerTransport } from './stdio-server-transport.js';
 export type { StdioServerStatus, StdioServerTransportOptions } from './stdio-server-transport.js';

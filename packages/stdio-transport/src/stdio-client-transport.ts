@@ -25,7 +25,7 @@
  * its stdout ends the transport: `sink.onClose` reports initiator `remote` (exit code 0) or
  * `error`, with `{ pid, exitCode, signal, stderrTail }` in `details`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import {
   ConnectionClosedError,
   InvalidArgumentError,
@@ -33,76 +33,22 @@ import {
   MessageTooLargeError,
   TransportError,
   parseJson,
+  systemClock,
+  type Clock,
   type JsonRpcMessage,
   type Transport,
   type TransportCloseInfo,
   type TransportSink,
 } from '@statemcp/protocol';
-import { buildChildEnvironment } from './default-environment.js';
 import { FrameWriter } from './frame-writer.js';
 import { LineFramer, encodeFrame } from './line-framer.js';
 import { isProcessGroupAlive, signalProcessTree, type TreeSignal } from './process-tree.js';
-import { TailBuffer } from './tail-buffer.js';
+import { trackLiveChild, untrackLiveChild } from './parent-exit.js';
+import { spawnChild, type SpawnedChild } from './spawn-child.js';
+import type { StdioClientDiagnostic, StdioClientStatus, StdioClientTransportOptions } from './stdio-client-options.js';
+import { StrayOutputReporter } from './stray-output.js';
+import { TailBuffer, lastNonEmptyLine } from './tail-buffer.js';
 import { delay, settleWithin } from './timeouts.js';
-
-/** What happens to the child's stderr. */
-export type StdioStderrMode =
-  /** Drained into the bounded tail (see `stderrTail()`) and passed to `onStderr`. Default. */
-  | 'pipe'
-  /** Shared with this process's stderr; nothing is kept. */
-  | 'inherit'
-  /** Discarded. */
-  | 'ignore';
-
-/** Options of {@link StdioClientTransport}. */
-export interface StdioClientTransportOptions {
-  /** The executable to run (resolved through `PATH`; no shell is involved). */
-  command: string;
-  args?: readonly string[];
-  /** Working directory of the child. Default: this process's. */
-  cwd?: string;
-  /**
-   * Variables set on top of {@link getDefaultEnvironment}'s allow-list; `undefined` removes
-   * one. Pass `{ ...process.env }` to hand the child everything.
-   */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Default `'pipe'`. */
-  stderr?: StdioStderrMode;
-  /** Every stderr chunk, as it arrives (mode `'pipe'` only). Exceptions are ignored. */
-  onStderr?: (chunk: Buffer) => void;
-  /** Bytes of stderr kept for `stderrTail()` and close details. Default 64 KiB. */
-  stderrTailBytes?: number;
-  /** Largest accepted line from the server, in bytes. Default 64 MiB; beyond it the transport closes with `MessageTooLargeError`. */
-  maxMessageSize?: number;
-  /** How long the child gets to exit after its stdin is closed. Default 2000 ms. */
-  closeTimeoutMs?: number;
-  /** How long the process group gets to exit after SIGTERM. Default 2000 ms. */
-  terminateTimeoutMs?: number;
-  /** How long to wait for the group to vanish after SIGKILL. Default 2000 ms. */
-  killTimeoutMs?: number;
-  /**
-   * Send SIGTERM to the child's process group if this process exits while the transport
-   * is still open (a child spawned `detached` would otherwise outlive it). Default true.
-   */
-  killOnParentExit?: boolean;
-  /** Diagnostic events (spawn, malformed lines, shutdown steps, exit). Exceptions are ignored. */
-  onDiagnostic?: (event: StdioClientDiagnostic) => void;
-}
-
-/** Diagnostic events of {@link StdioClientTransport}, for logs and inspectors. */
-export type StdioClientDiagnostic =
-  | { type: 'spawned'; pid: number }
-  /** A line from the server that was not JSON; `text` is cut to 1 KiB, `length` is the full size. */
-  | { type: 'malformed-line'; text: string; length: number; reason: string }
-  | { type: 'stdin-closed'; pid: number }
-  | { type: 'signal'; signal: TreeSignal; pid: number }
-  | { type: 'exit'; pid: number; exitCode: number | null; signal: NodeJS.Signals | null }
-  | { type: 'stream-error'; stream: 'stdin' | 'stdout' | 'stderr'; error: Error }
-  /** The process tree was still alive when the last wait ran out. */
-  | { type: 'shutdown-incomplete'; pid: number };
-
-/** Where the transport is in its life. */
-export type StdioClientStatus = 'idle' | 'starting' | 'open' | 'closing' | 'closed';
 
 const DEFAULT_CLOSE_TIMEOUT_MS = 2000;
 const DEFAULT_TERMINATE_TIMEOUT_MS = 2000;
@@ -174,6 +120,8 @@ const isWindows = process.platform === 'win32';
 export class StdioClientTransport implements Transport {
   readonly canSendRequests = true;
   readonly #options: StdioClientTransportOptions;
+  readonly #clock: Clock;
+  readonly #strayOutput: StrayOutputReporter | undefined;
   readonly #stderrTail: TailBuffer;
   #state: ClientState = { kind: 'idle' };
   #sink: TransportSink | undefined;
@@ -187,7 +135,16 @@ export class StdioClientTransport implements Transport {
       throw new InvalidArgumentError('StdioClientTransport needs a non-empty command');
     }
     this.#options = options;
+    this.#clock = options.clock ?? systemClock;
     this.#stderrTail = new TailBuffer(options.stderrTailBytes);
+    this.#strayOutput =
+      options.strayOutput === 'ignore'
+        ? undefined
+        : new StrayOutputReporter({
+            command: [options.command, ...(options.args ?? [])].join(' '),
+            write: (text) => process.stderr.write(text),
+            now: () => this.#clock.now(),
+          });
   }
 
   /** Where the transport is in its life. */
@@ -287,44 +244,14 @@ export class StdioClientTransport implements Transport {
 
   async #spawn(): Promise<void> {
     const options = this.#options;
-    const stderrMode = options.stderr ?? 'pipe';
-    let child: ChildProcess;
+    let spawned: SpawnedChild;
     try {
-      child = spawn(options.command, [...(options.args ?? [])], {
-        cwd: options.cwd,
-        env: buildChildEnvironment(options.env),
-        stdio: ['pipe', 'pipe', stderrMode],
-        detached: !isWindows,
-        windowsHide: true,
-        shell: false,
-      });
+      spawned = await spawnChild(options);
     } catch (error) {
       this.#state = { kind: 'closed' };
-      throw new TransportError(`Could not start ${options.command}: ${messageOf(error)}`, { cause: error });
+      throw error;
     }
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const onSpawn = (): void => {
-          child.off('error', onError);
-          resolve();
-        };
-        const onError = (error: Error): void => {
-          child.off('spawn', onSpawn);
-          reject(error);
-        };
-        child.once('spawn', onSpawn);
-        child.once('error', onError);
-      });
-    } catch (error) {
-      this.#state = { kind: 'closed' };
-      throw new TransportError(`Could not start ${options.command}: ${messageOf(error)}`, { cause: error });
-    }
-    const { stdin, stdout, stderr, pid } = child;
-    if (stdin === null || stdout === null || pid === undefined) {
-      child.kill('SIGKILL');
-      this.#state = { kind: 'closed' };
-      throw new TransportError(`Could not start ${options.command}: no stdio pipes`);
-    }
+    const { child, stdin, stdout, stderr, pid } = spawned;
     this.#pid = pid;
 
     let resolveExited: (info: ExitInfo) => void = () => undefined;
@@ -428,6 +355,7 @@ export class StdioClientTransport implements Transport {
         length: text.length,
         reason: parsed.reason,
       });
+      this.#strayOutput?.report(text);
       this.#sink.onMalformed?.(text, parsed.reason);
     } catch (error) {
       this.#sinkError(error instanceof Error ? error : new Error(String(error)));
@@ -466,11 +394,11 @@ export class StdioClientTransport implements Transport {
       }
       if (!gone) this.#diagnostic({ type: 'shutdown-incomplete', pid: handle.pid });
     } catch (error) {
-      this.#sinkError(new TransportError(`Shutdown of the server process failed: ${messageOf(error)}`, { cause: error }));
+      this.#sinkError(new TransportError(`Shutdown of the server process failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
     } finally {
-      liveChildren.delete(handle);
+      untrackLiveChild(handle);
       handle.writer.fail(new ConnectionClosedError('The stdio transport is closed', { details: this.#details() }));
-      await settleWithin(handle.outputDone, EXIT_DRAIN_TIMEOUT_MS);
+      await settleWithin(this.#clock, handle.outputDone, EXIT_DRAIN_TIMEOUT_MS);
       await this.#closeNotification;
       handle.child.stdin?.destroy();
       handle.child.stdout?.destroy();
@@ -493,23 +421,23 @@ export class StdioClientTransport implements Transport {
    * member of its process group to vanish (polled: they are not our children).
    */
   async #waitTreeGone(handle: ChildHandle, timeoutMs: number): Promise<boolean> {
-    const deadline = performance.now() + timeoutMs;
+    const deadline = this.#clock.now() + timeoutMs;
     if (handle.exit === undefined) {
-      const exited = await settleWithin(handle.exited, timeoutMs);
+      const exited = await settleWithin(this.#clock, handle.exited, timeoutMs);
       if (!exited) return false;
     }
     if (isWindows) return true;
     for (;;) {
       if (!(await isProcessGroupAlive(handle.pid))) return true;
-      const left = deadline - performance.now();
+      const left = deadline - this.#clock.now();
       if (left <= 0) return false;
-      await delay(Math.min(GROUP_POLL_INTERVAL_MS, left));
+      await delay(this.#clock, Math.min(GROUP_POLL_INTERVAL_MS, left));
     }
   }
 
   /** After exit: let stdout and stderr deliver what is still buffered (bounded), then report the close. */
   #notifyCloseAfterDrain(handle: ChildHandle): Promise<void> {
-    this.#closeNotification ??= settleWithin(handle.outputDone, EXIT_DRAIN_TIMEOUT_MS).then(() => this.#notifyClose(this.#cause()));
+    this.#closeNotification ??= settleWithin(this.#clock, handle.outputDone, EXIT_DRAIN_TIMEOUT_MS).then(() => this.#notifyClose(this.#cause()));
     return this.#closeNotification;
   }
 
@@ -566,42 +494,4 @@ export class StdioClientTransport implements Transport {
       // Diagnostics must not throw into stream handlers.
     }
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function lastNonEmptyLine(text: string): string | undefined {
-  const lines = text.split(/\r?\n/);
-  for (let index = lines.length - 1; index >= 0; index -= 1) {
-    const line = lines[index]?.trim();
-    if (line !== undefined && line.length > 0) return line.length > 200 ? `${line.slice(0, 200)}…` : line;
-  }
-  return undefined;
-}
-
-
-/** Children to signal if this process exits while they run (they were spawned detached). */
-const liveChildren = new Set<ChildHandle>();
-let exitHookInstalled = false;
-
-function trackLiveChild(handle: ChildHandle): void {
-  if (!exitHookInstalled) {
-    process.on('exit', onParentExit);
-    exitHookInstalled = true;
-  }
-  liveChildren.add(handle);
-}
-
-function onParentExit(): void {
-  for (const handle of liveChildren) {
-    try {
-      if (isWindows) handle.child.kill();
-      else process.kill(-handle.pid, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
-  }
-  liveChildren.clear();
 }

@@ -12,7 +12,9 @@
  *   shortly after the transport closed, even when timers or sockets would keep it alive:
  *   a stdio server has no reason to outlive its client, and orphaned servers pile up
  *   otherwise. The exit runs on an unref'd timer (`exitDelayMs`, default 100 ms) after
- *   `sink.onClose`, so a process that is ending anyway is not held up by it. Set
+ *   `sink.onClose`, so a process that is ending anyway is not held up by it. Once stdout is
+ *   broken (the client died) nothing can reach the client any more: queued messages fail at
+ *   once and the exit follows on the next turn of the event loop, without `exitDelayMs`. Set
  *   `exitOnClose: false` to decide yourself.
  */
 import type { Readable, Writable } from 'node:stream';
@@ -23,6 +25,8 @@ import {
   MessageTooLargeError,
   TransportError,
   parseJson,
+  systemClock,
+  type Clock,
   type JsonRpcMessage,
   type Transport,
   type TransportCloseInfo,
@@ -49,6 +53,8 @@ export interface StdioServerTransportOptions {
   exitDelayMs?: number;
   /** On close, how long queued messages may take to flush to stdout. Default 2000 ms. */
   flushTimeoutMs?: number;
+  /** Timers (the flush bound, the exit delay): the protocol `Clock`; tests pass a `SimulatedClock`. */
+  clock?: Clock;
 }
 
 /** Where the server transport is in its life. */
@@ -84,9 +90,12 @@ export class StdioServerTransport implements Transport {
   readonly #exitOnClose: boolean;
   readonly #exitDelayMs: number;
   readonly #flushTimeoutMs: number;
+  readonly #clock: Clock;
   readonly #framer: LineFramer;
   readonly #writer: FrameWriter;
   #state: ServerState = { kind: 'idle' };
+  /** stdout failed with EPIPE or was destroyed: the client is gone. */
+  #stdoutBroken = false;
 
   constructor(options: StdioServerTransportOptions = {}) {
     this.#stdin = options.stdin ?? process.stdin;
@@ -95,6 +104,7 @@ export class StdioServerTransport implements Transport {
     this.#exitOnClose = options.exitOnClose ?? this.#usesProcessStreams;
     this.#exitDelayMs = options.exitDelayMs ?? DEFAULT_EXIT_DELAY_MS;
     this.#flushTimeoutMs = options.flushTimeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS;
+    this.#clock = options.clock ?? systemClock;
     if (!(this.#exitDelayMs >= 0) || !(this.#flushTimeoutMs >= 0)) {
       throw new InvalidArgumentError('exitDelayMs and flushTimeoutMs must be non-negative');
     }
@@ -177,6 +187,8 @@ export class StdioServerTransport implements Transport {
     const code = (error as { code?: unknown }).code;
     // EPIPE / a destroyed pipe: the client went away. That is a remote close, not a crash.
     if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET') {
+      // The frame writer has already failed every queued frame (its own 'error' listener).
+      this.#stdoutBroken = true;
       void this.#shutdown('remote', undefined);
     } else {
       void this.#shutdown('error', new TransportError(`stdout failed: ${error.message}`, { cause: error }));
@@ -223,7 +235,7 @@ export class StdioServerTransport implements Transport {
     this.#stdin.off('close', this.#onEnd);
     this.#framer.reset();
     if (!this.#stdin.destroyed) this.#stdin.pause();
-    await settleWithin(this.#writer.whenIdle(), this.#flushTimeoutMs);
+    await settleWithin(this.#clock, this.#writer.whenIdle(), this.#flushTimeoutMs);
     this.#writer.fail(new ConnectionClosedError('The stdio transport is closed'));
     if (this.#stdout !== process.stdout && !this.#stdout.writableEnded) {
       try {
@@ -247,11 +259,14 @@ export class StdioServerTransport implements Transport {
     if (initiator === 'error' && error !== undefined) {
       process.stderr.write(`MCP stdio server: closing after a transport error: ${error.message}\n`);
     }
-    const timer = setTimeout(() => {
-      if (initiator === 'error' && process.exitCode === undefined) process.exit(1);
-      else process.exit();
-    }, this.#exitDelayMs);
-    timer.unref();
+    // Housekeeping: an unref'd timer, so a process that is ending anyway is not held up.
+    this.#clock.setTimeout(
+      () => {
+        if (initiator === 'error' && process.exitCode === undefined) process.exit(1);
+        else process.exit();
+      },
+      this.#stdoutBroken ? 0 : this.#exitDelayMs,
+    );
   }
 }
 

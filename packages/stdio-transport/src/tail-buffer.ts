@@ -73,3 +73,13 @@ export class TailBuffer {
     this.#bytes = 0;
   }
 }
+
+/** The last line of `text` that is not blank, cut to 200 characters (a crash's likely reason). */
+export function lastNonEmptyLine(text: string): string | undefined {
+  const lines = text.split(/\r?\n/);
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const line = lines[index]?.trim();
+    if (line !== undefined && line.length > 0) return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+  }
+  return undefined;
+}

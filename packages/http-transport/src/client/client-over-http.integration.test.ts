@@ -4,11 +4,13 @@
  * lifecycle at each legacy revision, and a server restarted under a live client (lesson 13).
  */
 import { Client } from '@statemcp/client';
-import { LEGACY_PROTOCOL_VERSIONS, TransportError } from '@statemcp/protocol';
+import { LEGACY_PROTOCOL_VERSIONS, SessionChangedError, TransportError, type InspectEvent } from '@statemcp/protocol';
+import { McpServer } from '@statemcp/server';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { FIXTURE_TOOLS, SERVER_NAME, Servers, firstText, recordingFetch } from '../../test/mcp-fixture.js';
 import { StreamableHttpClientTransport, type SessionRecoveredInfo } from './streamable-http.js';
+import { createStreamableHttpServer, type ListeningServer } from '../server/index.js';
 
 const servers = new Servers();
 afterEach(() => servers.closeAll());
@@ -178,5 +180,41 @@ describe('Client over Streamable HTTP with McpServer: server restarted under a l
     expect(transport.sessionRecoveries).toBe(1);
     await client.close();
     expect(b.http.sessions.size).toBe(0);
+  });
+
+  it('a restarted server that negotiates another version ends the session with SessionChangedError, never a mixed state', async () => {
+    const a = await servers.start();
+    const port = a.listening.port;
+    const events: InspectEvent[] = [];
+    const transport = new StreamableHttpClientTransport(a.url, { reconnect: { initialDelayMs: 30_000, maxDelayMs: 30_000 } });
+    const client = newClient({ inspect: (event) => events.push(event) });
+    await client.connect(transport);
+    expect(client.protocolVersion).toBe('2025-11-25');
+    await servers.stop(a);
+    await expect.poll(() => transport.standaloneStreamState?.kind).toBe('reconnecting');
+
+    // B speaks only 2025-06-18: it answers the repeated initialize with that version.
+    const older = new McpServer({ name: 'older', version: '1.0.0' }, { supportedVersions: ['2025-06-18'] });
+    older.registerTool('echo', { description: 'Echoes text' }, () => ({ content: [{ type: 'text', text: 'from B' }] }));
+    const b: ListeningServer = await createStreamableHttpServer({ connect: (t) => older.connect(t) }).listen({ host: '127.0.0.1', port });
+    try {
+      const outcome = await client.callTool({ name: 'echo', arguments: { text: 'after' } }).then(
+        () => 'answered',
+        (error: unknown) => error,
+      );
+      expect(outcome).toMatchObject({ code: 'CONNECTION_CLOSED' });
+      await expect.poll(() => client.state.kind).toBe('terminated');
+      expect(client.state).toMatchObject({ kind: 'terminated', reason: 'sessionChanged' });
+      const closeError = client.state.kind === 'terminated' ? client.state.error : undefined;
+      expect(closeError).toBeInstanceOf(SessionChangedError);
+      expect(closeError?.message).toContain('2025-06-18 instead of 2025-11-25');
+      // The header never switched behind the session's back.
+      expect(transport.protocolVersion).toBe('2025-11-25');
+      const transitions = events.flatMap((e) => (e.type === 'session.transition' ? [`${e.from}>${e.to}`] : []));
+      expect(transitions).toContain('operating>initializing');
+      expect(transitions).toContain('initializing>shuttingDown');
+    } finally {
+      await b.close();
+    }
   });
 });

@@ -9,6 +9,21 @@ import { AuthRequiredError, TransportError } from '@statemcp/protocol';
 
 /** Longest body excerpt kept on an {@link HttpResponseError}. */
 const BODY_EXCERPT_LIMIT = 2048;
+/** Longest excerpt of the body quoted in an error message. */
+const MESSAGE_EXCERPT_LIMIT = 160;
+
+/**
+ * A short, readable excerpt of a response body for an error message: markup and runs of
+ * white space folded (an HTML error page reads as its text), cut to a few words.
+ */
+export function messageExcerpt(body: string): string {
+  const text = body
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > MESSAGE_EXCERPT_LIMIT ? `${text.slice(0, MESSAGE_EXCERPT_LIMIT)}…` : text;
+}
 
 /** The HTTP side of a refused request; found as the `cause` of transport errors. */
 export class HttpResponseError extends Error {
@@ -17,15 +32,19 @@ export class HttpResponseError extends Error {
   readonly status: number;
   /** The HTTP method of the refused request. */
   readonly method: string;
+  /** The URL of the refused request. */
+  readonly url: string;
   /** The first 2 KiB of the response body, if any. */
   readonly body: string;
   /** The `WWW-Authenticate` header, for 401/403 (OAuth discovery starts from it). */
   readonly wwwAuthenticate: string | undefined;
 
   constructor(method: string, url: string, status: number, statusText: string, body: string, wwwAuthenticate: string | undefined) {
-    super(`${method} ${url} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}${body ? `: ${body.slice(0, 200)}` : ''}`);
+    const excerpt = messageExcerpt(body);
+    super(`${method} ${url} answered HTTP ${status}${statusText ? ` ${statusText}` : ''}${excerpt ? `: ${excerpt}` : ''}`);
     this.status = status;
     this.method = method;
+    this.url = url;
     this.body = body;
     this.wwwAuthenticate = wwwAuthenticate;
   }
@@ -64,6 +83,15 @@ export function errorForStatus(method: string, url: string, response: Response, 
 export function networkError(method: string, url: string, error: unknown): InstanceType<typeof TransportError> {
   const reason = error instanceof Error ? error.message : String(error);
   return new TransportError(`${method} ${url} failed: ${reason}`, { cause: error });
+}
+
+/** `METHOD url answered HTTP status` without the body, for a second mention of a refusal. */
+export function briefly(error: unknown): string {
+  if (error instanceof Error && error.cause instanceof HttpResponseError) {
+    const { method, url, status } = error.cause;
+    return `${method} ${url} answered HTTP ${status}`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The HTTP status behind a transport error, if it came from a response. */

@@ -10,12 +10,10 @@ export type {
   StreamableHttpClientTransportOptions,
 } from './streamable-http.js';
 export { SseClientTransport } from './sse-client.js';
-export { nodeHttpFetch } from './node-http-fetch.js';
+export { createNodeHttpFetch, nodeHttpFetch } from './node-http-fetch.js';
+export type { NodeHttpFetchOptions } from './node-http-fetch.js';
 export type { SseClientTransportOptions } from './sse-client.js';
 export { HttpResponseError } from './http-errors.js';
 export { DEFAULT_RECONNECT_OPTIONS, reconnectDelay } from './reconnect.js';
 export type { ReconnectOptions } from './reconnect.js';
-export type { TransportClock } from '../shared/clock.js';
 export type { HeadersOption } from './request-headers.js';
-export { SseParser } from '../shared/sse-parse.js';
-export type { SseEvent, SseParserHandlers } from '../shared/sse-parse.js';

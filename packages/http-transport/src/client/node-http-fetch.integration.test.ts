@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeHttpFetch } from './node-http-fetch.js';
+import { createNodeHttpFetch, nodeHttpFetch } from './node-http-fetch.js';
 
 let server: Server | undefined;
 
@@ -122,5 +122,44 @@ describe('nodeHttpFetch', () => {
     server?.closeIdleConnections();
     expect(await (await nodeHttpFetch(base, { method: 'POST', body: 'b' })).text()).toBe('ok');
     expect(requests).toBe(2);
+  });
+
+  it('never makes a request wait behind 300 long-lived streams to the same host (no socket cap)', async () => {
+    const streams: ServerResponse[] = [];
+    const base = await serve((req, res) => {
+      if (req.url === '/stream') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': open\n\n');
+        streams.push(res);
+        return;
+      }
+      res.end('pong');
+    });
+    const controller = new AbortController();
+    try {
+      const opened = await Promise.all(Array.from({ length: 300 }, () => nodeHttpFetch(`${base}/stream`, { method: 'GET', signal: controller.signal })));
+      expect(opened.every((response) => response.status === 200)).toBe(true);
+      expect(streams).toHaveLength(300);
+      // The 301st request to the host gets a socket at once instead of queueing behind the streams.
+      const answer = await nodeHttpFetch(`${base}/ping`, { method: 'POST', body: 'x' });
+      expect(await answer.text()).toBe('pong');
+    } finally {
+      controller.abort();
+    }
+  });
+
+  it('uses the agents it is given', async () => {
+    const base = await serve((_req, res) => res.end('ok'));
+    const agent = new Agent({ keepAlive: false, maxSockets: 1 });
+    let created = 0;
+    const createConnection = agent.createConnection.bind(agent);
+    agent.createConnection = ((...args: Parameters<typeof createConnection>) => {
+      created++;
+      return createConnection(...args);
+    });
+    const fetchWithAgent = createNodeHttpFetch({ httpAgent: agent });
+    expect(await (await fetchWithAgent(base, { method: 'GET' })).text()).toBe('ok');
+    expect(created).toBe(1);
+    agent.destroy();
   });
 });

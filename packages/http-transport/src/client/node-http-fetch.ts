@@ -8,6 +8,12 @@
  * URLs) goes to the global `fetch`, and so does everything outside Node.
  *
  * Idle keep-alive sockets are unref'd by Node's agent, so they never keep a process alive.
+ *
+ * The default agents have no cap on sockets per host: every session of an MCP client holds a
+ * socket for its standalone GET stream, and a cap (Node's pool queues requests past it) would
+ * make the next session's `initialize` wait silently behind streams that never end. Only idle
+ * sockets are bounded (`maxFreeSockets`). Pass agents of your own to
+ * {@link createNodeHttpFetch} to pool differently (a proxy agent, TLS options, a cap).
  */
 import type * as Http from 'node:http';
 import type { Readable as NodeReadable } from 'node:stream';
@@ -21,27 +27,52 @@ interface Modules {
   readonly agents: { readonly http: Http.Agent; readonly https: Http.Agent };
 }
 
+/** Options of {@link createNodeHttpFetch}. */
+export interface NodeHttpFetchOptions {
+  /** The agent for `http:` URLs. Default: keep-alive, no cap on sockets, at most 256 idle ones. */
+  readonly httpAgent?: Http.Agent;
+  /** The agent for `https:` URLs (an `https.Agent`). Default: as for `httpAgent`. */
+  readonly httpsAgent?: Http.Agent;
+}
+
+/** Idle keep-alive sockets kept per host by the default agents. */
+const MAX_FREE_SOCKETS = 256;
+
 const MAX_REDIRECTS = 5;
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
-let modules: Promise<Modules> | undefined;
+let modules: Modules | undefined;
 
-function load(): Promise<Modules> {
-  modules ??= Promise.all([import('node:http'), import('node:https'), import('node:stream')]).then(([http, https, stream]) => ({
+/**
+ * `node:http`, `node:https` and `node:stream` with the default agents, loaded on first use
+ * through `process.getBuiltinModule` — never at import, and invisible to bundlers, so the
+ * client bundles for browsers and workers with no Node built-in in it.
+ */
+function load(): Modules {
+  if (modules !== undefined) return modules;
+  const http: HttpModule = process.getBuiltinModule('node:http');
+  const https = process.getBuiltinModule('node:https') as unknown as HttpModule;
+  const stream: { Readable: typeof NodeReadable } = process.getBuiltinModule('node:stream');
+  modules = {
     http,
-    https: https as unknown as HttpModule,
+    https,
     Readable: stream.Readable,
     agents: {
-      http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
-      https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
+      http: new http.Agent({ keepAlive: true, maxFreeSockets: MAX_FREE_SOCKETS }),
+      https: new https.Agent({ keepAlive: true, maxFreeSockets: MAX_FREE_SOCKETS }),
     },
-  }));
+  };
   return modules;
 }
 
 /** True when this runtime is Node (or a Node-compatible one) with `node:http`. */
 export function isNodeRuntime(): boolean {
-  return typeof process !== 'undefined' && typeof process.versions === 'object' && typeof process.versions.node === 'string';
+  return (
+    typeof process !== 'undefined' &&
+    typeof process.versions === 'object' &&
+    typeof process.versions.node === 'string' &&
+    typeof (process as { getBuiltinModule?: unknown }).getBuiltinModule === 'function'
+  );
 }
 
 function headerRecord(headers: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
@@ -68,20 +99,37 @@ function abortError(signal: AbortSignal): Error {
 }
 
 /**
- * `fetch` on `node:http`. Falls back to the global `fetch` for what it does not cover.
+ * A `fetch` on `node:http` with the given agents. Falls back to the global `fetch` for what it
+ * does not cover.
+ *
+ * @example
+ * ```ts
+ * import { Agent } from 'node:http';
+ * const fetch = createNodeHttpFetch({ httpAgent: new Agent({ keepAlive: true, maxSockets: 1024 }) });
+ * const transport = new StreamableHttpClientTransport(url, { fetch });
+ * ```
+ */
+export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof fetch {
+  return (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
+    const body = init?.body;
+    const simpleBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
+    if (url === undefined || !simpleBody || init?.redirect === 'error' || !/^https?:/i.test(url) || !isNodeRuntime()) return globalThis.fetch(input, init);
+    const loaded = load();
+    const agents = { http: options.httpAgent ?? loaded.agents.http, https: options.httpsAgent ?? loaded.agents.https };
+    return request({ ...loaded, agents }, new URL(url), init ?? {}, body ?? undefined, 0);
+  };
+}
+
+/**
+ * `fetch` on `node:http` with the default agents (keep-alive, no cap on sockets per host).
  *
  * @example
  * ```ts
  * const transport = new StreamableHttpClientTransport(url, { fetch: nodeHttpFetch });
  * ```
  */
-export const nodeHttpFetch: typeof fetch = (input, init) => {
-  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
-  const body = init?.body;
-  const simpleBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
-  if (url === undefined || !simpleBody || init?.redirect === 'error' || !/^https?:/i.test(url)) return globalThis.fetch(input, init);
-  return load().then((loaded) => request(loaded, new URL(url), init ?? {}, body ?? undefined, 0));
-};
+export const nodeHttpFetch: typeof fetch = createNodeHttpFetch();
 
 function request(loaded: Modules, url: URL, init: RequestInit, body: string | Uint8Array | undefined, redirects: number, retried = false): Promise<Response> {
   const signal = init.signal ?? undefined;

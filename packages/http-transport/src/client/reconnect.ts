@@ -5,7 +5,7 @@
  * That last rule is what stops the two classic failures: reconnecting forever to a server
  * that accepts and immediately closes, and giving up on a healthy server that polls.
  *
- * All waiting goes through an injected `TransportClock`, so tests never sleep.
+ * All waiting goes through the transport's injected protocol `Clock`, so tests never sleep.
  */
 
 /** How SSE streams are reconnected. */

@@ -17,11 +17,12 @@ import {
   type Transport,
   type TransportCloseInfo,
   type TransportSink,
+  systemClock,
+  type Clock,
 } from '@statemcp/protocol';
 
 import { errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import { buildHeaders, type HeadersOption } from './request-headers.js';
-import { systemClock, type TransportClock } from '../shared/clock.js';
 import { SseParser, readSseStream } from '../shared/sse-parse.js';
 
 /** Options of {@link SseClientTransport}. */
@@ -42,8 +43,8 @@ export interface SseClientTransportOptions {
    * redirects your messages elsewhere is refused.
    */
   allowCrossOriginEndpoint?: boolean;
-  /** Timers; inject a fake clock in tests. */
-  clock?: TransportClock;
+  /** Timers: the protocol `Clock`; tests pass a `SimulatedClock`. */
+  clock?: Clock;
 }
 
 type LegacyState =
@@ -68,7 +69,7 @@ export class SseClientTransport implements Transport {
   readonly #url: URL;
   readonly #fetch: typeof fetch;
   readonly #options: SseClientTransportOptions;
-  readonly #clock: TransportClock;
+  readonly #clock: Clock;
   readonly #lifetime = new AbortController();
   #state: LegacyState = { kind: 'new' };
   readonly canSendRequests = true;

@@ -53,6 +53,15 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** A real client session over the transport (its machine runs the handshake, and runs it again when the server forgets the session). */
+async function sessionOver(url: string, options: StreamableHttpClientTransportOptions = {}): Promise<{ session: Session; transport: StreamableHttpClientTransport }> {
+  const transport = new StreamableHttpClientTransport(url, options);
+  const session = new Session({ role: 'client', capabilities: () => ({}), strictCapabilities: false });
+  await session.connect(transport);
+  await session.initialize({ capabilities: {}, clientInfo: { name: 'it', version: '1' } });
+  return { session, transport };
+}
+
 async function connect(url: string, options: StreamableHttpClientTransportOptions = {}): Promise<Driver> {
   const driver = new Driver(new StreamableHttpClientTransport(url, options));
   await driver.connect();
@@ -88,34 +97,35 @@ describe('StreamableHttpClientTransport against a real HTTP server', () => {
     expect(driver.closes).toEqual([{ initiator: 'local' }]);
   });
 
-  it('survives a server restart: 404 → new session → the same call succeeds', async () => {
+  it('survives a server restart: 404 → the session runs the handshake again → the same call succeeds', async () => {
     server = await startMiniServer({ noStandalone: true });
     const port = server.port;
     const recovered: unknown[] = [];
-    const driver = await connect(server.url, { onSessionRecovered: (info) => recovered.push(info) });
-    const before = driver.transport.sessionId;
+    const { session, transport } = await sessionOver(server.url, { onSessionRecovered: (info) => recovered.push(info) });
+    const before = transport.sessionId;
     await server.close();
     server = await startMiniServer({ port, noStandalone: true });
-    const answer = await driver.request('tools/call', { name: 'echo', arguments: {} });
-    expect(answer.result).toEqual({ content: [{ type: 'text', text: 'ok' }] });
-    expect(driver.transport.sessionId).not.toBe(before);
-    expect(server.sessions.has(driver.transport.sessionId ?? '')).toBe(true);
-    expect(recovered).toEqual([{ previousSessionId: before, sessionId: driver.transport.sessionId }]);
+    const answer = await session.request('tools/call', { name: 'echo', arguments: {} });
+    expect(answer).toEqual({ content: [{ type: 'text', text: 'ok' }] });
+    expect(transport.sessionId).not.toBe(before);
+    expect(server.sessions.has(transport.sessionId ?? '')).toBe(true);
+    expect(recovered).toEqual([{ previousSessionId: before, sessionId: transport.sessionId }]);
     const methods = server.log.filter((e) => e.method === 'POST').map((e) => (e.body as { method: string }).method);
     expect(methods).toEqual(['tools/call', 'initialize', 'notifications/initialized', 'tools/call']);
-    await driver.transport.close();
+    await session.close();
   });
 
-  it('recovers the standalone stream when the server forgets the session', async () => {
+  it('replaces the session when the standalone stream meets a 404', async () => {
     server = await startMiniServer();
-    const driver = await connect(server.url, { reconnect: { initialDelayMs: 10, maxRetries: 3 } });
+    const { session, transport } = await sessionOver(server.url, { reconnect: { initialDelayMs: 10, maxRetries: 3 } });
     await expect.poll(() => server?.standalone.size).toBe(1);
-    const before = driver.transport.sessionId;
+    const before = transport.sessionId;
     server.forgetSessions();
     for (const response of server.standalone) response.end();
-    await expect.poll(() => driver.transport.sessionId !== before && server?.standalone.size === 1, { timeout: 3000 }).toBe(true);
-    expect(driver.transport.sessionRecoveries).toBe(1);
-    await driver.transport.close();
+    await expect.poll(() => transport.sessionId !== before && server?.standalone.size === 1, { timeout: 3000 }).toBe(true);
+    expect(transport.sessionRecoveries).toBe(1);
+    expect(session.state.kind).toBe('operating');
+    await session.close();
   });
 
   it('falls back to a legacy HTTP+SSE server', async () => {

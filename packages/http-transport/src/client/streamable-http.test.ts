@@ -1,7 +1,7 @@
 import { AuthRequiredError, TransportError } from '@statemcp/protocol';
 import { describe, expect, it, vi } from 'vitest';
 
-import { StreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from './streamable-http.js';
+import { StreamableHttpClientTransport } from './streamable-http.js';
 import {
   ManualClock,
   RecordingSink,
@@ -14,51 +14,8 @@ import {
   jsonResponse,
   settle,
   status,
-  type FakeHandler,
-  type RecordedRequest,
 } from '../../test/fake-http.js';
-
-const URL_ = 'http://127.0.0.1:9/mcp';
-
-function isMethod(request: RecordedRequest, method: string): boolean {
-  return (request.body as { method?: string } | undefined)?.method === method;
-}
-
-function bodyId(request: RecordedRequest): unknown {
-  return (request.body as { id?: unknown }).id;
-}
-
-/** A server that issues `session-<n>` per initialize, answers tools/call with JSON and 405s the GET. */
-function simpleServer(overrides: (request: RecordedRequest) => Response | undefined = () => undefined): FakeHandler {
-  let sessions = 0;
-  return (request) => {
-    const custom = overrides(request);
-    if (custom !== undefined) return custom;
-    if (request.method === 'GET') return status(405);
-    if (request.method === 'DELETE') return status(200);
-    if (isMethod(request, 'initialize')) {
-      sessions++;
-      return jsonResponse(initializeResult(bodyId(request)), { 'mcp-session-id': `session-${sessions}` });
-    }
-    if (request.body !== undefined && bodyId(request) === undefined) return accepted();
-    return jsonResponse({ jsonrpc: '2.0', id: bodyId(request), result: { ok: true } }, { 'mcp-session-id': 'not-from-initialize' });
-  };
-}
-
-async function connected(handler: FakeHandler, options: StreamableHttpClientTransportOptions = {}) {
-  const fake = fakeFetch(handler);
-  const clock = new ManualClock();
-  const sink = new RecordingSink();
-  const transport = new StreamableHttpClientTransport(URL_, { fetch: fake.fetch, clock, random: () => 0, ...options });
-  await transport.start(sink);
-  await transport.send(initializeRequest);
-  transport.setProtocolVersion('2025-11-25');
-  await transport.send(initializedNotification);
-  await settle();
-  return { transport, sink, clock, requests: fake.requests };
-}
-
-const call = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'tools/call', params: { name: 'x' } });
+import { URL_, bodyId, call, connected, isMethod, simpleServer } from '../../test/streamable-client-fixture.js';
 
 describe('StreamableHttpClientTransport', () => {
   describe('#send', () => {
@@ -137,135 +94,11 @@ describe('StreamableHttpClientTransport', () => {
       expect(sink.messages.at(-1)).toEqual(error);
     });
 
-    it('synthesizes an error answer when a JSON body does not contain the response', async () => {
+    it('reports a request undeliverable when its JSON answer lacks the response, inventing no peer error', async () => {
       const { transport, sink } = await connected(simpleServer((r) => (isMethod(r, 'tools/call') ? jsonResponse({}) : undefined)));
       await transport.send(call(5));
-      expect(sink.messages.at(-1)).toMatchObject({ id: 5, error: { code: -32603, data: { source: 'transport' } } });
-    });
-  });
-
-  describe('session recovery (404)', () => {
-    it('re-initializes once, swallows the replayed initialize answer and retries the message', async () => {
-      let expired = false;
-      const recovered = vi.fn();
-      const handler = simpleServer((r) => {
-        if (expired && r.headers['mcp-session-id'] === 'session-1') return status(404);
-        return undefined;
-      });
-      const { transport, sink, requests } = await connected(handler, { onSessionRecovered: recovered });
-      expired = true;
-      await transport.send(call(9));
-      expect(transport.sessionId).toBe('session-2');
-      expect(recovered).toHaveBeenCalledWith({ previousSessionId: 'session-1', sessionId: 'session-2' });
-      const after = requests.slice(2).filter((r) => r.method === 'POST');
-      expect(after.map((r) => [(r.body as { method?: string }).method, r.headers['mcp-session-id']])).toEqual([
-        ['tools/call', 'session-1'],
-        ['initialize', undefined],
-        ['notifications/initialized', 'session-2'],
-        ['tools/call', 'session-2'],
-      ]);
-      // The replayed initialize keeps its params but not the session's id; its answer is not delivered.
-      expect(after[1]?.body).toMatchObject({ method: 'initialize', params: initializeRequest.params });
-      expect(sink.messages).toEqual([initializeResult(0), { jsonrpc: '2.0', id: 9, result: { ok: true } }]);
-      expect(transport.sessionRecoveries).toBe(1);
-    });
-
-    it('gives up with ConnectionClosedError when the retried message meets a second 404', async () => {
-      let expired = false;
-      const handler = simpleServer((r) => (expired && isMethod(r, 'tools/call') ? status(404) : undefined));
-      const { transport, sink } = await connected(handler);
-      expired = true;
-      await expect(transport.send(call(1))).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
-      await settle();
-      expect(sink.closes).toHaveLength(1);
-      expect(sink.closes[0]?.initiator).toBe('error');
-      await expect(transport.send(call(2))).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
-    });
-
-    it('holds messages sent during a recovery until the new session id is known', async () => {
-      let expired = false;
-      const reinit = new SseBody();
-      const { transport, requests } = await connected(
-        simpleServer((r) => {
-          if (expired && r.headers['mcp-session-id'] === 'session-1') return status(404);
-          if (expired && isMethod(r, 'initialize')) return reinit.response({ 'mcp-session-id': 'session-2' });
-          return undefined;
-        }),
-      );
-      expired = true;
-      const first = transport.send(call(1));
-      await settle();
-      const second = transport.send(call(2));
-      await settle();
-      reinit.message(initializeResult(bodyId(requests.find((r) => isMethod(r, 'initialize') && r.headers['mcp-session-id'] === undefined && bodyId(r) !== 0) as RecordedRequest)));
-      reinit.end();
-      await Promise.all([first, second]);
-      const calls = requests.filter((r) => isMethod(r, 'tools/call'));
-      const seen = calls.map((r) => [bodyId(r), r.headers['mcp-session-id']]);
-      expect(seen[0]).toEqual([1, 'session-1']);
-      expect(seen.slice(1)).toHaveLength(2);
-      expect(seen.slice(1)).toEqual(expect.arrayContaining([[1, 'session-2'], [2, 'session-2']]));
-    });
-
-    it('recovers once when the GET stream meets a 404, and lets the stream die if the new session 404s it too', async () => {
-      let getExpired = false;
-      const bodies: SseBody[] = [];
-      const { transport, sink, clock, requests } = await connected(
-        simpleServer((r) => {
-          if (r.method !== 'GET') return undefined;
-          if (getExpired) return status(404);
-          const body = new SseBody();
-          bodies.push(body);
-          return body.response();
-        }),
-      );
-      getExpired = true;
-      bodies[0]?.end();
-      await settle();
-      clock.fire();
-      await settle(40);
-      expect(requests.filter((r) => isMethod(r, 'initialize'))).toHaveLength(2);
-      expect(transport.sessionRecoveries).toBe(1);
-      expect(transport.sessionId).toBe('session-2');
-      expect(transport.standaloneStreamState?.kind).toBe('dead');
-      expect(requests.filter((r) => r.method === 'GET').map((r) => r.headers['mcp-session-id'])).toEqual([
-        'session-1',
-        'session-1',
-        'session-2',
-      ]);
-      expect(sink.closes).toEqual([]);
-      await transport.send(call(1));
-      expect(sink.messages.at(-1)).toEqual({ jsonrpc: '2.0', id: 1, result: { ok: true } });
-    });
-
-    it('shares one recovery between concurrent requests that met the 404', async () => {
-      let expired = false;
-      const handler = simpleServer((r) => (expired && r.headers['mcp-session-id'] === 'session-1' ? status(404) : undefined));
-      const { transport, requests } = await connected(handler);
-      expired = true;
-      await Promise.all([transport.send(call(1)), transport.send(call(2))]);
-      expect(requests.filter((r) => isMethod(r, 'initialize'))).toHaveLength(2);
-      expect(transport.sessionId).toBe('session-2');
-    });
-  });
-
-  describe('#close during recovery', () => {
-    it('rejects a send waiting on the replayed initialize instead of hanging', async () => {
-      let expired = false;
-      const reinit = new SseBody();
-      const { transport, sink } = await connected(
-        simpleServer((r) => {
-          if (expired && r.headers['mcp-session-id'] === 'session-1') return status(404);
-          if (expired && isMethod(r, 'initialize')) return reinit.response({ 'mcp-session-id': 'session-2' });
-          return undefined;
-        }),
-      );
-      expired = true;
-      const sending = transport.send(call(1));
-      await settle();
-      await transport.terminate();
-      await expect(sending).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
-      expect(sink.closes).toHaveLength(1);
+      expect(sink.messages.filter((m) => (m as { id?: unknown }).id === 5)).toEqual([]);
+      expect(sink.undeliverable).toEqual([{ ids: [5], error: expect.any(TransportError) as unknown }]);
     });
   });
 
@@ -341,17 +174,17 @@ describe('StreamableHttpClientTransport', () => {
       expect(sink.errors).toEqual([]);
     });
 
-    it('fails the request with a synthesized -32603 when the stream ends without response or event id', async () => {
+    it('reports the request undeliverable when the stream ends without response or event id (no forged -32603)', async () => {
       const post = new SseBody();
       const { transport, sink } = await connected(simpleServer((r) => (isMethod(r, 'tools/call') ? post.response() : undefined)));
+      const before = sink.messages.length;
       await transport.send(call(6));
       post.end();
       await settle();
-      expect(sink.messages.at(-1)).toMatchObject({
-        jsonrpc: '2.0',
-        id: 6,
-        error: { code: -32603, data: { source: 'transport', reason: 'stream-ended' } },
-      });
+      expect(sink.messages).toHaveLength(before);
+      expect(sink.undeliverable).toHaveLength(1);
+      expect(sink.undeliverable[0]?.ids).toEqual([6]);
+      expect(sink.undeliverable[0]?.error.message).toMatch(/ended before its response arrived/);
       expect(sink.errors[0]).toBeInstanceOf(TransportError);
     });
 
@@ -374,7 +207,8 @@ describe('StreamableHttpClientTransport', () => {
         await settle();
       }
       expect(clock.delays.filter((ms) => ms !== 3000)).toEqual([75, 150, 300]);
-      expect(sink.messages.at(-1)).toMatchObject({ id: 8, error: { code: -32603, data: { reason: 'reconnect-exhausted' } } });
+      expect(sink.undeliverable.map((entry) => entry.ids)).toEqual([[8]]);
+      expect(sink.undeliverable[0]?.error.message).toMatch(/gave up after 3 attempts/);
       expect(sink.errors.at(-1)?.message).toMatch(/gave up after 3 attempts/);
     });
   });

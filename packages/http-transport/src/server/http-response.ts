@@ -1,9 +1,10 @@
 /**
- * Small builders for the HTTP answers of the server: JSON-RPC error bodies (id-less unless an
- * id is known, digest §3.4), JSON bodies and empty replies. Everything is a web `Response`;
+ * Small builders for the HTTP answers of the server: JSON-RPC error bodies (carrying the
+ * request's id when it is known, `"id": null` otherwise, JSON-RPC 2.0 §5), JSON bodies and
+ * empty replies. Everything is a web `Response`;
  * the node:http front door writes it out.
  */
-import type { JsonRpcErrorResponse, RequestId } from '@statemcp/protocol';
+import { errorResponse as jsonRpcError, type RequestId } from '@statemcp/protocol';
 
 /**
  * Implementation-defined server error codes (JSON-RPC reserves -32000…-32099 for them),
@@ -26,15 +27,14 @@ export function jsonResponse(body: unknown, status = 200, headers?: Record<strin
   });
 }
 
-/** An HTTP error whose body is a JSON-RPC error response (`"id": null` unless an id is given; JSON-RPC 2.0 §5). */
+/** An HTTP error whose body is a JSON-RPC error response (`"id": null` unless the request's id is given). */
 export function errorResponse(
   status: number,
   code: number,
   message: string,
-  options: { id?: RequestId | undefined; headers?: Record<string, string>; data?: unknown } = {},
+  options: { id?: RequestId | null | undefined; headers?: Record<string, string>; data?: unknown } = {},
 ): Response {
-  const body: JsonRpcErrorResponse = { jsonrpc: '2.0', id: options.id ?? null, error: { code, message } };
-  if (options.data !== undefined) body.error.data = options.data;
+  const body = jsonRpcError(options.id, options.data === undefined ? { code, message } : { code, message, data: options.data });
   return jsonResponse(body, status, options.headers);
 }
 

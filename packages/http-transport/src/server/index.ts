@@ -2,12 +2,9 @@
  * Server side of the Streamable HTTP transport (and the legacy HTTP+SSE endpoint):
  * `createStreamableHttpServer` plus its event store, session manager and Host/Origin guard.
  */
-export {
-  createStreamableHttpServer,
-  acceptsMediaType,
-  SESSION_ID_HEADER,
-  PROTOCOL_VERSION_HEADER,
-} from './streamable-http-server.js';
+export { createStreamableHttpServer } from './streamable-http-server.js';
+export { SESSION_ID_HEADER, PROTOCOL_VERSION_HEADER } from './server-options.js';
+export { acceptsMediaType } from './request-checks.js';
 export { InMemoryEventStore } from './event-store.js';
 export { SessionManager, isValidSessionId } from './session-manager.js';
 export { createHostGuard, isLoopbackAddress, LOOPBACK_HOSTS } from './host-guard.js';
@@ -19,7 +16,7 @@ export type {
   SessionRegistry,
   ListeningServer,
   AuthenticateResult,
-} from './streamable-http-server.js';
+} from './server-options.js';
 export type { StreamableHttpSessionTransport } from './session-transport.js';
 export type { EventStore, StoredEvent, ReplayResult, InMemoryEventStoreOptions } from './event-store.js';
 export type { ManagedSession, SessionEndReason, SessionManagerOptions } from './session-manager.js';

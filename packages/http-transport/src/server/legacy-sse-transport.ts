@@ -15,7 +15,7 @@ import {
   type TransportSink,
 } from '@statemcp/protocol';
 import { encodeSseEvent } from '../shared/sse-encode.js';
-import { SseConnection } from './sse-connection.js';
+import { SseConnection, type SseConnectionOptions } from './sse-connection.js';
 
 /** @internal */
 export class LegacySseSessionTransport implements Transport {
@@ -26,10 +26,10 @@ export class LegacySseSessionTransport implements Transport {
   #state: 'new' | 'started' | 'closed' = 'new';
   readonly #onClosed: (transport: LegacySseSessionTransport) => void;
 
-  constructor(sessionId: string, endpoint: string, keepAliveMs: number, onClosed: (transport: LegacySseSessionTransport) => void) {
+  constructor(sessionId: string, endpoint: string, connection: SseConnectionOptions, onClosed: (transport: LegacySseSessionTransport) => void) {
     this.sessionId = sessionId;
     this.#onClosed = onClosed;
-    this.connection = new SseConnection({}, keepAliveMs);
+    this.connection = new SseConnection(connection);
     this.connection.write(encodeSseEvent({ event: 'endpoint', data: endpoint }));
     this.connection.onCancel = () => {
       void this.terminate('remote', { reason: 'client disconnected' });
@@ -53,7 +53,10 @@ export class LegacySseSessionTransport implements Transport {
 
   async send(message: JsonRpcMessage): Promise<void> {
     if (this.#state === 'closed' || !this.connection.open) throw new ConnectionClosedError('The HTTP+SSE session transport is closed');
-    this.connection.write(encodeSseEvent({ event: 'message', data: JSON.stringify(message) }));
+    // Waits while the client reads slower than the server sends; a stalled stream ends the session.
+    const outcome = await this.connection.send(encodeSseEvent({ event: 'message', data: JSON.stringify(message) }));
+    if (outcome === 'abandoned') await this.terminate('error', { reason: 'the client stopped reading the SSE stream' });
+    if (outcome !== 'written') throw new ConnectionClosedError('The HTTP+SSE session transport is closed');
   }
 
   /** Hands one POSTed value to the session. */

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SERVER_NAME, Servers, buildFixtureServer, FIXTURE_TOOLS } from '../../test/mcp-fixture.js';
 import { InMemoryEventStore } from './event-store.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
-import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from './streamable-http-server.js';
+import { createStreamableHttpServer } from './streamable-http-server.js';
+import type { ListeningServer, StreamableHttpServerOptions } from './server-options.js';
 import { delay, initializeBody, messagesOf, postInit, readEvents } from './test-support.js';
 
 const running: ListeningServer[] = [];

@@ -1,3 +1,4 @@
+import { SimulatedClock } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import { SessionManager, isValidSessionId, type ManagedSession, type SessionEndReason } from './session-manager.js';
 
@@ -13,15 +14,15 @@ class FakeSession implements ManagedSession {
 }
 
 function clock(start = 0) {
-  let now = start;
-  return { now: () => now, advance: (ms: number) => (now += ms) };
+  const simulated = new SimulatedClock(start);
+  return { clock: simulated, advance: (ms: number) => simulated.advance(ms) };
 }
 
 describe('SessionManager', () => {
   describe('#sweep', () => {
     it('evicts sessions idle longer than the timeout, measured on the injected clock', () => {
       const time = clock();
-      const manager = new SessionManager<FakeSession>({ idleTimeoutMs: 1000, now: time.now, sweepIntervalMs: 0 });
+      const manager = new SessionManager<FakeSession>({ idleTimeoutMs: 1000, clock: time.clock, sweepIntervalMs: 0 });
       const a = new FakeSession();
       const b = new FakeSession();
       expect(manager.reserve()).toBe(true);
@@ -43,7 +44,7 @@ describe('SessionManager', () => {
 
     it('counts a lookup as activity and never evicts a busy session', () => {
       const time = clock();
-      const manager = new SessionManager<FakeSession>({ idleTimeoutMs: 100, now: time.now, sweepIntervalMs: 0 });
+      const manager = new SessionManager<FakeSession>({ idleTimeoutMs: 100, clock: time.clock, sweepIntervalMs: 0 });
       const session = new FakeSession();
       manager.reserve();
       manager.add('s', session);
@@ -60,10 +61,27 @@ describe('SessionManager', () => {
     });
   });
 
+  describe('background sweep', () => {
+    it('runs on the injected clock every sweepIntervalMs and stops on close', () => {
+      const time = clock();
+      const manager = new SessionManager<FakeSession>({ idleTimeoutMs: 100, clock: time.clock, sweepIntervalMs: 50 });
+      const session = new FakeSession();
+      manager.reserve();
+      manager.add('s', session);
+      time.advance(99);
+      expect(session.closedWith).toEqual([]);
+      time.advance(1);
+      expect(session.closedWith).toEqual(['idle-timeout']);
+      expect(time.clock.pendingTimers).toBe(1);
+      manager.close();
+      expect(time.clock.pendingTimers).toBe(0);
+    });
+  });
+
   describe('#reserve', () => {
     it('caps sessions including handshakes in flight, sweeping idle ones first', () => {
       const time = clock();
-      const manager = new SessionManager<FakeSession>({ idleTimeoutMs: 100, maxSessions: 2, now: time.now, sweepIntervalMs: 0 });
+      const manager = new SessionManager<FakeSession>({ idleTimeoutMs: 100, maxSessions: 2, clock: time.clock, sweepIntervalMs: 0 });
       expect(manager.reserve()).toBe(true);
       manager.add('a', new FakeSession());
       expect(manager.reserve()).toBe(true);

@@ -5,15 +5,18 @@
  * - ids are minted by a generator (default `crypto.randomUUID`, 122 random bits) and must
  *   be visible ASCII (0x21–0x7E, digest §5.2 "Sessions");
  * - a session idle for longer than `idleTimeoutMs` (no request, no open connection) is
- *   evicted by a sweep that runs on an unref'd timer and before each admission;
+ *   evicted by a sweep that runs on a housekeeping timer (it never keeps a process alive)
+ *   and before each admission;
  * - at most `maxSessions` sessions exist (reservations for handshakes in flight included);
  *   beyond that new sessions are refused;
  * - evicting, deleting or closing runs the session's own `close` (its transport close, i.e.
  *   the session's ShuttingDown path). The manager never decides protocol state.
  *
- * All time comes from the injected `now`, so tests drive expiry without sleeping.
+ * All time and timers come from the injected protocol `Clock`, so tests drive expiry and the
+ * sweep with a `SimulatedClock` without sleeping.
  */
 import { randomUUID } from 'node:crypto';
+import { systemClock, type Clock, type TimerHandle } from '@statemcp/protocol';
 
 /** What the manager needs from a managed session. */
 export interface ManagedSession {
@@ -34,8 +37,8 @@ export interface SessionManagerOptions {
   maxSessions?: number;
   /** Session id generator. Default `crypto.randomUUID`. Ids must be visible ASCII. */
   generateId?: () => string;
-  /** Clock, ms. Default `Date.now`. */
-  now?: () => number;
+  /** Time and timers. Default `systemClock`. */
+  clock?: Clock;
   /** How often the background sweep runs, ms. Default `min(idleTimeoutMs / 2, 60 000)`; 0 disables. */
   sweepIntervalMs?: number;
 }
@@ -55,10 +58,11 @@ export class SessionManager<S extends ManagedSession> {
   readonly idleTimeoutMs: number;
   readonly maxSessions: number;
   readonly #generateId: () => string;
-  readonly #now: () => number;
+  readonly #clock: Clock;
+  readonly #sweepIntervalMs: number;
   readonly #sessions = new Map<string, Entry<S>>();
   #reserved = 0;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  #timer: TimerHandle | undefined;
   #closed = false;
 
   constructor(options: SessionManagerOptions = {}) {
@@ -67,12 +71,22 @@ export class SessionManager<S extends ManagedSession> {
     this.maxSessions = options.maxSessions ?? 10_000;
     if (!Number.isSafeInteger(this.maxSessions) || this.maxSessions < 1) throw new RangeError('maxSessions must be a positive integer');
     this.#generateId = options.generateId ?? randomUUID;
-    this.#now = options.now ?? Date.now;
-    const interval = options.sweepIntervalMs ?? (Number.isFinite(this.idleTimeoutMs) ? Math.min(Math.max(this.idleTimeoutMs / 2, 10), 60_000) : 0);
-    if (interval > 0) {
-      this.#timer = setInterval(() => this.sweep(), interval);
-      this.#timer.unref();
-    }
+    this.#clock = options.clock ?? systemClock;
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? (Number.isFinite(this.idleTimeoutMs) ? Math.min(Math.max(this.idleTimeoutMs / 2, 10), 60_000) : 0);
+    this.#scheduleSweep();
+  }
+
+  #scheduleSweep(): void {
+    if (this.#sweepIntervalMs <= 0 || this.#closed) return;
+    this.#timer = this.#clock.setTimeout(() => {
+      this.#timer = undefined;
+      this.sweep();
+      this.#scheduleSweep();
+    }, this.#sweepIntervalMs);
+  }
+
+  #now(): number {
+    return this.#clock.now();
   }
 
   /** Live sessions. */
@@ -171,7 +185,7 @@ export class SessionManager<S extends ManagedSession> {
   /** Stops the sweep timer and ends every session. Idempotent. */
   close(): void {
     this.#closed = true;
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     const entries = [...this.#sessions.values()];
     this.#sessions.clear();

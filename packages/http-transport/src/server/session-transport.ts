@@ -28,106 +28,21 @@ import {
   NoReturnChannelError,
   TransportError,
   hasFeature,
-  type InboundContext,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type RequestId,
   type SendOptions,
-  type Transport,
   type TransportCloseInfo,
   type TransportSink,
 } from '@statemcp/protocol';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
-import type { EventStore, StoredEvent } from './event-store.js';
+import type { StoredEvent } from './event-store.js';
 import { HttpErrorCode, emptyResponse, errorResponse, jsonResponse } from './http-response.js';
 import { SseConnection } from './sse-connection.js';
+import type { AcceptedPost, JsonExchange, RequestStream, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
-/**
- * The Transport each session gets. Besides the {@link Transport} contract it lets request
- * handlers end the current request's SSE connection early (polling).
- */
-export interface StreamableHttpSessionTransport extends Transport {
-  /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
-  readonly sessionId: string | undefined;
-  /** False in stateless mode: there is no channel for server-to-client requests. */
-  readonly canSendRequests: boolean;
-  /** True when this transport serves a single stateless request. */
-  readonly stateless: boolean;
-  /** The protocol version the session negotiated, once its `initialize` result went out. */
-  readonly protocolVersion: string | undefined;
-  /**
-   * Stateless transports only: the version the request declared in `MCP-Protocol-Version`
-   * (`2025-03-26` when absent, as the spec says to assume). Lets the server serve a
-   * handshake-less request at the right revision.
-   */
-  readonly requestProtocolVersion: string | undefined;
-  /**
-   * Ends the SSE connection carrying request `requestId` now, after a `retry:` hint, so the
-   * client reconnects with `GET` + `Last-Event-ID` and receives the rest (including the
-   * result) there. Needs an event store; returns false when nothing was closed.
-   */
-  closeRequestStream(requestId: RequestId): boolean;
-  /** Ends the standalone GET connection the same way. Returns false when none is open. */
-  closeStandaloneStream(): boolean;
-}
+export type { AcceptedPost, SessionTransportSettings, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
-/** Settings shared by every session transport of one server. */
-export interface SessionTransportSettings {
-  eventStore: EventStore | undefined;
-  retryIntervalMs: number | undefined;
-  keepAliveIntervalMs: number;
-  maxQueuedMessages: number;
-  /** Called once when the transport has closed, whoever closed it. */
-  onClosed?: (transport: HttpServerSessionTransport) => void;
-  /** Called when an HTTP exchange of this session opens or ends (activity for idle timeouts). */
-  onActivity?: (transport: HttpServerSessionTransport) => void;
-}
-
-/** One POST carrying requests, answered as SSE. Lives across reconnections. */
-interface RequestStream {
-  readonly kind: 'sse';
-  readonly id: string;
-  connection: SseConnection | undefined;
-  /** Serialises store-then-write so event ids are assigned and written in order. */
-  chain: Promise<void>;
-  readonly pending: Set<RequestId>;
-  done: boolean;
-}
-
-/** One POST carrying requests, answered with a JSON body once every response is in. */
-interface JsonExchange {
-  readonly kind: 'json';
-  readonly order: readonly RequestId[];
-  readonly batch: boolean;
-  readonly responses: Map<RequestId, JsonRpcResponse>;
-  readonly resolve: (response: Response) => void;
-}
-
-interface StandaloneStream {
-  readonly id: string;
-  connection: SseConnection | undefined;
-  chain: Promise<void>;
-  /** Messages not yet written on any connection, with their event ids when stored. */
-  queue: { id: string | undefined; message: JsonRpcMessage }[];
-}
-
-/** What the server hands over for one POST that passed the HTTP checks. */
-export interface AcceptedPost {
-  /** Parsed items as received (one, or several for a 2025-03-26 batch). */
-  readonly items: readonly unknown[];
-  /** Ids of the requests among `items`, in order. */
-  readonly requestIds: readonly RequestId[];
-  readonly batch: boolean;
-  readonly mode: 'sse' | 'json';
-  /** The version that decides priming (header, or negotiated). */
-  readonly version: string;
-  readonly context: InboundContext;
-  /** Id of an `initialize` request among the items, to learn the negotiated version. */
-  readonly initializeId?: RequestId | undefined;
-  readonly headers: Record<string, string>;
-  /** Aborted when the client goes away; a stateless JSON request then ends (cancellation). */
-  readonly signal?: AbortSignal | undefined;
-}
 
 function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
   return !('method' in message);
@@ -145,7 +60,6 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   #sink: TransportSink | undefined;
   #state: 'new' | 'started' | 'closed' = 'new';
   #protocolVersion: string | undefined;
-  #initializeId: RequestId | undefined;
   readonly #routes = new Map<RequestId, RequestStream | JsonExchange>();
   readonly #streams = new Map<string, RequestStream>();
   #pendingJson = 0;
@@ -168,8 +82,18 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     this.#standalone = { id: `${this.#key}.0`, connection: undefined, chain: Promise.resolve(), queue: [] };
   }
 
+  /** The negotiated version, once the session's machine has fixed it (see {@link setProtocolVersion}). */
   get protocolVersion(): string | undefined {
     return this.#protocolVersion;
+  }
+
+  /**
+   * Called by the session runner when the machine fixes the version (its `negotiated` effect,
+   * before the InitializeResult goes out): the transport learns it from the machine, never by
+   * reading the result on its way out.
+   */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
   }
 
   get closed(): boolean {
@@ -222,9 +146,6 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const route = this.#routes.get(id);
     if (route === undefined) return; // late or unknown: nothing waits for it
     this.#routes.delete(id);
-    if (id === this.#initializeId && 'result' in message && typeof message.result.protocolVersion === 'string') {
-      this.#protocolVersion = message.result.protocolVersion;
-    }
     if (route.kind === 'json') {
       route.responses.set(id, message);
       if (route.responses.size === route.order.length) this.#finishJson(route);
@@ -266,7 +187,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       const id = store === undefined ? undefined : await store.append(stream.id, message);
       const connection = stream.connection;
       if (connection?.open === true) {
-        connection.write(encodeSseEvent({ id, data: JSON.stringify(message) }));
+        await this.#writeEvent(connection, encodeSseEvent({ id, data: JSON.stringify(message) }));
       } else if (store === undefined) {
         this.#report(new TransportError('A message was lost: its SSE stream is disconnected and there is no event store'));
       }
@@ -281,10 +202,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const task = standalone.chain.then(async () => {
       const id = store === undefined ? undefined : await store.append(standalone.id, message);
       const connection = standalone.connection;
-      if (connection?.open === true) {
-        connection.write(encodeSseEvent({ id, data: JSON.stringify(message) }));
-        return;
-      }
+      if (connection?.open === true && (await this.#writeEvent(connection, encodeSseEvent({ id, data: JSON.stringify(message) })))) return;
       standalone.queue.push({ id, message });
       if (standalone.queue.length > this.#settings.maxQueuedMessages) {
         standalone.queue.shift();
@@ -314,7 +232,6 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
         );
       }
     }
-    if (post.initializeId !== undefined) this.#initializeId = post.initializeId;
     if (post.requestIds.length === 0) {
       this.#deliver(sink, post);
       if (this.stateless) void this.terminate('local', { reason: 'stateless request done' });
@@ -369,8 +286,21 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     }
   }
 
+  /**
+   * Writes one event on a connection, waiting while it is full (backpressure on the sender).
+   * Returns false when the connection was already gone and nothing was written.
+   */
+  async #writeEvent(connection: SseConnection, block: string): Promise<boolean> {
+    const outcome = await connection.send(block);
+    if (outcome === 'abandoned') {
+      const resumable = this.#settings.eventStore === undefined ? '; its unread events are lost (no event store)' : '; the client can resume it with Last-Event-ID';
+      this.#report(new TransportError(`Closed an SSE stream whose client stopped reading for ${this.#settings.stalledStreamTimeoutMs} ms${resumable}`));
+    }
+    return outcome !== 'closed';
+  }
+
   #openConnection(stream: RequestStream | StandaloneStream, headers: Record<string, string>): SseConnection {
-    const connection = new SseConnection(headers, this.#settings.keepAliveIntervalMs);
+    const connection = this.#newConnection(headers, this.#settings.keepAliveIntervalMs);
     connection.onCancel = () => {
       if (stream.connection === connection) stream.connection = undefined;
       this.#settings.onActivity?.(this);
@@ -378,6 +308,11 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       if (this.stateless) void this.terminate('remote', { reason: 'client disconnected' });
     };
     return connection;
+  }
+
+  #newConnection(headers: Record<string, string>, keepAliveMs: number): SseConnection {
+    const { clock, maxStreamBufferBytes, stalledStreamTimeoutMs } = this.#settings;
+    return new SseConnection({ headers, keepAliveMs, clock, maxBufferedBytes: maxStreamBufferBytes, stalledTimeoutMs: stalledStreamTimeoutMs });
   }
 
   /** Priming event: an id with empty data (and `retry:`), for 2025-11-25+ clients with a store. */
@@ -438,7 +373,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       // The stream already ended (e.g. its result was stored while the client was away).
       await replay();
       if (!found) return errorResponse(400, ErrorCode.InvalidRequest, 'Unknown or expired Last-Event-ID', { headers });
-      const connection = new SseConnection(headers, 0);
+      const connection = this.#newConnection(headers, 0);
       for (const event of replayed) connection.write(encodeSseEvent({ id: event.id, data: JSON.stringify(event.message) }));
       connection.close();
       if (truncated) this.#report(new TransportError('Resumed a stream whose older events were evicted; some were lost'));

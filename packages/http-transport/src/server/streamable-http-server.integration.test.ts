@@ -5,7 +5,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { LEGACY_PROTOCOL_VERSIONS, type JsonObject } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from './event-store.js';
-import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from './streamable-http-server.js';
+import { createStreamableHttpServer } from './streamable-http-server.js';
+import type { ListeningServer, StreamableHttpServerOptions } from './server-options.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
 import { ACCEPT_BOTH, createServerSession, delay, initializeBody, messagesOf, postInit, readEvents, type ToolHandler } from './test-support.js';
 

@@ -1,7 +1,8 @@
 import { ErrorCode, NoReturnChannelError, type JsonObject, type TransportSink } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from './event-store.js';
-import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from './streamable-http-server.js';
+import { createStreamableHttpServer } from './streamable-http-server.js';
+import type { StreamableHttpServer, StreamableHttpServerOptions } from './server-options.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
 import { ACCEPT_BOTH, createServerSession, delay, initializeBody, messagesOf, postInit, readEvents, type ToolHandler } from './test-support.js';
 
@@ -83,18 +84,25 @@ describe('createStreamableHttpServer', () => {
       expect(wrongType.status).toBe(415);
       const badJson = await call({ method: 'POST', headers: { accept: ACCEPT_BOTH, 'content-type': 'application/json' }, body: '{nope' });
       expect(badJson.status).toBe(400);
-      expect(await badJson.json()).toMatchObject({ jsonrpc: '2.0', error: { code: ErrorCode.ParseError } });
+      expect(await badJson.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError } });
       const invalid = await post(sessionId, { jsonrpc: '1.0', id: 3, method: 'ping' });
       expect(invalid.status).toBe(400);
       expect(await invalid.json()).toMatchObject({ id: 3, error: { code: ErrorCode.InvalidRequest } });
+      const unreadableId = await post(sessionId, { jsonrpc: '2.0', id: 1.5, method: 'ping' });
+      expect(await unreadableId.json()).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
+      const badResponse = await post(sessionId, { jsonrpc: '2.0', id: 4, error: 1.5 });
+      expect(badResponse.status).toBe(400);
+      expect(await badResponse.json()).toMatchObject({ id: null, error: { code: ErrorCode.InvalidRequest } });
     });
 
     it('needs a session id (400) and knows only live ones (404)', async () => {
       const { call } = make();
       const missing = await call(postInit({ jsonrpc: '2.0', id: 1, method: 'ping' }));
       expect(missing.status).toBe(400);
-      const unknown = await call(postInit({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': 'nope' }));
+      expect(await missing.json()).toMatchObject({ id: 1, error: { code: ErrorCode.InvalidRequest } });
+      const unknown = await call(postInit({ jsonrpc: '2.0', id: 'x', method: 'ping' }, { 'mcp-session-id': 'nope' }));
       expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({ id: 'x' });
     });
 
     it('refuses an unsupported MCP-Protocol-Version with 400 and assumes 2025-03-26 when absent', async () => {
@@ -102,6 +110,7 @@ describe('createStreamableHttpServer', () => {
       const sessionId = await open();
       const bad = await call(postInit({ jsonrpc: '2.0', id: 1, method: 'ping' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '1999-01-01' }));
       expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ id: 1, error: { data: { requested: '1999-01-01' } } });
       const absent = await call(postInit({ jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sessionId }));
       expect(absent.status).toBe(200);
     });

@@ -16,7 +16,7 @@
  *   DELETE: stateless (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   ErrorCode,
@@ -25,144 +25,21 @@ import {
   batchPolicy,
   classifyMessage,
   eraOf,
-  parseJson,
+  systemClock,
   type InboundContext,
   type RequestId,
 } from '@statemcp/protocol';
-import type { EventStore } from './event-store.js';
 import { createHostGuard, type HostGuardOptions } from './host-guard.js';
 import { HttpErrorCode, emptyResponse, errorResponse } from './http-response.js';
+import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
 import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundRequest } from './inbound.js';
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
 import { SessionManager, type ManagedSession, type SessionEndReason } from './session-manager.js';
 import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
-
-/** The header carrying the session id (case-insensitive; `MCP-Session-Id` in 2025-11-25). */
-export const SESSION_ID_HEADER = 'mcp-session-id';
-/** The header carrying the negotiated protocol version (2025-06-18+). */
-export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
-
-/**
- * The result of an {@link StreamableHttpServerOptions.authenticate} hook: any value is the
- * `authInfo` handed to the session with each message; a `Response` is sent as is (e.g. a
- * 401 with `WWW-Authenticate`). Throwing answers 401.
- */
-export type AuthenticateResult = unknown;
-
-/** Options of {@link createStreamableHttpServer}. */
-export interface StreamableHttpServerOptions {
-  /**
-   * Called once per new session (stateless: per request) with a fresh transport; attach a
-   * server to it, e.g. `(transport) => mcpServer.connect(transport)`. It must call
-   * `transport.start(sink)` (directly or through the session runner) before it settles.
-   */
-  connect: (transport: StreamableHttpSessionTransport) => Promise<unknown> | unknown;
-  /** Serve only this path (e.g. `/mcp`); other paths get 404. Default: any path. */
-  path?: string;
-  /**
-   * Stateless mode: no sessions, a fresh transport per request, server-to-client requests
-   * fail at once (`NoReturnChannelError`), GET and DELETE answer 405.
-   */
-  stateless?: boolean;
-  /**
-   * Session id generator (default `crypto.randomUUID`). For compatibility with the official
-   * SDK, passing `sessionIdGenerator: undefined` explicitly selects stateless mode.
-   */
-  sessionIdGenerator?: (() => string) | undefined;
-  /** Answer requests with one JSON body instead of an SSE stream. Default false. */
-  enableJsonResponse?: boolean;
-  /** Makes SSE streams resumable (`Last-Event-ID`) and enables priming/polling. */
-  eventStore?: EventStore;
-  /** The `retry:` value (ms) sent in priming events and before polling closes. Default 1000. */
-  retryIntervalMs?: number;
-  /** Interval of SSE comment keep-alives, ms; 0 disables. Default 15 000. */
-  keepAliveIntervalMs?: number;
-  /** Idle time after which a session is evicted, ms. Default 30 minutes. */
-  sessionIdleTimeoutMs?: number;
-  /** Maximum number of live sessions; beyond it new sessions get 503. Default 10 000. */
-  maxSessions?: number;
-  /** Largest accepted request body in bytes (413 beyond). Default 4 MiB. */
-  maxBodyBytes?: number;
-  /** Unrelated server messages kept per session while no GET stream is open. Default 1000. */
-  maxQueuedMessages?: number;
-  /** Allowed `Host` values (see {@link HostGuardOptions}). Default: loopback names on loopback binds. */
-  allowedHosts?: readonly string[];
-  /** Allowed `Origin` values (see {@link HostGuardOptions}). */
-  allowedOrigins?: readonly string[];
-  /** Host/Origin validation: `'loopback'` (default), `true` (always) or `false` (never). */
-  dnsRebindingProtection?: HostGuardOptions['enabled'];
-  /**
-   * Runs after the Host/Origin check and before a request reaches any session. Return the
-   * auth info (passed to `sink.onMessage` as `context.authInfo`), return a `Response` to
-   * answer directly, or throw to answer 401. For node requests the `Request` has no body.
-   */
-  authenticate?: (request: Request) => AuthenticateResult | Promise<AuthenticateResult>;
-  /** Protocol versions accepted in `MCP-Protocol-Version`. Default: every legacy revision. */
-  supportedProtocolVersions?: readonly string[];
-  /** Also serve the deprecated HTTP+SSE transport (2024-11-05) on these paths. */
-  legacySse?: { ssePath?: string; messagePath?: string } | boolean;
-  /** Clock for session idle timeouts, ms. Default `Date.now`. */
-  now?: () => number;
-  /** Session lifecycle notifications (observability). */
-  onSessionCreated?: (sessionId: string) => void;
-  onSessionClosed?: (sessionId: string) => void;
-  /** Unexpected failures inside the handler (answered with 500). */
-  onError?: (error: unknown) => void;
-}
-
-/** Read-only view of the live sessions. */
-export interface SessionRegistry {
-  readonly size: number;
-  ids(): string[];
-  /** The transport of a live session (does not count as activity). */
-  get(sessionId: string): StreamableHttpSessionTransport | undefined;
-  /** Terminates a session as a DELETE would. Returns false when unknown. */
-  terminate(sessionId: string): boolean;
-}
-
-/** A node:http server started by {@link StreamableHttpServer.listen}. */
-export interface ListeningServer {
-  readonly server: Server;
-  /** The MCP endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
-  readonly url: URL;
-  readonly port: number;
-  /** Closes the MCP server (every session) and the HTTP server. */
-  close(): Promise<void>;
-}
-
-export interface StreamableHttpServer {
-  /** node:http request handler: `http.createServer(mcp.handleNodeRequest)`. */
-  handleNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** Fetch-style handler for Bun, Deno, workers and web frameworks. */
-  handleFetch(request: Request): Promise<Response>;
-  readonly sessions: SessionRegistry;
-  /** Starts a node:http server; binds 127.0.0.1 unless told otherwise. */
-  listen(options?: { port?: number; host?: string }): Promise<ListeningServer>;
-  /** Ends every session and refuses further requests (503). Idempotent. */
-  close(): Promise<void>;
-}
+import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 
 type AnySessionTransport = HttpServerSessionTransport | LegacySseSessionTransport;
-
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-
-/** True when an `Accept` value admits `type` (exact, `type/*` or `*\/*`, q > 0). */
-export function acceptsMediaType(accept: string | undefined, type: string): boolean {
-  if (accept === undefined) return false;
-  const [major] = type.split('/');
-  for (const part of accept.split(',')) {
-    const [range = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q !== undefined && Number(q.slice(2)) === 0) continue;
-    const r = range.trim();
-    if (r === type || r === '*/*' || r === `${major}/*`) return true;
-  }
-  return false;
-}
-
-function isJsonContentType(value: string | undefined): boolean {
-  return value?.split(';')[0]?.trim().toLowerCase() === 'application/json';
-}
 
 /**
  * Creates a Streamable HTTP server. Sessions meet the protocol through `connect`.
@@ -201,7 +78,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   if (options.sessionIdleTimeoutMs !== undefined) managerOptions.idleTimeoutMs = options.sessionIdleTimeoutMs;
   if (options.maxSessions !== undefined) managerOptions.maxSessions = options.maxSessions;
   if (options.sessionIdGenerator !== undefined) managerOptions.generateId = options.sessionIdGenerator;
-  if (options.now !== undefined) managerOptions.now = options.now;
+  if (options.clock !== undefined) managerOptions.clock = options.clock;
   const manager = new SessionManager<ManagedSession & { transport: AnySessionTransport }>(managerOptions);
   let closed = false;
   /** Stateless transports whose request is still being answered (closed with the server). */
@@ -232,6 +109,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     retryIntervalMs,
     keepAliveIntervalMs: keepAliveMs,
     maxQueuedMessages: options.maxQueuedMessages ?? 1000,
+    maxStreamBufferBytes: options.maxStreamBufferBytes ?? DEFAULT_SSE_BUFFER_BYTES,
+    stalledStreamTimeoutMs: options.stalledStreamTimeoutMs ?? 30_000,
+    clock: options.clock ?? systemClock,
     onClosed: onTransportClosed,
     onActivity: (transport) => {
       if (transport.sessionId !== undefined) manager.touch(transport.sessionId);
@@ -268,25 +148,29 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return header !== undefined && supportedVersions.includes(header) && eraOf(header) === 'modern';
   };
 
-  /** Finds the Streamable HTTP session of a request, or the error to answer. */
-  const lookupSession = (inbound: InboundRequest): HttpServerSessionTransport | Response => {
+  /**
+   * Finds the Streamable HTTP session of a request, or the error to answer. `replyId` is the
+   * id of the one request the POST carries, so the error can name it (JSON-RPC 2.0 §5).
+   */
+  const lookupSession = (inbound: InboundRequest, replyId?: RequestId): HttpServerSessionTransport | Response => {
     const id = inbound.header(SESSION_ID_HEADER);
     if (id === undefined || id === '') {
-      return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
+      return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required', { id: replyId });
     }
     const transport = manager.get(id)?.transport;
     if (!(transport instanceof HttpServerSessionTransport) || transport.closed) {
-      return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found');
+      return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { id: replyId });
     }
     return transport;
   };
 
   /** The version that governs this request: a valid header, else the session's, else 2025-03-26. */
-  const requestVersion = (inbound: InboundRequest, session: HttpServerSessionTransport | undefined): string | Response => {
+  const requestVersion = (inbound: InboundRequest, session: HttpServerSessionTransport | undefined, replyId?: RequestId): string | Response => {
     const header = inbound.header(PROTOCOL_VERSION_HEADER)?.trim();
     if (header !== undefined && header !== '') {
       if (!supportedVersions.includes(header)) {
         return errorResponse(400, ErrorCode.InvalidRequest, `Bad Request: Unsupported protocol version ${header}`, {
+          id: replyId,
           data: { supported: [...supportedVersions], requested: header },
         });
       }
@@ -312,7 +196,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const classified = classifyMessage(item);
       switch (classified.kind) {
         case 'invalid':
-          return errorResponse(400, classified.code, `Invalid Request: ${classified.reason}`, { id: classified.id });
+          // A malformed response or notification is refused without naming an id (digest §3.4).
+          return errorResponse(400, classified.code, `Invalid Request: ${classified.reason}`, { id: classified.reply ? classified.id : null });
         case 'batch':
           return errorResponse(400, ErrorCode.InvalidRequest, 'Invalid Request: nested batch');
         case 'request':
@@ -332,6 +217,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       }
     }
 
+    const replyId = !isBatch && requestIds.length === 1 ? requestIds[0] : undefined;
     const contextFor = (sessionId: string | undefined): InboundContext => {
       const context: InboundContext = { headers: inbound.headerRecord() };
       if (authInfo !== undefined) context.authInfo = authInfo;
@@ -341,7 +227,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     const mode = options.enableJsonResponse === true ? 'json' : 'sse';
 
     if (stateless || (initializeId === undefined && isModernRequest(inbound))) {
-      const version = requestVersion(inbound, undefined);
+      const version = requestVersion(inbound, undefined, replyId);
       if (version instanceof Response) return version;
       if (isBatch && batchPolicy(version) === 'reject') {
         return errorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: batches are not supported in protocol version ${version}`);
@@ -349,7 +235,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const transport = new HttpServerSessionTransport(undefined, settingsFor(), version, initializeId !== undefined);
       if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
       if (!transport.closed) inFlightStateless.add(transport);
-      return transport.acceptPost({ items, requestIds, batch: isBatch, mode, version, context: contextFor(undefined), initializeId, headers: {}, signal: inbound.signal });
+      return transport.acceptPost({ items, requestIds, batch: isBatch, mode, version, context: contextFor(undefined), headers: {}, signal: inbound.signal });
     }
 
     const sessionIdHeader = inbound.header(SESSION_ID_HEADER);
@@ -357,9 +243,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       return openSession(items, initializeId, contextFor);
     }
 
-    const session = lookupSession(inbound);
+    const session = lookupSession(inbound, replyId);
     if (session instanceof Response) return session;
-    const version = requestVersion(inbound, session);
+    const version = requestVersion(inbound, session, replyId);
     if (version instanceof Response) return version;
     if (isBatch && batchPolicy(session.protocolVersion ?? version) === 'reject') {
       return errorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: batches are not supported in protocol version ${session.protocolVersion ?? version}`);
@@ -395,7 +281,6 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
         mode: 'json',
         version,
         context: contextFor(sessionId),
-        initializeId,
         headers: {},
       });
       const response = await pending;
@@ -451,7 +336,14 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     try {
       const sessionId = manager.mintId();
       const endpoint = `${messagePath}?sessionId=${encodeURIComponent(sessionId)}`;
-      const transport = new LegacySseSessionTransport(sessionId, endpoint, keepAliveMs, onTransportClosed);
+      const settings = settingsFor();
+      const connection = {
+        keepAliveMs,
+        clock: settings.clock,
+        maxBufferedBytes: settings.maxStreamBufferBytes,
+        stalledTimeoutMs: settings.stalledStreamTimeoutMs,
+      };
+      const transport = new LegacySseSessionTransport(sessionId, endpoint, connection, onTransportClosed);
       manager.add(sessionId, managed(transport));
       reservationHeld = false;
       if (!(await connectTransport(transport))) {
@@ -578,23 +470,4 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   };
 
   return server;
-}
-
-/**
- * The body checks every POST front door shares: `Content-Type: application/json` (415), the
- * size limit (413), an unreadable body or invalid JSON (400 with -32700).
- */
-async function readJsonBody(inbound: InboundRequest, maxBody: number): Promise<{ readonly value: unknown } | Response> {
-  if (!isJsonContentType(inbound.header('content-type'))) {
-    return errorResponse(415, ErrorCode.InvalidRequest, 'Unsupported Media Type: Content-Type must be application/json');
-  }
-  const body = await inbound.readBody(maxBody);
-  if (!body.ok) {
-    return body.tooLarge
-      ? errorResponse(413, ErrorCode.InvalidRequest, `Payload Too Large: the limit is ${maxBody} bytes`)
-      : errorResponse(400, ErrorCode.ParseError, `Could not read the request body: ${body.reason}`);
-  }
-  const parsed = parseJson(body.text);
-  if (!parsed.ok) return errorResponse(400, ErrorCode.ParseError, `Parse error: ${parsed.reason}`);
-  return { value: parsed.value };
 }

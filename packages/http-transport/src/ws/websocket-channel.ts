@@ -24,10 +24,11 @@ import {
   type JsonRpcMessage,
   type TransportCloseInfo,
   type TransportSink,
+  type Clock,
+  type TimerHandle,
 } from '@statemcp/protocol';
 import type WebSocket from 'ws';
 
-import { type TransportClock } from '../shared/clock.js';
 
 /** The WebSocket subprotocol both sides negotiate. A statemcp convention, not part of the MCP spec. */
 export const MCP_WEBSOCKET_SUBPROTOCOL = 'mcp';
@@ -40,7 +41,7 @@ export const DEFAULT_WEBSOCKET_MAX_PAYLOAD = 4 * 1024 * 1024;
 
 type ChannelState =
   | { kind: 'open' }
-  | { kind: 'closing'; initiator: 'local' | 'error'; error: Error | undefined; timer: unknown }
+  | { kind: 'closing'; initiator: 'local' | 'error'; error: Error | undefined; timer: TimerHandle | undefined }
   | { kind: 'closed' };
 
 /**
@@ -54,12 +55,12 @@ export class WebSocketChannel {
   #sink: TransportSink | undefined;
   #queue: (() => void)[] = [];
   readonly #closeTimeoutMs: number;
-  readonly #clock: TransportClock;
+  readonly #clock: Clock;
   #state: ChannelState = { kind: 'open' };
   readonly #closed: Promise<void>;
   #resolveClosed!: () => void;
 
-  constructor(socket: WebSocket, closeTimeoutMs: number, clock: TransportClock) {
+  constructor(socket: WebSocket, closeTimeoutMs: number, clock: Clock) {
     this.#socket = socket;
     this.#clock = clock;
     this.#closeTimeoutMs = closeTimeoutMs;
@@ -163,7 +164,7 @@ export class WebSocketChannel {
     const details = { code, reason };
     let info: TransportCloseInfo;
     if (state.kind === 'closing') {
-      this.#clock.clearTimeout(state.timer);
+      if (state.timer !== undefined) this.#clock.clearTimeout(state.timer);
       info = state.error !== undefined ? { initiator: state.initiator, error: state.error, details } : { initiator: state.initiator, details };
     } else if (code === 1000 || code === 1001 || code === 1005) {
       info = { initiator: 'remote', details };

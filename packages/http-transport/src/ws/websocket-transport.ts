@@ -12,10 +12,11 @@ import {
   type JsonRpcMessage,
   type Transport,
   type TransportSink,
+  systemClock,
+  type Clock,
 } from '@statemcp/protocol';
 import WebSocket from 'ws';
 
-import { systemClock, type TransportClock } from '../shared/clock.js';
 import {
   DEFAULT_WEBSOCKET_CLOSE_TIMEOUT_MS,
   DEFAULT_WEBSOCKET_MAX_PAYLOAD,
@@ -27,8 +28,8 @@ import {
 export interface WebSocketTransportOptions {
   /** Bound of the closing handshake before the socket is terminated, in ms. Default 2000. */
   closeTimeoutMs?: number;
-  /** Timers; inject a fake clock in tests. */
-  clock?: TransportClock;
+  /** Timers: the protocol `Clock`; tests pass a `SimulatedClock`. */
+  clock?: Clock;
 }
 
 /** Options of {@link WebSocketClientTransport}. */

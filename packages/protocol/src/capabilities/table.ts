@@ -69,27 +69,6 @@ export function hasCapability(capabilities: unknown, path: readonly string[]): b
 }
 
 /**
- * The capability paths declared in `before` that `after` no longer declares (a path is
- * declared when it leads to a value other than undefined, null or false), dotted.
- *
- * @example
- * ```ts
- * lostCapabilities({ tools: { listChanged: true }, logging: {} }, { tools: {} }); // ['tools.listChanged', 'logging']
- * ```
- */
-export function lostCapabilities(before: unknown, after: unknown, prefix: readonly string[] = []): string[] {
-  if (typeof before !== 'object' || before === null) return [];
-  const lost: string[] = [];
-  for (const [key, value] of Object.entries(before)) {
-    if (value === undefined || value === null || value === false) continue;
-    const path = [...prefix, key];
-    if (!hasCapability(after, path)) lost.push(path.join('.'));
-    else if (typeof value === 'object' && !Array.isArray(value)) lost.push(...lostCapabilities(value, after, path));
-  }
-  return lost;
-}
-
-/**
  * The requirement for `method` in `version`, or undefined when it needs none. For task
  * methods the holder is the receiver of the request (`receiver`).
  */

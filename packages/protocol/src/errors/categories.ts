@@ -4,14 +4,13 @@
  *
  * | category          | meaning                                              | from                                     |
  * |-------------------|------------------------------------------------------|------------------------------------------|
- * | `timeout`         | no answer in time                                    | REQUEST_TIMEOUT, CLOSE_TIMEOUT           |
- * | `format`          | unparseable or malformed message                     | -32700, INVALID_MESSAGE, INVALID_RESULT, MESSAGE_TOO_LARGE |
+ * | `timeout`         | no answer in time                                    | REQUEST_TIMEOUT                          |
+ * | `format`          | unparseable or malformed message                     | -32700, INVALID_RESULT, MESSAGE_TOO_LARGE |
  * | `invalid-request` | bad method, params, state or capability              | -32600, -32601, -32602, -32002, -32020…-32022, INVALID_STATE, CAPABILITY_NOT_SUPPORTED, UNSUPPORTED_PROTOCOL_VERSION, ALREADY_CONNECTED |
  * | `auth`            | authentication or authorization refused              | AUTH_REQUIRED (HTTP 401/403), -32042     |
- * | `tool`            | a tool reported failure (`isError: true`)            | TOOL_ERROR                               |
- * | `model`           | sampling failed or was rejected                      | -1, SAMPLING_FAILED                      |
+ * | `model`           | sampling failed or was rejected                      | -1                                       |
  * | `interrupted`     | cancelled, aborted, or the connection went away      | REQUEST_CANCELLED, CONNECTION_CLOSED, NO_RETURN_CHANNEL, TRANSPORT_ERROR, SESSION_CHANGED |
- * | `handler`         | a handler threw                                      | -32603, HANDLER_ERROR                    |
+ * | `handler`         | a handler threw                                      | -32603                                   |
  * | `unknown`         | anything else                                        | other codes                              |
  */
 export type ErrorCategory =
@@ -19,7 +18,6 @@ export type ErrorCategory =
   | 'format'
   | 'invalid-request'
   | 'auth'
-  | 'tool'
   | 'model'
   | 'interrupted'
   | 'handler'
@@ -34,16 +32,11 @@ export const LocalErrorCode = {
   AlreadyConnected: 'ALREADY_CONNECTED',
   UnsupportedProtocolVersion: 'UNSUPPORTED_PROTOCOL_VERSION',
   CapabilityNotSupported: 'CAPABILITY_NOT_SUPPORTED',
-  InvalidMessage: 'INVALID_MESSAGE',
   InvalidResult: 'INVALID_RESULT',
   MessageTooLarge: 'MESSAGE_TOO_LARGE',
   TransportError: 'TRANSPORT_ERROR',
   NoReturnChannel: 'NO_RETURN_CHANNEL',
-  CloseTimeout: 'CLOSE_TIMEOUT',
   AuthRequired: 'AUTH_REQUIRED',
-  ToolError: 'TOOL_ERROR',
-  SamplingFailed: 'SAMPLING_FAILED',
-  HandlerError: 'HANDLER_ERROR',
   InvalidArgument: 'INVALID_ARGUMENT',
   SessionChanged: 'SESSION_CHANGED',
 } as const;
@@ -52,7 +45,6 @@ export type LocalErrorCode = (typeof LocalErrorCode)[keyof typeof LocalErrorCode
 /** Category of each local error code. */
 export const LOCAL_ERROR_CATEGORIES: Readonly<Record<LocalErrorCode, ErrorCategory>> = Object.freeze({
   REQUEST_TIMEOUT: 'timeout',
-  CLOSE_TIMEOUT: 'timeout',
   REQUEST_CANCELLED: 'interrupted',
   CONNECTION_CLOSED: 'interrupted',
   TRANSPORT_ERROR: 'interrupted',
@@ -63,13 +55,9 @@ export const LOCAL_ERROR_CATEGORIES: Readonly<Record<LocalErrorCode, ErrorCatego
   UNSUPPORTED_PROTOCOL_VERSION: 'invalid-request',
   CAPABILITY_NOT_SUPPORTED: 'invalid-request',
   INVALID_ARGUMENT: 'invalid-request',
-  INVALID_MESSAGE: 'format',
   INVALID_RESULT: 'format',
   MESSAGE_TOO_LARGE: 'format',
   AUTH_REQUIRED: 'auth',
-  TOOL_ERROR: 'tool',
-  SAMPLING_FAILED: 'model',
-  HANDLER_ERROR: 'handler',
 });
 
 /** Category of a numeric JSON-RPC / MCP code. */

@@ -141,38 +141,6 @@ export class ConnectionClosedError extends McpError {
   }
 }
 
-/**
- * After a session expired (Streamable HTTP 404), the new handshake negotiated a different
- * protocol version or the server lost a capability it had declared. The session ends with
- * close reason `sessionChanged` rather than switching silently; start a new one to go on.
- * Code `SESSION_CHANGED`, category `interrupted`.
- *
- * @example
- * ```ts
- * client.onclose = (info) => {
- *   if (info.error instanceof SessionChangedError) console.log(info.error.previousVersion, '→', info.error.version);
- * };
- * ```
- */
-export class SessionChangedError extends McpError {
-  override readonly name: string = 'SessionChangedError';
-  /** The version negotiated before the expiry, and the one the new handshake answered. */
-  readonly previousVersion: string;
-  readonly version: string;
-  /** Capability paths (`tools.listChanged`) the server declared before and no longer does. */
-  readonly lostCapabilities: readonly string[];
-  constructor(previousVersion: string, version: string, lostCapabilities: readonly string[], options?: { cause?: unknown }) {
-    const changes = [
-      ...(version !== previousVersion ? [`protocol version ${previousVersion} became ${version}`] : []),
-      ...(lostCapabilities.length > 0 ? [`capabilities lost: ${lostCapabilities.join(', ')}`] : []),
-    ];
-    super(LocalErrorCode.SessionChanged, `The server session changed after it expired: ${changes.join('; ')}`, options);
-    this.previousVersion = previousVersion;
-    this.version = version;
-    this.lostCapabilities = lostCapabilities;
-  }
-}
-
 /** An action that the connection's current state does not allow. */
 export class InvalidStateError extends McpError {
   override readonly name: string = 'InvalidStateError';
@@ -210,6 +178,23 @@ export class UnsupportedProtocolVersionError extends McpError {
   }
 }
 
+/**
+ * The server forgot an HTTP session and the handshake run again to continue it found a
+ * different server: another protocol version, or a capability the session relied on is gone.
+ * The session ends rather than mix the old and the new; connect again to start afresh.
+ */
+export class SessionChangedError extends McpError {
+  override readonly name: string = 'SessionChangedError';
+  /** The version and capabilities before and after the new handshake. */
+  readonly previous: { readonly version: string; readonly capabilities: Readonly<Record<string, unknown>> };
+  readonly next: { readonly version: string; readonly capabilities: Readonly<Record<string, unknown>> };
+  constructor(message: string, previous: SessionChangedError['previous'], next: SessionChangedError['next'], options?: { cause?: unknown }) {
+    super(LocalErrorCode.SessionChanged, message, options);
+    this.previous = previous;
+    this.next = next;
+  }
+}
+
 /** A method needs a capability the peer did not declare (or this side did not declare). */
 export class CapabilityNotSupportedError extends McpError {
   override readonly name: string = 'CapabilityNotSupportedError';
@@ -230,8 +215,6 @@ export class CapabilityNotSupportedError extends McpError {
   }
 }
 
-/** A received message or result failed validation. */
-export const InvalidMessageError = localClass('InvalidMessageError', LocalErrorCode.InvalidMessage);
 /** A result from the peer did not match the method's result schema. */
 export const InvalidResultError = localClass('InvalidResultError', LocalErrorCode.InvalidResult);
 /** A frame exceeded the transport's maximum message size. */
@@ -242,8 +225,6 @@ export const TransportError = localClass('TransportError', LocalErrorCode.Transp
 export const NoReturnChannelError = localClass('NoReturnChannelError', LocalErrorCode.NoReturnChannel);
 /** Authentication or authorization was refused (HTTP 401/403). */
 export const AuthRequiredError = localClass('AuthRequiredError', LocalErrorCode.AuthRequired);
-/** A tool call returned `isError: true`, surfaced as an error by helpers that ask for it. */
-export const ToolError = localClass('ToolError', LocalErrorCode.ToolError);
 /** An invalid argument passed to an API of this SDK (e.g. non-increasing progress). */
 export const InvalidArgumentError = localClass('InvalidArgumentError', LocalErrorCode.InvalidArgument);
 

@@ -47,22 +47,13 @@ describe('batchPolicy', () => {
 });
 
 describe('errorResponse', () => {
-  it('carries "id": null when the id could not be read', () => {
+  it('carries "id": null when the id could not be read (JSON-RPC 2.0 §5)', () => {
     expect(errorResponse(undefined, { code: -32700, message: 'Parse error' })).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
-    expect(errorResponse(null, { code: -32600, message: 'x' })).toHaveProperty('id', null);
+    expect(errorResponse(null, { code: -32600, message: 'Invalid request' })).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } });
   });
 
   it('carries the id when it could be read', () => {
-    expect(errorResponse(7, { code: -32602, message: 'x' })).toHaveProperty('id', 7);
-  });
-});
-
-describe('classifyMessage error responses', () => {
-  it('reads an error response without an id member as id null', () => {
-    expect(classifyMessage({ jsonrpc: '2.0', error: { code: -32700, message: 'x' } })).toEqual({
-      kind: 'error',
-      message: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'x' } },
-    });
-    expect(classifyMessage({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'x' } })).toMatchObject({ kind: 'error', message: { id: null } });
+    expect(errorResponse(0, { code: -32602, message: 'Invalid params' })).toMatchObject({ id: 0 });
+    expect(errorResponse('a', { code: -32602, message: 'Invalid params' })).toMatchObject({ id: 'a' });
   });
 });

@@ -43,11 +43,10 @@ export interface JsonRpcErrorObject {
 export interface JsonRpcErrorResponse {
   jsonrpc: '2.0';
   /**
-   * The id of the request this answers, or `null` when that id could not be read (a parse
-   * error, an invalid request, a bad batch; JSON-RPC 2.0 §5). Never omitted on what this SDK
-   * sends; an inbound error without an `id` member is read as `null`.
+   * `null` when the request's id could not be read (JSON-RPC 2.0 §5; statemcp always sends it).
+   * Peers of 2025-11-25 and later may omit it instead, so an inbound one may lack it.
    */
-  id: RequestId | null;
+  id?: RequestId | null;
   error: JsonRpcErrorObject;
 }
 
@@ -150,7 +149,9 @@ export function classifyMessage(value: unknown): Classified {
     }
     const errorObject: JsonRpcErrorObject = { code: error.code as number, message: error.message };
     if ('data' in error) errorObject.data = error.data;
-    return { kind: 'error', message: { jsonrpc: '2.0', id: readableId ?? null, error: errorObject } };
+    const message: JsonRpcErrorResponse = { jsonrpc: '2.0', error: errorObject };
+    if (readableId !== undefined) message.id = readableId;
+    return { kind: 'error', message };
   }
   return invalid('Not a request, notification or response', readableId);
 }
@@ -176,14 +177,9 @@ export function batchPolicy(version: string | undefined): 'accept' | 'reject' {
 }
 
 /**
- * Builds an error response. Pass `null` (or `undefined`) when the request's id could not be
- * read: the reply then carries `"id": null` (JSON-RPC 2.0 §5), never a missing member.
- *
- * @example
- * ```ts
- * errorResponse(null, { code: ErrorCode.ParseError, message: 'Parse error' });
- * // { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }
- * ```
+ * Builds an error response. When the request's id could not be read (unparseable JSON, an
+ * invalid id, a malformed message), the id is `null`, as JSON-RPC 2.0 §5 requires; it is never
+ * left out, and never `null` when the id could be read.
  */
 export function errorResponse(id: RequestId | null | undefined, error: JsonRpcErrorObject): JsonRpcErrorResponse {
   return { jsonrpc: '2.0', id: id ?? null, error };

@@ -1,7 +1,8 @@
 /**
- * The building blocks of the connection machine's table (connection.ts): the row type, the
- * effects every row returns, and the steps shared by several states (shutdown, transport
- * loss, termination, session expiry). Pure: no I/O, no clock.
+ * The building blocks of the connection machine's table (see `connection.ts`): the row and
+ * table types, the effect helpers every row uses, and the steps shared by several states
+ * (beginning a shutdown, losing the transport, terminating, the closing rows of every live
+ * state). Pure: no I/O, no clock.
  */
 import { ErrorCode } from '../jsonrpc/messages.js';
 import type {
@@ -44,7 +45,6 @@ export function step(state: ConnectionState, ...effects: ConnectionEffect[]): Co
   return { state, effects };
 }
 export const accept: ConnectionEffect = { type: 'accept' };
-export const queue: ConnectionEffect = { type: 'queueOutbound' };
 export function rejectInbound(message: string, code: number = ErrorCode.InvalidRequest): ConnectionEffect {
   return { type: 'rejectInbound', code, message };
 }
@@ -60,6 +60,9 @@ export function drop(reason: string): ConnectionEffect {
 export function ignore(reason: string): ConnectionEffect {
   return { type: 'ignore', reason };
 }
+export const defer: ConnectionEffect = { type: 'deferInbound' };
+export const hold: ConnectionEffect = { type: 'holdOutbound' };
+export const replayDeferred: ConnectionEffect = { type: 'replayDeferred' };
 
 export function shuttingDown(config: ConnectionConfig, reason: CloseReason, error?: Error): StateOf<'shuttingDown'> {
   return error === undefined ? { kind: 'shuttingDown', config, reason } : { kind: 'shuttingDown', config, reason, error };
@@ -103,17 +106,11 @@ export function terminateNow(state: ConnectionState, reason: CloseReason): Conne
   );
 }
 
-/** Client: the session expired under Initialized or Operating; a server has nothing to re-run. */
-export function expire(state: StateOf<'initialized'> | StateOf<'operating'>): ConnectionStep {
-  if (state.config.role === 'server') return step(state, ignore('only a client re-runs the handshake'));
-  return step({ kind: 'initializing', config: state.config, previous: { version: state.version, peer: state.peer } }, { type: 'reinitialize' });
-}
-
 // ---------------------------------------------------------------------------------------
 // Gate rules, per state. Each returns the step for one message.
 // ---------------------------------------------------------------------------------------
 
-const LIVE_TO_SHUTDOWN: readonly ConnectionStateKind[] = ['shuttingDown'];
+export const LIVE_TO_SHUTDOWN: readonly ConnectionStateKind[] = ['shuttingDown'];
 
 /** Rows shared by every live state (uninitialized … operating) for closing events. */
 export function liveClosingRows<K extends 'uninitialized' | 'initializing' | 'initialized' | 'operating'>() {
@@ -155,5 +152,28 @@ export function liveClosingRows<K extends 'uninitialized' | 'initializing' | 'in
       apply: (state: StateOf<K>) => step(state, ignore('not shutting down')),
     },
   } as const;
+}
+
+/**
+ * Client, Initialized or Operating: the server forgot the session. The handshake runs again
+ * (`reinitialize`) to continue it, remembering what the session had so the new answer can be
+ * checked against it.
+ */
+export function resumeAfterExpiry(state: StateOf<'initialized'> | StateOf<'operating'>): ConnectionStep {
+  if (state.config.role !== 'client') return step(state, ignore('only a client resumes a session'));
+  return step(
+    { kind: 'initializing', config: state.config, resuming: { version: state.version, peer: state.peer, initializeSent: false } },
+    { type: 'reinitialize' },
+  );
+}
+
+/** The `sessionExpired` row of Initialized and Operating. */
+export function sessionExpiredRow<K extends 'initialized' | 'operating'>() {
+  return {
+    to: ['initializing'] as readonly ConnectionStateKind[],
+    spec: 'digest §5.2 Sessions (404: start a new session with initialize)',
+    doc: 'client: the server forgot the session; run the handshake again to continue it (server: ignored)',
+    apply: (state: StateOf<K>) => resumeAfterExpiry(state),
+  };
 }
 

@@ -30,26 +30,24 @@ export type CloseReason =
   | 'peerClosed'
   | 'transportError'
   | 'versionMismatch'
+  | 'sessionChanged'
   | 'initializeFailed'
   | 'fatalError'
   | 'terminated'
-  | 'closeTimeout'
-  /** After a session expiry the new handshake changed the version or lost a capability. */
-  | 'sessionChanged';
-
-/** What a client knew before its session expired; the new handshake must keep it. */
-export interface PreviousSession {
-  readonly version: string;
-  readonly peer: PeerInfo;
-}
+  | 'closeTimeout';
 
 export type ConnectionState =
   | { readonly kind: 'uninitialized'; readonly config: ConnectionConfig }
-  /**
-   * The handshake is in flight. `previous` is set when it re-runs after the session expired
-   * (client): the version and peer the new InitializeResult must keep.
-   */
-  | { readonly kind: 'initializing'; readonly config: ConnectionConfig; readonly previous?: PreviousSession }
+  | {
+      readonly kind: 'initializing';
+      readonly config: ConnectionConfig;
+      /**
+       * Client: the server forgot the session and this handshake continues it. The new
+       * handshake must agree with what the session had; `initializeSent` is set once the
+       * machine's own `initialize` has gone out.
+       */
+      readonly resuming?: { readonly version: string; readonly peer: PeerInfo; readonly initializeSent: boolean };
+    }
   | { readonly kind: 'initialized'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
   | { readonly kind: 'operating'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
   | {
@@ -72,8 +70,12 @@ export const CONNECTION_STATE_KINDS: readonly ConnectionStateKind[] = Object.fre
 ]);
 
 export type ConnectionEvent =
-  /** This side wants to send a request with `method` (gate). `initialize` starts the client handshake. */
-  | { readonly type: 'outboundRequest'; readonly method: string }
+  /**
+   * This side wants to send a request with `method` (gate). `initialize` starts the client
+   * handshake. `waitForOperating`: a client's request made before the handshake finished may
+   * wait in the ledger until Operating instead of being refused.
+   */
+  | { readonly type: 'outboundRequest'; readonly method: string; readonly waitForOperating?: boolean }
   /** A request with `method` arrived (gate). `initialize` starts the server handshake. */
   | { readonly type: 'inboundRequest'; readonly method: string }
   /** This side wants to send a notification (gate). `notifications/initialized` completes the client handshake. */
@@ -90,8 +92,8 @@ export type ConnectionEvent =
    */
   | { readonly type: 'sessionAssumed'; readonly version: string; readonly peer: PeerInfo }
   /**
-   * Client: the server forgot the session (Streamable HTTP 404 for its session id). The
-   * transport parked its messages; the handshake runs again.
+   * Client: the transport reports that the peer forgot the session (Streamable HTTP 404 for
+   * the session id). The handshake runs again to continue it.
    */
   | { readonly type: 'sessionExpired' }
   /** `close()` was called (graceful). */
@@ -132,18 +134,25 @@ export type ConnectionEffect =
   | { readonly type: 'accept' }
   /** Gate refused an inbound request: answer it with this JSON-RPC error; no handler runs. */
   | { readonly type: 'rejectInbound'; readonly code: number; readonly message: string }
-  /** Client: the request waits in the ledger (state `created`) until the handshake reaches Operating. */
-  | { readonly type: 'queueOutbound' }
-  /** Client, entering Operating: send every request that waited in the ledger, in order. */
-  | { readonly type: 'dispatchQueued' }
-  /** Client: send the remembered initialize params again (the session expired). */
-  | { readonly type: 'reinitialize' }
   /** Gate refused an outbound message: fail the call locally with a typed error. */
   | { readonly type: 'refuseOutbound'; readonly error: 'invalidState' | 'connectionClosed'; readonly message: string }
   /** Gate dropped an inbound notification (the spec says not to answer notifications). */
   | { readonly type: 'dropInbound'; readonly reason: string }
+  /**
+   * Gate held an inbound message back: the server is answering `initialize`, and inbound
+   * messages are handled in arrival order, so this one waits until the handshake step is done.
+   */
+  | { readonly type: 'deferInbound' }
+  /** Handle the held-back inbound messages now, in arrival order (after the initialize reply went out). */
+  | { readonly type: 'replayDeferred' }
+  /** Gate held an outbound request back: it waits in the ledger until the connection is Operating. */
+  | { readonly type: 'holdOutbound' }
+  /** Client, now Operating: send the requests held back, once `notifications/initialized` has gone out. */
+  | { readonly type: 'releaseOutbound' }
   /** Client: send `notifications/initialized` now. */
   | { readonly type: 'sendInitialized' }
+  /** Client: run the handshake again with the parameters of the first one (the session expired). */
+  | { readonly type: 'reinitialize' }
   /** The protocol version is fixed; tell the transport (HTTP `MCP-Protocol-Version`). */
   | { readonly type: 'negotiated'; readonly version: string }
   /** Settle every pending outbound request; `notify` sends `notifications/cancelled` (never for initialize). */

@@ -139,11 +139,9 @@ describe('transition', () => {
       expect(effectTypes(stateOf('uninitialized', server), { type: 'outboundNotification', method: 'notifications/message' })).toEqual(['accept']);
     });
 
-    it('keeps the client to ping before the initialize response; its other requests wait (rule 23)', () => {
+    it('keeps the client to ping before the initialize response (rule 23)', () => {
       const waiting = stateOf('initializing', client);
-      expect(effectTypes(waiting, { type: 'outboundRequest', method: 'tools/list' })).toEqual(['queueOutbound']);
-      expect(effectTypes(stateOf('initialized', client), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['queueOutbound']);
-      expect(effectTypes(waiting, { type: 'outboundRequest', method: 'ping' })).toEqual(['accept']);
+      expect(effectTypes(waiting, { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
       expect(effectTypes(stateOf('uninitialized', client), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
     });
 
@@ -158,6 +156,70 @@ describe('transition', () => {
       const step = transition(stateOf('initialized', server), { type: 'inboundRequest', method: 'tools/list' });
       expect(step.state.kind).toBe('operating');
       expect(step.effects).toEqual([{ type: 'accept' }]);
+    });
+
+    it('holds back what arrives while the server answers initialize, and replays it once answered (arrival order)', () => {
+      const answering = stateOf('initializing', strictServer);
+      expect(effectTypes(answering, { type: 'inboundNotification', method: 'notifications/initialized' })).toEqual(['deferInbound']);
+      expect(effectTypes(answering, { type: 'inboundRequest', method: 'tools/list' })).toEqual(['deferInbound']);
+      expect(effectTypes(answering, { type: 'inboundRequest', method: 'ping' })).toEqual(['accept']);
+      expect(effectTypes(answering, { type: 'initializeSucceeded', version: '2025-11-25', peer })).toEqual(['negotiated', 'replayDeferred']);
+      expect(effectTypes(answering, { type: 'initializeFailed', reason: 'initializeFailed', error: new Error('x') })).toEqual(['replayDeferred']);
+      expect(effectTypes(stateOf('initializing', client), { type: 'inboundRequest', method: 'roots/list' })).toEqual(['rejectInbound']);
+    });
+
+    describe('a session the server forgot (sessionExpired)', () => {
+      const resumed = (): ConnectionState => transition(stateOf('operating', client), { type: 'sessionExpired' }).state;
+
+      it('runs the handshake again from Operating or Initialized, remembering the session', () => {
+        for (const kind of ['operating', 'initialized'] as const) {
+          const step = transition(stateOf(kind, client), { type: 'sessionExpired' });
+          expect(step.state).toMatchObject({ kind: 'initializing', resuming: { version: '2025-11-25', peer, initializeSent: false } });
+          expect(step.effects).toEqual([{ type: 'reinitialize' }]);
+        }
+        expect(effectTypes(stateOf('operating', server), { type: 'sessionExpired' })).toEqual(['ignore']);
+        expect(effectTypes(stateOf('uninitialized', client), { type: 'sessionExpired' })).toEqual(['ignore']);
+      });
+
+      it('lets its own initialize out once, and the session\'s requests and notifications (held by the transport)', () => {
+        const first = transition(resumed(), { type: 'outboundRequest', method: 'initialize' });
+        expect(first.effects).toEqual([{ type: 'accept' }]);
+        expect(first.state).toMatchObject({ resuming: { initializeSent: true } });
+        expect(effectTypes(first.state, { type: 'outboundRequest', method: 'initialize' })).toEqual(['refuseOutbound']);
+        expect(effectTypes(first.state, { type: 'outboundRequest', method: 'tools/call' })).toEqual(['accept']);
+        expect(effectTypes(first.state, { type: 'outboundNotification', method: 'notifications/cancelled' })).toEqual(['accept']);
+        expect(effectTypes(first.state, { type: 'outboundNotification', method: 'notifications/initialized' })).toEqual(['refuseOutbound']);
+        expect(effectTypes(first.state, { type: 'inboundNotification', method: 'notifications/tools/list_changed' })).toEqual(['accept']);
+      });
+
+      it('continues the session when the new handshake agrees', () => {
+        const step = transition(resumed(), { type: 'initializeSucceeded', version: '2025-11-25', peer });
+        expect(step.state).toMatchObject({ kind: 'initialized', version: '2025-11-25' });
+        expect(step.effects).toEqual([{ type: 'negotiated', version: '2025-11-25' }, { type: 'sendInitialized' }]);
+      });
+
+      it('ends the session with SessionChangedError on a new version or a lost capability, never a silent switch', () => {
+        const moved = transition(resumed(), { type: 'initializeSucceeded', version: '2025-06-18', peer });
+        expect(moved.state).toMatchObject({ kind: 'shuttingDown', reason: 'sessionChanged', error: { code: 'SESSION_CHANGED', category: 'interrupted' } });
+        expect(moved.state.kind === 'shuttingDown' && moved.state.error?.message).toContain('2025-06-18 instead of 2025-11-25');
+        const rich = { ...peer, capabilities: { tools: { listChanged: true }, resources: { subscribe: true } } };
+        const fromRich = transition({ kind: 'operating', config: client, version: '2025-11-25', peer: rich }, { type: 'sessionExpired' }).state;
+        const poorer = transition(fromRich, { type: 'initializeSucceeded', version: '2025-11-25', peer: { ...peer, capabilities: { tools: {} } } });
+        expect(poorer.state.kind === 'shuttingDown' && poorer.state.error?.message).toContain('no longer declares tools.listChanged, resources');
+        const richer = transition(fromRich, { type: 'initializeSucceeded', version: '2025-11-25', peer: { ...peer, capabilities: { ...rich.capabilities, prompts: {} } } });
+        expect(richer.state.kind).toBe('initialized');
+      });
+    });
+
+    it('holds a client request that may wait until Operating, and releases the held ones there', () => {
+      for (const kind of ['uninitialized', 'initializing', 'initialized'] as const) {
+        expect(effectTypes(stateOf(kind, client), { type: 'outboundRequest', method: 'tools/list', waitForOperating: true })).toEqual(['holdOutbound']);
+        expect(effectTypes(stateOf(kind, client), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
+      }
+      expect(effectTypes(stateOf('uninitialized', server), { type: 'outboundRequest', method: 'roots/list', waitForOperating: true })).toEqual(['refuseOutbound']);
+      const operating = transition(stateOf('initialized', client), { type: 'outboundNotification', method: 'notifications/initialized' });
+      expect(operating.state.kind).toBe('operating');
+      expect(operating.effects).toEqual([{ type: 'accept' }, { type: 'releaseOutbound' }]);
     });
 
     it('rejects that request under strictInitialized', () => {
@@ -187,36 +249,6 @@ describe('transition', () => {
 
     it('returns a server to uninitialized after a failed initialize', () => {
       expect(kindAfter(stateOf('initializing', server), { type: 'initializeFailed', reason: 'initializeFailed', error: new Error('x') })).toBe('uninitialized');
-    });
-  });
-
-  describe('#sessionExpired', () => {
-    const tools: PeerInfo = { capabilities: { tools: { listChanged: true } }, info: { name: 'peer', version: '1' } };
-    const operating: ConnectionState = { kind: 'operating', config: client, version: '2025-11-25', peer: tools };
-
-    it('re-runs the client handshake from Operating or Initialized, keeping the version and peer', () => {
-      const step = transition(operating, { type: 'sessionExpired' });
-      expect(step.state).toEqual({ kind: 'initializing', config: client, previous: { version: '2025-11-25', peer: tools } });
-      expect(step.effects).toEqual([{ type: 'reinitialize' }]);
-      expect(transition({ ...operating, kind: 'initialized' }, { type: 'sessionExpired' }).state.kind).toBe('initializing');
-    });
-
-    it('is ignored by a server and outside Initialized / Operating', () => {
-      expect(effectTypes({ ...operating, config: server }, { type: 'sessionExpired' })).toEqual(['ignore']);
-      for (const kind of ['uninitialized', 'initializing', 'shuttingDown', 'terminated'] as const) {
-        expect(effectTypes(stateOf(kind, client), { type: 'sessionExpired' })).toEqual(['ignore']);
-      }
-    });
-
-    it('accepts the same version and capabilities, and ends the session on a change', () => {
-      const reinitializing = transition(operating, { type: 'sessionExpired' }).state;
-      const same = transition(reinitializing, { type: 'initializeSucceeded', version: '2025-11-25', peer: tools });
-      expect(same.state.kind).toBe('initialized');
-      expect(same.effects).toEqual([{ type: 'negotiated', version: '2025-11-25' }, { type: 'sendInitialized' }]);
-      const changed = transition(reinitializing, { type: 'initializeSucceeded', version: '2025-06-18', peer: tools });
-      expect(changed.state).toMatchObject({ kind: 'shuttingDown', reason: 'sessionChanged', error: { code: 'SESSION_CHANGED', version: '2025-06-18' } });
-      const lost = transition(reinitializing, { type: 'initializeSucceeded', version: '2025-11-25', peer: { ...tools, capabilities: { tools: {} } } });
-      expect(lost.state).toMatchObject({ kind: 'shuttingDown', reason: 'sessionChanged', error: { lostCapabilities: ['tools.listChanged'] } });
     });
   });
 

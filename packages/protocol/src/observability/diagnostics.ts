@@ -9,33 +9,73 @@
  * | `statemcp:message.in`         | InspectEvent of type message.in         |
  * | `statemcp:message.out`        | InspectEvent of type message.out        |
  * | `statemcp:diagnostic`         | InspectEvent of type diagnostic         |
+ *
+ * The module imports no Node built-in: `node:diagnostics_channel` is looked up through
+ * `process.getBuiltinModule` on first use, so browsers and other runtimes without it load this
+ * package unchanged (and publish nothing). After the first use the hot path is one property read.
  */
-import * as diagnosticsChannel from 'node:diagnostics_channel';
 import type { InspectEvent } from './events.js';
 
-export const DIAGNOSTIC_CHANNELS = Object.freeze({
-  sessionTransition: diagnosticsChannel.channel('statemcp:session.transition'),
-  requestTransition: diagnosticsChannel.channel('statemcp:request.transition'),
-  messageIn: diagnosticsChannel.channel('statemcp:message.in'),
-  messageOut: diagnosticsChannel.channel('statemcp:message.out'),
-  diagnostic: diagnosticsChannel.channel('statemcp:diagnostic'),
-});
+/**
+ * The channel name for each inspect event type.
+ *
+ * @example
+ * ```ts
+ * import { subscribe } from 'node:diagnostics_channel';
+ * import { DIAGNOSTIC_CHANNEL_NAMES } from '@statemcp/protocol';
+ * subscribe(DIAGNOSTIC_CHANNEL_NAMES['session.transition'], (event) => console.log(event));
+ * ```
+ */
+export const DIAGNOSTIC_CHANNEL_NAMES = Object.freeze({
+  'session.transition': 'statemcp:session.transition',
+  'request.transition': 'statemcp:request.transition',
+  'message.in': 'statemcp:message.in',
+  'message.out': 'statemcp:message.out',
+  diagnostic: 'statemcp:diagnostic',
+} as const satisfies Record<InspectEvent['type'], string>);
 
-const BY_TYPE = {
-  'session.transition': DIAGNOSTIC_CHANNELS.sessionTransition,
-  'request.transition': DIAGNOSTIC_CHANNELS.requestTransition,
-  'message.in': DIAGNOSTIC_CHANNELS.messageIn,
-  'message.out': DIAGNOSTIC_CHANNELS.messageOut,
-  diagnostic: DIAGNOSTIC_CHANNELS.diagnostic,
-} as const;
+/** The part of a `node:diagnostics_channel` Channel used here. */
+interface ChannelLike {
+  readonly hasSubscribers: boolean;
+  publish(message: unknown): void;
+}
+
+type Channels = Readonly<Record<InspectEvent['type'], ChannelLike>>;
+
+interface DiagnosticsChannelModule {
+  channel(name: string): ChannelLike;
+}
+
+interface BuiltinLoader {
+  getBuiltinModule?: (id: string) => unknown;
+}
+
+const NO_SUBSCRIBERS: ChannelLike = Object.freeze({ hasSubscribers: false, publish: () => undefined });
+
+let channels: Channels | undefined;
+
+/** Resolves the channels once: the real ones on Node, inert ones where the built-in is absent. */
+function resolveChannels(): Channels {
+  const loader = (globalThis as { process?: BuiltinLoader }).process;
+  const module = loader?.getBuiltinModule?.('node:diagnostics_channel') as DiagnosticsChannelModule | undefined;
+  const make = (name: string): ChannelLike => (module === undefined ? NO_SUBSCRIBERS : module.channel(name));
+  channels = Object.freeze({
+    'session.transition': make(DIAGNOSTIC_CHANNEL_NAMES['session.transition']),
+    'request.transition': make(DIAGNOSTIC_CHANNEL_NAMES['request.transition']),
+    'message.in': make(DIAGNOSTIC_CHANNEL_NAMES['message.in']),
+    'message.out': make(DIAGNOSTIC_CHANNEL_NAMES['message.out']),
+    diagnostic: make(DIAGNOSTIC_CHANNEL_NAMES.diagnostic),
+  });
+  return channels;
+}
 
 /** True when anyone listens on the channel of this event type (so the event is worth building). */
 export function hasDiagnosticSubscribers(type: InspectEvent['type']): boolean {
-  return BY_TYPE[type].hasSubscribers;
+  return (channels ?? resolveChannels())[type].hasSubscribers;
 }
 
 /** Publishes an event on its channel. */
 export function publishDiagnostic(event: InspectEvent): void {
-  const channel = BY_TYPE[event.type];
+  const channel = (channels ?? resolveChannels())[event.type];
   if (channel.hasSubscribers) channel.publish(event);
 }

@@ -10,6 +10,7 @@ import * as V1 from './v2024-11-05.js';
 import * as V2 from './v2025-03-26.js';
 import * as V3 from './v2025-06-18.js';
 import * as V4 from './v2025-11-25.js';
+import * as V5 from './v2026-07-28.js';
 
 const REVISIONS: readonly Revision[] = [V1.revision_2024_11_05, V2.revision_2025_03_26, V3.revision_2025_06_18, V4.revision_2025_11_25];
 const VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
@@ -351,6 +352,45 @@ describe('legacy revisions', () => {
     it('checks elicitation/create params only where the method exists', () => {
       const request = { jsonrpc: '2.0', id: 1, method: 'elicitation/create', params: { message: 'x' } };
       expect(revisionsWhere((revision) => !accepts(revision.schemas.JsonRpcMessage, request))).toEqual(since('2025-06-18'));
+    });
+  });
+});
+
+describe('legacy and modern revisions', () => {
+  const ALL: readonly Revision[] = [...REVISIONS, V5.revision_2026_07_28];
+  const where = (predicate: (revision: Revision) => boolean) => ALL.filter(predicate).map((revision) => revision.version);
+  const LEGACY: string[] = [...VERSIONS];
+
+  describe('#features', () => {
+    it('have a handshake, ping and server requests in every legacy revision only (§1, §2.4, §4.1)', () => {
+      for (const feature of ['handshake', 'ping', 'serverRequests'] as const) {
+        expect(where((revision) => revision.features[feature])).toEqual(LEGACY);
+      }
+    });
+
+    it('have the stateless rules from 2026-07-28 only (§6)', () => {
+      const modern = ['perRequestMeta', 'resultType', 'multiRoundTrip', 'cacheableResults', 'listenSubscriptions', 'routingHeaders', 'extensions'] as const;
+      for (const feature of modern) expect(where((revision) => revision.features[feature])).toEqual(['2026-07-28']);
+    });
+
+    it('drop core tasks, batching and SSE priming in 2026-07-28 and keep the MCP-Protocol-Version header (§0)', () => {
+      expect(where((revision) => revision.features.tasks)).toEqual(['2025-11-25']);
+      expect(where((revision) => revision.features.ssePriming)).toEqual(['2025-11-25']);
+      expect(where((revision) => revision.features.batching)).toEqual(['2025-03-26']);
+      expect(where((revision) => revision.features.protocolVersionHeader)).toEqual([...since('2025-06-18'), '2026-07-28']);
+    });
+
+    it('mark only 2026-07-28 as modern', () => {
+      expect(ALL.map((revision) => revision.era)).toEqual(['legacy', 'legacy', 'legacy', 'legacy', 'modern']);
+    });
+  });
+
+  describe('#requests', () => {
+    it('have initialize and ping in every legacy revision only, server/discover in 2026-07-28 only', () => {
+      expect(where((revision) => Object.hasOwn(revision.requests, 'initialize'))).toEqual(LEGACY);
+      expect(where((revision) => Object.hasOwn(revision.requests, 'ping'))).toEqual(LEGACY);
+      expect(where((revision) => Object.hasOwn(revision.requests, 'server/discover'))).toEqual(['2026-07-28']);
+      expect(where((revision) => Object.values(revision.requests).some((spec) => spec.direction !== 'clientToServer'))).toEqual(LEGACY);
     });
   });
 });

@@ -1,13 +1,14 @@
 import { describe, it, expect } from 'vitest';
 import { McpError, type UnsupportedProtocolVersionError } from '../errors/errors.js';
-import { LEGACY_PROTOCOL_VERSIONS } from '../versions.js';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, proposeVersion } from '../versions.js';
 import { REVISIONS, getRevision, hasFeature, requireRevision, supportedVersions } from './registry.js';
 import { revision_2025_06_18 } from './v2025-06-18.js';
+import { revision_2026_07_28 } from './v2026-07-28.js';
 
 describe('revision registry', () => {
   describe('#REVISIONS', () => {
-    it('holds every legacy version, keyed by its own version string', () => {
-      expect([...REVISIONS.keys()]).toEqual([...LEGACY_PROTOCOL_VERSIONS]);
+    it('holds every legacy and modern version, keyed by its own version string', () => {
+      expect([...REVISIONS.keys()]).toEqual([...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS]);
       for (const [version, revision] of REVISIONS) expect(revision.version).toBe(version);
     });
   });
@@ -15,6 +16,13 @@ describe('revision registry', () => {
   describe('#getRevision', () => {
     it('returns the revision of a known version', () => {
       expect(getRevision('2025-06-18')).toBe(revision_2025_06_18);
+      expect(getRevision('2026-07-28')).toBe(revision_2026_07_28);
+      expect(getRevision('2026-07-28')?.era).toBe('modern');
+    });
+
+    it('keeps the stateless revision out of legacy negotiation: a session never proposes it in initialize', () => {
+      expect(proposeVersion()).toBe('2025-11-25');
+      expect(LEGACY_PROTOCOL_VERSIONS).not.toContain('2026-07-28');
     });
 
     it('returns undefined for an unknown version', () => {
@@ -31,7 +39,7 @@ describe('revision registry', () => {
     it('throws UnsupportedProtocolVersionError naming the supported versions when unknown', () => {
       let thrown: unknown;
       try {
-        requireRevision('2026-07-28');
+        requireRevision('2099-01-01');
       } catch (error) {
         thrown = error;
       }
@@ -39,17 +47,17 @@ describe('revision registry', () => {
       expect(thrown).toBeInstanceOf(McpError);
       expect((thrown as McpError).name).toBe('UnsupportedProtocolVersionError');
       expect((thrown as McpError).code).toBe('UNSUPPORTED_PROTOCOL_VERSION');
-      expect((thrown as UnsupportedProtocolVersionError).requested).toBe('2026-07-28');
-      expect((thrown as UnsupportedProtocolVersionError).supported).toEqual(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
+      expect((thrown as UnsupportedProtocolVersionError).requested).toBe('2099-01-01');
+      expect((thrown as UnsupportedProtocolVersionError).supported).toEqual(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28']);
     });
   });
 
   describe('#supportedVersions', () => {
     it('lists the versions oldest first as a fresh array', () => {
       const versions = supportedVersions();
-      expect(versions).toEqual(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
+      expect(versions).toEqual(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28']);
       versions.pop();
-      expect(supportedVersions()).toHaveLength(4);
+      expect(supportedVersions()).toHaveLength(5);
     });
   });
 
@@ -59,11 +67,15 @@ describe('revision registry', () => {
       expect(hasFeature('2025-06-18', 'batching')).toBe(false);
       expect(hasFeature('2025-11-25', 'tasks')).toBe(true);
       expect(hasFeature('2025-06-18', 'tasks')).toBe(false);
+      expect(hasFeature('2026-07-28', 'tasks')).toBe(false);
+      expect(hasFeature('2026-07-28', 'perRequestMeta')).toBe(true);
+      expect(hasFeature('2025-11-25', 'handshake')).toBe(true);
+      expect(hasFeature('2026-07-28', 'handshake')).toBe(false);
     });
 
     it('switches nothing on for a version it does not know, even one that sorts later', () => {
-      expect(hasFeature('2026-07-28', 'tasks')).toBe(false);
       expect(hasFeature('9999-12-31', 'batching')).toBe(false);
+      expect(hasFeature('9999-12-31', 'perRequestMeta')).toBe(false);
       expect(hasFeature(undefined, 'progressMessage')).toBe(false);
     });
   });

@@ -1,7 +1,8 @@
 /**
- * The registry of protocol revisions, keyed by version string. Adding a revision (for
- * example 2026-07-28) is one import and one entry in {@link ALL}; no revision module
- * changes.
+ * The registry of protocol revisions, keyed by version string. Adding a revision is one
+ * import and one entry in {@link ALL}; no revision module changes. Legacy negotiation does
+ * not read this registry: it proposes from `LEGACY_PROTOCOL_VERSIONS`, so registering the
+ * stateless 2026-07-28 revision never puts it into an `initialize`.
  */
 import { UnsupportedProtocolVersionError } from '../errors/errors.js';
 import type { Revision, RevisionFeatures } from './types.js';
@@ -9,8 +10,9 @@ import { revision_2024_11_05 } from './v2024-11-05.js';
 import { revision_2025_03_26 } from './v2025-03-26.js';
 import { revision_2025_06_18 } from './v2025-06-18.js';
 import { revision_2025_11_25 } from './v2025-11-25.js';
+import { revision_2026_07_28 } from './v2026-07-28.js';
 
-const ALL: readonly Revision[] = [revision_2024_11_05, revision_2025_03_26, revision_2025_06_18, revision_2025_11_25];
+const ALL: readonly Revision[] = [revision_2024_11_05, revision_2025_03_26, revision_2025_06_18, revision_2025_11_25, revision_2026_07_28];
 
 /** Every known revision by version, oldest first. */
 export const REVISIONS: ReadonlyMap<string, Revision> = new Map(ALL.map((revision) => [revision.version, revision]));
@@ -27,7 +29,7 @@ export function requireRevision(version: string): Revision {
   return revision;
 }
 
-/** The versions with a registered revision, oldest first (a fresh array). */
+/** The versions with a registered revision of either era, oldest first (a fresh array). */
 export function supportedVersions(): string[] {
   return [...REVISIONS.keys()].sort();
 }

@@ -73,9 +73,33 @@ export interface RevisionFeatures {
   readonly protocolVersionHeader: boolean;
   /** Streamable HTTP: SSE streams open with a priming event (an id, no data) for resumption (2025-11-25+). */
   readonly ssePriming: boolean;
+  /** An `initialize` / `notifications/initialized` handshake opens a connection (legacy only; digest §1). */
+  readonly handshake: boolean;
+  /** The `ping` request exists (legacy only; removed in 2026-07-28, §2.4). */
+  readonly ping: boolean;
+  /** Servers may send requests to clients (legacy only; 2026-07-28 uses MRTR instead, §4.1). */
+  readonly serverRequests: boolean;
+  /** Every request carries its protocol version and client capabilities in `params._meta` (2026-07-28+, §6.2). */
+  readonly perRequestMeta: boolean;
+  /** Every result carries `resultType` (2026-07-28+, §6.5). */
+  readonly resultType: boolean;
+  /** Multi Round-Trip Requests: `InputRequiredResult` with `inputRequests` / `requestState` (2026-07-28+, §6.6). */
+  readonly multiRoundTrip: boolean;
+  /** List and read results carry `ttlMs` and `cacheScope` (2026-07-28+, §6.8). */
+  readonly cacheableResults: boolean;
+  /** Change notifications only on `subscriptions/listen` streams, tagged with `subscriptionId` (2026-07-28+, §6.7). */
+  readonly listenSubscriptions: boolean;
+  /** Streamable HTTP: `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` routing headers (2026-07-28+, §5.3). */
+  readonly routingHeaders: boolean;
+  /** The `extensions` capability on clients and servers (2026-07-28+, §6.3). */
+  readonly extensions: boolean;
 }
 
-/** Named schemas every legacy revision exposes (fields absent in a revision are omitted by its schema). */
+/**
+ * Named schemas every revision exposes (fields absent in a revision are omitted by its schema).
+ * A modern revision has no handshake: its `InitializeRequestParams` and `InitializeResult`
+ * accept nothing.
+ */
 export interface RevisionSchemas {
   readonly Implementation: z.ZodType;
   readonly ClientCapabilities: z.ZodType;
@@ -106,4 +130,14 @@ export interface RevisionSchemas {
   readonly Task?: z.ZodType;
   /** The result of a task-augmented request. 2025-11-25 only. */
   readonly CreateTaskResult?: z.ZodType;
+  /** The required per-request `_meta` (`io.modelcontextprotocol/protocolVersion`, …). Modern only. */
+  readonly RequestMeta?: z.ZodType;
+  /** The answer of `server/discover`. Modern only. */
+  readonly DiscoverResult?: z.ZodType;
+  /** A Multi Round-Trip answer (`resultType: "input_required"`). Modern only. */
+  readonly InputRequiredResult?: z.ZodType;
+  /** A final result with `ttlMs` and `cacheScope`. Modern only. */
+  readonly CacheableResult?: z.ZodType;
+  /** The `notifications` filter of `subscriptions/listen`. Modern only. */
+  readonly SubscriptionFilter?: z.ZodType;
 }

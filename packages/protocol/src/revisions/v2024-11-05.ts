@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { Revision } from './types.js';
+import { LEGACY_ERA_FEATURES } from './blocks/era-features.js';
 import {
   CapabilityFlag,
   ExperimentalCapabilities,
@@ -315,6 +316,7 @@ export const revision_2024_11_05: Revision = {
     reservedMetaPrefix: 'any-label',
     protocolVersionHeader: false,
     ssePriming: false,
+    ...LEGACY_ERA_FEATURES,
   },
   requests,
   notifications,

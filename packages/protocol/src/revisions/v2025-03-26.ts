@@ -158,23 +158,8 @@ export const JsonRpcBatch = z.union([
 export const revision_2025_03_26: Revision = {
   version: VERSION,
   era: 'legacy',
-  features: {
-    batching: true,
-    toolAnnotations: true,
-    progressMessage: true,
-    completionsCapability: true,
-    title: false,
-    structuredOutput: false,
-    elicitation: false,
-    validationAsToolError: false,
-    icons: false,
-    tasks: false,
-    urlElicitation: false,
-    samplingTools: false,
-    reservedMetaPrefix: 'any-label',
-    protocolVersionHeader: false,
-    ssePriming: false,
-  },
+  // What changed since 2024-11-05 (digest §1.1): batching, annotations, progress messages, completions.
+  features: { ...V1.revision_2024_11_05.features, batching: true, toolAnnotations: true, progressMessage: true, completionsCapability: true },
   requests,
   notifications,
   schemas: {

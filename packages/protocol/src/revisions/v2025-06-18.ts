@@ -192,23 +192,8 @@ export const envelope = jsonRpcEnvelope({ requests, notifications, errorId: 'req
 export const revision_2025_06_18: Revision = {
   version: VERSION,
   era: 'legacy',
-  features: {
-    batching: false,
-    toolAnnotations: true,
-    progressMessage: true,
-    completionsCapability: true,
-    title: true,
-    structuredOutput: true,
-    elicitation: true,
-    validationAsToolError: false,
-    icons: false,
-    tasks: false,
-    urlElicitation: false,
-    samplingTools: false,
-    reservedMetaPrefix: 'any-label',
-    protocolVersionHeader: true,
-    ssePriming: false,
-  },
+  // What changed since 2025-03-26: batching removed; titles, structured output, elicitation, the version header.
+  features: { ...V2.revision_2025_03_26.features, batching: false, title: true, structuredOutput: true, elicitation: true, protocolVersionHeader: true },
   requests,
   notifications,
   schemas: {

@@ -395,7 +395,6 @@ describe('revision 2025-11-25', () => {
 
     it('accepts an error response without id and a cancellation without requestId', () => {
       accepts(revision.schemas.JsonRpcMessage, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } });
-      accepts(revision.schemas.JsonRpcMessage, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
       notifies({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { reason: 'gone' } });
       accepts(requestSpec('ping').params, { _meta: { 'io.modelcontextprotocol/related-task': { taskId: TASK_ID } } });
     });

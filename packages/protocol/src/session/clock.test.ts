@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from './clock.js';
+import { SimulatedClock, systemClock } from './clock.js';
 
 describe('SimulatedClock', () => {
   describe('#advance', () => {
@@ -19,6 +19,22 @@ describe('SimulatedClock', () => {
       clock.advance(1);
       expect(fired).toEqual(['a@10', 'c@15', 'b@20']);
       expect(clock.pendingTimers).toBe(0);
+    });
+  });
+});
+
+describe('systemClock', () => {
+  describe('#setTimeout', () => {
+    it('keeps the process alive only for timers that stand for awaited work', () => {
+      const housekeeping = systemClock.setTimeout(() => undefined, 60_000) as ReturnType<typeof setTimeout>;
+      const awaited = systemClock.setTimeout(() => undefined, 60_000, { keepAlive: true }) as ReturnType<typeof setTimeout>;
+      try {
+        expect(housekeeping.hasRef()).toBe(false);
+        expect(awaited.hasRef()).toBe(true);
+      } finally {
+        systemClock.clearTimeout(housekeeping);
+        systemClock.clearTimeout(awaited);
+      }
     });
   });
 });

@@ -16,8 +16,8 @@ export interface HandlerContextHost {
   /** True once the session reached Terminated. */
   isTerminated(): boolean;
   emitProgress(record: InboundRecord, progress: number, total: number | undefined, message: string | undefined): Promise<void>;
-  sendNotification(method: string, params: JsonObject | undefined, relatedRequestId: RequestId): Promise<void>;
-  sendRequest(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject>;
+  notify(method: string, params: JsonObject | undefined, relatedRequestId: RequestId): Promise<void>;
+  request(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject>;
 }
 
 export class HandlerContext implements RequestContext {
@@ -67,10 +67,10 @@ export class HandlerContext implements RequestContext {
   }
 
   sendNotification(method: string, params?: JsonObject): Promise<void> {
-    return this.#host.sendNotification(method, params, this.#record.id);
+    return this.#host.notify(method, params, this.#record.id);
   }
 
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
-    return this.#host.sendRequest(method, params, { ...options, relatedRequestId: this.#record.id });
+    return this.#host.request(method, params, { ...options, relatedRequestId: this.#record.id });
   }
 }

@@ -1,24 +1,25 @@
 /**
- * Inbound requests: method and capability checks after the connection machine's gate, params
- * validated once, the handler run with its context, and ONE settle path
- * ({@link InboundRequests.settle}) for every outcome — completed, failed, cancelled by the
- * peer, aborted by the connection's end — which moves the ledger record and either sends the
- * one reply or aborts the handler's signal (never both, never twice).
+ * Everything the peer sends: the one envelope check per message, the connection machine's
+ * gate, requests dispatched to their handler (one ledger record each, one settle path),
+ * notifications, batches where the revision has them, and the messages the machine held back
+ * during a server's handshake, replayed in arrival order. Nothing a peer sends may throw out
+ * of here.
  */
 import { InvalidArgumentError, RequestCancelledError, toWireError } from '../errors/errors.js';
 import {
   ErrorCode,
+  classifyMessage,
   errorResponse,
   isJsonObject,
   isRequestId,
   type JsonObject,
-  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
   type JsonRpcRequest,
-  type JsonRpcResultResponse,
   type RequestId,
 } from '../jsonrpc/messages.js';
-import type { Role } from '../machines/connection-types.js';
 import { capabilityFor, capabilityName, hasCapability } from '../capabilities/table.js';
+import type { ConnectionEffect, ConnectionEvent, Role } from '../machines/connection-types.js';
 import { hasFeature } from '../revisions/registry.js';
 import type { Revision } from '../revisions/types.js';
 import type { InboundContext } from '../transport/transport.js';
@@ -26,34 +27,43 @@ import type { Clock } from './clock.js';
 import { HandlerContext, type HandlerContextHost } from './handler-context.js';
 import type { InboundRecord, RequestLedger } from './ledger.js';
 import type { SessionObserver } from './observer.js';
-import type { RequestHandler, RequestOptions, SessionOptions } from './options.js';
+import type { NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
+import type { OutboundRequests } from './outbound.js';
 import { formatIssues } from './validation.js';
 
-/** What the inbound side needs from its session. */
+/** Inbound messages held back while the server answers `initialize`; beyond it requests get -32600. */
+const MAX_DEFERRED_INBOUND = 1024;
+
+/** What inbound dispatch needs from its session. */
 export interface InboundHost {
   readonly role: Role;
   readonly clock: Clock;
   readonly ledger: RequestLedger;
   readonly observer: SessionObserver;
   readonly options: SessionOptions;
+  readonly outbound: OutboundRequests;
   revision(): Revision;
   protocolVersion(): string | undefined;
-  strict(): boolean;
+  /** True while a reply can still be written (connected and not terminated). */
+  canReply(): boolean;
+  /** True once the session reached Terminated. */
   isTerminated(): boolean;
-  reply(message: JsonRpcResultResponse | JsonRpcErrorResponse, relatedRequestId: RequestId | undefined): void;
-  notify(method: string, params: JsonObject, relatedRequestId: RequestId | undefined): Promise<void>;
+  /** True while the machine holds inbound messages back (a server answering initialize). */
+  isHoldingBack(): boolean;
+  /** Runs a gate event through the machine and returns the gate's effects. */
+  gate(event: ConnectionEvent): ConnectionEffect[];
+  write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void>;
+  requestHandler(method: string): RequestHandler | undefined;
+  notificationHandler(method: string): NotificationHandler | undefined;
+  answerInitialize(message: JsonRpcRequest, context: InboundContext | undefined): void;
+  notify(method: string, params: JsonObject | undefined, options: NotificationOptions): Promise<void>;
   request(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject>;
 }
 
-/** How an inbound request ends. Only `complete` and `fail` are answered. */
-export type InboundOutcome =
-  | { readonly event: 'complete'; readonly result: unknown }
-  | { readonly event: 'fail'; readonly error: unknown }
-  | { readonly event: 'cancel' | 'abort'; readonly error: Error };
-
-export class InboundRequests {
+export class InboundDispatcher {
   readonly #host: InboundHost;
-  readonly #handlers = new Map<string, RequestHandler>();
+  /** Messages the machine held back, in arrival order. */
+  #deferred: Array<{ message: JsonRpcRequest | JsonRpcNotification; context: InboundContext | undefined }> = [];
   /** Shared by every handler context of this session (see `HandlerContext`). */
   readonly #contextHost: HandlerContextHost;
 
@@ -63,28 +73,131 @@ export class InboundRequests {
       isLive: (record) => host.ledger.inbound(record.id) === record,
       isTerminated: () => host.isTerminated(),
       emitProgress: (record, progress, total, message) => this.#emitProgress(record, progress, total, message),
-      sendNotification: (method, params, relatedRequestId) => host.notify(method, params ?? {}, relatedRequestId),
-      sendRequest: (method, params, options) => host.request(method, params, options),
+      notify: (method, params, relatedRequestId) => host.notify(method, params, { relatedRequestId }),
+      request: (method, params, options) => host.request(method, params, options),
     };
   }
 
-  setHandler(method: string, handler: RequestHandler): void {
-    this.#handlers.set(method, handler);
+  /** A parsed value from the transport: classified once, then routed. Never throws. */
+  receive(value: unknown, context: InboundContext | undefined): void {
+    const host = this.#host;
+    try {
+      host.observer.messageIn(value);
+      const classified = classifyMessage(value);
+      switch (classified.kind) {
+        case 'request':
+          this.#onRequest(classified.message, context);
+          return;
+        case 'notification':
+          this.#onNotification(classified.message, context);
+          return;
+        case 'result':
+          host.outbound.onResult(classified.message);
+          return;
+        case 'error':
+          host.outbound.onErrorResponse(classified.message);
+          return;
+        case 'batch':
+          this.#onBatch(classified.items, context);
+          return;
+        case 'invalid':
+          if (classified.reply) this.#reply(errorResponse(classified.id, { code: classified.code, message: `Invalid request: ${classified.reason}` }), undefined);
+          else host.observer.diagnostic(`dropped an invalid message: ${classified.reason}`, value);
+          return;
+      }
+    } catch (error) {
+      host.observer.diagnostic('unexpected error while handling an inbound message', error);
+    }
   }
 
-  removeHandler(method: string): void {
-    this.#handlers.delete(method);
+  /** A frame that was not JSON: -32700 with `"id": null`. */
+  receiveMalformed(text: string, reason: string): void {
+    this.#host.observer.messageIn(text);
+    this.#reply(errorResponse(null, { code: ErrorCode.ParseError, message: `Parse error: ${reason}` }), undefined);
   }
 
-  /** Answers a request with an error without entering it into the ledger (it never reached a handler). */
+  /** Handles the held-back messages in order; stops if the machine holds back again (another handshake). */
+  replayDeferred(): void {
+    while (this.#deferred.length > 0 && !this.#host.isHoldingBack() && !this.#host.isTerminated()) {
+      const next = this.#deferred.shift();
+      if (next === undefined) break;
+      if ('id' in next.message) this.#onRequest(next.message, next.context);
+      else this.#onNotification(next.message, next.context);
+    }
+  }
+
+  /** The connection ended: what was held back is not handled any more. */
+  dropDeferred(): void {
+    if (this.#deferred.length > 0) this.#host.observer.diagnostic(`${this.#deferred.length} message(s) that arrived during the handshake were not handled: the connection closed`);
+    this.#deferred = [];
+  }
+
+  /** Aborts every running handler; their replies are suppressed. */
+  abortAll(reason: () => Error): void {
+    const ledger = this.#host.ledger;
+    for (const record of ledger.pendingInbound()) ledger.settleInbound(record, { event: 'abort', reason: reason() });
+  }
+
+  /** Answers a request with an error (used by the handshake too). */
   replyError(id: RequestId, code: number, message: string, data?: unknown): void {
-    this.#host.reply(errorResponse(id, data === undefined ? { code, message } : { code, message, data }), id);
+    this.#reply(errorResponse(id, data === undefined ? { code, message } : { code, message, data }), id);
   }
 
-  /** A request the connection machine accepted: check, validate, and run its handler. */
-  handle(message: JsonRpcRequest, context: InboundContext | undefined): void {
+  /** Answers a request with a result. */
+  replyResult(id: RequestId, result: JsonObject): void {
+    this.#reply({ jsonrpc: '2.0', id, result }, id);
+  }
+
+  #reply(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): void {
+    const host = this.#host;
+    if (!host.canReply()) return;
+    host.write(message, relatedRequestId).catch((error: unknown) => host.observer.diagnostic('could not send a response', error));
+  }
+
+  #onBatch(items: unknown[], context: InboundContext | undefined): void {
+    const version = this.#host.protocolVersion();
+    if (version === undefined || !hasFeature(version, 'batching') || items.length === 0) {
+      const why = items.length === 0 ? 'an empty batch' : `JSON-RPC batches are not supported in protocol revision ${version ?? '(before initialization)'}`;
+      this.#reply(errorResponse(null, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${why}` }), undefined);
+      return;
+    }
+    for (const item of items) {
+      if (isJsonObject(item) && item.method === 'initialize') {
+        this.#reply(errorResponse(isRequestId(item.id) ? item.id : null, { code: ErrorCode.InvalidRequest, message: 'initialize must not be part of a batch' }), undefined);
+      } else if (Array.isArray(item)) {
+        this.#reply(errorResponse(null, { code: ErrorCode.InvalidRequest, message: 'Invalid request: nested batch' }), undefined);
+      } else {
+        this.receive(item, context);
+      }
+    }
+  }
+
+  #defer(message: JsonRpcRequest | JsonRpcNotification, context: InboundContext | undefined): void {
+    if (this.#deferred.length < MAX_DEFERRED_INBOUND) {
+      this.#deferred.push({ message, context });
+    } else if ('id' in message) {
+      this.replyError(message.id, ErrorCode.InvalidRequest, `Too many messages (over ${MAX_DEFERRED_INBOUND}) before initialization completed`);
+    } else {
+      this.#host.observer.diagnostic(`dropped ${message.method}: too many messages before initialization completed`);
+    }
+  }
+
+  #onRequest(message: JsonRpcRequest, context: InboundContext | undefined): void {
     const host = this.#host;
     const { id, method } = message;
+    if (host.ledger.hasInbound(id)) {
+      this.replyError(id, ErrorCode.InvalidRequest, `Request id ${String(id)} is already in use`);
+      return;
+    }
+    for (const effect of host.gate({ type: 'inboundRequest', method })) {
+      if (effect.type === 'deferInbound') return this.#defer(message, context);
+      if (effect.type === 'rejectInbound') return this.replyError(id, effect.code, effect.message);
+      if (effect.type === 'dropInbound') return host.observer.diagnostic(`dropped request ${method}: ${effect.reason}`);
+    }
+    if (method === 'initialize' && host.role === 'server') {
+      host.answerInitialize(message, context);
+      return;
+    }
     const revision = host.revision();
     const spec = revision.requests[method];
     const inbound = host.role === 'server' ? 'clientToServer' : 'serverToClient';
@@ -93,11 +206,11 @@ export class InboundRequests {
       return;
     }
     const requirement = capabilityFor(method, revision.version, host.role);
-    if (host.strict() && requirement !== undefined && requirement.holder === host.role && !hasCapability(host.options.capabilities(), requirement.path)) {
+    if (host.options.strictCapabilities !== false && requirement !== undefined && requirement.holder === host.role && !hasCapability(host.options.capabilities(), requirement.path)) {
       this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method} (the ${capabilityName(requirement.path)} capability was not declared)`);
       return;
     }
-    const handler = this.#handlers.get(method);
+    const handler = host.requestHandler(method);
     if (handler === undefined) {
       this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
       return;
@@ -107,10 +220,10 @@ export class InboundRequests {
       this.replyError(id, ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(parsed.error)}`);
       return;
     }
-    this.#run(message, parsed.data as JsonObject, handler, context);
+    this.#runHandler(message, parsed.data as JsonObject, handler, context);
   }
 
-  #run(message: JsonRpcRequest, params: JsonObject, handler: RequestHandler, context: InboundContext | undefined): void {
+  #runHandler(message: JsonRpcRequest, params: JsonObject, handler: RequestHandler, context: InboundContext | undefined): void {
     const host = this.#host;
     const { id, method } = message;
     const meta = isJsonObject(params._meta) ? params._meta : undefined;
@@ -127,7 +240,7 @@ export class InboundRequests {
       waitingOn: 0,
     };
     host.ledger.addInbound(record);
-    host.observer.requestTransition(record, 'created', 'dispatch', true);
+    host.observer.request(record, 'created', 'dispatch', true);
     host.ledger.move(record, 'dispatch');
     const ctx = new HandlerContext(this.#contextHost, record, context, meta, host.protocolVersion() ?? host.revision().version);
     host.ledger.move(record, 'process');
@@ -138,50 +251,17 @@ export class InboundRequests {
       outcome = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     outcome.then(
-      (result) => this.settle(record, { event: 'complete', result }),
-      (error: unknown) => this.settle(record, { event: 'fail', error }),
-    );
-  }
-
-  /**
-   * The one place an inbound request settles: moves its record to the terminal state (the
-   * ledger forgets it), then sends the reply (`complete`, `fail`) or aborts the handler's
-   * signal (`cancel`, `abort`: no reply). Returns false if it had already settled.
-   */
-  settle(record: InboundRecord, outcome: InboundOutcome): boolean {
-    if (!this.#host.ledger.move(record, outcome.event)) return false;
-    const { id, method } = record;
-    switch (outcome.event) {
-      case 'complete':
-        if (isJsonObject(outcome.result)) this.#host.reply({ jsonrpc: '2.0', id, result: outcome.result }, id);
+      (result) => {
+        if (!host.ledger.settleInbound(record, { event: 'complete' })) return; // cancelled or aborted: no reply
+        if (isJsonObject(result)) this.replyResult(id, result);
         else this.replyError(id, ErrorCode.InternalError, `Handler for ${method} returned a non-object result`);
-        break;
-      case 'fail': {
-        const wire = toWireError(outcome.error);
+      },
+      (error: unknown) => {
+        if (!host.ledger.settleInbound(record, { event: 'fail' })) return;
+        const wire = toWireError(error);
         this.replyError(id, wire.code, wire.message, wire.data);
-        break;
-      }
-      case 'cancel':
-      case 'abort':
-        record.controller.abort(outcome.error);
-        break;
-    }
-    return true;
-  }
-
-  /** Aborts every running handler (the connection is ending); their replies are suppressed. */
-  abortAll(error: () => Error): void {
-    for (const record of this.#host.ledger.pendingInbound()) this.settle(record, { event: 'abort', error: error() });
-  }
-
-  /** `notifications/cancelled` from the peer: cancel that handler (never `initialize`). */
-  onPeerCancel(params: JsonObject): void {
-    const requestId = params.requestId;
-    if (!isRequestId(requestId)) return;
-    const record = this.#host.ledger.inbound(requestId);
-    if (record === undefined || record.method === 'initialize') return; // unknown, finished, or uncancellable: ignore
-    const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by the peer';
-    this.settle(record, { event: 'cancel', error: new RequestCancelledError(`${record.method} was cancelled by the peer: ${reason}`, { reason }) });
+      },
+    );
   }
 
   /** Sends one progress notification for an inbound request: only with a token, strictly increasing. */
@@ -195,6 +275,44 @@ export class InboundRequests {
     if (total !== undefined) params.total = total;
     if (message !== undefined && hasFeature(this.#host.protocolVersion(), 'progressMessage')) params.message = message;
     const live = this.#host.ledger.inbound(record.id) === record;
-    await this.#host.notify('notifications/progress', params, live ? record.id : undefined);
+    await this.#host.notify('notifications/progress', params, live ? { relatedRequestId: record.id } : {});
+  }
+
+  #onNotification(message: JsonRpcNotification, context: InboundContext | undefined): void {
+    const host = this.#host;
+    const { method } = message;
+    for (const effect of host.gate({ type: 'inboundNotification', method })) {
+      if (effect.type === 'deferInbound') return this.#defer(message, context);
+      if (effect.type === 'dropInbound') return host.observer.diagnostic(`dropped notification ${method}: ${effect.reason}`);
+    }
+    const params = message.params ?? {};
+    const spec = host.revision().notifications[method];
+    if (spec !== undefined) {
+      const parsed = spec.params.safeParse(params);
+      if (!parsed.success) {
+        host.observer.diagnostic(`dropped ${method} with invalid params: ${formatIssues(parsed.error)}`);
+        return;
+      }
+    }
+    if (method === 'notifications/cancelled') this.#onPeerCancel(params);
+    else if (method === 'notifications/progress') host.outbound.onProgress(params);
+    else if (method === 'notifications/tasks/status') host.outbound.onTaskStatus(params);
+    const handler = host.notificationHandler(method);
+    if (handler === undefined) return;
+    try {
+      const done = handler(params, { method, authInfo: context?.authInfo, transportContext: context });
+      if (done instanceof Promise) done.catch((error: unknown) => host.observer.diagnostic(`notification handler for ${method} failed`, error));
+    } catch (error) {
+      host.observer.diagnostic(`notification handler for ${method} threw`, error);
+    }
+  }
+
+  #onPeerCancel(params: JsonObject): void {
+    const requestId = params.requestId;
+    if (!isRequestId(requestId)) return;
+    const record = this.#host.ledger.inbound(requestId);
+    if (record === undefined || record.method === 'initialize') return; // unknown, finished, or uncancellable: ignore
+    const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by the peer';
+    this.#host.ledger.settleInbound(record, { event: 'cancel', reason: new RequestCancelledError(`${record.method} was cancelled by the peer: ${reason}`, { reason }) });
   }
 }

@@ -1,30 +1,27 @@
 /**
- * Periodic ping while operating (rule 51). The timers are housekeeping: neither the interval
- * nor the ping's own timeout keeps the process alive. After `maxFailures` consecutive pings
- * without an answer the connection is stale and the session is told to fail.
+ * Keep-alive pings (digest §2.4): while the connection is Operating, a `ping` every
+ * `intervalMs`; after `maxFailures` unanswered pings in a row the session ends with a fatal
+ * error. The timer is housekeeping: it never keeps a process alive on its own.
  */
 import { ConnectionClosedError } from '../errors/errors.js';
 import type { ConnectionState } from '../machines/connection-types.js';
 import type { Clock, TimerHandle } from './clock.js';
-import type { SessionObserver } from './observer.js';
 import type { SessionOptions } from './options.js';
 
 /** What keep-alive needs from its session. */
 export interface KeepAliveHost {
   readonly clock: Clock;
   state(): ConnectionState;
-  onTransition(listener: (to: ConnectionState) => void): void;
-  /** Sends a ping whose timers do not keep the process alive. */
   ping(timeoutMs: number): Promise<unknown>;
-  readonly observer: SessionObserver;
-  /** The peer stopped answering: end the connection. */
+  onTransition(listener: (to: ConnectionState) => void): void;
+  diagnostic(message: string, detail?: unknown): void;
   fail(error: Error): void;
 }
 
 export function startKeepAlive(host: KeepAliveHost, keepAlive: NonNullable<SessionOptions['keepAlive']>): void {
   let timer: TimerHandle | undefined;
   let failures = 0;
-  const schedule = () => {
+  const schedule = (): void => {
     timer = host.clock.setTimeout(() => {
       timer = undefined;
       host.ping(keepAlive.timeoutMs ?? keepAlive.intervalMs).then(
@@ -35,7 +32,7 @@ export function startKeepAlive(host: KeepAliveHost, keepAlive: NonNullable<Sessi
         (error: unknown) => {
           if (host.state().kind !== 'operating') return;
           failures++;
-          host.observer.diagnostic(`keep-alive ping failed (${failures})`, error);
+          host.diagnostic(`keep-alive ping failed (${failures})`, error);
           if (failures >= (keepAlive.maxFailures ?? 1)) host.fail(new ConnectionClosedError('The peer stopped answering pings', { cause: error }));
           else schedule();
         },

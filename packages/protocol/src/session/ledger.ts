@@ -1,11 +1,11 @@
 /**
  * One ledger per connection holding every in-flight request in both directions
  * (architecture §4). Records move only through {@link RequestLedger.move}, which applies the
- * pure request machine; an outbound request settles only in {@link RequestLedger.settle}.
- * A bounded memory of recently settled outbound ids lets the runner drop late responses
- * and progress silently (lessons #11). Task-augmented requests (2025-11-25) keep their
- * progress token after the CreateTaskResult until the task is terminal (rule 49); the ledger
- * keeps that retention too, so every live progress token is found in one place.
+ * pure request machine; an outbound request settles only in {@link RequestLedger.settle}, an
+ * inbound one only in {@link RequestLedger.settleInbound}. A bounded memory of recently
+ * settled outbound ids lets the runner drop late responses and progress silently
+ * (lessons #11). Progress tokens of task-augmented requests outlive their request until the
+ * task is terminal (rule 49); the ledger keeps them too ({@link RequestLedger.retainProgress}).
  */
 import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
 import { isSettled, requestTransition, type RequestEventType, type RequestStateKind } from '../machines/request.js';
@@ -30,24 +30,10 @@ export interface OutboundRecord extends RecordBase {
   readonly resetTimeoutOnProgress: boolean;
   /** 2025-11-25 task-augmented request: cancelled with `tasks/cancel`, never `notifications/cancelled`. */
   readonly taskAugmented: boolean;
-  /** Whether the timeout timers keep the process alive (every request but a keep-alive ping). */
-  readonly keepAlive: boolean;
   timer: TimerHandle | undefined;
   maxTimer: TimerHandle | undefined;
   /** Detaches the caller's AbortSignal listener. */
   detach: (() => void) | undefined;
-  /**
-   * Set while the request waits in state `created` for the handshake to reach Operating
-   * (never sent yet, so a cancel or timeout sends no `notifications/cancelled`).
-   */
-  queued: QueuedSend | undefined;
-}
-
-/** What a queued request needs to go out once the connection is Operating. */
-export interface QueuedSend {
-  readonly params: JsonObject | undefined;
-  readonly relatedRequestId: RequestId | undefined;
-  readonly skipCapabilityCheck: boolean;
 }
 
 /** A request the peer sent and a handler is working on. */
@@ -80,22 +66,27 @@ export interface PendingRequestView {
 
 export type LedgerListener = (record: LedgerRecord, from: RequestStateKind, event: RequestEventType) => void;
 
+/** How an inbound request ended: its handler answered, failed, or was cancelled or aborted. */
+export type InboundSettlement =
+  | { readonly event: 'complete' | 'fail' }
+  | { readonly event: 'cancel' | 'abort'; readonly reason: Error };
+
+/** Progress of a task that outlives its request (rule 49). */
+interface RetainedProgress {
+  readonly taskId: string;
+  readonly onProgress: (progress: ProgressUpdate) => void;
+}
+
 /** The outcome an outbound request settles with. */
 export type Settlement =
   | { readonly event: 'complete'; readonly result: JsonObject }
   | { readonly event: 'fail' | 'cancel' | 'expire' | 'abort'; readonly error: Error };
 
-/** Progress kept for a task after its request settled (rule 49). */
-interface RetainedTaskProgress {
-  readonly taskId: string;
-  readonly onProgress: (update: ProgressUpdate) => void;
-}
-
 export class RequestLedger {
   readonly #outbound = new Map<RequestId, OutboundRecord>();
-  readonly #taskProgress = new Map<string | number, RetainedTaskProgress>();
   readonly #inbound = new Map<RequestId, InboundRecord>();
   readonly #byToken = new Map<string | number, OutboundRecord>();
+  readonly #retained = new Map<string | number, RetainedProgress>();
   readonly #recentlySettled = new Set<RequestId>();
   /** Insertion order of `#recentlySettled`, a ring of `#memory` slots (oldest at `#oldest` once full). */
   readonly #settledOrder: RequestId[] = [];
@@ -182,27 +173,33 @@ export class RequestLedger {
   }
 
   /**
-   * Keeps a settled task-augmented request's progress token routed to its `onProgress` until
-   * {@link releaseTaskProgress} (the task reached a terminal status, rule 49).
+   * The one place an inbound request settles. `cancel` and `abort` abort its handler's
+   * signal with `reason`. Returns false when it had already settled: then no reply may go out.
    */
-  retainTaskProgress(record: OutboundRecord, taskId: string): void {
-    if (record.progressToken === undefined || record.onProgress === undefined) return;
-    this.#taskProgress.set(record.progressToken, { taskId, onProgress: record.onProgress });
+  settleInbound(record: InboundRecord, outcome: InboundSettlement): boolean {
+    if (!this.move(record, outcome.event)) return false;
+    if (outcome.event === 'cancel' || outcome.event === 'abort') record.controller.abort(outcome.reason);
+    return true;
   }
 
-  /** The `onProgress` of a retained task progress token, if any. */
-  retainedTaskProgress(token: string | number): ((update: ProgressUpdate) => void) | undefined {
-    return this.#taskProgress.get(token)?.onProgress;
+  /** Keeps delivering progress for `token` after its request returned a task, until {@link releaseTask}. */
+  retainProgress(token: string | number, taskId: string, onProgress: (progress: ProgressUpdate) => void): void {
+    this.#retained.set(token, { taskId, onProgress });
   }
 
-  /** Stops routing progress for `taskId`. */
-  releaseTaskProgress(taskId: string): void {
-    for (const [token, entry] of this.#taskProgress) if (entry.taskId === taskId) this.#taskProgress.delete(token);
+  /** The progress callback of a retained token, if any. */
+  retainedProgress(token: string | number): ((progress: ProgressUpdate) => void) | undefined {
+    return this.#retained.get(token)?.onProgress;
   }
 
-  /** Forgets every retained task progress token (the connection ended). */
-  clearTaskProgress(): void {
-    this.#taskProgress.clear();
+  /** Stops delivering progress for every token of `taskId`. */
+  releaseTask(taskId: string): void {
+    for (const [token, entry] of this.#retained) if (entry.taskId === taskId) this.#retained.delete(token);
+  }
+
+  /** Forgets every retained token (the connection ended). */
+  releaseAllTasks(): void {
+    this.#retained.clear();
   }
 
   /** Every pending outbound record (a copy, safe to settle while iterating). */

@@ -41,20 +41,13 @@ describe('Session lifecycle rules', () => {
     expect(methods).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
   });
 
-  it('rule 23: the client sends no request other than ping before the initialize response; others wait in the ledger', async () => {
-    const seen: string[] = [];
-    const pair = createPair({
-      client: { inspect: (event) => void (event.type === 'message.out' && 'method' in event.message && seen.push(event.message.method)) },
-    });
-    pair.server.setRequestHandler('tools/list', () => ({ tools: [] }));
+  it('rule 23: the client refuses requests other than ping before the initialize response', async () => {
+    const pair = createPair();
     await pair.connect();
     const init = pair.client.initialize({ capabilities: {}, clientInfo: { name: 'c', version: '1' } });
-    const listed = pair.client.request('tools/list');
-    expect(pair.client.pendingRequests().find((r) => r.method === 'tools/list')?.state).toBe('created');
+    await expect(pair.client.request('tools/list')).rejects.toMatchObject({ code: 'INVALID_STATE' });
     await expect(pair.client.request('ping')).resolves.toEqual({});
     await init;
-    await expect(listed).resolves.toEqual({ tools: [] });
-    expect(seen).toEqual(['initialize', 'ping', 'notifications/initialized', 'tools/list']);
   });
 
   it('rule 24: the server refuses requests other than ping before notifications/initialized', async () => {
@@ -178,5 +171,46 @@ describe('Session stateless exchanges', () => {
     await peer.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     await flush();
     expect(peer.response(1)).toMatchObject({ result: { tools: [] } });
+  });
+
+  describe('pipelined handshake (initialize, initialized and a request in one chunk)', () => {
+    it.each([false, true])('answers initialize first, then the request, with strictInitialized %s', async (strictInitialized) => {
+      const { peer, server } = await serverWithRawClient({
+        server: {
+          strictInitialized,
+          // An asynchronous onInitialize, as a real server's is: the other frames arrive before it resolves.
+          onInitialize: async (_p, version) => {
+            await Promise.resolve();
+            return { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } };
+          },
+        },
+      });
+      server.setRequestHandler('tools/list', () => ({ tools: [] }));
+      void peer.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      void peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      void peer.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      await flush();
+      expect(peer.received.map((m) => [m.id, 'result' in m ? 'result' : 'error'])).toEqual([
+        [1, 'result'],
+        [2, 'result'],
+      ]);
+      expect(server.state.kind).toBe('operating');
+    });
+
+    it('answers the held-back request with the usual error when initialize failed', async () => {
+      const { peer } = await serverWithRawClient({
+        server: {
+          onInitialize: async () => {
+            await Promise.resolve();
+            throw new Error('no');
+          },
+        },
+      });
+      void peer.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      void peer.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      await flush();
+      expect(peer.received.map((m) => m.id)).toEqual([1, 2]);
+      expect(peer.response(2)).toMatchObject({ error: { code: -32600 } });
+    });
   });
 });

@@ -77,6 +77,12 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
   /** Receives progress; a progress token is generated when set. */
   readonly onProgress?: (progress: ProgressUpdate) => void;
+  /**
+   * Client: when the handshake has not finished, wait in the ledger (state `created`, visible
+   * in `pendingRequests()` and `inspect`, timeout and signal live) and go out once Operating,
+   * instead of being refused. A failed handshake rejects it with the handshake's error.
+   */
+  readonly waitForOperating?: boolean;
   /** The inbound request this one is made on behalf of (routes HTTP streams; marks the handler waiting). */
   readonly relatedRequestId?: RequestId;
   /** Skip checking the peer's capabilities for this call. */
@@ -114,27 +120,9 @@ export interface RequestContext {
    * when the caller supplied no token. Values must still increase; `release()` ends it.
    */
   retainProgress(): ProgressHandle | undefined;
-  /**
-   * Sends a notification related to this request (the same name as on the server's
-   * `RequestExtra` and the official SDK's handler extra).
-   *
-   * @example
-   * ```ts
-   * session.setRequestHandler('tools/call', async (params, ctx) => {
-   *   await ctx.sendNotification('notifications/message', { level: 'info', data: 'working' });
-   *   return { content: [] };
-   * });
-   * ```
-   */
+  /** Sends a notification related to this request. */
   sendNotification(method: string, params?: JsonObject): Promise<void>;
-  /**
-   * Sends a request to the peer on behalf of this request (sampling, elicitation, roots, …).
-   *
-   * @example
-   * ```ts
-   * const roots = await ctx.sendRequest('roots/list');
-   * ```
-   */
+  /** Sends a request to the peer on behalf of this request (sampling, elicitation, roots, …). */
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
 }
 

@@ -1,8 +1,9 @@
 /**
- * Outbound requests: ids, the ledger record of each, its timeout (reset on progress under a
- * hard maximum), cancellation by signal, the responses and progress that come back, and the
- * reports of a transport that cannot deliver. Every outcome goes through the ledger's one
- * `settle()`.
+ * Requests this side sends: ids, the ledger record, timeouts that reset on progress under a
+ * hard maximum, cancellation by signal (with `notifications/cancelled`), correlation of
+ * results, errors and progress, and the settling of everything when the connection ends.
+ * Every outbound request settles in the ledger's one `settle()`; this module decides with
+ * what.
  */
 import {
   CapabilityNotSupportedError,
@@ -15,21 +16,27 @@ import {
   TransportError,
   type ConnectionClosedError,
 } from '../errors/errors.js';
-import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type JsonRpcRequest, type JsonRpcResultResponse, type RequestId } from '../jsonrpc/messages.js';
-import type { PeerInfo, Role } from '../machines/connection-types.js';
+import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResultResponse, type RequestId } from '../jsonrpc/messages.js';
 import { capabilityFor, capabilityName, hasCapability } from '../capabilities/table.js';
+import type { ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
 import type { Revision } from '../revisions/types.js';
 import type { Transport } from '../transport/transport.js';
 import type { Clock } from './clock.js';
-import type { OutboundRecord, ProgressUpdate, QueuedSend, RequestLedger } from './ledger.js';
+import type { OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
 import type { SessionObserver } from './observer.js';
 import type { RequestOptions, SessionOptions } from './options.js';
-import { TERMINAL_TASK_STATUSES } from './notifications.js';
 import { formatIssues } from './validation.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+/**
+ * Timers that stand for work a caller awaits (a request's timeout and its maximum) keep the
+ * process alive until they fire or are cleared, so a script whose only pending work is a call
+ * gets its answer or its RequestTimeoutError instead of exiting early.
+ */
+const AWAITED = { keepAlive: true } as const;
 
-/** What the outbound side needs from its session. */
+/** What outbound requests need from their session. */
 export interface OutboundHost {
   readonly role: Role;
   readonly clock: Clock;
@@ -38,12 +45,12 @@ export interface OutboundHost {
   readonly options: SessionOptions;
   revision(): Revision;
   peer(): PeerInfo | undefined;
-  stateKind(): string;
-  strict(): boolean;
-  write(message: JsonRpcRequest, relatedRequestId: RequestId | undefined): Promise<void>;
-  notify(method: string, params: JsonObject): Promise<void>;
+  stateKind(): ConnectionStateKind;
+  write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void>;
+  /** Sends `notifications/cancelled` through the session's gate. */
+  sendNotification(method: string, params: JsonObject): Promise<void>;
   closedError(message: string): ConnectionClosedError;
-  /** The error the connection is ending with (a failed handshake's), if any. */
+  /** Why the connection is ending, when it ends with an error (a failed handshake, a fatal error). */
   endError(): Error | undefined;
 }
 
@@ -52,17 +59,19 @@ export class OutboundRequests {
   #nextId = 0;
   /** Cancel notifications on their way out; the transport closes only once they are sent. */
   readonly #cancelsInFlight = new Set<Promise<void>>();
+  /** Requests the machine held back until Operating (made while the handshake ran), in order. */
+  #held: Array<{ readonly record: OutboundRecord; readonly message: JsonRpcRequest; readonly options: RequestOptions }> = [];
 
   constructor(host: OutboundHost) {
     this.#host = host;
   }
 
-  /** Settles once every cancel notification sent so far has left. */
-  cancelsSent(): Promise<unknown> {
+  /** Cancellations still being written (the close waits for them, bounded by its deadline). */
+  cancelsInFlight(): Promise<unknown> {
     return Promise.allSettled([...this.#cancelsInFlight]);
   }
 
-  /** Why `method` may not be sent on this connection, or undefined when it may. */
+  /** Why `method` may not be sent now in this revision, to this peer, over this transport; undefined when it may. */
   refusal(method: string, options: RequestOptions, transport: Transport): Error | undefined {
     if (method === 'initialize' || method === 'ping') return undefined;
     const host = this.#host;
@@ -79,7 +88,7 @@ export class OutboundRequests {
     if (host.role === 'server' && transport.canSendRequests === false) {
       return new NoReturnChannelError(`Cannot send ${method}: this transport has no channel for server-to-client requests`);
     }
-    if (options.skipCapabilityCheck === true || !host.strict()) return undefined;
+    if (options.skipCapabilityCheck === true || host.options.strictCapabilities === false) return undefined;
     const requirement = capabilityFor(method, revision.version, host.role === 'client' ? 'server' : 'client');
     if (requirement !== undefined && requirement.holder !== host.role && !hasCapability(host.peer()?.capabilities, requirement.path)) {
       return new CapabilityNotSupportedError(method, capabilityName(requirement.path), 'peer');
@@ -87,7 +96,7 @@ export class OutboundRequests {
     return undefined;
   }
 
-  /** Why notification `method` may not be sent (unknown in the revision, or a capability this side lacks). */
+  /** Why notification `method` may not be sent in this revision with our capabilities; undefined when it may. */
   notificationRefusal(method: string): Error | undefined {
     if (method === 'notifications/cancelled' || method === 'notifications/initialized') return undefined;
     const host = this.#host;
@@ -98,18 +107,18 @@ export class OutboundRequests {
       });
     }
     const requirement = capabilityFor(method, revision.version, host.role === 'client' ? 'server' : 'client');
-    if (host.strict() && requirement !== undefined && requirement.holder === host.role && !hasCapability(host.options.capabilities(), requirement.path)) {
+    if (host.options.strictCapabilities !== false && requirement !== undefined && requirement.holder === host.role && !hasCapability(host.options.capabilities(), requirement.path)) {
       return new CapabilityNotSupportedError(method, capabilityName(requirement.path), 'local');
     }
     return undefined;
   }
 
   /**
-   * Enters a request into the ledger, arms its timers and signal, and sends it — or, when
-   * `queued`, leaves it waiting in state `created` for {@link dispatchQueued}. `keepAlive`
-   * says whether its timers keep the process alive (false only for keep-alive pings).
+   * Puts a request in the ledger, arms its timers and writes it; the gate has already passed.
+   * `held`: the machine held it back until Operating — it waits in the ledger (state
+   * `created`, timers and signal live) until {@link releaseHeld}.
    */
-  send(method: string, params: JsonObject | undefined, options: RequestOptions, keepAlive: boolean, queued = false): Promise<JsonObject> {
+  send(method: string, params: JsonObject | undefined, options: RequestOptions, held = false): Promise<JsonObject> {
     const host = this.#host;
     const id = ++this.#nextId;
     const progressToken = options.onProgress !== undefined ? id : undefined;
@@ -142,14 +151,12 @@ export class OutboundRequests {
         maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? host.options.maxTotalTimeoutMs,
         resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? host.options.resetTimeoutOnProgress ?? true,
         taskAugmented: isJsonObject(params?.task),
-        keepAlive,
         timer: undefined,
         maxTimer: undefined,
         detach: undefined,
-        queued: undefined,
       };
       host.ledger.addOutbound(record);
-      host.observer.requestTransition(record, 'created', 'dispatch', true);
+      host.observer.request(record, 'created', 'dispatch', true);
       if (parent !== undefined) {
         parent.waitingOn++;
         host.ledger.move(parent, 'awaitInput');
@@ -157,78 +164,77 @@ export class OutboundRequests {
       this.#armTimeout(record);
       if (record.maxTotalTimeoutMs !== undefined) {
         const max = record.maxTotalTimeoutMs;
-        record.maxTimer = host.clock.setTimeout(() => this.#expire(record, max, true), max, { keepAlive });
+        record.maxTimer = host.clock.setTimeout(() => this.#expire(record, max, true), max, AWAITED);
       }
       const signal = options.signal;
       if (signal !== undefined) {
-        const onAbort = () => this.#cancel(record, abortReason(signal));
+        const onAbort = (): void => this.cancel(record, abortReason(signal));
         signal.addEventListener('abort', onAbort, { once: true });
         record.detach = () => signal.removeEventListener('abort', onAbort);
       }
-      const queuedSend = { params: outParams, relatedRequestId: options.relatedRequestId, skipCapabilityCheck: options.skipCapabilityCheck === true };
-      if (queued) record.queued = queuedSend;
-      else this.#dispatch(record, queuedSend);
+      const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
+      if (outParams !== undefined) message.params = outParams;
+      if (held) this.#held.push({ record, message, options });
+      else this.#dispatch(record, message, options);
     });
   }
 
   /**
-   * The connection reached Operating: every request that waited in the ledger goes out, in the
-   * order it was made, unless the negotiated revision or the server's capabilities refuse it
-   * now (it then fails with that error, never sent).
+   * The connection is Operating: each held request still pending is checked again (the
+   * peer's capabilities are known now) and sent, in the order it was made.
    */
-  dispatchQueued(transport: Transport): void {
-    for (const record of this.#host.ledger.pendingOutbound()) {
-      const queued = record.queued;
-      if (queued === undefined) continue;
-      record.queued = undefined;
-      const refusal = this.refusal(record.method, { skipCapabilityCheck: queued.skipCapabilityCheck }, transport);
-      if (refusal !== undefined) this.#host.ledger.settle(record, { event: 'fail', error: refusal });
-      else this.#dispatch(record, queued);
+  releaseHeld(admit: (method: string, options: RequestOptions) => Error | undefined): void {
+    const held = this.#held;
+    this.#held = [];
+    const ledger = this.#host.ledger;
+    for (const { record, message, options } of held) {
+      if (ledger.outbound(record.id) !== record) continue; // cancelled or timed out while it waited
+      const refusal = admit(record.method, options);
+      if (refusal === undefined) this.#dispatch(record, message, options);
+      else ledger.settle(record, { event: 'fail', error: refusal });
     }
   }
 
-  #dispatch(record: OutboundRecord, send: QueuedSend): void {
-    const { id, method } = record;
-    const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
-    if (send.params !== undefined) message.params = send.params;
-    this.#host.ledger.move(record, 'dispatch');
-    this.#host.write(message, send.relatedRequestId).catch((error: unknown) => {
-      this.#host.ledger.settle(record, {
+  #dispatch(record: OutboundRecord, message: JsonRpcRequest, options: RequestOptions): void {
+    const host = this.#host;
+    host.ledger.move(record, 'dispatch');
+    host.write(message, options.relatedRequestId).catch((error: unknown) => {
+      host.ledger.settle(record, {
         event: 'fail',
-        error: new TransportError(`Failed to send ${method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
+        error: new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
       });
     });
   }
 
-  /**
-   * Settles every pending request with connection-closed; `notify` sends `notifications/cancelled`
-   * first. A request still waiting for the handshake gets the error the connection ends with
-   * (the failed handshake's), since that is why it never went out.
-   */
-  settleAll(notify: boolean): void {
-    const ledger = this.#host.ledger;
-    for (const record of ledger.pendingOutbound()) {
-      if (notify && cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');
-      const ending = record.queued !== undefined ? this.#host.endError() : undefined;
-      ledger.settle(record, { event: 'abort', error: ending ?? this.#host.closedError(`${record.method} did not complete: the connection closed`) });
-    }
-    ledger.clearTaskProgress();
+  /** Cancels a pending request by the caller's wish (its signal aborted). */
+  cancel(record: OutboundRecord, reason: string): void {
+    if (this.#host.ledger.outbound(record.id) !== record) return;
+    if (cancellable(record)) this.#sendCancel(record.id, reason);
+    this.#host.ledger.settle(record, { event: 'cancel', error: new RequestCancelledError(`${record.method} was cancelled: ${reason}`, { reason }) });
   }
 
-  /**
-   * The transport cannot deliver these requests, or their responses can no longer arrive:
-   * each still pending settles with a local `TransportError` (category `interrupted`) whose
-   * cause is the transport's error. Ids already settled or unknown are ignored.
-   */
-  undeliverable(ids: readonly RequestId[], error: Error): void {
+  /** The transport could not deliver these requests, or their answers can no longer arrive. */
+  undeliverable(ids: readonly RequestId[], cause: Error): void {
     const ledger = this.#host.ledger;
     for (const id of ids) {
       const record = ledger.outbound(id);
       if (record === undefined) continue;
-      ledger.settle(record, {
-        event: 'abort',
-        error: new TransportError(`${record.method} could not be delivered or answered: ${error.message}`, { cause: error }),
-      });
+      ledger.settle(record, { event: 'fail', error: new TransportError(`${record.method} could not be delivered: ${cause.message}`, { cause }) });
+    }
+  }
+
+  /**
+   * The connection is ending: every pending request rejects; `notify` sends their
+   * cancellations first. A request still held back (never sent) rejects with why the
+   * connection ended (a failed handshake's error), and needs no cancellation.
+   */
+  settleAll(notify: boolean): void {
+    const host = this.#host;
+    this.#held = [];
+    for (const record of host.ledger.pendingOutbound()) {
+      if (notify && cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');
+      const ended = record.state === 'created' ? host.endError() : undefined;
+      host.ledger.settle(record, { event: 'abort', error: ended ?? host.closedError(`${record.method} did not complete: the connection closed`) });
     }
   }
 
@@ -239,7 +245,6 @@ export class OutboundRequests {
       if (!ledger.wasRecentlySettled(message.id)) observer.diagnostic(`dropped a response for unknown request id ${String(message.id)}`);
       return;
     }
-    // initialize is validated by the handshake, against the revision the answer names.
     const spec = record.method === 'initialize' ? undefined : this.#host.revision().requests[record.method];
     if (spec === undefined) {
       ledger.settle(record, { event: 'complete', result: message.result });
@@ -251,17 +256,14 @@ export class OutboundRequests {
       return;
     }
     const result = parsed.data as JsonObject;
-    const task = result.task;
-    if (record.taskAugmented && isJsonObject(task) && typeof task.taskId === 'string' && !TERMINAL_TASK_STATUSES.has(String(task.status))) {
-      ledger.retainTaskProgress(record, task.taskId);
-    }
+    this.#retainTaskProgress(record, result);
     ledger.settle(record, { event: 'complete', result });
   }
 
   onErrorResponse(message: JsonRpcErrorResponse): void {
     const { ledger, observer } = this.#host;
     const id = message.id;
-    if (id === null) {
+    if (id === undefined || id === null) {
       observer.diagnostic(`the peer reported an error without a request id: ${message.error.message}`, message.error);
       return;
     }
@@ -273,20 +275,26 @@ export class OutboundRequests {
     ledger.settle(record, { event: 'fail', error: JsonRpcError.fromObject(message.error) });
   }
 
-  /** `notifications/progress` from the peer: moves the request, resets its timeout, delivers the update. */
+  /** `notifications/progress` for one of our requests: back to processing, timeout reset, callback. */
   onProgress(params: JsonObject): void {
-    const ledger = this.#host.ledger;
     const token = params.progressToken;
-    if ((typeof token !== 'string' && typeof token !== 'number') || typeof params.progress !== 'number') return;
+    const progress = params.progress;
+    if ((typeof token !== 'string' && typeof token !== 'number') || typeof progress !== 'number') return;
+    const ledger = this.#host.ledger;
     const record = ledger.byProgressToken(token);
     if (record === undefined) {
-      const retained = ledger.retainedTaskProgress(token);
+      const retained = ledger.retainedProgress(token);
       if (retained !== undefined) this.#deliverProgress(retained, params);
       return; // otherwise unknown or settled: dropped silently
     }
     ledger.move(record, 'progress');
     if (record.resetTimeoutOnProgress) this.#armTimeout(record);
     if (record.onProgress !== undefined) this.#deliverProgress(record.onProgress, params);
+  }
+
+  /** `notifications/tasks/status`: a terminal status ends the progress a task kept (rule 49). */
+  onTaskStatus(params: JsonObject): void {
+    if (typeof params.taskId === 'string' && TERMINAL_TASK_STATUSES.has(String(params.status))) this.#host.ledger.releaseTask(params.taskId);
   }
 
   #deliverProgress(onProgress: (update: ProgressUpdate) => void, params: JsonObject): void {
@@ -302,10 +310,18 @@ export class OutboundRequests {
     }
   }
 
+  /** Task-augmented requests (2025-11-25) keep their progress token after the CreateTaskResult until the task is terminal (rule 49). */
+  #retainTaskProgress(record: OutboundRecord, result: JsonObject): void {
+    if (!record.taskAugmented || record.progressToken === undefined || record.onProgress === undefined) return;
+    const task = result.task;
+    if (!isJsonObject(task) || typeof task.taskId !== 'string' || TERMINAL_TASK_STATUSES.has(String(task.status))) return;
+    this.#host.ledger.retainProgress(record.progressToken, task.taskId, record.onProgress);
+  }
+
   #armTimeout(record: OutboundRecord): void {
     const clock = this.#host.clock;
     if (record.timer !== undefined) clock.clearTimeout(record.timer);
-    record.timer = clock.setTimeout(() => this.#expire(record, record.timeoutMs, false), record.timeoutMs, { keepAlive: record.keepAlive });
+    record.timer = clock.setTimeout(() => this.#expire(record, record.timeoutMs, false), record.timeoutMs, AWAITED);
   }
 
   #expire(record: OutboundRecord, ms: number, maximum: boolean): void {
@@ -314,15 +330,9 @@ export class OutboundRequests {
     this.#host.ledger.settle(record, { event: 'expire', error: new RequestTimeoutError(record.id, ms, { maximum }) });
   }
 
-  #cancel(record: OutboundRecord, reason: string): void {
-    if (this.#host.ledger.outbound(record.id) !== record) return;
-    if (cancellable(record)) this.#sendCancel(record.id, reason);
-    this.#host.ledger.settle(record, { event: 'cancel', error: new RequestCancelledError(`${record.method} was cancelled: ${reason}`, { reason }) });
-  }
-
   #sendCancel(requestId: RequestId, reason: string): void {
     const sending = this.#host
-      .notify('notifications/cancelled', { requestId, reason })
+      .sendNotification('notifications/cancelled', { requestId, reason })
       .catch((error: unknown) => this.#host.observer.diagnostic('could not send notifications/cancelled', error))
       .finally(() => this.#cancelsInFlight.delete(sending));
     this.#cancelsInFlight.add(sending);
@@ -331,15 +341,17 @@ export class OutboundRequests {
 
 /**
  * `initialize` is never cancelled (rule 25); task-augmented requests use `tasks/cancel` (rule
- * 43); a request still waiting for the handshake was never sent, so there is nothing to cancel.
+ * 43); a request still held back was never sent, so there is nothing to cancel on the wire.
  */
 function cancellable(record: OutboundRecord): boolean {
-  return record.method !== 'initialize' && !record.taskAugmented && record.queued === undefined;
+  return record.method !== 'initialize' && !record.taskAugmented && record.state !== 'created';
 }
 
+/** The reason an AbortSignal carries, as text. */
 export function abortReason(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
   if (reason instanceof Error) return reason.message;
   if (typeof reason === 'string') return reason;
   return 'aborted by the caller';
 }
+

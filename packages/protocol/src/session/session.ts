@@ -1,33 +1,34 @@
 /**
  * The session runner: drives one Transport with the connection machine and the request
  * ledger. It decides nothing about the lifecycle itself: every decision is a `transition()`
- * of the connection machine, and the runner performs the effects. By job: `intake.ts`
- * (inbound frames, in order), `handshake.ts`, `outbound.ts` (our requests), `inbound.ts` (the
- * peer's requests, one settle path), `notifications.ts`, `keep-alive.ts`, `shutdown.ts`,
- * `observer.ts` (inspection); this file holds the public `Session`, the machine and its effects.
+ * of the connection machine, and the runner performs the effects. The work is split by what
+ * it touches:
+ *
+ * - `outbound.ts`: requests this side sends (ids, timeouts, cancellation, correlation);
+ * - `inbound.ts`: everything the peer sends (gate, handlers, notifications, batches);
+ * - `handshake.ts`: the two halves of `initialize`;
+ * - `keep-alive.ts`, `observer.ts`: pings, and the `inspect` stream / diagnostics channels;
+ * - this file: the state, the effects, connecting and closing.
  *
  * ```
  *  close() ─▶ closeRequested ─▶ ShuttingDown ─┬─ transport reports closed ─▶ Terminated
  *                                               └─ closeDeadlineMs passes ───▶ Terminated (transport terminated)
  * ```
  */
-import { AlreadyConnectedError, InvalidStateError, RequestCancelledError, TransportError, type ConnectionClosedError } from '../errors/errors.js';
-import type { JsonObject, JsonRpcErrorResponse, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResultResponse, RequestId } from '../jsonrpc/messages.js';
+import { AlreadyConnectedError, ConnectionClosedError, InvalidStateError, RequestCancelledError, TransportError } from '../errors/errors.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
 import { initialConnectionState, transition } from '../machines/connection.js';
 import type { ConnectionEffect, ConnectionEvent, ConnectionState, PeerInfo, Role } from '../machines/connection-types.js';
+import { getRevision } from '../revisions/registry.js';
 import type { Revision } from '../revisions/types.js';
-import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
-import { LEGACY_PROTOCOL_VERSIONS, negotiateServerVersion, proposeVersion } from '../versions.js';
+import type { Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
+import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, negotiateServerVersion, proposeVersion } from '../versions.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
-import { answerInitialize, rerunClientHandshake, revisionFor, runClientHandshake, type HandshakeHost } from './handshake.js';
-import { InboundRequests } from './inbound.js';
-import { FrameIntake } from './intake.js';
+import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
+import { InboundDispatcher } from './inbound.js';
 import { startKeepAlive } from './keep-alive.js';
 import { RequestLedger, type PendingRequestView } from './ledger.js';
-import { SessionObserver, type TransitionListener } from './observer.js';
-import { InboundNotifications } from './notifications.js';
-import { OutboundRequests, abortReason } from './outbound.js';
-import { closeTransport, connectionClosedError, terminateTransport } from './shutdown.js';
+import { SessionObserver } from './observer.js';
 import type {
   CloseInfo,
   InitializeParams,
@@ -38,8 +39,12 @@ import type {
   RequestOptions,
   SessionOptions,
 } from './options.js';
+import { OutboundRequests, abortReason } from './outbound.js';
+import { closeTransport, terminateTransport } from './transport-effects.js';
 
 const DEFAULT_CLOSE_DEADLINE_MS = 10_000;
+
+type TransitionListener = (to: ConnectionState, from: ConnectionState, event: ConnectionEvent) => void;
 
 let sessionCounter = 0;
 
@@ -68,9 +73,11 @@ export class Session {
   readonly #observer: SessionObserver;
   readonly #ledger: RequestLedger;
   readonly #outbound: OutboundRequests;
-  readonly #inbound: InboundRequests;
-  readonly #intake: FrameIntake;
-  readonly #notifications: InboundNotifications;
+  readonly #inbound: InboundDispatcher;
+  readonly #requestHandlers = new Map<string, RequestHandler>();
+  readonly #notificationHandlers = new Map<string, NotificationHandler>();
+  readonly #transitionListeners = new Set<TransitionListener>();
+  /** What the two halves of the handshake need from this session. */
   readonly #handshakeHost: HandshakeHost;
   #state: ConnectionState;
   #transport: Transport | undefined;
@@ -78,8 +85,8 @@ export class Session {
   #negotiated: string | undefined;
   #lastPeer: PeerInfo | undefined;
   #initializedSent: Promise<void> = Promise.resolve();
-  /** The initialize params last sent (client), re-sent when the session expires. */
-  #initializeParams: JsonObject | undefined;
+  /** Client: the parameters of the first handshake, sent again when the session expires. */
+  #initializeParams: InitializeParams | undefined;
   #closeDeadline: TimerHandle | undefined;
   #closeCause: { info?: TransportCloseInfo } = {};
   #closeInfo: CloseInfo | undefined;
@@ -95,81 +102,73 @@ export class Session {
     this.#supported = options.supportedVersions ?? LEGACY_PROTOCOL_VERSIONS;
     this.#state = initialConnectionState({ role: options.role, strictInitialized: options.strictInitialized ?? false });
     this.#revision = revisionFor(proposeVersion(this.#supported));
-    this.closed = new Promise((resolve) => {
-      this.#resolveClosed = resolve;
-    });
-    const observer = new SessionObserver(this.id, this.#clock, options.inspect);
-    this.#observer = observer;
-    this.#ledger = new RequestLedger({
+    const observer = (this.#observer = new SessionObserver(this.id, this.#clock, options.inspect));
+    const ledger = (this.#ledger = new RequestLedger({
       memory: options.settledMemory ?? 1024,
       clearTimer: (handle) => this.#clock.clearTimeout(handle),
-      listener: (record, from, event) => observer.requestTransition(record, from, event),
-    });
-    // What every part of the runner reads from the session (each takes the members it needs).
-    const shared = {
+      listener: (record, from, event) => observer.request(record, from, event),
+    }));
+    const outbound = (this.#outbound = new OutboundRequests({
       role: this.role,
       clock: this.#clock,
-      ledger: this.#ledger,
+      ledger,
       observer,
       options,
       revision: () => this.#revision,
-      protocolVersion: () => this.protocolVersion,
-      strict: () => options.strictCapabilities ?? true,
-      reply: (message: JsonRpcResultResponse | JsonRpcErrorResponse, relatedRequestId: RequestId | undefined) => this.#reply(message, relatedRequestId),
-      request: (method: string, params: JsonObject | undefined, requestOptions: RequestOptions) => this.request(method, params, requestOptions),
-    };
-    this.#outbound = new OutboundRequests({
-      ...shared,
       peer: () => this.peer,
       stateKind: () => this.#state.kind,
-      write: (message, relatedRequestId) => this.#write(message, relatedRequestId),
-      notify: (method, params) => this.notify(method, params),
+      write: (message, related) => this.#write(message, related),
+      sendNotification: (method, params) => this.notify(method, params),
       closedError: (message) => this.#closedError(message),
       endError: () => (this.#state.kind === 'shuttingDown' || this.#state.kind === 'terminated' ? this.#state.error : undefined),
-    });
-    this.#inbound = new InboundRequests({
-      ...shared,
+    }));
+    this.#inbound = new InboundDispatcher({
+      role: this.role,
+      clock: this.#clock,
+      ledger,
+      observer,
+      options,
+      outbound,
+      revision: () => this.#revision,
+      protocolVersion: () => this.protocolVersion,
+      canReply: () => this.#transport !== undefined && this.#state.kind !== 'terminated',
       isTerminated: () => this.#state.kind === 'terminated',
-      notify: (method, params, relatedRequestId) => this.notify(method, params, relatedRequestId === undefined ? {} : { relatedRequestId }),
+      isHoldingBack: () => this.role === 'server' && this.#state.kind === 'initializing',
+      gate: (event) => this.#dispatch(event),
+      write: (message, related) => this.#write(message, related),
+      requestHandler: (method) => this.#requestHandlers.get(method),
+      notificationHandler: (method) => this.#notificationHandlers.get(method),
+      answerInitialize: (message, context) => void answerInitialize(this.#handshakeHost, message, context),
+      notify: (method, params, notifyOptions) => this.notify(method, params, notifyOptions),
+      request: (method, params, requestOptions) => this.request(method, params, requestOptions),
     });
-    this.#notifications = new InboundNotifications({
-      ...shared,
-      onPeerCancel: (params) => this.#inbound.onPeerCancel(params),
-      onProgress: (params) => this.#outbound.onProgress(params),
-      onTaskTerminal: (taskId) => this.#ledger.releaseTaskProgress(taskId),
-    });
-    this.#handshakeHost = {
-      ...shared,
-      supported: this.#supported,
-      closed: this.closed,
-      state: () => this.#state,
-      dispatch: (event) => void this.#dispatch(event),
-      useRevision: (version) => (this.#revision = revisionFor(version)),
-      replyError: (id, code, message, data) => this.#inbound.replyError(id, code, message, data),
-      initializedSent: () => this.#initializedSent,
-      remember: (params) => (this.#initializeParams = params),
-      sendInitialize: (params) => this.#outbound.send('initialize', params, {}, true),
-    };
-    this.#intake = new FrameIntake({
-      ...shared,
-      onRequest: (message, context) => this.#onRequest(message, context),
-      onNotification: (message, context) => this.#onNotification(message, context),
-      onResult: (message) => this.#outbound.onResult(message),
-      onErrorResponse: (message) => this.#outbound.onErrorResponse(message),
+    this.closed = new Promise((resolve) => {
+      this.#resolveClosed = resolve;
     });
     this.setRequestHandler('ping', () => ({}));
-    if (options.keepAlive === undefined) return;
-    startKeepAlive(
-      {
-        ...shared,
-        state: () => this.#state,
-        onTransition: (listener) => this.onTransition(listener),
-        // A keep-alive ping is housekeeping: its timers never keep the process alive.
-        ping: (timeoutMs) => this.#request('ping', undefined, { timeoutMs }, false),
-        fail: (error) => this.#dispatch({ type: 'fatalError', error }),
-      },
-      options.keepAlive,
-    );
+    if (options.keepAlive !== undefined) {
+      startKeepAlive(
+        {
+          clock: this.#clock,
+          state: () => this.#state,
+          ping: (timeoutMs) => this.request('ping', undefined, { timeoutMs }),
+          onTransition: (listener) => void this.onTransition(listener),
+          diagnostic: (message, detail) => observer.diagnostic(message, detail),
+          fail: (error) => void this.#dispatch({ type: 'fatalError', error }),
+        },
+        options.keepAlive,
+      );
+    }
+    this.#handshakeHost = {
+      options,
+      supported: this.#supported,
+      useRevision: (version) => (this.#revision = revisionFor(version)),
+      isInitializing: () => this.#state.kind === 'initializing',
+      dispatch: (event) => void this.#dispatch(event),
+      request: (method, params, options) => this.request(method, params, options),
+      replyResult: (id, result) => this.#inbound.replyResult(id, result),
+      replyError: (id, code, message, data) => this.#inbound.replyError(id, code, message, data),
+    };
   }
 
   // ------------------------------------------------------------------ public state
@@ -206,28 +205,32 @@ export class Session {
 
   /** Subscribes to connection transitions; returns an unsubscribe function. */
   onTransition(listener: TransitionListener): () => void {
-    return this.#observer.onTransition(listener);
+    this.#transitionListeners.add(listener);
+    return () => this.#transitionListeners.delete(listener);
   }
 
   setRequestHandler(method: string, handler: RequestHandler): void {
-    this.#inbound.setHandler(method, handler);
+    this.#requestHandlers.set(method, handler);
   }
 
   removeRequestHandler(method: string): void {
-    this.#inbound.removeHandler(method);
+    this.#requestHandlers.delete(method);
   }
 
   setNotificationHandler(method: string, handler: NotificationHandler): void {
-    this.#notifications.setHandler(method, handler);
+    this.#notificationHandlers.set(method, handler);
   }
 
   removeNotificationHandler(method: string): void {
-    this.#notifications.removeHandler(method);
+    this.#notificationHandlers.delete(method);
   }
 
-  /** Stops delivering progress for a task whose request returned a CreateTaskResult (rule 49). */
+  /**
+   * Stops delivering progress for a task whose request returned a CreateTaskResult (rule 49);
+   * a terminal `notifications/tasks/status` does the same by itself.
+   */
   releaseTaskProgress(taskId: string): void {
-    this.#ledger.releaseTaskProgress(taskId);
+    this.#ledger.releaseTask(taskId);
   }
 
   // ------------------------------------------------------------------ connecting
@@ -237,9 +240,10 @@ export class Session {
     if (this.#transport !== undefined) throw new AlreadyConnectedError('This session already has a transport; create a new session to connect again');
     if (this.#state.kind === 'terminated') throw new InvalidStateError('The session has terminated; create a new one', this.#state.kind);
     this.#transport = transport;
+    const inbound = this.#inbound;
     const sink: TransportSink = {
-      onMessage: (value, context) => this.#intake.receive(value, context),
-      onMalformed: (text, reason) => this.#intake.malformed(text, reason),
+      onMessage: (value, context) => inbound.receive(value, context),
+      onMalformed: (text, reason) => inbound.receiveMalformed(text, reason),
       onError: (error) => this.#observer.diagnostic(`transport error: ${error.message}`, error),
       onClose: (info) => this.#onTransportClosed(info),
       onUndeliverable: (ids, error) => this.#outbound.undeliverable(ids, error),
@@ -268,7 +272,14 @@ export class Session {
    */
   async initialize(params: InitializeParams, options: RequestOptions = {}): Promise<InitializeResultShape> {
     if (this.role !== 'client') throw new InvalidStateError('Only a client sends initialize', this.#state.kind);
-    return runClientHandshake(this.#handshakeHost, params, options);
+    this.#initializeParams = params;
+    const outcome = await runClientHandshake(this.#handshakeHost, params, params.protocolVersion ?? proposeVersion(this.#supported), options);
+    if (!outcome.ok) {
+      await this.closed;
+      throw outcome.error;
+    }
+    await this.#initializedSent;
+    return outcome.result;
   }
 
   // ------------------------------------------------------------------ outbound
@@ -276,35 +287,26 @@ export class Session {
   /**
    * Sends a request and resolves with its (validated) result. Rejects with a typed error:
    * `RequestTimeoutError`, `RequestCancelledError`, `ConnectionClosedError`, `JsonRpcError`
-   * (the peer's error reply), `CapabilityNotSupportedError`, `InvalidStateError`,
-   * `TransportError` (the transport could not deliver it).
+   * (the peer's error reply), `CapabilityNotSupportedError`, `InvalidStateError`.
    */
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
-    return this.#request(method, params, options, true);
-  }
-
-  #request(method: string, params: JsonObject | undefined, options: RequestOptions, keepAlive: boolean): Promise<JsonObject> {
     const transport = this.#transport;
     if (transport === undefined) return Promise.reject(new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind));
-    const gate = this.#gate({ type: 'outboundRequest', method });
-    if (gate instanceof Error) return Promise.reject(gate);
-    // A client request made during the handshake waits in the ledger; its checks run when it goes out.
-    const queued = gate === 'queue';
-    const refusal = queued ? undefined : this.#outbound.refusal(method, options, transport);
-    if (refusal !== undefined) return Promise.reject(refusal);
+    const effects = this.#dispatch({ type: 'outboundRequest', method, ...(options.waitForOperating === true ? { waitForOperating: true } : {}) });
+    const held = effects.some((effect) => effect.type === 'holdOutbound');
+    const refused = held ? undefined : (this.#refusal(effects) ?? this.#outbound.refusal(method, options, transport));
+    if (refused !== undefined) return Promise.reject(refused);
     if (options.signal?.aborted === true) {
       return Promise.reject(new RequestCancelledError(`${method} was cancelled before it was sent`, { reason: abortReason(options.signal) }));
     }
-    return this.#outbound.send(method, params, options, keepAlive, queued);
+    return this.#outbound.send(method, params, options, held);
   }
 
   /** Sends a notification. Rejects with a typed error when the state or capabilities forbid it. */
   async notify(method: string, params?: JsonObject, options: NotificationOptions = {}): Promise<void> {
     if (this.#transport === undefined) throw new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind);
-    const gate = this.#gate({ type: 'outboundNotification', method });
-    if (gate instanceof Error) throw gate;
-    const refusal = this.#outbound.notificationRefusal(method);
-    if (refusal !== undefined) throw refusal;
+    const refused = this.#gate({ type: 'outboundNotification', method }) ?? this.#outbound.notificationRefusal(method);
+    if (refused !== undefined) throw refused;
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
     await this.#write(message, options.relatedRequestId);
@@ -339,58 +341,32 @@ export class Session {
     await this.closed;
   }
 
-  // ------------------------------------------------------------------ inbound
-
-  /** A request from the peer: the machine gates it; `initialize` holds the intake until answered. */
-  #onRequest(message: JsonRpcRequest, context: InboundContext | undefined): Promise<void> | undefined {
-    const { id, method } = message;
-    if (this.#ledger.hasInbound(id)) {
-      this.#inbound.replyError(id, -32600, `Request id ${String(id)} is already in use`);
-      return undefined;
-    }
-    for (const effect of this.#dispatch({ type: 'inboundRequest', method })) {
-      if (effect.type === 'rejectInbound') {
-        this.#inbound.replyError(id, effect.code, effect.message);
-        return undefined;
-      }
-      if (effect.type === 'dropInbound') {
-        this.#observer.diagnostic(`dropped request ${method}: ${effect.reason}`);
-        return undefined;
-      }
-    }
-    if (method === 'initialize' && this.role === 'server') return answerInitialize(this.#handshakeHost, message, context);
-    this.#inbound.handle(message, context);
-    return undefined;
-  }
-
-  #onNotification(message: JsonRpcNotification, context: InboundContext | undefined): void {
-    const { method } = message;
-    for (const effect of this.#dispatch({ type: 'inboundNotification', method })) {
-      if (effect.type === 'dropInbound') {
-        this.#observer.diagnostic(`dropped notification ${method}: ${effect.reason}`);
-        return;
-      }
-    }
-    this.#notifications.handle(message, context);
-  }
-
   // ------------------------------------------------------------------ the machine and its effects
 
   #dispatch(event: ConnectionEvent): ConnectionEffect[] {
     const from = this.#state;
     const { state, effects } = transition(from, event);
     this.#state = state;
-    if (state.kind !== from.kind) this.#observer.connectionTransition(from, state, event);
+    if (state.kind !== from.kind) this.#emitTransition(from, state, event);
     const gateEffects: ConnectionEffect[] = [];
     for (const effect of effects) {
       switch (effect.type) {
         case 'accept':
-        case 'queueOutbound':
         case 'rejectInbound':
         case 'refuseOutbound':
         case 'dropInbound':
+        case 'deferInbound':
+        case 'holdOutbound':
         case 'ignore':
           gateEffects.push(effect);
+          break;
+        case 'releaseOutbound':
+          // After notifications/initialized has gone out: nothing may overtake it.
+          void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld());
+          break;
+        case 'replayDeferred':
+          // After the current step: the initialize reply is handed to the transport first.
+          queueMicrotask(() => this.#inbound.replayDeferred());
           break;
         case 'negotiated':
           this.#negotiated = effect.version;
@@ -401,14 +377,8 @@ export class Session {
           this.#initializedSent = this.notify('notifications/initialized');
           this.#initializedSent.catch((error: unknown) => this.#observer.diagnostic('could not send notifications/initialized', error));
           break;
-        case 'dispatchQueued': {
-          // Runs right after `notifications/initialized` has been handed to the transport.
-          const transport = this.#transport;
-          if (transport !== undefined) queueMicrotask(() => this.#outbound.dispatchQueued(transport));
-          break;
-        }
         case 'reinitialize':
-          void rerunClientHandshake(this.#handshakeHost, this.#initializeParams);
+          void repeatClientHandshake(this.#handshakeHost, state, this.#initializeParams);
           break;
         case 'settleOutbound':
           this.#outbound.settleAll(effect.notify);
@@ -417,14 +387,14 @@ export class Session {
           this.#inbound.abortAll(() => this.#closedError('The connection closed'));
           break;
         case 'closeTransport':
-          closeTransport(this.#transport, () => this.#outbound.cancelsSent(), (next) => void this.#dispatch(next), this.#observer);
+          this.#closeTransport();
           break;
         case 'terminateTransport':
-          terminateTransport(this.#transport, this.#observer);
+          this.#terminateTransport();
           break;
         case 'armCloseDeadline': {
           const ms = this.#options.closeDeadlineMs ?? DEFAULT_CLOSE_DEADLINE_MS;
-          // A close somebody awaits keeps the process alive until it finishes or the deadline passes.
+          // Someone awaits the close: the deadline keeps the process alive until it ends.
           this.#closeDeadline = this.#clock.setTimeout(() => this.#dispatch({ type: 'closeDeadlineExpired' }), ms, { keepAlive: true });
           break;
         }
@@ -439,20 +409,50 @@ export class Session {
     return gateEffects;
   }
 
-  /** Runs a gate event: the local error to throw when refused, `queue` when the request must wait, else undefined. */
-  #gate(event: Extract<ConnectionEvent, { type: 'outboundRequest' | 'outboundNotification' }>): Error | 'queue' | undefined {
-    for (const effect of this.#dispatch(event)) {
+  /** Runs an outbound gate event; returns the local error to throw when refused, else undefined. */
+  #gate(event: Extract<ConnectionEvent, { type: 'outboundRequest' | 'outboundNotification' }>): Error | undefined {
+    return this.#refusal(this.#dispatch(event));
+  }
+
+  /** The local error of a gate's `refuseOutbound` effect, if it refused. */
+  #refusal(effects: readonly ConnectionEffect[]): Error | undefined {
+    for (const effect of effects) {
       if (effect.type === 'refuseOutbound') {
         return effect.error === 'connectionClosed' ? this.#closedError(effect.message) : new InvalidStateError(effect.message, this.#state.kind);
       }
-      if (effect.type === 'queueOutbound') return 'queue';
     }
     return undefined;
   }
 
+  /** Each held request passes the gate and the capability checks again now that the session is Operating. */
+  #releaseHeld(): void {
+    const transport = this.#transport;
+    if (transport !== undefined) this.#outbound.releaseHeld((method, options) => this.#gate({ type: 'outboundRequest', method }) ?? this.#outbound.refusal(method, options, transport));
+  }
+
+  #emitTransition(from: ConnectionState, to: ConnectionState, event: ConnectionEvent): void {
+    for (const listener of this.#transitionListeners) {
+      try {
+        listener(to, from, event);
+      } catch (error) {
+        this.#observer.diagnostic('transition listener threw', error);
+      }
+    }
+    this.#observer.transition(from, to, event);
+  }
+
+  #closeTransport(): void {
+    closeTransport(this.#transport, this.#outbound.cancelsInFlight(), this.#observer, (event) => void this.#dispatch(event));
+  }
+
+  #terminateTransport(): void {
+    terminateTransport(this.#transport, this.#observer);
+  }
+
   #finalize(): void {
     if (this.#closeInfo !== undefined) return;
-    this.#ledger.clearTaskProgress();
+    this.#inbound.dropDeferred();
+    this.#ledger.releaseAllTasks();
     if (this.#closeDeadline !== undefined) this.#clock.clearTimeout(this.#closeDeadline);
     this.#closeDeadline = undefined;
     const state = this.#state;
@@ -475,14 +475,13 @@ export class Session {
   }
 
   #closedError(message: string): ConnectionClosedError {
-    return connectionClosedError(message, this.#closeCause.info);
-  }
-
-  // ------------------------------------------------------------------ writing
-
-  #reply(message: JsonRpcResultResponse | JsonRpcErrorResponse, relatedRequestId: RequestId | undefined): void {
-    if (this.#transport === undefined || this.#state.kind === 'terminated') return;
-    this.#write(message, relatedRequestId).catch((error: unknown) => this.#observer.diagnostic('could not send a response', error));
+    const info = this.#closeCause.info;
+    const details = info?.details;
+    const cause = info?.error;
+    return new ConnectionClosedError(message, {
+      ...(details !== undefined ? { details } : {}),
+      ...(cause !== undefined ? { cause } : {}),
+    });
   }
 
   async #write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void> {
@@ -491,4 +490,10 @@ export class Session {
     this.#observer.messageOut(message);
     await transport.send(message, relatedRequestId !== undefined ? { relatedRequestId } : undefined);
   }
+}
+
+function revisionFor(version: string): Revision {
+  const revision = getRevision(version) ?? getRevision(LATEST_LEGACY_PROTOCOL_VERSION);
+  if (revision === undefined) throw new Error(`No revision registered for ${version}`);
+  return revision;
 }

@@ -6,8 +6,7 @@ import { InMemoryTransport } from '../transport/in-memory.js';
 import { SimulatedClock } from './clock.js';
 import { Session } from './session.js';
 import type { SessionOptions } from './options.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../jsonrpc/messages.js';
-import type { Transport, TransportSink } from '../transport/transport.js';
+import type { JsonObject } from '../jsonrpc/messages.js';
 
 export interface PairOptions {
   readonly version?: string;
@@ -138,73 +137,4 @@ export async function serverWithRawClient(options: { server?: Partial<SessionOpt
       }
     },
   };
-}
-
-/**
- * A transport scripted by hand: it records what the session sends and exposes the sink, so a
- * test can play the transport's side of the contract (`onUndeliverable`, `onSessionExpired`).
- */
-export class ScriptedTransport implements Transport {
-  readonly sent: JsonRpcMessage[] = [];
-  readonly protocolVersions: string[] = [];
-  #sink: TransportSink | undefined;
-  closed = false;
-
-  get sink(): TransportSink {
-    if (this.#sink === undefined) throw new Error('ScriptedTransport not started');
-    return this.#sink;
-  }
-
-  start(sink: TransportSink): Promise<void> {
-    this.#sink = sink;
-    return Promise.resolve();
-  }
-
-  send(message: JsonRpcMessage): Promise<void> {
-    this.sent.push(message);
-    return Promise.resolve();
-  }
-
-  close(): Promise<void> {
-    if (!this.closed) {
-      this.closed = true;
-      this.#sink?.onClose({ initiator: 'local' });
-    }
-    return Promise.resolve();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.protocolVersions.push(version);
-  }
-
-  /** The last request sent with this method. */
-  lastRequest(method: string): JsonRpcRequest {
-    const found = this.sent.filter((m): m is JsonRpcRequest => 'method' in m && 'id' in m && m.method === method).at(-1);
-    if (found === undefined) throw new Error(`no ${method} request was sent`);
-    return found;
-  }
-
-  /** Answers a request as the peer would. */
-  answer(id: RequestId, result: JsonObject): void {
-    this.sink.onMessage({ jsonrpc: '2.0', id, result });
-  }
-}
-
-/** A client session on a {@link ScriptedTransport}, initialized at `version` against `serverCapabilities`. */
-export async function clientOnScriptedTransport(options: { version?: string; serverCapabilities?: JsonObject; client?: Partial<SessionOptions> } = {}) {
-  const clock = new SimulatedClock();
-  const transport = new ScriptedTransport();
-  const client = new Session({ role: 'client', clock, capabilities: () => ({}), ...options.client });
-  await client.connect(transport);
-  const initialized = client.initialize({ capabilities: {}, clientInfo: { name: 'c', version: '1' } });
-  await flush();
-  const init = transport.lastRequest('initialize');
-  transport.answer(init.id, {
-    protocolVersion: options.version ?? '2025-11-25',
-    capabilities: options.serverCapabilities ?? { tools: {} },
-    serverInfo: { name: 'scripted', version: '1' },
-  });
-  await initialized;
-  await flush();
-  return { clock, client, transport };
 }

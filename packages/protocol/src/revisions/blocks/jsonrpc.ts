@@ -15,8 +15,8 @@ export interface JsonRpcEnvelopeOptions {
   readonly notifications: Readonly<Record<string, NotificationSpec>>;
   /**
    * `required` (2024-11-05 … 2025-06-18): an error response carries the request id, or
-   * `null` when it could not be read (JSON-RPC 2.0). `optional` (2025-11-25): the id may also
-   * be omitted when it could not be read; `null` is accepted too (JSON-RPC 2.0 §5).
+   * `null` when it could not be read (JSON-RPC 2.0). `optional` (2025-11-25): the id is
+   * omitted when it could not be read.
    */
   readonly errorId: 'required' | 'optional';
   /** Extra checks of `error.data` for specific codes (2025-11-25: -32042). */
@@ -85,7 +85,7 @@ export function jsonRpcEnvelope(options: JsonRpcEnvelopeOptions): JsonRpcEnvelop
   });
 
   const ErrorObject = z.looseObject({ code: z.int(), message: z.string(), data: z.unknown().optional() });
-  const errorId = options.errorId === 'required' ? z.union([RequestId, z.null()]) : z.union([RequestId, z.null()]).optional();
+  const errorId = options.errorId === 'required' ? z.union([RequestId, z.null()]) : RequestId.optional();
   const errorData = options.errorData ?? {};
   const JsonRpcErrorResponse = z
     .looseObject({ jsonrpc: Version, id: errorId, error: ErrorObject, method: Absent, result: Absent })

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { AbortScope } from './abort-scope.js';
+
+describe('AbortScope', () => {
+  describe('#child', () => {
+    it('gives each request its own signal and forgets it on release', () => {
+      const scope = new AbortScope();
+      const a = scope.child();
+      const b = scope.child();
+      expect(a.signal).not.toBe(b.signal);
+      expect(scope.size).toBe(2);
+      a.release();
+      a.release();
+      expect(scope.size).toBe(1);
+    });
+
+    it('hands out an aborted signal once the scope is aborted', () => {
+      const scope = new AbortScope();
+      scope.abort(new Error('closed'));
+      const late = scope.child();
+      expect(late.signal.aborted).toBe(true);
+      expect(late.signal.reason).toMatchObject({ message: 'closed' });
+      expect(scope.size).toBe(0);
+    });
+  });
+
+  describe('#abort', () => {
+    it('aborts the signals in flight, not the released ones, and is idempotent', () => {
+      const scope = new AbortScope();
+      const done = scope.child();
+      const pending = scope.child();
+      done.release();
+      scope.abort('bye');
+      scope.abort('again');
+      expect(pending.signal.aborted).toBe(true);
+      expect(pending.signal.reason).toBe('bye');
+      expect(done.signal.aborted).toBe(false);
+      expect(scope.aborted).toBe(true);
+    });
+  });
+});

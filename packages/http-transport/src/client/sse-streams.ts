@@ -1,0 +1,275 @@
+/**
+ * The SSE streams of a Streamable HTTP client session (digest §5.2): each POST answered with
+ * a stream, and the standalone GET stream. A cut stream is resumed with GET +
+ * `Last-Event-ID`, waiting exactly the server's `retry:` when it sent one, else backing off
+ * exponentially with jitter; the attempt counter survives reconnections and is reset only by
+ * progress, so a stream that keeps failing ends as `dead` with a typed error instead of
+ * looping (rules 81, 83; lesson 14).
+ *
+ * A stream that ends before the answers it owed and cannot be resumed reports those request
+ * ids as undeliverable; the session settles them with a local error. Nothing here invents a
+ * peer's answer.
+ */
+import { TransportError, parseJson, type Clock, type RequestId } from '@statemcp/protocol';
+import { errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
+import { ReconnectTracker, type ResolvedReconnectOptions } from './reconnect.js';
+import { buildHeaders } from './request-headers.js';
+import type { StreamableHttpClientTransportOptions, StreamState } from './streamable-http-options.js';
+import { SseParser, readSseStream } from '../shared/sse-parse.js';
+
+/** What the streams need from their transport. */
+export interface SseStreamsHost {
+  readonly url: URL;
+  readonly fetch: typeof fetch;
+  readonly options: StreamableHttpClientTransportOptions;
+  readonly reconnect: ResolvedReconnectOptions;
+  readonly clock: Clock;
+  readonly random: () => number;
+  /** Aborted when the transport closes. */
+  readonly lifetime: AbortSignal;
+  sessionId(): string | undefined;
+  protocolVersion(): string | undefined;
+  /** True while the transport may still read streams. */
+  isOpen(): boolean;
+  /** Hands one parsed SSE message to the session. */
+  deliver(value: unknown): void;
+  malformed(text: string, reason: string): void;
+  error(error: Error): void;
+  /** These requests will get no answer: the session settles them. */
+  undeliverable(ids: readonly RequestId[], error: Error): void;
+  /** The server answered 404 for the session on the standalone stream. */
+  sessionExpired(sessionId: string): void;
+}
+
+/** One SSE stream: a POST's response stream (and its resumptions) or the standalone GET. */
+interface StreamRecord {
+  readonly role: 'standalone' | 'request';
+  /** Requests whose responses this stream still owes. */
+  readonly pending: Set<RequestId>;
+  readonly requestIds: readonly RequestId[];
+  readonly tracker: ReconnectTracker;
+  lastEventId: string | undefined;
+  readonly controller: AbortController;
+  timer: ReturnType<Clock['setTimeout']> | undefined;
+  state: StreamState;
+}
+
+export class SseStreams {
+  readonly #host: SseStreamsHost;
+  #standalone: StreamRecord | undefined;
+  readonly #requestStreams = new Set<StreamRecord>();
+
+  constructor(host: SseStreamsHost) {
+    this.#host = host;
+  }
+
+  /** The standalone GET stream's state; `undefined` before it was first opened. */
+  get standaloneState(): StreamState | undefined {
+    return this.#standalone?.state;
+  }
+
+  /** Reads the SSE body of a POST that carried `requestIds`, resuming it if it is cut. */
+  consumeRequestStream(response: Response, requestIds: readonly RequestId[]): void {
+    const record = this.#newRecord('request', requestIds);
+    this.#requestStreams.add(record);
+    this.#setState(record, { kind: 'open', lastEventId: undefined });
+    void this.#readStream(record, response);
+  }
+
+  /** Opens the standalone GET stream unless one is open or opening. */
+  openStandalone(): void {
+    if (this.#host.options.standaloneStream === false) return;
+    const current = this.#standalone;
+    if (current !== undefined && (current.state.kind === 'open' || current.state.kind === 'connecting' || current.state.kind === 'reconnecting')) {
+      return;
+    }
+    const record = this.#newRecord('standalone', []);
+    this.#standalone = record;
+    void this.#connectGet(record);
+  }
+
+  /** Stops the standalone stream (the session it belonged to is gone). */
+  stopStandalone(): void {
+    const record = this.#standalone;
+    if (record === undefined) return;
+    this.#standalone = undefined;
+    this.#stop(record);
+  }
+
+  /** A response arrived some other way (a JSON body): no stream owes it any more. */
+  answered(id: RequestId): void {
+    for (const record of this.#requestStreams) record.pending.delete(id);
+  }
+
+  /** The transport closed: every stream stops. */
+  closeAll(): void {
+    if (this.#standalone !== undefined) this.#stop(this.#standalone);
+    for (const record of this.#requestStreams) this.#stop(record);
+    this.#requestStreams.clear();
+  }
+
+  #stop(record: StreamRecord): void {
+    if (record.timer !== undefined) this.#host.clock.clearTimeout(record.timer);
+    record.timer = undefined;
+    record.controller.abort();
+    record.state = { kind: 'closed' };
+  }
+
+  #newRecord(role: 'standalone' | 'request', requestIds: readonly RequestId[]): StreamRecord {
+    return {
+      role,
+      pending: new Set(requestIds),
+      requestIds,
+      tracker: new ReconnectTracker(this.#host.reconnect, this.#host.random),
+      lastEventId: undefined,
+      controller: new AbortController(),
+      timer: undefined,
+      state: { kind: 'connecting', attempt: 0 },
+    };
+  }
+
+  #setState(record: StreamRecord, state: StreamState): void {
+    record.state = state;
+    try {
+      this.#host.options.onStreamStateChange?.({ stream: record.role, requestIds: record.requestIds, state });
+    } catch {
+      // A diagnostics callback must not break the transport.
+    }
+  }
+
+  #isLive(record: StreamRecord): boolean {
+    return !record.controller.signal.aborted && this.#host.isOpen();
+  }
+
+  /** GET the endpoint: the standalone stream, or a resumption (`Last-Event-ID`). */
+  async #connectGet(record: StreamRecord): Promise<void> {
+    const host = this.#host;
+    if (!this.#isLive(record)) return;
+    this.#setState(record, { kind: 'connecting', attempt: record.tracker.attempts });
+    const url = host.url.href;
+    const sessionId = host.sessionId();
+    let response: Response;
+    try {
+      const headers = await buildHeaders(host.options.headers, {
+        accept: 'text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': host.protocolVersion(),
+        'last-event-id': record.lastEventId,
+      });
+      if (!this.#isLive(record)) return;
+      response = await host.fetch(url, {
+        ...host.options.requestInit,
+        method: 'GET',
+        headers,
+        signal: AbortSignal.any([host.lifetime, record.controller.signal]),
+      });
+    } catch (error) {
+      if (this.#isLive(record)) this.#retryOrDie(record, networkError('GET', url, error));
+      return;
+    }
+    if (!this.#isLive(record)) {
+      await response.body?.cancel().catch(() => undefined);
+      return;
+    }
+    if (!response.ok) {
+      const error = errorForStatus('GET', url, response, await readBodyExcerpt(response));
+      if (response.status === 405 && record.role === 'standalone') {
+        this.#setState(record, { kind: 'unsupported' });
+      } else if (response.status === 404 && sessionId !== undefined) {
+        this.#die(record, error);
+        // The standalone stream is how the server reaches a quiet client: its 404 means the session is gone.
+        if (record.role === 'standalone') host.sessionExpired(sessionId);
+      } else if (response.status === 401 || response.status === 403 || response.status === 405 || response.status === 400) {
+        this.#die(record, error);
+      } else {
+        this.#retryOrDie(record, error);
+      }
+      return;
+    }
+    const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
+    if (!contentType.includes('text/event-stream') || response.body === null) {
+      await response.body?.cancel().catch(() => undefined);
+      this.#die(record, new TransportError(`GET ${url} did not answer with an SSE stream (content-type ${JSON.stringify(contentType)})`));
+      return;
+    }
+    this.#setState(record, { kind: 'open', lastEventId: record.lastEventId });
+    await this.#readStream(record, response);
+  }
+
+  /** Reads one connection of a stream, then decides: done, reconnect, or fail. */
+  async #readStream(record: StreamRecord, response: Response): Promise<void> {
+    const body = response.body;
+    if (body === null) return;
+    // A request stream is complete once every response it owed has arrived; reading stops
+    // there even if the server keeps the connection open.
+    const complete = new AbortController();
+    const parser = new SseParser(
+      {
+        onEvent: (event) => {
+          record.tracker.progress();
+          if (event.type !== 'message' || event.data.length === 0) return;
+          const parsed = parseJson(event.data);
+          if (parsed.ok) this.#host.deliver(parsed.value);
+          else this.#host.malformed(event.data, parsed.reason);
+          if (record.role === 'request' && record.pending.size === 0) complete.abort();
+        },
+        onLastEventId: (id) => {
+          record.lastEventId = id;
+          record.tracker.progress();
+        },
+        onRetry: (ms) => {
+          record.tracker.serverRetryMs = ms;
+        },
+      },
+      record.lastEventId !== undefined ? { lastEventId: record.lastEventId } : undefined,
+    );
+    let failure: Error | undefined;
+    try {
+      await readSseStream(body, parser, AbortSignal.any([this.#host.lifetime, record.controller.signal, complete.signal]));
+    } catch (error) {
+      if (!complete.signal.aborted) {
+        const reason = error instanceof Error ? error.message : String(error);
+        failure = new TransportError(`The SSE stream from ${this.#host.url.href} broke: ${reason}`, { cause: error });
+      }
+    }
+    if (!this.#isLive(record)) return;
+    if (record.role === 'request' && record.pending.size === 0) {
+      this.#requestStreams.delete(record);
+      this.#setState(record, { kind: 'ended' });
+      return;
+    }
+    if (record.role === 'request' && record.lastEventId === undefined) {
+      this.#die(record, failure ?? new TransportError('The SSE stream ended before the response and carried no event id to resume from'));
+      return;
+    }
+    this.#retryOrDie(record, failure);
+  }
+
+  #retryOrDie(record: StreamRecord, error: Error | undefined): void {
+    const next = record.tracker.next();
+    if (next === undefined) {
+      const reason = error?.message ?? 'the stream kept closing';
+      this.#die(record, new TransportError(`SSE stream reconnection gave up after ${this.#host.reconnect.maxRetries} attempts: ${reason}`, { cause: error }));
+      return;
+    }
+    this.#setState(record, { kind: 'reconnecting', attempt: next.attempt, delayMs: next.delayMs, lastEventId: record.lastEventId });
+    record.timer = this.#host.clock.setTimeout(() => {
+      record.timer = undefined;
+      void this.#connectGet(record);
+    }, next.delayMs);
+  }
+
+  /** A stream that cannot continue: report it, and give up on the answers it still owed. */
+  #die(record: StreamRecord, error: Error): void {
+    if (record.timer !== undefined) this.#host.clock.clearTimeout(record.timer);
+    record.timer = undefined;
+    this.#requestStreams.delete(record);
+    this.#setState(record, { kind: 'dead', error });
+    this.#host.error(error);
+    if (record.pending.size > 0) {
+      const ids = [...record.pending];
+      record.pending.clear();
+      this.#host.undeliverable(ids, new TransportError(`The SSE stream for this request ended before its response arrived (${error.message})`, { cause: error }));
+    }
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The options and public shapes of the Streamable HTTP server: what `createStreamableHttpServer`
+ * takes, and the server, registry and listening handles it gives back.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Clock } from '@statemcp/protocol';
+import type { EventStore } from './event-store.js';
+import type { HostGuardOptions } from './host-guard.js';
+import type { StreamableHttpSessionTransport } from './session-transport.js';
+
+/** The header carrying the session id (case-insensitive; `MCP-Session-Id` in 2025-11-25). */
+export const SESSION_ID_HEADER = 'mcp-session-id';
+/** The header carrying the negotiated protocol version (2025-06-18+). */
+export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+
+/**
+ * The result of an {@link StreamableHttpServerOptions.authenticate} hook: any value is the
+ * `authInfo` handed to the session with each message; a `Response` is sent as is (e.g. a
+ * 401 with `WWW-Authenticate`). Throwing answers 401.
+ */
+export type AuthenticateResult = unknown;
+
+/** Options of {@link createStreamableHttpServer}. */
+export interface StreamableHttpServerOptions {
+  /**
+   * Called once per new session (stateless: per request) with a fresh transport; attach a
+   * server to it, e.g. `(transport) => mcpServer.connect(transport)`. It must call
+   * `transport.start(sink)` (directly or through the session runner) before it settles.
+   */
+  connect: (transport: StreamableHttpSessionTransport) => Promise<unknown> | unknown;
+  /** Serve only this path (e.g. `/mcp`); other paths get 404. Default: any path. */
+  path?: string;
+  /**
+   * Stateless mode: no sessions, a fresh transport per request, server-to-client requests
+   * fail at once (`NoReturnChannelError`), GET and DELETE answer 405.
+   */
+  stateless?: boolean;
+  /**
+   * Session id generator (default `crypto.randomUUID`). For compatibility with the official
+   * SDK, passing `sessionIdGenerator: undefined` explicitly selects stateless mode.
+   */
+  sessionIdGenerator?: (() => string) | undefined;
+  /** Answer requests with one JSON body instead of an SSE stream. Default false. */
+  enableJsonResponse?: boolean;
+  /** Makes SSE streams resumable (`Last-Event-ID`) and enables priming/polling. */
+  eventStore?: EventStore;
+  /** The `retry:` value (ms) sent in priming events and before polling closes. Default 1000. */
+  retryIntervalMs?: number;
+  /** Interval of SSE comment keep-alives, ms; 0 disables. Default 15 000. */
+  keepAliveIntervalMs?: number;
+  /** Idle time after which a session is evicted, ms. Default 30 minutes. */
+  sessionIdleTimeoutMs?: number;
+  /** Maximum number of live sessions; beyond it new sessions get 503. Default 10 000. */
+  maxSessions?: number;
+  /** Largest accepted request body in bytes (413 beyond). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Unrelated server messages kept per session while no GET stream is open. Default 1000. */
+  maxQueuedMessages?: number;
+  /**
+   * Unread bytes one SSE connection may hold, per stream. When a client reads slower than the
+   * server sends, sends wait for room (the session's `send()` resolves late) instead of the
+   * server buffering without bound. Default 1 MiB.
+   */
+  maxStreamBufferBytes?: number;
+  /**
+   * How long a send may wait for room on an SSE connection before the connection is closed as
+   * stalled, ms. Its events stay in the event store (if any) so the client can resume with
+   * `Last-Event-ID`. Default 30 000.
+   */
+  stalledStreamTimeoutMs?: number;
+  /** Allowed `Host` values (see {@link HostGuardOptions}). Default: loopback names on loopback binds. */
+  allowedHosts?: readonly string[];
+  /** Allowed `Origin` values (see {@link HostGuardOptions}). */
+  allowedOrigins?: readonly string[];
+  /** Host/Origin validation: `'loopback'` (default), `true` (always) or `false` (never). */
+  dnsRebindingProtection?: HostGuardOptions['enabled'];
+  /**
+   * Runs after the Host/Origin check and before a request reaches any session. Return the
+   * auth info (passed to `sink.onMessage` as `context.authInfo`), return a `Response` to
+   * answer directly, or throw to answer 401. For node requests the `Request` has no body.
+   */
+  authenticate?: (request: Request) => AuthenticateResult | Promise<AuthenticateResult>;
+  /** Protocol versions accepted in `MCP-Protocol-Version`. Default: every legacy revision. */
+  supportedProtocolVersions?: readonly string[];
+  /** Also serve the deprecated HTTP+SSE transport (2024-11-05) on these paths. */
+  legacySse?: { ssePath?: string; messagePath?: string } | boolean;
+  /**
+   * Time and timers for session idle timeouts, SSE keep-alives and stalled streams. Default
+   * `systemClock` from `@statemcp/protocol`; tests pass a `SimulatedClock`.
+   */
+  clock?: Clock;
+  /** Session lifecycle notifications (observability). */
+  onSessionCreated?: (sessionId: string) => void;
+  onSessionClosed?: (sessionId: string) => void;
+  /** Unexpected failures inside the handler (answered with 500). */
+  onError?: (error: unknown) => void;
+}
+
+/** Read-only view of the live sessions. */
+export interface SessionRegistry {
+  readonly size: number;
+  ids(): string[];
+  /** The transport of a live session (does not count as activity). */
+  get(sessionId: string): StreamableHttpSessionTransport | undefined;
+  /** Terminates a session as a DELETE would. Returns false when unknown. */
+  terminate(sessionId: string): boolean;
+}
+
+/** A node:http server started by {@link StreamableHttpServer.listen}. */
+export interface ListeningServer {
+  readonly server: Server;
+  /** The MCP endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: URL;
+  readonly port: number;
+  /** Closes the MCP server (every session) and the HTTP server. */
+  close(): Promise<void>;
+}
+
+export interface StreamableHttpServer {
+  /** node:http request handler: `http.createServer(mcp.handleNodeRequest)`. */
+  handleNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Fetch-style handler for Bun, Deno, workers and web frameworks. */
+  handleFetch(request: Request): Promise<Response>;
+  readonly sessions: SessionRegistry;
+  /** Starts a node:http server; binds 127.0.0.1 unless told otherwise. */
+  listen(options?: { port?: number; host?: string }): Promise<ListeningServer>;
+  /** Ends every session and refuses further requests (503). Idempotent. */
+  close(): Promise<void>;
+}
+

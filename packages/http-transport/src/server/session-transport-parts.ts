@@ -1,0 +1,99 @@
+/**
+ * The parts a Streamable HTTP session transport is made of: the settings every session of a
+ * server shares, the three kinds of exchange a session routes messages to (an SSE request
+ * stream, a JSON exchange, the standalone GET stream), and what the server hands over per POST.
+ */
+import type { Clock, InboundContext, JsonRpcMessage, JsonRpcResponse, RequestId, Transport } from '@statemcp/protocol';
+import type { EventStore } from './event-store.js';
+import type { HttpServerSessionTransport } from './session-transport.js';
+import type { SseConnection } from './sse-connection.js';
+
+/** Settings shared by every session transport of one server. */
+export interface SessionTransportSettings {
+  eventStore: EventStore | undefined;
+  retryIntervalMs: number | undefined;
+  keepAliveIntervalMs: number;
+  maxQueuedMessages: number;
+  /** Unread bytes one SSE connection may hold before sends wait for room. */
+  maxStreamBufferBytes: number;
+  /** How long a send may wait for room before its connection is abandoned, ms. */
+  stalledStreamTimeoutMs: number;
+  clock: Clock;
+  /** Called once when the transport has closed, whoever closed it. */
+  onClosed?: (transport: HttpServerSessionTransport) => void;
+  /** Called when an HTTP exchange of this session opens or ends (activity for idle timeouts). */
+  onActivity?: (transport: HttpServerSessionTransport) => void;
+}
+
+/** One POST carrying requests, answered as SSE. Lives across reconnections. */
+export interface RequestStream {
+  readonly kind: 'sse';
+  readonly id: string;
+  connection: SseConnection | undefined;
+  /** Serialises store-then-write so event ids are assigned and written in order. */
+  chain: Promise<void>;
+  readonly pending: Set<RequestId>;
+  done: boolean;
+}
+
+/** One POST carrying requests, answered with a JSON body once every response is in. */
+export interface JsonExchange {
+  readonly kind: 'json';
+  readonly order: readonly RequestId[];
+  readonly batch: boolean;
+  readonly responses: Map<RequestId, JsonRpcResponse>;
+  readonly resolve: (response: Response) => void;
+}
+
+export interface StandaloneStream {
+  readonly id: string;
+  connection: SseConnection | undefined;
+  chain: Promise<void>;
+  /** Messages not yet written on any connection, with their event ids when stored. */
+  queue: { id: string | undefined; message: JsonRpcMessage }[];
+}
+
+/** What the server hands over for one POST that passed the HTTP checks. */
+export interface AcceptedPost {
+  /** Parsed items as received (one, or several for a 2025-03-26 batch). */
+  readonly items: readonly unknown[];
+  /** Ids of the requests among `items`, in order. */
+  readonly requestIds: readonly RequestId[];
+  readonly batch: boolean;
+  readonly mode: 'sse' | 'json';
+  /** The version that decides priming (header, or negotiated). */
+  readonly version: string;
+  readonly context: InboundContext;
+  readonly headers: Record<string, string>;
+  /** Aborted when the client goes away; a stateless JSON request then ends (cancellation). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * The Transport each session gets. Besides the {@link Transport} contract it lets request
+ * handlers end the current request's SSE connection early (polling).
+ */
+export interface StreamableHttpSessionTransport extends Transport {
+  /** The `Mcp-Session-Id` of this session; `undefined` in stateless mode. */
+  readonly sessionId: string | undefined;
+  /** False in stateless mode: there is no channel for server-to-client requests. */
+  readonly canSendRequests: boolean;
+  /** True when this transport serves a single stateless request. */
+  readonly stateless: boolean;
+  /** The protocol version the session negotiated, once its `initialize` result went out. */
+  readonly protocolVersion: string | undefined;
+  /**
+   * Stateless transports only: the version the request declared in `MCP-Protocol-Version`
+   * (`2025-03-26` when absent, as the spec says to assume). Lets the server serve a
+   * handshake-less request at the right revision.
+   */
+  readonly requestProtocolVersion: string | undefined;
+  /**
+   * Ends the SSE connection carrying request `requestId` now, after a `retry:` hint, so the
+   * client reconnects with `GET` + `Last-Event-ID` and receives the rest (including the
+   * result) there. Needs an event store; returns false when nothing was closed.
+   */
+  closeRequestStream(requestId: RequestId): boolean;
+  /** Ends the standalone GET connection the same way. Returns false when none is open. */
+  closeStandaloneStream(): boolean;
+}

@@ -1,0 +1,111 @@
+/**
+ * Building blocks of the stateless (modern, 2026-07-28+) revisions, digest §6: the reserved
+ * `_meta` keys, the required per-request `_meta`, `resultType`, cacheable results, Multi
+ * Round-Trip Requests (`InputRequiredResult`) and `subscriptions/listen` filters. Shapes
+ * that embed capabilities or implementations are built from the revision's own schemas.
+ */
+import { z } from 'zod';
+import { LoggingLevel, Meta, ProgressToken, RequestId } from './base.js';
+
+/** `_meta` key of the request's protocol version (required on every modern request). */
+export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+/** `_meta` key of the client capabilities relevant to one request (required; `{}` = none). */
+export const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
+/** `_meta` key of the client's self-reported `Implementation` (optional, SHOULD be sent). */
+export const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
+/** `_meta` key opting one request in to `notifications/message` at or above a level. */
+export const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
+/** `_meta` key of the server's self-reported `Implementation`, on results. */
+export const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
+/** `_meta` key naming the `subscriptions/listen` request a notification belongs to. */
+export const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
+
+/** Core `resultType` values; extensions may add more (the tasks extension adds `"task"`). */
+export const RESULT_TYPES = ['complete', 'input_required'] as const;
+
+/**
+ * The `_meta` every modern request carries (digest §6.2, rules 59 and 101): the protocol
+ * version and client capabilities are required; client info, log level, progress token and
+ * W3C trace context are optional.
+ */
+export function modernRequestMeta(clientCapabilities: z.ZodType, implementation: z.ZodType) {
+  return z.looseObject({
+    [PROTOCOL_VERSION_META_KEY]: z.string().min(1),
+    [CLIENT_CAPABILITIES_META_KEY]: clientCapabilities,
+    [CLIENT_INFO_META_KEY]: implementation.optional(),
+    [LOG_LEVEL_META_KEY]: LoggingLevel.optional(),
+    progressToken: ProgressToken.optional(),
+    traceparent: z.string().optional(),
+    tracestate: z.string().optional(),
+    baggage: z.string().optional(),
+  });
+}
+
+/** `_meta` on modern results: open, with the optional server `Implementation`. */
+export function modernResultMeta(implementation: z.ZodType) {
+  return z.looseObject({ [SERVER_INFO_META_KEY]: implementation.optional() });
+}
+
+/** `_meta` on notifications: open, tagged with the listen request's id on a listen stream. */
+export const SubscriptionNotificationMeta = z.looseObject({ [SUBSCRIPTION_ID_META_KEY]: RequestId.optional() });
+
+/** Caching hints (§6.8): `ttlMs` is an integer ≥ 0; `cacheScope` says who may share the entry. */
+export const CacheScope = z.enum(['public', 'private']);
+export const cacheable = { ttlMs: z.int().nonnegative(), cacheScope: CacheScope };
+
+/**
+ * Which notifications a `subscriptions/listen` stream delivers (§6.7). Omitted or `false`
+ * means not subscribed; extensions add fields (the tasks extension adds `taskIds`).
+ */
+export const SubscriptionFilter = z.looseObject({
+  toolsListChanged: z.boolean().optional(),
+  promptsListChanged: z.boolean().optional(),
+  resourcesListChanged: z.boolean().optional(),
+  /** Resource URIs whose `notifications/resources/updated` the client wants. */
+  resourceSubscriptions: z.array(z.string()).optional(),
+});
+
+/** Params of `notifications/subscriptions/acknowledged`: the tagged id and the honoured subset. */
+export const SubscriptionsAcknowledgedNotificationParams = z.looseObject({
+  _meta: z.looseObject({ [SUBSCRIPTION_ID_META_KEY]: RequestId }),
+  notifications: SubscriptionFilter,
+});
+
+/** The graceful end of a listen stream: `resultType: "complete"` tagged with the listen id. */
+export const SubscriptionsListenResult = z.looseObject({
+  resultType: z.literal('complete'),
+  _meta: z.looseObject({ [SUBSCRIPTION_ID_META_KEY]: RequestId }),
+});
+
+/**
+ * The MRTR answer of `tools/call`, `prompts/get` and `resources/read` (§6.6, rule 110):
+ * input requests keyed by server-chosen names and/or an opaque `requestState`, at least one.
+ */
+export function inputRequiredResult(inputRequest: z.ZodType) {
+  return z
+    .looseObject({
+      resultType: z.literal('input_required'),
+      _meta: Meta.optional(),
+      inputRequests: z.record(z.string(), inputRequest).optional(),
+      requestState: z.string().optional(),
+    })
+    .refine((result) => result.inputRequests !== undefined || result.requestState !== undefined, {
+      message: 'An InputRequiredResult carries inputRequests, requestState or both',
+    });
+}
+
+/** Fields a client adds when it retries a request after an `InputRequiredResult`. */
+export function inputResponseFields(inputResponse: z.ZodType) {
+  return { inputResponses: z.record(z.string(), inputResponse).optional(), requestState: z.string().optional() };
+}
+
+/** `error.data` of -32021 MISSING_REQUIRED_CLIENT_CAPABILITY. */
+export function missingRequiredClientCapabilityData(clientCapabilities: z.ZodType) {
+  return z.looseObject({ requiredCapabilities: clientCapabilities });
+}
+
+/** `error.data` of -32022 UNSUPPORTED_PROTOCOL_VERSION: what the server speaks and what it was asked. */
+export const UnsupportedProtocolVersionErrorData = z.looseObject({
+  supported: z.array(z.string()),
+  requested: z.string(),
+});

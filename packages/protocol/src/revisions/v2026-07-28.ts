@@ -1,0 +1,239 @@
+/**
+ * Protocol revision 2026-07-28 (V5), the first stateless revision (digest §6). There is no
+ * `initialize` handshake: every request carries its protocol version and client
+ * capabilities in `params._meta`, and `server/discover` reports what the server speaks.
+ * Only clients send requests; what servers used to ask (`sampling/createMessage`,
+ * `roots/list`, `elicitation/create`) comes back inside an `InputRequiredResult` (MRTR).
+ * Every result carries `resultType`; list and read results carry caching hints; change
+ * notifications flow only on `subscriptions/listen` streams.
+ *
+ * Removed (§6.9): `initialize`, `notifications/initialized`, `ping`, `logging/setLevel`,
+ * `resources/subscribe`/`unsubscribe`, server-to-client requests,
+ * `notifications/roots/list_changed`, `notifications/elicitation/complete` and the URL
+ * `elicitationId`, core tasks (now the `io.modelcontextprotocol/tasks` extension), and the
+ * -32002 / -32042 codes. Roots, sampling and logging remain but are deprecated (§6.10).
+ */
+import { z } from 'zod';
+import type { Revision } from './types.js';
+import { MODERN_ERA_FEATURES } from './blocks/era-features.js';
+import * as V3 from './v2025-06-18.js';
+import * as V4 from './v2025-11-25.js';
+import { CapabilityFlag, LoggingLevel, NotificationParams, PaginatedRequestParams, RequestParams, notification, request } from './blocks/base.js';
+import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
+import {
+  SubscriptionFilter,
+  SubscriptionNotificationMeta,
+  SubscriptionsAcknowledgedNotificationParams,
+  SubscriptionsListenResult,
+  UnsupportedProtocolVersionErrorData,
+  cacheable,
+  inputRequiredResult,
+  inputResponseFields,
+  missingRequiredClientCapabilityData,
+  modernRequestMeta,
+  modernResultMeta,
+} from './blocks/modern.js';
+
+export const VERSION = '2026-07-28';
+
+export { SubscriptionFilter, SubscriptionsAcknowledgedNotificationParams, SubscriptionsListenResult, UnsupportedProtocolVersionErrorData };
+
+/* ---------- Identity and capabilities ---------- */
+
+export const Implementation = V4.Implementation;
+
+/** Extensions a side supports, by prefixed id (`io.modelcontextprotocol/tasks`); `{}` = no settings. */
+export const Extensions = z.record(z.string(), z.looseObject({}));
+
+/** Client capabilities, sent per request; core tasks moved to an extension, `roots.listChanged` is gone. */
+export const ClientCapabilities = V4.ClientCapabilities.omit({ tasks: true }).extend({
+  roots: CapabilityFlag.optional(),
+  extensions: Extensions.optional(),
+});
+
+/** Server capabilities, reported by `server/discover`; core tasks moved to an extension. */
+export const ServerCapabilities = V4.ServerCapabilities.omit({ tasks: true }).extend({ extensions: Extensions.optional() });
+
+/** The `_meta` every request carries (§6.2). */
+export const RequestMeta = modernRequestMeta(ClientCapabilities, Implementation);
+/** `_meta` of results: may name the server (`io.modelcontextprotocol/serverInfo`). */
+export const ResultMeta = modernResultMeta(Implementation);
+
+const requestMeta = { _meta: RequestMeta };
+const complete = { resultType: z.literal('complete'), _meta: ResultMeta.optional() };
+
+/** Base of every request's params: `_meta` is required. */
+export const ModernRequestParams = RequestParams.extend(requestMeta);
+/** Base of every final result (`resultType: "complete"`), also the empty result. */
+export const CompleteResult = z.looseObject(complete);
+/** A final result that may be cached for `ttlMs` within `cacheScope` (§6.8). */
+export const CacheableResult = CompleteResult.extend(cacheable);
+
+/* ---------- Discovery ---------- */
+
+/** The answer of `server/discover` (§6.4); the old top-level `serverInfo` moved to `_meta`. */
+export const DiscoverResult = CacheableResult.extend({
+  supportedVersions: z.array(z.string()),
+  capabilities: ServerCapabilities,
+  instructions: z.string().optional(),
+});
+
+/* ---------- Content ---------- */
+
+export const ContentBlock = V4.ContentBlock;
+export const AnyResourceContents = V4.AnyResourceContents;
+
+/* ---------- MRTR input requests and responses (§6.6) ---------- */
+
+/** URL-mode elicitation without `elicitationId`: completion is signalled by the retry. */
+export const ElicitRequestURLParams = RequestParams.extend({ mode: z.literal('url'), message: z.string(), url: z.string() });
+export const ElicitRequestFormParams = V4.ElicitRequestFormParams.omit({ task: true });
+export const ElicitRequestParams = z.union([ElicitRequestURLParams, ElicitRequestFormParams]);
+export const CreateMessageRequestParams = V4.CreateMessageRequestParams.omit({ task: true });
+export const ElicitResult = V4.ElicitResult;
+export const CreateMessageResult = V4.CreateMessageResult;
+export const Root = V4.Root;
+export const ListRootsResult = V4.ListRootsResult;
+
+/** A request the server needs the client to fulfil before it retries: `method` and `params` only. */
+export const InputRequest = z.discriminatedUnion('method', [
+  z.looseObject({ method: z.literal('sampling/createMessage'), params: CreateMessageRequestParams }),
+  z.looseObject({ method: z.literal('roots/list'), params: RequestParams.optional() }),
+  z.looseObject({ method: z.literal('elicitation/create'), params: ElicitRequestParams }),
+]);
+
+/** The client's answer to one input request. */
+export const InputResponse = z.union([CreateMessageResult, ListRootsResult, ElicitResult]);
+
+/** `resultType: "input_required"`: retry with `inputResponses` and/or the echoed `requestState`. */
+export const InputRequiredResult = inputRequiredResult(InputRequest);
+
+const retry = inputResponseFields(InputResponse);
+
+/** A result of a request that may need more input: complete, or an `InputRequiredResult`. */
+function orInputRequired<R extends z.ZodType>(result: R) {
+  return z.union([result, InputRequiredResult]);
+}
+
+/* ---------- Resources ---------- */
+
+export const Resource = V4.Resource;
+export const ResourceTemplate = V4.ResourceTemplate;
+export const PaginatedParams = PaginatedRequestParams.extend(requestMeta);
+const page = { ...cacheable, nextCursor: z.string().optional() };
+export const ListResourcesResult = CompleteResult.extend({ ...page, resources: z.array(Resource) });
+export const ListResourceTemplatesResult = CompleteResult.extend({ ...page, resourceTemplates: z.array(ResourceTemplate) });
+export const ReadResourceRequestParams = V4.ResourceRequestParams.extend({ ...requestMeta, ...retry });
+export const ReadResourceResult = CacheableResult.extend({ contents: z.array(AnyResourceContents) });
+
+/* ---------- Prompts ---------- */
+
+export const Prompt = V4.Prompt;
+export const PromptMessage = V4.PromptMessage;
+export const ListPromptsResult = CompleteResult.extend({ ...page, prompts: z.array(Prompt) });
+export const GetPromptRequestParams = V4.GetPromptRequestParams.extend({ ...requestMeta, ...retry });
+export const GetPromptResult = V4.GetPromptResult.extend(complete);
+
+/* ---------- Tools ---------- */
+
+/** Tools lose the core-tasks `execution` negotiation. */
+export const Tool = V4.Tool.omit({ execution: true });
+export const ListToolsResult = CompleteResult.extend({ ...page, tools: z.array(Tool) });
+export const CallToolRequestParams = V3.CallToolRequestParams.extend({ ...requestMeta, ...retry });
+/** `structuredContent` may be any JSON value now, not only an object. */
+export const CallToolResult = V4.CallToolResult.extend({ ...complete, structuredContent: z.unknown().optional() });
+
+/* ---------- Completion ---------- */
+
+export const CompleteRequestParams = V4.CompleteRequestParams.extend(requestMeta);
+export const CompletionResult = V4.CompleteResult.extend(complete);
+
+/* ---------- Subscriptions ---------- */
+
+export const SubscriptionsListenRequestParams = ModernRequestParams.extend({ notifications: SubscriptionFilter });
+
+/* ---------- Notifications ---------- */
+
+const notificationMeta = { _meta: SubscriptionNotificationMeta.optional() };
+export const ModernNotificationParams = NotificationParams.extend(notificationMeta);
+/** `requestId` is required again: tasks no longer use `notifications/cancelled`. */
+export const CancelledNotificationParams = V3.CancelledNotificationParams.extend(notificationMeta);
+export const ProgressNotificationParams = V4.ProgressNotificationParams.extend(notificationMeta);
+export const LoggingMessageNotificationParams = V4.LoggingMessageNotificationParams.extend(notificationMeta);
+export const ResourceUpdatedNotificationParams = V4.ResourceUpdatedNotificationParams.extend(notificationMeta);
+
+/* ---------- Errors ---------- */
+
+/** `error.data` of -32021: the capabilities the client must declare for this request. */
+export const MissingRequiredClientCapabilityErrorData = missingRequiredClientCapabilityData(ClientCapabilities);
+
+/* ---------- The method tables ---------- */
+
+export const requests = {
+  'server/discover': request('clientToServer', ModernRequestParams, DiscoverResult),
+  'completion/complete': request('clientToServer', CompleteRequestParams, CompletionResult),
+  'prompts/list': request('clientToServer', PaginatedParams, ListPromptsResult),
+  'prompts/get': request('clientToServer', GetPromptRequestParams, orInputRequired(GetPromptResult)),
+  'resources/list': request('clientToServer', PaginatedParams, ListResourcesResult),
+  'resources/templates/list': request('clientToServer', PaginatedParams, ListResourceTemplatesResult),
+  'resources/read': request('clientToServer', ReadResourceRequestParams, orInputRequired(ReadResourceResult)),
+  'subscriptions/listen': request('clientToServer', SubscriptionsListenRequestParams, SubscriptionsListenResult),
+  'tools/list': request('clientToServer', PaginatedParams, ListToolsResult),
+  'tools/call': request('clientToServer', CallToolRequestParams, orInputRequired(CallToolResult)),
+} as const;
+
+export const notifications = {
+  'notifications/cancelled': notification('both', CancelledNotificationParams),
+  'notifications/progress': notification('serverToClient', ProgressNotificationParams),
+  'notifications/message': notification('serverToClient', LoggingMessageNotificationParams),
+  'notifications/resources/updated': notification('serverToClient', ResourceUpdatedNotificationParams),
+  'notifications/resources/list_changed': notification('serverToClient', ModernNotificationParams),
+  'notifications/tools/list_changed': notification('serverToClient', ModernNotificationParams),
+  'notifications/prompts/list_changed': notification('serverToClient', ModernNotificationParams),
+  'notifications/subscriptions/acknowledged': notification('serverToClient', SubscriptionsAcknowledgedNotificationParams),
+} as const;
+
+export const envelope = jsonRpcEnvelope({
+  requests,
+  notifications,
+  errorId: 'optional',
+  // ErrorCode.MissingRequiredClientCapability and ErrorCode.UnsupportedProtocolVersion (the
+  // jsonrpc module imports the registry, so the codes are spelled out here).
+  errorData: { [-32021]: MissingRequiredClientCapabilityErrorData, [-32022]: UnsupportedProtocolVersionErrorData },
+});
+
+/** There is no handshake: nothing is a valid `initialize` in this revision. */
+const NoHandshake = z.never();
+
+export const revision_2026_07_28: Revision = {
+  version: VERSION,
+  era: 'modern',
+  // What changed since 2025-11-25: the stateless era's rules; tasks moved to an extension; no SSE priming.
+  features: { ...V4.revision_2025_11_25.features, tasks: false, ssePriming: false, ...MODERN_ERA_FEATURES },
+  requests,
+  notifications,
+  schemas: {
+    Implementation,
+    ClientCapabilities,
+    ServerCapabilities,
+    InitializeRequestParams: NoHandshake,
+    InitializeResult: NoHandshake,
+    Tool,
+    CallToolResult,
+    ContentBlock,
+    Resource,
+    ResourceTemplate,
+    Prompt,
+    PromptMessage,
+    SamplingMessage: V4.SamplingMessage,
+    ResourceContents: AnyResourceContents,
+    Root,
+    LoggingLevel,
+    ...envelope,
+    RequestMeta,
+    DiscoverResult,
+    InputRequiredResult,
+    CacheableResult,
+    SubscriptionFilter,
+  },
+};

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { RequestLedger, type InboundRecord } from './ledger.js';
+
+function ledger() {
+  const moves: string[] = [];
+  const subject = new RequestLedger({ memory: 4, clearTimer: () => undefined, listener: (record, from) => moves.push(`${String(record.id)}:${from}->${record.state}`) });
+  return { subject, moves };
+}
+
+function inbound(id: number): InboundRecord {
+  return { direction: 'inbound', id, method: 'tools/call', startedAt: 0, state: 'processing', controller: new AbortController(), progressToken: undefined, lastProgress: undefined, waitingOn: 0 };
+}
+
+describe('RequestLedger', () => {
+  describe('#settleInbound', () => {
+    it('settles once: a reply may go out only for the first outcome', () => {
+      const { subject, moves } = ledger();
+      const record = inbound(1);
+      subject.addInbound(record);
+      expect(subject.settleInbound(record, { event: 'complete' })).toBe(true);
+      expect(subject.settleInbound(record, { event: 'fail' })).toBe(false);
+      expect(subject.hasInbound(1)).toBe(false);
+      expect(moves).toEqual(['1:processing->completed']);
+    });
+
+    it('aborts the handler signal with the reason on cancel, and suppresses the late reply', () => {
+      const { subject } = ledger();
+      const record = inbound(2);
+      subject.addInbound(record);
+      const reason = new Error('cancelled by the peer');
+      expect(subject.settleInbound(record, { event: 'cancel', reason })).toBe(true);
+      expect(record.controller.signal.reason).toBe(reason);
+      expect(subject.settleInbound(record, { event: 'complete' })).toBe(false);
+    });
+  });
+
+  describe('#retainProgress', () => {
+    it('keeps a task token until its task is released, and forgets all on releaseAllTasks', () => {
+      const { subject } = ledger();
+      const onProgress = (): void => undefined;
+      subject.retainProgress('t1', 'task-a', onProgress);
+      subject.retainProgress('t2', 'task-b', onProgress);
+      expect(subject.retainedProgress('t1')).toBe(onProgress);
+      subject.releaseTask('task-a');
+      expect(subject.retainedProgress('t1')).toBeUndefined();
+      expect(subject.retainedProgress('t2')).toBe(onProgress);
+      subject.releaseAllTasks();
+      expect(subject.retainedProgress('t2')).toBeUndefined();
+    });
+  });
+});

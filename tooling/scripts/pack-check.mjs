@@ -1,0 +1,127 @@
+// Proves the packages publish (issue 11 items 7 and 8):
+//   0. checks the curated public surface (tooling/scripts/api-readme-check.mjs);
+//   1. builds every package (turbo run build) and packs each with `pnpm pack`;
+//   2. checks every tarball with publint (strict) and @arethetypeswrong/cli (ESM-only profile);
+//   3. installs the tarballs (+ zod) into a scratch project outside the workspace and runs a
+//      stdio and a Streamable HTTP round trip from them (real processes, a real socket on 127.0.0.1);
+//   4. bundles the client (with protocol alone, and over Streamable HTTP) for the browser platform
+//      with esbuild and fails on any Node built-in a bundle reaches.
+// Usage: node tooling/scripts/pack-check.mjs (or `pnpm run pack-check`).
+import { execFileSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const fixtures = fileURLToPath(new URL('./pack-check/', import.meta.url));
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const PNPM = ['-y', 'pnpm@10.34.8'];
+const PACKAGES = ['protocol', 'client', 'server', 'stdio-transport', 'http-transport'];
+
+const run = (command, args, cwd = root) => execFileSync(command, args, { cwd, stdio: 'inherit' });
+const failures = [];
+
+const scratch = mkdtempSync(join(tmpdir(), 'statemcp-pack-check-'));
+const tarballs = join(scratch, 'tarballs');
+try {
+  console.log('== public API: no export *, every exported name listed in its README');
+  try {
+    run(process.execPath, [join(root, 'tooling/scripts/api-readme-check.mjs')]);
+  } catch {
+    failures.push('api-readme-check');
+  }
+
+  console.log('== build');
+  run('npx', [...PNPM, 'run', 'build']);
+
+  console.log('== pack');
+  for (const name of PACKAGES) {
+    execFileSync('npx', [...PNPM, 'pack', '--pack-destination', tarballs], { cwd: join(root, 'packages', name), stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  const files = readdirSync(tarballs).filter((file) => file.endsWith('.tgz')).map((file) => join(tarballs, file));
+  console.log(files.map((file) => `  ${file.slice(tarballs.length + 1)}`).join('\n'));
+
+  console.log('== tarball contents: LICENSE, README, no tests or test helpers');
+  for (const file of files) {
+    const entries = execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    const testFiles = entries.filter((entry) => /(\.test\.|\/test-[^/]*$)/.test(entry));
+    if (testFiles.length > 0) failures.push(`${file}: ships tests or test helpers: ${testFiles.join(', ')}`);
+    for (const needed of ['package/LICENSE', 'package/README.md', 'package/dist/index.js', 'package/dist/index.d.ts']) {
+      if (!entries.includes(needed)) failures.push(`${file}: lacks ${needed}`);
+    }
+  }
+
+  console.log('== publint + attw');
+  for (const file of files) {
+    for (const [label, command, args] of [
+      ['publint', bin('publint'), ['run', file, '--strict']],
+      ['attw', bin('attw'), [file, '--profile', 'esm-only', '--format', 'table-flipped', '--no-emoji', '--no-color']],
+    ]) {
+      try {
+        run(command, args);
+      } catch {
+        failures.push(`${label}: ${file}`);
+      }
+    }
+  }
+
+  console.log('== install the tarballs outside the workspace');
+  const app = join(scratch, 'app');
+  run('mkdir', ['-p', app]);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-check-app', private: true, type: 'module' }));
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files, 'zod@^4'], app);
+  for (const file of ['server.mjs', 'client.mjs', 'browser-core.mjs', 'browser-entry.mjs']) copyFileSync(join(fixtures, file), join(app, file));
+
+  console.log('== stdio and Streamable HTTP round trips from the installed packages');
+  try {
+    run(process.execPath, ['client.mjs'], app);
+  } catch {
+    failures.push('round trips from the installed tarballs');
+  }
+
+  const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+  for (const [label, entry] of [
+    ['client + protocol', 'browser-core.mjs'],
+    ['client over Streamable HTTP', 'browser-entry.mjs'],
+  ]) {
+    console.log(`== browser bundle of the ${label} (no Node built-ins allowed)`);
+    const reached = [];
+    await build({
+      absWorkingDir: app,
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+      plugins: [
+        {
+          name: 'no-node-builtins',
+          setup(context) {
+            context.onResolve({ filter: /.*/ }, (args) => {
+              if (!builtins.has(args.path)) return undefined;
+              reached.push(`${args.path} (imported by ${args.importer.slice(app.length + 1)})`);
+              return { path: args.path, external: true };
+            });
+          },
+        },
+      ],
+    });
+    if (reached.length > 0) {
+      failures.push(`browser bundle of the ${label} reaches Node built-ins:\n    ${[...new Set(reached)].join('\n    ')}`);
+    } else {
+      console.log('  no Node built-ins reached');
+    }
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+if (failures.length > 0) {
+  console.error(`pack-check failed:\n  ${failures.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('pack-check: all packages build, pack, lint, install and run');
