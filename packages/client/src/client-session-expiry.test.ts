@@ -1,5 +1,5 @@
 /** Calls made while the session re-runs its handshake after an expiry wait in the ledger (issue 11 #4). */
-import type { JsonObject, JsonRpcMessage, RequestId, Transport, TransportSink } from '@statemcp/protocol';
+import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId, Transport, TransportSink } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import { flush } from '../test/peer.js';
 import { Client } from './client.js';
@@ -25,8 +25,8 @@ class ExpiringTransport implements Transport {
   }
 
   lastId(method: string): RequestId {
-    const found = this.sent.filter((m) => 'method' in m && 'id' in m && m.method === method).at(-1);
-    if (found === undefined || !('id' in found)) throw new Error(`no ${method} was sent`);
+    const found = this.sent.filter((m): m is JsonRpcRequest => 'method' in m && 'id' in m && m.method === method).at(-1);
+    if (found === undefined) throw new Error(`no ${method} was sent`);
     return found.id;
   }
 
