@@ -28,6 +28,7 @@ import {
   NoReturnChannelError,
   TransportError,
   hasFeature,
+  requestIdInUse,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type RequestId,
@@ -187,9 +188,9 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       const id = store === undefined ? undefined : await store.append(stream.id, message);
       const connection = stream.connection;
       if (connection?.open === true) {
-        await this.#writeEvent(connection, encodeSseEvent({ id, data: JSON.stringify(message) }));
+        await this.#writeEvent(connection, encodeSseEvent({ id, data: JSON.stringify(message) }), message);
       } else if (store === undefined) {
-        this.#report(new TransportError('A message was lost: its SSE stream is disconnected and there is no event store'));
+        this.#lost(message, new TransportError('A message was lost: its SSE stream is disconnected and there is no event store'));
       }
     });
     stream.chain = task.catch((error: unknown) => this.#report(error));
@@ -202,11 +203,11 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const task = standalone.chain.then(async () => {
       const id = store === undefined ? undefined : await store.append(standalone.id, message);
       const connection = standalone.connection;
-      if (connection?.open === true && (await this.#writeEvent(connection, encodeSseEvent({ id, data: JSON.stringify(message) })))) return;
+      if (connection?.open === true && (await this.#writeEvent(connection, encodeSseEvent({ id, data: JSON.stringify(message) }), message))) return;
       standalone.queue.push({ id, message });
       if (standalone.queue.length > this.#settings.maxQueuedMessages) {
-        standalone.queue.shift();
-        this.#report(new TransportError('The standalone stream queue is full; dropped its oldest message'));
+        const dropped = standalone.queue.shift();
+        if (dropped !== undefined) this.#lost(dropped.message, new TransportError('The standalone stream queue is full; dropped its oldest message'));
       }
     });
     standalone.chain = task.catch((error: unknown) => this.#report(error));
@@ -225,10 +226,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     for (const id of post.requestIds) {
       if (this.#routes.has(id)) {
         return Promise.resolve(
-          errorResponse(400, ErrorCode.InvalidRequest, `Request id ${JSON.stringify(id)} is already in flight in this session`, {
-            id,
-            headers: post.headers,
-          }),
+          errorResponse(400, ErrorCode.InvalidRequest, requestIdInUse(id).message, { id, headers: post.headers }),
         );
       }
     }
@@ -290,13 +288,24 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
    * Writes one event on a connection, waiting while it is full (backpressure on the sender).
    * Returns false when the connection was already gone and nothing was written.
    */
-  async #writeEvent(connection: SseConnection, block: string): Promise<boolean> {
+  async #writeEvent(connection: SseConnection, block: string, message: JsonRpcMessage): Promise<boolean> {
     const outcome = await connection.send(block);
     if (outcome === 'abandoned') {
-      const resumable = this.#settings.eventStore === undefined ? '; its unread events are lost (no event store)' : '; the client can resume it with Last-Event-ID';
-      this.#report(new TransportError(`Closed an SSE stream whose client stopped reading for ${this.#settings.stalledStreamTimeoutMs} ms${resumable}`));
+      const stalled = `Closed an SSE stream whose client stopped reading for ${this.#settings.stalledStreamTimeoutMs} ms`;
+      if (this.#settings.eventStore === undefined) this.#lost(message, new TransportError(`${stalled}; its unread events are lost (no event store)`));
+      else this.#report(new TransportError(`${stalled}; the client can resume it with Last-Event-ID`));
     }
     return outcome !== 'closed';
+  }
+
+  /**
+   * A message that will never reach the client. A server-to-client request is reported to the
+   * session as undeliverable (it settles the request with a local error rather than wait for
+   * its timeout); anything else is reported as a transport error.
+   */
+  #lost(message: JsonRpcMessage, error: Error): void {
+    if ('method' in message && 'id' in message && this.#sink?.onUndeliverable !== undefined) this.#sink.onUndeliverable([message.id], error);
+    else this.#report(error);
   }
 
   #openConnection(stream: RequestStream | StandaloneStream, headers: Record<string, string>): SseConnection {

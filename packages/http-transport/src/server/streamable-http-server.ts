@@ -22,7 +22,10 @@ import {
   ErrorCode,
   LEGACY_PROTOCOL_VERSIONS,
   DEFAULT_HTTP_ASSUMED_VERSION,
-  batchPolicy,
+  batchRefusal,
+  initializeInBatch,
+  nestedBatch,
+  requestIdInUse,
   classifyMessage,
   eraOf,
   systemClock,
@@ -189,7 +192,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
     const isBatch = Array.isArray(parsed.value);
     const items: unknown[] = isBatch ? (parsed.value as unknown[]) : [parsed.value];
-    if (items.length === 0) return errorResponse(400, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
+    /** A JSON-RPC envelope rule the runner shares (`@statemcp/protocol` words each one once). */
+    const refuse = (rule: { code: number; message: string }, id: RequestId | null = null): Response => errorResponse(400, rule.code, rule.message, { id });
+    if (items.length === 0) return refuse(batchRefusal(items, undefined) ?? nestedBatch());
     const requestIds: RequestId[] = [];
     let initializeId: RequestId | undefined;
     for (const item of items) {
@@ -199,14 +204,12 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
           // A malformed response or notification is refused without naming an id (digest §3.4).
           return errorResponse(400, classified.code, `Invalid Request: ${classified.reason}`, { id: classified.reply ? classified.id : null });
         case 'batch':
-          return errorResponse(400, ErrorCode.InvalidRequest, 'Invalid Request: nested batch');
+          return refuse(nestedBatch());
         case 'request':
-          if (requestIds.includes(classified.message.id)) {
-            return errorResponse(400, ErrorCode.InvalidRequest, 'Invalid Request: duplicate request id in batch', { id: classified.message.id });
-          }
+          if (requestIds.includes(classified.message.id)) return refuse(requestIdInUse(classified.message.id), classified.message.id);
           requestIds.push(classified.message.id);
           if (classified.message.method === 'initialize') {
-            if (isBatch) return errorResponse(400, ErrorCode.InvalidRequest, 'Invalid Request: initialize must not be part of a batch');
+            if (isBatch) return refuse(initializeInBatch(), classified.message.id);
             initializeId = classified.message.id;
           }
           break;
@@ -229,9 +232,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (stateless || (initializeId === undefined && isModernRequest(inbound))) {
       const version = requestVersion(inbound, undefined, replyId);
       if (version instanceof Response) return version;
-      if (isBatch && batchPolicy(version) === 'reject') {
-        return errorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: batches are not supported in protocol version ${version}`);
-      }
+      const batchRule = isBatch ? batchRefusal(items, version) : undefined;
+      if (batchRule !== undefined) return refuse(batchRule);
       const transport = new HttpServerSessionTransport(undefined, settingsFor(), version, initializeId !== undefined);
       if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
       if (!transport.closed) inFlightStateless.add(transport);
@@ -247,9 +249,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (session instanceof Response) return session;
     const version = requestVersion(inbound, session, replyId);
     if (version instanceof Response) return version;
-    if (isBatch && batchPolicy(session.protocolVersion ?? version) === 'reject') {
-      return errorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: batches are not supported in protocol version ${session.protocolVersion ?? version}`);
-    }
+    const sessionBatchRule = isBatch ? batchRefusal(items, session.protocolVersion ?? version) : undefined;
+    if (sessionBatchRule !== undefined) return refuse(sessionBatchRule);
     const headers = sessionHeaders(session.sessionId);
     return session.acceptPost({ items, requestIds, batch: isBatch, mode, version, context: contextFor(session.sessionId), headers });
   };

@@ -104,7 +104,7 @@ describe('Session framing rules', () => {
     await initialize('2025-03-26');
     await peer.send([{ jsonrpc: '2.0', id: 9, method: 'initialize', params: {} }] as never);
     await flush();
-    expect(peer.response(9)).toMatchObject({ error: { code: -32600, message: 'initialize must not be part of a batch' } });
+    expect(peer.response(9)).toMatchObject({ error: { code: -32600, message: 'Invalid request: initialize must not be part of a batch' } });
   });
 
   it.each(['2024-11-05', '2025-06-18', '2025-11-25'])('rule 10: at %s a batch array is rejected with -32600', async (version) => {

@@ -19,6 +19,7 @@ import {
   type RequestId,
 } from '../jsonrpc/messages.js';
 import { capabilityFor, capabilityName, hasCapability } from '../capabilities/table.js';
+import { batchRefusal, initializeInBatch, nestedBatch, requestIdInUse } from '../jsonrpc/envelope-rules.js';
 import type { ConnectionEffect, ConnectionEvent, Role } from '../machines/connection-types.js';
 import { hasFeature } from '../revisions/registry.js';
 import type { Revision } from '../revisions/types.js';
@@ -155,17 +156,16 @@ export class InboundDispatcher {
   }
 
   #onBatch(items: unknown[], context: InboundContext | undefined): void {
-    const version = this.#host.protocolVersion();
-    if (version === undefined || !hasFeature(version, 'batching') || items.length === 0) {
-      const why = items.length === 0 ? 'an empty batch' : `JSON-RPC batches are not supported in protocol revision ${version ?? '(before initialization)'}`;
-      this.#reply(errorResponse(null, { code: ErrorCode.InvalidRequest, message: `Invalid request: ${why}` }), undefined);
+    const refusal = batchRefusal(items, this.#host.protocolVersion());
+    if (refusal !== undefined) {
+      this.#reply(errorResponse(null, refusal), undefined);
       return;
     }
     for (const item of items) {
       if (isJsonObject(item) && item.method === 'initialize') {
-        this.#reply(errorResponse(isRequestId(item.id) ? item.id : null, { code: ErrorCode.InvalidRequest, message: 'initialize must not be part of a batch' }), undefined);
+        this.#reply(errorResponse(isRequestId(item.id) ? item.id : null, initializeInBatch()), undefined);
       } else if (Array.isArray(item)) {
-        this.#reply(errorResponse(null, { code: ErrorCode.InvalidRequest, message: 'Invalid request: nested batch' }), undefined);
+        this.#reply(errorResponse(null, nestedBatch()), undefined);
       } else {
         this.receive(item, context);
       }
@@ -186,7 +186,7 @@ export class InboundDispatcher {
     const host = this.#host;
     const { id, method } = message;
     if (host.ledger.hasInbound(id)) {
-      this.replyError(id, ErrorCode.InvalidRequest, `Request id ${String(id)} is already in use`);
+      this.#reply(errorResponse(id, requestIdInUse(id)), id);
       return;
     }
     for (const effect of host.gate({ type: 'inboundRequest', method })) {

@@ -1,0 +1,56 @@
+import { SimulatedClock, type RequestId, type TransportSink } from '@statemcp/protocol';
+import { describe, expect, it } from 'vitest';
+import { HttpServerSessionTransport } from './session-transport.js';
+
+function transportWith(maxQueuedMessages: number) {
+  const undeliverable: { ids: readonly RequestId[]; error: Error }[] = [];
+  const errors: Error[] = [];
+  const sink: TransportSink = {
+    onMessage: () => undefined,
+    onClose: () => undefined,
+    onError: (error) => errors.push(error),
+    onUndeliverable: (ids, error) => undeliverable.push({ ids, error }),
+  };
+  const transport = new HttpServerSessionTransport('session-1', {
+    eventStore: undefined,
+    retryIntervalMs: undefined,
+    keepAliveIntervalMs: 0,
+    maxQueuedMessages,
+    maxStreamBufferBytes: 64 * 1024,
+    stalledStreamTimeoutMs: 1000,
+    clock: new SimulatedClock(),
+  });
+  return { transport, sink, undeliverable, errors };
+}
+
+describe('HttpServerSessionTransport', () => {
+  describe('#send', () => {
+    it('reports a server-to-client request it had to drop as undeliverable, never as a forged answer', async () => {
+      const { transport, sink, undeliverable, errors } = transportWith(1);
+      await transport.start(sink);
+      await transport.send({ jsonrpc: '2.0', id: 1, method: 'roots/list' });
+      await transport.send({ jsonrpc: '2.0', id: 2, method: 'roots/list' });
+      expect(undeliverable.map((entry) => entry.ids)).toEqual([[1]]);
+      expect(undeliverable[0]?.error.message).toContain('queue is full');
+      expect(errors).toEqual([]);
+    });
+
+    it('reports a dropped notification as a transport error (nothing awaits it)', async () => {
+      const { transport, sink, undeliverable, errors } = transportWith(1);
+      await transport.start(sink);
+      await transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      await transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      expect(undeliverable).toEqual([]);
+      expect(errors.map((error) => error.message)).toEqual(['The standalone stream queue is full; dropped its oldest message']);
+    });
+  });
+
+  describe('#setProtocolVersion', () => {
+    it('learns the version only from the session', () => {
+      const { transport } = transportWith(1);
+      expect(transport.protocolVersion).toBeUndefined();
+      transport.setProtocolVersion('2025-06-18');
+      expect(transport.protocolVersion).toBe('2025-06-18');
+    });
+  });
+});
