@@ -439,14 +439,14 @@ export class Client {
   }
 
   /**
-   * Sends one call. While `connect()` is running the call waits in the session's ledger
+   * Sends one call. While a handshake runs — `connect()`, or the one the session re-runs after
+   * a Streamable HTTP server forgot it — the call waits in the session's ledger
    * (`waitForOperating`: visible in `pendingRequests()` and `inspect`, its timeout and signal
    * live) and goes out once the connection is Operating; a failed handshake rejects it with
-   * the handshake's error.
+   * the handshake's error. Operating, the flag changes nothing.
    */
   async #call(method: string, params: object, options: CallOptions): Promise<JsonObject> {
-    const waiting = this.#handshake === undefined ? {} : { waitForOperating: true };
-    return this.#session.request(method, params as JsonObject, { ...requestOptions(options), ...waiting });
+    return this.#session.request(method, params as JsonObject, { ...requestOptions(options), waitForOperating: true });
   }
 }
 

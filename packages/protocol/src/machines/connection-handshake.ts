@@ -104,11 +104,12 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
   outboundRequest: {
     to: [],
     spec: 'digest §1.1 Traffic allowed before initialization; rules 23, 24',
-    doc: 'only ping while the handshake is in flight; a second initialize is refused. Resuming an expired session: the machine\'s own initialize once, and the session\'s requests (the transport holds them until the new session is up)',
+    doc: 'only ping while the handshake is in flight; a second initialize is refused. Resuming an expired session: the machine\'s own initialize once; a request marked waitForOperating waits in the ledger like during the first handshake, others go to the transport (which holds them until the new session is up)',
     apply(state, event) {
       const resuming = state.resuming;
       if (resuming !== undefined) {
-        if (event.method !== INITIALIZE) return step(state, accept);
+        if (event.method === PING) return step(state, accept);
+        if (event.method !== INITIALIZE) return step(state, state.config.role === 'client' && event.waitForOperating === true ? hold : accept);
         if (resuming.initializeSent) return step(state, refuse('initialize is already in flight'));
         return step({ ...state, resuming: { ...resuming, initializeSent: true } }, accept);
       }

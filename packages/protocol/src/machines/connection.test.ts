@@ -181,12 +181,14 @@ describe('transition', () => {
         expect(effectTypes(stateOf('uninitialized', client), { type: 'sessionExpired' })).toEqual(['ignore']);
       });
 
-      it('lets its own initialize out once, and the session\'s requests and notifications (held by the transport)', () => {
+      it('lets its own initialize out once, and the session\'s requests (held by the transport, or in the ledger with waitForOperating) and notifications', () => {
         const first = transition(resumed(), { type: 'outboundRequest', method: 'initialize' });
         expect(first.effects).toEqual([{ type: 'accept' }]);
         expect(first.state).toMatchObject({ resuming: { initializeSent: true } });
         expect(effectTypes(first.state, { type: 'outboundRequest', method: 'initialize' })).toEqual(['refuseOutbound']);
         expect(effectTypes(first.state, { type: 'outboundRequest', method: 'tools/call' })).toEqual(['accept']);
+        expect(effectTypes(first.state, { type: 'outboundRequest', method: 'tools/call', waitForOperating: true })).toEqual(['holdOutbound']);
+        expect(effectTypes(first.state, { type: 'outboundRequest', method: 'ping', waitForOperating: true })).toEqual(['accept']);
         expect(effectTypes(first.state, { type: 'outboundNotification', method: 'notifications/cancelled' })).toEqual(['accept']);
         expect(effectTypes(first.state, { type: 'outboundNotification', method: 'notifications/initialized' })).toEqual(['refuseOutbound']);
         expect(effectTypes(first.state, { type: 'inboundNotification', method: 'notifications/tools/list_changed' })).toEqual(['accept']);

@@ -30,6 +30,8 @@ export interface OutboundRecord extends RecordBase {
   readonly resetTimeoutOnProgress: boolean;
   /** 2025-11-25 task-augmented request: cancelled with `tasks/cancel`, never `notifications/cancelled`. */
   readonly taskAugmented: boolean;
+  /** Whether its timers keep the process alive (every request but a keep-alive ping). */
+  readonly awaited: boolean;
   timer: TimerHandle | undefined;
   maxTimer: TimerHandle | undefined;
   /** Detaches the caller's AbortSignal listener. */

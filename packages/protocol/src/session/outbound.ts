@@ -34,7 +34,6 @@ const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'faile
  * process alive until they fire or are cleared, so a script whose only pending work is a call
  * gets its answer or its RequestTimeoutError instead of exiting early.
  */
-const AWAITED = { keepAlive: true } as const;
 
 /** What outbound requests need from their session. */
 export interface OutboundHost {
@@ -116,9 +115,10 @@ export class OutboundRequests {
   /**
    * Puts a request in the ledger, arms its timers and writes it; the gate has already passed.
    * `held`: the machine held it back until Operating — it waits in the ledger (state
-   * `created`, timers and signal live) until {@link releaseHeld}.
+   * `created`, timers and signal live) until {@link releaseHeld}. `awaited`: its timers keep the
+   * process alive (false only for keep-alive pings, which are housekeeping).
    */
-  send(method: string, params: JsonObject | undefined, options: RequestOptions, held = false): Promise<JsonObject> {
+  send(method: string, params: JsonObject | undefined, options: RequestOptions, held = false, awaited = true): Promise<JsonObject> {
     const host = this.#host;
     const id = ++this.#nextId;
     const progressToken = options.onProgress !== undefined ? id : undefined;
@@ -151,6 +151,7 @@ export class OutboundRequests {
         maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? host.options.maxTotalTimeoutMs,
         resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? host.options.resetTimeoutOnProgress ?? true,
         taskAugmented: isJsonObject(params?.task),
+        awaited,
         timer: undefined,
         maxTimer: undefined,
         detach: undefined,
@@ -164,7 +165,7 @@ export class OutboundRequests {
       this.#armTimeout(record);
       if (record.maxTotalTimeoutMs !== undefined) {
         const max = record.maxTotalTimeoutMs;
-        record.maxTimer = host.clock.setTimeout(() => this.#expire(record, max, true), max, AWAITED);
+        record.maxTimer = host.clock.setTimeout(() => this.#expire(record, max, true), max, { keepAlive: awaited });
       }
       const signal = options.signal;
       if (signal !== undefined) {
@@ -321,7 +322,7 @@ export class OutboundRequests {
   #armTimeout(record: OutboundRecord): void {
     const clock = this.#host.clock;
     if (record.timer !== undefined) clock.clearTimeout(record.timer);
-    record.timer = clock.setTimeout(() => this.#expire(record, record.timeoutMs, false), record.timeoutMs, AWAITED);
+    record.timer = clock.setTimeout(() => this.#expire(record, record.timeoutMs, false), record.timeoutMs, { keepAlive: record.awaited });
   }
 
   #expire(record: OutboundRecord, ms: number, maximum: boolean): void {

@@ -1,19 +1,14 @@
 /**
  * The session runner: drives one Transport with the connection machine and the request
  * ledger. It decides nothing about the lifecycle itself: every decision is a `transition()`
- * of the connection machine, and the runner performs the effects. The work is split by what
- * it touches:
+ * of the connection machine, and the runner performs the effects. By what each part touches:
  *
  * - `outbound.ts`: requests this side sends (ids, timeouts, cancellation, correlation);
  * - `inbound.ts`: everything the peer sends (gate, handlers, notifications, batches);
  * - `handshake.ts`: the two halves of `initialize`;
  * - `keep-alive.ts`, `observer.ts`: pings, and the `inspect` stream / diagnostics channels;
- * - this file: the state, the effects, connecting and closing.
- *
- * ```
- *  close() ─▶ closeRequested ─▶ ShuttingDown ─┬─ transport reports closed ─▶ Terminated
- *                                               └─ closeDeadlineMs passes ───▶ Terminated (transport terminated)
- * ```
+ * - this file: the state, the effects, connecting and closing. `close()`: closeRequested →
+ *   ShuttingDown → Terminated when the transport reports closed, or forcefully after `closeDeadlineMs`.
  */
 import { AlreadyConnectedError, ConnectionClosedError, InvalidStateError, RequestCancelledError, TransportError } from '../errors/errors.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
@@ -151,7 +146,7 @@ export class Session {
         {
           clock: this.#clock,
           state: () => this.#state,
-          ping: (timeoutMs) => this.request('ping', undefined, { timeoutMs }),
+          ping: (timeoutMs) => this.#request('ping', undefined, { timeoutMs }, false), // housekeeping: never keeps the process alive
           onTransition: (listener) => void this.onTransition(listener),
           diagnostic: (message, detail) => observer.diagnostic(message, detail),
           fail: (error) => void this.#dispatch({ type: 'fatalError', error }),
@@ -290,6 +285,10 @@ export class Session {
    * (the peer's error reply), `CapabilityNotSupportedError`, `InvalidStateError`.
    */
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+    return this.#request(method, params, options, true);
+  }
+
+  #request(method: string, params: JsonObject | undefined, options: RequestOptions, awaited: boolean): Promise<JsonObject> {
     const transport = this.#transport;
     if (transport === undefined) return Promise.reject(new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind));
     const effects = this.#dispatch({ type: 'outboundRequest', method, ...(options.waitForOperating === true ? { waitForOperating: true } : {}) });
@@ -299,7 +298,7 @@ export class Session {
     if (options.signal?.aborted === true) {
       return Promise.reject(new RequestCancelledError(`${method} was cancelled before it was sent`, { reason: abortReason(options.signal) }));
     }
-    return this.#outbound.send(method, params, options, held);
+    return this.#outbound.send(method, params, options, held, awaited);
   }
 
   /** Sends a notification. Rejects with a typed error when the state or capabilities forbid it. */
