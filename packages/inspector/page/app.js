@@ -323,7 +323,7 @@ function renderTimeline() {
       const item = document.createElement('li');
       item.className = kind;
       item.dataset.type = event.type;
-      for (const text of [new Date(event.at).toISOString().slice(11, 23), event.sessionId, what, detail]) {
+      for (const text of [`${(event.at / 1000).toFixed(3)} s`, event.sessionId, what, detail]) {
         const span = document.createElement('span');
         span.textContent = text;
         item.append(span);

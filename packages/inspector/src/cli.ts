@@ -21,14 +21,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   console.log(`connected to ${server?.name ?? 'server'} ${server?.version ?? ''}`.trimEnd());
   console.log(`inspector: ${session.inspector.url}`);
   console.log('Ctrl-C to close the connection and stop.');
+  let stopping = false;
   void session.client.closed.then((info) => {
-    console.log(`the connection closed (${info.reason}); the page keeps its history until Ctrl-C`);
+    if (!stopping) console.log(`the connection closed (${info.reason}); the page keeps its history until Ctrl-C`);
   });
   const stop = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   await stop;
+  stopping = true;
   await session.close();
   return 0;
 }

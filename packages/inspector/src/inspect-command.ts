@@ -71,7 +71,7 @@ export function transportFor(target: InspectTarget): Transport {
 /** Runs the page's commands on a connected client. */
 export function clientCommands(client: Client): InspectorCommandHandler {
   return async (method, params) => {
-    const name = String(params['name'] ?? '');
+    const name = typeof params['name'] === 'string' ? params['name'] : '';
     const args = (params['arguments'] ?? {}) as Record<string, unknown>;
     switch (method) {
       case 'tools/list':
@@ -83,7 +83,7 @@ export function clientCommands(client: Client): InspectorCommandHandler {
       case 'resources/templates/list':
         return client.listResourceTemplates();
       case 'resources/read':
-        return client.readResource({ uri: String(params['uri'] ?? '') });
+        return client.readResource({ uri: typeof params['uri'] === 'string' ? params['uri'] : '' });
       case 'prompts/list':
         return client.listPrompts();
       case 'prompts/get':

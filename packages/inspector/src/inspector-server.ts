@@ -12,7 +12,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { checkAccess, createAccessToken, hostsFor, isLoopbackHost } from './access.js';
 import { EventFeed, type EventFeedOptions, type FeedBatch } from './event-feed.js';
 import { connectionGraph, requestGraph } from './machine-graph.js';
@@ -94,17 +94,17 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   const token = options.token ?? createAccessToken();
   const maxBuffer = options.maxViewerBufferBytes ?? 1024 * 1024;
   const maxViewers = options.maxViewers ?? 8;
-  const page = await loadPage();
   const feed = new EventFeed(options);
   const viewers = new Set<Viewer>();
-  let allowedHosts: ReadonlySet<string> | undefined;
+  // Nothing is let in until the port is known; then the Host header must name this inspector.
+  const access: { hosts: ReadonlySet<string> | undefined } = { hosts: new Set() };
 
-  const http = createServer((request, response) => serveHttp(request, response, { page, token, allowedHosts: () => allowedHosts, title: options.title }));
+  const http = createServer((request, response) => void serveHttp(request, response, { token, allowedHosts: () => access.hosts }));
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
 
   http.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://inspector');
-    const verdict = checkAccess({ host: request.headers.host, origin: request.headers.origin, token: url.searchParams.get('token') }, token, allowedHosts);
+    const verdict = checkAccess({ host: request.headers.host, origin: request.headers.origin, token: url.searchParams.get('token') }, token, access.hosts);
     const refusal = url.pathname !== '/events' ? '404 Not Found' : !verdict.ok ? (verdict.status === 401 ? '401 Unauthorized' : '403 Forbidden') : viewers.size >= maxViewers ? '503 Service Unavailable' : undefined;
     if (refusal !== undefined) {
       socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -118,7 +118,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     viewers.add(viewer);
     socket.on('close', () => viewers.delete(viewer));
     socket.on('error', () => socket.terminate());
-    socket.on('message', (data) => void runCommand(viewer, data.toString(), options.commands));
+    socket.on('message', (data) => void runCommand(viewer, rawText(data), options.commands));
     send(viewer, JSON.stringify({ type: 'hello', title: options.title ?? 'statemcp', connection: connectionGraph(), request: requestGraph(), commands: options.commands === undefined ? [] : INSPECTOR_COMMAND_METHODS }));
     const history = feed.history();
     for (let start = 0; start < history.length; start += HISTORY_FRAME_EVENTS) {
@@ -151,7 +151,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     });
   });
   const port = (http.address() as AddressInfo).port;
-  allowedHosts = isLoopbackHost(host) ? hostsFor(host, port) : options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((name) => name.toLowerCase()));
+  access.hosts = isLoopbackHost(host) ? hostsFor(host, port) : options.allowedHosts === undefined ? undefined : new Set(options.allowedHosts.map((name) => name.toLowerCase()));
   feed.start();
 
   const urlHost = isLoopbackHost(host) || !host.includes(':') ? (host === '::1' ? '[::1]' : host) : `[${host}]`;
@@ -168,6 +168,12 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
       return closing;
     },
   };
+}
+
+/** A WebSocket message as text, whatever shape `ws` delivered it in. */
+export function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }
 
 function eventsFrame(batch: FeedBatch, skipped: number): string {
@@ -199,10 +205,8 @@ async function runCommand(viewer: Viewer, text: string, commands: InspectorComma
 }
 
 interface HttpContext {
-  readonly page: PageAssets;
   readonly token: string;
   readonly allowedHosts: () => ReadonlySet<string> | undefined;
-  readonly title: string | undefined;
 }
 
 const SECURITY_HEADERS = {
@@ -212,9 +216,16 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 } as const;
 
-function serveHttp(request: IncomingMessage, response: ServerResponse, context: HttpContext): void {
+async function serveHttp(request: IncomingMessage, response: ServerResponse, context: HttpContext): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://inspector');
-  const asset = context.page.byPath.get(url.pathname);
+  let page: PageAssets;
+  try {
+    page = await loadPage();
+  } catch (error) {
+    response.writeHead(500, { ...SECURITY_HEADERS, 'content-type': 'text/plain' }).end(`The inspector page files are missing: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  }
+  const asset = page.byPath.get(url.pathname);
   if (request.method !== 'GET' || asset === undefined) {
     response.writeHead(request.method === 'GET' ? 404 : 405, { ...SECURITY_HEADERS, 'content-type': 'text/plain' }).end(request.method === 'GET' ? 'Not found' : 'Method not allowed');
     return;

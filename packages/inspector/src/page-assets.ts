@@ -23,7 +23,7 @@ const FILES = [
 
 let loaded: Promise<PageAssets> | undefined;
 
-/** Loads the page's files (once per process). */
+/** Loads the page's files (once per process, on the first page request; a failed load is retried). */
 export function loadPage(): Promise<PageAssets> {
   loaded ??= (async () => {
     const folder = new URL('../page/', import.meta.url);
@@ -32,5 +32,8 @@ export function loadPage(): Promise<PageAssets> {
     );
     return { byPath: new Map(entries) };
   })();
+  loaded.catch(() => {
+    loaded = undefined;
+  });
   return loaded;
 }

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DIAGNOSTIC_CHANNEL_NAMES } from '@statemcp/protocol';
 import { startInspector, type Inspector } from '../src/index.js';
+import { rawText } from '../src/inspector-server.js';
 import { runDemoSession } from './demo-session.js';
 
 const started: Inspector[] = [];
@@ -37,7 +38,7 @@ async function view(inspector: Inspector, headers: Record<string, string> = {}):
   const frames: Frame[] = [];
   const waiters: { test: (frame: Frame) => boolean; resolve: (frame: Frame) => void }[] = [];
   socket.on('message', (data) => {
-    const frame = JSON.parse(data.toString()) as Frame;
+    const frame = JSON.parse(rawText(data)) as Frame;
     frames.push(frame);
     for (const waiter of waiters.splice(0)) {
       if (waiter.test(frame)) waiter.resolve(frame);
