@@ -13,6 +13,7 @@ const ENTRIES = {
   server: ['src/index.ts'],
   'stdio-transport': ['src/index.ts'],
   'http-transport': ['src/index.ts', 'src/client/index.ts', 'src/server/index.ts', 'src/ws/index.ts'],
+  inspector: ['src/index.ts'],
 };
 
 /** The public names of one index file (the alias when renamed with `as`). */

@@ -138,6 +138,8 @@ export function targets(results: readonly WorkloadResult[]): TargetCheck[] {
   }
   ratioTarget('1 MiB over stdio ≥ 0.9× raw pipe floor', 'stdio.1mib', 'mibPerSec', 'floor', (v) => v >= 0.9);
   absoluteTarget('≤ 150 KB server heap retained after the timeouts', 'timeouts.stdio', 'serverKB', 'KB', (v) => v <= 150);
+  // statemcp ÷ inspected ≤ 1/0.9: the page costs less than 10 % of the calls/s.
+  ratioTarget('stdio calls/s with a live inspector page ≥ 0.9× without', 'inspector.stdio.seq', 'callsPerSec', 'inspected', (v) => v <= 1 / 0.9);
   return checks;
 }
 

@@ -12,6 +12,7 @@ export const STACK_LABELS: Readonly<Record<string, string>> = {
   floor: 'byte floor',
   json: 'JSON floor',
   fetch: 'raw JSON-RPC, fetch client',
+  inspected: 'statemcp with a live inspector page',
 };
 
 export interface BenchClient {

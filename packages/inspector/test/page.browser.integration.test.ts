@@ -1,0 +1,72 @@
+/**
+ * The page in a real browser: Debian's Chromium driven by playwright-core. A session runs
+ * while the page is open; the test reads what the page shows — the diagram's walk from
+ * Uninitialized to Terminated for both sides, and the ledger's cancelled and expired calls —
+ * and saves a screenshot for the package README.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInspector, type Inspector } from '../src/index.js';
+import { runDemoSession } from './demo-session.js';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const SCREENSHOT = fileURLToPath(new URL('../docs/inspector.png', import.meta.url));
+
+let browser: Browser;
+let inspector: Inspector;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  inspector = await startInspector({ title: 'browser test', flushIntervalMs: 10 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await inspector?.close();
+});
+
+describe('the inspector page', () => {
+  it('shows both connections walking to Terminated and the cancelled and expired calls', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(inspector.url);
+    await page.locator('#link[data-link="open"]').waitFor();
+
+    const outcome = await runDemoSession();
+    expect(outcome.cancelled).toBeInstanceOf(Error);
+    expect(outcome.expired).toBeInstanceOf(Error);
+
+    const cards = page.locator('.connection[data-state="terminated"]');
+    await expect.poll(() => cards.count(), { timeout: 20_000 }).toBe(2);
+    for (const card of await cards.all()) {
+      const walk = await card.locator('.history li').evaluateAll((items) => items.map((item) => item.getAttribute('data-state')));
+      expect(walk).toEqual(['uninitialized', 'initializing', 'initialized', 'operating', 'shuttingDown', 'terminated']);
+      expect(await card.locator('.node.current').getAttribute('data-state-node')).toBe('terminated');
+      expect(await card.locator('.node.visited').count()).toBe(6);
+    }
+
+    const outbound = page.locator('#ledger tbody tr[data-method="tools/call"]');
+    await expect.poll(() => outbound.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-state'))), { timeout: 20_000 }).toEqual(
+      expect.arrayContaining(['completed', 'cancelled', 'expired']),
+    );
+    const cancelledRow = page.locator('#ledger tbody tr[data-state="cancelled"]').first();
+    expect(await cancelledRow.locator('td.cancellation').textContent()).toContain('the user changed their mind');
+    const progress = await page.locator('#ledger tbody tr[data-method="tools/call"] td:nth-child(7)').allTextContents();
+    expect(progress).toContain('1/10');
+
+    // The timeline filters by state; pausing freezes it.
+    await page.selectOption('#filter-state', 'expired');
+    await expect.poll(() => page.locator('#timeline li').count()).toBeGreaterThan(0);
+    const expiredOnly = await page.locator('#timeline li').allTextContents();
+    expect(expiredOnly.every((line) => line.includes('expired'))).toBe(true);
+    await page.selectOption('#filter-state', '');
+
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
