@@ -7,7 +7,10 @@
 #   - the benchmark harness in --quick mode (no timing is asserted);
 #   - pack-check: every package builds, packs, passes publint and attw, installs from its tarball
 #     outside the workspace and runs stdio and HTTP round trips; the browser client bundle has no
-#     Node built-ins.
+#     Node built-ins;
+#   - runtimes-check: no Node built-in at module load in any web entry point, and a Streamable HTTP
+#     server on `handleFetch` with a statemcp client round trip under Bun, Deno and workerd
+#     (miniflare, no nodejs_compat) — all from the npm registry.
 # Needs only Node 20 and the npm registry (the suite's Node 22 comes from `npx -p node@22`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,3 +31,6 @@ $PNPM run bench --quick | grep -A 14 '### Targets'
 
 echo "== pack-check (build, pack, publint, attw, install the tarballs elsewhere, round trips, browser bundle)"
 $PNPM run pack-check
+
+echo "== runtimes-check (no Node built-in at module load; Bun, Deno, workerd round trips)"
+$PNPM run runtimes-check

@@ -8,12 +8,11 @@
 //      with esbuild and fails on any Node built-in a bundle reaches.
 // Usage: node tooling/scripts/pack-check.mjs (or `pnpm run pack-check`).
 import { execFileSync } from 'node:child_process';
-import { builtinModules } from 'node:module';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleWithoutNodeBuiltins } from './node-builtins.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = fileURLToPath(new URL('./pack-check/', import.meta.url));
@@ -82,36 +81,14 @@ try {
     failures.push('round trips from the installed tarballs');
   }
 
-  const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
   for (const [label, entry] of [
     ['client + protocol', 'browser-core.mjs'],
     ['client over Streamable HTTP', 'browser-entry.mjs'],
   ]) {
     console.log(`== browser bundle of the ${label} (no Node built-ins allowed)`);
-    const reached = [];
-    await build({
-      absWorkingDir: app,
-      entryPoints: [entry],
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-      plugins: [
-        {
-          name: 'no-node-builtins',
-          setup(context) {
-            context.onResolve({ filter: /.*/ }, (args) => {
-              if (!builtins.has(args.path)) return undefined;
-              reached.push(`${args.path} (imported by ${args.importer.slice(app.length + 1)})`);
-              return { path: args.path, external: true };
-            });
-          },
-        },
-      ],
-    });
+    const { reached } = await bundleWithoutNodeBuiltins({ absWorkingDir: app, entry });
     if (reached.length > 0) {
-      failures.push(`browser bundle of the ${label} reaches Node built-ins:\n    ${[...new Set(reached)].join('\n    ')}`);
+      failures.push(`browser bundle of the ${label} reaches Node built-ins:\n    ${reached.join('\n    ')}`);
     } else {
       console.log('  no Node built-ins reached');
     }

@@ -5,6 +5,7 @@
  * client also receives a list_changed notification and starts again).
  */
 import { ErrorCode, JsonRpcError } from '@statemcp/protocol';
+import { decodeBase64UrlJson, encodeBase64UrlJson } from './base64url-json.js';
 
 /** One page of a list and the cursor of the next page, if any. */
 export interface Page<T> {
@@ -13,14 +14,14 @@ export interface Page<T> {
 }
 
 export function encodeCursor(offset: number, generation: number): string {
-  return Buffer.from(JSON.stringify({ o: offset, g: generation }), 'utf8').toString('base64url');
+  return encodeBase64UrlJson({ o: offset, g: generation });
 }
 
 /** The offset a cursor points at; throws -32602 for a malformed or stale cursor. */
 export function decodeCursor(cursor: string, generation: number): number {
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    decoded = decodeBase64UrlJson(cursor);
   } catch {
     throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid cursor');
   }

@@ -15,7 +15,6 @@
  * All time and timers come from the injected protocol `Clock`, so tests drive expiry and the
  * sweep with a `SimulatedClock` without sleeping.
  */
-import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock, type TimerHandle } from '@statemcp/protocol';
 
 /** What the manager needs from a managed session. */
@@ -70,7 +69,7 @@ export class SessionManager<S extends ManagedSession> {
     if (!(this.idleTimeoutMs > 0)) throw new RangeError('idleTimeoutMs must be positive');
     this.maxSessions = options.maxSessions ?? 10_000;
     if (!Number.isSafeInteger(this.maxSessions) || this.maxSessions < 1) throw new RangeError('maxSessions must be a positive integer');
-    this.#generateId = options.generateId ?? randomUUID;
+    this.#generateId = options.generateId ?? (() => globalThis.crypto.randomUUID());
     this.#clock = options.clock ?? systemClock;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? (Number.isFinite(this.idleTimeoutMs) ? Math.min(Math.max(this.idleTimeoutMs / 2, 10), 60_000) : 0);
     this.#scheduleSweep();

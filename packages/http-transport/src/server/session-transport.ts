@@ -21,7 +21,6 @@
  * and {@link StreamableHttpSessionTransport.closeRequestStream} lets a handler end the
  * connection mid-call so the client polls (SSE polling, SEP-1699).
  */
-import { randomUUID } from 'node:crypto';
 import {
   ConnectionClosedError,
   ErrorCode,
@@ -56,7 +55,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   readonly canSendRequests: boolean;
   readonly #settings: SessionTransportSettings;
   /** Prefix of every stream id of this transport: ownership check for `Last-Event-ID`. */
-  readonly #key = randomUUID();
+  readonly #key = globalThis.crypto.randomUUID();
   #nextStream = 1;
   #sink: TransportSink | undefined;
   #state: 'new' | 'started' | 'closed' = 'new';

@@ -1,5 +1,5 @@
 import { ErrorCode, NoReturnChannelError, type JsonObject, type TransportSink } from '@statemcp/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InMemoryEventStore } from './event-store.js';
 import { createStreamableHttpServer } from './streamable-http-server.js';
 import type { StreamableHttpServer, StreamableHttpServerOptions } from './server-options.js';
@@ -430,6 +430,23 @@ describe('createStreamableHttpServer', () => {
       expect(JSON.parse(events[1]?.data ?? '{}')).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
       const unknown = await call(postInit({ jsonrpc: '2.0', id: 2, method: 'ping' }), '/messages?sessionId=nope');
       expect(unknown.status).toBe(404);
+    });
+  });
+
+  describe('#listen outside Node', () => {
+    it('rejects with a TypeError naming handleFetch where node:http is absent, and handleFetch still serves', async () => {
+      const { server, call } = make();
+      vi.stubGlobal('process', { ...process, getBuiltinModule: undefined });
+      let listening: Promise<unknown>;
+      try {
+        listening = server.listen();
+      } finally {
+        vi.unstubAllGlobals();
+      }
+      await expect(listening).rejects.toThrow(new TypeError('listen() needs node:http; in this runtime serve handleFetch with its own HTTP server'));
+      const response = await call(postInit(initializeBody()));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('mcp-session-id')).toBeTruthy();
     });
   });
 });

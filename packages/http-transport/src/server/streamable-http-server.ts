@@ -16,7 +16,7 @@
  *   DELETE: stateless (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
-import { createServer } from 'node:http';
+import type * as NodeHttp from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   ErrorCode,
@@ -43,6 +43,17 @@ import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from 
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 
 type AnySessionTransport = HttpServerSessionTransport | LegacySseSessionTransport;
+
+/**
+ * `node:http`, looked up when `listen()` is called and never at import, so the fetch-style
+ * front door (`handleFetch`) loads in runtimes without Node built-ins (workers, browsers).
+ */
+function nodeHttp(): typeof NodeHttp {
+  const loader = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const http = loader?.getBuiltinModule?.('node:http') as typeof NodeHttp | undefined;
+  if (http === undefined) throw new TypeError('listen() needs node:http; in this runtime serve handleFetch with its own HTTP server');
+  return http;
+}
 
 /**
  * Creates a Streamable HTTP server. Sessions meet the protocol through `connect`.
@@ -437,7 +448,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       terminate: (sessionId) => manager.delete(sessionId, 'deleted'),
     },
     listen: async ({ port = 0, host = '127.0.0.1' } = {}) => {
-      const http = createServer((req, res) => {
+      const http = nodeHttp().createServer((req, res) => {
         void server.handleNodeRequest(req, res);
       });
       await new Promise<void>((resolve, reject) => {

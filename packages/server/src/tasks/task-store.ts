@@ -13,7 +13,6 @@
  * Each task belongs to the connection that created it (only that connection can see it),
  * lives for its TTL (measured on the injected clock) and is then deleted.
  */
-import { randomUUID } from 'node:crypto';
 import { systemClock, type Clock, type JsonObject, type JsonRpcError, type TimerHandle } from '@statemcp/protocol';
 import type { Task, TaskStatus } from '../wire-types.js';
 
@@ -73,7 +72,7 @@ export class TaskStore {
   create(owner: string, requestedTtl: number | undefined): TaskRecord {
     const ttl = Math.min(requestedTtl !== undefined && requestedTtl >= 0 ? requestedTtl : this.#options.defaultTtlMs, this.#options.maxTtlMs);
     const now = new Date().toISOString();
-    const task: Task = { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ttl, pollInterval: this.#options.pollIntervalMs };
+    const task: Task = { taskId: globalThis.crypto.randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ttl, pollInterval: this.#options.pollIntervalMs };
     const record: TaskRecord = { task, owner, sequence: ++this.#sequence, controller: new AbortController(), outcome: undefined, waiters: [], expiry: undefined };
     record.expiry = this.#clock.setTimeout(() => this.delete(task.taskId), ttl);
     this.#tasks.set(task.taskId, record);

@@ -14,6 +14,7 @@
  * terminal.
  */
 import { ErrorCode, JsonRpcError, RELATED_TASK_META_KEY, toWireError, type JsonObject, type ProgressHandle } from '@statemcp/protocol';
+import { decodeBase64UrlJson, encodeBase64UrlJson } from '../base64url-json.js';
 import type { RelatedRequestOptions, RequestExtra } from '../request-extra.js';
 import type { Server, ServerRequestContext } from '../server.js';
 import { runTool, type TaskStarter } from '../tools.js';
@@ -29,12 +30,12 @@ function snapshot(record: TaskRecord): JsonObject {
 }
 
 function encodeAfter(sequence: number): string {
-  return Buffer.from(JSON.stringify({ after: sequence }), 'utf8').toString('base64url');
+  return encodeBase64UrlJson({ after: sequence });
 }
 
 function decodeAfter(cursor: string): number {
   try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const value = decodeBase64UrlJson(cursor);
     const after = (value as { after?: unknown } | null)?.after;
     if (typeof after === 'number' && Number.isSafeInteger(after) && after >= 0) return after;
   } catch {
