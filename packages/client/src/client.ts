@@ -13,16 +13,26 @@
 import {
   AlreadyConnectedError,
   InvalidStateError,
+  LEGACY_PROTOCOL_VERSIONS,
   Session,
+  assertCustomMethodName,
   hasCapability,
+  proposeVersion,
   type CloseInfo,
   type ConnectionState,
+  type CustomNotificationSpec,
+  type CustomRequestSpec,
+  type CustomSchema,
+  type InferCustom,
   type InitializeParams,
   type JsonObject,
+  type NotificationHandler,
+  type RequestHandler,
   type RequestOptions,
   type Transport,
 } from '@statemcp/protocol';
 import { buildCapabilities } from './capabilities.js';
+import { ClientCustomMethods, customSpec, type CustomCallOptions, type CustomNotificationHandler, type CustomNotifyOptions, type CustomRequestHandler } from './custom-methods.js';
 import { NotificationListeners } from './listeners.js';
 import type {
   CallOptions,
@@ -90,6 +100,7 @@ export class Client {
   readonly #serverRequests = new ServerRequestHandlers();
   readonly #listeners = new NotificationListeners();
   readonly #toolOutput = new ToolOutputValidator();
+  readonly #custom = new ClientCustomMethods();
   #session: Session;
   #declared: ClientCapabilities = {};
   #handshake: Promise<void> | undefined;
@@ -179,7 +190,8 @@ export class Client {
   }
 
   async #runHandshake(session: Session, transport: Transport, options: ConnectOptions): Promise<void> {
-    this.#declared = buildCapabilities(this.#options.capabilities, this.#serverRequests.implied());
+    const proposed = this.#options.protocolVersion ?? proposeVersion(this.#options.supportedVersions ?? LEGACY_PROTOCOL_VERSIONS);
+    this.#declared = this.#custom.declare(buildCapabilities(this.#options.capabilities, this.#serverRequests.implied()), proposed);
     await session.connect(transport);
     const params: InitializeParams = {
       capabilities: structuredClone(this.#declared),
@@ -200,8 +212,9 @@ export class Client {
   }
 
   #createSession(): Session {
-    const session = new Session(sessionOptions(this.#options, () => this.#declared));
+    const session = new Session(sessionOptions(this.#options, () => this.#declared, this.#custom.table));
     this.#serverRequests.install(session, () => this.#declared);
+    this.#custom.install(session);
     this.#listeners.install(session);
     return session;
   }
@@ -436,6 +449,38 @@ export class Client {
   /** Sets the minimum level of the log messages the server sends (`logging/setLevel`). */
   async setLoggingLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
     await this.#call('logging/setLevel', { level }, options);
+  }
+
+  /**
+   * Sends the custom (non-spec) request `method` (a vendor extension, `com.example/search`)
+   * through the same ledger, timeouts, progress and cancellation as every call:
+   * `options.params` validates the params before sending, `options.result` the result on
+   * arrival (`InvalidResultError`). Refused locally with `CapabilityNotSupportedError` unless
+   * the server declared the opt-in (`experimental[optIn ?? method]`; `optIn: false` skips it),
+   * with `InvalidArgumentError` for a spec method or a name without a vendor prefix.
+   */
+  async request<P extends CustomSchema | undefined = undefined, R extends CustomSchema | undefined = undefined>(method: string, params?: JsonObject, options: CustomCallOptions<P, R> = {}): Promise<InferCustom<R>> {
+    assertCustomMethodName(method);
+    return (await this.#session.request(method, params, { ...requestOptions(options), custom: customSpec(options), waitForOperating: true })) as InferCustom<R>;
+  }
+
+  /** Sends the custom (non-spec) notification `method`; the same checks as {@link request}. */
+  async notify<P extends CustomSchema | undefined = undefined>(method: string, params?: JsonObject, options: CustomNotifyOptions<P> = {}): Promise<void> {
+    assertCustomMethodName(method);
+    await this.#session.notify(method, params, { custom: customSpec(options) });
+  }
+
+  /**
+   * Answers the custom request `method` from the server: params validated before `handler`
+   * (-32602), its result after (-32603); the opt-in is declared in the next handshake.
+   */
+  method<P extends CustomSchema | undefined = undefined, R extends CustomSchema | undefined = undefined>(method: string, spec: CustomRequestSpec<P, R>, handler: CustomRequestHandler<P, R>): void {
+    this.#custom.defineRequest(method, spec, handler as unknown as RequestHandler, this.#session);
+  }
+
+  /** Handles the custom notification `method` from the server (invalid params are dropped); declared like {@link method}. */
+  notification<P extends CustomSchema | undefined = undefined>(method: string, spec: CustomNotificationSpec<P>, handler: CustomNotificationHandler<P>): void {
+    this.#custom.defineNotification(method, spec, handler as unknown as NotificationHandler, this.#session);
   }
 
   /**

@@ -19,6 +19,9 @@ export type {
   SamplingSettings,
 } from './options.js';
 
+export type { CustomCallOptions, CustomNotificationHandler, CustomNotifyOptions, CustomRequestHandler } from './custom-methods.js';
+export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, InferCustom } from '@statemcp/protocol';
+
 export type { CallToolParams, GetPromptParams, ListParams, ResourceParams } from './types.js';
 
 // Wire types of the newest legacy revision, re-exported for convenience.

@@ -3,16 +3,17 @@
  * call's options into the runner's per-request options. Only the keys that were set are
  * passed, so the runner's own defaults apply to the rest.
  */
-import type { RequestOptions, SessionOptions } from '@statemcp/protocol';
+import type { CustomMethodTable, RequestOptions, SessionOptions } from '@statemcp/protocol';
 import type { CallOptions, ClientOptions } from './options.js';
 import type { ClientCapabilities } from './types.js';
 
 /** The options of the client-role `Session` behind a `Client`; `capabilities` is read at each use. */
-export function sessionOptions(options: ClientOptions, capabilities: () => ClientCapabilities): SessionOptions {
+export function sessionOptions(options: ClientOptions, capabilities: () => ClientCapabilities, customMethods: CustomMethodTable): SessionOptions {
   const o = options;
   return {
     role: 'client',
     capabilities,
+    customMethods,
     ...(o.supportedVersions !== undefined ? { supportedVersions: o.supportedVersions } : {}),
     ...(o.clock !== undefined ? { clock: o.clock } : {}),
     ...(o.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: o.defaultTimeoutMs } : {}),

@@ -199,6 +199,8 @@ export { renderConnectionMermaid, renderRequestMermaid } from './machines/mermai
 // Session runner
 export { Session } from './session/session.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
+export { CustomMethodTable, assertCustomMethodName, customMethodRefusal, customOptInPath, declareCustomOptIns } from './session/custom-methods.js';
+export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, CustomSchemaResult, InferCustom } from './session/custom-methods.js';
 export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
 export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
 export type {

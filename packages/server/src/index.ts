@@ -23,6 +23,9 @@ export type { LoggingMessage } from './server-connection.js';
 
 export type { RelatedRequestOptions, RequestExtra } from './request-extra.js';
 
+export type { CustomNotificationHandler, CustomNotifyOptions, CustomRequestHandler, CustomRequestOptions } from './custom-methods.js';
+export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, InferCustom } from '@statemcp/protocol';
+
 export type { RegisteredTool, ToolArgs, ToolCallback, ToolConfig } from './tools.js';
 export type { RegistrationHandle } from './registry.js';
 export type {

@@ -14,8 +14,9 @@
  * const connection = await server.connect(transport);
  * ```
  */
-import { ErrorCode, JsonRpcError, type JsonObject, type Transport } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type Transport } from '@statemcp/protocol';
 import { NO_COMPLETIONS, completionResult, type Completer } from './completions.js';
+import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import type { ObjectSchemaInput } from './object-schema.js';
 import { PromptRegistry, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
 import { requestExtra } from './request-extra.js';
@@ -157,6 +158,19 @@ export class McpServer {
     const handle = this.#prompts.register(name, config, handler);
     this.#installPrompts();
     return handle;
+  }
+
+  /**
+   * Answers the custom (non-spec) request `method` (a vendor extension): see `Server.method`.
+   * The handler gets the validated params and the low-level request context.
+   */
+  method<P extends CustomSchema | undefined = undefined, R extends CustomSchema | undefined = undefined>(method: string, spec: CustomRequestSpec<P, R>, handler: CustomRequestHandler<P, R>): void {
+    this.server.method(method, spec, handler);
+  }
+
+  /** Handles the custom (non-spec) notification `method`: see `Server.notification`. */
+  notification<P extends CustomSchema | undefined = undefined>(method: string, spec: CustomNotificationSpec<P>, handler: CustomNotificationHandler<P>): void {
+    this.server.notification(method, spec, handler);
   }
 
   /** Serves one client over `transport` (see `Server.connect`). */

@@ -8,14 +8,18 @@
 import {
   ConnectionClosedError,
   InvalidStateError,
+  assertCustomMethodName,
   type CloseInfo,
   type ConnectionState,
+  type CustomSchema,
+  type InferCustom,
   type JsonObject,
   type NotificationOptions,
   type RequestOptions,
   type Session,
 } from '@statemcp/protocol';
 import { createMessageParams, elicitParams, type PeerView } from './client-requests.js';
+import { splitCustomOptions, type CustomNotifyOptions, type CustomRequestOptions } from './custom-methods.js';
 import { passesLevel } from './logging-levels.js';
 import type {
   ClientCapabilities,
@@ -198,6 +202,28 @@ export class ServerConnection {
   /** Asks the client for its roots (`roots/list`); needs the client's `roots` capability. */
   async listRoots(options: RequestOptions = {}): Promise<ListRootsResult> {
     return (await this.session.request('roots/list', undefined, options)) as unknown as ListRootsResult;
+  }
+
+  /**
+   * Sends the custom (non-spec) request `method` to the client: `options.params` validates
+   * the params before sending, `options.result` the result on arrival (`InvalidResultError`).
+   * Refused locally with `CapabilityNotSupportedError` unless the client declared the opt-in
+   * (`experimental[optIn ?? method]`; `optIn: false` skips it), and with
+   * `InvalidArgumentError` for a spec method or a name without a vendor prefix.
+   */
+  async request<P extends CustomSchema | undefined = undefined, R extends CustomSchema | undefined = undefined>(
+    method: string,
+    params?: JsonObject,
+    options: CustomRequestOptions<P, R> = {},
+  ): Promise<InferCustom<R>> {
+    assertCustomMethodName(method);
+    return (await this.session.request(method, params, splitCustomOptions(options))) as InferCustom<R>;
+  }
+
+  /** Sends the custom (non-spec) notification `method` to the client; the same checks as {@link request}. */
+  async notify<P extends CustomSchema | undefined = undefined>(method: string, params?: JsonObject, options: CustomNotifyOptions<P> = {}): Promise<void> {
+    assertCustomMethodName(method);
+    await this.session.notify(method, params, splitCustomOptions(options));
   }
 
   /** Pings the client; resolves with the round-trip time in ms. */

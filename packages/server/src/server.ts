@@ -18,11 +18,16 @@
  */
 import {
   AlreadyConnectedError,
+  CustomMethodTable,
   ErrorCode,
+  declareCustomOptIns,
   JsonRpcError,
   Session,
   type InboundContext,
   type InitializeParams,
+  type CustomNotificationSpec,
+  type CustomRequestSpec,
+  type CustomSchema,
   type InitializeResultShape,
   type JsonObject,
   type NotificationContext,
@@ -30,6 +35,7 @@ import {
   type SessionOptions,
   type Transport,
 } from '@statemcp/protocol';
+import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import { isLoggingLevel } from './logging-levels.js';
 import { capabilitiesFor, implementationFor } from './revision-features.js';
 import { ServerConnection } from './server-connection.js';
@@ -92,6 +98,7 @@ export class Server {
   readonly #notificationHandlers = new Map<string, ServerNotificationHandler>();
   readonly #connections = new Set<ServerConnection>();
   readonly #transports = new WeakSet<Transport>();
+  readonly #custom = new CustomMethodTable();
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
@@ -128,6 +135,7 @@ export class Server {
   }
 
   removeRequestHandler(method: string): void {
+    this.#custom.remove(method);
     this.#requestHandlers.delete(method);
     for (const connection of this.#connections) connection.session.removeRequestHandler(method);
   }
@@ -140,8 +148,37 @@ export class Server {
   }
 
   removeNotificationHandler(method: string): void {
+    this.#custom.remove(method);
     this.#notificationHandlers.delete(method);
     for (const connection of this.#connections) connection.session.removeNotificationHandler(method);
+  }
+
+  /**
+   * Answers the custom (non-spec) request `method` on every connection: params are validated
+   * before `handler` (-32602), its result after (-32603), and the server declares the opt-in
+   * (`experimental[optIn ?? method]`, or `extensions[…]` from 2026-07-28) in each handshake
+   * starting afterwards. Throws `InvalidArgumentError` for a spec method or a name without a
+   * vendor prefix (`com.example/search`). `removeRequestHandler(method)` removes it.
+   *
+   * @example
+   * ```ts
+   * server.method('com.example/search', { params: z.object({ query: z.string() }), result: z.object({ hits: z.array(z.string()) }) },
+   *   ({ query }) => ({ hits: [query] }));
+   * ```
+   */
+  method<P extends CustomSchema | undefined = undefined, R extends CustomSchema | undefined = undefined>(method: string, spec: CustomRequestSpec<P, R>, handler: CustomRequestHandler<P, R>): void {
+    this.#custom.defineRequest(method, spec);
+    this.setRequestHandler(method, handler as unknown as ServerRequestHandler);
+  }
+
+  /**
+   * Handles the custom (non-spec) notification `method` on every connection: invalid params
+   * are dropped with a diagnostic; the opt-in is declared as for {@link method}.
+   * `removeNotificationHandler(method)` removes it.
+   */
+  notification<P extends CustomSchema | undefined = undefined>(method: string, spec: CustomNotificationSpec<P>, handler: CustomNotificationHandler<P>): void {
+    this.#custom.defineNotification(method, spec);
+    this.setNotificationHandler(method, handler as unknown as ServerNotificationHandler);
   }
 
   /**
@@ -159,6 +196,7 @@ export class Server {
       new Session({
         ...sessionOptions,
         role: 'server',
+        customMethods: this.#custom,
         capabilities: () => self.capabilities,
         onInitialize: (params, version, context) => this.#initializeResult(self, params, version, context),
         onclose: () => {
@@ -188,7 +226,7 @@ export class Server {
   }
 
   #initializeResult(connection: ServerConnection, _params: InitializeParams, version: string, _context: InboundContext | undefined): InitializeResultShape {
-    const capabilities = this.capabilities();
+    const capabilities = declareCustomOptIns(this.capabilities(), this.#custom.optIns(), version);
     connection.declare(capabilities);
     const result: InitializeResultShape = {
       protocolVersion: version,

@@ -5,7 +5,7 @@
  * during a server's handshake, replayed in arrival order. Nothing a peer sends may throw out
  * of here.
  */
-import { InvalidArgumentError, RequestCancelledError, toWireError } from '../errors/errors.js';
+import { InvalidArgumentError, JsonRpcError, RequestCancelledError, toWireError } from '../errors/errors.js';
 import {
   ErrorCode,
   classifyMessage,
@@ -25,6 +25,7 @@ import { hasFeature } from '../revisions/registry.js';
 import type { Revision } from '../revisions/types.js';
 import type { InboundContext } from '../transport/transport.js';
 import type { Clock } from './clock.js';
+import { validateCustom, validateCustomAsync, withoutMeta, type CustomRequestSpec } from './custom-methods.js';
 import { HandlerContext, type HandlerContextHost } from './handler-context.js';
 import type { InboundRecord, RequestLedger } from './ledger.js';
 import type { SessionObserver } from './observer.js';
@@ -200,6 +201,8 @@ export class InboundDispatcher {
     }
     const revision = host.revision();
     const spec = revision.requests[method];
+    const custom = spec === undefined ? host.options.customMethods?.request(method) : undefined;
+    if (custom !== undefined) return this.#onCustomRequest(message, custom, context);
     const inbound = host.role === 'server' ? 'clientToServer' : 'serverToClient';
     if (spec === undefined || (spec.direction !== 'both' && spec.direction !== inbound)) {
       this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
@@ -221,6 +224,34 @@ export class InboundDispatcher {
       return;
     }
     this.#runHandler(message, parsed.data as JsonObject, handler, context);
+  }
+
+  /**
+   * A custom request this side registered: the same ledger record and settle path as a spec
+   * method; its params (without `_meta`) are checked before the handler (-32602) and its
+   * result after (-32603).
+   */
+  #onCustomRequest(message: JsonRpcRequest, custom: CustomRequestSpec, context: InboundContext | undefined): void {
+    const { id, method } = message;
+    const handler = this.#host.requestHandler(method);
+    if (handler === undefined) {
+      this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      return;
+    }
+    const checked: RequestHandler = async (params, ctx) => {
+      let input = withoutMeta(params);
+      if (custom.params !== undefined) {
+        const validation = await validateCustomAsync(custom.params, input);
+        if (!validation.ok) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${validation.message}`);
+        input = validation.value as JsonObject;
+      }
+      const result = await handler(input, ctx);
+      if (custom.result === undefined) return result;
+      const validation = await validateCustomAsync(custom.result, result);
+      if (!validation.ok) throw new Error(`The handler for ${method} returned an invalid result: ${validation.message}`);
+      return validation.value as JsonObject;
+    };
+    this.#runHandler(message, message.params ?? {}, checked, context);
   }
 
   #runHandler(message: JsonRpcRequest, params: JsonObject, handler: RequestHandler, context: InboundContext | undefined): void {
@@ -287,6 +318,15 @@ export class InboundDispatcher {
     }
     const params = message.params ?? {};
     const spec = host.revision().notifications[method];
+    const custom = spec === undefined ? host.options.customMethods?.notification(method) : undefined;
+    if (custom?.params !== undefined) {
+      validateCustom(custom.params, withoutMeta(params), (validation) => {
+        if (validation.ok) this.#deliverNotification(method, validation.value as JsonObject, context);
+        else host.observer.diagnostic(`dropped ${method} with invalid params: ${validation.message}`);
+      });
+      return;
+    }
+    if (custom !== undefined) return this.#deliverNotification(method, withoutMeta(params), context);
     if (spec !== undefined) {
       const parsed = spec.params.safeParse(params);
       if (!parsed.success) {
@@ -297,6 +337,11 @@ export class InboundDispatcher {
     if (method === 'notifications/cancelled') this.#onPeerCancel(params);
     else if (method === 'notifications/progress') host.outbound.onProgress(params);
     else if (method === 'notifications/tasks/status') host.outbound.onTaskStatus(params);
+    this.#deliverNotification(method, params, context);
+  }
+
+  #deliverNotification(method: string, params: JsonObject, context: InboundContext | undefined): void {
+    const host = this.#host;
     const handler = host.notificationHandler(method);
     if (handler === undefined) return;
     try {

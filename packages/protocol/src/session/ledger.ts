@@ -10,6 +10,7 @@
 import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
 import { isSettled, requestTransition, type RequestEventType, type RequestStateKind } from '../machines/request.js';
 import type { TimerHandle } from './clock.js';
+import type { CustomSchema } from './custom-methods.js';
 
 interface RecordBase {
   readonly id: RequestId;
@@ -32,6 +33,8 @@ export interface OutboundRecord extends RecordBase {
   readonly taskAugmented: boolean;
   /** Whether its timers keep the process alive (every request but a keep-alive ping). */
   readonly awaited: boolean;
+  /** A custom method's result schema (spec methods are checked against the revision). */
+  readonly customResult: CustomSchema | undefined;
   timer: TimerHandle | undefined;
   maxTimer: TimerHandle | undefined;
   /** Detaches the caller's AbortSignal listener. */

@@ -6,6 +6,7 @@ import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
 import type { Role, CloseReason } from '../machines/connection-types.js';
 import type { InspectListener } from '../observability/events.js';
 import type { Clock } from './clock.js';
+import type { CustomMethodTable, CustomNotificationSpec, CustomRequestSpec } from './custom-methods.js';
 import type { ProgressUpdate } from './ledger.js';
 
 /** What a client sends in `initialize` (the runner fills in `protocolVersion` when absent). */
@@ -63,6 +64,12 @@ export interface SessionOptions {
   readonly keepAlive?: { readonly intervalMs: number; readonly timeoutMs?: number; readonly maxFailures?: number };
   /** Called once when the session reaches Terminated. */
   readonly onclose?: (info: CloseInfo) => void;
+  /**
+   * The custom (non-spec) methods and notifications this side answers, with their schemas.
+   * A registered handler for a method absent from both the revision and this table is never
+   * reached: the peer gets -32601.
+   */
+  readonly customMethods?: CustomMethodTable;
 }
 
 /** Per-request options for outbound requests. */
@@ -87,11 +94,19 @@ export interface RequestOptions {
   readonly relatedRequestId?: RequestId;
   /** Skip checking the peer's capabilities for this call. */
   readonly skipCapabilityCheck?: boolean;
+  /**
+   * Sends a method outside the specification: its params are validated before sending, its
+   * result on arrival, and the peer must have declared its opt-in (see `CustomRequestSpec`).
+   * Without it a method the negotiated revision lacks is refused.
+   */
+  readonly custom?: CustomRequestSpec;
 }
 
 /** Options for outbound notifications. */
 export interface NotificationOptions {
   readonly relatedRequestId?: RequestId;
+  /** Sends a notification outside the specification (params validated, peer opt-in checked; see `CustomNotificationSpec`). */
+  readonly custom?: CustomNotificationSpec;
 }
 
 /** What a request handler gets besides its params. */

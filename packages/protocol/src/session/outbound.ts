@@ -7,6 +7,7 @@
  */
 import {
   CapabilityNotSupportedError,
+  InvalidArgumentError,
   InvalidResultError,
   InvalidStateError,
   JsonRpcError,
@@ -22,9 +23,10 @@ import type { ConnectionStateKind, PeerInfo, Role } from '../machines/connection
 import type { Revision } from '../revisions/types.js';
 import type { Transport } from '../transport/transport.js';
 import type { Clock } from './clock.js';
+import { customMethodRefusal, customOptInPath, optInOf, validateCustom } from './custom-methods.js';
 import type { OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
 import type { SessionObserver } from './observer.js';
-import type { RequestOptions, SessionOptions } from './options.js';
+import type { NotificationOptions, RequestOptions, SessionOptions } from './options.js';
 import { formatIssues } from './validation.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -76,6 +78,7 @@ export class OutboundRequests {
     const host = this.#host;
     const revision = host.revision();
     const spec = revision.requests[method];
+    if (spec === undefined && options.custom !== undefined) return this.#customRefusal(method, options.custom, options, transport);
     if (spec === undefined) {
       return new CapabilityNotSupportedError(method, `protocol revision ${revision.version}`, 'peer', {
         message: `${method} does not exist in the negotiated protocol revision ${revision.version}`,
@@ -95,11 +98,29 @@ export class OutboundRequests {
     return undefined;
   }
 
+  /**
+   * Why custom `method` may not be sent: a name that cannot be custom, a server without a
+   * return channel, or a peer that did not declare the opt-in (unless checks are relaxed).
+   */
+  #customRefusal(method: string, custom: { readonly optIn?: string | false }, options: { readonly skipCapabilityCheck?: boolean }, transport: Transport | undefined): Error | undefined {
+    const host = this.#host;
+    const naming = customMethodRefusal(method);
+    if (naming !== undefined) return new InvalidArgumentError(naming);
+    if (transport !== undefined && host.role === 'server' && (transport.canSendRequests === false || !host.revision().features.serverRequests)) {
+      return new NoReturnChannelError(`Cannot send ${method}: this connection has no channel for server-to-client requests`);
+    }
+    const id = optInOf(method, custom);
+    if (id === undefined || options.skipCapabilityCheck === true || host.options.strictCapabilities === false) return undefined;
+    const path = customOptInPath(host.revision().version, id);
+    return hasCapability(host.peer()?.capabilities, path) ? undefined : new CapabilityNotSupportedError(method, capabilityName(path), 'peer');
+  }
+
   /** Why notification `method` may not be sent in this revision with our capabilities; undefined when it may. */
-  notificationRefusal(method: string): Error | undefined {
+  notificationRefusal(method: string, options: NotificationOptions = {}): Error | undefined {
     if (method === 'notifications/cancelled' || method === 'notifications/initialized') return undefined;
     const host = this.#host;
     const revision = host.revision();
+    if (revision.notifications[method] === undefined && options.custom !== undefined) return this.#customRefusal(method, options.custom, {}, undefined);
     if (revision.notifications[method] === undefined && !method.startsWith('notifications/experimental')) {
       return new CapabilityNotSupportedError(method, `protocol revision ${revision.version}`, 'local', {
         message: `${method} does not exist in protocol revision ${revision.version}`,
@@ -152,6 +173,7 @@ export class OutboundRequests {
         resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? host.options.resetTimeoutOnProgress ?? true,
         taskAugmented: isJsonObject(params?.task),
         awaited,
+        customResult: options.custom?.result,
         timer: undefined,
         maxTimer: undefined,
         detach: undefined,
@@ -244,6 +266,13 @@ export class OutboundRequests {
     const record = ledger.outbound(message.id);
     if (record === undefined) {
       if (!ledger.wasRecentlySettled(message.id)) observer.diagnostic(`dropped a response for unknown request id ${String(message.id)}`);
+      return;
+    }
+    if (record.customResult !== undefined) {
+      validateCustom(record.customResult, message.result, (validation) => {
+        if (validation.ok) ledger.settle(record, { event: 'complete', result: validation.value as JsonObject });
+        else ledger.settle(record, { event: 'fail', error: new InvalidResultError(`Invalid result for ${record.method}: ${validation.message}`) });
+      });
       return;
     }
     const spec = record.method === 'initialize' ? undefined : this.#host.revision().requests[record.method];

@@ -19,6 +19,7 @@ import type { Revision } from '../revisions/types.js';
 import type { Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
 import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, negotiateServerVersion, proposeVersion } from '../versions.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
+import { checkCustomParams } from './custom-methods.js';
 import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
 import { InboundDispatcher } from './inbound.js';
 import { startKeepAlive } from './keep-alive.js';
@@ -285,7 +286,9 @@ export class Session {
    * (the peer's error reply), `CapabilityNotSupportedError`, `InvalidStateError`.
    */
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
-    return this.#request(method, params, options, true);
+    const schema = options.custom?.params;
+    if (schema === undefined) return this.#request(method, params, options, true);
+    return checkCustomParams(method, schema, params).then((checked) => this.#request(method, checked, options, true));
   }
 
   #request(method: string, params: JsonObject | undefined, options: RequestOptions, awaited: boolean): Promise<JsonObject> {
@@ -304,8 +307,10 @@ export class Session {
   /** Sends a notification. Rejects with a typed error when the state or capabilities forbid it. */
   async notify(method: string, params?: JsonObject, options: NotificationOptions = {}): Promise<void> {
     if (this.#transport === undefined) throw new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind);
-    const refused = this.#gate({ type: 'outboundNotification', method }) ?? this.#outbound.notificationRefusal(method);
+    const refused = this.#gate({ type: 'outboundNotification', method }) ?? this.#outbound.notificationRefusal(method, options);
     if (refused !== undefined) throw refused;
+    const schema = options.custom?.params;
+    if (schema !== undefined) params = await checkCustomParams(method, schema, params);
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
     await this.#write(message, options.relatedRequestId);
