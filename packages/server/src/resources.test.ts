@@ -86,9 +86,11 @@ describe('McpServer', () => {
       ).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
     });
 
-    it('refuses level-2+ templates at registration', () => {
+    it('refuses a template that cannot be matched unambiguously at registration, saying why', () => {
       const server = new McpServer(INFO);
-      expect(() => server.registerResourceTemplate('bad', 'test://{+path}', {}, () => ({ contents: [] }))).toThrow(/level-1/);
+      expect(() => server.registerResourceTemplate('bad', 'test://{name}{.ext}', {}, () => ({ contents: [] }))).toThrow(/cannot be matched unambiguously: \{name\}\{\.ext\}: a value of \{name\} may contain "\."/);
+      expect(() => server.registerResourceTemplate('bad', 'test://{a', {}, () => ({ contents: [] }))).toThrow(/Unbalanced braces/);
+      expect(server.capabilities().resources).toBeUndefined();
     });
   });
 
