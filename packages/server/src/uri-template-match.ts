@@ -15,7 +15,9 @@
  *   exploded `{?x*}` collects every `x=` parameter as a list.
  * - **fragment**: a final `{#x}` (anything after `#`), or literal text after a literal `#`.
  *
- * Values are pct-decoded; `+` is not a space. A prefix variable `{x:3}` matches at most 3
+ * Where a literal separates two variables that could both hold it, the earlier one takes as
+ * much as it can (`{name}.{ext}` on `a.b.c`: `a.b` and `c`). Values are pct-decoded; `+` is
+ * not a space. A prefix variable `{x:3}` matches at most 3
  * characters. Exploded associative arrays expand but match only as lists by name.
  *
  * Refused, with a `TypeError` that says why: a variable used twice; two expressions with no

@@ -9,6 +9,7 @@ describe('UriTemplate', () => {
       ['file:///{dir}/{name}.txt', 'file:///docs/readme.txt', { dir: 'docs', name: 'readme' }],
       ['file:///{dir}/{name}.txt', 'file:///docs/my.notes.txt', { dir: 'docs', name: 'my.notes' }],
       ['users://{user}', 'users://a%20b', { user: 'a b' }],
+      ['file:///{name}.{ext}', 'file:///a.b.c', { name: 'a.b', ext: 'c' }],
       ['static://plain', 'static://plain', {}],
       // level 2: reserved expansion spans segments, fragments
       ['files://{+path}', 'files://src/lib/index.ts', { path: 'src/lib/index.ts' }],
