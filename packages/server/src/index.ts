@@ -26,21 +26,26 @@ export type { RelatedRequestOptions, RequestExtra } from './request-extra.js';
 export type { CustomNotificationHandler, CustomNotifyOptions, CustomRequestHandler, CustomRequestOptions } from './custom-methods.js';
 export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, InferCustom } from '@statemcp/protocol';
 
-export type { RegisteredTool, ToolArgs, ToolCallback, ToolConfig } from './tools.js';
+export type { RegisteredTool, ToolArgs, ToolCallback, ToolConfig, ToolUpdate } from './tools.js';
 export type { RegistrationHandle } from './registry.js';
 export type {
   ReadResourceCallback,
   ReadResourceTemplateCallback,
   RegisteredResource,
+  RegisteredResourceTemplate,
   ResourceMetadata,
   ResourceTemplateMetadata,
+  ResourceTemplateUpdate,
+  ResourceUpdate,
 } from './resources.js';
-export type { PromptArgs, PromptArgsInput, PromptArgumentDefinition, PromptCallback, PromptConfig, RegisteredPrompt } from './prompts.js';
+export type { PromptArgs, PromptArgsInput, PromptArgumentDefinition, PromptCallback, PromptConfig, PromptUpdate, RegisteredPrompt } from './prompts.js';
 export { MAX_COMPLETION_VALUES } from './completions.js';
 export type { Completer, CompletionContext, CompletionValues } from './completions.js';
 export type { InferObject, ObjectSchemaInput, RawShape, StandardSchemaLike } from './object-schema.js';
 
 export { UriTemplate } from './uri-template.js';
+export type { UriTemplateValue } from './uri-template.js';
+export type { UriTemplateMatch, UriTemplateVariables } from './uri-template-match.js';
 
 export { TASK_TRANSITIONS } from './tasks/task-store.js';
 export type { TaskStoreOptions } from './tasks/task-store.js';

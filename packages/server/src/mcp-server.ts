@@ -25,6 +25,7 @@ import {
   type ReadResourceCallback,
   type ReadResourceTemplateCallback,
   type RegisteredResource,
+  type RegisteredResourceTemplate,
   type ResourceMetadata,
   type ResourceTemplateMetadata,
 } from './resources.js';
@@ -33,6 +34,7 @@ import type { LoggingMessage, ServerConnection } from './server-connection.js';
 import { TaskStore, type TaskStoreOptions } from './tasks/task-store.js';
 import { ToolTasks } from './tasks/tool-tasks.js';
 import { ToolRegistry, type RegisteredTool, type ToolArgs, type ToolCallback, type ToolConfig } from './tools.js';
+import type { UriTemplateVariables } from './uri-template-match.js';
 import type { Implementation, ServerCapabilities } from './wire-types.js';
 
 /** Capability overrides: an object is merged over the derived entry, `false` removes it. */
@@ -143,12 +145,19 @@ export class McpServer {
   }
 
   /**
-   * Registers resources addressed by an RFC 6570 level-1 URI template such as
-   * `test://template/{id}/data`; `read` gets the URI and its variables. `metadata.complete`
-   * offers completions per variable, `metadata.list` lists concrete resources.
+   * Registers resources addressed by an RFC 6570 URI template (levels 1–4) such as
+   * `test://template/{id}/data` or `files://{root}{/path*}{?rev}`; `read` gets the URI and
+   * its variables, typed from the template text (a list per exploded variable). A template
+   * that cannot be matched unambiguously is refused here with a `TypeError` saying why.
+   * `metadata.complete` offers completions per variable, `metadata.list` lists concrete resources.
    */
-  registerResourceTemplate(name: string, uriTemplate: string, metadata: ResourceTemplateMetadata, read: ReadResourceTemplateCallback): RegisteredResource {
-    const handle = this.#resources.registerTemplate(name, uriTemplate, metadata, read);
+  registerResourceTemplate<T extends string>(
+    name: string,
+    uriTemplate: T,
+    metadata: ResourceTemplateMetadata,
+    read: ReadResourceTemplateCallback<UriTemplateVariables<T>>,
+  ): RegisteredResourceTemplate {
+    const handle = this.#resources.registerTemplate(name, uriTemplate, metadata, read as ReadResourceTemplateCallback);
     this.#installResources();
     return handle;
   }

@@ -2,7 +2,7 @@ import { ErrorCode, LEGACY_PROTOCOL_VERSIONS, type JsonObject } from '@statemcp/
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer } from './mcp-server.js';
-import { initializedClient } from './test-harness.js';
+import { flush, initializedClient } from './test-harness.js';
 
 const INFO = { name: 'prompts-server', version: '1.0.0' };
 
@@ -64,6 +64,46 @@ describe('McpServer', () => {
       server.registerTool('t', {}, () => ({ content: [] }));
       const test = await initializedClient(server, { session: { strictCapabilities: false } });
       await expect(test.client.request('prompts/list')).rejects.toMatchObject({ code: ErrorCode.MethodNotFound });
+    });
+  });
+
+  describe('#update', () => {
+    it('replaces config and handler, renames in place, and sends one list_changed per tick', async () => {
+      const server = promptServer();
+      const test = await initializedClient(server);
+      const handle = server.registerPrompt('draft', { description: 'old' }, () => ({ messages: [] }));
+      await flush();
+      handle.update(
+        { name: 'final', description: 'new', argsSchema: { topic: z.string() }, complete: { topic: (value) => [`${value}!`] } },
+        ({ topic }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `About ${topic}` } }] }),
+      );
+      handle.disable();
+      handle.enable();
+      await flush();
+      expect(test.notifications('notifications/prompts/list_changed')).toHaveLength(2);
+      expect(handle.name).toBe('final');
+      const { prompts } = await test.client.request('prompts/list');
+      expect((prompts as JsonObject[]).map((p) => p.name)).toEqual(['test_simple_prompt', 'test_prompt_with_arguments', 'listed_args', 'final']);
+      expect((prompts as JsonObject[])[3]).toEqual({ name: 'final', description: 'new', arguments: [{ name: 'topic', required: true }] });
+      await expect(test.client.request('prompts/get', { name: 'final', arguments: { topic: 'x' } })).resolves.toEqual({
+        messages: [{ role: 'user', content: { type: 'text', text: 'About x' } }],
+      });
+      await expect(test.client.request('prompts/get', { name: 'final', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+      await expect(test.client.request('prompts/get', { name: 'draft' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+      await expect(test.client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'final' }, argument: { name: 'topic', value: 'a' } })).resolves.toEqual({
+        completion: { values: ['a!'] },
+      });
+      handle.remove();
+      await expect(test.client.request('prompts/get', { name: 'final', arguments: { topic: 'x' } })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    });
+
+    it('refuses a name already registered, changing nothing', async () => {
+      const server = promptServer();
+      const handle = server.registerPrompt('mine', { description: 'kept' }, () => ({ messages: [] }));
+      expect(() => handle.update({ name: 'listed_args', description: 'lost' })).toThrow(/already registered/);
+      const test = await initializedClient(server);
+      const { prompts } = await test.client.request('prompts/list');
+      expect((prompts as JsonObject[])[3]).toEqual({ name: 'mine', description: 'kept' });
     });
   });
 

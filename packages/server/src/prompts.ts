@@ -3,7 +3,8 @@
  * and `prompts/get` (unknown prompt or invalid/missing arguments → -32602). Arguments are
  * declared either as a raw shape of zod string schemas (validated; `description` and
  * optionality become the advertised argument list) or as a plain list of
- * `{ name, description, required }` (only required-ness is checked).
+ * `{ name, description, required }` (only required-ness is checked). A registered prompt can
+ * be updated (and renamed) in place.
  */
 import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
 import type { Completer } from './completions.js';
@@ -46,17 +47,29 @@ export type PromptArgs<A> = A extends RawShape
 
 export type PromptCallback<Args = { [key: string]: string | undefined }> = (args: Args, extra: RequestExtra) => GetPromptResult | Promise<GetPromptResult>;
 
+/** What `RegisteredPrompt.update` takes: a new config, and a new `name` to rename the prompt. */
+export type PromptUpdate<A extends PromptArgsInput | undefined = PromptArgsInput | undefined> = PromptConfig<A> & {
+  /** The new name; the prompt keeps its place in `prompts/list`. */
+  readonly name?: string;
+};
+
 /** The handle `registerPrompt` returns. */
-/** The handle `registerPrompt` returns. */
-export type RegisteredPrompt = RegistrationHandle;
+export interface RegisteredPrompt extends RegistrationHandle {
+  /**
+   * Replaces the config (`argsSchema` and `complete` included) and, when given, the handler;
+   * renames the prompt when `name` is given. A bad schema or a name already registered
+   * throws and leaves the prompt as it was.
+   */
+  update<A extends PromptArgsInput | undefined = undefined>(update: PromptUpdate<A>, handler?: PromptCallback<PromptArgs<A>>): void;
+}
 
 interface PromptEntry {
-  readonly name: string;
+  name: string;
   enabled: boolean;
-  readonly wire: Prompt;
-  readonly schema: StandardSchemaLike | undefined;
-  readonly complete: Readonly<Record<string, Completer>>;
-  readonly handler: PromptCallback<never>;
+  wire: Prompt;
+  schema: StandardSchemaLike | undefined;
+  complete: Readonly<Record<string, Completer>>;
+  handler: PromptCallback<never>;
 }
 
 function isOptional(schema: StandardSchemaLike): boolean {
@@ -77,6 +90,17 @@ function argumentsOf(input: PromptArgsInput): PromptArgument[] {
   });
 }
 
+function compilePrompt(name: string, config: PromptConfig<PromptArgsInput | undefined>): Pick<PromptEntry, 'wire' | 'schema' | 'complete'> {
+  const wire: Prompt = { name };
+  if (config.title !== undefined) wire.title = config.title;
+  if (config.description !== undefined) wire.description = config.description;
+  if (config.argsSchema !== undefined) wire.arguments = argumentsOf(config.argsSchema);
+  if (config.icons !== undefined) wire.icons = config.icons;
+  if (config._meta !== undefined) wire._meta = config._meta;
+  const schema = config.argsSchema === undefined || Array.isArray(config.argsSchema) ? undefined : toStandardSchema(config.argsSchema as RawShape, `Prompt ${name} argsSchema`);
+  return { wire, schema, complete: config.complete ?? {} };
+}
+
 /** The prompts of one `McpServer`: registration, `prompts/list` and `prompts/get`. */
 export class PromptRegistry {
   readonly entries: Registry<PromptEntry>;
@@ -91,16 +115,18 @@ export class PromptRegistry {
 
   register(name: string, config: PromptConfig<PromptArgsInput | undefined>, handler: PromptCallback<never>): RegisteredPrompt {
     if (this.entries.has(name)) throw new Error(`Prompt ${name} is already registered`);
-    const wire: Prompt = { name };
-    if (config.title !== undefined) wire.title = config.title;
-    if (config.description !== undefined) wire.description = config.description;
-    if (config.argsSchema !== undefined) wire.arguments = argumentsOf(config.argsSchema);
-    if (config.icons !== undefined) wire.icons = config.icons;
-    if (config._meta !== undefined) wire._meta = config._meta;
-    const schema = config.argsSchema === undefined || Array.isArray(config.argsSchema) ? undefined : toStandardSchema(config.argsSchema as RawShape, `Prompt ${name} argsSchema`);
-    const entry: PromptEntry = { name, enabled: true, wire, schema, complete: config.complete ?? {}, handler };
+    const entry: PromptEntry = { name, enabled: true, handler, ...compilePrompt(name, config) };
     this.entries.set(name, entry);
-    return registrationHandle(this.entries, name, name, entry);
+    const handle = registrationHandle(this.entries, entry, () => ({ name: entry.name, key: entry.name }));
+    const update = ({ name: newName = entry.name, ...next }: PromptUpdate, nextHandler?: PromptCallback<never>): void => {
+      if (newName !== entry.name && this.entries.has(newName)) throw new Error(`Prompt ${newName} is already registered`);
+      const compiled = compilePrompt(newName, next);
+      this.entries.rekey(entry.name, newName);
+      Object.assign(entry, compiled, { name: newName });
+      if (nextHandler !== undefined) entry.handler = nextHandler;
+      this.entries.touch();
+    };
+    return Object.assign(handle, { update });
   }
 
   list(params: JsonObject, version: string, pageSize: number): JsonObject {

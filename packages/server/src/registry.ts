@@ -46,6 +46,18 @@ export class Registry<T> {
     return this.#snapshot;
   }
 
+  /**
+   * Moves the entry at `from` to the key `to`, keeping its place in the order (a rename).
+   * Does not record a change: the caller touches once when its whole update is applied.
+   */
+  rekey(from: string, to: string): void {
+    if (from === to) return;
+    if (this.#entries.has(to)) throw new Error(`${to} is already registered`);
+    const moved = [...this.#entries].map(([key, value]): [string, T] => [key === from ? to : key, value]);
+    this.#entries.clear();
+    for (const [key, value] of moved) this.#entries.set(key, value);
+  }
+
   /** Records a change made inside an entry (enabled, metadata). */
   touch(): void {
     this.#generation++;
@@ -54,8 +66,9 @@ export class Registry<T> {
   }
 }
 
-/** The handle every registration returns: enable, disable, remove (tools add `update`). */
+/** The handle every registration returns: enable, disable, remove (each kind adds its `update`). */
 export interface RegistrationHandle {
+  /** The current name (it follows a rename by `update`). */
   readonly name: string;
   /** Whether the entry is listed and served. */
   readonly enabled: boolean;
@@ -67,22 +80,25 @@ export interface RegistrationHandle {
   remove(): void;
 }
 
-/** Builds the handle for `entry`, stored in `registry` under `key`; every change touches the registry. */
-export function registrationHandle<T extends { enabled: boolean }>(registry: Registry<T>, name: string, key: string, entry: T): RegistrationHandle {
+/** Builds the handle for `entry`, stored in `registry` under the key `identity()` gives (with its name); every change touches the registry. */
+export function registrationHandle<T extends { enabled: boolean }>(registry: Registry<T>, entry: T, identity: () => { readonly name: string; readonly key: string }): RegistrationHandle {
   const setEnabled = (enabled: boolean) => {
     if (entry.enabled === enabled) return;
     entry.enabled = enabled;
     registry.touch();
   };
   return {
-    name,
+    get name() {
+      return identity().name;
+    },
     get enabled() {
       return entry.enabled;
     },
     enable: () => setEnabled(true),
     disable: () => setEnabled(false),
     remove: () => {
-      registry.delete(key);
+      const { key } = identity();
+      if (registry.get(key) === entry) registry.delete(key);
     },
   };
 }

@@ -86,9 +86,109 @@ describe('McpServer', () => {
       ).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
     });
 
-    it('refuses level-2+ templates at registration', () => {
+    it('refuses a template that cannot be matched unambiguously at registration, saying why', () => {
       const server = new McpServer(INFO);
-      expect(() => server.registerResourceTemplate('bad', 'test://{+path}', {}, () => ({ contents: [] }))).toThrow(/level-1/);
+      expect(() => server.registerResourceTemplate('bad', 'test://{name}{.ext}', {}, () => ({ contents: [] }))).toThrow(/cannot be matched unambiguously: \{name\}\{\.ext\}: a value of \{name\} may contain "\."/);
+      expect(() => server.registerResourceTemplate('bad', 'test://{a', {}, () => ({ contents: [] }))).toThrow(/Unbalanced braces/);
+      expect(server.capabilities().resources).toBeUndefined();
+    });
+  });
+
+  describe('level 2–4 templates', () => {
+    function filesServer() {
+      const server = new McpServer(INFO);
+      server.registerResourceTemplate(
+        'files',
+        'files://{root}{/path*}{?rev,format}',
+        { complete: { root: (value) => ['repo', 'docs'].filter((root) => root.startsWith(value)), format: () => ['raw', 'html'] } },
+        (uri, { root, path, rev }) => ({ contents: [{ uri, text: JSON.stringify({ root, path, rev: rev ?? null }) }] }),
+      );
+      server.registerResourceTemplate('search', 'search://{+scope}{?q,lang}{#section}', {}, (uri, variables) => ({ contents: [{ uri, text: JSON.stringify(variables) }] }));
+      return server;
+    }
+
+    it.each([
+      ['files://repo/src/index.ts?format=raw&rev=42', { root: 'repo', path: ['src', 'index.ts'], rev: '42' }],
+      ['files://repo', { root: 'repo', path: [], rev: null }],
+      ['search://a/b%20c?lang=en&q=x#top', { scope: 'a/b c', lang: 'en', q: 'x', section: 'top' }],
+    ])('reads %s with its typed variables', async (uri, expected) => {
+      const test = await initializedClient(filesServer());
+      const { contents } = await test.client.request('resources/read', { uri });
+      expect(JSON.parse((contents as { text: string }[])[0]?.text ?? '')).toEqual(expected);
+    });
+
+    it('answers a URI no template matches with -32002', async () => {
+      const test = await initializedClient(filesServer());
+      await expect(test.client.request('resources/read', { uri: 'files://' })).rejects.toMatchObject({ code: ErrorCode.ResourceNotFound, data: { uri: 'files://' } });
+    });
+
+    it('completes variables of any expression, query variables included', async () => {
+      const test = await initializedClient(filesServer());
+      const ref = { type: 'ref/resource', uri: 'files://{root}{/path*}{?rev,format}' };
+      await expect(test.client.request('completion/complete', { ref, argument: { name: 'root', value: 'd' } })).resolves.toEqual({ completion: { values: ['docs'] } });
+      await expect(test.client.request('completion/complete', { ref, argument: { name: 'format', value: '' } })).resolves.toEqual({ completion: { values: ['raw', 'html'] } });
+    });
+  });
+
+  describe('#update', () => {
+    it('replaces a resource\'s metadata and reader, renames it and moves its URI in place, in one list_changed', async () => {
+      const server = resourceServer();
+      const test = await initializedClient(server);
+      const handle = server.registerResource('late', 'test://late', { description: 'old' }, (uri) => ({ contents: [{ uri, text: 'old' }] }));
+      await flush();
+      handle.update({ name: 'renamed', uri: 'test://moved', mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri, text: 'new' }] }));
+      handle.update({ name: 'renamed', uri: 'test://moved', mimeType: 'text/markdown' });
+      await flush();
+      expect(test.notifications('notifications/resources/list_changed')).toHaveLength(2);
+      expect(handle.name).toBe('renamed');
+      const { resources } = await test.client.request('resources/list');
+      expect((resources as JsonObject[]).find((r) => r.name === 'renamed')).toEqual({ uri: 'test://moved', name: 'renamed', mimeType: 'text/markdown' });
+      await expect(test.client.request('resources/read', { uri: 'test://moved' })).resolves.toEqual({ contents: [{ uri: 'test://moved', text: 'new' }] });
+      await expect(test.client.request('resources/read', { uri: 'test://late' })).rejects.toMatchObject({ code: ErrorCode.ResourceNotFound });
+      handle.remove();
+      await expect(test.client.request('resources/read', { uri: 'test://moved' })).rejects.toMatchObject({ code: ErrorCode.ResourceNotFound });
+    });
+
+    it('keeps the resource\'s place in the list and refuses a URI already registered, changing nothing', async () => {
+      const server = resourceServer();
+      const handle = server.registerResource('a', 'test://a', {}, (uri) => ({ contents: [{ uri, text: '' }] }));
+      server.registerResource('b', 'test://b', {}, (uri) => ({ contents: [{ uri, text: '' }] }));
+      handle.update({ uri: 'test://a-moved' });
+      expect(() => handle.update({ uri: 'test://static-text', description: 'lost' })).toThrow(/already registered/);
+      const test = await initializedClient(server);
+      const { resources } = await test.client.request('resources/list');
+      expect((resources as JsonObject[]).map((r) => r.uri)).toEqual(['test://static-text', 'test://static-binary', 'test://template/1/data', 'test://a-moved', 'test://b']);
+      expect((resources as JsonObject[])[3]).toEqual({ uri: 'test://a-moved', name: 'a' });
+    });
+
+    it('changes a template\'s text, name, completers and reader', async () => {
+      const server = new McpServer(INFO);
+      const handle = server.registerResourceTemplate('old', 'test://old/{id}', { complete: { id: () => ['1'] } }, (uri, { id }) => ({ contents: [{ uri, text: `old ${id}` }] }));
+      const test = await initializedClient(server);
+      handle.update({ name: 'new', uriTemplate: 'test://new{/path*}', complete: { path: () => ['a'] } }, (uri, { path }) => ({ contents: [{ uri, text: `new ${path.join('|')}` }] }));
+      await flush();
+      expect(test.notifications('notifications/resources/list_changed')).toHaveLength(1);
+      expect(handle.name).toBe('new');
+      await expect(test.client.request('resources/templates/list')).resolves.toEqual({ resourceTemplates: [{ uriTemplate: 'test://new{/path*}', name: 'new' }] });
+      await expect(test.client.request('resources/read', { uri: 'test://new/a/b' })).resolves.toEqual({ contents: [{ uri: 'test://new/a/b', text: 'new a|b' }] });
+      await expect(test.client.request('resources/read', { uri: 'test://old/1' })).rejects.toMatchObject({ code: ErrorCode.ResourceNotFound });
+      await expect(test.client.request('completion/complete', { ref: { type: 'ref/resource', uri: 'test://new{/path*}' }, argument: { name: 'path', value: '' } })).resolves.toEqual({
+        completion: { values: ['a'] },
+      });
+      await expect(test.client.request('completion/complete', { ref: { type: 'ref/resource', uri: 'test://old/{id}' }, argument: { name: 'id', value: '' } })).rejects.toMatchObject({
+        code: ErrorCode.InvalidParams,
+      });
+    });
+
+    it('refuses an unmatchable template or a taken name, leaving the template as it was', async () => {
+      const server = new McpServer(INFO);
+      server.registerResourceTemplate('taken', 'test://taken/{x}', {}, (uri) => ({ contents: [{ uri, text: 'taken' }] }));
+      const handle = server.registerResourceTemplate('mine', 'test://mine/{id}', {}, (uri, { id }) => ({ contents: [{ uri, text: id }] }));
+      expect(() => handle.update({ uriTemplate: 'test://mine/{a}{b}' })).toThrow(/cannot be matched unambiguously/);
+      expect(() => handle.update({ name: 'taken' })).toThrow(/already registered/);
+      const test = await initializedClient(server);
+      expect(handle.name).toBe('mine');
+      await expect(test.client.request('resources/read', { uri: 'test://mine/7' })).resolves.toEqual({ contents: [{ uri: 'test://mine/7', text: '7' }] });
     });
   });
 

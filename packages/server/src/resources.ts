@@ -1,7 +1,8 @@
 /**
  * Resource registrations of an `McpServer`: static resources (one URI each) and URI-template
- * resources (RFC 6570 level 1, with per-variable completers and an optional `list`
- * callback that contributes concrete resources to `resources/list`). `resources/read`
+ * resources (RFC 6570 levels 1–4, matched as `uri-template-match.ts` describes, with
+ * per-variable completers and an optional `list` callback that contributes concrete
+ * resources to `resources/list`). Both can be updated (and renamed) in place. `resources/read`
  * tries the exact URI first, then the templates in registration order; an unknown URI is
  * -32002 with `data.uri` (digest §3.1, rule 53).
  */
@@ -13,6 +14,7 @@ import type { RequestExtra } from './request-extra.js';
 import { checkResult } from './result-check.js';
 import { resourceFor, resourceTemplateFor } from './revision-features.js';
 import { UriTemplate } from './uri-template.js';
+import type { UriTemplateMatch, UriTemplateVariables } from './uri-template-match.js';
 import type { Annotations, Icon, Meta, ReadResourceResult, Resource, ResourceTemplate } from './wire-types.js';
 
 /** Descriptive fields of a resource (everything but `uri` and `name`). */
@@ -38,23 +40,52 @@ export interface ResourceTemplateMetadata extends Omit<ResourceMetadata, 'size'>
 }
 
 export type ReadResourceCallback = (uri: string, extra: RequestExtra) => ReadResourceResult | Promise<ReadResourceResult>;
-export type ReadResourceTemplateCallback = (uri: string, variables: Record<string, string>, extra: RequestExtra) => ReadResourceResult | Promise<ReadResourceResult>;
+/** Reads a resource of a template; `variables` are what the URI matched (typed from the template text at registration). */
+export type ReadResourceTemplateCallback<V = UriTemplateMatch> = (uri: string, variables: V, extra: RequestExtra) => ReadResourceResult | Promise<ReadResourceResult>;
 
-/** The handle `registerResource` / `registerResourceTemplate` return. */
-/** The handle `registerResource` and `registerResourceTemplate` return. */
-export type RegisteredResource = RegistrationHandle;
+/** What `RegisteredResource.update` takes: new metadata, and a new `name` or `uri` to rename the resource. */
+export type ResourceUpdate = ResourceMetadata & {
+  readonly name?: string;
+  readonly uri?: string;
+};
 
-type ResourceEntry =
-  | { readonly kind: 'static'; readonly key: string; enabled: boolean; readonly wire: Resource; readonly read: ReadResourceCallback }
-  | {
-      readonly kind: 'template';
-      readonly key: string;
-      enabled: boolean;
-      readonly wire: ResourceTemplate;
-      readonly template: UriTemplate;
-      readonly metadata: ResourceTemplateMetadata;
-      readonly read: ReadResourceTemplateCallback;
-    };
+/** What `RegisteredResourceTemplate.update` takes: new metadata, and a new `name` or `uriTemplate`. */
+export type ResourceTemplateUpdate<T extends string = string> = ResourceTemplateMetadata & {
+  readonly name?: string;
+  readonly uriTemplate?: T;
+};
+
+/** The handle `registerResource` returns. */
+export interface RegisteredResource extends RegistrationHandle {
+  /**
+   * Replaces the metadata and, when given, the read callback; `name` and `uri` rename the
+   * resource (it keeps its place in `resources/list`). A URI already registered throws and
+   * leaves the resource as it was.
+   */
+  update(update: ResourceUpdate, read?: ReadResourceCallback): void;
+}
+
+/** The handle `registerResourceTemplate` returns. */
+export interface RegisteredResourceTemplate extends RegistrationHandle {
+  /**
+   * Replaces the metadata (`list`, `complete` included) and, when given, the read callback;
+   * `name` and `uriTemplate` rename the template. A template that cannot be matched, or a
+   * name already registered, throws and leaves the template as it was.
+   */
+  update<T extends string = string>(update: ResourceTemplateUpdate<T>, read?: ReadResourceTemplateCallback<UriTemplateVariables<T>>): void;
+}
+
+type StaticEntry = { readonly kind: 'static'; key: string; enabled: boolean; wire: Resource; read: ReadResourceCallback };
+type TemplateEntry = {
+  readonly kind: 'template';
+  key: string;
+  enabled: boolean;
+  wire: ResourceTemplate;
+  template: UriTemplate;
+  metadata: ResourceTemplateMetadata;
+  read: ReadResourceTemplateCallback;
+};
+type ResourceEntry = StaticEntry | TemplateEntry;
 
 function describe(metadata: ResourceMetadata): Partial<Resource> {
   const out: Partial<Resource> = {};
@@ -62,6 +93,11 @@ function describe(metadata: ResourceMetadata): Partial<Resource> {
     if (metadata[key] !== undefined) (out as Record<string, unknown>)[key] = metadata[key];
   }
   return out;
+}
+
+function describeTemplate(name: string, uriTemplate: string, metadata: ResourceTemplateMetadata): Pick<TemplateEntry, 'wire' | 'metadata'> {
+  const { size: _size, ...described } = describe(metadata);
+  return { wire: { uriTemplate, name, ...described }, metadata };
 }
 
 /** The resources and resource templates of one `McpServer`. */
@@ -84,23 +120,39 @@ export class ResourceRegistry {
   registerStatic(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredResource {
     const key = `uri:${uri}`;
     if (this.entries.has(key)) throw new Error(`Resource ${uri} is already registered`);
-    const entry: ResourceEntry = { kind: 'static', key, enabled: true, wire: { uri, name, ...describe(metadata) }, read };
+    const entry: StaticEntry = { kind: 'static', key, enabled: true, wire: { uri, name, ...describe(metadata) }, read };
     this.entries.set(key, entry);
-    return this.#handle(name, entry);
+    const handle = registrationHandle(this.entries, entry, () => ({ name: entry.wire.name, key: entry.key }));
+    return Object.assign(handle, {
+      update: ({ name: newName = entry.wire.name, uri: newUri = entry.wire.uri, ...next }: ResourceUpdate, nextRead?: ReadResourceCallback) => {
+        const newKey = `uri:${newUri}`;
+        if (newKey !== entry.key && this.entries.has(newKey)) throw new Error(`Resource ${newUri} is already registered`);
+        this.entries.rekey(entry.key, newKey);
+        entry.key = newKey;
+        entry.wire = { uri: newUri, name: newName, ...describe(next) };
+        if (nextRead !== undefined) entry.read = nextRead;
+        this.entries.touch();
+      },
+    });
   }
 
-  registerTemplate(name: string, uriTemplate: string, metadata: ResourceTemplateMetadata, read: ReadResourceTemplateCallback): RegisteredResource {
+  registerTemplate(name: string, uriTemplate: string, metadata: ResourceTemplateMetadata, read: ReadResourceTemplateCallback): RegisteredResourceTemplate {
     const key = `template:${name}`;
     if (this.entries.has(key)) throw new Error(`Resource template ${name} is already registered`);
-    const template = new UriTemplate(uriTemplate);
-    const { size: _size, ...described } = describe(metadata);
-    const entry: ResourceEntry = { kind: 'template', key, enabled: true, wire: { uriTemplate, name, ...described }, template, metadata, read };
+    const entry: TemplateEntry = { kind: 'template', key, enabled: true, template: UriTemplate.forMatching(uriTemplate), ...describeTemplate(name, uriTemplate, metadata), read };
     this.entries.set(key, entry);
-    return this.#handle(name, entry);
-  }
-
-  #handle(name: string, entry: ResourceEntry): RegisteredResource {
-    return registrationHandle(this.entries, name, entry.key, entry);
+    const handle = registrationHandle(this.entries, entry, () => ({ name: entry.wire.name, key: entry.key }));
+    const update = (changes: ResourceTemplateUpdate, nextRead?: ReadResourceTemplateCallback): void => {
+      const { name: newName = entry.wire.name, uriTemplate: newText = entry.wire.uriTemplate, ...next } = changes;
+      const newKey = `template:${newName}`;
+      if (newKey !== entry.key && this.entries.has(newKey)) throw new Error(`Resource template ${newName} is already registered`);
+      const template = newText === entry.wire.uriTemplate ? entry.template : UriTemplate.forMatching(newText);
+      this.entries.rekey(entry.key, newKey);
+      Object.assign(entry, { key: newKey, template }, describeTemplate(newName, newText, next));
+      if (nextRead !== undefined) entry.read = nextRead;
+      this.entries.touch();
+    };
+    return Object.assign(handle, { update: update as RegisteredResourceTemplate['update'] });
   }
 
   /** `resources/list`: static resources, then what each template's `list` callback returns. */
@@ -118,9 +170,9 @@ export class ResourceRegistry {
 
   /** `resources/templates/list`. */
   listTemplates(params: JsonObject, version: string, pageSize: number): JsonObject {
-    const templates = this.entries.values().filter((entry) => entry.enabled && entry.kind === 'template');
+    const templates = this.entries.values().filter((entry): entry is TemplateEntry => entry.enabled && entry.kind === 'template');
     const page = paginate(templates, typeof params.cursor === 'string' ? params.cursor : undefined, pageSize, this.entries.generation);
-    const resourceTemplates = page.items.map((entry) => resourceTemplateFor(entry.wire as ResourceTemplate, version));
+    const resourceTemplates = page.items.map((entry) => resourceTemplateFor(entry.wire, version));
     return page.nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor: page.nextCursor };
   }
 

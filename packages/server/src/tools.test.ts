@@ -320,6 +320,28 @@ describe('McpServer', () => {
       expect(a.notifications('notifications/tools/list_changed')).toHaveLength(2);
     });
 
+    it('renames a tool in place with update, refusing a taken or invalid name without changing anything', async () => {
+      const server = richServer();
+      const test = await initializedClient(server);
+      const handle = server.registerTool('draft', { description: 'old' }, () => ({ content: [{ type: 'text', text: 'old' }] }));
+      server.registerTool('last', {}, () => ({ content: [] }));
+      await flush();
+      handle.update({ name: 'final', description: 'new' }, () => ({ content: [{ type: 'text', text: 'new' }] }));
+      expect(() => handle.update({ name: 'add' })).toThrow(/already registered/);
+      expect(() => handle.update({ name: 'bad name' })).toThrow(TypeError);
+      await flush();
+      expect(test.notifications('notifications/tools/list_changed')).toHaveLength(2);
+      expect(handle.name).toBe('final');
+      const { tools } = await test.client.request('tools/list');
+      expect((tools as { name: string; description?: string }[]).map((tool) => [tool.name, tool.description])).toEqual([
+        ['add', 'Adds two numbers'],
+        ['final', 'new'],
+        ['last', undefined],
+      ]);
+      await expect(test.client.request('tools/call', { name: 'final' })).resolves.toEqual({ content: [{ type: 'text', text: 'new' }] });
+      await expect(test.client.request('tools/call', { name: 'draft' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    });
+
     it('sends none when the connection declared tools without listChanged', async () => {
       const server = new McpServer(INFO, { capabilities: { tools: { listChanged: false } } });
       const test = await initializedClient(server);

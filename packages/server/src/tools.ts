@@ -42,14 +42,24 @@ export type ToolArgs<I> = I extends ObjectSchemaInput ? InferObject<I> : { [key:
 
 export type ToolCallback<Args = { [key: string]: unknown }> = (args: Args, extra: RequestExtra) => CallToolResult | Promise<CallToolResult>;
 
+/** What `RegisteredTool.update` takes: a new config, and a new `name` to rename the tool. */
+export type ToolUpdate = ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined> & {
+  /** The new name; the tool keeps its place in `tools/list`. */
+  readonly name?: string;
+};
+
 /** The handle `registerTool` returns; a disabled tool leaves `tools/list` and calling it is -32602. */
 export interface RegisteredTool extends RegistrationHandle {
-  /** Replaces metadata and/or the handler (schemas are compiled again). */
-  update(config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler?: ToolCallback<never>): void;
+  /**
+   * Replaces the config (schemas are compiled again) and, when given, the handler; renames
+   * the tool when `name` is given. Checked before anything changes: a bad schema or a name
+   * already taken throws and leaves the tool as it was.
+   */
+  update(config: ToolUpdate, handler?: ToolCallback<never>): void;
 }
 
 export interface ToolEntry {
-  readonly name: string;
+  name: string;
   enabled: boolean;
   wire: ToolDefinition;
   input: CompiledSchema | undefined;
@@ -75,6 +85,10 @@ function compileTool(name: string, config: ToolConfig<ObjectSchemaInput | undefi
   return { wire, input, output };
 }
 
+function checkToolName(name: string): void {
+  if (!TOOL_NAME.test(name)) throw new TypeError(`Invalid tool name ${JSON.stringify(name)}: use 1–128 characters from A-Z a-z 0-9 _ - . /`);
+}
+
 /** The tools of one `McpServer`: registration, `tools/list` and `tools/call`. */
 export class ToolRegistry {
   readonly entries: Registry<ToolEntry>;
@@ -89,22 +103,23 @@ export class ToolRegistry {
   }
 
   register(name: string, config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler: ToolCallback<never>): RegisteredTool {
-    if (!TOOL_NAME.test(name)) throw new TypeError(`Invalid tool name ${JSON.stringify(name)}: use 1–128 characters from A-Z a-z 0-9 _ - . /`);
+    checkToolName(name);
     if (this.entries.has(name)) throw new Error(`Tool ${name} is already registered`);
     const entry: ToolEntry = { name, enabled: true, handler, perVersion: new Map(), ...compileTool(name, config) };
     this.entries.set(name, entry);
-    return {
-      ...registrationHandle(this.entries, name, name, entry),
-      get enabled() {
-        return entry.enabled;
-      },
-      update: (next, nextHandler) => {
-        Object.assign(entry, compileTool(name, next));
+    const handle = registrationHandle(this.entries, entry, () => ({ name: entry.name, key: entry.name }));
+    return Object.assign(handle, {
+      update: ({ name: newName = entry.name, ...next }: ToolUpdate, nextHandler?: ToolCallback<never>) => {
+        checkToolName(newName);
+        if (newName !== entry.name && this.entries.has(newName)) throw new Error(`Tool ${newName} is already registered`);
+        const compiled = compileTool(newName, next);
+        this.entries.rekey(entry.name, newName);
+        Object.assign(entry, compiled, { name: newName });
         if (nextHandler !== undefined) entry.handler = nextHandler;
         entry.perVersion.clear();
         this.entries.touch();
       },
-    };
+    });
   }
 
   /** `tools/list` for `version`. Tools that require tasks are hidden from revisions without tasks. */
