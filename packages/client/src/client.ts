@@ -31,10 +31,11 @@ import type {
   ConnectOptions,
   ElicitationHandler,
   ElicitationSettings,
+  ListOptions,
   SamplingHandler,
   SamplingSettings,
 } from './options.js';
-import { paginate } from './pagination.js';
+import { LIST_ITEMS_KEY, collectPages, paginate, withCursor, type ListItem, type ListKind, type PageFetcher } from './pagination.js';
 import { checkRoots, sameRoots } from './roots.js';
 import { ServerRequestHandlers } from './server-requests.js';
 import { requestOptions, sessionOptions } from './session-options.js';
@@ -344,18 +345,29 @@ export class Client {
   }
 
   /**
-   * Every tool, page after page.
+   * Every tool, page after page. With `maxPages`, a listing longer than that many pages
+   * throws `TooManyPagesError` once the last page allowed is used up.
    *
    * @example
    * ```ts
    * for await (const tool of client.tools()) console.log(tool.name);
    * ```
    */
-  tools(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<Tool, void, undefined> {
-    return paginate(async (cursor) => {
-      const page = await this.listTools(withCursor(params, cursor), options);
-      return { items: page.tools, nextCursor: page.nextCursor };
-    }, 'tools/list', params.cursor);
+  tools(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<Tool, void, undefined> {
+    return paginate(this.#pages('tools', params, options), 'tools/list', params.cursor, options.maxPages);
+  }
+
+  /**
+   * Every tool in one array, fetching at most `maxPages` pages (default 100); a longer
+   * listing rejects with `TooManyPagesError` instead of growing without bound.
+   *
+   * @example
+   * ```ts
+   * const tools = await client.listAllTools({}, { maxPages: 10 });
+   * ```
+   */
+  listAllTools(params: ListParams = {}, options: ListOptions = {}): Promise<Tool[]> {
+    return collectPages(this.#pages('tools', params, options), 'tools/list', params.cursor, options.maxPages);
   }
 
   /**
@@ -374,12 +386,14 @@ export class Client {
     return (await this.#call('resources/list', params, options)) as ListResourcesResult;
   }
 
-  /** Every resource, page after page. */
-  resources(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<Resource, void, undefined> {
-    return paginate(async (cursor) => {
-      const page = await this.listResources(withCursor(params, cursor), options);
-      return { items: page.resources, nextCursor: page.nextCursor };
-    }, 'resources/list', params.cursor);
+  /** Every resource, page after page (bounded by `maxPages` when given). */
+  resources(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<Resource, void, undefined> {
+    return paginate(this.#pages('resources', params, options), 'resources/list', params.cursor, options.maxPages);
+  }
+
+  /** Every resource in one array, fetching at most `maxPages` pages (default 100); see `listAllTools`. */
+  listAllResources(params: ListParams = {}, options: ListOptions = {}): Promise<Resource[]> {
+    return collectPages(this.#pages('resources', params, options), 'resources/list', params.cursor, options.maxPages);
   }
 
   /** One page of `resources/templates/list`. */
@@ -387,12 +401,14 @@ export class Client {
     return (await this.#call('resources/templates/list', params, options)) as ListResourceTemplatesResult;
   }
 
-  /** Every resource template, page after page. */
-  resourceTemplates(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<ResourceTemplate, void, undefined> {
-    return paginate(async (cursor) => {
-      const page = await this.listResourceTemplates(withCursor(params, cursor), options);
-      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
-    }, 'resources/templates/list', params.cursor);
+  /** Every resource template, page after page (bounded by `maxPages` when given). */
+  resourceTemplates(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<ResourceTemplate, void, undefined> {
+    return paginate(this.#pages('resourceTemplates', params, options), 'resources/templates/list', params.cursor, options.maxPages);
+  }
+
+  /** Every resource template in one array, fetching at most `maxPages` pages (default 100); see `listAllTools`. */
+  listAllResourceTemplates(params: ListParams = {}, options: ListOptions = {}): Promise<ResourceTemplate[]> {
+    return collectPages(this.#pages('resourceTemplates', params, options), 'resources/templates/list', params.cursor, options.maxPages);
   }
 
   /** Reads a resource (`resources/read`). */
@@ -415,12 +431,14 @@ export class Client {
     return (await this.#call('prompts/list', params, options)) as ListPromptsResult;
   }
 
-  /** Every prompt, page after page. */
-  prompts(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<Prompt, void, undefined> {
-    return paginate(async (cursor) => {
-      const page = await this.listPrompts(withCursor(params, cursor), options);
-      return { items: page.prompts, nextCursor: page.nextCursor };
-    }, 'prompts/list', params.cursor);
+  /** Every prompt, page after page (bounded by `maxPages` when given). */
+  prompts(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<Prompt, void, undefined> {
+    return paginate(this.#pages('prompts', params, options), 'prompts/list', params.cursor, options.maxPages);
+  }
+
+  /** Every prompt in one array, fetching at most `maxPages` pages (default 100); see `listAllTools`. */
+  listAllPrompts(params: ListParams = {}, options: ListOptions = {}): Promise<Prompt[]> {
+    return collectPages(this.#pages('prompts', params, options), 'prompts/list', params.cursor, options.maxPages);
   }
 
   /** Gets a prompt with its arguments filled in (`prompts/get`). */
@@ -438,6 +456,27 @@ export class Client {
     await this.#call('logging/setLevel', { level }, options);
   }
 
+  /** The page fetcher of one list, through that list's one-page call (so a tools listing remembers output schemas). */
+  #pages<K extends ListKind>(kind: K, params: ListParams, options: CallOptions): PageFetcher<ListItem<K>> {
+    return async (cursor) => {
+      const page = (await this.#listPage(kind, withCursor(params, cursor), options)) as unknown as JsonObject;
+      return { items: page[LIST_ITEMS_KEY[kind]] as ListItem<K>[], nextCursor: page.nextCursor as string | undefined };
+    };
+  }
+
+  #listPage(kind: ListKind, params: ListParams, options: CallOptions): Promise<object> {
+    switch (kind) {
+      case 'tools':
+        return this.listTools(params, options);
+      case 'resources':
+        return this.listResources(params, options);
+      case 'resourceTemplates':
+        return this.listResourceTemplates(params, options);
+      case 'prompts':
+        return this.listPrompts(params, options);
+    }
+  }
+
   /**
    * Sends one call. While a handshake runs — `connect()`, or the one the session re-runs after
    * a Streamable HTTP server forgot it — the call waits in the session's ledger
@@ -448,9 +487,4 @@ export class Client {
   async #call(method: string, params: object, options: CallOptions): Promise<JsonObject> {
     return this.#session.request(method, params as JsonObject, { ...requestOptions(options), waitForOperating: true });
   }
-}
-
-function withCursor(params: ListParams, cursor: string | undefined): ListParams {
-  const { cursor: _ignored, ...rest } = params;
-  return cursor === undefined ? rest : { ...rest, cursor };
 }

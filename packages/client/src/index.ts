@@ -15,6 +15,7 @@ export type {
   ElicitationHandler,
   ElicitationSettings,
   HandlerContext,
+  ListOptions,
   SamplingHandler,
   SamplingSettings,
 } from './options.js';
@@ -67,5 +68,6 @@ export {
   McpError,
   RequestCancelledError,
   RequestTimeoutError,
+  TooManyPagesError,
   UnsupportedProtocolVersionError,
 } from '@statemcp/protocol';

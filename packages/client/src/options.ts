@@ -70,6 +70,16 @@ export interface CallOptions {
   readonly onProgress?: (progress: ProgressUpdate) => void;
 }
 
+/** Options of the page iterators (`tools()`, …) and the collect-all calls (`listAllTools()`, …). */
+export interface ListOptions extends CallOptions {
+  /**
+   * The most pages to fetch (a positive integer). Past it, with the server still offering a
+   * `nextCursor`, the listing fails with `TooManyPagesError`. Default: no bound for the
+   * iterators, 100 for the collect-all calls. Each page is one call with this call's options.
+   */
+  readonly maxPages?: number;
+}
+
 /** Options of `callTool`. */
 export interface CallToolOptions extends CallOptions {
   /** Check `structuredContent` against the tool's `outputSchema` (default: the client's `validateToolOutput`). */

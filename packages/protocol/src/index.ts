@@ -49,6 +49,7 @@ export {
   RequestTimeoutError,
   SessionChangedError,
   StatemcpError,
+  TooManyPagesError,
   TransportError,
   UnsupportedProtocolVersionError,
   categoryOf,
