@@ -15,6 +15,7 @@ import {
   InvalidStateError,
   Session,
   hasCapability,
+  systemClock,
   type CloseInfo,
   type ConnectionState,
   type InitializeParams,
@@ -23,6 +24,7 @@ import {
   type Transport,
 } from '@statemcp/protocol';
 import { buildCapabilities } from './capabilities.js';
+import { watchLists, type ListRefresher } from './list-refresh.js';
 import { NotificationListeners } from './listeners.js';
 import type {
   CallOptions,
@@ -35,7 +37,7 @@ import type {
   SamplingHandler,
   SamplingSettings,
 } from './options.js';
-import { LIST_ITEMS_KEY, collectPages, paginate, withCursor, type ListItem, type ListKind, type PageFetcher } from './pagination.js';
+import { LIST_METHOD, collectPages, pageFetcher, paginate } from './pagination.js';
 import { checkRoots, sameRoots } from './roots.js';
 import { ServerRequestHandlers } from './server-requests.js';
 import { requestOptions, sessionOptions } from './session-options.js';
@@ -91,6 +93,7 @@ export class Client {
   readonly #serverRequests = new ServerRequestHandlers();
   readonly #listeners = new NotificationListeners();
   readonly #toolOutput = new ToolOutputValidator();
+  readonly #refreshers: readonly ListRefresher<unknown>[];
   #session: Session;
   #declared: ClientCapabilities = {};
   #handshake: Promise<void> | undefined;
@@ -102,6 +105,9 @@ export class Client {
     if (options.onElicitation !== undefined) this.#serverRequests.elicitation = { handler: options.onElicitation, settings: {} };
     if (options.roots !== undefined) this.#serverRequests.roots = checkRoots(options.roots);
     this.#listeners.add('notifications/tools/list_changed', () => this.#toolOutput.clear());
+    this.#refreshers = watchLists(this.#listeners, options.clock ?? systemClock, options.listChanged, (kind, maxPages) =>
+      collectPages(pageFetcher(this, kind, {}, {}), LIST_METHOD[kind], undefined, maxPages),
+    );
     this.#session = this.#createSession();
   }
 
@@ -204,6 +210,9 @@ export class Client {
     const session = new Session(sessionOptions(this.#options, () => this.#declared));
     this.#serverRequests.install(session, () => this.#declared);
     this.#listeners.install(session);
+    void session.closed.then(() => {
+      for (const refresher of this.#refreshers) refresher.stop();
+    });
     return session;
   }
 
@@ -354,7 +363,7 @@ export class Client {
    * ```
    */
   tools(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<Tool, void, undefined> {
-    return paginate(this.#pages('tools', params, options), 'tools/list', params.cursor, options.maxPages);
+    return paginate(pageFetcher(this, 'tools', params, options), 'tools/list', params.cursor, options.maxPages);
   }
 
   /**
@@ -367,7 +376,7 @@ export class Client {
    * ```
    */
   listAllTools(params: ListParams = {}, options: ListOptions = {}): Promise<Tool[]> {
-    return collectPages(this.#pages('tools', params, options), 'tools/list', params.cursor, options.maxPages);
+    return collectPages(pageFetcher(this, 'tools', params, options), 'tools/list', params.cursor, options.maxPages);
   }
 
   /**
@@ -388,12 +397,12 @@ export class Client {
 
   /** Every resource, page after page (bounded by `maxPages` when given). */
   resources(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<Resource, void, undefined> {
-    return paginate(this.#pages('resources', params, options), 'resources/list', params.cursor, options.maxPages);
+    return paginate(pageFetcher(this, 'resources', params, options), 'resources/list', params.cursor, options.maxPages);
   }
 
   /** Every resource in one array, fetching at most `maxPages` pages (default 100); see `listAllTools`. */
   listAllResources(params: ListParams = {}, options: ListOptions = {}): Promise<Resource[]> {
-    return collectPages(this.#pages('resources', params, options), 'resources/list', params.cursor, options.maxPages);
+    return collectPages(pageFetcher(this, 'resources', params, options), 'resources/list', params.cursor, options.maxPages);
   }
 
   /** One page of `resources/templates/list`. */
@@ -403,12 +412,12 @@ export class Client {
 
   /** Every resource template, page after page (bounded by `maxPages` when given). */
   resourceTemplates(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<ResourceTemplate, void, undefined> {
-    return paginate(this.#pages('resourceTemplates', params, options), 'resources/templates/list', params.cursor, options.maxPages);
+    return paginate(pageFetcher(this, 'resourceTemplates', params, options), 'resources/templates/list', params.cursor, options.maxPages);
   }
 
   /** Every resource template in one array, fetching at most `maxPages` pages (default 100); see `listAllTools`. */
   listAllResourceTemplates(params: ListParams = {}, options: ListOptions = {}): Promise<ResourceTemplate[]> {
-    return collectPages(this.#pages('resourceTemplates', params, options), 'resources/templates/list', params.cursor, options.maxPages);
+    return collectPages(pageFetcher(this, 'resourceTemplates', params, options), 'resources/templates/list', params.cursor, options.maxPages);
   }
 
   /** Reads a resource (`resources/read`). */
@@ -433,12 +442,12 @@ export class Client {
 
   /** Every prompt, page after page (bounded by `maxPages` when given). */
   prompts(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<Prompt, void, undefined> {
-    return paginate(this.#pages('prompts', params, options), 'prompts/list', params.cursor, options.maxPages);
+    return paginate(pageFetcher(this, 'prompts', params, options), 'prompts/list', params.cursor, options.maxPages);
   }
 
   /** Every prompt in one array, fetching at most `maxPages` pages (default 100); see `listAllTools`. */
   listAllPrompts(params: ListParams = {}, options: ListOptions = {}): Promise<Prompt[]> {
-    return collectPages(this.#pages('prompts', params, options), 'prompts/list', params.cursor, options.maxPages);
+    return collectPages(pageFetcher(this, 'prompts', params, options), 'prompts/list', params.cursor, options.maxPages);
   }
 
   /** Gets a prompt with its arguments filled in (`prompts/get`). */
@@ -454,27 +463,6 @@ export class Client {
   /** Sets the minimum level of the log messages the server sends (`logging/setLevel`). */
   async setLoggingLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
     await this.#call('logging/setLevel', { level }, options);
-  }
-
-  /** The page fetcher of one list, through that list's one-page call (so a tools listing remembers output schemas). */
-  #pages<K extends ListKind>(kind: K, params: ListParams, options: CallOptions): PageFetcher<ListItem<K>> {
-    return async (cursor) => {
-      const page = (await this.#listPage(kind, withCursor(params, cursor), options)) as unknown as JsonObject;
-      return { items: page[LIST_ITEMS_KEY[kind]] as ListItem<K>[], nextCursor: page.nextCursor as string | undefined };
-    };
-  }
-
-  #listPage(kind: ListKind, params: ListParams, options: CallOptions): Promise<object> {
-    switch (kind) {
-      case 'tools':
-        return this.listTools(params, options);
-      case 'resources':
-        return this.listResources(params, options);
-      case 'resourceTemplates':
-        return this.listResourceTemplates(params, options);
-      case 'prompts':
-        return this.listPrompts(params, options);
-    }
   }
 
   /**

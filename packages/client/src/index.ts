@@ -6,6 +6,7 @@
 
 export { Client } from './client.js';
 export { applyFormDefaults } from './elicitation.js';
+export type { ListChangedOptions } from './list-refresh.js';
 
 export type {
   CallOptions,
@@ -15,6 +16,7 @@ export type {
   ElicitationHandler,
   ElicitationSettings,
   HandlerContext,
+  ListChangedHandlers,
   ListOptions,
   SamplingHandler,
   SamplingSettings,

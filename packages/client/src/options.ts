@@ -3,13 +3,17 @@
  * requests that the server sends (sampling, elicitation).
  */
 import type { Clock, CloseInfo, InspectListener, ProgressUpdate, RequestContext } from '@statemcp/protocol';
+import type { ListChangedOptions } from './list-refresh.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
+  Prompt,
+  Resource,
   Root,
+  Tool,
 } from './types.js';
 
 /** Options of `new Client(clientInfo, options)`. */
@@ -54,6 +58,22 @@ export interface ClientOptions {
   readonly validateToolOutput?: boolean;
   /** Called once each time a connection reaches Terminated. */
   readonly onclose?: (info: CloseInfo) => void;
+  /**
+   * Refetch a list whenever the server reports it changed, and hand over the new full list:
+   * after the notifications stop for `debounceMs` (on `clock`), every page is fetched again
+   * (bounded by `maxPages`) and `onChanged` receives the items.
+   */
+  readonly listChanged?: ListChangedHandlers;
+}
+
+/** The lists `ClientOptions.listChanged` can keep fresh, each with its callback and debounce. */
+export interface ListChangedHandlers {
+  /** On `notifications/tools/list_changed`: refetch `tools/list`. */
+  readonly tools?: ListChangedOptions<Tool>;
+  /** On `notifications/prompts/list_changed`: refetch `prompts/list`. */
+  readonly prompts?: ListChangedOptions<Prompt>;
+  /** On `notifications/resources/list_changed`: refetch `resources/list`. */
+  readonly resources?: ListChangedOptions<Resource>;
 }
 
 /** Options of one call (`listTools`, `callTool`, `readResource`, …). */

@@ -5,7 +5,8 @@
  * listing that never ends into a `TooManyPagesError`; the collect-all calls always have one.
  */
 import { InvalidArgumentError, InvalidResultError, TooManyPagesError } from '@statemcp/protocol';
-import type { ListParams, Prompt, Resource, ResourceTemplate, Tool } from './types.js';
+import type { CallOptions } from './options.js';
+import type { ListParams, ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, Prompt, Resource, ResourceTemplate, Tool } from './types.js';
 
 /** The paginated lists of a server, by the name the client's calls use. */
 export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
@@ -96,4 +97,33 @@ function checkMaxPages(maxPages: number): void {
 export function withCursor(params: ListParams, cursor: string | undefined): ListParams {
   const { cursor: _ignored, ...rest } = params;
   return cursor === undefined ? rest : { ...rest, cursor };
+}
+
+/** The one-page list calls of a client. */
+export interface OnePageLister {
+  listTools(params: ListParams, options: CallOptions): Promise<ListToolsResult>;
+  listResources(params: ListParams, options: CallOptions): Promise<ListResourcesResult>;
+  listResourceTemplates(params: ListParams, options: CallOptions): Promise<ListResourceTemplatesResult>;
+  listPrompts(params: ListParams, options: CallOptions): Promise<ListPromptsResult>;
+}
+
+/** The page fetcher of list `kind`, through the client's one-page call (so a tools listing remembers output schemas). */
+export function pageFetcher<K extends ListKind>(lister: OnePageLister, kind: K, params: ListParams, options: CallOptions): PageFetcher<ListItem<K>> {
+  return async (cursor) => {
+    const page = await onePage(lister, kind, withCursor(params, cursor), options);
+    return { items: (page as unknown as Record<string, unknown>)[LIST_ITEMS_KEY[kind]] as ListItem<K>[], nextCursor: page.nextCursor };
+  };
+}
+
+function onePage(lister: OnePageLister, kind: ListKind, params: ListParams, options: CallOptions): Promise<{ nextCursor?: string }> {
+  switch (kind) {
+    case 'tools':
+      return lister.listTools(params, options);
+    case 'resources':
+      return lister.listResources(params, options);
+    case 'resourceTemplates':
+      return lister.listResourceTemplates(params, options);
+    case 'prompts':
+      return lister.listPrompts(params, options);
+  }
 }
