@@ -23,6 +23,7 @@ export type {
 } from './options.js';
 
 export type { CallToolParams, GetPromptParams, ListParams, ResourceParams } from './types.js';
+export type { TraceContext, TraceContextProvider } from '@statemcp/protocol';
 
 // Wire types of the newest legacy revision, re-exported for convenience.
 export type {

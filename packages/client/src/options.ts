@@ -2,7 +2,7 @@
  * Options of the {@link Client}, of its calls, and the types of the handlers it runs for
  * requests that the server sends (sampling, elicitation).
  */
-import type { Clock, CloseInfo, InspectListener, ProgressUpdate, RequestContext } from '@statemcp/protocol';
+import type { Clock, CloseInfo, InspectListener, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
 import type { ListChangedOptions } from './list-refresh.js';
 import type {
   ClientCapabilities,
@@ -64,6 +64,12 @@ export interface ClientOptions {
    * (bounded by `maxPages`) and `onChanged` receives the items.
    */
   readonly listChanged?: ListChangedHandlers;
+  /**
+   * Supplies the W3C trace context (`traceparent`, `tracestate`, `baggage`) of each request that
+   * does not carry its own — the hook for the active OpenTelemetry span. Validated; invalid
+   * parts are dropped, never sent.
+   */
+  readonly traceContext?: TraceContextProvider;
 }
 
 /** The lists `ClientOptions.listChanged` can keep fresh, each with its callback and debounce. */
@@ -88,6 +94,8 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Receives the server's progress notifications; a progress token is generated when set. */
   readonly onProgress?: (progress: ProgressUpdate) => void;
+  /** The W3C trace context to carry in this call's `_meta` (wins over the client's `traceContext` provider). */
+  readonly traceContext?: TraceContext;
 }
 
 /** Options of the page iterators (`tools()`, …) and the collect-all calls (`listAllTools()`, …). */

@@ -50,6 +50,7 @@ export type ServerSessionOptions = Partial<
     | 'settledMemory'
     | 'inspect'
     | 'keepAlive'
+    | 'traceContext'
   >
 >;
 
