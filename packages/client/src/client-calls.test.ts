@@ -31,6 +31,27 @@ describe('Client', () => {
       expect(names).toEqual(tools.map((t) => t.name));
     });
 
+    it('collects every tool, resource, template and prompt with the listAll calls, bounded by maxPages', async () => {
+      const peer = createPeer({ version });
+      peer.server.setRequestHandler('tools/list', paged('tools', tools, 2));
+      peer.server.setRequestHandler('resources/list', paged('resources', [{ uri: 'test://a', name: 'a' }], 1));
+      peer.server.setRequestHandler('resources/templates/list', paged('resourceTemplates', [{ uriTemplate: 'test://t/{id}', name: 't' }], 1));
+      peer.server.setRequestHandler('prompts/list', paged('prompts', [{ name: 'p1' }, { name: 'p2' }], 1));
+      await peer.connect();
+      expect((await peer.client.listAllTools()).map((t) => t.name)).toEqual(tools.map((t) => t.name));
+      expect((await peer.client.listAllResources()).map((r) => r.uri)).toEqual(['test://a']);
+      expect((await peer.client.listAllResourceTemplates()).map((t) => t.name)).toEqual(['t']);
+      expect((await peer.client.listAllPrompts({}, { maxPages: 2 })).map((p) => p.name)).toEqual(['p1', 'p2']);
+      await expect(peer.client.listAllTools({}, { maxPages: 2 })).rejects.toMatchObject({ name: 'TooManyPagesError', code: 'TOO_MANY_PAGES', method: 'tools/list', maxPages: 2 });
+      const names: string[] = [];
+      await expect(
+        (async () => {
+          for await (const tool of peer.client.tools({}, { maxPages: 1 })) names.push(tool.name);
+        })(),
+      ).rejects.toMatchObject({ name: 'TooManyPagesError' });
+      expect(names).toEqual(['tool-1', 'tool-2']);
+    });
+
     it('calls a tool and returns its content', async () => {
       const peer = createPeer({ version });
       peer.server.setRequestHandler('tools/call', (params) => ({ content: [{ type: 'text', text: `sum=${Number((params.arguments as JsonObject).a) + 2}` }] }));

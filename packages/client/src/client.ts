@@ -18,6 +18,7 @@ import {
   assertCustomMethodName,
   hasCapability,
   proposeVersion,
+  systemClock,
   type CloseInfo,
   type ConnectionState,
   type CustomNotificationSpec,
@@ -33,6 +34,7 @@ import {
 } from '@statemcp/protocol';
 import { buildCapabilities } from './capabilities.js';
 import { ClientCustomMethods, customSpec, type CustomCallOptions, type CustomNotificationHandler, type CustomNotifyOptions, type CustomRequestHandler } from './custom-methods.js';
+import { watchLists, type ListRefresher } from './list-refresh.js';
 import { NotificationListeners } from './listeners.js';
 import type {
   CallOptions,
@@ -41,10 +43,11 @@ import type {
   ConnectOptions,
   ElicitationHandler,
   ElicitationSettings,
+  ListOptions,
   SamplingHandler,
   SamplingSettings,
 } from './options.js';
-import { paginate } from './pagination.js';
+import { LIST_METHOD, collectPages, pageFetcher, paginate } from './pagination.js';
 import { checkRoots, sameRoots } from './roots.js';
 import { ServerRequestHandlers } from './server-requests.js';
 import { requestOptions, sessionOptions } from './session-options.js';
@@ -101,6 +104,7 @@ export class Client {
   readonly #listeners = new NotificationListeners();
   readonly #toolOutput = new ToolOutputValidator();
   readonly #custom = new ClientCustomMethods();
+  readonly #refreshers: readonly ListRefresher<unknown>[];
   #session: Session;
   #declared: ClientCapabilities = {};
   #handshake: Promise<void> | undefined;
@@ -112,6 +116,9 @@ export class Client {
     if (options.onElicitation !== undefined) this.#serverRequests.elicitation = { handler: options.onElicitation, settings: {} };
     if (options.roots !== undefined) this.#serverRequests.roots = checkRoots(options.roots);
     this.#listeners.add('notifications/tools/list_changed', () => this.#toolOutput.clear());
+    this.#refreshers = watchLists(this.#listeners, options.clock ?? systemClock, options.listChanged, (kind, maxPages) =>
+      collectPages(pageFetcher(this, kind, {}, {}), LIST_METHOD[kind], undefined, maxPages),
+    );
     this.#session = this.#createSession();
   }
 
@@ -216,6 +223,9 @@ export class Client {
     this.#serverRequests.install(session, () => this.#declared);
     this.#custom.install(session);
     this.#listeners.install(session);
+    void session.closed.then(() => {
+      for (const refresher of this.#refreshers) refresher.stop();
+    });
     return session;
   }
 
@@ -357,18 +367,29 @@ export class Client {
   }
 
   /**
-   * Every tool, page after page.
+   * Every tool, page after page. With `maxPages`, a listing longer than that many pages
+   * throws `TooManyPagesError` once the last page allowed is used up.
    *
    * @example
    * ```ts
    * for await (const tool of client.tools()) console.log(tool.name);
    * ```
    */
-  tools(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<Tool, void, undefined> {
-    return paginate(async (cursor) => {
-      const page = await this.listTools(withCursor(params, cursor), options);
-      return { items: page.tools, nextCursor: page.nextCursor };
-    }, 'tools/list', params.cursor);
+  tools(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<Tool, void, undefined> {
+    return paginate(pageFetcher(this, 'tools', params, options), 'tools/list', params.cursor, options.maxPages);
+  }
+
+  /**
+   * Every tool in one array, fetching at most `maxPages` pages (default 100); a longer
+   * listing rejects with `TooManyPagesError` instead of growing without bound.
+   *
+   * @example
+   * ```ts
+   * const tools = await client.listAllTools({}, { maxPages: 10 });
+   * ```
+   */
+  listAllTools(params: ListParams = {}, options: ListOptions = {}): Promise<Tool[]> {
+    return collectPages(pageFetcher(this, 'tools', params, options), 'tools/list', params.cursor, options.maxPages);
   }
 
   /**
@@ -387,12 +408,14 @@ export class Client {
     return (await this.#call('resources/list', params, options)) as ListResourcesResult;
   }
 
-  /** Every resource, page after page. */
-  resources(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<Resource, void, undefined> {
-    return paginate(async (cursor) => {
-      const page = await this.listResources(withCursor(params, cursor), options);
-      return { items: page.resources, nextCursor: page.nextCursor };
-    }, 'resources/list', params.cursor);
+  /** Every resource, page after page (bounded by `maxPages` when given). */
+  resources(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<Resource, void, undefined> {
+    return paginate(pageFetcher(this, 'resources', params, options), 'resources/list', params.cursor, options.maxPages);
+  }
+
+  /** Every resource in one array, fetching at most `maxPages` pages (default 100); see `listAllTools`. */
+  listAllResources(params: ListParams = {}, options: ListOptions = {}): Promise<Resource[]> {
+    return collectPages(pageFetcher(this, 'resources', params, options), 'resources/list', params.cursor, options.maxPages);
   }
 
   /** One page of `resources/templates/list`. */
@@ -400,12 +423,14 @@ export class Client {
     return (await this.#call('resources/templates/list', params, options)) as ListResourceTemplatesResult;
   }
 
-  /** Every resource template, page after page. */
-  resourceTemplates(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<ResourceTemplate, void, undefined> {
-    return paginate(async (cursor) => {
-      const page = await this.listResourceTemplates(withCursor(params, cursor), options);
-      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
-    }, 'resources/templates/list', params.cursor);
+  /** Every resource template, page after page (bounded by `maxPages` when given). */
+  resourceTemplates(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<ResourceTemplate, void, undefined> {
+    return paginate(pageFetcher(this, 'resourceTemplates', params, options), 'resources/templates/list', params.cursor, options.maxPages);
+  }
+
+  /** Every resource template in one array, fetching at most `maxPages` pages (default 100); see `listAllTools`. */
+  listAllResourceTemplates(params: ListParams = {}, options: ListOptions = {}): Promise<ResourceTemplate[]> {
+    return collectPages(pageFetcher(this, 'resourceTemplates', params, options), 'resources/templates/list', params.cursor, options.maxPages);
   }
 
   /** Reads a resource (`resources/read`). */
@@ -428,12 +453,14 @@ export class Client {
     return (await this.#call('prompts/list', params, options)) as ListPromptsResult;
   }
 
-  /** Every prompt, page after page. */
-  prompts(params: ListParams = {}, options: CallOptions = {}): AsyncGenerator<Prompt, void, undefined> {
-    return paginate(async (cursor) => {
-      const page = await this.listPrompts(withCursor(params, cursor), options);
-      return { items: page.prompts, nextCursor: page.nextCursor };
-    }, 'prompts/list', params.cursor);
+  /** Every prompt, page after page (bounded by `maxPages` when given). */
+  prompts(params: ListParams = {}, options: ListOptions = {}): AsyncGenerator<Prompt, void, undefined> {
+    return paginate(pageFetcher(this, 'prompts', params, options), 'prompts/list', params.cursor, options.maxPages);
+  }
+
+  /** Every prompt in one array, fetching at most `maxPages` pages (default 100); see `listAllTools`. */
+  listAllPrompts(params: ListParams = {}, options: ListOptions = {}): Promise<Prompt[]> {
+    return collectPages(pageFetcher(this, 'prompts', params, options), 'prompts/list', params.cursor, options.maxPages);
   }
 
   /** Gets a prompt with its arguments filled in (`prompts/get`). */
@@ -493,9 +520,4 @@ export class Client {
   async #call(method: string, params: object, options: CallOptions): Promise<JsonObject> {
     return this.#session.request(method, params as JsonObject, { ...requestOptions(options), waitForOperating: true });
   }
-}
-
-function withCursor(params: ListParams, cursor: string | undefined): ListParams {
-  const { cursor: _ignored, ...rest } = params;
-  return cursor === undefined ? rest : { ...rest, cursor };
 }

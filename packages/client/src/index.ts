@@ -6,6 +6,7 @@
 
 export { Client } from './client.js';
 export { applyFormDefaults } from './elicitation.js';
+export type { ListChangedOptions } from './list-refresh.js';
 
 export type {
   CallOptions,
@@ -15,6 +16,8 @@ export type {
   ElicitationHandler,
   ElicitationSettings,
   HandlerContext,
+  ListChangedHandlers,
+  ListOptions,
   SamplingHandler,
   SamplingSettings,
 } from './options.js';
@@ -23,6 +26,7 @@ export type { CustomCallOptions, CustomNotificationHandler, CustomNotifyOptions,
 export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, InferCustom } from '@statemcp/protocol';
 
 export type { CallToolParams, GetPromptParams, ListParams, ResourceParams } from './types.js';
+export type { TraceContext, TraceContextProvider } from '@statemcp/protocol';
 
 // Wire types of the newest legacy revision, re-exported for convenience.
 export type {
@@ -70,5 +74,6 @@ export {
   McpError,
   RequestCancelledError,
   RequestTimeoutError,
+  TooManyPagesError,
   UnsupportedProtocolVersionError,
 } from '@statemcp/protocol';

@@ -2,14 +2,18 @@
  * Options of the {@link Client}, of its calls, and the types of the handlers it runs for
  * requests that the server sends (sampling, elicitation).
  */
-import type { Clock, CloseInfo, InspectListener, ProgressUpdate, RequestContext } from '@statemcp/protocol';
+import type { Clock, CloseInfo, InspectListener, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
+import type { ListChangedOptions } from './list-refresh.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
+  Prompt,
+  Resource,
   Root,
+  Tool,
 } from './types.js';
 
 /** Options of `new Client(clientInfo, options)`. */
@@ -54,6 +58,28 @@ export interface ClientOptions {
   readonly validateToolOutput?: boolean;
   /** Called once each time a connection reaches Terminated. */
   readonly onclose?: (info: CloseInfo) => void;
+  /**
+   * Refetch a list whenever the server reports it changed, and hand over the new full list:
+   * after the notifications stop for `debounceMs` (on `clock`), every page is fetched again
+   * (bounded by `maxPages`) and `onChanged` receives the items.
+   */
+  readonly listChanged?: ListChangedHandlers;
+  /**
+   * Supplies the W3C trace context (`traceparent`, `tracestate`, `baggage`) of each request that
+   * does not carry its own — the hook for the active OpenTelemetry span. Validated; invalid
+   * parts are dropped, never sent.
+   */
+  readonly traceContext?: TraceContextProvider;
+}
+
+/** The lists `ClientOptions.listChanged` can keep fresh, each with its callback and debounce. */
+export interface ListChangedHandlers {
+  /** On `notifications/tools/list_changed`: refetch `tools/list`. */
+  readonly tools?: ListChangedOptions<Tool>;
+  /** On `notifications/prompts/list_changed`: refetch `prompts/list`. */
+  readonly prompts?: ListChangedOptions<Prompt>;
+  /** On `notifications/resources/list_changed`: refetch `resources/list`. */
+  readonly resources?: ListChangedOptions<Resource>;
 }
 
 /** Options of one call (`listTools`, `callTool`, `readResource`, …). */
@@ -68,6 +94,18 @@ export interface CallOptions {
   readonly signal?: AbortSignal;
   /** Receives the server's progress notifications; a progress token is generated when set. */
   readonly onProgress?: (progress: ProgressUpdate) => void;
+  /** The W3C trace context to carry in this call's `_meta` (wins over the client's `traceContext` provider). */
+  readonly traceContext?: TraceContext;
+}
+
+/** Options of the page iterators (`tools()`, …) and the collect-all calls (`listAllTools()`, …). */
+export interface ListOptions extends CallOptions {
+  /**
+   * The most pages to fetch (a positive integer). Past it, with the server still offering a
+   * `nextCursor`, the listing fails with `TooManyPagesError`. Default: no bound for the
+   * iterators, 100 for the collect-all calls. Each page is one call with this call's options.
+   */
+  readonly maxPages?: number;
 }
 
 /** Options of `callTool`. */

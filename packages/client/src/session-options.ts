@@ -23,17 +23,19 @@ export function sessionOptions(options: ClientOptions, capabilities: () => Clien
     ...(o.closeDeadlineMs !== undefined ? { closeDeadlineMs: o.closeDeadlineMs } : {}),
     ...(o.inspect !== undefined ? { inspect: o.inspect } : {}),
     ...(o.onclose !== undefined ? { onclose: o.onclose } : {}),
+    ...(o.traceContext !== undefined ? { traceContext: o.traceContext } : {}),
   };
 }
 
 /** The runner's options for one call (drops client-only keys such as `validateOutput`). */
 export function requestOptions(options: CallOptions): RequestOptions {
-  const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, signal, onProgress } = options;
+  const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, signal, onProgress, traceContext } = options;
   return {
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs } : {}),
     ...(resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress } : {}),
     ...(signal !== undefined ? { signal } : {}),
     ...(onProgress !== undefined ? { onProgress } : {}),
+    ...(traceContext !== undefined ? { traceContext } : {}),
   };
 }

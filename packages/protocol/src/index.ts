@@ -49,6 +49,7 @@ export {
   RequestTimeoutError,
   SessionChangedError,
   StatemcpError,
+  TooManyPagesError,
   TransportError,
   UnsupportedProtocolVersionError,
   categoryOf,
@@ -220,6 +221,8 @@ export type {
 // Observability
 export { DIAGNOSTIC_CHANNEL_NAMES } from './observability/diagnostics.js';
 export type { InspectEvent, InspectListener } from './observability/events.js';
+export { isValidBaggage, isValidTraceparent, isValidTracestate, readTraceContext } from './observability/trace-context.js';
+export type { TraceContext, TraceContextProvider } from './observability/trace-context.js';
 
 // Transports
 export { InMemoryTransport } from './transport/in-memory.js';

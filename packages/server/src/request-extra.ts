@@ -5,7 +5,7 @@
  * sends them on the request's own stream), and the server-to-client requests
  * (sampling, elicitation, roots) with their local capability checks.
  */
-import type { JsonObject, RequestId, RequestOptions } from '@statemcp/protocol';
+import type { JsonObject, RequestId, RequestOptions, TraceContext } from '@statemcp/protocol';
 import type { ServerRequestContext } from './server.js';
 import type { ServerConnection } from './server-connection.js';
 import type {
@@ -31,6 +31,12 @@ export interface RequestExtra {
   readonly authInfo: unknown;
   /** The request's `_meta`, if any. */
   readonly meta: JsonObject | undefined;
+  /**
+   * The W3C trace context (`traceparent`, `tracestate`, `baggage`) the client sent in `_meta`,
+   * validated — the parent for an OpenTelemetry span of this handler. Requests made from the
+   * handler (`sendRequest`, `elicit`, `createMessage`, `listRoots`) carry it on.
+   */
+  readonly traceContext: TraceContext | undefined;
   /** The connection the request arrived on. */
   readonly connection: ServerConnection;
   /** Set when the request runs as a task (2025-11-25 `tools/call` with `task`). */
@@ -84,6 +90,10 @@ class DirectRequestExtra implements RequestExtra {
 
   get meta(): JsonObject | undefined {
     return this.#context.meta;
+  }
+
+  get traceContext(): TraceContext | undefined {
+    return this.#context.traceContext;
   }
 
   sendProgress(progress: number, total?: number, message?: string): Promise<void> {

@@ -56,6 +56,7 @@ export type ServerSessionOptions = Partial<
     | 'settledMemory'
     | 'inspect'
     | 'keepAlive'
+    | 'traceContext'
   >
 >;
 

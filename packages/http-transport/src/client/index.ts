@@ -17,3 +17,7 @@ export { HttpResponseError } from './http-errors.js';
 export { DEFAULT_RECONNECT_OPTIONS, reconnectDelay } from './reconnect.js';
 export type { ReconnectOptions } from './reconnect.js';
 export type { HeadersOption } from './request-headers.js';
+export { headersMiddleware, loggingMiddleware, withFetchMiddleware } from './fetch-middleware.js';
+export type { FetchLogEntry, FetchMiddleware, LoggingMiddlewareOptions } from './fetch-middleware.js';
+export { parseRetryAfter, retryMiddleware } from './fetch-retry.js';
+export type { RetryInfo, RetryMiddlewareOptions } from './fetch-retry.js';

@@ -5,7 +5,7 @@
  * | category          | meaning                                              | from                                     |
  * |-------------------|------------------------------------------------------|------------------------------------------|
  * | `timeout`         | no answer in time                                    | REQUEST_TIMEOUT                          |
- * | `format`          | unparseable or malformed message                     | -32700, INVALID_RESULT, MESSAGE_TOO_LARGE |
+ * | `format`          | unparseable, malformed or oversized message or list  | -32700, INVALID_RESULT, MESSAGE_TOO_LARGE, TOO_MANY_PAGES |
  * | `invalid-request` | bad method, params, state or capability              | -32600, -32601, -32602, -32002, -32020…-32022, INVALID_STATE, CAPABILITY_NOT_SUPPORTED, UNSUPPORTED_PROTOCOL_VERSION, ALREADY_CONNECTED |
  * | `auth`            | authentication or authorization refused              | AUTH_REQUIRED (HTTP 401/403), -32042     |
  * | `model`           | sampling failed or was rejected                      | -1                                       |
@@ -39,6 +39,7 @@ export const LocalErrorCode = {
   AuthRequired: 'AUTH_REQUIRED',
   InvalidArgument: 'INVALID_ARGUMENT',
   SessionChanged: 'SESSION_CHANGED',
+  TooManyPages: 'TOO_MANY_PAGES',
 } as const;
 export type LocalErrorCode = (typeof LocalErrorCode)[keyof typeof LocalErrorCode];
 
@@ -57,6 +58,7 @@ export const LOCAL_ERROR_CATEGORIES: Readonly<Record<LocalErrorCode, ErrorCatego
   INVALID_ARGUMENT: 'invalid-request',
   INVALID_RESULT: 'format',
   MESSAGE_TOO_LARGE: 'format',
+  TOO_MANY_PAGES: 'format',
   AUTH_REQUIRED: 'auth',
 });
 

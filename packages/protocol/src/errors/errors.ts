@@ -215,6 +215,22 @@ export class CapabilityNotSupportedError extends McpError {
   }
 }
 
+/**
+ * A collect-all listing (`listAllTools()` and the like, or a page iterator given `maxPages`)
+ * reached its page bound while the server still offered a `nextCursor`. Carries the method and
+ * the bound, so a caller can retry with a larger one or page by hand.
+ */
+export class TooManyPagesError extends McpError {
+  override readonly name: string = 'TooManyPagesError';
+  readonly method: string;
+  readonly maxPages: number;
+  constructor(method: string, maxPages: number, options?: { cause?: unknown }) {
+    super(LocalErrorCode.TooManyPages, `${method}: the server still had more after ${maxPages} page(s); raise maxPages or page by hand`, options);
+    this.method = method;
+    this.maxPages = maxPages;
+  }
+}
+
 /** A result from the peer did not match the method's result schema. */
 export const InvalidResultError = localClass('InvalidResultError', LocalErrorCode.InvalidResult);
 /** A frame exceeded the transport's maximum message size. */

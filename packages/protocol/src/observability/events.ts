@@ -6,6 +6,7 @@
 import type { JsonRpcMessage, RequestId } from '../jsonrpc/messages.js';
 import type { ConnectionEventType, ConnectionStateKind } from '../machines/connection-types.js';
 import type { RequestEventType, RequestStateKind } from '../machines/request.js';
+import type { TraceContext } from './trace-context.js';
 
 export type InspectEvent =
   | {
@@ -32,6 +33,8 @@ export type InspectEvent =
       readonly event: RequestEventType;
       /** Milliseconds since the request was created. */
       readonly elapsedMs: number;
+      /** The validated W3C trace context the request carries (sent or received), when it has one. */
+      readonly trace?: TraceContext;
     }
   | { readonly type: 'message.in'; readonly sessionId: string; readonly at: number; readonly message: unknown }
   | { readonly type: 'message.out'; readonly sessionId: string; readonly at: number; readonly message: JsonRpcMessage }

@@ -6,6 +6,7 @@
  */
 import type { InboundContext } from '../transport/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
+import type { TraceContext } from '../observability/trace-context.js';
 import type { InboundRecord } from './ledger.js';
 import type { ProgressHandle, RequestContext, RequestOptions } from './options.js';
 
@@ -39,6 +40,10 @@ export class HandlerContext implements RequestContext {
     this.authInfo = transportContext?.authInfo;
     this.transportContext = transportContext;
     this.protocolVersion = protocolVersion;
+  }
+
+  get traceContext(): TraceContext | undefined {
+    return this.#record.trace;
   }
 
   get signal(): AbortSignal {

@@ -21,6 +21,7 @@ import {
 import { capabilityFor, capabilityName, hasCapability } from '../capabilities/table.js';
 import { batchRefusal, initializeInBatch, nestedBatch, requestIdInUse } from '../jsonrpc/envelope-rules.js';
 import type { ConnectionEffect, ConnectionEvent, Role } from '../machines/connection-types.js';
+import { readTraceContext } from '../observability/trace-context.js';
 import { hasFeature } from '../revisions/registry.js';
 import type { Revision } from '../revisions/types.js';
 import type { InboundContext } from '../transport/transport.js';
@@ -267,6 +268,7 @@ export class InboundDispatcher {
       state: 'created',
       controller: new AbortController(),
       progressToken: typeof token === 'string' || typeof token === 'number' ? token : undefined,
+      trace: meta === undefined ? undefined : readTraceContext(meta),
       lastProgress: undefined,
       waitingOn: 0,
     };

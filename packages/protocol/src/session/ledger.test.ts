@@ -8,7 +8,7 @@ function ledger() {
 }
 
 function inbound(id: number): InboundRecord {
-  return { direction: 'inbound', id, method: 'tools/call', startedAt: 0, state: 'processing', controller: new AbortController(), progressToken: undefined, lastProgress: undefined, waitingOn: 0 };
+  return { direction: 'inbound', id, method: 'tools/call', startedAt: 0, state: 'processing', controller: new AbortController(), progressToken: undefined, trace: undefined, lastProgress: undefined, waitingOn: 0 };
 }
 
 describe('RequestLedger', () => {

@@ -8,6 +8,7 @@
  * task is terminal (rule 49); the ledger keeps them too ({@link RequestLedger.retainProgress}).
  */
 import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
+import type { TraceContext } from '../observability/trace-context.js';
 import { isSettled, requestTransition, type RequestEventType, type RequestStateKind } from '../machines/request.js';
 import type { TimerHandle } from './clock.js';
 import type { CustomSchema } from './custom-methods.js';
@@ -17,6 +18,8 @@ interface RecordBase {
   readonly method: string;
   readonly startedAt: number;
   state: RequestStateKind;
+  /** The validated W3C trace context the request carries, if any. */
+  readonly trace: TraceContext | undefined;
 }
 
 /** A request this side sent and awaits. */

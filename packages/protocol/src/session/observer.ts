@@ -41,6 +41,7 @@ export class SessionObserver {
         to: created ? 'created' : record.state,
         event,
         elapsedMs: at - record.startedAt,
+        ...(record.trace !== undefined ? { trace: record.trace } : {}),
       };
     });
   }

@@ -5,6 +5,7 @@ import type { InboundContext } from '../transport/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
 import type { Role, CloseReason } from '../machines/connection-types.js';
 import type { InspectListener } from '../observability/events.js';
+import type { TraceContext, TraceContextProvider } from '../observability/trace-context.js';
 import type { Clock } from './clock.js';
 import type { CustomMethodTable, CustomNotificationSpec, CustomRequestSpec } from './custom-methods.js';
 import type { ProgressUpdate } from './ledger.js';
@@ -70,6 +71,12 @@ export interface SessionOptions {
    * reached: the peer gets -32601.
    */
   readonly customMethods?: CustomMethodTable;
+  /**
+   * Supplies the W3C trace context (`traceparent`, `tracestate`, `baggage`) of each outbound
+   * request that does not carry its own, e.g. from the active OpenTelemetry span. It is
+   * validated; what is invalid is dropped, never sent.
+   */
+  readonly traceContext?: TraceContextProvider;
 }
 
 /** Per-request options for outbound requests. */
@@ -100,6 +107,12 @@ export interface RequestOptions {
    * Without it a method the negotiated revision lacks is refused.
    */
   readonly custom?: CustomRequestSpec;
+  /**
+   * The W3C trace context to carry in this request's `_meta` (validated; invalid parts are
+   * dropped). Wins over trace keys in `params._meta`, the session's provider, and the context
+   * of the request this one is made on behalf of.
+   */
+  readonly traceContext?: TraceContext;
 }
 
 /** Options for outbound notifications. */
@@ -117,6 +130,12 @@ export interface RequestContext {
   readonly signal: AbortSignal;
   /** The request's `_meta`, if any. */
   readonly meta: JsonObject | undefined;
+  /**
+   * The W3C trace context the request carried in `_meta`, validated (an invalid `traceparent`
+   * is dropped with its `tracestate`). Requests sent through `sendRequest` carry it on unless
+   * they are given their own.
+   */
+  readonly traceContext: TraceContext | undefined;
   /** Authentication result from the transport, if any. */
   readonly authInfo: unknown;
   /** Transport context (HTTP headers, session id). */

@@ -20,6 +20,7 @@ import {
 import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResultResponse, type RequestId } from '../jsonrpc/messages.js';
 import { capabilityFor, capabilityName, hasCapability } from '../capabilities/table.js';
 import type { ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
+import { hasTraceKeys, outboundTraceContext, TRACE_CONTEXT_KEYS, type TraceContext } from '../observability/trace-context.js';
 import type { Revision } from '../revisions/types.js';
 import type { Transport } from '../transport/transport.js';
 import type { Clock } from './clock.js';
@@ -143,12 +144,13 @@ export class OutboundRequests {
     const host = this.#host;
     const id = ++this.#nextId;
     const progressToken = options.onProgress !== undefined ? id : undefined;
-    let outParams: JsonObject | undefined = params;
-    if (progressToken !== undefined) {
-      const meta = isJsonObject(params?._meta) ? params._meta : {};
-      outParams = { ...params, _meta: { ...meta, progressToken } };
-    }
     const parent = options.relatedRequestId !== undefined ? host.ledger.inbound(options.relatedRequestId) : undefined;
+    const ownMeta = isJsonObject(params?._meta) ? params._meta : undefined;
+    const trace = outboundTraceContext(options.traceContext, ownMeta, () => this.#providedTrace(method), parent?.trace);
+    let outParams: JsonObject | undefined = params;
+    if (progressToken !== undefined || trace !== undefined || (ownMeta !== undefined && hasTraceKeys(ownMeta))) {
+      outParams = { ...params, _meta: { ...withoutTraceKeys(ownMeta), ...trace, ...(progressToken !== undefined ? { progressToken } : {}) } };
+    }
     return new Promise<JsonObject>((resolve, reject) => {
       // A nested request marks its parent handler as waiting for input until it settles.
       const release =
@@ -172,6 +174,7 @@ export class OutboundRequests {
         maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? host.options.maxTotalTimeoutMs,
         resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? host.options.resetTimeoutOnProgress ?? true,
         taskAugmented: isJsonObject(params?.task),
+        trace,
         awaited,
         customResult: options.custom?.result,
         timer: undefined,
@@ -200,6 +203,18 @@ export class OutboundRequests {
       if (held) this.#held.push({ record, message, options });
       else this.#dispatch(record, message, options);
     });
+  }
+
+  /** The session's trace context provider for `method`; one that throws supplies none (and is reported). */
+  #providedTrace(method: string): TraceContext | undefined {
+    const provider = this.#host.options.traceContext;
+    if (provider === undefined) return undefined;
+    try {
+      return provider({ method });
+    } catch (error) {
+      this.#host.observer.diagnostic('the traceContext provider threw; the request goes without trace context', error);
+      return undefined;
+    }
   }
 
   /**
@@ -375,6 +390,14 @@ export class OutboundRequests {
  */
 function cancellable(record: OutboundRecord): boolean {
   return record.method !== 'initialize' && !record.taskAugmented && record.state !== 'created';
+}
+
+/** `meta` without the trace keys (the validated ones are set again by the caller). */
+function withoutTraceKeys(meta: JsonObject | undefined): JsonObject {
+  if (meta === undefined) return {};
+  const rest: JsonObject = { ...meta };
+  for (const key of TRACE_CONTEXT_KEYS) delete rest[key];
+  return rest;
 }
 
 /** The reason an AbortSignal carries, as text. */

@@ -106,12 +106,14 @@ export class ToolTasks {
         if (record.task.status === 'input_required') this.#store.setStatus(record, 'working');
       }
     };
-    const options = (given: RelatedRequestOptions = {}) => ({ ...given, signal: given.signal ?? record.controller.signal });
+    const trace = context.traceContext;
+    const options = (given: RelatedRequestOptions = {}) => ({ ...(trace !== undefined ? { traceContext: trace } : {}), ...given, signal: given.signal ?? record.controller.signal });
     return {
       requestId: context.requestId,
       protocolVersion: context.protocolVersion,
       authInfo: context.authInfo,
       meta: context.meta,
+      traceContext: trace,
       connection,
       signal: record.controller.signal,
       task: { taskId },
