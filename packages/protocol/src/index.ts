@@ -221,4 +221,4 @@ export type { InspectEvent, InspectListener } from './observability/events.js';
 
 // Transports
 export { InMemoryTransport } from './transport/in-memory.js';
-export type { InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';
+export type { HttpRequestInfo, InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';

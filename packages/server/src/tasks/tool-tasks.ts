@@ -110,6 +110,7 @@ export class ToolTasks {
       requestId: context.requestId,
       protocolVersion: context.protocolVersion,
       authInfo: context.authInfo,
+      http: context.transportContext?.http,
       meta: context.meta,
       connection,
       signal: record.controller.signal,
