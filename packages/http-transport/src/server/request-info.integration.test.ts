@@ -1,7 +1,7 @@
 import { InMemoryTransport } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildRequestInfoServer, readSeenRequests } from '../../test/request-info-fixture.js';
-import { StreamableHttpClientTransport } from '../client/index.js';
+import { SseClientTransport, StreamableHttpClientTransport } from '../client/index.js';
 import { createWebSocketServer, WebSocketClientTransport, type WebSocketMcpServer } from '../ws/index.js';
 import { createStreamableHttpServer } from './streamable-http-server.js';
 import type { ListeningServer } from './server-options.js';
@@ -25,6 +25,16 @@ describe('McpServer handlers read the HTTP request (extra.http)', () => {
       expect(request.headers['mcp-session-id']).toMatch(/.+/);
       expect(request.headers['content-type']).toBe('application/json');
     }
+  });
+
+  it('sees the POST of each message on the legacy HTTP+SSE endpoint', async () => {
+    const mcp = buildRequestInfoServer();
+    const listening = await createStreamableHttpServer({ connect: (transport) => mcp.connect(transport), legacySse: true }).listen();
+    closers.push(listening);
+    const origin = listening.url.origin;
+    const seen = await readSeenRequests(new SseClientTransport(`${origin}/sse`, { headers: { 'x-tenant': 'legacy' } }));
+    expect(seen.tool).toMatchObject({ absent: false, method: 'POST', remoteAddress: '127.0.0.1', headers: { 'x-tenant': 'legacy' } });
+    expect(seen.tool.absent === false && new URL(seen.tool.url).pathname).toBe('/messages');
   });
 
   it('sees the Request of the fetch front door, with the remote address its caller passed', async () => {
