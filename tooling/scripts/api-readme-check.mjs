@@ -12,7 +12,15 @@ const ENTRIES = {
   client: ['src/index.ts'],
   server: ['src/index.ts'],
   'stdio-transport': ['src/index.ts'],
-  'http-transport': ['src/index.ts', 'src/client/index.ts', 'src/server/index.ts', 'src/ws/index.ts'],
+  'http-transport': [
+    'src/index.ts',
+    'src/client/index.ts',
+    'src/server/index.ts',
+    'src/ws/index.ts',
+    'src/express/index.ts',
+    'src/fastify/index.ts',
+    'src/hono/index.ts',
+  ],
   inspector: ['src/index.ts'],
 };
 

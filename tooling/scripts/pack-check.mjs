@@ -2,8 +2,9 @@
 //   0. checks the curated public surface (tooling/scripts/api-readme-check.mjs);
 //   1. builds every package (turbo run build) and packs each with `pnpm pack`;
 //   2. checks every tarball with publint (strict) and @arethetypeswrong/cli (ESM-only profile);
-//   3. installs the tarballs (+ zod) into a scratch project outside the workspace and runs a
-//      stdio and a Streamable HTTP round trip from them (real processes, a real socket on 127.0.0.1);
+//   3. installs the tarballs (+ zod, and the optional framework peers) into a scratch project outside
+//      the workspace and runs a stdio and a Streamable HTTP round trip from them (real processes, a
+//      real socket on 127.0.0.1), then the Express, Fastify and Hono adapters from their subpaths;
 //   4. bundles the client (with protocol alone, and over Streamable HTTP) for the browser platform
 //      with esbuild and fails on any Node built-in a bundle reaches.
 // Usage: node tooling/scripts/pack-check.mjs (or `pnpm run pack-check`).
@@ -71,14 +72,23 @@ try {
   const app = join(scratch, 'app');
   run('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-check-app', private: true, type: 'module' }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files, 'zod@^4'], app);
-  for (const file of ['server.mjs', 'client.mjs', 'browser-core.mjs', 'browser-entry.mjs']) copyFileSync(join(fixtures, file), join(app, file));
+  // The frameworks are optional peers of @statemcp/http-transport, installed for the adapter check.
+  const frameworks = ['express@^5', 'fastify@^5', 'hono@^4', '@hono/node-server@^2'];
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files, 'zod@^4', ...frameworks], app);
+  for (const file of ['server.mjs', 'client.mjs', 'adapters.mjs', 'browser-core.mjs', 'browser-entry.mjs']) copyFileSync(join(fixtures, file), join(app, file));
 
   console.log('== stdio and Streamable HTTP round trips from the installed packages');
   try {
     run(process.execPath, ['client.mjs'], app);
   } catch {
     failures.push('round trips from the installed tarballs');
+  }
+
+  console.log('== framework adapters (/express, /fastify, /hono) from the installed tarballs');
+  try {
+    run(process.execPath, ['adapters.mjs'], app);
+  } catch {
+    failures.push('framework adapters from the installed tarballs');
   }
 
   for (const [label, entry] of [

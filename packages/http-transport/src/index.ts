@@ -26,6 +26,7 @@ export {
 export type {
   AuthenticateResult,
   EventStore,
+  HandleRequestOptions,
   HostGuardInput,
   HostGuardOptions,
   HostGuardResult,

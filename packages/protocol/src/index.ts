@@ -226,4 +226,4 @@ export type { TraceContext, TraceContextProvider } from './observability/trace-c
 
 // Transports
 export { InMemoryTransport } from './transport/in-memory.js';
-export type { InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';
+export type { HttpRequestInfo, InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';

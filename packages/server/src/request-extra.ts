@@ -1,11 +1,11 @@
 /**
  * What every `McpServer` callback (tool, resource, prompt, completer) gets besides its
- * arguments: the request's abort signal and id, progress reporting, notifications and
+ * arguments: the request's abort signal and id, the HTTP request that carried it, progress reporting, notifications and
  * requests tied to the current request (routed with `relatedRequestId`, so Streamable HTTP
  * sends them on the request's own stream), and the server-to-client requests
  * (sampling, elicitation, roots) with their local capability checks.
  */
-import type { JsonObject, RequestId, RequestOptions, TraceContext } from '@statemcp/protocol';
+import type { HttpRequestInfo, JsonObject, RequestId, RequestOptions, TraceContext } from '@statemcp/protocol';
 import type { ServerRequestContext } from './server.js';
 import type { ServerConnection } from './server-connection.js';
 import type {
@@ -29,6 +29,12 @@ export interface RequestExtra {
   readonly protocolVersion: string;
   /** Authentication info from the transport, if any. */
   readonly authInfo: unknown;
+  /**
+   * The HTTP request that carried this call (method, URL, headers, remote address; frozen):
+   * the POST on Streamable HTTP, the upgrade request on WebSocket. `undefined` on transports
+   * without HTTP (stdio, in-memory).
+   */
+  readonly http: HttpRequestInfo | undefined;
   /** The request's `_meta`, if any. */
   readonly meta: JsonObject | undefined;
   /**
@@ -86,6 +92,10 @@ class DirectRequestExtra implements RequestExtra {
 
   get authInfo(): unknown {
     return this.#context.authInfo;
+  }
+
+  get http(): HttpRequestInfo | undefined {
+    return this.#context.transportContext?.http;
   }
 
   get meta(): JsonObject | undefined {

@@ -104,6 +104,21 @@ describe('McpServer', () => {
       else expect(result.structuredContent).toBeUndefined();
     });
 
+    it('gives the handler the HTTP request of the call as extra.http, and undefined without one', async () => {
+      const server = new McpServer(INFO);
+      server.registerTool('whoami', {}, (_args, extra) => ({
+        content: [{ type: 'text', text: extra.http === undefined ? 'none' : `${extra.http.method} ${extra.http.url} ${extra.http.headers['x-user'] ?? ''}` }],
+      }));
+      const test = await initializedClient(server);
+      const without = await test.client.request('tools/call', { name: 'whoami' });
+      expect(without.content).toEqual([{ type: 'text', text: 'none' }]);
+      test.clientTransport.context = {
+        http: { method: 'POST', url: 'http://127.0.0.1:3000/mcp', headers: { 'x-user': 'ada' }, remoteAddress: '127.0.0.1' },
+      };
+      const withRequest = await test.client.request('tools/call', { name: 'whoami' });
+      expect(withRequest.content).toEqual([{ type: 'text', text: 'POST http://127.0.0.1:3000/mcp ada' }]);
+    });
+
     it('answers an unknown tool with -32602', async () => {
       const test = await initializedClient(richServer());
       await expect(test.client.request('tools/call', { name: 'nope' })).rejects.toMatchObject({ code: ErrorCode.InvalidParams });

@@ -5,10 +5,19 @@
  * when an `authenticate` hook asks for one.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpRequestInfo } from '@statemcp/protocol';
 import { isLoopbackAddress } from './host-guard.js';
+import type { HandleRequestOptions } from './server-options.js';
 
-/** Outcome of reading a request body under a size limit. */
-export type BodyRead = { ok: true; text: string } | { ok: false; tooLarge: true } | { ok: false; tooLarge: false; reason: string };
+/**
+ * Outcome of reading a request body under a size limit: its text, or the JSON value a
+ * framework's body parser already produced (`parsed`).
+ */
+export type BodyRead =
+  | { ok: true; text: string }
+  | { ok: true; parsed: unknown }
+  | { ok: false; tooLarge: true }
+  | { ok: false; tooLarge: false; reason: string };
 
 export interface InboundRequest {
   readonly method: string;
@@ -16,19 +25,22 @@ export interface InboundRequest {
   readonly searchParams: URLSearchParams;
   /** A header value by lower-case name; repeated headers joined with `, `. */
   header(name: string): string | undefined;
-  /** All headers, lower-case names. */
-  headerRecord(): Record<string, string>;
+  /** All headers, lower-case names (built once, frozen). */
+  headerRecord(): Readonly<Record<string, string>>;
   /** Reads the whole body as UTF-8, refusing more than `limit` bytes. */
   readBody(limit: number): Promise<BodyRead>;
   /** True when the request arrived on a loopback address; `undefined` when unknown. */
   readonly loopbackBind: boolean | undefined;
   /** A web `Request` for hooks (headers and URL; the body is not included for node requests). */
   toRequest(): Request;
+  /** The read-only view handlers get as `context.http` (built once, frozen). */
+  requestInfo(): HttpRequestInfo;
   /** Aborted when the client goes away before the answer was written. */
   readonly signal: AbortSignal | undefined;
 }
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 function safeUrl(raw: string, host: string | undefined): URL {
   try {
@@ -38,23 +50,52 @@ function safeUrl(raw: string, host: string | undefined): URL {
   }
 }
 
-/** Wraps a fetch-API `Request`. The bind is unknown, so the Host guard treats it as loopback. */
-export function fromFetchRequest(request: Request, loopbackBind?: boolean): InboundRequest {
+/** Builds a frozen {@link HttpRequestInfo}. */
+function freezeRequestInfo(method: string, url: string, headers: Readonly<Record<string, string>>, remoteAddress: string | undefined): HttpRequestInfo {
+  return Object.freeze({ method, url, headers, remoteAddress });
+}
+
+/**
+ * A body a framework parsed before the request reached us (`express.json()`, Fastify's or
+ * Hono's parser): text and bytes are read as the body; any other value is the parsed JSON,
+ * measured against the limit by its declared `Content-Length` (or, without one, its JSON size).
+ */
+export function preParsedBody(body: unknown, declaredLength: string | null | undefined, limit: number): BodyRead {
+  if (typeof body === 'string' || body instanceof Uint8Array) {
+    const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+    return bytes.byteLength > limit ? { ok: false, tooLarge: true } : { ok: true, text: decoder.decode(bytes) };
+  }
+  const declared = Number(declaredLength ?? Number.NaN);
+  const size = Number.isFinite(declared) ? declared : encoder.encode(JSON.stringify(body) ?? '').byteLength;
+  return size > limit ? { ok: false, tooLarge: true } : { ok: true, parsed: body };
+}
+
+/**
+ * Wraps a fetch-API `Request`. Without `localAddress` the bind is unknown, so the Host guard
+ * treats it as loopback.
+ */
+export function fromFetchRequest(request: Request, options: HandleRequestOptions = {}): InboundRequest {
   const url = safeUrl(request.url, undefined);
-  return {
+  let headers: Readonly<Record<string, string>> | undefined;
+  let info: HttpRequestInfo | undefined;
+  const inbound: InboundRequest = {
     method: request.method.toUpperCase(),
     pathname: url.pathname,
     searchParams: url.searchParams,
     // Runtimes build `request.url` from the Host header; use it when the header itself is absent.
     header: (name) => request.headers.get(name) ?? (name === 'host' ? url.host : undefined),
     headerRecord: () => {
-      const record: Record<string, string> = {};
-      request.headers.forEach((value, name) => {
-        record[name] = value;
-      });
-      return record;
+      if (headers === undefined) {
+        const record: Record<string, string> = {};
+        request.headers.forEach((value, name) => {
+          record[name] = value;
+        });
+        headers = Object.freeze(record);
+      }
+      return headers;
     },
     readBody: async (limit) => {
+      if (options.parsedBody !== undefined) return preParsedBody(options.parsedBody, request.headers.get('content-length'), limit);
       const declared = Number(request.headers.get('content-length') ?? Number.NaN);
       if (declared > limit) return { ok: false, tooLarge: true };
       if (request.body === null) return { ok: true, text: '' };
@@ -83,10 +124,12 @@ export function fromFetchRequest(request: Request, loopbackBind?: boolean): Inbo
       }
       return { ok: true, text: decoder.decode(whole) };
     },
-    loopbackBind,
+    loopbackBind: options.localAddress === undefined ? undefined : isLoopbackAddress(options.localAddress),
     toRequest: () => request,
+    requestInfo: () => (info ??= freezeRequestInfo(inbound.method, url.href, inbound.headerRecord(), options.remoteAddress)),
     signal: request.signal,
   };
+  return inbound;
 }
 
 function joinHeader(value: string | string[] | undefined): string | undefined {
@@ -94,8 +137,12 @@ function joinHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** Wraps a node:http request; `loopbackBind` comes from the socket's local address. */
-export function fromNodeRequest(req: IncomingMessage, res?: ServerResponse): InboundRequest {
+/**
+ * Wraps a node:http request; `loopbackBind` comes from the socket's local address. The path
+ * is the request's `originalUrl` when a framework set one (Express strips a mount prefix from
+ * `url`), so the `path` option and the legacy SSE routes see the full path.
+ */
+export function fromNodeRequest(req: IncomingMessage & { originalUrl?: unknown }, res?: ServerResponse, options: HandleRequestOptions = {}): InboundRequest {
   let signal: AbortSignal | undefined;
   if (res !== undefined) {
     const controller = new AbortController();
@@ -105,53 +152,64 @@ export function fromNodeRequest(req: IncomingMessage, res?: ServerResponse): Inb
     signal = controller.signal;
   }
   const host = joinHeader(req.headers.host);
-  const url = safeUrl(req.url ?? '/', undefined);
+  const target = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
+  const url = safeUrl(target, undefined);
+  const localAddress = options.localAddress ?? req.socket.localAddress;
   let request: Request | undefined;
+  let headers: Readonly<Record<string, string>> | undefined;
+  let info: HttpRequestInfo | undefined;
+  const absoluteUrl = (): URL => {
+    const absolute = safeUrl(target, host);
+    if ((req.socket as { encrypted?: boolean }).encrypted === true) absolute.protocol = 'https:';
+    return absolute;
+  };
   const inbound: InboundRequest = {
     method: (req.method ?? 'GET').toUpperCase(),
     pathname: url.pathname,
     searchParams: url.searchParams,
     header: (name) => joinHeader(req.headers[name]),
     headerRecord: () => {
-      const record: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) {
-        const joined = joinHeader(value);
-        if (joined !== undefined) record[name] = joined;
+      if (headers === undefined) {
+        const record: Record<string, string> = {};
+        for (const [name, value] of Object.entries(req.headers)) {
+          const joined = joinHeader(value);
+          if (joined !== undefined) record[name] = joined;
+        }
+        headers = Object.freeze(record);
       }
-      return record;
+      return headers;
     },
-    readBody: (limit) => readNodeBody(req, limit),
+    readBody: (limit) => readNodeBody(req, limit, options.parsedBody),
     signal,
-    loopbackBind: req.socket.localAddress === undefined ? undefined : isLoopbackAddress(req.socket.localAddress),
+    loopbackBind: localAddress === undefined ? undefined : isLoopbackAddress(localAddress),
     toRequest: () => {
       if (request === undefined) {
-        const headers = new Headers();
+        const fetchHeaders = new Headers();
         for (const [name, value] of Object.entries(inbound.headerRecord())) {
           try {
-            headers.set(name, value);
+            fetchHeaders.set(name, value);
           } catch {
             // a header value the fetch API refuses; hooks simply do not see it
           }
         }
-        request = new Request(safeUrl(req.url ?? '/', host), { method: inbound.method, headers });
+        request = new Request(absoluteUrl(), { method: inbound.method, headers: fetchHeaders });
       }
       return request;
     },
+    requestInfo: () => (info ??= freezeRequestInfo(inbound.method, absoluteUrl().href, inbound.headerRecord(), options.remoteAddress ?? req.socket.remoteAddress)),
   };
   return inbound;
 }
 
-async function readNodeBody(req: IncomingMessage & { body?: unknown }, limit: number): Promise<BodyRead> {
+async function readNodeBody(req: IncomingMessage & { body?: unknown }, limit: number, parsedBody: unknown): Promise<BodyRead> {
+  const declared = joinHeader(req.headers['content-length']);
+  if (parsedBody !== undefined) return preParsedBody(parsedBody, declared, limit);
   // A framework body parser (e.g. `express.json()`) may have consumed the stream already.
-  if (req.body !== undefined && req.readableEnded) {
-    const text = typeof req.body === 'string' ? req.body : Buffer.isBuffer(req.body) ? req.body.toString('utf8') : JSON.stringify(req.body);
-    return Buffer.byteLength(text) > limit ? { ok: false, tooLarge: true } : { ok: true, text };
-  }
+  if (req.body !== undefined && req.readableEnded) return preParsedBody(req.body, declared, limit);
   // Past the limit the rest is read and discarded (up to a bound), so the 413 reaches a
   // client that is still uploading instead of a connection reset.
   const drainLimit = limit * 4 + 1024 * 1024;
-  const declared = Number(req.headers['content-length'] ?? Number.NaN);
-  if (declared > drainLimit) return { ok: false, tooLarge: true };
+  if (Number(declared ?? Number.NaN) > drainLimit) return { ok: false, tooLarge: true };
   const chunks: Buffer[] = [];
   let size = 0;
   try {

@@ -16,6 +16,7 @@ export type {
   SessionRegistry,
   ListeningServer,
   AuthenticateResult,
+  HandleRequestOptions,
 } from './server-options.js';
 export type { StreamableHttpSessionTransport } from './session-transport.js';
 export type { EventStore, StoredEvent, ReplayResult, InMemoryEventStoreOptions } from './event-store.js';

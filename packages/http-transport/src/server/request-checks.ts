@@ -27,7 +27,6 @@ function isJsonContentType(value: string | undefined): boolean {
   return value?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
-
 /**
  * The body checks every POST front door shares: `Content-Type: application/json` (415), the
  * size limit (413), an unreadable body or invalid JSON (400 with -32700).
@@ -42,6 +41,7 @@ export async function readJsonBody(inbound: InboundRequest, maxBody: number): Pr
       ? errorResponse(413, ErrorCode.InvalidRequest, `Payload Too Large: the limit is ${maxBody} bytes`)
       : errorResponse(400, ErrorCode.ParseError, `Could not read the request body: ${body.reason}`);
   }
+  if ('parsed' in body) return { value: body.parsed };
   const parsed = parseJson(body.text);
   if (!parsed.ok) return errorResponse(400, ErrorCode.ParseError, `Parse error: ${parsed.reason}`);
   return { value: parsed.value };

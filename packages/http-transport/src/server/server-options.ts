@@ -116,11 +116,38 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
+/**
+ * What a caller of {@link StreamableHttpServer.handleNodeRequest} or
+ * {@link StreamableHttpServer.handleFetch} knows about a request beyond the request itself —
+ * what framework adapters (`/express`, `/fastify`, `/hono`) pass.
+ */
+export interface HandleRequestOptions {
+  /**
+   * The body a framework already read: a parsed JSON value (`express.json()`, Fastify's JSON
+   * parser), or its text or bytes. The size limit still applies (by `Content-Length`, or the
+   * value's JSON size without one); the Content-Type check and the JSON-RPC checks run as usual.
+   * Node requests whose `req.body` a body parser set are detected without this option.
+   */
+  parsedBody?: unknown;
+  /**
+   * The client's address, for `context.http.remoteAddress`. Node requests default to the
+   * socket's; a fetch `Request` does not carry one (Bun: `server.requestIP(request)`, Deno:
+   * `info.remoteAddr`).
+   */
+  remoteAddress?: string;
+  /**
+   * The local address the request arrived on. The Host check is on by default for loopback
+   * and unknown binds; a fetch `Request` counts as loopback unless this says otherwise.
+   * Node requests default to the socket's.
+   */
+  localAddress?: string;
+}
+
 export interface StreamableHttpServer {
   /** node:http request handler: `http.createServer(mcp.handleNodeRequest)`. */
-  handleNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  handleNodeRequest(req: IncomingMessage, res: ServerResponse, options?: HandleRequestOptions): Promise<void>;
   /** Fetch-style handler for Bun, Deno, workers and web frameworks. */
-  handleFetch(request: Request): Promise<Response>;
+  handleFetch(request: Request, options?: HandleRequestOptions): Promise<Response>;
   readonly sessions: SessionRegistry;
   /** Starts a node:http server; binds 127.0.0.1 unless told otherwise. */
   listen(options?: { port?: number; host?: string }): Promise<ListeningServer>;

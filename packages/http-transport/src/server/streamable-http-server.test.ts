@@ -155,6 +155,35 @@ describe('createStreamableHttpServer', () => {
     });
   });
 
+  describe('#handleFetch with a body a framework already parsed', () => {
+    it('uses the parsed value instead of the unread stream', async () => {
+      const { server } = make();
+      const request = new Request(BASE, { method: 'POST', headers: { accept: ACCEPT_BOTH, 'content-type': 'application/json' }, body: 'not json' });
+      const response = await server.handleFetch(request, { parsedBody: initializeBody() });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('mcp-session-id')).toBeTruthy();
+    });
+
+    it('still applies the body limit (by Content-Length) and the Content-Type check', async () => {
+      const { server } = make({ maxBodyBytes: 100 });
+      const headers = { accept: ACCEPT_BOTH, 'content-type': 'application/json', 'content-length': '5000' };
+      const tooLarge = await server.handleFetch(new Request(BASE, { method: 'POST', headers }), { parsedBody: initializeBody() });
+      expect(tooLarge.status).toBe(413);
+      const wrongType = await server.handleFetch(new Request(BASE, { method: 'POST', headers: { accept: ACCEPT_BOTH, 'content-type': 'text/plain' } }), {
+        parsedBody: initializeBody(),
+      });
+      expect(wrongType.status).toBe(415);
+    });
+
+    it('parses a body a framework read as text, answering -32700 when it is not JSON', async () => {
+      const { server } = make();
+      const request = new Request(BASE, { method: 'POST', headers: { accept: ACCEPT_BOTH, 'content-type': 'application/json' } });
+      const response = await server.handleFetch(request, { parsedBody: '{"jsonrpc":' });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: ErrorCode.ParseError } });
+    });
+  });
+
   describe('#handleFetch security', () => {
     it('refuses a foreign Host or Origin with 403 and a JSON-RPC error with "id": null, with zero configuration', async () => {
       const { server } = make();
@@ -167,6 +196,13 @@ describe('createStreamableHttpServer', () => {
       expect(foreignOrigin.status).toBe(403);
       const local = await server.handleFetch(new Request(BASE, postInit(initializeBody(), { origin: 'http://localhost:5173' })));
       expect(local.status).toBe(200);
+    });
+
+    it('skips the Host check for a fetch request that arrived on a public localAddress, as for a node request', async () => {
+      const { server } = make();
+      const foreign = new Request('http://mcp.example.com/mcp', postInit(initializeBody()));
+      expect((await server.handleFetch(foreign.clone(), { localAddress: '127.0.0.1' })).status).toBe(403);
+      expect((await server.handleFetch(foreign, { localAddress: '192.0.2.10' })).status).toBe(200);
     });
 
     it('serves configured hosts', async () => {

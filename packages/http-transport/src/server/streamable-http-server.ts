@@ -233,7 +233,13 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
     const replyId = !isBatch && requestIds.length === 1 ? requestIds[0] : undefined;
     const contextFor = (sessionId: string | undefined): InboundContext => {
-      const context: InboundContext = { headers: inbound.headerRecord() };
+      const context: InboundContext = {
+        headers: inbound.headerRecord(),
+        // Built on first read: most handlers never look at it.
+        get http() {
+          return inbound.requestInfo();
+        },
+      };
       if (authInfo !== undefined) context.authInfo = authInfo;
       if (sessionId !== undefined) context.sessionId = sessionId;
       return context;
@@ -375,7 +381,13 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (!(transport instanceof LegacySseSessionTransport)) return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found');
     const parsed = await readJsonBody(inbound, maxBody);
     if (parsed instanceof Response) return parsed;
-    const context: InboundContext = { headers: inbound.headerRecord(), sessionId: id };
+    const context: InboundContext = {
+      headers: inbound.headerRecord(),
+      get http() {
+        return inbound.requestInfo();
+      },
+      sessionId: id,
+    };
     if (authInfo !== undefined) context.authInfo = authInfo;
     transport.deliver(parsed.value, context);
     return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
@@ -431,11 +443,11 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   };
 
   const server: StreamableHttpServer = {
-    handleNodeRequest: async (req, res) => {
-      const response = await safeHandle(fromNodeRequest(req, res));
+    handleNodeRequest: async (req, res, requestOptions) => {
+      const response = await safeHandle(fromNodeRequest(req, res, requestOptions));
       await writeNodeResponse(response, res);
     },
-    handleFetch: (request) => safeHandle(fromFetchRequest(request)),
+    handleFetch: (request, requestOptions) => safeHandle(fromFetchRequest(request, requestOptions)),
     sessions: {
       get size() {
         return manager.size;

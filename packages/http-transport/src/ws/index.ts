@@ -5,7 +5,7 @@
  * never imports it.
  */
 export { WebSocketClientTransport, WebSocketServerTransport } from './websocket-transport.js';
-export type { WebSocketClientTransportOptions, WebSocketTransportOptions } from './websocket-transport.js';
+export type { WebSocketClientTransportOptions, WebSocketServerTransportOptions, WebSocketTransportOptions } from './websocket-transport.js';
 export { checkUpgradeRequest, createWebSocketServer } from './websocket-server.js';
 export type { WebSocketMcpServer, WebSocketServerOptions } from './websocket-server.js';
 export {

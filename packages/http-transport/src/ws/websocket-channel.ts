@@ -21,6 +21,7 @@ import {
   ConnectionClosedError,
   TransportError,
   parseJson,
+  type InboundContext,
   type JsonRpcMessage,
   type TransportCloseInfo,
   type TransportSink,
@@ -56,12 +57,15 @@ export class WebSocketChannel {
   #queue: (() => void)[] = [];
   readonly #closeTimeoutMs: number;
   readonly #clock: Clock;
+  readonly #context: InboundContext | undefined;
   #state: ChannelState = { kind: 'open' };
   readonly #closed: Promise<void>;
   #resolveClosed!: () => void;
 
-  constructor(socket: WebSocket, closeTimeoutMs: number, clock: Clock) {
+  /** `context` goes with every inbound message (the server side's upgrade request). */
+  constructor(socket: WebSocket, closeTimeoutMs: number, clock: Clock, context?: InboundContext) {
     this.#socket = socket;
+    this.#context = context;
     this.#clock = clock;
     this.#closeTimeoutMs = closeTimeoutMs;
     this.#closed = new Promise((resolve) => (this.#resolveClosed = resolve));
@@ -143,7 +147,7 @@ export class WebSocketChannel {
       return;
     }
     const parsed = parseJson(text);
-    if (parsed.ok) sink.onMessage(parsed.value);
+    if (parsed.ok) sink.onMessage(parsed.value, this.#context);
     else sink.onMalformed?.(text, parsed.reason);
   }
 

@@ -145,7 +145,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws: WebSocket) => {
-      const transport = new WebSocketServerTransport(ws, transportOptions);
+      const transport = new WebSocketServerTransport(ws, { ...transportOptions, request });
       connections.add(transport);
       ws.once('close', () => connections.delete(transport));
       Promise.resolve()

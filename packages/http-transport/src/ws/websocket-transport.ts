@@ -15,7 +15,10 @@ import {
   systemClock,
   type Clock,
 } from '@statemcp/protocol';
+import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
+
+import { fromNodeRequest } from '../server/inbound.js';
 
 import {
   DEFAULT_WEBSOCKET_CLOSE_TIMEOUT_MS,
@@ -30,6 +33,16 @@ export interface WebSocketTransportOptions {
   closeTimeoutMs?: number;
   /** Timers: the protocol `Clock`; tests pass a `SimulatedClock`. */
   clock?: Clock;
+}
+
+/** Options of {@link WebSocketServerTransport}. */
+export interface WebSocketServerTransportOptions extends WebSocketTransportOptions {
+  /**
+   * The HTTP upgrade request of the socket (`wss.on('connection', (socket, request) => …)`).
+   * Its method, URL, headers and remote address reach every handler as `context.http`;
+   * without it handlers see no HTTP request. {@link createWebSocketServer} passes it.
+   */
+  request?: IncomingMessage;
 }
 
 /** Options of {@link WebSocketClientTransport}. */
@@ -185,9 +198,9 @@ export class WebSocketClientTransport implements Transport {
  * import { WebSocketServerTransport } from '@statemcp/http-transport/ws';
  *
  * const wss = new WebSocketServer({ port: 3001, host: '127.0.0.1', handleProtocols: () => 'mcp' });
- * wss.on('connection', (socket) => {
+ * wss.on('connection', (socket, request) => {
  *   const server = new McpServer({ name: 'demo', version: '1.0.0' });
- *   void server.connect(new WebSocketServerTransport(socket));
+ *   void server.connect(new WebSocketServerTransport(socket, { request }));
  * });
  * ```
  */
@@ -198,12 +211,14 @@ export class WebSocketServerTransport implements Transport {
   readonly canSendRequests = true;
 
   /** Wraps `socket` at once: frames arriving before `start()` are queued, not lost. */
-  constructor(socket: WebSocket, options: WebSocketTransportOptions = {}) {
+  constructor(socket: WebSocket, options: WebSocketServerTransportOptions = {}) {
     this.#socket = socket;
+    const http = options.request === undefined ? undefined : fromNodeRequest(options.request).requestInfo();
     this.#channel = new WebSocketChannel(
       socket,
       options.closeTimeoutMs ?? DEFAULT_WEBSOCKET_CLOSE_TIMEOUT_MS,
       options.clock ?? systemClock,
+      http === undefined ? undefined : { headers: http.headers, http },
     );
   }
 

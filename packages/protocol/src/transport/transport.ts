@@ -47,7 +47,7 @@ export interface TransportSink {
   onSessionExpired?(): void;
 }
 
-/** Per-message context a transport can attach (HTTP headers, auth). */
+/** Per-message context a transport can attach (HTTP headers, auth, the HTTP request). */
 export interface InboundContext {
   /** Authentication result from the transport's auth hook, passed to handlers. */
   authInfo?: unknown;
@@ -55,6 +55,37 @@ export interface InboundContext {
   headers?: Readonly<Record<string, string>>;
   /** Transport-level session id (HTTP `Mcp-Session-Id`). */
   sessionId?: string;
+  /**
+   * The HTTP request that carried the message: the POST of Streamable HTTP or legacy SSE, or
+   * the upgrade request of a WebSocket. Absent on transports without HTTP (stdio, in-memory).
+   */
+  http?: HttpRequestInfo;
+}
+
+/**
+ * A read-only view of the HTTP request that carried a message (frozen, headers included).
+ *
+ * @example
+ * ```ts
+ * server.setRequestHandler('tools/call', (params, context) => {
+ *   const http = context.transportContext?.http; // undefined on stdio
+ *   return { content: [{ type: 'text', text: http?.headers['user-agent'] ?? 'no HTTP request' }] };
+ * });
+ * ```
+ */
+export interface HttpRequestInfo {
+  /** The HTTP method, upper case (`POST`; `GET` for a WebSocket upgrade). */
+  readonly method: string;
+  /** The absolute request URL, built from the request target and its `Host` header. */
+  readonly url: string;
+  /** Every request header, lower-cased names; repeated headers joined with `, `. */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The peer's IP address as the socket saw it (a proxy's address behind a proxy: read
+   * `x-forwarded-for` from `headers` when you trust it), or `undefined` when the runtime does
+   * not tell (a fetch-style handler given no address).
+   */
+  readonly remoteAddress: string | undefined;
 }
 
 /** Why and how a transport closed. */

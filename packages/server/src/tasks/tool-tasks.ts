@@ -112,6 +112,7 @@ export class ToolTasks {
       requestId: context.requestId,
       protocolVersion: context.protocolVersion,
       authInfo: context.authInfo,
+      http: context.transportContext?.http,
       meta: context.meta,
       traceContext: trace,
       connection,
