@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRIES = {
-  protocol: ['src/index.ts'],
+  protocol: ['src/index.ts', 'src/ajv/index.ts'],
   client: ['src/index.ts'],
   server: ['src/index.ts'],
   'stdio-transport': ['src/index.ts'],

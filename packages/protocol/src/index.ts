@@ -169,8 +169,8 @@ export type {
 } from './revisions/types-latest.js';
 
 // JSON Schema
-export { compileJsonSchema, jsonSchemaDialect } from './json-schema/validator.js';
-export type { JsonSchemaCheck, JsonSchemaDialect } from './json-schema/validator.js';
+export { compileJsonSchema, defaultJsonSchemaValidator, jsonSchemaDialect } from './json-schema/validator.js';
+export type { JsonSchemaCheck, JsonSchemaDialect, JsonSchemaValidator } from './json-schema/validator.js';
 
 // Capabilities
 export { METHOD_CAPABILITIES, capabilityFor, capabilityName, hasCapability } from './capabilities/table.js';

@@ -14,7 +14,7 @@
  * const connection = await server.connect(transport);
  * ```
  */
-import { ErrorCode, JsonRpcError, type JsonObject, type Transport } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject, type JsonSchemaValidator, type Transport } from '@statemcp/protocol';
 import { NO_COMPLETIONS, completionResult, type Completer } from './completions.js';
 import type { ObjectSchemaInput } from './object-schema.js';
 import { PromptRegistry, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
@@ -48,6 +48,12 @@ export interface McpServerOptions extends ServerSessionOptions {
   readonly tasks?: TaskStoreOptions;
   /** Called with every new connection, before its handshake. */
   readonly onconnection?: (connection: ServerConnection) => void;
+  /**
+   * The JSON Schema engine for schemas given as plain JSON Schema (`inputSchema`,
+   * `outputSchema`, `argsSchema`). Default: the built-in `defaultJsonSchemaValidator`;
+   * `createAjvValidator()` from `@statemcp/protocol/ajv` for Ajv with formats.
+   */
+  readonly jsonSchemaValidator?: JsonSchemaValidator;
 }
 
 type ListKind = 'tools' | 'resources' | 'prompts';
@@ -66,16 +72,18 @@ export class McpServer {
   /** The low-level server (raw handlers, connections). */
   readonly server: Server;
   readonly #options: McpServerOptions;
-  readonly #tools = new ToolRegistry(() => this.#changed('tools'));
+  readonly #tools: ToolRegistry;
   readonly #resources = new ResourceRegistry(() => this.#changed('resources'));
-  readonly #prompts = new PromptRegistry(() => this.#changed('prompts'));
+  readonly #prompts: PromptRegistry;
   readonly #tasks: ToolTasks;
   readonly #installed = new Set<string>();
   readonly #pendingLists = new Set<ListKind>();
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
     this.#options = options;
-    const { pageSize: _p, tasks: taskOptions, capabilities: _c, onconnection, ...rest } = options;
+    this.#tools = new ToolRegistry(() => this.#changed('tools'), options.jsonSchemaValidator);
+    this.#prompts = new PromptRegistry(() => this.#changed('prompts'), options.jsonSchemaValidator);
+    const { pageSize: _p, tasks: taskOptions, capabilities: _c, onconnection, jsonSchemaValidator: _v, ...rest } = options;
     const serverOptions: ServerOptions = {
       ...rest,
       capabilities: () => this.capabilities(),
@@ -152,7 +160,11 @@ export class McpServer {
     return handle;
   }
 
-  /** Registers a prompt; `argsSchema` is a raw shape of zod string schemas or a list of argument definitions. */
+  /**
+   * Registers a prompt. `argsSchema` takes what a tool's `inputSchema` takes (a zod object,
+   * a raw zod shape, a Standard Schema with a JSON Schema converter, a JSON Schema object)
+   * or a list of argument definitions; the advertised arguments come from its JSON Schema.
+   */
   registerPrompt<A extends PromptArgsInput | undefined = undefined>(name: string, config: PromptConfig<A>, handler: PromptCallback<PromptArgs<A>>): RegisteredPrompt {
     const handle = this.#prompts.register(name, config, handler);
     this.#installPrompts();

@@ -1,19 +1,21 @@
 /**
  * Prompt registrations of an `McpServer`: `prompts/list` (paginated, shaped per revision)
  * and `prompts/get` (unknown prompt or invalid/missing arguments → -32602). Arguments are
- * declared either as a raw shape of zod string schemas (validated; `description` and
- * optionality become the advertised argument list) or as a plain list of
- * `{ name, description, required }` (only required-ness is checked).
+ * declared with the same schemas tools accept (a zod object, a raw zod shape, any Standard
+ * Schema with a JSON Schema converter, or a JSON Schema object; see `object-schema.ts`):
+ * the schema's JSON Schema gives the advertised argument list (each property's `title`,
+ * `description`, and whether it is `required`) and the schema validates what a client
+ * sends. The plain list form `{ name, description, required }[]` checks only required-ness.
  */
-import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject, type JsonSchemaValidator } from '@statemcp/protocol';
 import type { Completer } from './completions.js';
-import { toStandardSchema, type InferObject, type RawShape, type StandardSchemaLike } from './object-schema.js';
+import { compileObjectSchema, type CompiledSchema, type InferObject, type ObjectSchemaInput } from './object-schema.js';
 import { paginate } from './pagination.js';
 import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import type { RequestExtra } from './request-extra.js';
 import { checkResult } from './result-check.js';
 import { promptFor } from './revision-features.js';
-import type { GetPromptResult, Icon, Meta, Prompt, PromptArgument } from './wire-types.js';
+import type { GetPromptResult, Icon, JsonSchemaObject, Meta, Prompt, PromptArgument } from './wire-types.js';
 
 /** One advertised prompt argument (the list form of `argsSchema`). */
 export interface PromptArgumentDefinition {
@@ -24,12 +26,16 @@ export interface PromptArgumentDefinition {
   readonly required?: boolean;
 }
 
-export type PromptArgsInput = RawShape | readonly PromptArgumentDefinition[];
+/**
+ * What `argsSchema` accepts: any schema a tool's `inputSchema` accepts (prompt arguments
+ * travel as strings, so describe string properties), or a list of argument definitions.
+ */
+export type PromptArgsInput = ObjectSchemaInput | readonly PromptArgumentDefinition[];
 
 export interface PromptConfig<A extends PromptArgsInput | undefined = undefined> {
   readonly title?: string;
   readonly description?: string;
-  /** A raw shape of zod string schemas, or a list of argument definitions. */
+  /** A zod object, a raw zod shape, a Standard Schema, a JSON Schema object, or a list of argument definitions. */
   readonly argsSchema?: A;
   /** Completers per argument name (`completion/complete` with `ref/prompt`). */
   readonly complete?: Readonly<Record<string, Completer>>;
@@ -38,15 +44,14 @@ export interface PromptConfig<A extends PromptArgsInput | undefined = undefined>
 }
 
 /** The arguments a prompt handler receives. */
-export type PromptArgs<A> = A extends RawShape
-  ? InferObject<A>
-  : A extends readonly PromptArgumentDefinition[]
-    ? { [key: string]: string | undefined }
+export type PromptArgs<A> = A extends readonly PromptArgumentDefinition[]
+  ? { [key: string]: string | undefined }
+  : A extends ObjectSchemaInput
+    ? InferObject<A>
     : { [key: string]: never };
 
 export type PromptCallback<Args = { [key: string]: string | undefined }> = (args: Args, extra: RequestExtra) => GetPromptResult | Promise<GetPromptResult>;
 
-/** The handle `registerPrompt` returns. */
 /** The handle `registerPrompt` returns. */
 export type RegisteredPrompt = RegistrationHandle;
 
@@ -54,35 +59,38 @@ interface PromptEntry {
   readonly name: string;
   enabled: boolean;
   readonly wire: Prompt;
-  readonly schema: StandardSchemaLike | undefined;
+  readonly schema: CompiledSchema | undefined;
   readonly complete: Readonly<Record<string, Completer>>;
   readonly handler: PromptCallback<never>;
 }
 
-function isOptional(schema: StandardSchemaLike): boolean {
-  const result = schema['~standard'].validate(undefined);
-  return !(result instanceof Promise) && result.issues === undefined;
-}
-
-function argumentsOf(input: PromptArgsInput): PromptArgument[] {
-  if (Array.isArray(input)) {
-    return (input as readonly PromptArgumentDefinition[]).map((definition) => ({ ...definition }));
-  }
-  return Object.entries(input as RawShape).map(([name, schema]) => {
+/** The advertised arguments of a schema: one per property of its JSON Schema. */
+function argumentsFromJsonSchema(schema: JsonSchemaObject): PromptArgument[] {
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const properties = (schema.properties ?? {}) as Readonly<Record<string, { title?: unknown; description?: unknown }>>;
+  return Object.entries(properties).map(([name, property]) => {
     const argument: PromptArgument = { name };
-    const description = (schema as { description?: unknown }).description;
-    if (typeof description === 'string') argument.description = description;
-    argument.required = !isOptional(schema);
+    if (typeof property.title === 'string') argument.title = property.title;
+    if (typeof property.description === 'string') argument.description = property.description;
+    argument.required = required.has(name);
     return argument;
   });
+}
+
+function isArgumentList(input: PromptArgsInput): input is readonly PromptArgumentDefinition[] {
+  return Array.isArray(input);
 }
 
 /** The prompts of one `McpServer`: registration, `prompts/list` and `prompts/get`. */
 export class PromptRegistry {
   readonly entries: Registry<PromptEntry>;
 
-  constructor(onChange: () => void) {
+  readonly #validator: JsonSchemaValidator | undefined;
+
+  /** `validator` checks JSON Schema `argsSchema`s (the server's `jsonSchemaValidator` option). */
+  constructor(onChange: () => void, validator?: JsonSchemaValidator) {
     this.entries = new Registry(onChange);
+    this.#validator = validator;
   }
 
   get hasCompleters(): boolean {
@@ -94,10 +102,16 @@ export class PromptRegistry {
     const wire: Prompt = { name };
     if (config.title !== undefined) wire.title = config.title;
     if (config.description !== undefined) wire.description = config.description;
-    if (config.argsSchema !== undefined) wire.arguments = argumentsOf(config.argsSchema);
+    let schema: CompiledSchema | undefined;
+    const input = config.argsSchema;
+    if (input !== undefined && isArgumentList(input)) {
+      wire.arguments = input.map((definition) => ({ ...definition }));
+    } else if (input !== undefined) {
+      schema = compileObjectSchema(input, 'input', `Prompt ${name} argsSchema`, this.#validator);
+      wire.arguments = argumentsFromJsonSchema(schema.jsonSchema);
+    }
     if (config.icons !== undefined) wire.icons = config.icons;
     if (config._meta !== undefined) wire._meta = config._meta;
-    const schema = config.argsSchema === undefined || Array.isArray(config.argsSchema) ? undefined : toStandardSchema(config.argsSchema as RawShape, `Prompt ${name} argsSchema`);
     const entry: PromptEntry = { name, enabled: true, wire, schema, complete: config.complete ?? {}, handler };
     this.entries.set(name, entry);
     return registrationHandle(this.entries, name, name, entry);
@@ -123,12 +137,9 @@ export class PromptRegistry {
     const given = (params.arguments ?? {}) as Record<string, string>;
     let args: unknown = given;
     if (entry.schema !== undefined) {
-      const result = await entry.schema['~standard'].validate(given);
-      if (result.issues !== undefined) {
-        const detail = result.issues.map((issue) => `${(issue.path ?? []).map((s) => String(typeof s === 'object' ? s.key : s)).join('.')}: ${issue.message}`).join('; ');
-        throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${detail}`);
-      }
-      args = result.value;
+      const checked = await entry.schema.validate(given);
+      if (!checked.ok) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${checked.message}`);
+      args = checked.value;
     } else {
       const missing = (entry.wire.arguments ?? []).filter((argument) => argument.required === true && given[argument.name] === undefined);
       if (missing.length > 0) throw new JsonRpcError(ErrorCode.InvalidParams, `Missing required arguments for prompt ${name}: ${missing.map((a) => a.name).join(', ')}`);
