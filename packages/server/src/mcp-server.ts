@@ -14,7 +14,7 @@
  * const connection = await server.connect(transport);
  * ```
  */
-import { ErrorCode, JsonRpcError, type JsonObject, type JsonSchemaValidator, type Transport } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, isExtensionId, type JsonObject, type JsonSchemaValidator, type Transport } from '@statemcp/protocol';
 import { NO_COMPLETIONS, completionResult, type Completer } from './completions.js';
 import type { ObjectSchemaInput } from './object-schema.js';
 import { PromptRegistry, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
@@ -76,6 +76,7 @@ export class McpServer {
   readonly #resources = new ResourceRegistry(() => this.#changed('resources'));
   readonly #prompts: PromptRegistry;
   readonly #tasks: ToolTasks;
+  readonly #extensions = new Map<string, JsonObject>();
   readonly #installed = new Set<string>();
   readonly #pendingLists = new Set<ListKind>();
 
@@ -112,12 +113,29 @@ export class McpServer {
     if (this.#prompts.entries.size > 0 || this.#resources.hasTemplates || this.#prompts.hasCompleters || this.#resources.hasCompleters) derived.completions = {};
     if (this.#tools.hasTaskTools) derived.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     const merged: Record<string, unknown> = { ...derived };
+    if (this.#extensions.size > 0) merged.extensions = Object.fromEntries(this.#extensions);
     for (const [key, value] of Object.entries(this.#options.capabilities ?? {})) {
       if (value === false) delete merged[key];
       else if (typeof value === 'object' && value !== null && typeof merged[key] === 'object') merged[key] = { ...(merged[key] as object), ...value };
       else if (value !== undefined) merged[key] = value;
     }
     return merged;
+  }
+
+  /**
+   * Declares support for an extension (digest §6.3) under `capabilities.extensions[id]`,
+   * with its settings (`{}` for none); declaring it again replaces the settings. Like every
+   * capability, it reaches connections whose handshake starts afterwards. Extensions
+   * shipped before the 2026-07-28 revision (MCP Apps) use the same key at every revision.
+   *
+   * @example
+   * ```ts
+   * server.declareExtension('io.modelcontextprotocol/ui', { mimeTypes: ['text/html;profile=mcp-app'] });
+   * ```
+   */
+  declareExtension(id: string, settings: JsonObject = {}): void {
+    if (!isExtensionId(id)) throw new TypeError(`Invalid extension id ${JSON.stringify(id)}: use a prefixed _meta key such as io.example/feature`);
+    this.#extensions.set(id, structuredClone(settings));
   }
 
   /** Every live connection. */
