@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRIES = {
   protocol: ['src/index.ts', 'src/ajv/index.ts'],
-  client: ['src/index.ts'],
-  server: ['src/index.ts'],
+  client: ['src/index.ts', 'src/apps/index.ts'],
+  server: ['src/index.ts', 'src/apps/index.ts'],
   'stdio-transport': ['src/index.ts'],
   'http-transport': ['src/index.ts', 'src/client/index.ts', 'src/server/index.ts', 'src/ws/index.ts'],
 };
