@@ -10,6 +10,9 @@ function tool(outputSchema: Record<string, unknown>): Tool {
   return { name: 't', inputSchema: { type: 'object' }, outputSchema: outputSchema as NonNullable<Tool['outputSchema']> };
 }
 
+/** Ajv generates code for each engine and schema on first use, slow on a loaded machine. */
+const AJV_TIMEOUT_MS = 30_000;
+
 describe('ToolOutputValidator', () => {
   describe('#validate', () => {
     it('checks 2020-12 keywords such as $defs and prefixItems', () => {
@@ -79,5 +82,5 @@ describe('Client jsonSchemaValidator option', () => {
     expect(error).toBeInstanceOf(InvalidResultError);
     expect((error as Error).message).toMatch(/#\/email: must match format "email"/);
     await client.close();
-  });
+  }, AJV_TIMEOUT_MS);
 });

@@ -7,6 +7,9 @@ import { McpServer } from './mcp-server.js';
 import { compileObjectSchema, isStandardSchema, type StandardSchemaLike } from './object-schema.js';
 import { initializedClient } from './test-harness.js';
 
+/** Ajv generates code for each engine and schema on first use, slow on a loaded machine. */
+const AJV_TIMEOUT_MS = 30_000;
+
 describe('compileObjectSchema', () => {
   it('compiles a zod object once into a frozen JSON Schema and validates with it', async () => {
     const compiled = compileObjectSchema(z.object({ n: z.number().default(1) }), 'input', 'test');
@@ -106,5 +109,5 @@ describe('McpServer jsonSchemaValidator option', () => {
       code: ErrorCode.InvalidParams,
       message: 'Invalid arguments for prompt greet: #/email: must match format "email"',
     });
-  });
+  }, AJV_TIMEOUT_MS);
 });

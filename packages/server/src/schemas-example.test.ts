@@ -10,7 +10,7 @@ describe('README schemas example', () => {
         'prompt: {"type":"text","text":"Translate into de: hello"}',
         'invite: {"type":"text","text":"Invalid arguments for tool invite: #/email: must match format \\"email\\""}',
       ]);
-    });
+    }, 30_000); // Ajv generates code on first use, slow on a loaded machine
   });
 
   it('is in the README verbatim', () => {

@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultJsonSchemaValidator } from '../json-schema/validator.js';
 import { createAjvValidator } from './ajv-validator.js';
+
+/** Ajv generates code for each engine and schema on first use, slow on a loaded machine. */
+vi.setConfig({ testTimeout: 30_000 });
 
 describe('createAjvValidator', () => {
   describe('#compile', () => {
