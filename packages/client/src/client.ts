@@ -102,7 +102,7 @@ export class Client {
   readonly #options: ClientOptions;
   readonly #serverRequests = new ServerRequestHandlers();
   readonly #listeners = new NotificationListeners();
-  readonly #toolOutput = new ToolOutputValidator();
+  readonly #toolOutput: ToolOutputValidator;
   readonly #custom = new ClientCustomMethods();
   readonly #refreshers: readonly ListRefresher<unknown>[];
   #session: Session;
@@ -112,6 +112,7 @@ export class Client {
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
     this.clientInfo = { ...clientInfo };
     this.#options = options;
+    this.#toolOutput = new ToolOutputValidator(options.jsonSchemaValidator);
     if (options.onSampling !== undefined) this.#serverRequests.sampling = { handler: options.onSampling, settings: {} };
     if (options.onElicitation !== undefined) this.#serverRequests.elicitation = { handler: options.onElicitation, settings: {} };
     if (options.roots !== undefined) this.#serverRequests.roots = checkRoots(options.roots);

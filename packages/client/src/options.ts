@@ -2,7 +2,7 @@
  * Options of the {@link Client}, of its calls, and the types of the handlers it runs for
  * requests that the server sends (sampling, elicitation).
  */
-import type { Clock, CloseInfo, InspectListener, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
+import type { Clock, CloseInfo, InspectListener, JsonSchemaValidator, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
 import type { ListChangedOptions } from './list-refresh.js';
 import type {
   ClientCapabilities,
@@ -56,6 +56,12 @@ export interface ClientOptions {
    * (default true). A call can override it.
    */
   readonly validateToolOutput?: boolean;
+  /**
+   * The JSON Schema engine that checks tool output (default: the built-in
+   * `defaultJsonSchemaValidator`; `createAjvValidator()` from `@statemcp/protocol/ajv` for Ajv
+   * with formats).
+   */
+  readonly jsonSchemaValidator?: JsonSchemaValidator;
   /** Called once each time a connection reaches Terminated. */
   readonly onclose?: (info: CloseInfo) => void;
   /**

@@ -1,11 +1,17 @@
 import { InvalidResultError, compileJsonSchema } from '@statemcp/protocol';
+import { createAjvValidator } from '@statemcp/protocol/ajv';
 import { describe, expect, it } from 'vitest';
+import { createScriptedServer } from '../test/scripted-server.js';
+import { Client } from './client.js';
 import { ToolOutputValidator } from './tool-output.js';
 import type { Tool } from './types.js';
 
 function tool(outputSchema: Record<string, unknown>): Tool {
   return { name: 't', inputSchema: { type: 'object' }, outputSchema: outputSchema as NonNullable<Tool['outputSchema']> };
 }
+
+/** Ajv generates code for each engine and schema on first use, slow on a loaded machine. */
+const AJV_TIMEOUT_MS = 30_000;
 
 describe('ToolOutputValidator', () => {
   describe('#validate', () => {
@@ -37,7 +43,7 @@ describe('ToolOutputValidator', () => {
 
     it('compiles a schema once, and again only when a listing changes it', () => {
       const compiled = { count: 0 };
-      const validator = new ToolOutputValidator((schema) => (compiled.count++, compileJsonSchema(schema)));
+      const validator = new ToolOutputValidator({ compile: (schema) => (compiled.count++, compileJsonSchema(schema)) });
       const before = compiled.count;
       validator.remember([tool({ type: 'object', properties: { n: { type: 'number' } } })]);
       expect(compiled.count).toBe(before);
@@ -60,4 +66,21 @@ describe('ToolOutputValidator', () => {
       expect(() => validator.validate('t', { content: [] })).not.toThrow();
     });
   });
+});
+
+describe('Client jsonSchemaValidator option', () => {
+  it('checks structuredContent with the given engine (Ajv with formats)', async () => {
+    const tools = [{ name: 'who', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'] } }];
+    const server = await createScriptedServer({
+      capabilities: { tools: {} },
+      answer: (method) => (method === 'tools/list' ? { tools } : method === 'tools/call' ? { content: [], structuredContent: { email: 'nobody' } } : undefined),
+    });
+    const client = new Client({ name: 'c', version: '1' }, { jsonSchemaValidator: createAjvValidator() });
+    await client.connect(server.clientSide);
+    await client.listTools();
+    const error = await client.callTool({ name: 'who' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidResultError);
+    expect((error as Error).message).toMatch(/#\/email: must match format "email"/);
+    await client.close();
+  }, AJV_TIMEOUT_MS);
 });

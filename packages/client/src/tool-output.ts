@@ -4,10 +4,10 @@
  * every listing and compiled once per tool, lazily, on the first call that needs them; a
  * later listing with the same schema keeps the compiled validator.
  * The JSON Schema dialect follows `$schema` (2020-12 when absent, digest §4.5; see the
- * protocol package's `compileJsonSchema`): an unknown dialect fails the check with a clear
+ * protocol package's `compileJsonSchema`, or the client's `jsonSchemaValidator`): an unknown dialect fails the check with a clear
  * error rather than passing.
  */
-import { InvalidResultError, compileJsonSchema, type JsonSchemaCheck } from '@statemcp/protocol';
+import { InvalidResultError, defaultJsonSchemaValidator, type JsonSchemaCheck, type JsonSchemaValidator } from '@statemcp/protocol';
 import type { CallToolResult, Tool } from './types.js';
 
 type Check = JsonSchemaCheck;
@@ -22,11 +22,11 @@ interface Entry {
 /** Remembers output schemas by tool name and validates call results against them. */
 export class ToolOutputValidator {
   readonly #entries = new Map<string, Entry>();
-  readonly #compile: (schema: Record<string, unknown>) => Check;
+  readonly #validator: JsonSchemaValidator;
 
-  /** `compile` is injectable for tests; it defaults to the protocol package's JSON Schema compiler. */
-  constructor(compile: (schema: Record<string, unknown>) => Check = compileJsonSchema) {
-    this.#compile = compile;
+  /** `validator` is the client's `jsonSchemaValidator` option; it defaults to the protocol package's engine. */
+  constructor(validator: JsonSchemaValidator = defaultJsonSchemaValidator) {
+    this.#validator = validator;
   }
 
   /** Records the tools of one listing page (a tool without `outputSchema` forgets any old one). */
@@ -63,7 +63,7 @@ export class ToolOutputValidator {
     if (result.structuredContent === undefined) {
       throw new InvalidResultError(`Tool ${name} declares an outputSchema but its result has no structuredContent`);
     }
-    entry.check ??= this.#compile(entry.schema);
+    entry.check ??= this.#validator.compile(entry.schema);
     const problem = entry.check(result.structuredContent);
     if (problem !== undefined) throw new InvalidResultError(`Tool ${name} returned structuredContent that does not match its outputSchema: ${problem}`);
   }

@@ -170,12 +170,17 @@ export type {
 } from './revisions/types-latest.js';
 
 // JSON Schema
-export { compileJsonSchema, jsonSchemaDialect } from './json-schema/validator.js';
-export type { JsonSchemaCheck, JsonSchemaDialect } from './json-schema/validator.js';
+export { compileJsonSchema, defaultJsonSchemaValidator, jsonSchemaDialect } from './json-schema/validator.js';
+export type { JsonSchemaCheck, JsonSchemaDialect, JsonSchemaValidator } from './json-schema/validator.js';
 
 // Capabilities
 export { METHOD_CAPABILITIES, capabilityFor, capabilityName, hasCapability } from './capabilities/table.js';
 export type { CapabilityRequirement } from './capabilities/table.js';
+export { extensionSettings, isExtensionId, withExtension } from './capabilities/extensions.js';
+
+// MCP Apps extension (io.modelcontextprotocol/ui): ids and shapes shared by the server and client helpers
+export { APP_MIME_TYPE, LEGACY_RESOURCE_URI_META_KEY, UI_EXTENSION_ID } from './extensions/ui.js';
+export type { UiExtensionSettings, UiResourceCsp, UiResourceMeta, UiResourcePermissions, UiToolMeta, UiVisibility } from './extensions/ui.js';
 
 // State machines
 export { CONNECTION_TABLE, initialConnectionState, isLive, transition } from './machines/connection.js';

@@ -14,7 +14,7 @@
  * const connection = await server.connect(transport);
  * ```
  */
-import { ErrorCode, JsonRpcError, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type Transport } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, isExtensionId, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type JsonSchemaValidator, type Transport } from '@statemcp/protocol';
 import { NO_COMPLETIONS, completionResult, type Completer } from './completions.js';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import type { ObjectSchemaInput } from './object-schema.js';
@@ -51,6 +51,12 @@ export interface McpServerOptions extends ServerSessionOptions {
   readonly tasks?: TaskStoreOptions;
   /** Called with every new connection, before its handshake. */
   readonly onconnection?: (connection: ServerConnection) => void;
+  /**
+   * The JSON Schema engine for schemas given as plain JSON Schema (`inputSchema`,
+   * `outputSchema`, `argsSchema`). Default: the built-in `defaultJsonSchemaValidator`;
+   * `createAjvValidator()` from `@statemcp/protocol/ajv` for Ajv with formats.
+   */
+  readonly jsonSchemaValidator?: JsonSchemaValidator;
 }
 
 type ListKind = 'tools' | 'resources' | 'prompts';
@@ -69,16 +75,19 @@ export class McpServer {
   /** The low-level server (raw handlers, connections). */
   readonly server: Server;
   readonly #options: McpServerOptions;
-  readonly #tools = new ToolRegistry(() => this.#changed('tools'));
+  readonly #tools: ToolRegistry;
   readonly #resources = new ResourceRegistry(() => this.#changed('resources'));
-  readonly #prompts = new PromptRegistry(() => this.#changed('prompts'));
+  readonly #prompts: PromptRegistry;
   readonly #tasks: ToolTasks;
+  readonly #extensions = new Map<string, JsonObject>();
   readonly #installed = new Set<string>();
   readonly #pendingLists = new Set<ListKind>();
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
     this.#options = options;
-    const { pageSize: _p, tasks: taskOptions, capabilities: _c, onconnection, ...rest } = options;
+    this.#tools = new ToolRegistry(() => this.#changed('tools'), options.jsonSchemaValidator);
+    this.#prompts = new PromptRegistry(() => this.#changed('prompts'), options.jsonSchemaValidator);
+    const { pageSize: _p, tasks: taskOptions, capabilities: _c, onconnection, jsonSchemaValidator: _v, ...rest } = options;
     const serverOptions: ServerOptions = {
       ...rest,
       capabilities: () => this.capabilities(),
@@ -107,12 +116,29 @@ export class McpServer {
     if (this.#prompts.entries.size > 0 || this.#resources.hasTemplates || this.#prompts.hasCompleters || this.#resources.hasCompleters) derived.completions = {};
     if (this.#tools.hasTaskTools) derived.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     const merged: Record<string, unknown> = { ...derived };
+    if (this.#extensions.size > 0) merged.extensions = Object.fromEntries(this.#extensions);
     for (const [key, value] of Object.entries(this.#options.capabilities ?? {})) {
       if (value === false) delete merged[key];
       else if (typeof value === 'object' && value !== null && typeof merged[key] === 'object') merged[key] = { ...(merged[key] as object), ...value };
       else if (value !== undefined) merged[key] = value;
     }
     return merged;
+  }
+
+  /**
+   * Declares support for an extension (digest §6.3) under `capabilities.extensions[id]`,
+   * with its settings (`{}` for none); declaring it again replaces the settings. Like every
+   * capability, it reaches connections whose handshake starts afterwards. Extensions
+   * shipped before the 2026-07-28 revision (MCP Apps) use the same key at every revision.
+   *
+   * @example
+   * ```ts
+   * server.declareExtension('io.modelcontextprotocol/ui', { mimeTypes: ['text/html;profile=mcp-app'] });
+   * ```
+   */
+  declareExtension(id: string, settings: JsonObject = {}): void {
+    if (!isExtensionId(id)) throw new TypeError(`Invalid extension id ${JSON.stringify(id)}: use a prefixed _meta key such as io.example/feature`);
+    this.#extensions.set(id, structuredClone(settings));
   }
 
   /** Every live connection. */
@@ -162,7 +188,11 @@ export class McpServer {
     return handle;
   }
 
-  /** Registers a prompt; `argsSchema` is a raw shape of zod string schemas or a list of argument definitions. */
+  /**
+   * Registers a prompt. `argsSchema` takes what a tool's `inputSchema` takes (a zod object,
+   * a raw zod shape, a Standard Schema with a JSON Schema converter, a JSON Schema object)
+   * or a list of argument definitions; the advertised arguments come from its JSON Schema.
+   */
   registerPrompt<A extends PromptArgsInput | undefined = undefined>(name: string, config: PromptConfig<A>, handler: PromptCallback<PromptArgs<A>>): RegisteredPrompt {
     const handle = this.#prompts.register(name, config, handler);
     this.#installPrompts();

@@ -1,8 +1,14 @@
+import { ErrorCode } from '@statemcp/protocol';
+import { createAjvValidator } from '@statemcp/protocol/ajv';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod3';
 import { McpServer } from './mcp-server.js';
 import { compileObjectSchema, isStandardSchema, type StandardSchemaLike } from './object-schema.js';
+import { initializedClient } from './test-harness.js';
+
+/** Ajv generates code for each engine and schema on first use, slow on a loaded machine. */
+const AJV_TIMEOUT_MS = 30_000;
 
 describe('compileObjectSchema', () => {
   it('compiles a zod object once into a frozen JSON Schema and validates with it', async () => {
@@ -85,4 +91,23 @@ describe('compileObjectSchema', () => {
     expect(isStandardSchema(z.string())).toBe(true);
     expect(isStandardSchema({ type: 'object' })).toBe(false);
   });
+});
+
+describe('McpServer jsonSchemaValidator option', () => {
+  it('checks JSON Schema tool arguments and prompt arguments with the given engine (Ajv with formats)', async () => {
+    const server = new McpServer({ name: 'ajv', version: '1' }, { jsonSchemaValidator: createAjvValidator() });
+    const inputSchema = { type: 'object' as const, properties: { email: { type: 'string', format: 'email' } }, required: ['email'] };
+    server.registerTool('invite', { inputSchema }, (args) => ({ content: [{ type: 'text', text: `invited ${String(args.email)}` }] }));
+    server.registerPrompt('greet', { argsSchema: inputSchema }, (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: `hi ${String(args.email)}` } }] }));
+    const test = await initializedClient(server);
+    await expect(test.client.request('tools/call', { name: 'invite', arguments: { email: 'ada@example.com' } })).resolves.toMatchObject({ content: [{ text: 'invited ada@example.com' }] });
+    await expect(test.client.request('tools/call', { name: 'invite', arguments: { email: 'nobody' } })).resolves.toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'Invalid arguments for tool invite: #/email: must match format "email"' }],
+    });
+    await expect(test.client.request('prompts/get', { name: 'greet', arguments: { email: 'nobody' } })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: 'Invalid arguments for prompt greet: #/email: must match format "email"',
+    });
+  }, AJV_TIMEOUT_MS);
 });

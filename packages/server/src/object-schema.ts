@@ -6,13 +6,14 @@
  *   Standard JSON Schema converter);
  * - a raw zod shape (`{ city: z.string() }`), wrapped in `z.object`;
  * - a plain JSON Schema object with `type: "object"`, kept verbatim (including `$schema`,
- *   `$defs`, `$anchor`, …) and compiled once with the protocol package's JSON Schema
- *   validator (dialect from `$schema`, 2020-12 by default), which then checks values.
+ *   `$defs`, `$anchor`, …) and compiled once with the server's `jsonSchemaValidator` (the
+ *   protocol package's engine by default; dialect from `$schema`, 2020-12 when absent),
+ *   which then checks values.
  *
  * The JSON Schema is computed once, at registration, and frozen, so `tools/list` is
  * byte-stable and never recomputes it (lessons #18).
  */
-import { compileJsonSchema } from '@statemcp/protocol';
+import { defaultJsonSchemaValidator, type JsonSchemaValidator } from '@statemcp/protocol';
 import { z } from 'zod';
 import type { JsonSchemaObject } from './wire-types.js';
 
@@ -135,9 +136,15 @@ function formatIssues(result: Extract<StandardResult<unknown>, { issues: unknown
 
 /**
  * Compiles a schema input once. `io` picks the JSON Schema of the accepted input
- * (arguments) or of the produced output (structured results).
+ * (arguments) or of the produced output (structured results); `validator` is the engine
+ * for plain JSON Schema inputs.
  */
-export function compileObjectSchema(input: ObjectSchemaInput, io: 'input' | 'output', what: string): CompiledSchema {
+export function compileObjectSchema(
+  input: ObjectSchemaInput,
+  io: 'input' | 'output',
+  what: string,
+  validator: JsonSchemaValidator = defaultJsonSchemaValidator,
+): CompiledSchema {
   const standard = toStandardSchema(input, what);
   if (standard === undefined) {
     const jsonSchema = deepFreeze(structuredClone(input) as JsonSchemaObject);
@@ -149,7 +156,7 @@ export function compileObjectSchema(input: ObjectSchemaInput, io: 'input' | 'out
       standard: undefined,
       validate: async (value) => {
         if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'expected an object' };
-        check ??= compileJsonSchema(jsonSchema);
+        check ??= validator.compile(jsonSchema);
         const problem = check(value);
         return problem === undefined ? { ok: true, value } : { ok: false, message: problem };
       },

@@ -1,6 +1,7 @@
 import { ErrorCode, LEGACY_PROTOCOL_VERSIONS, type JsonObject } from '@statemcp/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
+import { z as z3 } from 'zod3';
 import { McpServer } from './mcp-server.js';
 import { flush, initializedClient } from './test-harness.js';
 
@@ -57,6 +58,60 @@ describe('McpServer', () => {
     ])('answers %s with -32602', async (_label, params) => {
       const test = await initializedClient(promptServer());
       await expect(test.client.request('prompts/get', params)).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    });
+
+    it('accepts a zod object, any Standard Schema with a JSON Schema converter, and a JSON Schema object', async () => {
+      const server = new McpServer(INFO);
+      server.registerPrompt('zod_object', { argsSchema: z.object({ city: z.string().describe('Where'), units: z.enum(['c', 'f']).optional() }) }, ({ city, units }) => ({
+        messages: [{ role: 'user', content: { type: 'text', text: `${city} in ${units ?? 'c'}` } }],
+      }));
+      const custom = {
+        '~standard': {
+          version: 1 as const,
+          vendor: 'custom',
+          validate: (value: unknown) => {
+            const topic = (value as { topic?: unknown }).topic;
+            return typeof topic === 'string' ? { value: { topic: topic.toUpperCase() } } : { issues: [{ message: 'topic is required', path: ['topic'] }] };
+          },
+          types: undefined as unknown as { input: unknown; output: { topic: string } },
+          jsonSchema: { input: () => ({ type: 'object', properties: { topic: { type: 'string', title: 'Topic' } }, required: ['topic'] }), output: () => ({ type: 'object' }) },
+        },
+      };
+      server.registerPrompt('standard', { argsSchema: custom }, ({ topic }) => ({ messages: [{ role: 'user', content: { type: 'text', text: topic } }] }));
+      server.registerPrompt('json', { argsSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO code' } }, required: ['code'] } }, (args) => ({
+        messages: [{ role: 'user', content: { type: 'text', text: String(args.code) } }],
+      }));
+      const test = await initializedClient(server);
+      const { prompts } = await test.client.request('prompts/list');
+      expect((prompts as JsonObject[]).map((prompt) => prompt.arguments)).toEqual([
+        [
+          { name: 'city', description: 'Where', required: true },
+          { name: 'units', required: false },
+        ],
+        [{ name: 'topic', title: 'Topic', required: true }],
+        [{ name: 'code', description: 'ISO code', required: true }],
+      ]);
+      const text = async (name: string, args: JsonObject) => ((await test.client.request('prompts/get', { name, arguments: args })).messages as { content: { text: string } }[])[0]?.content.text;
+      await expect(text('zod_object', { city: 'Oslo', units: 'f' })).resolves.toBe('Oslo in f');
+      await expect(text('standard', { topic: 'tides' })).resolves.toBe('TIDES');
+      await expect(text('json', { code: 'NOK' })).resolves.toBe('NOK');
+      await expect(test.client.request('prompts/get', { name: 'zod_object', arguments: { city: 'Oslo', units: 'k' } })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: /Invalid arguments for prompt zod_object: units/ });
+      await expect(test.client.request('prompts/get', { name: 'standard', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: /topic: topic is required/ });
+      await expect(test.client.request('prompts/get', { name: 'json', arguments: { code: 'nok' } })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: /Invalid arguments for prompt json/ });
+    });
+
+    it('refuses a zod 3 schema and a schema that does not describe an object at registration', () => {
+      const server = new McpServer(INFO);
+      expect(() => server.registerPrompt('z3', { argsSchema: { a: z3.string() } as never }, () => ({ messages: [] }))).toThrow(/zod 4 is required/);
+      expect(() => server.registerPrompt('str', { argsSchema: z.string() as never }, () => ({ messages: [] }))).toThrow(/must describe an object/);
+    });
+
+    it('infers handler arguments from a zod object', () => {
+      const server = new McpServer(INFO);
+      server.registerPrompt('typed', { argsSchema: z.object({ a: z.string(), b: z.string().optional() }) }, (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ a: string; b?: string | undefined }>();
+        return { messages: [] };
+      });
     });
 
     it('answers prompts/list on a server without prompts with -32601', async () => {

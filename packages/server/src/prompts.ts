@@ -1,20 +1,22 @@
 /**
  * Prompt registrations of an `McpServer`: `prompts/list` (paginated, shaped per revision)
  * and `prompts/get` (unknown prompt or invalid/missing arguments → -32602). Arguments are
- * declared either as a raw shape of zod string schemas (validated; `description` and
- * optionality become the advertised argument list) or as a plain list of
- * `{ name, description, required }` (only required-ness is checked). A registered prompt can
- * be updated (and renamed) in place.
+ * declared with the same schemas tools accept (a zod object, a raw zod shape, any Standard
+ * Schema with a JSON Schema converter, or a JSON Schema object; see `object-schema.ts`):
+ * the schema's JSON Schema gives the advertised argument list (each property's `title`,
+ * `description`, and whether it is `required`) and the schema validates what a client
+ * sends. The plain list form `{ name, description, required }[]` checks only required-ness.
+ * A registered prompt can be updated (and renamed) in place.
  */
-import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject, type JsonSchemaValidator } from '@statemcp/protocol';
 import type { Completer } from './completions.js';
-import { toStandardSchema, type InferObject, type RawShape, type StandardSchemaLike } from './object-schema.js';
+import { compileObjectSchema, type CompiledSchema, type InferObject, type ObjectSchemaInput } from './object-schema.js';
 import { paginate } from './pagination.js';
 import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import type { RequestExtra } from './request-extra.js';
 import { checkResult } from './result-check.js';
 import { promptFor } from './revision-features.js';
-import type { GetPromptResult, Icon, Meta, Prompt, PromptArgument } from './wire-types.js';
+import type { GetPromptResult, Icon, JsonSchemaObject, Meta, Prompt, PromptArgument } from './wire-types.js';
 
 /** One advertised prompt argument (the list form of `argsSchema`). */
 export interface PromptArgumentDefinition {
@@ -25,12 +27,16 @@ export interface PromptArgumentDefinition {
   readonly required?: boolean;
 }
 
-export type PromptArgsInput = RawShape | readonly PromptArgumentDefinition[];
+/**
+ * What `argsSchema` accepts: any schema a tool's `inputSchema` accepts (prompt arguments
+ * travel as strings, so describe string properties), or a list of argument definitions.
+ */
+export type PromptArgsInput = ObjectSchemaInput | readonly PromptArgumentDefinition[];
 
 export interface PromptConfig<A extends PromptArgsInput | undefined = undefined> {
   readonly title?: string;
   readonly description?: string;
-  /** A raw shape of zod string schemas, or a list of argument definitions. */
+  /** A zod object, a raw zod shape, a Standard Schema, a JSON Schema object, or a list of argument definitions. */
   readonly argsSchema?: A;
   /** Completers per argument name (`completion/complete` with `ref/prompt`). */
   readonly complete?: Readonly<Record<string, Completer>>;
@@ -39,10 +45,10 @@ export interface PromptConfig<A extends PromptArgsInput | undefined = undefined>
 }
 
 /** The arguments a prompt handler receives. */
-export type PromptArgs<A> = A extends RawShape
-  ? InferObject<A>
-  : A extends readonly PromptArgumentDefinition[]
-    ? { [key: string]: string | undefined }
+export type PromptArgs<A> = A extends readonly PromptArgumentDefinition[]
+  ? { [key: string]: string | undefined }
+  : A extends ObjectSchemaInput
+    ? InferObject<A>
     : { [key: string]: never };
 
 export type PromptCallback<Args = { [key: string]: string | undefined }> = (args: Args, extra: RequestExtra) => GetPromptResult | Promise<GetPromptResult>;
@@ -67,37 +73,43 @@ interface PromptEntry {
   name: string;
   enabled: boolean;
   wire: Prompt;
-  schema: StandardSchemaLike | undefined;
+  schema: CompiledSchema | undefined;
   complete: Readonly<Record<string, Completer>>;
   handler: PromptCallback<never>;
 }
 
-function isOptional(schema: StandardSchemaLike): boolean {
-  const result = schema['~standard'].validate(undefined);
-  return !(result instanceof Promise) && result.issues === undefined;
-}
-
-function argumentsOf(input: PromptArgsInput): PromptArgument[] {
-  if (Array.isArray(input)) {
-    return (input as readonly PromptArgumentDefinition[]).map((definition) => ({ ...definition }));
-  }
-  return Object.entries(input as RawShape).map(([name, schema]) => {
+/** The advertised arguments of a schema: one per property of its JSON Schema. */
+function argumentsFromJsonSchema(schema: JsonSchemaObject): PromptArgument[] {
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const properties = (schema.properties ?? {}) as Readonly<Record<string, { title?: unknown; description?: unknown }>>;
+  return Object.entries(properties).map(([name, property]) => {
     const argument: PromptArgument = { name };
-    const description = (schema as { description?: unknown }).description;
-    if (typeof description === 'string') argument.description = description;
-    argument.required = !isOptional(schema);
+    if (typeof property.title === 'string') argument.title = property.title;
+    if (typeof property.description === 'string') argument.description = property.description;
+    argument.required = required.has(name);
     return argument;
   });
 }
 
-function compilePrompt(name: string, config: PromptConfig<PromptArgsInput | undefined>): Pick<PromptEntry, 'wire' | 'schema' | 'complete'> {
+function isArgumentList(input: PromptArgsInput): input is readonly PromptArgumentDefinition[] {
+  return Array.isArray(input);
+}
+
+/** The advertised prompt and its compiled argument schema, from a config (registration and update). */
+function compilePrompt(name: string, config: PromptConfig<PromptArgsInput | undefined>, validator: JsonSchemaValidator | undefined): Pick<PromptEntry, 'wire' | 'schema' | 'complete'> {
   const wire: Prompt = { name };
   if (config.title !== undefined) wire.title = config.title;
   if (config.description !== undefined) wire.description = config.description;
-  if (config.argsSchema !== undefined) wire.arguments = argumentsOf(config.argsSchema);
+  let schema: CompiledSchema | undefined;
+  const input = config.argsSchema;
+  if (input !== undefined && isArgumentList(input)) {
+    wire.arguments = input.map((definition) => ({ ...definition }));
+  } else if (input !== undefined) {
+    schema = compileObjectSchema(input, 'input', `Prompt ${name} argsSchema`, validator);
+    wire.arguments = argumentsFromJsonSchema(schema.jsonSchema);
+  }
   if (config.icons !== undefined) wire.icons = config.icons;
   if (config._meta !== undefined) wire._meta = config._meta;
-  const schema = config.argsSchema === undefined || Array.isArray(config.argsSchema) ? undefined : toStandardSchema(config.argsSchema as RawShape, `Prompt ${name} argsSchema`);
   return { wire, schema, complete: config.complete ?? {} };
 }
 
@@ -105,8 +117,12 @@ function compilePrompt(name: string, config: PromptConfig<PromptArgsInput | unde
 export class PromptRegistry {
   readonly entries: Registry<PromptEntry>;
 
-  constructor(onChange: () => void) {
+  readonly #validator: JsonSchemaValidator | undefined;
+
+  /** `validator` checks JSON Schema `argsSchema`s (the server's `jsonSchemaValidator` option). */
+  constructor(onChange: () => void, validator?: JsonSchemaValidator) {
     this.entries = new Registry(onChange);
+    this.#validator = validator;
   }
 
   get hasCompleters(): boolean {
@@ -115,12 +131,12 @@ export class PromptRegistry {
 
   register(name: string, config: PromptConfig<PromptArgsInput | undefined>, handler: PromptCallback<never>): RegisteredPrompt {
     if (this.entries.has(name)) throw new Error(`Prompt ${name} is already registered`);
-    const entry: PromptEntry = { name, enabled: true, handler, ...compilePrompt(name, config) };
+    const entry: PromptEntry = { name, enabled: true, handler, ...compilePrompt(name, config, this.#validator) };
     this.entries.set(name, entry);
     const handle = registrationHandle(this.entries, entry, () => ({ name: entry.name, key: entry.name }));
     const update = ({ name: newName = entry.name, ...next }: PromptUpdate, nextHandler?: PromptCallback<never>): void => {
       if (newName !== entry.name && this.entries.has(newName)) throw new Error(`Prompt ${newName} is already registered`);
-      const compiled = compilePrompt(newName, next);
+      const compiled = compilePrompt(newName, next, this.#validator);
       this.entries.rekey(entry.name, newName);
       Object.assign(entry, compiled, { name: newName });
       if (nextHandler !== undefined) entry.handler = nextHandler;
@@ -149,12 +165,9 @@ export class PromptRegistry {
     const given = (params.arguments ?? {}) as Record<string, string>;
     let args: unknown = given;
     if (entry.schema !== undefined) {
-      const result = await entry.schema['~standard'].validate(given);
-      if (result.issues !== undefined) {
-        const detail = result.issues.map((issue) => `${(issue.path ?? []).map((s) => String(typeof s === 'object' ? s.key : s)).join('.')}: ${issue.message}`).join('; ');
-        throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${detail}`);
-      }
-      args = result.value;
+      const checked = await entry.schema.validate(given);
+      if (!checked.ok) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${checked.message}`);
+      args = checked.value;
     } else {
       const missing = (entry.wire.arguments ?? []).filter((argument) => argument.required === true && given[argument.name] === undefined);
       if (missing.length > 0) throw new JsonRpcError(ErrorCode.InvalidParams, `Missing required arguments for prompt ${name}: ${missing.map((a) => a.name).join(', ')}`);

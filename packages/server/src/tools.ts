@@ -4,7 +4,7 @@
  * invalid arguments → an `isError: true` result from 2025-11-25 on, -32602 before (SEP-1303);
  * task augmentation per the tool's `execution.taskSupport`).
  */
-import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject, type JsonSchemaValidator } from '@statemcp/protocol';
 import { compileObjectSchema, type CompiledSchema, type InferObject, type ObjectSchemaInput } from './object-schema.js';
 import { paginate } from './pagination.js';
 import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
@@ -71,9 +71,13 @@ export interface ToolEntry {
 /** Starts a tool call as a task; provided by the tasks module. */
 export type TaskStarter = (entry: ToolEntry, args: unknown, params: JsonObject, context: ServerRequestContext) => JsonObject;
 
-function compileTool(name: string, config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>): Pick<ToolEntry, 'wire' | 'input' | 'output'> {
-  const input = config.inputSchema === undefined ? undefined : compileObjectSchema(config.inputSchema, 'input', `Tool ${name} inputSchema`);
-  const output = config.outputSchema === undefined ? undefined : compileObjectSchema(config.outputSchema, 'output', `Tool ${name} outputSchema`);
+function compileTool(
+  name: string,
+  config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>,
+  validator: JsonSchemaValidator | undefined,
+): Pick<ToolEntry, 'wire' | 'input' | 'output'> {
+  const input = config.inputSchema === undefined ? undefined : compileObjectSchema(config.inputSchema, 'input', `Tool ${name} inputSchema`, validator);
+  const output = config.outputSchema === undefined ? undefined : compileObjectSchema(config.outputSchema, 'output', `Tool ${name} outputSchema`, validator);
   const wire: ToolDefinition = { name, inputSchema: input?.jsonSchema ?? EMPTY_INPUT };
   if (config.title !== undefined) wire.title = config.title;
   if (config.description !== undefined) wire.description = config.description;
@@ -92,9 +96,12 @@ function checkToolName(name: string): void {
 /** The tools of one `McpServer`: registration, `tools/list` and `tools/call`. */
 export class ToolRegistry {
   readonly entries: Registry<ToolEntry>;
+  readonly #validator: JsonSchemaValidator | undefined;
 
-  constructor(onChange: () => void) {
+  /** `validator` checks JSON Schema `inputSchema`s (the server's `jsonSchemaValidator` option). */
+  constructor(onChange: () => void, validator?: JsonSchemaValidator) {
     this.entries = new Registry(onChange);
+    this.#validator = validator;
   }
 
   /** True when any tool can run as a task. */
@@ -105,14 +112,14 @@ export class ToolRegistry {
   register(name: string, config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler: ToolCallback<never>): RegisteredTool {
     checkToolName(name);
     if (this.entries.has(name)) throw new Error(`Tool ${name} is already registered`);
-    const entry: ToolEntry = { name, enabled: true, handler, perVersion: new Map(), ...compileTool(name, config) };
+    const entry: ToolEntry = { name, enabled: true, handler, perVersion: new Map(), ...compileTool(name, config, this.#validator) };
     this.entries.set(name, entry);
     const handle = registrationHandle(this.entries, entry, () => ({ name: entry.name, key: entry.name }));
     return Object.assign(handle, {
       update: ({ name: newName = entry.name, ...next }: ToolUpdate, nextHandler?: ToolCallback<never>) => {
         checkToolName(newName);
         if (newName !== entry.name && this.entries.has(newName)) throw new Error(`Tool ${newName} is already registered`);
-        const compiled = compileTool(newName, next);
+        const compiled = compileTool(newName, next, this.#validator);
         this.entries.rekey(entry.name, newName);
         Object.assign(entry, compiled, { name: newName });
         if (nextHandler !== undefined) entry.handler = nextHandler;

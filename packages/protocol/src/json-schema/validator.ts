@@ -31,6 +31,25 @@ export function jsonSchemaDialect(schemaUri: unknown): JsonSchemaDialect | undef
 export type JsonSchemaCheck = (value: unknown) => string | undefined;
 
 /**
+ * A JSON Schema engine, pluggable wherever the SDK validates against a JSON Schema (a
+ * client's `jsonSchemaValidator` option for tool output, an `McpServer`'s for raw JSON
+ * Schema arguments). `compile` is called once per schema; it must not throw — an unknown
+ * dialect or a broken schema becomes a check that always fails with the reason — and must
+ * not modify the schema it is given (registered schemas are frozen). The default is
+ * {@link defaultJsonSchemaValidator}; `@statemcp/protocol/ajv` offers Ajv with formats.
+ *
+ * @example
+ * ```ts
+ * const validator: JsonSchemaValidator = { compile: (schema) => compileJsonSchema(schema) };
+ * const check = validator.compile({ type: 'object', required: ['city'] });
+ * check({ city: 'Paris' }); // undefined
+ * ```
+ */
+export interface JsonSchemaValidator {
+  compile(schema: Readonly<Record<string, unknown>>): JsonSchemaCheck;
+}
+
+/**
  * Compiles `schema` once into a reusable check.
  *
  * @example
@@ -64,3 +83,6 @@ export function compileJsonSchema(schema: Readonly<Record<string, unknown>>): Js
       .join('; ');
   };
 }
+
+/** The built-in engine (`@cfworker/json-schema`, drafts 4, 7, 2019-09 and 2020-12): {@link compileJsonSchema}. */
+export const defaultJsonSchemaValidator: JsonSchemaValidator = Object.freeze({ compile: compileJsonSchema });
