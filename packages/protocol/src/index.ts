@@ -178,6 +178,7 @@ export type { CapabilityRequirement } from './capabilities/table.js';
 
 // State machines
 export { CONNECTION_TABLE, initialConnectionState, isLive, transition } from './machines/connection.js';
+export { PER_REQUEST_PEER } from './machines/connection-modern.js';
 export type { ConnectionTable, ConnectionTransitionRow } from './machines/connection.js';
 export { CONNECTION_EVENT_TYPES, CONNECTION_STATE_KINDS } from './machines/connection-types.js';
 export type {
@@ -201,6 +202,7 @@ export { Session } from './session/session.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
 export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
 export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
+export type { Requester } from './session/handler-context.js';
 export type {
   CloseInfo,
   InitializeParams,
