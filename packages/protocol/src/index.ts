@@ -223,4 +223,5 @@ export type { InspectEvent, InspectListener } from './observability/events.js';
 
 // Transports
 export { InMemoryTransport } from './transport/in-memory.js';
+export { decodeHeaderValue, encodeHeaderValue } from './transport/header-values.js';
 export type { InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';
