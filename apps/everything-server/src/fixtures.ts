@@ -246,6 +246,27 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     ({ a, b }) => text(`The sum of ${a} and ${b} is ${a + b}`),
   );
 
+  // ── 2026-07-28 diagnostics (server-stateless, http-custom-header-server-validation) ─────
+  server.registerTool('test_missing_capability', { description: 'Needs the sampling capability declared on the request (-32021 otherwise)' }, (_args, extra) => {
+    extra.requireClientCapabilities({ sampling: {} });
+    return text('The request declared sampling');
+  });
+  server.registerTool('test_streaming_elicitation', { description: 'Answers on the request stream only; never sends a request of its own' }, () =>
+    text('Streaming elicitation test completed'),
+  );
+  server.registerTool('test_logging_tool', { description: 'Logs only when the request asked for a level in its _meta' }, async (_args, extra) => {
+    await extra.log('info', 'test_logging_tool ran');
+    return text('Logging tool completed');
+  });
+  server.registerTool(
+    'test_x_mcp_header',
+    {
+      description: 'Its region argument is mirrored in the Mcp-Param-Region header (SEP-2243)',
+      inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] },
+    },
+    (args) => text(`Region: ${String((args as { region?: unknown }).region)}`),
+  );
+
   // ── resources ────────────────────────────────────────────────────────────────────────
   server.registerResource(
     'static-text',

@@ -184,6 +184,7 @@ export type { UiExtensionSettings, UiResourceCsp, UiResourceMeta, UiResourcePerm
 
 // State machines
 export { CONNECTION_TABLE, initialConnectionState, isLive, transition } from './machines/connection.js';
+export { PER_REQUEST_PEER } from './machines/connection-modern.js';
 export type { ConnectionTable, ConnectionTransitionRow } from './machines/connection.js';
 export { CONNECTION_EVENT_TYPES, CONNECTION_STATE_KINDS } from './machines/connection-types.js';
 export type {
@@ -209,6 +210,7 @@ export { CustomMethodTable, assertCustomMethodName, customMethodRefusal, customO
 export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, CustomSchemaResult, InferCustom } from './session/custom-methods.js';
 export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
 export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
+export type { Requester } from './session/handler-context.js';
 export type {
   CloseInfo,
   InitializeParams,
@@ -231,4 +233,5 @@ export type { TraceContext, TraceContextProvider } from './observability/trace-c
 
 // Transports
 export { InMemoryTransport } from './transport/in-memory.js';
+export { decodeHeaderValue, encodeHeaderValue } from './transport/header-values.js';
 export type { HttpRequestInfo, InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';

@@ -40,6 +40,8 @@ export type {
 } from './resources.js';
 export type { PromptArgs, PromptArgsInput, PromptArgumentDefinition, PromptCallback, PromptConfig, PromptUpdate, RegisteredPrompt } from './prompts.js';
 export { MAX_COMPLETION_VALUES } from './completions.js';
+export { DEFAULT_CACHE_HINTS } from './caching.js';
+export type { CacheHints, CacheScope } from './caching.js';
 export type { Completer, CompletionContext, CompletionValues } from './completions.js';
 export type { InferObject, ObjectSchemaInput, RawShape, StandardSchemaLike } from './object-schema.js';
 

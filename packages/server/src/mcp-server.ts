@@ -15,6 +15,7 @@
  * ```
  */
 import { ErrorCode, JsonRpcError, isExtensionId, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type JsonSchemaValidator, type Transport } from '@statemcp/protocol';
+import { completeResult, type CacheHints } from './caching.js';
 import { NO_COMPLETIONS, completionResult, type Completer } from './completions.js';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import type { ObjectSchemaInput } from './object-schema.js';
@@ -47,6 +48,13 @@ export interface McpServerOptions extends ServerSessionOptions {
   readonly capabilities?: CapabilityOverrides;
   /** Items per page of every list (default 100; `Infinity` disables pagination). */
   readonly pageSize?: number;
+  /**
+   * Caching hints (2026-07-28+) of `server/discover`, the four lists and every `resources/read`
+   * whose registration sets none (default `{ ttlMs: 0, cacheScope: 'private' }`: stale at once).
+   */
+  readonly cache?: CacheHints;
+  /** 2026-07-28+: name this server in the `_meta` of every result (default true). */
+  readonly serverInfoInResults?: boolean;
   /** Lifetimes and polling interval of tasks (2025-11-25). */
   readonly tasks?: TaskStoreOptions;
   /** Called with every new connection, before its handshake. */
@@ -246,7 +254,7 @@ export class McpServer {
     const kinds = [...this.#pendingLists];
     this.#pendingLists.clear();
     for (const connection of this.server.connections) {
-      if (!connection.isOperating) continue;
+      if (!connection.isOperating || connection.stateless) continue; // 2026-07-28: change notifications only on listen streams
       const declared = connection.capabilities;
       for (const kind of kinds) {
         if (declared[kind]?.listChanged !== true) continue;
@@ -263,8 +271,13 @@ export class McpServer {
     this.server.setRequestHandler(method, handler);
   }
 
+  /** A list result with `resultType` and the server's caching hints (2026-07-28+; legacy results pass unchanged). */
+  #listResult(result: JsonObject, version: string): JsonObject {
+    return completeResult(result, version, this.#options.cache ?? {});
+  }
+
   #installTools(): void {
-    this.#install('tools/list', (params, context) => this.#tools.list(params, context.protocolVersion, this.#pageSize()));
+    this.#install('tools/list', (params, context) => this.#listResult(this.#tools.list(params, context.protocolVersion, this.#pageSize()), context.protocolVersion));
     this.#install('tools/call', (params, context) => {
       const tasksDeclared = context.connection.capabilities.tasks?.requests?.tools?.call !== undefined;
       return this.#tools.call(params, context, tasksDeclared, this.#tasks.start);
@@ -277,9 +290,13 @@ export class McpServer {
   }
 
   #installResources(): void {
-    this.#install('resources/list', (params, context) => this.#resources.list(params, context.protocolVersion, this.#pageSize(), requestExtra(context)));
-    this.#install('resources/templates/list', (params, context) => this.#resources.listTemplates(params, context.protocolVersion, this.#pageSize()));
-    this.#install('resources/read', (params, context) => this.#resources.read(String(params.uri), context.protocolVersion, requestExtra(context)));
+    this.#install('resources/list', async (params, context) =>
+      this.#listResult(await this.#resources.list(params, context.protocolVersion, this.#pageSize(), requestExtra(context)), context.protocolVersion),
+    );
+    this.#install('resources/templates/list', (params, context) =>
+      this.#listResult(this.#resources.listTemplates(params, context.protocolVersion, this.#pageSize()), context.protocolVersion),
+    );
+    this.#install('resources/read', (params, context) => this.#resources.read(String(params.uri), context.protocolVersion, requestExtra(context), this.#options.cache));
     this.#install('resources/subscribe', (params, context) => {
       context.connection.subscribe(String(params.uri));
       return {};
@@ -292,7 +309,7 @@ export class McpServer {
   }
 
   #installPrompts(): void {
-    this.#install('prompts/list', (params, context) => this.#prompts.list(params, context.protocolVersion, this.#pageSize()));
+    this.#install('prompts/list', (params, context) => this.#listResult(this.#prompts.list(params, context.protocolVersion, this.#pageSize()), context.protocolVersion));
     this.#install('prompts/get', (params, context) => this.#prompts.get(params, context.protocolVersion, requestExtra(context)));
     this.#installCompletions();
   }

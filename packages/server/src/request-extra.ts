@@ -5,7 +5,8 @@
  * sends them on the request's own stream), and the server-to-client requests
  * (sampling, elicitation, roots) with their local capability checks.
  */
-import type { HttpRequestInfo, JsonObject, RequestId, RequestOptions, TraceContext } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, LOG_LEVEL_META_KEY, hasCapability, hasFeature, type HttpRequestInfo, type JsonObject, type RequestId, type RequestOptions, type TraceContext } from '@statemcp/protocol';
+import { isLoggingLevel, passesLevel } from './logging-levels.js';
 import type { ServerRequestContext } from './server.js';
 import type { ServerConnection } from './server-connection.js';
 import type {
@@ -13,6 +14,8 @@ import type {
   CreateMessageResult,
   ElicitRequestParams,
   ElicitResult,
+  ClientCapabilities,
+  Implementation,
   ListRootsResult,
   LoggingLevel,
 } from './wire-types.js';
@@ -48,6 +51,19 @@ export interface RequestExtra {
   /** Set when the request runs as a task (2025-11-25 `tools/call` with `task`). */
   readonly task: { readonly taskId: string } | undefined;
   /**
+   * What the client declared: per request in the 2026-07-28 era (the request's `_meta`, never
+   * an earlier request's), from the handshake in the legacy era.
+   */
+  readonly clientCapabilities: ClientCapabilities;
+  /** The client's self-reported identity (per request in the 2026-07-28 era; display only). */
+  readonly clientInfo: Implementation | undefined;
+  /**
+   * Throws unless the client declared every capability in `required` (top-level entries, e.g.
+   * `{ sampling: {} }`). 2026-07-28+: a -32021 error whose `data.requiredCapabilities` names
+   * what is missing (HTTP 400); legacy era: -32600.
+   */
+  requireClientCapabilities(required: ClientCapabilities): void;
+  /**
    * Reports progress. Sent only when the client gave a progress token; `progress` must
    * increase with every call; calls after the reply are dropped.
    */
@@ -56,7 +72,10 @@ export interface RequestExtra {
   sendNotification(method: string, params?: JsonObject): Promise<void>;
   /** Sends a request to the client related to this request. */
   sendRequest(method: string, params?: JsonObject, options?: RelatedRequestOptions): Promise<JsonObject>;
-  /** Sends `notifications/message` related to this request (dropped below the client's log level). */
+  /**
+   * Sends `notifications/message` related to this request (dropped below the client's log
+   * level; 2026-07-28+: sent only when the request's `_meta` asked for a level it passes).
+   */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<boolean>;
   /** `elicitation/create` related to this request (see `ServerConnection.elicitInput`). */
   elicit(params: ElicitRequestParams, options?: RelatedRequestOptions): Promise<ElicitResult>;
@@ -106,6 +125,26 @@ class DirectRequestExtra implements RequestExtra {
     return this.#context.traceContext;
   }
 
+  get clientCapabilities(): ClientCapabilities {
+    return (this.#context.requester?.capabilities ?? {});
+  }
+
+  get clientInfo(): Implementation | undefined {
+    return this.#context.requester?.info;
+  }
+
+  requireClientCapabilities(required: ClientCapabilities): void {
+    const declared = this.clientCapabilities as JsonObject;
+    const missing: JsonObject = {};
+    for (const [name, value] of Object.entries(required)) if (!hasCapability(declared, [name])) missing[name] = (value ?? {});
+    if (Object.keys(missing).length === 0) return;
+    const names = Object.keys(missing).join(', ');
+    if (hasFeature(this.protocolVersion, 'perRequestMeta')) {
+      throw new JsonRpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${names}`, { requiredCapabilities: missing });
+    }
+    throw new JsonRpcError(ErrorCode.InvalidRequest, `The client did not declare the ${names} capability this request needs`);
+  }
+
   sendProgress(progress: number, total?: number, message?: string): Promise<void> {
     return this.#context.sendProgress(progress, total, message);
   }
@@ -119,7 +158,13 @@ class DirectRequestExtra implements RequestExtra {
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<boolean> {
-    return this.connection.sendLoggingMessage(logger === undefined ? { level, data } : { level, data, logger }, { relatedRequestId: this.requestId });
+    const message = logger === undefined ? { level, data } : { level, data, logger };
+    if (hasFeature(this.protocolVersion, 'perRequestMeta')) {
+      const wanted = this.meta?.[LOG_LEVEL_META_KEY];
+      if (!isLoggingLevel(wanted) || !passesLevel(level, wanted)) return Promise.resolve(false);
+      return this.connection.sendLoggingMessage(message, { relatedRequestId: this.requestId }, true);
+    }
+    return this.connection.sendLoggingMessage(message, { relatedRequestId: this.requestId });
   }
 
   elicit(params: ElicitRequestParams, options?: RelatedRequestOptions): Promise<ElicitResult> {

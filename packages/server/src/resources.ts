@@ -4,9 +4,11 @@
  * per-variable completers and an optional `list` callback that contributes concrete
  * resources to `resources/list`). Both can be updated (and renamed) in place. `resources/read`
  * tries the exact URI first, then the templates in registration order; an unknown URI is
- * -32002 with `data.uri` (digest §3.1, rule 53).
+ * -32002 with `data.uri` (digest §3.1, rule 53), -32602 with `data.uri` from 2026-07-28 on.
+ * Results of 2026-07-28+ carry caching hints: the registration's `cache`, else the server's.
  */
-import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
+import { resolveCacheHints, type CacheHints } from './caching.js';
 import type { Completer } from './completions.js';
 import { paginate } from './pagination.js';
 import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
@@ -29,6 +31,8 @@ export interface ResourceMetadata {
   /** Icons (2025-11-25+). */
   readonly icons?: Icon[];
   readonly _meta?: Meta;
+  /** Caching hints of this resource's `resources/read` results (2026-07-28+); default: the server's. */
+  readonly cache?: CacheHints;
 }
 
 /** Descriptive fields and behaviour of a resource template. */
@@ -75,7 +79,7 @@ export interface RegisteredResourceTemplate extends RegistrationHandle {
   update<T extends string = string>(update: ResourceTemplateUpdate<T>, read?: ReadResourceTemplateCallback<UriTemplateVariables<T>>): void;
 }
 
-type StaticEntry = { readonly kind: 'static'; key: string; enabled: boolean; wire: Resource; read: ReadResourceCallback };
+type StaticEntry = { readonly kind: 'static'; key: string; enabled: boolean; wire: Resource; cache: CacheHints | undefined; read: ReadResourceCallback };
 type TemplateEntry = {
   readonly kind: 'template';
   key: string;
@@ -120,7 +124,7 @@ export class ResourceRegistry {
   registerStatic(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredResource {
     const key = `uri:${uri}`;
     if (this.entries.has(key)) throw new Error(`Resource ${uri} is already registered`);
-    const entry: StaticEntry = { kind: 'static', key, enabled: true, wire: { uri, name, ...describe(metadata) }, read };
+    const entry: StaticEntry = { kind: 'static', key, enabled: true, wire: { uri, name, ...describe(metadata) }, cache: metadata.cache, read };
     this.entries.set(key, entry);
     const handle = registrationHandle(this.entries, entry, () => ({ name: entry.wire.name, key: entry.key }));
     return Object.assign(handle, {
@@ -130,6 +134,7 @@ export class ResourceRegistry {
         this.entries.rekey(entry.key, newKey);
         entry.key = newKey;
         entry.wire = { uri: newUri, name: newName, ...describe(next) };
+        entry.cache = next.cache;
         if (nextRead !== undefined) entry.read = nextRead;
         this.entries.touch();
       },
@@ -176,19 +181,21 @@ export class ResourceRegistry {
     return page.nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor: page.nextCursor };
   }
 
-  /** `resources/read`; -32002 with `data.uri` when nothing serves `uri`. */
-  async read(uri: string, version: string, extra: RequestExtra): Promise<JsonObject> {
+  /** `resources/read`; the revision's resource-not-found error (with `data.uri`) when nothing serves `uri`. */
+  async read(uri: string, version: string, extra: RequestExtra, serverCache: CacheHints | undefined): Promise<JsonObject> {
     const exact = this.entries.get(`uri:${uri}`);
     if (exact !== undefined && exact.kind === 'static' && exact.enabled) {
-      return checkResult('resources/read', await exact.read(uri, extra), version, `Resource ${uri}`);
+      return checkResult('resources/read', await exact.read(uri, extra), version, `Resource ${uri}`, resolveCacheHints(exact.cache, serverCache));
     }
     for (const entry of this.entries.values()) {
       if (entry.kind !== 'template' || !entry.enabled) continue;
       const variables = entry.template.match(uri);
       if (variables === undefined) continue;
-      return checkResult('resources/read', await entry.read(uri, variables, extra), version, `Resource template ${entry.wire.name}`);
+      const hints = resolveCacheHints(entry.metadata.cache, serverCache);
+      return checkResult('resources/read', await entry.read(uri, variables, extra), version, `Resource template ${entry.wire.name}`, hints);
     }
-    throw new JsonRpcError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+    const code = getRevision(version)?.features.resourceNotFoundCode ?? ErrorCode.ResourceNotFound;
+    throw new JsonRpcError(code, `Resource not found: ${uri}`, { uri });
   }
 
   /** The completer of `variable` in the template whose text is `uriTemplate`; `null` when the template is unknown. */

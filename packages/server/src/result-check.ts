@@ -4,16 +4,19 @@
  * client.
  */
 import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
+import { completeResult, type CacheHints } from './caching.js';
 
-export function checkResult(method: string, value: unknown, version: string, what: string): JsonObject {
+/** `hints`: the caching hints of a cacheable result (2026-07-28+), added unless the handler set its own. */
+export function checkResult(method: string, given: unknown, version: string, what: string, hints?: CacheHints): JsonObject {
   const schema = getRevision(version)?.requests[method]?.result;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
     throw new JsonRpcError(ErrorCode.InternalError, `${what} returned a non-object result`);
   }
+  const value = completeResult(given as JsonObject, version, hints);
   const parsed = schema?.safeParse(value);
   if (parsed !== undefined && !parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new JsonRpcError(ErrorCode.InternalError, `${what} returned an invalid ${method} result for protocol revision ${version}: ${issues}`);
   }
-  return value as JsonObject;
+  return value;
 }

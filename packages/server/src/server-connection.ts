@@ -7,6 +7,7 @@
  */
 import {
   ConnectionClosedError,
+  hasFeature,
   InvalidStateError,
   assertCustomMethodName,
   type CloseInfo,
@@ -87,6 +88,15 @@ export class ServerConnection {
     return this.session.protocolVersion;
   }
 
+  /**
+   * True when the connection speaks a stateless revision (2026-07-28+): no handshake, the
+   * client's identity and capabilities travel with each request, and nothing is sent outside
+   * a request's own reply (no broadcast logs, no list_changed outside `subscriptions/listen`).
+   */
+  get stateless(): boolean {
+    return hasFeature(this.session.protocolVersion, 'perRequestMeta');
+  }
+
   /** The client's `clientInfo`, once the handshake has been answered. */
   get clientInfo(): Implementation | undefined {
     return this.session.peer?.info;
@@ -140,11 +150,13 @@ export class ServerConnection {
   /**
    * Sends `notifications/message` when the connection declared `logging`, the level passes
    * the client's `logging/setLevel` threshold and the connection is live. Never throws:
-   * resolves `false` when the message was dropped.
+   * resolves `false` when the message was dropped. A stateless (2026-07-28+) connection has no
+   * connection-wide level: it logs only through a request's `RequestExtra.log`, which checks
+   * that request's `_meta` log level (`requestLevelChecked`).
    */
-  async sendLoggingMessage(message: LoggingMessage, options: NotificationOptions = {}): Promise<boolean> {
+  async sendLoggingMessage(message: LoggingMessage, options: NotificationOptions = {}, requestLevelChecked = false): Promise<boolean> {
     if (this.capabilities.logging === undefined) return false;
-    if (!passesLevel(message.level, this.#logLevel)) return false;
+    if (this.stateless ? !requestLevelChecked : !passesLevel(message.level, this.#logLevel)) return false;
     const kind = this.session.state.kind;
     if (kind === 'shuttingDown' || kind === 'terminated') return false;
     const params: JsonObject = { level: message.level, data: message.data };
@@ -164,7 +176,7 @@ export class ServerConnection {
    * the connection is operating; resolves whether it was sent.
    */
   async notifyResourceUpdated(uri: string): Promise<boolean> {
-    if (!this.#subscriptions.has(uri) || !this.isOperating) return false;
+    if (!this.#subscriptions.has(uri) || !this.isOperating || this.stateless) return false;
     await this.session.notify('notifications/resources/updated', { uri });
     return true;
   }

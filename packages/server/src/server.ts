@@ -22,6 +22,10 @@ import {
   ErrorCode,
   declareCustomOptIns,
   JsonRpcError,
+  MODERN_PROTOCOL_VERSIONS,
+  SERVER_INFO_META_KEY,
+  hasFeature,
+  isModernVersion,
   Session,
   type InboundContext,
   type InitializeParams,
@@ -36,6 +40,7 @@ import {
   type Transport,
 } from '@statemcp/protocol';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
+import { completeResult, resolveCacheHints, type CacheHints } from './caching.js';
 import { isLoggingLevel } from './logging-levels.js';
 import { capabilitiesFor, implementationFor } from './revision-features.js';
 import { ServerConnection } from './server-connection.js';
@@ -61,8 +66,15 @@ export type ServerSessionOptions = Partial<
 >;
 
 export interface ServerOptions extends ServerSessionOptions {
-  /** Usage hints for the model, sent in the InitializeResult. */
+  /** Usage hints for the model, sent in the InitializeResult (and the 2026-07-28 `server/discover` result). */
   readonly instructions?: string;
+  /** Caching hints of the `server/discover` result (2026-07-28+; default `{ ttlMs: 0, cacheScope: 'private' }`). */
+  readonly cache?: CacheHints;
+  /**
+   * 2026-07-28+: name this server in the `_meta` of every result
+   * (`io.modelcontextprotocol/serverInfo`, default true; digest §6.2).
+   */
+  readonly serverInfoInResults?: boolean;
   /**
    * Declared capabilities (default `{ logging: {} }`). A function is evaluated at each
    * connection's handshake; the result is fixed for that connection. Fields a negotiated
@@ -104,6 +116,7 @@ export class Server {
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
     this.#options = options;
+    this.setRequestHandler('server/discover', (_params, context) => this.#discover(context.protocolVersion));
     this.setRequestHandler('logging/setLevel', (params, context) => {
       if (!isLoggingLevel(params.level)) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid log level');
       context.connection.setLogLevel(params.level);
@@ -192,7 +205,7 @@ export class Server {
       throw new AlreadyConnectedError('This transport is already connected to a server; create a new transport for each connection');
     }
     this.#transports.add(transport);
-    const { instructions: _i, capabilities: _c, onconnection, ...sessionOptions } = this.#options;
+    const { instructions: _i, capabilities: _c, cache: _cache, serverInfoInResults: _s, onconnection, ...sessionOptions } = this.#options;
     const connection = new ServerConnection(this, (self) =>
       new Session({
         ...sessionOptions,
@@ -238,12 +251,35 @@ export class Server {
     return result;
   }
 
+  /**
+   * `server/discover` (2026-07-28+, digest §6.4): the modern versions this server serves
+   * (newest first, the same list a -32022 names), its capabilities for the request's version,
+   * its instructions, caching hints; `serverInfo` goes in `_meta` like on every result.
+   */
+  #discover(version: string): JsonObject {
+    const supported = (this.#options.supportedVersions ?? MODERN_PROTOCOL_VERSIONS).filter(isModernVersion);
+    const result: JsonObject = {
+      supportedVersions: [...supported].sort().reverse(),
+      capabilities: capabilitiesFor(this.capabilities(), version),
+    };
+    if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
+    return completeResult(result, version, resolveCacheHints(this.#options.cache));
+  }
+
   #installRequest(connection: ServerConnection, method: string): void {
     connection.session.setRequestHandler(method, (params, context) => {
       const handler = this.#requestHandlers.get(method);
       if (handler === undefined) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-      return handler(params, withConnection(context, connection));
+      const result = handler(params, withConnection(context, connection));
+      if (this.#options.serverInfoInResults === false || !hasFeature(context.protocolVersion, 'perRequestMeta')) return result;
+      return Promise.resolve(result).then((value) => this.#withServerInfo(value, context.protocolVersion));
     });
+  }
+
+  /** A modern result naming this server in `_meta["io.modelcontextprotocol/serverInfo"]` (a handler's own `_meta` is kept). */
+  #withServerInfo(result: JsonObject, version: string): JsonObject {
+    const meta = typeof result._meta === 'object' && result._meta !== null && !Array.isArray(result._meta) ? result._meta : {};
+    return { ...result, _meta: { ...meta, [SERVER_INFO_META_KEY]: implementationFor(this.info, version) } };
   }
 
   #installNotification(connection: ServerConnection, method: string): void {

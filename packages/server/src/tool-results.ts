@@ -8,6 +8,7 @@
  */
 import { ErrorCode, JsonRpcError, getRevision, hasFeature, type JsonObject } from '@statemcp/protocol';
 import type { CompiledSchema } from './object-schema.js';
+import { completeResult } from './caching.js';
 import type { CallToolResult } from './wire-types.js';
 
 /** A tool execution error result with `message` as its text. */
@@ -27,7 +28,7 @@ export async function finishToolResult(toolName: string, value: unknown, output:
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned a non-object result`);
   }
-  const result: JsonObject = { ...(value as JsonObject) };
+  const result: JsonObject = completeResult({ ...(value as JsonObject) }, version);
   const structured = result.structuredContent;
   if (output !== undefined && result.isError !== true) {
     if (typeof structured !== 'object' || structured === null) {

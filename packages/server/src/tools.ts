@@ -13,6 +13,7 @@ import { hasFeature } from '@statemcp/protocol';
 import { toolFor } from './revision-features.js';
 import type { ServerRequestContext } from './server.js';
 import { finishToolResult, resultFromThrown, toolErrorResult } from './tool-results.js';
+import { annotatedParams, checkParamHeaders } from './param-headers.js';
 import type { CallToolResult, Icon, JsonSchemaObject, Meta, ToolDefinition, ToolAnnotations, ToolExecution } from './wire-types.js';
 
 /** Tool names: 1–128 characters from `A-Z a-z 0-9 _ - . /` (SEP-986). */
@@ -66,6 +67,8 @@ export interface ToolEntry {
   output: CompiledSchema | undefined;
   handler: ToolCallback<never>;
   readonly perVersion: Map<string, JsonObject>;
+  /** Input properties mirrored in `Mcp-Param-*` headers (2026-07-28 HTTP), computed once. */
+  headerParams: ReadonlyMap<string, string>;
 }
 
 /** Starts a tool call as a task; provided by the tasks module. */
@@ -75,7 +78,7 @@ function compileTool(
   name: string,
   config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>,
   validator: JsonSchemaValidator | undefined,
-): Pick<ToolEntry, 'wire' | 'input' | 'output'> {
+): Pick<ToolEntry, 'wire' | 'input' | 'output' | 'headerParams'> {
   const input = config.inputSchema === undefined ? undefined : compileObjectSchema(config.inputSchema, 'input', `Tool ${name} inputSchema`, validator);
   const output = config.outputSchema === undefined ? undefined : compileObjectSchema(config.outputSchema, 'output', `Tool ${name} outputSchema`, validator);
   const wire: ToolDefinition = { name, inputSchema: input?.jsonSchema ?? EMPTY_INPUT };
@@ -86,7 +89,7 @@ function compileTool(
   if (config.icons !== undefined) wire.icons = config.icons;
   if (config.execution !== undefined) wire.execution = config.execution;
   if (config._meta !== undefined) wire._meta = config._meta;
-  return { wire, input, output };
+  return { wire, input, output, headerParams: annotatedParams(wire.inputSchema) };
 }
 
 function checkToolName(name: string): void {
@@ -156,6 +159,7 @@ export class ToolRegistry {
     if (!asTask && support === 'required') throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} must be called as a task`);
 
     const args = params.arguments ?? {};
+    checkParamHeaders(entry.headerParams, args, context.transportContext?.headers, version);
     let value: unknown = args;
     if (entry.input !== undefined) {
       const checked = await entry.input.validate(args);

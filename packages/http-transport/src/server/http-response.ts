@@ -42,3 +42,15 @@ export function errorResponse(
 export function emptyResponse(status: number, headers?: Record<string, string>): Response {
   return new Response(null, { status, headers: headers ?? {} });
 }
+
+/**
+ * The HTTP status of a 2026-07-28 answer that is a JSON-RPC error (digest §3.4): 404 for an
+ * unknown method, 400 for a malformed request, bad params or `_meta`, a header mismatch, a
+ * missing client capability or an unsupported version; 200 for anything else (an error the
+ * request's handler produced is still a delivered answer).
+ */
+export function modernErrorStatus(code: number): number {
+  if (code === -32601) return 404;
+  if (code === -32600 || code === -32602 || code === -32020 || code === -32021 || code === -32022) return 400;
+  return 200;
+}

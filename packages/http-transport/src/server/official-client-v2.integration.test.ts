@@ -4,6 +4,7 @@
  * server with `@statemcp/server`'s `McpServer` behind it.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { LEGACY_PROTOCOL_VERSIONS } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { FIXTURE_TOOLS, SERVER_NAME, Servers, firstText, recordingFetch } from '../../test/mcp-fixture.js';
@@ -83,8 +84,22 @@ describe('interop with the official TypeScript SDK client (2.x) over Streamable 
     }
   });
 
-  it("falls back to initialize when 'auto' version negotiation probes a legacy-only server", async () => {
+  it("speaks 2026-07-28 statelessly when 'auto' version negotiation probes the dual-era server", async () => {
     const { url, http } = await servers.start();
+    const recorder = recordingFetch();
+    const client = new Client({ name: 'official-v2-auto', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recorder.fetch });
+    await client.connect(transport);
+    expect(client.getServerVersion()?.name).toBe(SERVER_NAME);
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'modern' } }))).toBe('modern');
+    expect(recorder.exchanges[0]).toMatchObject({ rpc: 'server/discover', status: 200 });
+    expect(recorder.exchanges.map((e) => e.rpc)).not.toContain('initialize');
+    expect(http.sessions.size).toBe(0);
+    await client.close();
+  });
+
+  it("falls back to initialize when 'auto' version negotiation probes a legacy-only server", async () => {
+    const { url, http } = await servers.start({ supportedProtocolVersions: LEGACY_PROTOCOL_VERSIONS });
     const recorder = recordingFetch();
     const client = new Client({ name: 'official-v2-auto', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
     const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: recorder.fetch });

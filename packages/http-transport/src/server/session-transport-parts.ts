@@ -43,6 +43,10 @@ export interface JsonExchange {
   readonly batch: boolean;
   readonly responses: Map<RequestId, JsonRpcResponse>;
   readonly resolve: (response: Response) => void;
+  /** 2026-07-28+: an error answer gets the HTTP status its code maps to (400, 404) instead of 200. */
+  readonly errorStatus?: boolean;
+  /** Mode `auto`: turns this exchange into an SSE stream when a related notification comes before the answer. */
+  upgrade?: (() => RequestStream) | undefined;
 }
 
 export interface StandaloneStream {
@@ -60,7 +64,8 @@ export interface AcceptedPost {
   /** Ids of the requests among `items`, in order. */
   readonly requestIds: readonly RequestId[];
   readonly batch: boolean;
-  readonly mode: 'sse' | 'json';
+  /** `auto`: a JSON answer unless a notification related to the request comes first, then SSE. */
+  readonly mode: 'sse' | 'json' | 'auto';
   /** The version that decides priming (header, or negotiated). */
   readonly version: string;
   readonly context: InboundContext;

@@ -37,7 +37,7 @@ import {
 } from '@statemcp/protocol';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
 import type { StoredEvent } from './event-store.js';
-import { HttpErrorCode, emptyResponse, errorResponse, jsonResponse } from './http-response.js';
+import { HttpErrorCode, emptyResponse, errorResponse, jsonResponse, modernErrorStatus } from './http-response.js';
 import { SseConnection } from './sse-connection.js';
 import type { AcceptedPost, JsonExchange, RequestStream, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
@@ -128,7 +128,8 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     if (isRequest && !this.canSendRequests) {
       throw new NoReturnChannelError('Stateless HTTP has no channel for server-to-client requests');
     }
-    const related = options?.relatedRequestId === undefined ? undefined : this.#routes.get(options.relatedRequestId);
+    let related = options?.relatedRequestId === undefined ? undefined : this.#routes.get(options.relatedRequestId);
+    if (related?.kind === 'json' && related.upgrade !== undefined) related = related.upgrade();
     if (related?.kind === 'sse' && !related.done) {
       await this.#write(related, message);
       return;
@@ -161,8 +162,11 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
 
   #finishJson(exchange: JsonExchange): void {
     this.#pendingJson--;
+    exchange.upgrade = undefined;
     const bodies = exchange.order.map((id) => exchange.responses.get(id));
-    exchange.resolve(jsonResponse(exchange.batch ? bodies : bodies[0]));
+    const single = bodies[0];
+    const status = exchange.errorStatus === true && !exchange.batch && single !== undefined && 'error' in single ? modernErrorStatus(single.error.code) : 200;
+    exchange.resolve(jsonResponse(exchange.batch ? bodies : single, status));
     this.#afterExchange();
   }
 
@@ -234,18 +238,20 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       if (this.stateless) void this.terminate('local', { reason: 'stateless request done' });
       return Promise.resolve(emptyResponse(202, post.headers));
     }
-    if (post.mode === 'json') {
+    if (post.mode === 'json' || post.mode === 'auto') {
       return new Promise<Response>((resolve) => {
         const exchange: JsonExchange = {
           kind: 'json',
           order: post.requestIds,
           batch: post.batch,
           responses: new Map(),
+          errorStatus: hasFeature(post.version, 'routingHeaders'),
           resolve: (response) => {
             for (const [name, value] of Object.entries(post.headers)) response.headers.set(name, value);
             resolve(response);
           },
         };
+        if (post.mode === 'auto') exchange.upgrade = () => this.#upgrade(exchange, post, resolve);
         this.#pendingJson++;
         for (const id of post.requestIds) this.#routes.set(id, exchange);
         if (this.stateless) {
@@ -271,6 +277,25 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     this.#settings.onActivity?.(this);
     this.#deliver(sink, post);
     return Promise.resolve(connection.response);
+  }
+
+  /**
+   * Mode `auto`: a notification related to the request comes before its answer, so the answer
+   * becomes an SSE stream (200) carrying the notification, then the response.
+   */
+  #upgrade(exchange: JsonExchange, post: AcceptedPost, resolve: (response: Response) => void): RequestStream {
+    exchange.upgrade = undefined;
+    this.#pendingJson--;
+    const stream: RequestStream = { kind: 'sse', id: `${this.#key}.${this.#nextStream++}`, connection: undefined, chain: Promise.resolve(), pending: new Set(), done: false };
+    for (const id of exchange.order) {
+      if (exchange.responses.has(id)) continue;
+      stream.pending.add(id);
+      this.#routes.set(id, stream);
+    }
+    stream.connection = this.#openConnection(stream, post.headers);
+    this.#streams.set(stream.id, stream);
+    resolve(stream.connection.response);
+    return stream;
   }
 
   #deliver(sink: TransportSink, post: AcceptedPost): void {

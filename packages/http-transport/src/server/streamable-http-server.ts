@@ -28,7 +28,10 @@ import {
   requestIdInUse,
   classifyMessage,
   eraOf,
+  isModernVersion,
+  MODERN_PROTOCOL_VERSIONS,
   systemClock,
+  type JsonObject,
   type InboundContext,
   type RequestId,
 } from '@statemcp/protocol';
@@ -38,6 +41,7 @@ import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-chec
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
 import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundRequest } from './inbound.js';
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
+import { headerMismatch, metaVersionOf } from './modern-headers.js';
 import { SessionManager, type ManagedSession, type SessionEndReason } from './session-manager.js';
 import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
@@ -153,13 +157,50 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     sessionId === undefined ? {} : { [SESSION_ID_HEADER]: sessionId };
 
   /**
+   * The stateless revisions this endpoint serves beside its sessions (every one the protocol
+   * knows unless `supportedProtocolVersions` says otherwise), newest first.
+   */
+  const modernVersions = (options.supportedProtocolVersions ?? MODERN_PROTOCOL_VERSIONS).filter(isModernVersion).sort().reverse();
+
+  /**
    * True for a request of a stateless (modern-era, 2026-07-28+) revision that this server was
    * told to support: it is served like stateless mode even when sessions are on, so one
    * endpoint can serve both eras (digest §5.4 "dual-era server").
    */
   const isModernRequest = (inbound: InboundRequest): boolean => {
     const header = inbound.header(PROTOCOL_VERSION_HEADER)?.trim();
-    return header !== undefined && supportedVersions.includes(header) && eraOf(header) === 'modern';
+    return header !== undefined && ((modernVersions as readonly string[]).includes(header) || (supportedVersions.includes(header) && eraOf(header) === 'modern'));
+  };
+
+
+  /**
+   * The version a sessionless POST is served at statelessly, or undefined for legacy traffic:
+   * a single message whose `_meta` names a protocol version, or whose `MCP-Protocol-Version`
+   * header is a modern one (a legacy `initialize` carries neither; digest §8 item 9). The
+   * exchange starts at the header's version when served, else the newest; the session checks
+   * the request's own `_meta` version (-32022) and its required fields (-32602).
+   */
+  const modernExchangeVersion = (inbound: InboundRequest, items: readonly unknown[], isBatch: boolean): string | undefined => {
+    const latest = modernVersions[0];
+    if (latest === undefined || isBatch || items.length !== 1) return undefined;
+    const sessionId = inbound.header(SESSION_ID_HEADER);
+    if (sessionId !== undefined && sessionId !== '') return undefined;
+    const header = inbound.header(PROTOCOL_VERSION_HEADER)?.trim();
+    const headerIsModern = header !== undefined && isModernVersion(header);
+    if (!headerIsModern && metaVersionOf(items[0]) === undefined) return undefined;
+    return headerIsModern && modernVersions.includes(header) ? header : latest;
+  };
+
+  /** A 2026-07-28 request: headers checked against the body, then served without a session (digest §5.3). */
+  const handleModern = async (inbound: InboundRequest, items: unknown[], requestIds: RequestId[], version: string, context: InboundContext): Promise<Response> => {
+    const message = items[0] as JsonObject;
+    const mismatch = headerMismatch(inbound, message, requestIds[0]);
+    if (mismatch !== undefined) return mismatch;
+    const transport = new HttpServerSessionTransport(undefined, settingsFor(), version);
+    if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
+    if (!transport.closed) inFlightStateless.add(transport);
+    const mode = options.enableJsonResponse === true ? 'json' : 'auto';
+    return transport.acceptPost({ items, requestIds, batch: false, mode, version, context, headers: {}, signal: inbound.signal });
   };
 
   /**
@@ -245,6 +286,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       return context;
     };
     const mode = options.enableJsonResponse === true ? 'json' : 'sse';
+
+    const modernVersion = modernExchangeVersion(inbound, items, isBatch);
+    if (modernVersion !== undefined) return handleModern(inbound, items, requestIds, modernVersion, contextFor(undefined));
 
     if (stateless || (initializeId === undefined && isModernRequest(inbound))) {
       const version = requestVersion(inbound, undefined, replyId);

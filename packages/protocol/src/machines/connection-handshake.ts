@@ -26,6 +26,7 @@ import {
   type StateOf,
 } from './connection-steps.js';
 import { SessionChangedError } from '../errors/errors.js';
+import { selfDescribedStart } from './connection-modern.js';
 import type { ConnectionEffect, PeerInfo } from './connection-types.js';
 
 export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
@@ -43,10 +44,12 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
     },
   },
   inboundRequest: {
-    to: ['initializing'],
-    spec: 'digest §1.1; rules 1 (lessons), 50; lessons #1',
-    doc: 'server: initialize starts the handshake; ping is answered; any other request gets an error reply and no handler runs',
+    to: ['initializing', 'operating'],
+    spec: 'digest §1.1; rules 1 (lessons), 50; lessons #1; §5.4 dual-era server, §6.1',
+    doc: 'server: initialize starts the handshake; a request whose _meta names a served modern version starts operating (another version: -32022); ping is answered; any other request gets an error reply and no handler runs',
     apply(state, event) {
+      const modern = selfDescribedStart(state, event);
+      if (modern !== undefined) return modern;
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE && state.config.role === 'server') {
         return step({ kind: 'initializing', config: state.config }, accept);

@@ -45,8 +45,8 @@ export function step(state: ConnectionState, ...effects: ConnectionEffect[]): Co
   return { state, effects };
 }
 export const accept: ConnectionEffect = { type: 'accept' };
-export function rejectInbound(message: string, code: number = ErrorCode.InvalidRequest): ConnectionEffect {
-  return { type: 'rejectInbound', code, message };
+export function rejectInbound(message: string, code: number = ErrorCode.InvalidRequest, data?: unknown): ConnectionEffect {
+  return data === undefined ? { type: 'rejectInbound', code, message } : { type: 'rejectInbound', code, message, data };
 }
 export function refuse(message: string): ConnectionEffect {
   return { type: 'refuseOutbound', error: 'invalidState', message };

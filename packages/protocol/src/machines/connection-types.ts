@@ -15,6 +15,12 @@ export interface ConnectionConfig {
    * `initialized`, since HTTP can reorder the two).
    */
   readonly strictInitialized: boolean;
+  /**
+   * Server only: the stateless (2026-07-28+) versions this side serves. A request that names
+   * one of them in its own `_meta` needs no handshake (digest §6.1); empty or absent means the
+   * server speaks only the legacy era.
+   */
+  readonly modernVersions?: readonly string[];
 }
 
 /** What each side learned about the other during the handshake. */
@@ -76,8 +82,12 @@ export type ConnectionEvent =
    * wait in the ledger until Operating instead of being refused.
    */
   | { readonly type: 'outboundRequest'; readonly method: string; readonly waitForOperating?: boolean }
-  /** A request with `method` arrived (gate). `initialize` starts the server handshake. */
-  | { readonly type: 'inboundRequest'; readonly method: string }
+  /**
+   * A request with `method` arrived (gate). `initialize` starts the server handshake.
+   * `declaredVersion`: the version the request names in its own `_meta`
+   * (`io.modelcontextprotocol/protocolVersion`, the 2026-07-28 era, digest §6.2), if any.
+   */
+  | { readonly type: 'inboundRequest'; readonly method: string; readonly declaredVersion?: string }
   /** This side wants to send a notification (gate). `notifications/initialized` completes the client handshake. */
   | { readonly type: 'outboundNotification'; readonly method: string }
   /** A notification arrived (gate). `notifications/initialized` completes the server handshake. */
@@ -133,7 +143,7 @@ export type ConnectionEffect =
   /** Gate passed: send / dispatch the message. */
   | { readonly type: 'accept' }
   /** Gate refused an inbound request: answer it with this JSON-RPC error; no handler runs. */
-  | { readonly type: 'rejectInbound'; readonly code: number; readonly message: string }
+  | { readonly type: 'rejectInbound'; readonly code: number; readonly message: string; readonly data?: unknown }
   /** Gate refused an outbound message: fail the call locally with a typed error. */
   | { readonly type: 'refuseOutbound'; readonly error: 'invalidState' | 'connectionClosed'; readonly message: string }
   /** Gate dropped an inbound notification (the spec says not to answer notifications). */

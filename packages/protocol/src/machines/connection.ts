@@ -18,6 +18,7 @@
  */
 import type { ConnectionEffect, ConnectionEvent, ConnectionEventType, ConnectionState, ConnectionStateKind, ConnectionStep, ConnectionConfig } from './connection-types.js';
 import { INITIALIZED, INITIALIZING, UNINITIALIZED } from './connection-handshake.js';
+import { modernInbound, modernOutbound } from './connection-modern.js';
 import {
   CANCELLED,
   INITIALIZE,
@@ -45,17 +46,21 @@ const OPERATING: ConnectionTable['operating'] = {
   outboundRequest: {
     to: [],
     spec: 'digest §1.1 Operation',
-    doc: 'every request but initialize may be sent (capabilities are checked by the runner)',
+    doc: 'every request but initialize may be sent (capabilities are checked by the runner); a modern server sends none',
     apply(state, event) {
+      const modern = modernOutbound(state, event);
+      if (modern !== undefined) return modern;
       if (event.method === INITIALIZE) return step(state, refuse('Already initialized'));
       return step(state, accept);
     },
   },
   inboundRequest: {
     to: [],
-    spec: 'digest §1.1 Operation; lessons #1',
-    doc: 'every request but a second initialize is dispatched',
+    spec: 'digest §1.1 Operation; lessons #1; §6.1–6.3 (modern: per-request version)',
+    doc: 'every request but a second initialize is dispatched; modern: initialize is -32601, an unserved _meta version -32022',
     apply(state, event) {
+      const modern = modernInbound(state, event);
+      if (modern !== undefined) return modern;
       if (event.method === INITIALIZE) return step(state, rejectInbound('Already initialized; a second initialize is not allowed'));
       return step(state, accept);
     },

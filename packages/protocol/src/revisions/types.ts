@@ -93,6 +93,8 @@ export interface RevisionFeatures {
   readonly routingHeaders: boolean;
   /** The `extensions` capability on clients and servers (2026-07-28+, §6.3). */
   readonly extensions: boolean;
+  /** The error code of `resources/read` for an unknown URI: -32002 (legacy) or -32602 with `data.uri` (2026-07-28+, §3.1). */
+  readonly resourceNotFoundCode: -32002 | -32602;
 }
 
 /**

@@ -5,7 +5,9 @@
  * methods live on the prototype instead of being fresh closures per request.
  */
 import type { InboundContext } from '../transport/transport.js';
-import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
+import { isJsonObject, type JsonObject, type RequestId } from '../jsonrpc/messages.js';
+import type { PeerInfo } from '../machines/connection-types.js';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY } from '../revisions/blocks/modern.js';
 import type { TraceContext } from '../observability/trace-context.js';
 import type { InboundRecord } from './ledger.js';
 import type { ProgressHandle, RequestContext, RequestOptions } from './options.js';
@@ -16,9 +18,21 @@ export interface HandlerContextHost {
   isLive(record: InboundRecord): boolean;
   /** True once the session reached Terminated. */
   isTerminated(): boolean;
+  /** What the peer declared in the handshake (legacy era), once known. */
+  peer(): PeerInfo | undefined;
   emitProgress(record: InboundRecord, progress: number, total: number | undefined, message: string | undefined): Promise<void>;
   notify(method: string, params: JsonObject | undefined, relatedRequestId: RequestId): Promise<void>;
   request(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject>;
+}
+
+/**
+ * Who sent a request and what it declared. In the modern era (2026-07-28+) both come from the
+ * request's own `_meta` (`io.modelcontextprotocol/clientCapabilities`, `…/clientInfo`); in the
+ * legacy era from the peer's side of the handshake.
+ */
+export interface Requester {
+  readonly capabilities: Readonly<Record<string, unknown>>;
+  readonly info?: Readonly<{ name: string; version: string } & Record<string, unknown>>;
 }
 
 export class HandlerContext implements RequestContext {
@@ -28,10 +42,12 @@ export class HandlerContext implements RequestContext {
   readonly authInfo: unknown;
   readonly transportContext: InboundContext | undefined;
   readonly protocolVersion: string;
+  readonly #perRequestMeta: boolean;
+  #requester: Requester | undefined | null = null;
   readonly #record: InboundRecord;
   readonly #host: HandlerContextHost;
 
-  constructor(host: HandlerContextHost, record: InboundRecord, transportContext: InboundContext | undefined, meta: JsonObject | undefined, protocolVersion: string) {
+  constructor(host: HandlerContextHost, record: InboundRecord, transportContext: InboundContext | undefined, meta: JsonObject | undefined, protocolVersion: string, perRequestMeta: boolean) {
     this.#host = host;
     this.#record = record;
     this.requestId = record.id;
@@ -40,6 +56,17 @@ export class HandlerContext implements RequestContext {
     this.authInfo = transportContext?.authInfo;
     this.transportContext = transportContext;
     this.protocolVersion = protocolVersion;
+    this.#perRequestMeta = perRequestMeta;
+  }
+
+  /**
+   * Who sent the request and what it declared: per request from its `_meta` in the modern era
+   * (never inferred from earlier requests, digest §6.1), from the handshake in the legacy era.
+   * Computed on first read.
+   */
+  get requester(): Requester | undefined {
+    if (this.#requester === null) this.#requester = this.#perRequestMeta ? requesterFromMeta(this.meta) : requesterFromPeer(this.#host.peer());
+    return this.#requester;
   }
 
   get traceContext(): TraceContext | undefined {
@@ -78,4 +105,15 @@ export class HandlerContext implements RequestContext {
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     return this.#host.request(method, params, { ...options, relatedRequestId: this.#record.id });
   }
+}
+
+function requesterFromMeta(meta: JsonObject | undefined): Requester {
+  const capabilities = meta?.[CLIENT_CAPABILITIES_META_KEY];
+  const info = meta?.[CLIENT_INFO_META_KEY];
+  const declared = isJsonObject(capabilities) ? capabilities : {};
+  return isJsonObject(info) ? { capabilities: declared, info: info as NonNullable<Requester['info']> } : { capabilities: declared };
+}
+
+function requesterFromPeer(peer: PeerInfo | undefined): Requester | undefined {
+  return peer === undefined ? undefined : { capabilities: peer.capabilities, info: peer.info };
 }

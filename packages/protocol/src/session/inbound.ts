@@ -20,8 +20,9 @@ import {
 } from '../jsonrpc/messages.js';
 import { capabilityFor, capabilityName, hasCapability } from '../capabilities/table.js';
 import { batchRefusal, initializeInBatch, nestedBatch, requestIdInUse } from '../jsonrpc/envelope-rules.js';
-import type { ConnectionEffect, ConnectionEvent, Role } from '../machines/connection-types.js';
+import type { ConnectionEffect, ConnectionEvent, PeerInfo, Role } from '../machines/connection-types.js';
 import { readTraceContext } from '../observability/trace-context.js';
+import { PROTOCOL_VERSION_META_KEY } from '../revisions/blocks/modern.js';
 import { hasFeature } from '../revisions/registry.js';
 import type { Revision } from '../revisions/types.js';
 import type { InboundContext } from '../transport/transport.js';
@@ -47,6 +48,8 @@ export interface InboundHost {
   readonly outbound: OutboundRequests;
   revision(): Revision;
   protocolVersion(): string | undefined;
+  /** What the peer declared in the handshake (legacy era), once known. */
+  peer(): PeerInfo | undefined;
   /** True while a reply can still be written (connected and not terminated). */
   canReply(): boolean;
   /** True once the session reached Terminated. */
@@ -75,6 +78,7 @@ export class InboundDispatcher {
     this.#contextHost = {
       isLive: (record) => host.ledger.inbound(record.id) === record,
       isTerminated: () => host.isTerminated(),
+      peer: () => host.peer(),
       emitProgress: (record, progress, total, message) => this.#emitProgress(record, progress, total, message),
       notify: (method, params, relatedRequestId) => host.notify(method, params, { relatedRequestId }),
       request: (method, params, options) => host.request(method, params, options),
@@ -191,9 +195,10 @@ export class InboundDispatcher {
       this.#reply(errorResponse(id, requestIdInUse(id)), id);
       return;
     }
-    for (const effect of host.gate({ type: 'inboundRequest', method })) {
+    const declaredVersion = declaredVersionOf(message.params);
+    for (const effect of host.gate(declaredVersion === undefined ? { type: 'inboundRequest', method } : { type: 'inboundRequest', method, declaredVersion })) {
       if (effect.type === 'deferInbound') return this.#defer(message, context);
-      if (effect.type === 'rejectInbound') return this.replyError(id, effect.code, effect.message);
+      if (effect.type === 'rejectInbound') return this.replyError(id, effect.code, effect.message, effect.data);
       if (effect.type === 'dropInbound') return host.observer.diagnostic(`dropped request ${method}: ${effect.reason}`);
     }
     if (method === 'initialize' && host.role === 'server') {
@@ -275,7 +280,8 @@ export class InboundDispatcher {
     host.ledger.addInbound(record);
     host.observer.request(record, 'created', 'dispatch', true);
     host.ledger.move(record, 'dispatch');
-    const ctx = new HandlerContext(this.#contextHost, record, context, meta, host.protocolVersion() ?? host.revision().version);
+    const revision = host.revision();
+    const ctx = new HandlerContext(this.#contextHost, record, context, meta, host.protocolVersion() ?? revision.version, revision.features.perRequestMeta);
     host.ledger.move(record, 'process');
     let outcome: Promise<JsonObject>;
     try {
@@ -286,7 +292,7 @@ export class InboundDispatcher {
     outcome.then(
       (result) => {
         if (!host.ledger.settleInbound(record, { event: 'complete' })) return; // cancelled or aborted: no reply
-        if (isJsonObject(result)) this.replyResult(id, result);
+        if (isJsonObject(result)) this.replyResult(id, revision.features.resultType && result.resultType === undefined ? { resultType: 'complete', ...result } : result);
         else this.replyError(id, ErrorCode.InternalError, `Handler for ${method} returned a non-object result`);
       },
       (error: unknown) => {
@@ -363,3 +369,12 @@ export class InboundDispatcher {
     this.#host.ledger.settleInbound(record, { event: 'cancel', reason: new RequestCancelledError(`${record.method} was cancelled by the peer: ${reason}`, { reason }) });
   }
 }
+
+/** The version a request names in its own `_meta` (the 2026-07-28 era, digest §6.2), if any. */
+function declaredVersionOf(params: JsonObject | undefined): string | undefined {
+  const meta = params?._meta;
+  if (!isJsonObject(meta)) return undefined;
+  const version = meta[PROTOCOL_VERSION_META_KEY];
+  return typeof version === 'string' ? version : undefined;
+}
+

@@ -1,6 +1,7 @@
 /**
  * Options and handler types of the session runner.
  */
+import type { Requester } from './handler-context.js';
 import type { InboundContext } from '../transport/transport.js';
 import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
 import type { Role, CloseReason } from '../machines/connection-types.js';
@@ -140,8 +141,14 @@ export interface RequestContext {
   readonly authInfo: unknown;
   /** Transport context (HTTP headers, session id). */
   readonly transportContext: InboundContext | undefined;
-  /** The negotiated protocol version. */
+  /** The negotiated protocol version (modern era: the version the request names in its `_meta`). */
   readonly protocolVersion: string;
+  /**
+   * Who sent the request and what it declared: per request from its `_meta` in the 2026-07-28
+   * era (never inferred from earlier requests), from the handshake in the legacy era;
+   * undefined before a legacy handshake.
+   */
+  readonly requester: Requester | undefined;
   /**
    * Reports progress to the caller. Only sends when the caller supplied a progress token;
    * `progress` must increase with every call (an `InvalidArgumentError` otherwise); calls after

@@ -17,7 +17,15 @@ import type { ConnectionEffect, ConnectionEvent, ConnectionState, PeerInfo, Role
 import { getRevision } from '../revisions/registry.js';
 import type { Revision } from '../revisions/types.js';
 import type { Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
-import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, negotiateServerVersion, proposeVersion } from '../versions.js';
+import {
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
+  isLegacyVersion,
+  isModernVersion,
+  negotiateServerVersion,
+  proposeVersion,
+} from '../versions.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 import { checkCustomParams } from './custom-methods.js';
 import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
@@ -95,9 +103,12 @@ export class Session {
     this.role = options.role;
     this.id = options.sessionId ?? `${options.role}-${++sessionCounter}-${Math.random().toString(36).slice(2, 8)}`;
     this.#clock = options.clock ?? systemClock;
-    this.#supported = options.supportedVersions ?? LEGACY_PROTOCOL_VERSIONS;
-    this.#state = initialConnectionState({ role: options.role, strictInitialized: options.strictInitialized ?? false });
-    this.#revision = revisionFor(proposeVersion(this.#supported));
+    // A server is dual-era by default: legacy clients get the handshake, modern requests are served statelessly.
+    this.#supported = options.supportedVersions ?? (options.role === 'server' ? [...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS] : LEGACY_PROTOCOL_VERSIONS);
+    const modernVersions = options.role === 'server' ? this.#supported.filter(isModernVersion) : [];
+    this.#state = initialConnectionState({ role: options.role, strictInitialized: options.strictInitialized ?? false, modernVersions });
+    const legacyVersions = this.#supported.filter(isLegacyVersion);
+    this.#revision = revisionFor(proposeVersion(legacyVersions.length > 0 ? legacyVersions : this.#supported));
     const observer = (this.#observer = new SessionObserver(this.id, this.#clock, options.inspect));
     const ledger = (this.#ledger = new RequestLedger({
       memory: options.settledMemory ?? 1024,
@@ -127,6 +138,7 @@ export class Session {
       outbound,
       revision: () => this.#revision,
       protocolVersion: () => this.protocolVersion,
+      peer: () => this.peer,
       canReply: () => this.#transport !== undefined && this.#state.kind !== 'terminated',
       isTerminated: () => this.#state.kind === 'terminated',
       isHoldingBack: () => this.role === 'server' && this.#state.kind === 'initializing',
@@ -157,7 +169,8 @@ export class Session {
     }
     this.#handshakeHost = {
       options,
-      supported: this.#supported,
+      // The handshake negotiates among the legacy revisions only: a modern version is never put in an initialize.
+      supported: this.#supported.filter(isLegacyVersion),
       useRevision: (version) => (this.#revision = revisionFor(version)),
       isInitializing: () => this.#state.kind === 'initializing',
       dispatch: (event) => void this.#dispatch(event),
@@ -374,6 +387,7 @@ export class Session {
           break;
         case 'negotiated':
           this.#negotiated = effect.version;
+          if (this.#revision.version !== effect.version) this.#revision = revisionFor(effect.version);
           if (state.kind === 'initialized') this.#lastPeer = state.peer;
           this.#transport?.setProtocolVersion?.(effect.version);
           break;

@@ -15,7 +15,7 @@
  */
 import { ErrorCode, JsonRpcError, RELATED_TASK_META_KEY, toWireError, type JsonObject, type ProgressHandle } from '@statemcp/protocol';
 import { decodeBase64UrlJson, encodeBase64UrlJson } from '../base64url-json.js';
-import type { RelatedRequestOptions, RequestExtra } from '../request-extra.js';
+import { requestExtra, type RelatedRequestOptions, type RequestExtra } from '../request-extra.js';
 import type { Server, ServerRequestContext } from '../server.js';
 import { runTool, type TaskStarter } from '../tools.js';
 import { isTerminal, type TaskRecord, type TaskStore } from './task-store.js';
@@ -108,7 +108,11 @@ export class ToolTasks {
     };
     const trace = context.traceContext;
     const options = (given: RelatedRequestOptions = {}) => ({ ...(trace !== undefined ? { traceContext: trace } : {}), ...given, signal: given.signal ?? record.controller.signal });
+    const direct = requestExtra(context);
     return {
+      clientCapabilities: direct.clientCapabilities,
+      clientInfo: direct.clientInfo,
+      requireClientCapabilities: (required) => direct.requireClientCapabilities(required),
       requestId: context.requestId,
       protocolVersion: context.protocolVersion,
       authInfo: context.authInfo,

@@ -16,6 +16,7 @@ export const LEGACY_ERA_FEATURES = {
   listenSubscriptions: false,
   routingHeaders: false,
   extensions: false,
+  resourceNotFoundCode: -32002,
 } as const;
 
 /** The era flags of every modern (stateless) revision. */
@@ -30,4 +31,5 @@ export const MODERN_ERA_FEATURES = {
   listenSubscriptions: true,
   routingHeaders: true,
   extensions: true,
+  resourceNotFoundCode: -32602,
 } as const;
