@@ -39,6 +39,7 @@ export {
   CapabilityNotSupportedError,
   ConnectionClosedError,
   InvalidArgumentError,
+  InputRoundsExceededError,
   InvalidResultError,
   InvalidStateError,
   JsonRpcError,
@@ -198,6 +199,7 @@ export { renderConnectionMermaid, renderRequestMermaid } from './machines/mermai
 
 // Session runner
 export { Session } from './session/session.js';
+export type { DiscoverResultShape, EraPreference, NegotiateOptions, NegotiateOutcome } from './session/discovery.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
 export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
 export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
