@@ -14,11 +14,13 @@ import {
   AlreadyConnectedError,
   InvalidStateError,
   Session,
+  getRevision,
   hasCapability,
   type CloseInfo,
   type ConnectionState,
   type InitializeParams,
   type JsonObject,
+  type ProtocolEra,
   type RequestOptions,
   type Transport,
 } from '@statemcp/protocol';
@@ -116,12 +118,18 @@ export class Client {
     return this.#session;
   }
 
-  /** The negotiated protocol version, once the handshake has agreed on one. */
+  /** The negotiated protocol version, once the handshake (or modern-era discovery) has agreed on one. */
   get protocolVersion(): string | undefined {
     return this.#session.protocolVersion;
   }
 
-  /** What the server declared in `initialize`, once known. */
+  /** The era of the agreed version: `legacy` (a handshake) or `modern` (2026-07-28, discovery), once known. */
+  get era(): ProtocolEra | undefined {
+    const version = this.#session.protocolVersion;
+    return version === undefined ? undefined : getRevision(version)?.era;
+  }
+
+  /** What the server declared in `initialize` (or `server/discover`), once known. */
   get serverCapabilities(): ServerCapabilities | undefined {
     return this.#session.peer?.capabilities;
   }
@@ -191,7 +199,7 @@ export class Client {
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     };
     try {
-      await session.initialize(params, requestOptions);
+      await session.negotiate(params, { ...requestOptions, era: this.#options.era ?? 'legacy' });
     } catch (error) {
       // The machine is shutting the failed connection down; reject once it has finished.
       if (session.state.kind === 'shuttingDown') await session.closed;
@@ -278,7 +286,9 @@ export class Client {
     const previous = this.#serverRequests.roots;
     this.#serverRequests.roots = next;
     if (sameRoots(previous, next)) return;
-    if (this.#session.state.kind === 'operating' && hasCapability(this.#declared, ['roots', 'listChanged'])) {
+    const version = this.#session.protocolVersion;
+    const announced = version !== undefined && getRevision(version)?.notifications['notifications/roots/list_changed'] !== undefined;
+    if (this.#session.state.kind === 'operating' && announced && hasCapability(this.#declared, ['roots', 'listChanged'])) {
       await this.#session.notify('notifications/roots/list_changed');
     }
   }

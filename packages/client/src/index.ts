@@ -60,6 +60,7 @@ export {
   AlreadyConnectedError,
   CapabilityNotSupportedError,
   ConnectionClosedError,
+  InputRoundsExceededError,
   InvalidArgumentError,
   InvalidResultError,
   InvalidStateError,
