@@ -117,9 +117,10 @@ export async function runClientDiscovery(host: DiscoveryHost, era: 'auto' | 'mod
   };
   let proposed = modern[0];
   if (proposed === undefined) return { kind: 'legacy', version: undefined };
-  const tried = new Set<string>();
+  // Each version is tried at most twice: a -32022 that names the version just sent may be a transient refusal.
+  const tried = new Map<string, number>();
   for (;;) {
-    tried.add(proposed);
+    tried.set(proposed, (tried.get(proposed) ?? 0) + 1);
     host.useRevision(proposed);
     let result: DiscoverResultShape;
     try {
@@ -128,7 +129,7 @@ export async function runClientDiscovery(host: DiscoveryHost, era: 'auto' | 'mod
       const failure = error instanceof Error ? error : new Error(String(error));
       if (failure instanceof JsonRpcError && failure.code === ErrorCode.UnsupportedProtocolVersion) {
         const supported = supportedOf(failure.data);
-        const next = modern.find((version) => supported.includes(version) && !tried.has(version));
+        const next = modern.find((version) => supported.includes(version) && (tried.get(version) ?? 0) < 2);
         if (next !== undefined) {
           proposed = next;
           continue;
@@ -157,7 +158,8 @@ export async function runClientDiscovery(host: DiscoveryHost, era: 'auto' | 'mod
 /** What the client learns about a modern server: its capabilities, its self-reported info, its instructions. */
 function peerOf(result: DiscoverResultShape): PeerInfo {
   const meta = result._meta;
-  const reported = isJsonObject(meta) ? meta[SERVER_INFO_META_KEY] : undefined;
+  // `_meta` is where 2026-07-28 puts it; drafts before it had a top-level `serverInfo`.
+  const reported = (isJsonObject(meta) ? meta[SERVER_INFO_META_KEY] : undefined) ?? result.serverInfo;
   const info =
     isJsonObject(reported) && typeof reported.name === 'string' && typeof reported.version === 'string'
       ? (reported as PeerInfo['info'])

@@ -143,6 +143,18 @@ describe('Session (modern era, client)', () => {
       expect(last('initialize').params).toMatchObject({ protocolVersion: '2025-06-18' });
     });
 
+    it('tries the same version again once when a -32022 lists it as supported (a transient refusal)', async () => {
+      const { session, last, reply, peer } = await setup();
+      const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO });
+      await flush();
+      const refusal = { code: -32022, message: 'Unsupported protocol version', data: { supported: [MODERN], requested: MODERN } };
+      await reply(last('server/discover'), { error: refusal });
+      expect(peer.sent('server/discover')).toHaveLength(2);
+      await reply(last('server/discover'), { error: refusal });
+      await expect(agreed).rejects.toMatchObject({ name: 'UnsupportedProtocolVersionError' });
+      expect(peer.sent('server/discover')).toHaveLength(2);
+    });
+
     it('ends with UnsupportedProtocolVersionError when a -32022 names no version in common', async () => {
       const { session, last, reply } = await setup();
       const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO });
