@@ -25,9 +25,15 @@ describe('run', () => {
   });
 
   it('exits 2 for a protocol revision it does not speak', async () => {
-    const { code, lines } = await runWith(['http://127.0.0.1:1/mcp'], { MCP_CONFORMANCE_SCENARIO: 'tools_call', MCP_CONFORMANCE_PROTOCOL_VERSION: '2026-07-28' });
+    const { code, lines } = await runWith(['http://127.0.0.1:1/mcp'], { MCP_CONFORMANCE_SCENARIO: 'tools_call', MCP_CONFORMANCE_PROTOCOL_VERSION: '1999-01-01' });
     expect(code).toBe(2);
-    expect(lines.join('\n')).toContain('2026-07-28 is not supported');
+    expect(lines.join('\n')).toContain('1999-01-01 is not supported');
+  });
+
+  it('implements the 2026-07-28 client scenarios', () => {
+    expect(Object.keys(SCENARIOS)).toEqual(
+      expect.arrayContaining(['request-metadata', 'http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'sep-2322-client-request-state', 'json-schema-ref-no-deref']),
+    );
   });
 
   it('exits 1 when the scenario fails', async () => {

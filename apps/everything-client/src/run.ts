@@ -6,7 +6,7 @@
  * The server URL is the last argument. Exit status: 0 when the scenario ran to the end,
  * 1 when it failed, 2 for a scenario (or protocol revision) this client does not implement.
  */
-import { isLegacyVersion } from '@statemcp/protocol';
+import { isLegacyVersion, isModernVersion, parseJson, isJsonObject, type JsonObject } from '@statemcp/protocol';
 import { SCENARIOS } from './scenarios.js';
 
 export interface RunInput {
@@ -27,17 +27,21 @@ export async function run({ argv, env, log }: RunInput): Promise<number> {
     return 2;
   }
   const version = env.MCP_CONFORMANCE_PROTOCOL_VERSION;
-  if (version !== undefined && version !== '' && !isLegacyVersion(version)) {
-    log(`protocol revision ${version} is not supported by this client yet (scenario ${name})`);
+  if (version !== undefined && version !== '' && !isLegacyVersion(version) && !isModernVersion(version)) {
+    log(`protocol revision ${version} is not supported by this client (scenario ${name})`);
     return 2;
   }
+  // The wire the suite asks for: 2026-07-28 is the stateless era (discovery, no fallback), the rest the handshake.
+  const era = version !== undefined && isModernVersion(version) ? 'modern' : 'legacy';
+  const parsed = env.MCP_CONFORMANCE_CONTEXT === undefined ? undefined : parseJson(env.MCP_CONFORMANCE_CONTEXT);
+  const scenarioData: JsonObject | undefined = parsed?.ok === true && isJsonObject(parsed.value) ? parsed.value : undefined;
   const scenario = SCENARIOS[name];
   if (scenario === undefined) {
     log(`unsupported scenario: ${name} (supported: ${Object.keys(SCENARIOS).join(', ')})`);
     return 2;
   }
   try {
-    await scenario({ serverUrl, log });
+    await scenario({ serverUrl, log, era, data: scenarioData });
     log(`scenario ${name}: done`);
     return 0;
   } catch (error) {

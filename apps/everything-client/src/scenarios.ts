@@ -1,18 +1,23 @@
 /**
  * The client scenarios of the official MCP conformance suite that statemcp can run today
- * (2025-11-25 wire, no OAuth). Each one drives `@statemcp/client` over Streamable HTTP against
- * the suite's mock server the way an ordinary application would; the mock records the checks.
+ * (the 2025-11-25 and 2026-07-28 wires, no OAuth). Each one drives `@statemcp/client` over
+ * Streamable HTTP against the suite's mock server the way an ordinary application would; the
+ * mock records the checks. On the 2026-07-28 wire the client is pinned to the modern era.
  */
 import { Client, type ClientOptions } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport';
-import type { InspectEvent } from '@statemcp/protocol';
+import { isJsonObject, type InspectEvent, type JsonObject } from '@statemcp/protocol';
 
 export const CLIENT_INFO = { name: 'statemcp-everything-client', version: '0.0.0' } as const;
 
-/** What a scenario gets: the mock server's URL and a logger (stderr, kept by the suite). */
+/** What a scenario gets: the mock server's URL, a logger (stderr, kept by the suite), the era of the wire and the suite's scenario data. */
 export interface ScenarioContext {
   readonly serverUrl: string;
   readonly log: (line: string) => void;
+  /** `modern` on the 2026-07-28 wire, `legacy` otherwise (default). */
+  readonly era?: 'modern' | 'legacy';
+  /** `MCP_CONFORMANCE_CONTEXT`, parsed, when the suite gives one. */
+  readonly data?: JsonObject | undefined;
 }
 
 export type Scenario = (context: ScenarioContext) => Promise<void>;
@@ -28,12 +33,12 @@ function tracer(log: (line: string) => void): (event: InspectEvent) => void {
 }
 
 async function withClient(context: ScenarioContext, options: ClientOptions, body: (client: Client) => Promise<void>): Promise<void> {
-  const client = new Client(CLIENT_INFO, { ...options, inspect: tracer(context.log) });
+  const client = new Client(CLIENT_INFO, { era: context.era ?? 'legacy', ...options, inspect: tracer(context.log) });
   const transport = new StreamableHttpClientTransport(context.serverUrl, {
     onStreamStateChange: (change) => context.log(`${change.stream} stream: ${change.state.kind}`),
   });
   await client.connect(transport);
-  context.log(`connected: protocol ${client.protocolVersion ?? '?'}, server ${client.serverInfo?.name ?? '?'}`);
+  context.log(`connected: ${client.era ?? '?'} era, protocol ${client.protocolVersion ?? '?'}, server ${client.serverInfo?.name ?? '?'}`);
   try {
     await body(client);
   } finally {
@@ -93,6 +98,74 @@ const skillsUnawareHost: Scenario = (context) =>
     context.log(`tools: ${tools.map((tool) => tool.name).join(', ')}`);
   });
 
+/** 2026-07-28: every request carries the per-request `_meta` with roots, sampling and elicitation declared; a -32022 is retried. */
+const requestMetadata: Scenario = (context) =>
+  withClient(
+    context,
+    {
+      onSampling: () => ({ role: 'assistant', content: { type: 'text', text: 'unused' }, model: 'none' }),
+      onElicitation: () => ({ action: 'decline' }),
+      roots: [{ uri: 'file:///tmp', name: 'tmp' }],
+    },
+    async (client) => {
+      if (client.serverCapabilities?.tools === undefined) return; // discovery alone carried the _meta
+      const { tools } = await client.listTools();
+      context.log(`tools: ${tools.map((tool) => tool.name).join(', ')}`);
+    },
+  );
+
+/** 2026-07-28: `Mcp-Method` on every POST, `Mcp-Name` on calls, reads and gets, over whatever the mock lists. */
+const standardHeaders: Scenario = (context) =>
+  withClient(context, {}, async (client) => {
+    const capabilities = client.serverCapabilities ?? {};
+    if (capabilities.tools !== undefined) {
+      for (const tool of (await client.listTools()).tools) await client.callTool({ name: tool.name, arguments: {} });
+    }
+    if (capabilities.resources !== undefined) {
+      for (const resource of (await client.listResources()).resources) await client.readResource({ uri: resource.uri });
+    }
+    if (capabilities.prompts !== undefined) {
+      for (const prompt of (await client.listPrompts()).prompts) await client.getPrompt({ name: prompt.name });
+    }
+  });
+
+/** 2026-07-28: list the tools, then make the calls the suite names; annotated arguments travel as `Mcp-Param-*` headers. */
+const customHeaders: Scenario = (context) =>
+  withClient(context, {}, async (client) => {
+    await client.listTools();
+    const calls = context.data?.toolCalls;
+    for (const call of Array.isArray(calls) ? calls : []) {
+      if (!isJsonObject(call) || typeof call.name !== 'string') continue;
+      const result = await client.callTool({ name: call.name, arguments: isJsonObject(call.arguments) ? call.arguments : {} });
+      context.log(`${call.name}: ${JSON.stringify(result.content)}`);
+    }
+  });
+
+/** 2026-07-28: tools with invalid `x-mcp-header` annotations are left out of the listing; call what remains. */
+const invalidToolHeaders: Scenario = (context) =>
+  withClient(context, {}, async (client) => {
+    const { tools } = await client.listTools();
+    context.log(`tools kept: ${tools.map((tool) => tool.name).join(', ')}`);
+    for (const tool of tools) await client.callTool({ name: tool.name, arguments: { region: 'us-west1' } });
+  });
+
+/** 2026-07-28 MRTR: input requests answered through `onElicitation`, state echoed, a new id per retry, nothing leaking into other calls. */
+const requestState: Scenario = (context) =>
+  withClient(context, { onElicitation: () => ({ action: 'accept', content: { confirmed: true } }) }, async (client) => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      const result = await client.callTool({ name: tool.name, arguments: {} });
+      context.log(`${tool.name}: ${JSON.stringify(result.content)}`);
+    }
+  });
+
+/** 2026-07-28: list tools whose schemas `$ref` a network URI; nothing is fetched. */
+const refNoDeref: Scenario = (context) =>
+  withClient(context, {}, async (client) => {
+    const { tools } = await client.listTools();
+    context.log(`tools: ${tools.map((tool) => tool.name).join(', ')}`);
+  });
+
 /** Every scenario this client implements, by the name in `MCP_CONFORMANCE_SCENARIO`. */
 export const SCENARIOS: Readonly<Record<string, Scenario>> = Object.freeze({
   initialize,
@@ -100,6 +173,12 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = Object.freeze({
   'elicitation-sep1034-client-defaults': elicitationDefaults,
   'sse-retry': sseRetry,
   'json-schema-2020-12-preservation': jsonSchemaPreservation,
+  'request-metadata': requestMetadata,
+  'http-standard-headers': standardHeaders,
+  'http-custom-headers': customHeaders,
+  'http-invalid-tool-headers': invalidToolHeaders,
+  'sep-2322-client-request-state': requestState,
+  'json-schema-ref-no-deref': refNoDeref,
   'sep-2640-client-no-prefetch': skillsUnawareHost,
   'sep-2640-client-verify-digest': skillsUnawareHost,
   'sep-2640-client-verify-size': skillsUnawareHost,

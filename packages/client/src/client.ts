@@ -16,6 +16,7 @@ import {
   LEGACY_PROTOCOL_VERSIONS,
   Session,
   assertCustomMethodName,
+  getRevision,
   hasCapability,
   proposeVersion,
   systemClock,
@@ -29,6 +30,7 @@ import {
   type JsonObject,
   type NotificationHandler,
   type RequestHandler,
+  type ProtocolEra,
   type RequestOptions,
   type Transport,
 } from '@statemcp/protocol';
@@ -135,12 +137,18 @@ export class Client {
     return this.#session;
   }
 
-  /** The negotiated protocol version, once the handshake has agreed on one. */
+  /** The negotiated protocol version, once the handshake (or modern-era discovery) has agreed on one. */
   get protocolVersion(): string | undefined {
     return this.#session.protocolVersion;
   }
 
-  /** What the server declared in `initialize`, once known. */
+  /** The era of the agreed version: `legacy` (a handshake) or `modern` (2026-07-28, discovery), once known. */
+  get era(): ProtocolEra | undefined {
+    const version = this.#session.protocolVersion;
+    return version === undefined ? undefined : getRevision(version)?.era;
+  }
+
+  /** What the server declared in `initialize` (or `server/discover`), once known. */
   get serverCapabilities(): ServerCapabilities | undefined {
     return this.#session.peer?.capabilities;
   }
@@ -211,7 +219,7 @@ export class Client {
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     };
     try {
-      await session.initialize(params, requestOptions);
+      await session.negotiate(params, { ...requestOptions, era: this.#options.era ?? 'legacy' });
     } catch (error) {
       // The machine is shutting the failed connection down; reject once it has finished.
       if (session.state.kind === 'shuttingDown') await session.closed;
@@ -302,7 +310,9 @@ export class Client {
     const previous = this.#serverRequests.roots;
     this.#serverRequests.roots = next;
     if (sameRoots(previous, next)) return;
-    if (this.#session.state.kind === 'operating' && hasCapability(this.#declared, ['roots', 'listChanged'])) {
+    const version = this.#session.protocolVersion;
+    const announced = version !== undefined && getRevision(version)?.notifications['notifications/roots/list_changed'] !== undefined;
+    if (this.#session.state.kind === 'operating' && announced && hasCapability(this.#declared, ['roots', 'listChanged'])) {
       await this.#session.notify('notifications/roots/list_changed');
     }
   }

@@ -67,6 +67,7 @@ export {
   AlreadyConnectedError,
   CapabilityNotSupportedError,
   ConnectionClosedError,
+  InputRoundsExceededError,
   InvalidArgumentError,
   InvalidResultError,
   InvalidStateError,

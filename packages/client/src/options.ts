@@ -2,7 +2,7 @@
  * Options of the {@link Client}, of its calls, and the types of the handlers it runs for
  * requests that the server sends (sampling, elicitation).
  */
-import type { Clock, CloseInfo, InspectListener, JsonSchemaValidator, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
+import type { Clock, CloseInfo, EraPreference, InspectListener, JsonSchemaValidator, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
 import type { ListChangedOptions } from './list-refresh.js';
 import type {
   ClientCapabilities,
@@ -47,7 +47,16 @@ export interface ClientOptions {
    * `CapabilityNotSupportedError`, before anything is sent (default true).
    */
   readonly strictCapabilities?: boolean;
-  /** Protocol versions this client speaks (default: every legacy revision). */
+  /**
+   * Which protocol era to speak (digest §5.4): `legacy` (default) runs the `initialize`
+   * handshake; `auto` discovers with `server/discover` at 2026-07-28 and falls back to the
+   * handshake on a legacy server; `modern` never falls back.
+   */
+  readonly era?: EraPreference;
+  /**
+   * Protocol versions this client speaks (default: every legacy revision, plus 2026-07-28 when
+   * `era` is `auto` or `modern`).
+   */
   readonly supportedVersions?: readonly string[];
   /** The version to propose in `initialize` (default: the newest of `supportedVersions`). */
   readonly protocolVersion?: string;
@@ -76,6 +85,13 @@ export interface ClientOptions {
    * parts are dropped, never sent.
    */
   readonly traceContext?: TraceContextProvider;
+  /**
+   * Modern era: how many `input_required` rounds one call may take before it rejects with
+   * `InputRoundsExceededError` (default 8).
+   */
+  readonly maxInputRounds?: number;
+  /** Modern era: how long `server/discover` may take before the server is taken for a legacy one, ms (default 10 000). */
+  readonly discoveryTimeoutMs?: number;
 }
 
 /** The lists `ClientOptions.listChanged` can keep fresh, each with its callback and debounce. */
@@ -122,7 +138,7 @@ export interface CallToolOptions extends CallOptions {
 
 /** Options of `connect`. */
 export interface ConnectOptions {
-  /** Timeout of the `initialize` request, ms (default: the client's `defaultTimeoutMs`). */
+  /** Timeout of the `initialize` (or `server/discover`) request, ms (default: the client's `defaultTimeoutMs`, or `discoveryTimeoutMs`). */
   readonly timeoutMs?: number;
   /** Aborting it abandons the handshake and closes the connection (`initialize` itself is never cancelled on the wire). */
   readonly signal?: AbortSignal;

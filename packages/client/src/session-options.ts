@@ -3,7 +3,7 @@
  * call's options into the runner's per-request options. Only the keys that were set are
  * passed, so the runner's own defaults apply to the rest.
  */
-import type { CustomMethodTable, RequestOptions, SessionOptions } from '@statemcp/protocol';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, type CustomMethodTable, type RequestOptions, type SessionOptions } from '@statemcp/protocol';
 import type { CallOptions, ClientOptions } from './options.js';
 import type { ClientCapabilities } from './types.js';
 
@@ -14,7 +14,13 @@ export function sessionOptions(options: ClientOptions, capabilities: () => Clien
     role: 'client',
     capabilities,
     customMethods,
-    ...(o.supportedVersions !== undefined ? { supportedVersions: o.supportedVersions } : {}),
+    ...(o.supportedVersions !== undefined
+      ? { supportedVersions: o.supportedVersions }
+      : (o.era ?? 'legacy') !== 'legacy'
+        ? { supportedVersions: [...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS] }
+        : {}),
+    ...(o.maxInputRounds !== undefined ? { maxInputRounds: o.maxInputRounds } : {}),
+    ...(o.discoveryTimeoutMs !== undefined ? { discoveryTimeoutMs: o.discoveryTimeoutMs } : {}),
     ...(o.clock !== undefined ? { clock: o.clock } : {}),
     ...(o.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: o.defaultTimeoutMs } : {}),
     ...(o.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: o.maxTotalTimeoutMs } : {}),

@@ -39,6 +39,7 @@ export {
   CapabilityNotSupportedError,
   ConnectionClosedError,
   InvalidArgumentError,
+  InputRoundsExceededError,
   InvalidResultError,
   InvalidStateError,
   JsonRpcError,
@@ -205,6 +206,7 @@ export { renderConnectionMermaid, renderRequestMermaid } from './machines/mermai
 
 // Session runner
 export { Session } from './session/session.js';
+export type { DiscoverResultShape, EraPreference, NegotiateOptions, NegotiateOutcome } from './session/discovery.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
 export { CustomMethodTable, assertCustomMethodName, customMethodRefusal, customOptInPath, declareCustomOptIns } from './session/custom-methods.js';
 export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, CustomSchemaResult, InferCustom } from './session/custom-methods.js';

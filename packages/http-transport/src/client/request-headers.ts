@@ -9,7 +9,7 @@ export type HeadersOption =
   | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
 
 /** Headers the transport owns; a caller's value for them is ignored. */
-const RESERVED = new Set(['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id', 'content-length']);
+const RESERVED = new Set(['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id', 'content-length']);
 
 /** Resolves the caller's headers and layers the transport's own on top. */
 export async function buildHeaders(

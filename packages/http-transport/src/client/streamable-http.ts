@@ -19,7 +19,12 @@
  * - an `initialize` POST refused with 400/404/405 falls back to the legacy HTTP+SSE
  *   transport (rule 84, digest §5.4);
  * - `close()` DELETEs the session (405 and failures tolerated, bounded by a timer) and
- *   aborts every stream (rule 74).
+ *   aborts every stream (rule 74);
+ * - the 2026-07-28 shape (a request whose `_meta` names a revision with routing headers,
+ *   digest §5.3): no session id, `MCP-Protocol-Version` from the `_meta`, `Mcp-Method`,
+ *   `Mcp-Name`, `Mcp-Param-*` (`routing-headers.ts`); tools with invalid `x-mcp-header`
+ *   annotations are left out of `tools/list` results. With no handshake there is no GET
+ *   stream and no session to DELETE.
  *
  * The transport never invents a server's answer: requests it cannot deliver, or whose answer
  * can no longer arrive, go to `sink.onUndeliverable(ids, error)`.
@@ -47,6 +52,7 @@ import { buildHeaders } from './request-headers.js';
 import { deleteHttpSession } from './delete-session.js';
 import { errorAnswerFor, isModernErrorBody, isNotificationWithMethod, isRequestWithMethod, requestIdsOf } from './message-kinds.js';
 import { startLegacyFallback } from './legacy-fallback.js';
+import { ToolParamHeaders, routedVersion } from './routing-headers.js';
 import type { SseClientTransport } from './sse-client.js';
 import { SseStreams } from './sse-streams.js';
 import type { StreamableHttpClientTransportOptions, StreamState } from './streamable-http-options.js';
@@ -119,6 +125,10 @@ export class StreamableHttpClientTransport implements Transport {
   #recoveryCount = 0;
   /** True once an `initialize` succeeded over Streamable HTTP (no legacy fallback after). */
   #established = false;
+  /** Modern era: the tools' `x-mcp-header` annotations, for `Mcp-Param-*` headers. */
+  readonly #paramHeaders = new ToolParamHeaders();
+  /** Modern era: ids of `tools/list` requests whose results are screened for invalid annotations. */
+  readonly #toolLists = new Set<RequestId>();
 
   readonly canSendRequests = true;
 
@@ -302,13 +312,17 @@ export class StreamableHttpClientTransport implements Transport {
 
   async #post(message: JsonRpcMessage): Promise<PostOutcome> {
     const isInitialize = isRequestWithMethod(message, 'initialize');
-    const sessionId = isInitialize ? undefined : this.#sessionId;
+    // Modern era (the request's `_meta` names a revision with routing headers): no session, routing headers (§5.3).
+    const modern = routedVersion(message);
+    const sessionId = isInitialize || modern !== undefined ? undefined : this.#sessionId;
     const url = this.#url.href;
+    if (modern !== undefined && isRequestWithMethod(message, 'tools/list')) for (const id of requestIdsOf(message)) this.#toolLists.add(id);
     const headers = await buildHeaders(this.#options.headers, {
       accept: ACCEPT_BOTH,
       'content-type': 'application/json',
       'mcp-session-id': sessionId,
       'mcp-protocol-version': isInitialize ? undefined : this.#protocolVersion,
+      ...(modern !== undefined ? this.#paramHeaders.headersFor(message, modern) : {}),
     });
     this.#assertOpen();
     // A signal of its own per POST: one shared signal would collect a listener per POST in flight.
@@ -430,11 +444,17 @@ export class StreamableHttpClientTransport implements Transport {
   #deliver(value: unknown, answered?: Set<RequestId>): void {
     const items = Array.isArray(value) ? value : [value];
     for (const item of items) {
+      let delivered: unknown = item;
       if (isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item) && isRequestId(item.id)) {
         answered?.delete(item.id);
         this.#streams.answered(item.id);
+        // HTTP clients leave out tools whose `x-mcp-header` annotations break the rules (digest §5.3), with a warning.
+        if (this.#toolLists.delete(item.id) && isJsonObject(item.result)) {
+          const warn = (tool: string, why: string): void => this.#sink()?.onError?.(new TransportError(`Left out tool ${JSON.stringify(tool)} from tools/list: ${why}`));
+          delivered = { ...item, result: this.#paramHeaders.screen(item.result, warn) };
+        }
       }
-      this.#sink()?.onMessage(item);
+      this.#sink()?.onMessage(delivered);
     }
   }
 

@@ -4,7 +4,7 @@
  *
  * | category          | meaning                                              | from                                     |
  * |-------------------|------------------------------------------------------|------------------------------------------|
- * | `timeout`         | no answer in time                                    | REQUEST_TIMEOUT                          |
+ * | `timeout`         | no answer in time (or in the allowed MRTR rounds)    | REQUEST_TIMEOUT, INPUT_ROUNDS_EXCEEDED   |
  * | `format`          | unparseable, malformed or oversized message or list  | -32700, INVALID_RESULT, MESSAGE_TOO_LARGE, TOO_MANY_PAGES |
  * | `invalid-request` | bad method, params, state or capability              | -32600, -32601, -32602, -32002, -32020…-32022, INVALID_STATE, CAPABILITY_NOT_SUPPORTED, UNSUPPORTED_PROTOCOL_VERSION, ALREADY_CONNECTED |
  * | `auth`            | authentication or authorization refused              | AUTH_REQUIRED (HTTP 401/403), -32042     |
@@ -40,12 +40,14 @@ export const LocalErrorCode = {
   InvalidArgument: 'INVALID_ARGUMENT',
   SessionChanged: 'SESSION_CHANGED',
   TooManyPages: 'TOO_MANY_PAGES',
+  InputRoundsExceeded: 'INPUT_ROUNDS_EXCEEDED',
 } as const;
 export type LocalErrorCode = (typeof LocalErrorCode)[keyof typeof LocalErrorCode];
 
 /** Category of each local error code. */
 export const LOCAL_ERROR_CATEGORIES: Readonly<Record<LocalErrorCode, ErrorCategory>> = Object.freeze({
   REQUEST_TIMEOUT: 'timeout',
+  INPUT_ROUNDS_EXCEEDED: 'timeout',
   REQUEST_CANCELLED: 'interrupted',
   CONNECTION_CLOSED: 'interrupted',
   TRANSPORT_ERROR: 'interrupted',

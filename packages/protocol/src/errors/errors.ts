@@ -241,6 +241,11 @@ export const TransportError = localClass('TransportError', LocalErrorCode.Transp
 export const NoReturnChannelError = localClass('NoReturnChannelError', LocalErrorCode.NoReturnChannel);
 /** Authentication or authorization was refused (HTTP 401/403). */
 export const AuthRequiredError = localClass('AuthRequiredError', LocalErrorCode.AuthRequired);
+/**
+ * A modern-era request kept answering `input_required` (Multi Round-Trip Requests, digest
+ * §6.6) past the client's `maxInputRounds`; the request is abandoned.
+ */
+export const InputRoundsExceededError = localClass('InputRoundsExceededError', LocalErrorCode.InputRoundsExceeded);
 /** An invalid argument passed to an API of this SDK (e.g. non-increasing progress). */
 export const InvalidArgumentError = localClass('InvalidArgumentError', LocalErrorCode.InvalidArgument);
 

@@ -1,10 +1,11 @@
 /**
  * The connection machine's rows for the states before Operating (digest §1.1): Uninitialized,
- * Initializing (a handshake in flight, or a session being resumed after it expired) and
- * Initialized. Pure: no I/O, no clock.
+ * Initializing (a handshake in flight, a session being resumed after it expired, or — modern
+ * era, client — `server/discover` in flight) and Initialized. Pure: no I/O, no clock.
  */
 import {
   CANCELLED,
+  DISCOVER,
   INITIALIZE,
   INITIALIZED_NOTIFICATION,
   LOG_MESSAGE,
@@ -13,6 +14,7 @@ import {
   accept,
   beginShutdown,
   defer,
+  discoveryIgnoredRows,
   drop,
   hold,
   ignore,
@@ -32,12 +34,15 @@ import type { ConnectionEffect, PeerInfo } from './connection-types.js';
 export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   outboundRequest: {
     to: ['initializing'],
-    spec: 'digest §1.1 Initialization; rules 17, 23, 24, 50',
-    doc: 'client: initialize starts the handshake; ping is always allowed; anything else is refused, or held in the ledger until Operating when it may wait',
+    spec: 'digest §1.1 Initialization; rules 17, 23, 24, 50; §5.4, §6.4 (modern discovery)',
+    doc: 'client: initialize starts the handshake, server/discover the modern discovery; ping is always allowed; anything else is refused, or held in the ledger until Operating when it may wait',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE && state.config.role === 'client') {
         return step({ kind: 'initializing', config: state.config }, accept);
+      }
+      if (event.method === DISCOVER && state.config.role === 'client') {
+        return step({ kind: 'initializing', config: state.config, discovering: true }, accept);
       }
       if (state.config.role === 'client' && event.waitForOperating === true) return step(state, hold);
       return step(state, refuse(`Cannot send ${event.method} before initialization`));
@@ -100,6 +105,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
     doc: 'no session yet: ignored',
     apply: (state) => step(state, ignore('no session to resume')),
   },
+  ...discoveryIgnoredRows<'uninitialized'>('not discovering'),
   ...liveClosingRows<'uninitialized'>(),
 };
 
@@ -109,6 +115,13 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
     spec: 'digest §1.1 Traffic allowed before initialization; rules 23, 24',
     doc: 'only ping while the handshake is in flight; a second initialize is refused. Resuming an expired session: the machine\'s own initialize once; a request marked waitForOperating waits in the ledger like during the first handshake, others go to the transport (which holds them until the new session is up)',
     apply(state, event) {
+      if (state.discovering === true) {
+        // Modern era: discovery may be retried at another version (-32022); nothing else goes out yet.
+        if (event.method === DISCOVER) return step(state, accept);
+        if (event.method === INITIALIZE) return step(state, refuse('server/discover is in flight; initialize follows only if the server turns out to be legacy'));
+        if (event.waitForOperating === true) return step(state, hold);
+        return step(state, refuse(`Cannot send ${event.method} while discovering the server`));
+      }
       const resuming = state.resuming;
       if (resuming !== undefined) {
         if (event.method === PING) return step(state, accept);
@@ -141,6 +154,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
     apply(state, event) {
       if (state.config.role === 'server' && event.method === LOG_MESSAGE) return step(state, accept);
       if (state.resuming !== undefined && event.method !== INITIALIZED_NOTIFICATION) return step(state, accept);
+      if (state.discovering === true && event.method === CANCELLED) return step(state, accept); // server/discover may be cancelled
       if (event.method === CANCELLED) return step(state, refuse('initialize cannot be cancelled'));
       return step(state, refuse(`Cannot send ${event.method} while initializing`));
     },
@@ -192,6 +206,29 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
     spec: 'digest §5.2 Sessions',
     doc: 'a handshake is already in flight: ignored',
     apply: (state) => step(state, ignore('initialize in flight')),
+  },
+  discovered: {
+    to: ['operating'],
+    spec: 'digest §1.2, §6.3, §6.4 (no handshake: version and server capabilities known = operating)',
+    doc: 'client, modern era: server/discover answered at a mutual version; operating at once, held calls go out',
+    apply(state, event) {
+      if (state.discovering !== true) return step(state, ignore('no discovery in flight'));
+      return step(
+        { kind: 'operating', config: state.config, version: event.version, peer: event.peer },
+        { type: 'negotiated', version: event.version },
+        { type: 'releaseOutbound' },
+      );
+    },
+  },
+  discoveryFailed: {
+    to: ['uninitialized', 'shuttingDown'],
+    spec: 'digest §5.4 (a legacy server: initialize next; a modern error: no fallback), §3.3',
+    doc: 'client, modern era: a legacy server goes back to uninitialized for the initialize handshake (held calls keep waiting); otherwise the connection ends',
+    apply(state, event) {
+      if (state.discovering !== true) return step(state, ignore('no discovery in flight'));
+      if (event.fallBack) return step({ kind: 'uninitialized', config: state.config });
+      return beginShutdown(state, event.reason, event.error);
+    },
   },
   ...liveClosingRows<'initializing'>(),
 };
@@ -267,6 +304,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
     apply: (state) => step(state, ignore('already initialized')),
   },
   sessionExpired: sessionExpiredRow<'initialized'>(),
+  ...discoveryIgnoredRows<'initialized'>('a handshake already agreed'),
   ...liveClosingRows<'initialized'>(),
 };
 

@@ -36,6 +36,7 @@ export type ConnectionTable = {
 
 export const PING = 'ping';
 export const INITIALIZE = 'initialize';
+export const DISCOVER = 'server/discover';
 export const INITIALIZED_NOTIFICATION = 'notifications/initialized';
 export const CANCELLED = 'notifications/cancelled';
 export const LOG_MESSAGE = 'notifications/message';
@@ -177,3 +178,17 @@ export function sessionExpiredRow<K extends 'initialized' | 'operating'>() {
   };
 }
 
+
+/**
+ * The rows of the two modern-era discovery events in every state but Initializing: only a
+ * discovery in flight can be answered, so anywhere else they mean nothing.
+ */
+export function discoveryIgnoredRows<K extends ConnectionStateKind>(why: string) {
+  const row = {
+    to: [] as readonly ConnectionStateKind[],
+    spec: 'digest §5.4, §6.4',
+    doc: `no discovery in flight: ignored (${why})`,
+    apply: (state: StateOf<K>) => step(state, ignore(why)),
+  };
+  return { discovered: row, discoveryFailed: row } as const;
+}

@@ -1,7 +1,8 @@
 /**
- * Types of the connection state machine (legacy era): its states, the events fed to it,
+ * Types of the connection state machine (both eras): its states, the events fed to it,
  * and the effects it asks the session runner to perform. States are a discriminated union
- * whose variants carry only the data valid in them.
+ * whose variants carry only the data valid in them. The modern era (2026-07-28) has no
+ * handshake; a client spends Initializing in discovery (`server/discover`) instead.
  */
 
 export type Role = 'client' | 'server';
@@ -53,6 +54,12 @@ export type ConnectionState =
        * machine's own `initialize` has gone out.
        */
       readonly resuming?: { readonly version: string; readonly peer: PeerInfo; readonly initializeSent: boolean };
+      /**
+       * Client, modern era: `server/discover` is in flight (no handshake). The answer moves the
+       * connection straight to Operating (`discovered`); a legacy server sends it back to
+       * Uninitialized for the `initialize` handshake (`discoveryFailed` with `fallBack`).
+       */
+      readonly discovering?: true;
     }
   | { readonly kind: 'initialized'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
   | { readonly kind: 'operating'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
@@ -97,6 +104,17 @@ export type ConnectionEvent =
   /** Client: initialize failed (error reply, timeout, unsupported version). Server: initialize was answered with an error. */
   | { readonly type: 'initializeFailed'; readonly reason: CloseReason; readonly error: Error }
   /**
+   * Client, modern era: `server/discover` answered at a version both sides speak, with the
+   * server's capabilities. There is no handshake to finish: the connection is Operating.
+   */
+  | { readonly type: 'discovered'; readonly version: string; readonly peer: PeerInfo }
+  /**
+   * Client, modern era: discovery failed. `fallBack`: the server looks legacy (any error
+   * but a modern one, or no answer; digest §5.4), so the `initialize` handshake runs next;
+   * otherwise the connection ends with `reason`.
+   */
+  | { readonly type: 'discoveryFailed'; readonly fallBack: boolean; readonly reason: CloseReason; readonly error: Error }
+  /**
    * The handshake happened elsewhere: stateless HTTP serves each request on a fresh
    * connection, so the connection starts as if initialized at `version`.
    */
@@ -128,6 +146,8 @@ export const CONNECTION_EVENT_TYPES: readonly ConnectionEventType[] = Object.fre
   'inboundNotification',
   'initializeSucceeded',
   'initializeFailed',
+  'discovered',
+  'discoveryFailed',
   'sessionAssumed',
   'sessionExpired',
   'closeRequested',

@@ -42,6 +42,10 @@ function sampleEvent(type: ConnectionEventType): ConnectionEvent {
     case 'initializeSucceeded':
     case 'sessionAssumed':
       return { type, version: '2025-11-25', peer };
+    case 'discovered':
+      return { type, version: '2026-07-28', peer };
+    case 'discoveryFailed':
+      return { type, fallBack: true, reason: 'initializeFailed', error: new Error('legacy') };
     case 'initializeFailed':
       return { type, reason: 'initializeFailed', error: new Error('no') };
     case 'transportClosed':
@@ -91,6 +95,45 @@ describe('CONNECTION_TABLE', () => {
 });
 
 describe('transition', () => {
+  describe('#discovery (modern era, client)', () => {
+    const discovering = (): ConnectionState => transition(initialConnectionState(client), { type: 'outboundRequest', method: 'server/discover' }).state;
+
+    it('spends Initializing in discovery and goes straight to Operating when server/discover answers (digest §6.4)', () => {
+      expect(discovering()).toMatchObject({ kind: 'initializing', discovering: true });
+      const done = transition(discovering(), { type: 'discovered', version: '2026-07-28', peer });
+      expect(done.state).toMatchObject({ kind: 'operating', version: '2026-07-28', peer });
+      expect(done.effects).toEqual([{ type: 'negotiated', version: '2026-07-28' }, { type: 'releaseOutbound' }]);
+    });
+
+    it('holds calls that may wait, allows a retried discover, and refuses initialize and the rest while discovering', () => {
+      expect(effectTypes(discovering(), { type: 'outboundRequest', method: 'tools/list', waitForOperating: true })).toEqual(['holdOutbound']);
+      expect(effectTypes(discovering(), { type: 'outboundRequest', method: 'server/discover' })).toEqual(['accept']);
+      expect(effectTypes(discovering(), { type: 'outboundRequest', method: 'initialize' })).toEqual(['refuseOutbound']);
+      expect(effectTypes(discovering(), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
+      expect(effectTypes(discovering(), { type: 'outboundNotification', method: 'notifications/cancelled' })).toEqual(['accept']);
+    });
+
+    it('goes back to Uninitialized for the initialize handshake when the server is legacy (digest §5.4)', () => {
+      const back = transition(discovering(), { type: 'discoveryFailed', fallBack: true, reason: 'initializeFailed', error: new Error('-32601') });
+      expect(back).toEqual({ state: { kind: 'uninitialized', config: client }, effects: [] });
+      expect(kindAfter(back.state, { type: 'outboundRequest', method: 'initialize' })).toBe('initializing');
+    });
+
+    it('ends the connection when discovery fails without a fallback (a modern error, a pinned era)', () => {
+      const error = new Error('unsupported');
+      const ended = transition(discovering(), { type: 'discoveryFailed', fallBack: false, reason: 'versionMismatch', error });
+      expect(ended.state).toEqual({ kind: 'shuttingDown', config: client, reason: 'versionMismatch', error });
+    });
+
+    it('ignores discovery events during a legacy handshake and in every other state', () => {
+      const handshaking = transition(initialConnectionState(client), { type: 'outboundRequest', method: 'initialize' }).state;
+      expect(effectTypes(handshaking, { type: 'discovered', version: '2026-07-28', peer })).toEqual(['ignore']);
+      for (const kind of ['uninitialized', 'initialized', 'operating', 'shuttingDown', 'terminated'] as const) {
+        expect(effectTypes(stateOf(kind, client), { type: 'discovered', version: '2026-07-28', peer })).toEqual(['ignore']);
+      }
+    });
+  });
+
   describe('#handshake', () => {
     it('walks a client through uninitialized → initializing → initialized → operating (rule 22)', () => {
       const start = initialConnectionState(client);

@@ -1,6 +1,9 @@
 /**
- * The connection state machine of the legacy era (2024-11-05 … 2025-11-25) as a pure
- * function over a frozen table (architecture §3):
+ * The connection state machine of both eras as a pure function over a frozen table
+ * (architecture §3). Legacy (2024-11-05 … 2025-11-25): the `initialize` handshake below.
+ * Modern (2026-07-28), client: Initializing is discovery (`server/discover`), and its answer
+ * leads straight to Operating (`discovered`), or back to Uninitialized for the handshake when
+ * the server turns out to be legacy (`discoveryFailed` with `fallBack`):
  *
  * ```
  * uninitialized ──initialize──▶ initializing ──result──▶ initialized ──initialized──▶ operating
@@ -22,6 +25,7 @@ import { modernInbound, modernOutbound } from './connection-modern.js';
 import {
   CANCELLED,
   INITIALIZE,
+  discoveryIgnoredRows,
   INITIALIZED_NOTIFICATION,
   accept,
   drop,
@@ -102,6 +106,7 @@ const OPERATING: ConnectionTable['operating'] = {
     apply: (state) => step(state, ignore('already operating')),
   },
   sessionExpired: sessionExpiredRow<'operating'>(),
+  ...discoveryIgnoredRows<'operating'>('already operating'),
   ...liveClosingRows<'operating'>(),
 };
 
@@ -157,6 +162,7 @@ const SHUTTING_DOWN: ConnectionTable['shuttingDown'] = {
     doc: 'too late: ignored',
     apply: (state) => step(state, ignore('shutting down')),
   },
+  ...discoveryIgnoredRows<'shuttingDown'>('shutting down'),
   closeRequested: {
     to: [],
     spec: 'style §11 (close is idempotent)',
@@ -214,6 +220,8 @@ const TERMINATED: ConnectionTable['terminated'] = {
   initializeFailed: terminalRow('final state: ignored', () => ignore('terminated')),
   sessionAssumed: terminalRow('final state: ignored', () => ignore('terminated')),
   sessionExpired: terminalRow('final state: ignored', () => ignore('terminated')),
+  discovered: terminalRow('final state: ignored', () => ignore('terminated')),
+  discoveryFailed: terminalRow('final state: ignored', () => ignore('terminated')),
   closeRequested: terminalRow('close() after the end: nothing to do', () => ignore('terminated')),
   terminateRequested: terminalRow('terminate() after the end: nothing to do', () => ignore('terminated')),
   transportClosed: terminalRow('final state: ignored', () => ignore('terminated')),

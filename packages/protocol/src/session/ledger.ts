@@ -23,7 +23,12 @@ interface RecordBase {
 }
 
 /** A request this side sent and awaits. */
-export interface OutboundRecord extends RecordBase {
+export interface OutboundRecord extends Omit<RecordBase, 'id'> {
+  /**
+   * Changes only when a modern-era request is sent again after an `InputRequiredResult`: each
+   * round goes out under a new id ({@link RequestLedger.reissue}).
+   */
+  id: RequestId;
   readonly direction: 'outbound';
   readonly resolve: (result: JsonObject) => void;
   readonly reject: (error: Error) => void;
@@ -156,6 +161,19 @@ export class RequestLedger {
     this.#listener(record, from, event);
     if (step.settled && record.direction === 'inbound') this.#inbound.delete(record.id);
     return true;
+  }
+
+  /**
+   * A modern-era request goes out again under `id` (Multi Round-Trip Requests, digest §6.6:
+   * every retry has a new id). The old id is remembered like a settled one, so anything late
+   * for it is dropped silently; the record, its timers and its progress token carry on.
+   */
+  reissue(record: OutboundRecord, id: RequestId): void {
+    if (this.#outbound.get(record.id) !== record) return;
+    this.#outbound.delete(record.id);
+    this.#remember(record.id);
+    record.id = id;
+    this.#outbound.set(id, record);
   }
 
   /**

@@ -78,6 +78,16 @@ export interface SessionOptions {
    * validated; what is invalid is dropped, never sent.
    */
   readonly traceContext?: TraceContextProvider;
+  /**
+   * Client, modern era: how many `input_required` rounds one request may take before it fails
+   * with `InputRoundsExceededError` (Multi Round-Trip Requests; default 8).
+   */
+  readonly maxInputRounds?: number;
+  /**
+   * Client: how long `negotiate()` waits for `server/discover` before it takes the server for a
+   * legacy one, ms (default 10 000; the call's own `timeoutMs` wins).
+   */
+  readonly discoveryTimeoutMs?: number;
 }
 
 /** Per-request options for outbound requests. */

@@ -1,13 +1,15 @@
 /**
  * Requests this side sends: ids, the ledger record, timeouts that reset on progress under a
  * hard maximum, cancellation by signal (with `notifications/cancelled`), correlation of
- * results, errors and progress, and the settling of everything when the connection ends.
- * Every outbound request settles in the ledger's one `settle()`; this module decides with
- * what.
+ * results, errors and progress, the rounds of a modern-era Multi Round-Trip Request, and the
+ * settling of everything when the connection ends. Every outbound request settles in the
+ * ledger's one `settle()`; this module decides with what. Every request is written in one
+ * place (`#write`), which adds its `_meta` (`request-meta.ts`).
  */
 import {
   CapabilityNotSupportedError,
   InvalidArgumentError,
+  InputRoundsExceededError,
   InvalidResultError,
   InvalidStateError,
   JsonRpcError,
@@ -27,7 +29,9 @@ import type { Clock } from './clock.js';
 import { customMethodRefusal, customOptInPath, optInOf, validateCustom } from './custom-methods.js';
 import type { OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
 import type { SessionObserver } from './observer.js';
+import { DEFAULT_MAX_INPUT_ROUNDS, INPUT_REQUIRED_METHODS, gatherInputResponses, inputRequestContext, isInputRequired, readResultType, retryParams, type InputAnswerer } from './input-rounds.js';
 import type { NotificationOptions, RequestOptions, SessionOptions } from './options.js';
+import { stampRequestMeta, type RequestIdentity } from './request-meta.js';
 import { formatIssues } from './validation.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -54,6 +58,17 @@ export interface OutboundHost {
   closedError(message: string): ConnectionClosedError;
   /** Why the connection is ending, when it ends with an error (a failed handshake, a fatal error). */
   endError(): Error | undefined;
+  /** What a modern-era client states in every request's `_meta`; undefined when the revision has no per-request `_meta`. */
+  requestIdentity(): RequestIdentity | undefined;
+  /** Answers an input request of a Multi Round-Trip Request through this side's handler for its method. */
+  readonly answerInput: InputAnswerer;
+}
+
+/** What a request that may need input rounds remembers between them. */
+interface Rounds {
+  /** The params the caller passed (each retry starts from them). */
+  readonly params: JsonObject | undefined;
+  count: number;
 }
 
 export class OutboundRequests {
@@ -63,6 +78,8 @@ export class OutboundRequests {
   readonly #cancelsInFlight = new Set<Promise<void>>();
   /** Requests the machine held back until Operating (made while the handshake ran), in order. */
   #held: Array<{ readonly record: OutboundRecord; readonly message: JsonRpcRequest; readonly options: RequestOptions }> = [];
+  /** Requests that may answer `input_required` (digest §6.6), with what their retries need. */
+  readonly #rounds = new WeakMap<OutboundRecord, Rounds>();
 
   constructor(host: OutboundHost) {
     this.#host = host;
@@ -75,9 +92,9 @@ export class OutboundRequests {
 
   /** Why `method` may not be sent now in this revision, to this peer, over this transport; undefined when it may. */
   refusal(method: string, options: RequestOptions, transport: Transport): Error | undefined {
-    if (method === 'initialize' || method === 'ping') return undefined;
     const host = this.#host;
     const revision = host.revision();
+    if (method === 'initialize' || (method === 'ping' && revision.features.ping)) return undefined;
     const spec = revision.requests[method];
     if (spec === undefined && options.custom !== undefined) return this.#customRefusal(method, options.custom, options, transport);
     if (spec === undefined) {
@@ -148,8 +165,9 @@ export class OutboundRequests {
     const ownMeta = isJsonObject(params?._meta) ? params._meta : undefined;
     const trace = outboundTraceContext(options.traceContext, ownMeta, () => this.#providedTrace(method), parent?.trace);
     let outParams: JsonObject | undefined = params;
-    if (progressToken !== undefined || trace !== undefined || (ownMeta !== undefined && hasTraceKeys(ownMeta))) {
-      outParams = { ...params, _meta: { ...withoutTraceKeys(ownMeta), ...trace, ...(progressToken !== undefined ? { progressToken } : {}) } };
+    // The trace keys are settled here; the progress token and the modern era's identity are added where it is written (#write).
+    if (trace !== undefined || (ownMeta !== undefined && hasTraceKeys(ownMeta))) {
+      outParams = { ...params, _meta: { ...withoutTraceKeys(ownMeta), ...trace } };
     }
     return new Promise<JsonObject>((resolve, reject) => {
       // A nested request marks its parent handler as waiting for input until it settles.
@@ -200,6 +218,7 @@ export class OutboundRequests {
       }
       const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
       if (outParams !== undefined) message.params = outParams;
+      if (INPUT_REQUIRED_METHODS.has(method)) this.#rounds.set(record, { params: outParams, count: 0 });
       if (held) this.#held.push({ record, message, options });
       else this.#dispatch(record, message, options);
     });
@@ -234,9 +253,15 @@ export class OutboundRequests {
   }
 
   #dispatch(record: OutboundRecord, message: JsonRpcRequest, options: RequestOptions): void {
+    this.#host.ledger.move(record, 'dispatch');
+    this.#write(record, message, options.relatedRequestId);
+  }
+
+  /** The one place a request is written: its `_meta` is completed here (`request-meta.ts`). */
+  #write(record: OutboundRecord, message: JsonRpcRequest, relatedRequestId: RequestId | undefined): void {
     const host = this.#host;
-    host.ledger.move(record, 'dispatch');
-    host.write(message, options.relatedRequestId).catch((error: unknown) => {
+    const stamped = stampRequestMeta(message, record.progressToken, host.role === 'client' ? host.requestIdentity() : undefined);
+    host.write(stamped, relatedRequestId).catch((error: unknown) => {
       host.ledger.settle(record, {
         event: 'fail',
         error: new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
@@ -290,19 +315,75 @@ export class OutboundRequests {
       });
       return;
     }
-    const spec = record.method === 'initialize' ? undefined : this.#host.revision().requests[record.method];
+    const revision = this.#host.revision();
+    const spec = record.method === 'initialize' ? undefined : revision.requests[record.method];
     if (spec === undefined) {
       ledger.settle(record, { event: 'complete', result: message.result });
       return;
     }
-    const parsed = spec.result.safeParse(message.result);
+    const typed = readResultType(revision, record.method, message.result);
+    if (typed instanceof Error) {
+      ledger.settle(record, { event: 'fail', error: typed });
+      return;
+    }
+    const parsed = spec.result.safeParse(typed);
     if (!parsed.success) {
       ledger.settle(record, { event: 'fail', error: new InvalidResultError(`Invalid result for ${record.method}: ${formatIssues(parsed.error)}`) });
       return;
     }
     const result = parsed.data as JsonObject;
+    if (isInputRequired(revision, result)) {
+      void this.#nextRound(record, result);
+      return;
+    }
     this.#retainTaskProgress(record, result);
     ledger.settle(record, { event: 'complete', result });
+  }
+
+  /**
+   * One Multi Round-Trip round (digest §6.6): the request waits for input (`waitingForInput`,
+   * its timeout paused, its maximum and signal live) while every input request is answered
+   * through this side's handlers, then goes out again under a new id with the original
+   * params, `inputResponses` keyed like the input requests, and `requestState` echoed as sent.
+   * Past `maxInputRounds` rounds it fails with {@link InputRoundsExceededError}.
+   */
+  async #nextRound(record: OutboundRecord, result: JsonObject): Promise<void> {
+    const host = this.#host;
+    const { ledger } = host;
+    const rounds = this.#rounds.get(record) ?? { params: undefined, count: 0 };
+    const max = host.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+    if (++rounds.count > max) {
+      ledger.settle(record, { event: 'fail', error: new InputRoundsExceededError(`${record.method} still needed input after ${max} rounds; giving up`) });
+      return;
+    }
+    ledger.move(record, 'awaitInput');
+    if (record.timer !== undefined) host.clock.clearTimeout(record.timer);
+    record.timer = undefined;
+    // Settling the request (cancel, maximum, close) aborts the handlers still answering.
+    const controller = new AbortController();
+    const detach = record.detach;
+    record.detach = () => {
+      controller.abort(new RequestCancelledError(`${record.method} ended while its input was being gathered`));
+      detach?.();
+    };
+    const version = host.revision().version;
+    let responses: JsonObject | undefined;
+    try {
+      const inputRequests = result.inputRequests;
+      responses = isJsonObject(inputRequests)
+        ? await gatherInputResponses(inputRequests, host.answerInput, (method) => inputRequestContext(record.id, method, version, controller.signal))
+        : undefined;
+    } catch (error) {
+      ledger.settle(record, { event: 'fail', error: error instanceof Error ? error : new Error(String(error)) });
+      return;
+    }
+    if (ledger.outbound(record.id) !== record) return; // settled while the input was gathered
+    record.detach = detach;
+    const id = ++this.#nextId;
+    ledger.reissue(record, id);
+    ledger.move(record, 'inputReceived');
+    this.#armTimeout(record);
+    this.#write(record, { jsonrpc: '2.0', id, method: record.method, params: retryParams(rounds.params, result, responses) }, undefined);
   }
 
   onErrorResponse(message: JsonRpcErrorResponse): void {
@@ -386,10 +467,12 @@ export class OutboundRequests {
 
 /**
  * `initialize` is never cancelled (rule 25); task-augmented requests use `tasks/cancel` (rule
- * 43); a request still held back was never sent, so there is nothing to cancel on the wire.
+ * 43); a request still held back was never sent, and one between input rounds was answered,
+ * so there is nothing to cancel on the wire.
  */
 function cancellable(record: OutboundRecord): boolean {
-  return record.method !== 'initialize' && !record.taskAugmented && record.state !== 'created';
+  // waitingForInput (an outbound request between Multi Round-Trip rounds): the server already answered its id.
+  return record.method !== 'initialize' && !record.taskAugmented && record.state !== 'created' && record.state !== 'waitingForInput';
 }
 
 /** `meta` without the trace keys (the validated ones are set again by the caller). */

@@ -5,7 +5,7 @@
  *
  * - `outbound.ts`: requests this side sends (ids, timeouts, cancellation, correlation);
  * - `inbound.ts`: everything the peer sends (gate, handlers, notifications, batches);
- * - `handshake.ts`: the two halves of `initialize`;
+ * - `handshake.ts`: the two halves of `initialize`; `discovery.ts`: the modern era's `server/discover`;
  * - `keep-alive.ts`, `observer.ts`: pings, and the `inspect` stream / diagnostics channels;
  * - this file: the state, the effects, connecting and closing. `close()`: closeRequested →
  *   ShuttingDown → Terminated when the transport reports closed, or forcefully after `closeDeadlineMs`.
@@ -28,6 +28,7 @@ import {
 } from '../versions.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 import { checkCustomParams } from './custom-methods.js';
+import { negotiateEra, type NegotiateOptions, type NegotiateOutcome } from './discovery.js';
 import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
 import { InboundDispatcher } from './inbound.js';
 import { startKeepAlive } from './keep-alive.js';
@@ -43,10 +44,12 @@ import type {
   RequestOptions,
   SessionOptions,
 } from './options.js';
+import { answerInput } from './input-rounds.js';
 import { OutboundRequests, abortReason } from './outbound.js';
 import { closeTransport, terminateTransport } from './transport-effects.js';
 
 const DEFAULT_CLOSE_DEADLINE_MS = 10_000;
+
 
 type TransitionListener = (to: ConnectionState, from: ConnectionState, event: ConnectionEvent) => void;
 
@@ -91,6 +94,8 @@ export class Session {
   #initializedSent: Promise<void> = Promise.resolve();
   /** Client: the parameters of the first handshake, sent again when the session expires. */
   #initializeParams: InitializeParams | undefined;
+  /** Client, modern era: the `Implementation` stated in every request's `_meta`. */
+  #clientInfo: JsonObject | undefined;
   #closeDeadline: TimerHandle | undefined;
   #closeCause: { info?: TransportCloseInfo } = {};
   #closeInfo: CloseInfo | undefined;
@@ -128,6 +133,12 @@ export class Session {
       sendNotification: (method, params) => this.notify(method, params),
       closedError: (message) => this.#closedError(message),
       endError: () => (this.#state.kind === 'shuttingDown' || this.#state.kind === 'terminated' ? this.#state.error : undefined),
+      // Client, in a revision with per-request `_meta`: what every request states (digest §6.2).
+      requestIdentity: () =>
+        this.role === 'client' && this.#revision.features.perRequestMeta
+          ? { version: this.#revision.version, capabilities: options.capabilities(), clientInfo: this.#clientInfo }
+          : undefined,
+      answerInput: (method, params, context) => answerInput(this.#requestHandlers.get(method), method, params, context),
     }));
     this.#inbound = new InboundDispatcher({
       role: this.role,
@@ -169,8 +180,8 @@ export class Session {
     }
     this.#handshakeHost = {
       options,
-      // The handshake negotiates among the legacy revisions only: a modern version is never put in an initialize.
-      supported: this.#supported.filter(isLegacyVersion),
+      // The handshake negotiates among the revisions that have one.
+      supported: this.#supported.filter((version) => getRevision(version)?.features.handshake ?? true),
       useRevision: (version) => (this.#revision = revisionFor(version)),
       isInitializing: () => this.#state.kind === 'initializing',
       dispatch: (event) => void this.#dispatch(event),
@@ -282,13 +293,31 @@ export class Session {
   async initialize(params: InitializeParams, options: RequestOptions = {}): Promise<InitializeResultShape> {
     if (this.role !== 'client') throw new InvalidStateError('Only a client sends initialize', this.#state.kind);
     this.#initializeParams = params;
-    const outcome = await runClientHandshake(this.#handshakeHost, params, params.protocolVersion ?? proposeVersion(this.#supported), options);
+    const outcome = await runClientHandshake(this.#handshakeHost, params, params.protocolVersion ?? proposeVersion(this.#handshakeHost.supported), options);
     if (!outcome.ok) {
       await this.closed;
       throw outcome.error;
     }
     await this.#initializedSent;
     return outcome.result;
+  }
+
+  /**
+   * Client: agrees on an era with the server (digest §5.4; see `discovery.ts`). `era: 'auto'`
+   * (default) discovers at the newest modern version in `supportedVersions` and falls back to
+   * {@link initialize} on a legacy server; `'modern'` never falls back; `'legacy'` skips discovery.
+   *
+   * @example
+   * ```ts
+   * const agreed = await client.negotiate({ capabilities: {}, clientInfo: { name: 'c', version: '1' } });
+   * console.log(agreed.era, client.protocolVersion); // 'modern' '2026-07-28' against a modern server
+   * ```
+   */
+  async negotiate(params: InitializeParams, options: NegotiateOptions = {}): Promise<NegotiateOutcome> {
+    if (this.role !== 'client') throw new InvalidStateError('Only a client negotiates an era', this.#state.kind);
+    this.#clientInfo = params.clientInfo;
+    const host = { ...this.#handshakeHost, supported: this.#supported, discoveryTimeoutMs: this.#options.discoveryTimeoutMs, closed: this.closed };
+    return negotiateEra({ ...host, initialize: (p, o) => this.initialize(p, o) }, params, options);
   }
 
   // ------------------------------------------------------------------ outbound

@@ -1,0 +1,179 @@
+/**
+ * The modern era's way in (digest §5.4, §6.3, §6.4): a client sends `server/discover` at the
+ * newest modern version it speaks, and reports what the answer means to the connection
+ * machine — `discovered` (Operating at a mutual version) or `discoveryFailed` (with `fallBack`
+ * when the server looks legacy, so the `initialize` handshake runs next). Like the handshake,
+ * it decides no lifecycle itself.
+ *
+ * How the answer is read:
+ * - a `DiscoverResult` → modern, at our version if the server lists it, else at the newest
+ *   mutual modern version (a server listing only legacy versions is legacy);
+ * - -32022 with `data.supported` → modern: discover again at a mutual modern version, else the
+ *   handshake at a mutual legacy version, else `UnsupportedProtocolVersionError`;
+ * - -32020 / -32021 → a modern server refused us: no fallback;
+ * - the caller cancelled, or the connection closed → no fallback;
+ * - anything else (another error code, an HTTP refusal without a modern body, no answer in
+ *   time) → legacy. The fallback is never keyed to one error code (digest §5.4).
+ */
+import { ConnectionClosedError, JsonRpcError, RequestCancelledError, UnsupportedProtocolVersionError } from '../errors/errors.js';
+import { ErrorCode, isJsonObject, type JsonObject } from '../jsonrpc/messages.js';
+import type { CloseReason, ConnectionEvent, PeerInfo } from '../machines/connection-types.js';
+import { SERVER_INFO_META_KEY } from '../revisions/blocks/modern.js';
+import { getRevision } from '../revisions/registry.js';
+import type { Revision } from '../revisions/types.js';
+import type { InitializeParams, InitializeResultShape, RequestOptions } from './options.js';
+
+const DEFAULT_DISCOVERY_TIMEOUT_MS = 10_000;
+
+/** Which era a client may use: `auto` prefers the modern one and falls back to the handshake. */
+export type EraPreference = 'auto' | 'modern' | 'legacy';
+
+/** What `server/discover` answers (2026-07-28, digest §6.4). */
+export interface DiscoverResultShape {
+  resultType: 'complete';
+  supportedVersions: string[];
+  capabilities: JsonObject;
+  instructions?: string;
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+  _meta?: JsonObject;
+  [key: string]: unknown;
+}
+
+/** What discovery came to. `legacy.version`: a mutual legacy version a -32022 named, for the handshake. */
+export type DiscoveryOutcome =
+  | { readonly kind: 'modern'; readonly version: string; readonly result: DiscoverResultShape }
+  | { readonly kind: 'legacy'; readonly version: string | undefined }
+  | { readonly kind: 'failed'; readonly error: Error };
+
+/** What discovery needs from its session. */
+export interface DiscoveryHost {
+  /** Every version this side speaks, both eras. */
+  readonly supported: readonly string[];
+  useRevision(version: string): Revision;
+  dispatch(event: ConnectionEvent): void;
+  request(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
+}
+
+/** Options of `Session.negotiate`: a request's options plus the era to use. */
+export interface NegotiateOptions extends RequestOptions {
+  /** `auto` (default): discover, fall back to the handshake on a legacy server; `modern`: never fall back; `legacy`: handshake only. */
+  readonly era?: EraPreference;
+}
+
+/** What `Session.negotiate` agreed on: the era, and the server's answer in it. */
+export type NegotiateOutcome =
+  | { readonly era: 'legacy'; readonly result: InitializeResultShape }
+  | { readonly era: 'modern'; readonly result: DiscoverResultShape };
+
+/** What negotiation needs from its session besides discovery. */
+export interface NegotiationHost extends DiscoveryHost {
+  readonly discoveryTimeoutMs: number | undefined;
+  /** Resolves when the session reached Terminated. */
+  readonly closed: Promise<unknown>;
+  initialize(params: InitializeParams, options: RequestOptions): Promise<InitializeResultShape>;
+}
+
+/**
+ * Client: discovery first unless the era is `legacy`, then the handshake when the server is
+ * legacy. A failed discovery rejects once the session has terminated.
+ */
+export async function negotiateEra(host: NegotiationHost, params: InitializeParams, options: NegotiateOptions): Promise<NegotiateOutcome> {
+  const { era = 'auto', ...requestOptions } = options;
+  let handshakeParams = params;
+  if (era !== 'legacy') {
+    const timeoutMs = requestOptions.timeoutMs ?? host.discoveryTimeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS;
+    const discovery = await runClientDiscovery(host, era, { ...requestOptions, timeoutMs });
+    if (discovery.kind === 'failed') {
+      await host.closed;
+      throw discovery.error;
+    }
+    if (discovery.kind === 'modern') return { era: 'modern', result: discovery.result };
+    if (discovery.version !== undefined) handshakeParams = { ...params, protocolVersion: discovery.version };
+  }
+  return { era: 'legacy', result: await host.initialize(handshakeParams, requestOptions) };
+}
+
+/** Codes only a modern server sends: after one of them there is no fallback (digest §5.4). */
+const MODERN_REFUSALS: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability]);
+
+/**
+ * Runs discovery through the ledger (visible, timed, cancellable) and reports to the machine.
+ * `era: 'modern'` never falls back. Returns `legacy` without touching the machine when this
+ * side speaks no modern version.
+ */
+export async function runClientDiscovery(host: DiscoveryHost, era: 'auto' | 'modern', options: RequestOptions): Promise<DiscoveryOutcome> {
+  const handshake = (version: string): boolean => getRevision(version)?.features.handshake ?? true;
+  const modern = newestFirst(host.supported.filter((version) => !handshake(version)));
+  const legacy = newestFirst(host.supported.filter(handshake));
+  const fail = (error: Error, reason: CloseReason): DiscoveryOutcome => {
+    host.dispatch({ type: 'discoveryFailed', fallBack: false, reason, error });
+    return { kind: 'failed', error };
+  };
+  const fallBack = (error: Error, version?: string): DiscoveryOutcome => {
+    if (era === 'modern' || legacy.length === 0) return fail(error, 'initializeFailed');
+    host.dispatch({ type: 'discoveryFailed', fallBack: true, reason: 'initializeFailed', error });
+    return { kind: 'legacy', version };
+  };
+  let proposed = modern[0];
+  if (proposed === undefined) return { kind: 'legacy', version: undefined };
+  // Each version is tried at most twice: a -32022 that names the version just sent may be a transient refusal.
+  const tried = new Map<string, number>();
+  for (;;) {
+    tried.set(proposed, (tried.get(proposed) ?? 0) + 1);
+    host.useRevision(proposed);
+    let result: DiscoverResultShape;
+    try {
+      result = (await host.request('server/discover', {}, options)) as DiscoverResultShape;
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      if (failure instanceof JsonRpcError && failure.code === ErrorCode.UnsupportedProtocolVersion) {
+        const supported = supportedOf(failure.data);
+        const next = modern.find((version) => supported.includes(version) && (tried.get(version) ?? 0) < 2);
+        if (next !== undefined) {
+          proposed = next;
+          continue;
+        }
+        const mutualLegacy = legacy.find((version) => supported.includes(version));
+        if (mutualLegacy !== undefined && era === 'auto') return fallBack(failure, mutualLegacy);
+        return fail(new UnsupportedProtocolVersionError(proposed, supported, { cause: failure }), 'versionMismatch');
+      }
+      if (failure instanceof JsonRpcError && MODERN_REFUSALS.has(failure.code)) return fail(failure, 'initializeFailed');
+      if (failure instanceof RequestCancelledError || failure instanceof ConnectionClosedError) return fail(failure, 'initializeFailed');
+      return fallBack(failure);
+    }
+    const offered = result.supportedVersions;
+    const version = offered.includes(proposed) ? proposed : modern.find((candidate) => offered.includes(candidate));
+    if (version === undefined) {
+      const mutualLegacy = legacy.find((candidate) => offered.includes(candidate));
+      const error = new UnsupportedProtocolVersionError(offered[0] ?? '', host.supported);
+      return mutualLegacy !== undefined ? fallBack(error, mutualLegacy) : fail(error, 'versionMismatch');
+    }
+    host.useRevision(version);
+    host.dispatch({ type: 'discovered', version, peer: peerOf(result) });
+    return { kind: 'modern', version, result };
+  }
+}
+
+/** What the client learns about a modern server: its capabilities, its self-reported info, its instructions. */
+function peerOf(result: DiscoverResultShape): PeerInfo {
+  const meta = result._meta;
+  // `_meta` is where 2026-07-28 puts it; drafts before it had a top-level `serverInfo`.
+  const reported = (isJsonObject(meta) ? meta[SERVER_INFO_META_KEY] : undefined) ?? result.serverInfo;
+  const info =
+    isJsonObject(reported) && typeof reported.name === 'string' && typeof reported.version === 'string'
+      ? (reported as PeerInfo['info'])
+      : { name: 'unknown', version: 'unknown' };
+  return typeof result.instructions === 'string'
+    ? { capabilities: result.capabilities, info, instructions: result.instructions }
+    : { capabilities: result.capabilities, info };
+}
+
+function supportedOf(data: unknown): string[] {
+  if (!isJsonObject(data) || !Array.isArray(data.supported)) return [];
+  return data.supported.filter((version): version is string => typeof version === 'string');
+}
+
+function newestFirst(versions: readonly string[]): string[] {
+  return [...versions].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+}

@@ -1,0 +1,42 @@
+/**
+ * The `_meta` of every outbound request, added in one place just before the request is
+ * written (so a request held during discovery gets the version the connection settled on):
+ * the progress token when the caller asked for progress and — in a revision with the
+ * `perRequestMeta` feature (2026-07-28+, digest §6.2) — the protocol version, the client's
+ * capabilities and its self-reported info. `_meta` keys the caller passed are kept; the
+ * protocol's own keys win.
+ */
+import { isJsonObject, type JsonObject, type JsonRpcRequest } from '../jsonrpc/messages.js';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '../revisions/blocks/modern.js';
+
+/** What a modern-era client states about itself on every request. */
+export interface RequestIdentity {
+  /** `io.modelcontextprotocol/protocolVersion`: the version of this request. */
+  readonly version: string;
+  /** `io.modelcontextprotocol/clientCapabilities`: the client's declared capabilities (`{}` = none). */
+  readonly capabilities: JsonObject;
+  /** `io.modelcontextprotocol/clientInfo`: the client's `Implementation`, when known. */
+  readonly clientInfo: JsonObject | undefined;
+}
+
+/**
+ * `message` with its `_meta` completed; the same object when there is nothing to add.
+ *
+ * @example
+ * ```ts
+ * stampRequestMeta({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, undefined, { version: '2026-07-28', capabilities: {}, clientInfo: undefined });
+ * // params._meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+ * ```
+ */
+export function stampRequestMeta(message: JsonRpcRequest, progressToken: string | number | undefined, identity: RequestIdentity | undefined): JsonRpcRequest {
+  if (progressToken === undefined && identity === undefined) return message;
+  const params: JsonObject = message.params ?? {};
+  const meta: JsonObject = isJsonObject(params._meta) ? { ...params._meta } : {};
+  if (identity !== undefined) {
+    meta[PROTOCOL_VERSION_META_KEY] = identity.version;
+    meta[CLIENT_CAPABILITIES_META_KEY] = identity.capabilities;
+    if (identity.clientInfo !== undefined) meta[CLIENT_INFO_META_KEY] = identity.clientInfo;
+  }
+  if (progressToken !== undefined) meta.progressToken = progressToken;
+  return { ...message, params: { ...params, _meta: meta } };
+}
