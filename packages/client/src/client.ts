@@ -26,15 +26,14 @@ import {
   type CustomRequestSpec,
   type CustomSchema,
   type InferCustom,
-  type InitializeParams,
   type JsonObject,
   type NotificationHandler,
   type RequestHandler,
   type ProtocolEra,
-  type RequestOptions,
   type Transport,
 } from '@statemcp/protocol';
 import { buildCapabilities } from './capabilities.js';
+import { connectAndNegotiate } from './connect-handshake.js';
 import { ClientCustomMethods, customSpec, type CustomCallOptions, type CustomNotificationHandler, type CustomNotifyOptions, type CustomRequestHandler } from './custom-methods.js';
 import { watchLists, type ListRefresher } from './list-refresh.js';
 import { NotificationListeners } from './listeners.js';
@@ -208,23 +207,7 @@ export class Client {
   async #runHandshake(session: Session, transport: Transport, options: ConnectOptions): Promise<void> {
     const proposed = this.#options.protocolVersion ?? proposeVersion(this.#options.supportedVersions ?? LEGACY_PROTOCOL_VERSIONS);
     this.#declared = this.#custom.declare(buildCapabilities(this.#options.capabilities, this.#serverRequests.implied()), proposed);
-    await session.connect(transport);
-    const params: InitializeParams = {
-      capabilities: structuredClone(this.#declared),
-      clientInfo: { ...this.clientInfo },
-      ...(this.#options.protocolVersion !== undefined ? { protocolVersion: this.#options.protocolVersion } : {}),
-    };
-    const requestOptions: RequestOptions = {
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
-    };
-    try {
-      await session.negotiate(params, { ...requestOptions, era: this.#options.era ?? 'legacy' });
-    } catch (error) {
-      // The machine is shutting the failed connection down; reject once it has finished.
-      if (session.state.kind === 'shuttingDown') await session.closed;
-      throw error;
-    }
+    await connectAndNegotiate(session, transport, this.#declared, this.clientInfo, this.#options, options);
   }
 
   #createSession(): Session {

@@ -55,37 +55,13 @@ import { startLegacyFallback } from './legacy-fallback.js';
 import { ToolParamHeaders, routedVersion } from './routing-headers.js';
 import type { SseClientTransport } from './sse-client.js';
 import { SseStreams } from './sse-streams.js';
+import { holdMessage, type Expiry, type Mode, type PostOutcome } from './transport-state.js';
 import type { StreamableHttpClientTransportOptions, StreamState } from './streamable-http-options.js';
 
 export type { SessionRecoveredInfo, StreamableHttpClientTransportOptions, StreamState, StreamStateChange } from './streamable-http-options.js';
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 const SESSION_ID_PATTERN = /^[\x21-\x7e]+$/;
-
-/** The transport's own state. */
-type Mode =
-  | { kind: 'new' }
-  | { kind: 'streamable'; sink: TransportSink }
-  | { kind: 'fallingBack'; sink: TransportSink; done: Promise<void> }
-  | { kind: 'legacy'; sink: TransportSink; legacy: SseClientTransport }
-  | { kind: 'closing'; sink: TransportSink | undefined; done: Promise<void> }
-  | { kind: 'closed' };
-
-/** What one POST came to. */
-type PostOutcome = { kind: 'done' } | { kind: 'sessionExpired'; sessionId: string } | { kind: 'legacyCandidate'; error: Error };
-
-/** A message held while the server's forgotten session is being replaced. */
-interface HeldMessage {
-  readonly message: JsonRpcMessage;
-  readonly resolve: () => void;
-  readonly reject: (error: Error) => void;
-}
-
-/** The session the server forgot, while the session's machine runs the handshake again. */
-interface Expiry {
-  readonly previousSessionId: string;
-  readonly held: HeldMessage[];
-}
 
 /**
  * Streamable HTTP client transport.
@@ -226,7 +202,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const handshake = isRequestWithMethod(message, 'initialize') || isNotificationWithMethod(message, 'notifications/initialized');
     const expiry = this.#expiry;
-    if (expiry !== undefined && !handshake) return this.#hold(expiry, message);
+    if (expiry !== undefined && !handshake) return holdMessage(expiry, message);
     const outcome = await this.#post(message);
     switch (outcome.kind) {
       case 'done':
@@ -237,7 +213,7 @@ export class StreamableHttpClientTransport implements Transport {
       case 'sessionExpired': {
         this.#expire(outcome.sessionId);
         const current = this.#expiry;
-        if (current !== undefined) return this.#hold(current, message);
+        if (current !== undefined) return holdMessage(current, message);
         // Another message already saw the session replaced: this one goes out on the new session.
         if (this.#mode.kind === 'streamable' && this.#sessionId !== undefined && this.#sessionId !== outcome.sessionId) return this.send(message);
         throw new ConnectionClosedError(`The server forgot the session (HTTP 404 from ${this.#url.href})`, { details: { status: 404 } });
@@ -274,22 +250,6 @@ export class StreamableHttpClientTransport implements Transport {
     this.#sessionId = undefined;
     this.#streams.stopStandalone();
     sink.onSessionExpired();
-  }
-
-  /**
-   * Holds a message until the new session is up. A `notifications/cancelled` for a request
-   * that is held withdraws it instead: the request never reached any server, and the old
-   * session's requests have no one left to cancel them.
-   */
-  #hold(expiry: Expiry, message: JsonRpcMessage): Promise<void> {
-    if (isNotificationWithMethod(message, 'notifications/cancelled')) {
-      const params = 'params' in message ? message.params : undefined;
-      const requestId = isJsonObject(params) ? params.requestId : undefined;
-      const index = expiry.held.findIndex((held) => 'id' in held.message && held.message.id === requestId);
-      if (index >= 0) expiry.held.splice(index, 1)[0]?.resolve();
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => expiry.held.push({ message, resolve, reject }));
   }
 
   /** The new session's `notifications/initialized` went out: send what was held, in order. */

@@ -36,13 +36,12 @@ import {
   type TransportSink,
 } from '@statemcp/protocol';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
-import type { StoredEvent } from './event-store.js';
+import { forgetStreams, replayStream, writeReplayed } from './event-replay.js';
 import { HttpErrorCode, emptyResponse, errorResponse, jsonResponse, modernErrorStatus } from './http-response.js';
 import { SseConnection } from './sse-connection.js';
 import type { AcceptedPost, JsonExchange, RequestStream, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
 export type { AcceptedPost, SessionTransportSettings, StreamableHttpSessionTransport } from './session-transport-parts.js';
-
 
 function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
   return !('method' in message);
@@ -392,33 +391,25 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       return errorResponse(400, ErrorCode.InvalidRequest, 'Last-Event-ID does not name an event of this session', { headers });
     }
     const live: RequestStream | StandaloneStream | undefined = streamId === this.#standalone.id ? this.#standalone : this.#streams.get(streamId);
-    const replayed: StoredEvent[] = [];
-    let found = false;
-    let truncated = false;
-    const replay = async (): Promise<void> => {
-      const result = await store.replayAfter(lastEventId, (event) => {
-        replayed.push(event);
-      });
-      found = result !== undefined;
-      truncated = result?.truncated === true;
-    };
     if (live === undefined) {
       // The stream already ended (e.g. its result was stored while the client was away).
-      await replay();
-      if (!found) return errorResponse(400, ErrorCode.InvalidRequest, 'Unknown or expired Last-Event-ID', { headers });
+      const replay = await replayStream(store, lastEventId);
+      if (replay === undefined) return errorResponse(400, ErrorCode.InvalidRequest, 'Unknown or expired Last-Event-ID', { headers });
       const connection = this.#newConnection(headers, 0);
-      for (const event of replayed) connection.write(encodeSseEvent({ id: event.id, data: JSON.stringify(event.message) }));
+      writeReplayed(connection, replay.events);
       connection.close();
-      if (truncated) this.#report(new TransportError('Resumed a stream whose older events were evicted; some were lost'));
+      if (replay.truncated) this.#report(new TransportError('Resumed a stream whose older events were evicted; some were lost'));
       return connection.response;
     }
     let response: Response | undefined;
+    let truncated = false;
     const task = live.chain.then(async () => {
-      await replay();
-      if (!found) return;
+      const replay = await replayStream(store, lastEventId);
+      if (replay === undefined) return;
+      truncated = replay.truncated;
       live.connection?.close();
       const connection = this.#openConnection(live, headers);
-      for (const event of replayed) connection.write(encodeSseEvent({ id: event.id, data: JSON.stringify(event.message) }));
+      writeReplayed(connection, replay.events);
       if ('queue' in live) live.queue = [];
       if ('done' in live && live.done) connection.close();
       else live.connection = connection;
@@ -477,16 +468,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     this.#streams.clear();
     this.#standalone.connection?.close();
     this.#standalone.queue = [];
-    const store = this.#settings.eventStore;
-    if (store?.removeStream !== undefined) {
-      for (let n = 0; n < this.#nextStream; n++) {
-        try {
-          void Promise.resolve(store.removeStream(`${this.#key}.${n}`)).catch(() => undefined);
-        } catch {
-          // a store that fails to forget only keeps memory longer
-        }
-      }
-    }
+    forgetStreams(this.#settings.eventStore, this.#key, this.#nextStream);
     this.#settings.onClosed?.(this);
     if (wasStarted) {
       const info: TransportCloseInfo = { initiator };

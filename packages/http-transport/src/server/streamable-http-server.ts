@@ -16,7 +16,6 @@
  *   DELETE: stateless (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
-import type * as NodeHttp from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   ErrorCode,
@@ -27,37 +26,24 @@ import {
   nestedBatch,
   requestIdInUse,
   classifyMessage,
-  eraOf,
-  isModernVersion,
-  MODERN_PROTOCOL_VERSIONS,
   systemClock,
   type JsonObject,
   type InboundContext,
   type RequestId,
 } from '@statemcp/protocol';
-import { createHostGuard, type HostGuardOptions } from './host-guard.js';
+import { createEraRouting } from './era-routing.js';
 import { HttpErrorCode, emptyResponse, errorResponse } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
 import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundRequest } from './inbound.js';
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
-import { headerMismatch, metaVersionOf } from './modern-headers.js';
+import { headerMismatch } from './modern-headers.js';
+import { hostGuardFor, legacyPathsOf, managerOptionsOf, nodeHttp } from './server-setup.js';
 import { SessionManager, type ManagedSession, type SessionEndReason } from './session-manager.js';
 import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 
 type AnySessionTransport = HttpServerSessionTransport | LegacySseSessionTransport;
-
-/**
- * `node:http`, looked up when `listen()` is called and never at import, so the fetch-style
- * front door (`handleFetch`) loads in runtimes without Node built-ins (workers, browsers).
- */
-function nodeHttp(): typeof NodeHttp {
-  const loader = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const http = loader?.getBuiltinModule?.('node:http') as typeof NodeHttp | undefined;
-  if (http === undefined) throw new TypeError('listen() needs node:http; in this runtime serve handleFetch with its own HTTP server');
-  return http;
-}
 
 /**
  * Creates a Streamable HTTP server. Sessions meet the protocol through `connect`.
@@ -79,25 +65,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   const supportedVersions = options.supportedProtocolVersions ?? LEGACY_PROTOCOL_VERSIONS;
   const retryIntervalMs = options.retryIntervalMs ?? 1000;
   const keepAliveMs = options.keepAliveIntervalMs ?? 15_000;
-  const hostGuardOptions: HostGuardOptions = {};
-  if (options.allowedHosts !== undefined) hostGuardOptions.allowedHosts = options.allowedHosts;
-  if (options.allowedOrigins !== undefined) hostGuardOptions.allowedOrigins = options.allowedOrigins;
-  if (options.dnsRebindingProtection !== undefined) hostGuardOptions.enabled = options.dnsRebindingProtection;
-  const guard = createHostGuard(hostGuardOptions);
-  const legacy =
-    options.legacySse === undefined || options.legacySse === false
-      ? undefined
-      : {
-          ssePath: (options.legacySse === true ? undefined : options.legacySse.ssePath) ?? '/sse',
-          messagePath: (options.legacySse === true ? undefined : options.legacySse.messagePath) ?? '/messages',
-        };
+  const guard = hostGuardFor(options);
+  const legacy = legacyPathsOf(options);
 
-  const managerOptions: ConstructorParameters<typeof SessionManager>[0] = {};
-  if (options.sessionIdleTimeoutMs !== undefined) managerOptions.idleTimeoutMs = options.sessionIdleTimeoutMs;
-  if (options.maxSessions !== undefined) managerOptions.maxSessions = options.maxSessions;
-  if (options.sessionIdGenerator !== undefined) managerOptions.generateId = options.sessionIdGenerator;
-  if (options.clock !== undefined) managerOptions.clock = options.clock;
-  const manager = new SessionManager<ManagedSession & { transport: AnySessionTransport }>(managerOptions);
+  const manager = new SessionManager<ManagedSession & { transport: AnySessionTransport }>(managerOptionsOf(options));
   let closed = false;
   /** Stateless transports whose request is still being answered (closed with the server). */
   const inFlightStateless = new Set<HttpServerSessionTransport>();
@@ -156,40 +127,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   const sessionHeaders = (sessionId: string | undefined): Record<string, string> =>
     sessionId === undefined ? {} : { [SESSION_ID_HEADER]: sessionId };
 
-  /**
-   * The stateless revisions this endpoint serves beside its sessions (every one the protocol
-   * knows unless `supportedProtocolVersions` says otherwise), newest first.
-   */
-  const modernVersions = (options.supportedProtocolVersions ?? MODERN_PROTOCOL_VERSIONS).filter(isModernVersion).sort().reverse();
-
-  /**
-   * True for a request of a stateless (modern-era, 2026-07-28+) revision that this server was
-   * told to support: it is served like stateless mode even when sessions are on, so one
-   * endpoint can serve both eras (digest §5.4 "dual-era server").
-   */
-  const isModernRequest = (inbound: InboundRequest): boolean => {
-    const header = inbound.header(PROTOCOL_VERSION_HEADER)?.trim();
-    return header !== undefined && ((modernVersions as readonly string[]).includes(header) || (supportedVersions.includes(header) && eraOf(header) === 'modern'));
-  };
-
-
-  /**
-   * The version a sessionless POST is served at statelessly, or undefined for legacy traffic:
-   * a single message whose `_meta` names a protocol version, or whose `MCP-Protocol-Version`
-   * header is a modern one (a legacy `initialize` carries neither; digest §8 item 9). The
-   * exchange starts at the header's version when served, else the newest; the session checks
-   * the request's own `_meta` version (-32022) and its required fields (-32602).
-   */
-  const modernExchangeVersion = (inbound: InboundRequest, items: readonly unknown[], isBatch: boolean): string | undefined => {
-    const latest = modernVersions[0];
-    if (latest === undefined || isBatch || items.length !== 1) return undefined;
-    const sessionId = inbound.header(SESSION_ID_HEADER);
-    if (sessionId !== undefined && sessionId !== '') return undefined;
-    const header = inbound.header(PROTOCOL_VERSION_HEADER)?.trim();
-    const headerIsModern = header !== undefined && isModernVersion(header);
-    if (!headerIsModern && metaVersionOf(items[0]) === undefined) return undefined;
-    return headerIsModern && modernVersions.includes(header) ? header : latest;
-  };
+  const era = createEraRouting(options.supportedProtocolVersions, supportedVersions);
 
   /** A 2026-07-28 request: headers checked against the body, then served without a session (digest §5.3). */
   const handleModern = async (inbound: InboundRequest, items: unknown[], requestIds: RequestId[], version: string, context: InboundContext): Promise<Response> => {
@@ -287,10 +225,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     };
     const mode = options.enableJsonResponse === true ? 'json' : 'sse';
 
-    const modernVersion = modernExchangeVersion(inbound, items, isBatch);
+    const modernVersion = era.exchangeVersion(inbound, items, isBatch);
     if (modernVersion !== undefined) return handleModern(inbound, items, requestIds, modernVersion, contextFor(undefined));
 
-    if (stateless || (initializeId === undefined && isModernRequest(inbound))) {
+    if (stateless || (initializeId === undefined && era.isModernRequest(inbound))) {
       const version = requestVersion(inbound, undefined, replyId);
       if (version instanceof Response) return version;
       const batchRule = isBatch ? batchRefusal(items, version) : undefined;
@@ -361,7 +299,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   };
 
   const handleGet = async (inbound: InboundRequest): Promise<Response> => {
-    if (stateless || isModernRequest(inbound)) return emptyResponse(405, { allow: 'POST' });
+    if (stateless || era.isModernRequest(inbound)) return emptyResponse(405, { allow: 'POST' });
     if (!acceptsMediaType(inbound.header('accept'), 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
     }
@@ -378,7 +316,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   };
 
   const handleDelete = async (inbound: InboundRequest): Promise<Response> => {
-    if (stateless || isModernRequest(inbound)) return emptyResponse(405, { allow: 'POST' });
+    if (stateless || era.isModernRequest(inbound)) return emptyResponse(405, { allow: 'POST' });
     const session = lookupSession(inbound);
     if (session instanceof Response) return session;
     const version = requestVersion(inbound, session);

@@ -10,7 +10,7 @@
  * - this file: the state, the effects, connecting and closing. `close()`: closeRequested →
  *   ShuttingDown → Terminated when the transport reports closed, or forcefully after `closeDeadlineMs`.
  */
-import { AlreadyConnectedError, ConnectionClosedError, InvalidStateError, RequestCancelledError, TransportError } from '../errors/errors.js';
+import { AlreadyConnectedError, InvalidStateError, RequestCancelledError, TransportError } from '../errors/errors.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
 import { initialConnectionState, transition } from '../machines/connection.js';
 import type { ConnectionEffect, ConnectionEvent, ConnectionState, PeerInfo, Role } from '../machines/connection-types.js';
@@ -26,7 +26,8 @@ import {
   negotiateServerVersion,
   proposeVersion,
 } from '../versions.js';
-import { systemClock, type Clock, type TimerHandle } from './clock.js';
+import { systemClock, type Clock } from './clock.js';
+import { CloseTracker } from './close-tracker.js';
 import { checkCustomParams } from './custom-methods.js';
 import { negotiateEra, type NegotiateOptions, type NegotiateOutcome } from './discovery.js';
 import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
@@ -47,9 +48,6 @@ import type {
 import { answerInput } from './input-rounds.js';
 import { OutboundRequests, abortReason } from './outbound.js';
 import { closeTransport, terminateTransport } from './transport-effects.js';
-
-const DEFAULT_CLOSE_DEADLINE_MS = 10_000;
-
 
 type TransitionListener = (to: ConnectionState, from: ConnectionState, event: ConnectionEvent) => void;
 
@@ -96,10 +94,7 @@ export class Session {
   #initializeParams: InitializeParams | undefined;
   /** Client, modern era: the `Implementation` stated in every request's `_meta`. */
   #clientInfo: JsonObject | undefined;
-  #closeDeadline: TimerHandle | undefined;
-  #closeCause: { info?: TransportCloseInfo } = {};
-  #closeInfo: CloseInfo | undefined;
-  #resolveClosed!: (info: CloseInfo) => void;
+  readonly #closing: CloseTracker;
   /** Resolves once, when the session reaches Terminated. */
   readonly closed: Promise<CloseInfo>;
 
@@ -131,7 +126,7 @@ export class Session {
       stateKind: () => this.#state.kind,
       write: (message, related) => this.#write(message, related),
       sendNotification: (method, params) => this.notify(method, params),
-      closedError: (message) => this.#closedError(message),
+      closedError: (message) => this.#closing.closedError(message),
       endError: () => (this.#state.kind === 'shuttingDown' || this.#state.kind === 'terminated' ? this.#state.error : undefined),
       // Client, in a revision with per-request `_meta`: what every request states (digest §6.2).
       requestIdentity: () =>
@@ -161,9 +156,8 @@ export class Session {
       notify: (method, params, notifyOptions) => this.notify(method, params, notifyOptions),
       request: (method, params, requestOptions) => this.request(method, params, requestOptions),
     });
-    this.closed = new Promise((resolve) => {
-      this.#resolveClosed = resolve;
-    });
+    this.#closing = new CloseTracker(options, this.#clock, observer);
+    this.closed = this.#closing.closed;
     this.setRequestHandler('ping', () => ({}));
     if (options.keepAlive !== undefined) {
       startKeepAlive(
@@ -210,7 +204,7 @@ export class Session {
 
   /** How the session ended, once Terminated. */
   get closeInfo(): CloseInfo | undefined {
-    return this.#closeInfo;
+    return this.#closing.info;
   }
 
   /** The transport, once connected. */
@@ -431,7 +425,7 @@ export class Session {
           this.#outbound.settleAll(effect.notify);
           break;
         case 'abortInbound':
-          this.#inbound.abortAll(() => this.#closedError('The connection closed'));
+          this.#inbound.abortAll(() => this.#closing.closedError('The connection closed'));
           break;
         case 'closeTransport':
           this.#closeTransport();
@@ -439,12 +433,9 @@ export class Session {
         case 'terminateTransport':
           this.#terminateTransport();
           break;
-        case 'armCloseDeadline': {
-          const ms = this.#options.closeDeadlineMs ?? DEFAULT_CLOSE_DEADLINE_MS;
-          // Someone awaits the close: the deadline keeps the process alive until it ends.
-          this.#closeDeadline = this.#clock.setTimeout(() => this.#dispatch({ type: 'closeDeadlineExpired' }), ms, { keepAlive: true });
+        case 'armCloseDeadline':
+          this.#closing.armDeadline(() => this.#dispatch({ type: 'closeDeadlineExpired' }));
           break;
-        }
         case 'dispatch':
           this.#dispatch(effect.event);
           break;
@@ -465,7 +456,7 @@ export class Session {
   #refusal(effects: readonly ConnectionEffect[]): Error | undefined {
     for (const effect of effects) {
       if (effect.type === 'refuseOutbound') {
-        return effect.error === 'connectionClosed' ? this.#closedError(effect.message) : new InvalidStateError(effect.message, this.#state.kind);
+        return effect.error === 'connectionClosed' ? this.#closing.closedError(effect.message) : new InvalidStateError(effect.message, this.#state.kind);
       }
     }
     return undefined;
@@ -497,38 +488,14 @@ export class Session {
   }
 
   #finalize(): void {
-    if (this.#closeInfo !== undefined) return;
+    if (this.#closing.info !== undefined) return;
     this.#inbound.dropDeferred();
     this.#ledger.releaseAllTasks();
-    if (this.#closeDeadline !== undefined) this.#clock.clearTimeout(this.#closeDeadline);
-    this.#closeDeadline = undefined;
-    const state = this.#state;
-    const reason = state.kind === 'terminated' ? state.reason : 'closed';
-    const error = state.kind === 'terminated' ? state.error : undefined;
-    const details = this.#closeCause.info?.details;
-    const info: CloseInfo = { reason, ...(error !== undefined ? { error } : {}), ...(details !== undefined ? { details } : {}) };
-    this.#closeInfo = info;
-    this.#resolveClosed(info);
-    try {
-      this.#options.onclose?.(info);
-    } catch (err) {
-      this.#observer.diagnostic('onclose threw', err);
-    }
+    this.#closing.finalize(this.#state);
   }
 
   #onTransportClosed(info: TransportCloseInfo): void {
-    this.#closeCause = { info };
-    this.#dispatch(info.error !== undefined ? { type: 'transportClosed', initiator: info.initiator, error: info.error } : { type: 'transportClosed', initiator: info.initiator });
-  }
-
-  #closedError(message: string): ConnectionClosedError {
-    const info = this.#closeCause.info;
-    const details = info?.details;
-    const cause = info?.error;
-    return new ConnectionClosedError(message, {
-      ...(details !== undefined ? { details } : {}),
-      ...(cause !== undefined ? { cause } : {}),
-    });
+    this.#dispatch(this.#closing.transportClosed(info));
   }
 
   async #write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void> {

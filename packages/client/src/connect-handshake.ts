@@ -1,0 +1,39 @@
+/**
+ * The client's half of `connect()` once its capabilities are declared: attach the transport
+ * to the session, then agree on an era (the handshake, or modern-era discovery) through the
+ * session's connection machine.
+ */
+import type { InitializeParams, RequestOptions, Session, Transport } from '@statemcp/protocol';
+import type { ClientOptions, ConnectOptions } from './options.js';
+import type { ClientCapabilities, Implementation } from './types.js';
+
+/**
+ * Connects `session` to `transport` and negotiates with `declared` capabilities. On failure it
+ * rejects only once the machine has finished shutting the failed connection down.
+ */
+export async function connectAndNegotiate(
+  session: Session,
+  transport: Transport,
+  declared: ClientCapabilities,
+  clientInfo: Implementation,
+  clientOptions: ClientOptions,
+  options: ConnectOptions,
+): Promise<void> {
+  await session.connect(transport);
+  const params: InitializeParams = {
+    capabilities: structuredClone(declared),
+    clientInfo: { ...clientInfo },
+    ...(clientOptions.protocolVersion !== undefined ? { protocolVersion: clientOptions.protocolVersion } : {}),
+  };
+  const requestOptions: RequestOptions = {
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  };
+  try {
+    await session.negotiate(params, { ...requestOptions, era: clientOptions.era ?? 'legacy' });
+  } catch (error) {
+    // The machine is shutting the failed connection down; reject once it has finished.
+    if (session.state.kind === 'shuttingDown') await session.closed;
+    throw error;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * What `createStreamableHttpServer` derives from its options before it serves anything: the
+ * Host/Origin guard, the legacy HTTP+SSE paths, the session manager's options; and `node:http`,
+ * loaded only when `listen()` needs it.
+ */
+import type * as NodeHttp from 'node:http';
+import { createHostGuard, type HostGuardOptions } from './host-guard.js';
+import type { StreamableHttpServerOptions } from './server-options.js';
+import type { SessionManagerOptions } from './session-manager.js';
+
+/** The Host/Origin guard the options ask for (secure defaults when they say nothing). */
+export function hostGuardFor(options: StreamableHttpServerOptions): ReturnType<typeof createHostGuard> {
+  const hostGuardOptions: HostGuardOptions = {};
+  if (options.allowedHosts !== undefined) hostGuardOptions.allowedHosts = options.allowedHosts;
+  if (options.allowedOrigins !== undefined) hostGuardOptions.allowedOrigins = options.allowedOrigins;
+  if (options.dnsRebindingProtection !== undefined) hostGuardOptions.enabled = options.dnsRebindingProtection;
+  return createHostGuard(hostGuardOptions);
+}
+
+/** The legacy HTTP+SSE paths, or undefined when `legacySse` is off. */
+export function legacyPathsOf(options: StreamableHttpServerOptions): { ssePath: string; messagePath: string } | undefined {
+  return options.legacySse === undefined || options.legacySse === false
+    ? undefined
+    : {
+        ssePath: (options.legacySse === true ? undefined : options.legacySse.ssePath) ?? '/sse',
+        messagePath: (options.legacySse === true ? undefined : options.legacySse.messagePath) ?? '/messages',
+      };
+}
+
+/** The session manager's options, from the server's. */
+export function managerOptionsOf(options: StreamableHttpServerOptions): SessionManagerOptions {
+  const managerOptions: SessionManagerOptions = {};
+  if (options.sessionIdleTimeoutMs !== undefined) managerOptions.idleTimeoutMs = options.sessionIdleTimeoutMs;
+  if (options.maxSessions !== undefined) managerOptions.maxSessions = options.maxSessions;
+  if (options.sessionIdGenerator !== undefined) managerOptions.generateId = options.sessionIdGenerator;
+  if (options.clock !== undefined) managerOptions.clock = options.clock;
+  return managerOptions;
+}
+
+/**
+ * `node:http`, looked up when `listen()` is called and never at import, so the fetch-style
+ * front door (`handleFetch`) loads in runtimes without Node built-ins (workers, browsers).
+ */
+export function nodeHttp(): typeof NodeHttp {
+  const loader = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const http = loader?.getBuiltinModule?.('node:http') as typeof NodeHttp | undefined;
+  if (http === undefined) throw new TypeError('listen() needs node:http; in this runtime serve handleFetch with its own HTTP server');
+  return http;
+}
