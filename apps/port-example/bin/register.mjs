@@ -1,7 +1,7 @@
 // Lets Node run this app straight from its TypeScript source, no build step: tsx compiles on the
 // fly and the `@statemcp/source` export condition makes workspace packages resolve to their src/.
-// Used as `node --import ./bin/register.mjs src/serve-http.ts` (the integration test starts the
-// server that way).
+// Used as `node --import ./bin/register.mjs src/serve-http.ts` (test/process.integration.test.ts
+// starts the server that way).
 import { register } from 'node:module';
 import { register as registerTsx } from 'tsx/esm/api';
 
