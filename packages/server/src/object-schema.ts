@@ -13,27 +13,19 @@
  * The JSON Schema is computed once, at registration, and frozen, so `tools/list` is
  * byte-stable and never recomputes it (lessons #18).
  */
-import { defaultJsonSchemaValidator, type JsonSchemaValidator } from '@statemcp/protocol';
+import { defaultJsonSchemaValidator, type CustomSchema, type CustomSchemaResult, type JsonSchemaValidator } from '@statemcp/protocol';
 import { z } from 'zod';
 import type { JsonSchemaObject } from './wire-types.js';
 
-/** The result of a Standard Schema validation. */
-export type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+/** The result of a Standard Schema validation (the same structural type protocol uses for custom methods). */
+export type StandardResult<Output> = CustomSchemaResult<Output>;
 
 /**
  * Any Standard Schema (https://standardschema.dev): zod 4 schemas are ones. Kept
- * structural so that any zod 4.x minor (or another library) type-checks (lessons #22).
+ * structural so that any zod 4.x minor (or another library) type-checks (lessons #22);
+ * one definition, shared with custom methods (`CustomSchema` in `@statemcp/protocol`).
  */
-export interface StandardSchemaLike<Output = unknown> {
-  readonly '~standard': {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
-    readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
-  };
-}
+export type StandardSchemaLike<Output = unknown> = CustomSchema<Output>;
 
 /**
  * A zod 4 schema, structurally: a Standard Schema with zod 4's `_zod` internals. zod 3
