@@ -12,7 +12,8 @@ function text(value: string): CallToolResult {
 }
 
 function form(message: string, property: string, type: 'string' | 'boolean'): ElicitRequestFormParams {
-  return { mode: 'form', message, requestedSchema: { type: 'object', properties: { [property]: { type } }, required: [property] } };
+  const schema = type === 'string' ? { type: 'string' as const } : { type: 'boolean' as const };
+  return { mode: 'form', message, requestedSchema: { type: 'object', properties: { [property]: schema }, required: [property] } };
 }
 
 function samplingParams(prompt: string, maxTokens: number) {

@@ -121,7 +121,7 @@ describe('runInputRound', () => {
     expect((first.inputRequests as Record<string, JsonObject>).user_name?.method).toBe('elicitation/create');
     expect(typeof first.requestState).toBe('string');
     const second = resultOf(
-      await call('tools/call', { name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.requestState as string }),
+      await call('tools/call', { name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } }, requestState: first.requestState }),
     );
     expect(second.resultType).toBe('complete');
     expect(second.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
@@ -131,11 +131,11 @@ describe('runInputRound', () => {
     const call = await modernPeer(mrtrServer());
     const r1 = resultOf(await call('tools/call', { name: 'two_steps' }));
     expect(Object.keys(r1.inputRequests as JsonObject)).toEqual(['elicitation-1']);
-    const r2 = resultOf(await call('tools/call', { name: 'two_steps', inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Ada' } } }, requestState: r1.requestState as string }));
+    const r2 = resultOf(await call('tools/call', { name: 'two_steps', inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Ada' } } }, requestState: r1.requestState }));
     expect(r2.resultType).toBe('input_required');
     expect(Object.keys(r2.inputRequests as JsonObject)).toEqual(['elicitation-2']);
     expect(r2.requestState).not.toBe(r1.requestState);
-    const r3 = resultOf(await call('tools/call', { name: 'two_steps', inputResponses: { 'elicitation-2': { action: 'accept', content: { color: 'red' } } }, requestState: r2.requestState as string }));
+    const r3 = resultOf(await call('tools/call', { name: 'two_steps', inputResponses: { 'elicitation-2': { action: 'accept', content: { color: 'red' } } }, requestState: r2.requestState }));
     expect(r3.content).toEqual([{ type: 'text', text: 'Ada likes red' }]);
   });
 
@@ -153,7 +153,7 @@ describe('runInputRound', () => {
       greeting: { role: 'assistant', content: { type: 'text', text: 'Hi' }, model: 'm' },
       roots: { roots: [{ uri: 'file:///a' }] },
     };
-    const r2 = resultOf(await call('tools/call', { name: 'everything', inputResponses, requestState: r1.requestState as string }));
+    const r2 = resultOf(await call('tools/call', { name: 'everything', inputResponses, requestState: r1.requestState }));
     expect(r2.content).toEqual([{ type: 'text', text: 'Hi Ada (1 roots)' }]);
   });
 

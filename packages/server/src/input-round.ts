@@ -90,7 +90,7 @@ export class InputRound {
       if (!answers(method, answer)) {
         return Promise.reject(new JsonRpcError(ErrorCode.InvalidParams, `Invalid input response ${JSON.stringify(name)}: not a ${method} result`));
       }
-      this.#used[name] = answer as JsonObject;
+      this.#used[name] = answer;
       return Promise.resolve(answer as JsonObject);
     }
     this.#requests[name] = params === undefined ? { method } : { method, params };

@@ -15,7 +15,7 @@
  * The key is random per process unless given: servers behind a load balancer (any instance
  * may receive the retry) must share one key, or a retry that lands elsewhere is refused.
  */
-import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject, type JsonValue } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject } from '@statemcp/protocol';
 
 /** How `requestState` is sealed (`ServerOptions.requestState`). */
 export interface RequestStateOptions {
@@ -126,7 +126,7 @@ export class RequestStateSealer {
   }
 
   async #digest(params: JsonObject): Promise<string> {
-    const hash = await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(boundParams(params) as JsonValue)));
+    const hash = await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(boundParams(params))));
     return toBase64Url(new Uint8Array(hash));
   }
 
