@@ -228,6 +228,13 @@ describe('requestState', () => {
     expect(((await call('tools/call', { name: 'greet', inputResponses: answer, requestState: state })).error as JsonObject).message).toMatch(/expired/);
   });
 
+  it('accepts a retry that lists the same params in another key order', async () => {
+    const call = await modernPeer(mrtrServer());
+    const first = resultOf(await call('tools/call', { name: 'greet', arguments: { a: 1, b: { c: 2, d: 3 } } }));
+    const retry = resultOf(await call('tools/call', { inputResponses: answer, requestState: first.requestState as string, arguments: { b: { d: 3, c: 2 }, a: 1 }, name: 'greet' }));
+    expect(retry.content).toEqual([{ type: 'text', text: 'Hello, Eve!' }]);
+  });
+
   it('refuses a key shorter than 32 bytes', () => {
     expect(() => mrtrServer({ requestState: { key: 'short' } })).toThrow(RangeError);
   });
