@@ -231,7 +231,7 @@ describe('requestState', () => {
   it('accepts a retry that lists the same params in another key order', async () => {
     const call = await modernPeer(mrtrServer());
     const first = resultOf(await call('tools/call', { name: 'greet', arguments: { a: 1, b: { c: 2, d: 3 } } }));
-    const retry = resultOf(await call('tools/call', { inputResponses: answer, requestState: first.requestState as string, arguments: { b: { d: 3, c: 2 }, a: 1 }, name: 'greet' }));
+    const retry = resultOf(await call('tools/call', { inputResponses: answer, requestState: first.requestState, arguments: { b: { d: 3, c: 2 }, a: 1 }, name: 'greet' }));
     expect(retry.content).toEqual([{ type: 'text', text: 'Hello, Eve!' }]);
   });
 
