@@ -5,16 +5,21 @@
 //   client leg  apps/everything-client, started by the suite once per client scenario
 //
 // both with `--suite all` and the committed baseline expected-failures.yaml, so a leg fails on
-// any regression and on any baseline entry that now passes. The suite needs Node >= 22, which
+// any regression and on any baseline entry that now passes. Each leg runs twice: with the suite's
+// default spec version, then with `--spec-version 2026-07-28` (the stateless era; the suite then
+// runs every scenario that applies to that revision). A pass reads its own baseline when one exists
+// (expected-failures-<version>.yaml), else the shared one — the CLI ignores entries for scenarios a
+// pass does not run, so one file serves both while no scenario fails in one pass and passes in the other. The suite needs Node >= 22, which
 // `npx -p node@22` fetches from the npm registry for that one command; the apps themselves run
 // on this process's Node, each bundled first by esbuild from its TypeScript source (the suite
 // starts ~50 client processes at once, and one plain JavaScript file starts fast and steadily).
 //
 //   node tooling/conformance/run.mjs [--leg server|client|both] [--server-suite all|active|…]
-//                                    [--client-suite all|core|…] [--no-baseline] [--verbose]
+//                                    [--client-suite all|core|…] [--spec-version default|2026-07-28|both]
+//                                    [--no-baseline] [--verbose]
 //
 // Exit status 0 when every leg passed its baseline check. Reports land in
-// .conformance-results/<timestamp>/{server,client}/ (checks.json per scenario, the CLI's log).
+// .conformance-results/<timestamp>/{server,client}[-<version>]/ (checks.json per scenario, the CLI's log).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -25,6 +30,8 @@ export const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance@0.2.0-alph
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
 const baseline = join(here, 'expected-failures.yaml');
+/** The spec versions each leg runs with: the suite's default (`undefined`), then the stateless era. */
+export const SPEC_VERSIONS = [undefined, '2026-07-28'];
 const APPS = {
   server: join(root, 'apps', 'everything-server', 'src', 'main.ts'),
   client: join(root, 'apps', 'everything-client', 'src', 'main.ts'),
@@ -35,6 +42,7 @@ const { values: options } = parseArgs({
     leg: { type: 'string', default: 'both' },
     'server-suite': { type: 'string', default: 'all' },
     'client-suite': { type: 'string', default: 'all' },
+    'spec-version': { type: 'string', default: 'both' },
     'no-baseline': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
   },
@@ -42,6 +50,23 @@ const { values: options } = parseArgs({
 if (!['server', 'client', 'both'].includes(options.leg)) {
   console.error(`--leg must be server, client or both (got ${options.leg})`);
   process.exit(2);
+}
+if (!['default', 'both', ...SPEC_VERSIONS.filter(Boolean)].includes(options['spec-version'])) {
+  console.error(`--spec-version must be default, ${SPEC_VERSIONS.filter(Boolean).join(', ')} or both (got ${options['spec-version']})`);
+  process.exit(2);
+}
+
+/** The baseline of a pass: `expected-failures-<version>.yaml` when it exists, else the shared file. */
+export function baselineFor(version) {
+  const own = version === undefined ? undefined : join(here, `expected-failures-${version}.yaml`);
+  return own !== undefined && existsSync(own) ? own : baseline;
+}
+
+/** The CLI arguments, report folder suffix and label of a pass. */
+function pass(version) {
+  return version === undefined
+    ? { args: [], suffix: '', label: 'default spec version' }
+    : { args: ['--spec-version', version], suffix: `-${version}`, label: `--spec-version ${version}` };
 }
 
 /** Runs `npx -p node@22 -p <suite> conformance …args`, teeing its output to `logFile`. */
@@ -205,30 +230,34 @@ function summarize(leg, scenarios, expected, code, output) {
   console.log(`  ${leg} leg ${code === 0 ? 'PASSED' : `FAILED (conformance exit status ${code})`}`);
 }
 
-async function runServerLeg(outDir, expected, script) {
+async function runServerLeg(outDir, version, script) {
+  const { args: versionArgs, suffix, label } = pass(version);
+  const expected = readBaseline(readFileSync(baselineFor(version), 'utf8')).server;
   const server = await startServer(script);
-  console.log(`server leg: everything-server at ${server.url}, --suite ${options['server-suite']}`);
+  console.log(`server leg (${label}): everything-server at ${server.url}, --suite ${options['server-suite']}`);
   try {
-    const args = ['server', '--url', server.url, '--suite', options['server-suite'], '-o', join(outDir, 'server')];
-    if (!options['no-baseline']) args.push('--expected-failures', baseline);
-    const { code, output } = await conformance(args, join(outDir, 'server.log'));
-    summarize('server', readResults(join(outDir, 'server')), expected, code, output);
+    const args = ['server', '--url', server.url, '--suite', options['server-suite'], ...versionArgs, '-o', join(outDir, `server${suffix}`)];
+    if (!options['no-baseline']) args.push('--expected-failures', baselineFor(version));
+    const { code, output } = await conformance(args, join(outDir, `server${suffix}.log`));
+    summarize(`server${suffix}`, readResults(join(outDir, `server${suffix}`)), expected, code, output);
     return code;
   } finally {
     await server.stop();
   }
 }
 
-async function runClientLeg(outDir, expected, script) {
+async function runClientLeg(outDir, version, script) {
+  const { args: versionArgs, suffix, label } = pass(version);
+  const expected = readBaseline(readFileSync(baselineFor(version), 'utf8')).client;
   const command = `${process.execPath} ${script}`;
   if (/\s/.test(process.execPath) || /\s/.test(script)) {
     throw new Error('the client command is split on spaces by the suite; move the checkout (or node) to a path without spaces');
   }
-  console.log(`client leg: ${relative(root, APPS.client)} (bundled), --suite ${options['client-suite']}`);
-  const args = ['client', '--command', command, '--suite', options['client-suite'], '-o', join(outDir, 'client')];
-  if (!options['no-baseline']) args.push('--expected-failures', baseline);
-  const { code, output } = await conformance(args, join(outDir, 'client.log'));
-  summarize('client', readResults(join(outDir, 'client')), expected, code, output);
+  console.log(`client leg (${label}): ${relative(root, APPS.client)} (bundled), --suite ${options['client-suite']}`);
+  const args = ['client', '--command', command, '--suite', options['client-suite'], ...versionArgs, '-o', join(outDir, `client${suffix}`)];
+  if (!options['no-baseline']) args.push('--expected-failures', baselineFor(version));
+  const { code, output } = await conformance(args, join(outDir, `client${suffix}.log`));
+  summarize(`client${suffix}`, readResults(join(outDir, `client${suffix}`)), expected, code, output);
   return code;
 }
 
@@ -236,13 +265,18 @@ async function main() {
   const started = Date.now();
   const outDir = join(root, '.conformance-results', new Date().toISOString().replace(/[:.]/g, '-'));
   mkdirSync(outDir, { recursive: true });
-  const expected = readBaseline(readFileSync(baseline, 'utf8'));
+  const versions = SPEC_VERSIONS.filter((version) => options['spec-version'] === 'both' || (version ?? 'default') === options['spec-version']);
   console.log(`conformance: ${CONFORMANCE_PACKAGE} on node@22 (npx); apps on node ${process.version}`);
-  console.log(`baseline: ${relative(root, baseline)} (server ${expected.server.length}, client ${expected.client.length} entries)`);
+  for (const version of versions) {
+    const expected = readBaseline(readFileSync(baselineFor(version), 'utf8'));
+    console.log(`baseline (${pass(version).label}): ${relative(root, baselineFor(version))} (server ${expected.server.length}, client ${expected.client.length} entries)`);
+  }
   const scripts = await bundleApps(join(outDir, 'bin'));
   const codes = [];
-  if (options.leg !== 'client') codes.push(await runServerLeg(outDir, expected.server, scripts.server));
-  if (options.leg !== 'server') codes.push(await runClientLeg(outDir, expected.client, scripts.client));
+  for (const version of versions) {
+    if (options.leg !== 'client') codes.push(await runServerLeg(outDir, version, scripts.server));
+    if (options.leg !== 'server') codes.push(await runClientLeg(outDir, version, scripts.client));
+  }
   const ok = codes.every((code) => code === 0);
   console.log(`conformance ${ok ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s; reports in ${relative(root, outDir)}`);
   return ok ? 0 : 1;

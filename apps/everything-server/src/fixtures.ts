@@ -9,6 +9,7 @@ import type { RequestId } from '@statemcp/protocol';
 import { McpServer, type CallToolResult, type ElicitRequestFormParams, type ServerConnection } from '@statemcp/server';
 import { z } from 'zod';
 import { PNG_BASE64, WAV_BASE64 } from './media.js';
+import { registerMrtrFixtures } from './mrtr-fixtures.js';
 
 export const SERVER_INFO = { name: 'statemcp-everything-server', version: '0.0.0' } as const;
 
@@ -344,5 +345,6 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     ],
   }));
 
+  registerMrtrFixtures(server);
   return server;
 }

@@ -208,6 +208,7 @@ export { renderConnectionMermaid, renderRequestMermaid } from './machines/mermai
 export { Session } from './session/session.js';
 export type { DiscoverResultShape, EraPreference, NegotiateOptions, NegotiateOutcome } from './session/discovery.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
+export { INPUT_REQUIRED_METHODS } from './session/input-rounds.js';
 export { CustomMethodTable, assertCustomMethodName, customMethodRefusal, customOptInPath, declareCustomOptIns } from './session/custom-methods.js';
 export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, CustomSchemaResult, InferCustom } from './session/custom-methods.js';
 export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';

@@ -21,7 +21,8 @@ export type {
 export { ServerConnection } from './server-connection.js';
 export type { LoggingMessage } from './server-connection.js';
 
-export type { RelatedRequestOptions, RequestExtra } from './request-extra.js';
+export type { InputRequestOptions, RelatedRequestOptions, RequestExtra } from './request-extra.js';
+export type { RequestStateOptions } from './request-state.js';
 
 export type { CustomNotificationHandler, CustomNotifyOptions, CustomRequestHandler, CustomRequestOptions } from './custom-methods.js';
 export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, InferCustom } from '@statemcp/protocol';

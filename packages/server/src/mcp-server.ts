@@ -21,6 +21,7 @@ import type { CustomNotificationHandler, CustomRequestHandler } from './custom-m
 import type { ObjectSchemaInput } from './object-schema.js';
 import { PromptRegistry, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
 import { requestExtra } from './request-extra.js';
+import type { RequestStateOptions } from './request-state.js';
 import {
   ResourceRegistry,
   type ReadResourceCallback,
@@ -55,6 +56,11 @@ export interface McpServerOptions extends ServerSessionOptions {
   readonly cache?: CacheHints;
   /** 2026-07-28+: name this server in the `_meta` of every result (default true). */
   readonly serverInfoInResults?: boolean;
+  /**
+   * How the `requestState` of Multi Round-Trip rounds (2026-07-28+) is sealed: HMAC key (random
+   * per process by default; every instance of a cluster must share one) and lifetime.
+   */
+  readonly requestState?: RequestStateOptions;
   /** Lifetimes and polling interval of tasks (2025-11-25). */
   readonly tasks?: TaskStoreOptions;
   /** Called with every new connection, before its handshake. */

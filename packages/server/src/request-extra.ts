@@ -6,6 +6,8 @@
  * (sampling, elicitation, roots) with their local capability checks.
  */
 import { ErrorCode, JsonRpcError, LOG_LEVEL_META_KEY, hasCapability, hasFeature, type HttpRequestInfo, type JsonObject, type RequestId, type RequestOptions, type TraceContext } from '@statemcp/protocol';
+import { createMessageParams, elicitParams, type PeerView } from './client-requests.js';
+import { inputRoundOf } from './input-round.js';
 import { isLoggingLevel, passesLevel } from './logging-levels.js';
 import type { ServerRequestContext } from './server.js';
 import type { ServerConnection } from './server-connection.js';
@@ -22,6 +24,17 @@ import type {
 
 /** Options of requests made from inside a handler (the relation to the current request is set for you). */
 export type RelatedRequestOptions = Omit<RequestOptions, 'relatedRequestId'>;
+
+/**
+ * Options of `elicit`, `createMessage` and `listRoots`. In the 2026-07-28 era the request
+ * travels in an `InputRequiredResult` under `inputKey` (default: the method's short name and
+ * the request's position in the handler, e.g. `elicitation-1`); the client's answer comes back
+ * under the same key when it retries.
+ */
+export interface InputRequestOptions extends RelatedRequestOptions {
+  /** The key of this input request in `inputRequests` (2026-07-28+; unique within the request). */
+  readonly inputKey?: string;
+}
 
 export interface RequestExtra {
   /** Aborted when the client cancels, the connection closes, or (tasks) the task is cancelled. */
@@ -77,12 +90,19 @@ export interface RequestExtra {
    * level; 2026-07-28+: sent only when the request's `_meta` asked for a level it passes).
    */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<boolean>;
-  /** `elicitation/create` related to this request (see `ServerConnection.elicitInput`). */
-  elicit(params: ElicitRequestParams, options?: RelatedRequestOptions): Promise<ElicitResult>;
-  /** `sampling/createMessage` related to this request (see `ServerConnection.createMessage`). */
-  createMessage(params: CreateMessageRequestParams, options?: RelatedRequestOptions): Promise<CreateMessageResult>;
-  /** `roots/list` related to this request. */
-  listRoots(options?: RelatedRequestOptions): Promise<ListRootsResult>;
+  /**
+   * Asks the user for input (`elicitation/create`). Legacy era: a request to the client related
+   * to this one (see `ServerConnection.elicitInput`). 2026-07-28 era, in `tools/call`,
+   * `prompts/get` and `resources/read`: a Multi Round-Trip input request — the answer when the
+   * client's retry brought one, otherwise this attempt ends with an `InputRequiredResult` and
+   * the handler runs again on the retry (so code before it must be safe to repeat). Without the
+   * client's `elicitation` capability: -32021 (2026-07-28) or `CapabilityNotSupportedError`.
+   */
+  elicit(params: ElicitRequestParams, options?: InputRequestOptions): Promise<ElicitResult>;
+  /** `sampling/createMessage`, in both eras like {@link elicit} (see `ServerConnection.createMessage`). */
+  createMessage(params: CreateMessageRequestParams, options?: InputRequestOptions): Promise<CreateMessageResult>;
+  /** `roots/list`, in both eras like {@link elicit}. */
+  listRoots(options?: InputRequestOptions): Promise<ListRootsResult>;
 }
 
 /**
@@ -167,20 +187,37 @@ class DirectRequestExtra implements RequestExtra {
     return this.connection.sendLoggingMessage(message, { relatedRequestId: this.requestId });
   }
 
-  elicit(params: ElicitRequestParams, options?: RelatedRequestOptions): Promise<ElicitResult> {
-    return this.connection.elicitInput(params, this.#related(options));
+  async elicit(params: ElicitRequestParams, options?: InputRequestOptions): Promise<ElicitResult> {
+    const round = inputRoundOf(this.#context);
+    if (round === undefined) return this.connection.elicitInput(params, this.#related(options));
+    this.requireClientCapabilities({ elicitation: {} });
+    const wire = elicitParams(params, this.#peerView());
+    return (await round.ask('elicitation/create', wire, options?.inputKey)) as unknown as ElicitResult;
   }
 
-  createMessage(params: CreateMessageRequestParams, options?: RelatedRequestOptions): Promise<CreateMessageResult> {
-    return this.connection.createMessage(params, this.#related(options));
+  async createMessage(params: CreateMessageRequestParams, options?: InputRequestOptions): Promise<CreateMessageResult> {
+    const round = inputRoundOf(this.#context);
+    if (round === undefined) return this.connection.createMessage(params, this.#related(options));
+    this.requireClientCapabilities({ sampling: {} });
+    const wire = createMessageParams(params, this.#peerView());
+    return (await round.ask('sampling/createMessage', wire, options?.inputKey)) as unknown as CreateMessageResult;
   }
 
-  listRoots(options?: RelatedRequestOptions): Promise<ListRootsResult> {
-    return this.connection.listRoots(this.#related(options));
+  async listRoots(options?: InputRequestOptions): Promise<ListRootsResult> {
+    const round = inputRoundOf(this.#context);
+    if (round === undefined) return this.connection.listRoots(this.#related(options));
+    this.requireClientCapabilities({ roots: {} });
+    return (await round.ask('roots/list', {}, options?.inputKey)) as unknown as ListRootsResult;
   }
 
-  #related(options: RelatedRequestOptions = {}): RequestOptions {
-    return { ...options, relatedRequestId: this.requestId };
+  /** What the capability checks of input requests see: this request's own declarations. */
+  #peerView(): PeerView {
+    return { version: this.protocolVersion, clientCapabilities: this.clientCapabilities, strict: true };
+  }
+
+  #related(options: InputRequestOptions = {}): RequestOptions {
+    const { inputKey: _key, ...rest } = options;
+    return { ...rest, relatedRequestId: this.requestId };
   }
 }
 

@@ -20,6 +20,7 @@ import {
   AlreadyConnectedError,
   CustomMethodTable,
   ErrorCode,
+  INPUT_REQUIRED_METHODS,
   declareCustomOptIns,
   JsonRpcError,
   MODERN_PROTOCOL_VERSIONS,
@@ -41,7 +42,9 @@ import {
 } from '@statemcp/protocol';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import { completeResult, resolveCacheHints, type CacheHints } from './caching.js';
+import { runInputRound } from './input-round.js';
 import { isLoggingLevel } from './logging-levels.js';
+import { RequestStateSealer, type RequestStateOptions } from './request-state.js';
 import { capabilitiesFor, implementationFor } from './revision-features.js';
 import { ServerConnection } from './server-connection.js';
 import type { Implementation, ServerCapabilities } from './wire-types.js';
@@ -83,6 +86,12 @@ export interface ServerOptions extends ServerSessionOptions {
   readonly capabilities?: ServerCapabilities | (() => ServerCapabilities);
   /** Called with every new connection, before its handshake. */
   readonly onconnection?: (connection: ServerConnection) => void;
+  /**
+   * How the `requestState` of Multi Round-Trip rounds (2026-07-28+) is sealed: the HMAC key
+   * (random per process by default — a cluster whose instances may each receive a retry must
+   * share one) and its lifetime.
+   */
+  readonly requestState?: RequestStateOptions;
 }
 
 /** What a server request handler gets besides its params. */
@@ -112,10 +121,12 @@ export class Server {
   readonly #connections = new Set<ServerConnection>();
   readonly #transports = new WeakSet<Transport>();
   readonly #custom = new CustomMethodTable();
+  readonly #sealer: RequestStateSealer;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
     this.#options = options;
+    this.#sealer = new RequestStateSealer(options.requestState);
     this.setRequestHandler('server/discover', (_params, context) => this.#discover(context.protocolVersion));
     this.setRequestHandler('logging/setLevel', (params, context) => {
       if (!isLoggingLevel(params.level)) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid log level');
@@ -205,7 +216,7 @@ export class Server {
       throw new AlreadyConnectedError('This transport is already connected to a server; create a new transport for each connection');
     }
     this.#transports.add(transport);
-    const { instructions: _i, capabilities: _c, cache: _cache, serverInfoInResults: _s, onconnection, ...sessionOptions } = this.#options;
+    const { instructions: _i, capabilities: _c, cache: _cache, serverInfoInResults: _s, requestState: _r, onconnection, ...sessionOptions } = this.#options;
     const connection = new ServerConnection(this, (self) =>
       new Session({
         ...sessionOptions,
@@ -270,7 +281,11 @@ export class Server {
     connection.session.setRequestHandler(method, (params, context) => {
       const handler = this.#requestHandlers.get(method);
       if (handler === undefined) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-      const result = handler(params, withConnection(context, connection));
+      const serverContext = withConnection(context, connection);
+      const result =
+        INPUT_REQUIRED_METHODS.has(method) && hasFeature(context.protocolVersion, 'multiRoundTrip')
+          ? runInputRound(method, params, serverContext, this.#sealer, (input) => handler(input, serverContext))
+          : handler(params, serverContext);
       if (this.#options.serverInfoInResults === false || !hasFeature(context.protocolVersion, 'perRequestMeta')) return result;
       return Promise.resolve(result).then((value) => this.#withServerInfo(value, context.protocolVersion));
     });

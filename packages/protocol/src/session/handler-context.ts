@@ -23,6 +23,8 @@ export interface HandlerContextHost {
   emitProgress(record: InboundRecord, progress: number, total: number | undefined, message: string | undefined): Promise<void>;
   notify(method: string, params: JsonObject | undefined, relatedRequestId: RequestId): Promise<void>;
   request(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject>;
+  /** Moves a live request to `waitingForInput` (an MRTR round; the reply settles it). */
+  awaitInput(record: InboundRecord): void;
 }
 
 /**
@@ -104,6 +106,10 @@ export class HandlerContext implements RequestContext {
 
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject> {
     return this.#host.request(method, params, { ...options, relatedRequestId: this.#record.id });
+  }
+
+  markWaitingForInput(): void {
+    if (this.#host.isLive(this.#record)) this.#host.awaitInput(this.#record);
   }
 }
 

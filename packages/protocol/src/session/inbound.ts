@@ -82,6 +82,9 @@ export class InboundDispatcher {
       emitProgress: (record, progress, total, message) => this.#emitProgress(record, progress, total, message),
       notify: (method, params, relatedRequestId) => host.notify(method, params, { relatedRequestId }),
       request: (method, params, options) => host.request(method, params, options),
+      awaitInput: (record) => {
+        host.ledger.move(record, 'awaitInput');
+      },
     };
   }
 

@@ -175,6 +175,12 @@ export interface RequestContext {
   sendNotification(method: string, params?: JsonObject): Promise<void>;
   /** Sends a request to the peer on behalf of this request (sampling, elicitation, roots, …). */
   sendRequest(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  /**
+   * Server, 2026-07-28+: marks this request `waitingForInput` in the request machine (visible in
+   * `inspect`): a Multi Round-Trip round ends it with an `InputRequiredResult` and the client's
+   * retry resumes the work as a new request. Optional: contexts without a ledger record omit it.
+   */
+  markWaitingForInput?(): void;
 }
 
 /** A progress channel that outlives the reply (see `RequestContext.retainProgress`). */

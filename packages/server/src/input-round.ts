@@ -1,0 +1,153 @@
+/**
+ * Multi Round-Trip Requests on the serving side (2026-07-28, digest §6.6). A handler is
+ * written once: on a legacy connection `ctx.elicit()`, `ctx.createMessage()` and
+ * `ctx.listRoots()` send a request to the client; on a modern one they go through the
+ * request's {@link InputRound}. The design is stateless: each attempt runs the handler from
+ * the start. An input request whose answer is known (from the client's `inputResponses`, or
+ * carried from earlier rounds in the sealed `requestState`) resolves with it at once; one
+ * that is not is recorded under its key and never settles, and the attempt ends with an
+ * `InputRequiredResult` naming every input request the handler made before it stopped, plus
+ * a new sealed state with the answers used so far. The client's retry (a new id,
+ * `inputResponses`, the state echoed) runs the handler again and it gets further.
+ *
+ * ```
+ * attempt 1: handler ──ask(user_name)──▶ unknown ──▶ { resultType: input_required, inputRequests, requestState }
+ * attempt 2: handler ──ask(user_name)──▶ answer ──▶ … ──▶ { resultType: complete, … }
+ * ```
+ *
+ * Answers the handler never asks for are ignored (and not carried on); a malformed answer to
+ * a question it asks is -32602.
+ */
+import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject, type RequestContext } from '@statemcp/protocol';
+import type { RequestStateSealer } from './request-state.js';
+
+/** The server-to-client requests a round can carry. */
+export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+
+const KEY_PREFIX: Readonly<Record<InputMethod, string>> = Object.freeze({
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+});
+
+/** Whether `answer` has the shape of a result of `method` (the wire schema already checked it is one of the three). */
+function answers(method: InputMethod, answer: unknown): boolean {
+  if (!isJsonObject(answer)) return false;
+  switch (method) {
+    case 'elicitation/create':
+      return answer.action === 'accept' || answer.action === 'decline' || answer.action === 'cancel';
+    case 'sampling/createMessage':
+      return typeof answer.role === 'string' && typeof answer.model === 'string' && answer.content !== undefined;
+    case 'roots/list':
+      return Array.isArray(answer.roots);
+  }
+}
+
+/** The input requests and answers of one attempt of a modern-era request. */
+export class InputRound {
+  readonly #available: JsonObject;
+  readonly #used: JsonObject = {};
+  readonly #requests: JsonObject = {};
+  #count = 0;
+  #onAsk: (() => void) | undefined;
+  /** Resolves when the handler makes its first input request that has no answer yet. */
+  readonly asked: Promise<void>;
+
+  /** `available`: the answers this attempt may use (earlier rounds' first, then the retry's). */
+  constructor(available: JsonObject) {
+    this.#available = available;
+    this.asked = new Promise((resolve) => {
+      this.#onAsk = resolve;
+    });
+  }
+
+  /** The input requests still unanswered, keyed (the `inputRequests` of the result). */
+  get requests(): JsonObject {
+    return this.#requests;
+  }
+
+  /** The answers the handler used, keyed (carried on in the next `requestState`). */
+  get used(): JsonObject {
+    return this.#used;
+  }
+
+  /** True once the handler asked for something that has no answer yet. */
+  get incomplete(): boolean {
+    return Object.keys(this.#requests).length > 0;
+  }
+
+  /**
+   * The answer to one input request: the known one (checked against `method`'s result shape,
+   * -32602 when it does not fit), or — when there is none — a promise that never settles while
+   * the request is recorded for the `InputRequiredResult`. `key` defaults to the method's
+   * short name and the request's position in the handler (`elicitation-1`, `sampling-2`, …).
+   */
+  ask(method: InputMethod, params: JsonObject | undefined, key?: string): Promise<JsonObject> {
+    this.#count += 1;
+    const name = key ?? `${KEY_PREFIX[method]}-${this.#count}`;
+    if (Object.hasOwn(this.#available, name)) {
+      const answer = this.#available[name];
+      if (!answers(method, answer)) {
+        return Promise.reject(new JsonRpcError(ErrorCode.InvalidParams, `Invalid input response ${JSON.stringify(name)}: not a ${method} result`));
+      }
+      this.#used[name] = answer;
+      return Promise.resolve(answer as JsonObject);
+    }
+    this.#requests[name] = params === undefined ? { method } : { method, params };
+    this.#onAsk?.();
+    return new Promise<JsonObject>(() => {
+      // Never settles: this attempt ends with an InputRequiredResult; the retry runs the handler again.
+    });
+  }
+}
+
+const rounds = new WeakMap<RequestContext, InputRound>();
+
+/** The round of the request `context` belongs to; undefined outside a modern-era MRTR method. */
+export function inputRoundOf(context: RequestContext): InputRound | undefined {
+  return rounds.get(context);
+}
+
+/** Lets a handler that asked for input finish asking: a macrotask, after which every request it made in parallel is recorded. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+type Outcome = { readonly ok: true; readonly value: JsonObject } | { readonly ok: false; readonly error: unknown };
+
+/**
+ * Runs one attempt of a modern-era `tools/call`, `prompts/get` or `resources/read`: opens the
+ * echoed `requestState` (-32602 when it was tampered with, expired, or issued for another
+ * request), gives the handler the answers, and returns its result — or, when it asked for
+ * input that has no answer yet, an `InputRequiredResult` with a newly sealed state. The
+ * handler gets the params without `inputResponses` and `requestState`.
+ */
+export async function runInputRound(
+  method: string,
+  params: JsonObject,
+  context: RequestContext,
+  sealer: RequestStateSealer,
+  handler: (params: JsonObject) => JsonObject | Promise<JsonObject>,
+): Promise<JsonObject> {
+  const { inputResponses, requestState, ...rest } = params;
+  const available: JsonObject = typeof requestState === 'string' ? { ...(await sealer.open(requestState, method, params)) } : {};
+  if (isJsonObject(inputResponses)) {
+    for (const [key, answer] of Object.entries(inputResponses)) if (!Object.hasOwn(available, key)) available[key] = answer;
+  }
+  const round = new InputRound(available);
+  rounds.set(context, round);
+  let outcome: Outcome | undefined;
+  const running = Promise.resolve()
+    .then(() => handler(rest))
+    .then(
+      (value): Outcome => (outcome = { ok: true, value }),
+      (error: unknown): Outcome => (outcome = { ok: false, error }),
+    );
+  const first = await Promise.race([running, round.asked.then(() => undefined)]);
+  if (first === undefined) await nextTurn();
+  const settled = first ?? outcome;
+  if (settled !== undefined && !settled.ok) throw settled.error;
+  if (!round.incomplete && settled !== undefined) return settled.value;
+  context.markWaitingForInput?.();
+  return { resultType: 'input_required', inputRequests: round.requests, requestState: await sealer.seal(method, params, round.used) };
+}
