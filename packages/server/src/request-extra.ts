@@ -23,6 +23,7 @@ import type {
 /** Options of requests made from inside a handler (the relation to the current request is set for you). */
 export type RelatedRequestOptions = Omit<RequestOptions, 'relatedRequestId'>;
 
+/** What every tool, resource and prompt handler receives besides its arguments: the request's signal and metadata, progress, logging, and requests to the client. */
 export interface RequestExtra {
   /** Aborted when the client cancels, the connection closes, or (tasks) the task is cancelled. */
   readonly signal: AbortSignal;
