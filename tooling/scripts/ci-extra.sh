@@ -8,6 +8,9 @@
 #   - pack-check: every package builds, packs, passes publint and attw, installs from its tarball
 #     outside the workspace and runs stdio and HTTP round trips; the browser client bundle has no
 #     Node built-ins;
+#   - docs: the TypeDoc API reference (an undocumented public export fails it) and the VitePress site
+#     of docs/ (a dead link fails it); pack-check also follows the getting-started guide from an empty
+#     directory with npm;
 #   - runtimes-check: no Node built-in at module load in any web entry point, and a Streamable HTTP
 #     server on `handleFetch` with a statemcp client round trip under Bun, Deno and workerd
 #     (miniflare, no nodejs_compat) — all from the npm registry.
@@ -31,6 +34,9 @@ $PNPM run bench --quick | grep -A 14 '### Targets'
 
 echo "== pack-check (build, pack, publint, attw, install the tarballs elsewhere, round trips, browser bundle)"
 $PNPM run pack-check
+
+echo "== docs (API reference from the doc comments, undocumented exports fail; the VitePress site of the guides)"
+$PNPM run docs 2>&1 | tail -n 3
 
 echo "== runtimes-check (no Node built-in at module load; Bun, Deno, workerd round trips)"
 $PNPM run runtimes-check

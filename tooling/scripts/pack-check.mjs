@@ -13,6 +13,7 @@ import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkGettingStarted } from '../docs/getting-started-check.mjs';
 import { bundleWithoutNodeBuiltins } from './node-builtins.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -82,6 +83,14 @@ try {
     run(process.execPath, ['client.mjs'], app);
   } catch {
     failures.push('round trips from the installed tarballs');
+  }
+
+  console.log('== the getting-started guide (docs/guide/getting-started.md), followed from an empty directory with npm');
+  try {
+    await checkGettingStarted(tarballs, join(scratch, 'getting-started'));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    failures.push('the getting-started guide');
   }
 
   console.log('== framework adapters (/express, /fastify, /hono) from the installed tarballs');

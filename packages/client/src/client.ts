@@ -499,7 +499,7 @@ export class Client {
     this.#custom.defineRequest(method, spec, handler as unknown as RequestHandler, this.#session);
   }
 
-  /** Handles the custom notification `method` from the server (invalid params are dropped); declared like {@link method}. */
+  /** Handles the custom notification `method` from the server (invalid params are dropped); declared like {@link Client.method}. */
   notification<P extends CustomSchema | undefined = undefined>(method: string, spec: CustomNotificationSpec<P>, handler: CustomNotificationHandler<P>): void {
     this.#custom.defineNotification(method, spec, handler as unknown as NotificationHandler, this.#session);
   }

@@ -16,11 +16,13 @@ import { startInspector, type Inspector, type InspectorCommandHandler } from './
 /** What the command line asked for. */
 export type InspectTarget = { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] } | { readonly kind: 'http'; readonly url: string };
 
+/** The parsed `statemcp-inspect` command line: what to inspect and the page's port. */
 export interface InspectCommandLine {
   readonly target: InspectTarget;
   readonly port: number;
 }
 
+/** The usage text of `statemcp-inspect`. */
 export const INSPECT_USAGE = `usage: statemcp-inspect [--port N] -- <server command> [args…]
        statemcp-inspect [--port N] --url <Streamable HTTP URL>`;
 
@@ -96,6 +98,7 @@ export function clientCommands(client: Client): InspectorCommandHandler {
 export interface InspectSession {
   readonly client: Client;
   readonly inspector: Inspector;
+  /** Closes the client (and the inspected process or session), then the page's server. */
   close(): Promise<void>;
 }
 

@@ -29,6 +29,7 @@ export const INSPECTOR_COMMAND_METHODS = Object.freeze([
   'prompts/get',
 ] as const);
 
+/** The MCP methods the page may ask the inspecting client to call. */
 export type InspectorCommandMethod = (typeof INSPECTOR_COMMAND_METHODS)[number];
 
 /** Runs a command the page asked for; its result (or error message) goes back to that page. */

@@ -8,6 +8,7 @@ import { UnsupportedProtocolVersionError } from './errors/errors.js';
 
 /** Every stateful (handshake) revision, oldest first. */
 export const LEGACY_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
+/** A stateful revision (with the `initialize` handshake). */
 export type LegacyProtocolVersion = (typeof LEGACY_PROTOCOL_VERSIONS)[number];
 
 /** The newest revision with an `initialize` handshake. */
@@ -18,11 +19,13 @@ export const DEFAULT_HTTP_ASSUMED_VERSION: LegacyProtocolVersion = '2025-03-26';
 
 /** Every stateless revision (no handshake; per-request `_meta`, digest §6), oldest first. */
 export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+/** A stateless revision (2026-07-28 on: no handshake, per-request `_meta`). */
 export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
 
 /** The newest stateless revision. */
 export const LATEST_MODERN_PROTOCOL_VERSION: ModernProtocolVersion = '2026-07-28';
 
+/** Which lifecycle a revision uses: `legacy` (handshake, sessions) or `modern` (stateless). */
 export type ProtocolEra = 'legacy' | 'modern';
 
 /** True when `version` is one of the legacy revisions this SDK implements. */

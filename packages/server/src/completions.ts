@@ -18,6 +18,7 @@ export type CompletionValues = readonly string[] | { readonly values: readonly s
 /** Suggests values for one prompt argument or template variable. */
 export type Completer = (value: string, context: CompletionContext) => CompletionValues | Promise<CompletionValues>;
 
+/** The spec's cap on values per completion result (100); longer lists are cut with `total` and `hasMore`. */
 export const MAX_COMPLETION_VALUES = 100;
 
 /** The wire result for what a completer returned. */

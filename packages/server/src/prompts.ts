@@ -33,6 +33,7 @@ export interface PromptArgumentDefinition {
  */
 export type PromptArgsInput = ObjectSchemaInput | readonly PromptArgumentDefinition[];
 
+/** How a prompt is registered: title, description, `argsSchema` (any accepted schema), completers, icons. */
 export interface PromptConfig<A extends PromptArgsInput | undefined = undefined> {
   readonly title?: string;
   readonly description?: string;
@@ -51,6 +52,7 @@ export type PromptArgs<A> = A extends readonly PromptArgumentDefinition[]
     ? InferObject<A>
     : { [key: string]: never };
 
+/** Renders a prompt from its validated arguments. */
 export type PromptCallback<Args = { [key: string]: string | undefined }> = (args: Args, extra: RequestExtra) => GetPromptResult | Promise<GetPromptResult>;
 
 /** What `RegisteredPrompt.update` takes: a new config, and a new `name` to rename the prompt. */

@@ -36,6 +36,7 @@ export interface InputRequestOptions extends RelatedRequestOptions {
   readonly inputKey?: string;
 }
 
+/** What every tool, resource and prompt handler receives besides its arguments: the request's signal and metadata, progress, logging, and requests to the client. */
 export interface RequestExtra {
   /** Aborted when the client cancels, the connection closes, or (tasks) the task is cancelled. */
   readonly signal: AbortSignal;

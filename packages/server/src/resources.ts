@@ -43,6 +43,7 @@ export interface ResourceTemplateMetadata extends Omit<ResourceMetadata, 'size'>
   readonly complete?: Readonly<Record<string, Completer>>;
 }
 
+/** Reads a static resource: its contents for `uri`. */
 export type ReadResourceCallback = (uri: string, extra: RequestExtra) => ReadResourceResult | Promise<ReadResourceResult>;
 /** Reads a resource of a template; `variables` are what the URI matched (typed from the template text at registration). */
 export type ReadResourceTemplateCallback<V = UriTemplateMatch> = (uri: string, variables: V, extra: RequestExtra) => ReadResourceResult | Promise<ReadResourceResult>;

@@ -100,12 +100,14 @@ export interface ServerRequestContext extends RequestContext {
   readonly connection: ServerConnection;
 }
 
+/** A low-level request handler: raw params in, result out (throw a `JsonRpcError` for an error response). */
 export type ServerRequestHandler = (params: JsonObject, context: ServerRequestContext) => JsonObject | Promise<JsonObject>;
 
 export interface ServerNotificationContext extends NotificationContext {
   readonly connection: ServerConnection;
 }
 
+/** A low-level notification handler. */
 export type ServerNotificationHandler = (params: JsonObject, context: ServerNotificationContext) => void | Promise<void>;
 
 /**
@@ -159,6 +161,7 @@ export class Server {
     if (installNow) for (const connection of this.#connections) this.#installRequest(connection, method);
   }
 
+  /** Stops answering `method` on every connection (later requests get -32601), custom methods included. */
   removeRequestHandler(method: string): void {
     this.#custom.remove(method);
     this.#requestHandlers.delete(method);
@@ -172,6 +175,7 @@ export class Server {
     if (installNow) for (const connection of this.#connections) this.#installNotification(connection, method);
   }
 
+  /** Stops handling the notification `method` on every connection. */
   removeNotificationHandler(method: string): void {
     this.#custom.remove(method);
     this.#notificationHandlers.delete(method);
@@ -198,7 +202,7 @@ export class Server {
 
   /**
    * Handles the custom (non-spec) notification `method` on every connection: invalid params
-   * are dropped with a diagnostic; the opt-in is declared as for {@link method}.
+   * are dropped with a diagnostic; the opt-in is declared as for {@link Server.method}.
    * `removeNotificationHandler(method)` removes it.
    */
   notification<P extends CustomSchema | undefined = undefined>(method: string, spec: CustomNotificationSpec<P>, handler: CustomNotificationHandler<P>): void {

@@ -21,6 +21,7 @@ const TOOL_NAME = /^[A-Za-z0-9_./-]{1,128}$/;
 
 const EMPTY_INPUT: JsonSchemaObject = Object.freeze({ type: 'object', properties: Object.freeze({}) });
 
+/** How a tool is registered: title, description, input and output schemas, annotations, icons, execution. */
 export interface ToolConfig<I extends ObjectSchemaInput | undefined = undefined, O extends ObjectSchemaInput | undefined = undefined> {
   /** Display name (2025-06-18+). */
   readonly title?: string;
@@ -41,6 +42,7 @@ export interface ToolConfig<I extends ObjectSchemaInput | undefined = undefined,
 /** The arguments a tool handler receives for an input schema. */
 export type ToolArgs<I> = I extends ObjectSchemaInput ? InferObject<I> : { [key: string]: never };
 
+/** Runs a tool with its validated arguments; a thrown Error becomes an `isError` result. */
 export type ToolCallback<Args = { [key: string]: unknown }> = (args: Args, extra: RequestExtra) => CallToolResult | Promise<CallToolResult>;
 
 /** What `RegisteredTool.update` takes: a new config, and a new `name` to rename the tool. */

@@ -125,6 +125,7 @@ export class UriTemplate {
     return this.#parts.map((part) => (typeof part === 'string' ? encodeLiteral(part) : expandExpression(part, variables))).join('');
   }
 
+  /** The template text. */
   toString(): string {
     return this.template;
   }

@@ -47,6 +47,7 @@ export const DEFAULT_INHERITED_ENV_VARS_WIN32: readonly string[] = Object.freeze
   'WINDIR',
 ]);
 
+/** Where the default environment of a spawned server is read from: the platform whose allow-list applies and the source environment. */
 export interface DefaultEnvironmentOptions {
   /** Platform whose allow-list applies. Default `process.platform`. */
   platform?: NodeJS.Platform;

@@ -29,6 +29,7 @@ export interface LineFramerHandlers {
   onOversized(size: number, maxMessageSize: number): void;
 }
 
+/** Options of the newline-delimited JSON framer: the largest message it accepts. */
 export interface LineFramerOptions {
   /** Largest accepted line in bytes, excluding the terminator. Default {@link DEFAULT_MAX_MESSAGE_SIZE}. */
   maxMessageSize?: number;

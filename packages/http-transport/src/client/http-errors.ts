@@ -1,6 +1,6 @@
 /**
  * Turning a refused HTTP response into the protocol package's typed errors: 401/403 become
- * {@link AuthRequiredError}, anything else a {@link TransportError}. The HTTP details
+ * `AuthRequiredError` (`@statemcp/protocol`), anything else a {@link TransportError}. The HTTP details
  * (status, a bounded body excerpt, `WWW-Authenticate`) travel as the `cause`, an
  * {@link HttpResponseError}, so callers can branch on `error.category` and still read the
  * status when they need it.

@@ -31,6 +31,7 @@ export interface ReconnectOptions {
 /** {@link ReconnectOptions} with every default filled in. */
 export type ResolvedReconnectOptions = Required<ReconnectOptions>;
 
+/** The SSE resumption back-off used when `reconnect` is not given: 1 s doubling to 30 s, jitter 0.5, 5 retries. */
 export const DEFAULT_RECONNECT_OPTIONS: ResolvedReconnectOptions = Object.freeze({
   initialDelayMs: 1000,
   maxDelayMs: 30_000,

@@ -93,7 +93,7 @@ export class SseClientTransport implements Transport {
 
   /**
    * Opens the SSE stream and resolves once the `endpoint` event has arrived. Rejects with
-   * {@link AuthRequiredError} on 401/403 and {@link TransportError} for anything else.
+   * `AuthRequiredError` (`@statemcp/protocol`) on 401/403 and {@link TransportError} for anything else.
    */
   async start(sink: TransportSink): Promise<void> {
     if (this.#state.kind !== 'new') throw new InvalidStateError('SseClientTransport was already started', this.#state.kind);

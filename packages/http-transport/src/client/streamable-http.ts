@@ -181,7 +181,7 @@ export class StreamableHttpClientTransport implements Transport {
    * POSTs one message. Resolves once the server accepted it (202, a JSON body, or the
    * headers of an SSE stream — the stream is then read in the background); while a forgotten
    * session is being replaced, once it went out on the new one. Rejects with
-   * {@link AuthRequiredError} on 401/403, {@link ConnectionClosedError} when the transport is
+   * `AuthRequiredError` (`@statemcp/protocol`) on 401/403, {@link ConnectionClosedError} when the transport is
    * closed (or closed because the session could not be replaced), {@link TransportError} otherwise.
    */
   async send(message: JsonRpcMessage): Promise<void> {

@@ -41,6 +41,7 @@ export interface HostGuardInput {
   loopbackBind: boolean | undefined;
 }
 
+/** The Host/Origin guard's verdict: accepted, or refused with the reason answered to the client. */
 export type HostGuardResult = { ok: true } | { ok: false; reason: string };
 
 /** The hosts allowed by default on loopback binds. */

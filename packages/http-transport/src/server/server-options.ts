@@ -91,6 +91,7 @@ export interface StreamableHttpServerOptions {
   clock?: Clock;
   /** Session lifecycle notifications (observability). */
   onSessionCreated?: (sessionId: string) => void;
+  /** Called once when a session ends (DELETE, idle timeout, close). */
   onSessionClosed?: (sessionId: string) => void;
   /** Unexpected failures inside the handler (answered with 500). */
   onError?: (error: unknown) => void;
@@ -99,6 +100,7 @@ export interface StreamableHttpServerOptions {
 /** Read-only view of the live sessions. */
 export interface SessionRegistry {
   readonly size: number;
+  /** The ids of the live sessions. */
   ids(): string[];
   /** The transport of a live session (does not count as activity). */
   get(sessionId: string): StreamableHttpSessionTransport | undefined;
@@ -143,6 +145,7 @@ export interface HandleRequestOptions {
   localAddress?: string;
 }
 
+/** A Streamable HTTP server: the Node and fetch front doors, `listen()`, its live sessions and `close()`. */
 export interface StreamableHttpServer {
   /** node:http request handler: `http.createServer(mcp.handleNodeRequest)`. */
   handleNodeRequest(req: IncomingMessage, res: ServerResponse, options?: HandleRequestOptions): Promise<void>;

@@ -9,6 +9,7 @@
 import type { Role } from '../machines/connection-types.js';
 import { hasFeature, type BooleanFeature } from '../revisions/registry.js';
 
+/** What a method needs to be sent: whose capability, which path in it, from which revision. */
 export interface CapabilityRequirement {
   /** Whose capabilities must contain it. */
   readonly holder: Role;

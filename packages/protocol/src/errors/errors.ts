@@ -28,6 +28,7 @@ export abstract class StatemcpError extends Error {
     Object.defineProperty(this, BRAND, { value: true });
   }
 
+  /** `instanceof` that also recognises errors from another copy of the package (a second installed version), by brand. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (this === StatemcpError) return hasBrand(value, BRAND);
     return Function.prototype[Symbol.hasInstance].call(this, value);
@@ -64,10 +65,12 @@ export class JsonRpcError extends StatemcpError {
     return object;
   }
 
+  /** The error a JSON-RPC error object received from the peer stands for. */
   static fromObject(error: JsonRpcErrorObject): JsonRpcError {
     return new JsonRpcError(error.code, error.message, error.data);
   }
 
+  /** `instanceof` that also recognises errors from another copy of the package (a second installed version), by brand. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return hasBrand(value, WIRE_BRAND);
   }
@@ -86,6 +89,7 @@ export class McpError extends StatemcpError {
     this.category = LOCAL_ERROR_CATEGORIES[code];
   }
 
+  /** `instanceof` that also recognises errors from another copy of the package (a second installed version), by brand. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (this === McpError) return hasBrand(value, LOCAL_BRAND);
     // Subclasses match by name, so a copy of the class from another bundle still matches.

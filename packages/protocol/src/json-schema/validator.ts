@@ -46,6 +46,7 @@ export type JsonSchemaCheck = (value: unknown) => string | undefined;
  * ```
  */
 export interface JsonSchemaValidator {
+  /** Compiles `schema` once into a check; must not throw (an unusable schema yields a check that reports it). */
   compile(schema: Readonly<Record<string, unknown>>): JsonSchemaCheck;
 }
 

@@ -15,6 +15,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 /** An object of params or a result. */
 export type JsonObject = { [key: string]: unknown };
 
+/** A JSON-RPC 2.0 request: `id`, `method`, optional `params`. */
 export interface JsonRpcRequest {
   jsonrpc: '2.0';
   id: RequestId;
@@ -22,24 +23,28 @@ export interface JsonRpcRequest {
   params?: JsonObject;
 }
 
+/** A JSON-RPC 2.0 notification: `method` and optional `params`, no `id`. */
 export interface JsonRpcNotification {
   jsonrpc: '2.0';
   method: string;
   params?: JsonObject;
 }
 
+/** A successful JSON-RPC 2.0 response: the request's `id` and its `result`. */
 export interface JsonRpcResultResponse {
   jsonrpc: '2.0';
   id: RequestId;
   result: JsonObject;
 }
 
+/** The `error` member of a JSON-RPC error response: `code`, `message`, optional `data`. */
 export interface JsonRpcErrorObject {
   code: number;
   message: string;
   data?: unknown;
 }
 
+/** A JSON-RPC 2.0 error response; `id` is `null` when the request's id could not be read. */
 export interface JsonRpcErrorResponse {
   jsonrpc: '2.0';
   /**
@@ -50,7 +55,9 @@ export interface JsonRpcErrorResponse {
   error: JsonRpcErrorObject;
 }
 
+/** Either kind of JSON-RPC response. */
 export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+/** Any JSON-RPC message: request, notification or response. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
 
 /** JSON-RPC 2.0 and MCP error codes, by name. */

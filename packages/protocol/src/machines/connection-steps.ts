@@ -27,9 +27,11 @@ export interface ConnectionTransitionRow<K extends ConnectionStateKind, T extend
   readonly spec: string;
   /** One-line description. */
   readonly doc: string;
+  /** The transition itself: a pure function of the state and the event. */
   readonly apply: (state: StateOf<K>, event: EventOf<T>) => ConnectionStep;
 }
 
+/** The connection machine as data: one row per (state, event) pair, every pair present. */
 export type ConnectionTable = {
   readonly [K in ConnectionStateKind]: { readonly [T in ConnectionEventType]: ConnectionTransitionRow<K, T> };
 };

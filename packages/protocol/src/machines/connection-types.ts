@@ -43,6 +43,7 @@ export type CloseReason =
   | 'terminated'
   | 'closeTimeout';
 
+/** A connection's state: one of the six kinds, with the data that state holds (negotiated version, pending close, termination reason, …). */
 export type ConnectionState =
   | { readonly kind: 'uninitialized'; readonly config: ConnectionConfig }
   | {
@@ -71,8 +72,10 @@ export type ConnectionState =
     }
   | { readonly kind: 'terminated'; readonly config: ConnectionConfig; readonly reason: CloseReason; readonly error?: Error };
 
+/** The six connection states by name. */
 export type ConnectionStateKind = ConnectionState['kind'];
 
+/** Every {@link ConnectionStateKind}, in lifecycle order. */
 export const CONNECTION_STATE_KINDS: readonly ConnectionStateKind[] = Object.freeze([
   'uninitialized',
   'initializing',
@@ -82,6 +85,7 @@ export const CONNECTION_STATE_KINDS: readonly ConnectionStateKind[] = Object.fre
   'terminated',
 ]);
 
+/** An input of the connection machine: a message, a handshake outcome, a close request, a transport event, a deadline. */
 export type ConnectionEvent =
   /**
    * This side wants to send a request with `method` (gate). `initialize` starts the client
@@ -137,8 +141,10 @@ export type ConnectionEvent =
   /** The close deadline passed while shutting down. */
   | { readonly type: 'closeDeadlineExpired' };
 
+/** The connection machine's events by name. */
 export type ConnectionEventType = ConnectionEvent['type'];
 
+/** Every {@link ConnectionEventType}. */
 export const CONNECTION_EVENT_TYPES: readonly ConnectionEventType[] = Object.freeze([
   'outboundRequest',
   'inboundRequest',
@@ -202,6 +208,7 @@ export type ConnectionEffect =
   /** The event means nothing in this state (recorded for inspection). */
   | { readonly type: 'ignore'; readonly reason: string };
 
+/** What one transition yields: the next state and the effects the session runner performs. */
 export interface ConnectionStep {
   readonly state: ConnectionState;
   readonly effects: readonly ConnectionEffect[];

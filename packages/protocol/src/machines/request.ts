@@ -24,6 +24,7 @@ export type RequestStateKind =
   | 'expired'
   | 'aborted';
 
+/** The request machine's events by name. */
 export type RequestEventType =
   /** Outbound: written to the transport. Inbound: accepted by the gate. */
   | 'dispatch'
@@ -41,6 +42,7 @@ export type RequestEventType =
   | 'expire'
   | 'abort';
 
+/** Every request state, from `created` to the terminal ones. */
 export const REQUEST_STATE_KINDS: readonly RequestStateKind[] = Object.freeze([
   'created',
   'dispatched',
@@ -53,6 +55,7 @@ export const REQUEST_STATE_KINDS: readonly RequestStateKind[] = Object.freeze([
   'aborted',
 ]);
 
+/** Every {@link RequestEventType}. */
 export const REQUEST_EVENT_TYPES: readonly RequestEventType[] = Object.freeze([
   'dispatch',
   'process',

@@ -8,6 +8,7 @@ import type { ConnectionEventType, ConnectionStateKind } from '../machines/conne
 import type { RequestEventType, RequestStateKind } from '../machines/request.js';
 import type { TraceContext } from './trace-context.js';
 
+/** One event of the inspection stream: a connection or request transition, a message in or out, or a diagnostic. */
 export type InspectEvent =
   | {
       readonly type: 'session.transition';
@@ -46,4 +47,5 @@ export type InspectEvent =
       readonly detail?: unknown;
     };
 
+/** Receives every {@link InspectEvent} of a session (the `inspect` option). */
 export type InspectListener = (event: InspectEvent) => void;

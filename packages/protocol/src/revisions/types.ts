@@ -11,6 +11,7 @@ import type { ProtocolEra } from '../versions.js';
 /** Who may send a message. */
 export type Direction = 'clientToServer' | 'serverToClient' | 'both';
 
+/** A request method of a revision: who may send it, and the schemas of its params and result. */
 export interface RequestSpec {
   readonly direction: Direction;
   /** Schema of `params` (an object; `{}` when the method takes none). */
@@ -19,11 +20,13 @@ export interface RequestSpec {
   readonly result: z.ZodType;
 }
 
+/** A notification method of a revision: who may send it, and the schema of its params. */
 export interface NotificationSpec {
   readonly direction: Direction;
   readonly params: z.ZodType;
 }
 
+/** One protocol revision as data: its version, era, methods with their schemas, and every version-dependent feature. */
 export interface Revision {
   readonly version: string;
   readonly era: ProtocolEra;

@@ -18,10 +18,13 @@ export interface TimerOptions {
   readonly keepAlive?: boolean;
 }
 
+/** The time source behind every protocol timer (timeouts, deadlines, keep-alives); tests inject a {@link SimulatedClock}. */
 export interface Clock {
   /** Milliseconds since an arbitrary epoch; only differences matter. */
   now(): number;
+  /** Calls `callback` once after `ms`; `options.keepAlive` says whether the timer keeps the process alive. */
   setTimeout(callback: () => void, ms: number, options?: TimerOptions): TimerHandle;
+  /** Cancels a timer that has not fired; a no-op otherwise. */
   clearTimeout(handle: TimerHandle): void;
 }
 
@@ -68,12 +71,14 @@ export class SimulatedClock implements Clock {
     return this.#now;
   }
 
+  /** Schedules `callback` at the simulated time now + `ms`; it runs when `advance` passes that time. */
   setTimeout(callback: () => void, ms: number, _options?: TimerOptions): TimerHandle {
     const timer: SimulatedTimer = { id: this.#nextId++, at: this.#now + Math.max(0, ms), callback };
     this.#timers.set(timer.id, timer);
     return { id: timer.id };
   }
 
+  /** Removes a scheduled timer. */
   clearTimeout(handle: TimerHandle): void {
     const id = (handle as { id?: unknown }).id;
     if (typeof id === 'number') this.#timers.delete(id);

@@ -37,6 +37,7 @@ export interface CustomSchema<Output = unknown> {
   readonly '~standard': {
     readonly version: 1;
     readonly vendor: string;
+    /** Checks a value: its typed output, or the issues found. */
     readonly validate: (value: unknown) => CustomSchemaResult<Output> | Promise<CustomSchemaResult<Output>>;
     readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
   };
@@ -204,10 +205,12 @@ export class CustomMethodTable {
     this.#notifications.delete(method);
   }
 
+  /** The registration of the custom request `method`, if any. */
   request(method: string): CustomRequestSpec | undefined {
     return this.#requests.get(method);
   }
 
+  /** The registration of the custom notification `method`, if any. */
   notification(method: string): CustomNotificationSpec | undefined {
     return this.#notifications.get(method);
   }

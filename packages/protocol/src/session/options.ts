@@ -30,6 +30,7 @@ export interface InitializeResultShape {
   [key: string]: unknown;
 }
 
+/** Options of a {@link Session}: its role, capabilities, handshake callbacks, timeouts, clock, inspection, limits. */
 export interface SessionOptions {
   readonly role: Role;
   /** This side's declared capabilities; a function so servers can derive them from registrations. */
@@ -185,11 +186,13 @@ export interface RequestContext {
 
 /** A progress channel that outlives the reply (see `RequestContext.retainProgress`). */
 export interface ProgressHandle {
+  /** Sends `notifications/progress` (progress must increase); dropped after `release()`. */
   send(progress: number, total?: number, message?: string): Promise<void>;
   /** Stops the channel; later `send` calls are dropped. */
   release(): void;
 }
 
+/** Answers one inbound request: its result, or a thrown `JsonRpcError` for an error response. */
 export type RequestHandler = (params: JsonObject, context: RequestContext) => JsonObject | Promise<JsonObject>;
 
 /** What a notification handler gets besides its params. */
@@ -199,6 +202,7 @@ export interface NotificationContext {
   readonly transportContext: InboundContext | undefined;
 }
 
+/** Handles one inbound notification. */
 export type NotificationHandler = (params: JsonObject, context: NotificationContext) => void | Promise<void>;
 
 /** How and why a session ended. */

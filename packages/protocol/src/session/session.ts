@@ -223,18 +223,22 @@ export class Session {
     return () => this.#transitionListeners.delete(listener);
   }
 
+  /** Answers inbound requests for `method` with `handler`; replaces an earlier handler. */
   setRequestHandler(method: string, handler: RequestHandler): void {
     this.#requestHandlers.set(method, handler);
   }
 
+  /** Stops answering `method`: later requests get -32601. */
   removeRequestHandler(method: string): void {
     this.#requestHandlers.delete(method);
   }
 
+  /** Handles inbound notifications `method` with `handler`; replaces an earlier handler. */
   setNotificationHandler(method: string, handler: NotificationHandler): void {
     this.#notificationHandlers.set(method, handler);
   }
 
+  /** Stops handling the notification `method` (later ones are ignored). */
   removeNotificationHandler(method: string): void {
     this.#notificationHandlers.delete(method);
   }

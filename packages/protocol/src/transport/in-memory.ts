@@ -41,6 +41,7 @@ export class InMemoryTransport implements Transport {
     return this.#closed;
   }
 
+  /** Starts delivering the peer's messages to `sink`; a transport starts once. */
   async start(sink: TransportSink): Promise<void> {
     if (this.#sink !== undefined) throw new Error('InMemoryTransport already started');
     this.#sink = sink;
@@ -50,6 +51,7 @@ export class InMemoryTransport implements Transport {
     if (this.#closeInfo !== undefined) sink.onClose(this.#closeInfo);
   }
 
+  /** Delivers `message` to the peer on a later microtask, as a real channel would. */
   async send(message: JsonRpcMessage): Promise<void> {
     if (this.#closed) throw new ConnectionClosedError('The in-memory transport is closed');
     const peer = this.#peer;
@@ -67,6 +69,7 @@ export class InMemoryTransport implements Transport {
     queueMicrotask(() => this.#sink?.onMalformed?.(text, 'Unexpected token'));
   }
 
+  /** Closes both ends; the peer sees a remote close. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

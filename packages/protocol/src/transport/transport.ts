@@ -109,8 +109,11 @@ export interface SendOptions {
 
 /** A bidirectional JSON-RPC message channel. */
 export interface Transport {
+  /** Opens the channel and starts delivering inbound messages, transitions and failures to `sink`. */
   start(sink: TransportSink): Promise<void>;
+  /** Resolves once the message is handed to the OS or the stream; rejects if it cannot be. */
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
+  /** Graceful close, per transport (stdio: close stdin → SIGTERM → SIGKILL; HTTP: DELETE); idempotent. */
   close(): Promise<void>;
   /** Forceful close: no graceful steps. Defaults to `close()` where there is no difference. */
   terminate?(): Promise<void>;

@@ -29,6 +29,7 @@ export function isTerminal(status: TaskStatus): boolean {
   return TASK_TRANSITIONS[status].length === 0;
 }
 
+/** Limits of the in-memory task store: default and maximum TTL, and the poll interval it suggests. */
 export interface TaskStoreOptions {
   /** Lifetime when the request asks for none, ms (default 300 000). */
   readonly defaultTtlMs?: number;

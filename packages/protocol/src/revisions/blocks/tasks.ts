@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { NotificationParams, PaginatedResult, RequestParams, Result } from './base.js';
 
+/** The statuses of a task, in the order a task usually moves through them. */
 export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
 export const TaskStatus = z.enum(TASK_STATUSES);
 
@@ -14,6 +15,7 @@ export const TaskMetadata = z.looseObject({ ttl: z.number().optional() });
 
 /** `_meta["io.modelcontextprotocol/related-task"]`: ties a message to a task. */
 export const RelatedTaskMetadata = z.looseObject({ taskId: z.string() });
+/** The `_meta` key that ties a message to the task it belongs to. */
 export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
 
 const taskShape = {

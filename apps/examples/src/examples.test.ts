@@ -1,0 +1,94 @@
+// Runs every example the guides show and checks what it printed.
+import { describe, expect, it } from 'vitest';
+import { main as errors } from './errors.js';
+import { main as gateway } from './gateway.js';
+import { main as lifecycle } from './lifecycle.js';
+import { main as longRunning } from './long-running.js';
+import { main as prompts } from './prompts.js';
+import { main as resources } from './resources.js';
+import { main as samplingElicitation } from './sampling-elicitation.js';
+import { main as statelessHttp } from './stateless-http.js';
+import { main as tools } from './tools.js';
+import { main as websocket } from './websocket.js';
+
+async function run(main: (log: (line: string) => void) => Promise<void>): Promise<string> {
+  const lines: string[] = [];
+  await main((line) => lines.push(line));
+  return lines.join('\n');
+}
+
+describe('the guides’ examples', () => {
+  it('tools: structured output, a tool error, invalid arguments and a protocol error', async () => {
+    const output = await run(tools);
+    expect(output).toContain('divide(6, 3): {"quotient":2}');
+    expect(output).toContain('divide(1, 0): isError=true {"type":"text","text":"Cannot divide by zero"}');
+    expect(output).toContain("divide('six', 3): isError=true");
+    expect(output).toContain('lookup: JsonRpcError: Unknown key: missing');
+  });
+
+  it('resources: listing, a template read, completion and a subscription update', async () => {
+    const output = await run(resources);
+    expect(output).toContain('resources: notes://index, notes://welcome, notes://todo');
+    expect(output).toContain('templates: notes://{name}');
+    expect(output).toContain('"text":"Write the docs"');
+    expect(output).toContain("complete 'w': welcome");
+    expect(output).toContain('updated: notes://todo');
+  });
+
+  it('prompts: arguments from the schema, completion, the rendered message', async () => {
+    const output = await run(prompts);
+    expect(output).toContain('prompt review: ["code","language"]');
+    expect(output).toContain("complete 'ty': typescript");
+    expect(output).toContain('message: Review this typescript:\nlet x = 1');
+  });
+
+  it('sampling and elicitation: both handlers answer, the schema default is filled', async () => {
+    const output = await run(samplingElicitation);
+    expect(output).toContain('elicitation: Where do you want to go?');
+    expect(output).toContain('sampling: Plan 2 days in Lisbon');
+    expect(output).toContain('result: {"type":"text","text":"Day 1: Alfama. Day 2: Belém."}');
+  });
+
+  it('long-running: progress keeps the call alive, cancellation and the hard maximum stop it', async () => {
+    const output = await run(longRunning);
+    expect(output).toContain('progress 5/5');
+    expect(output).toContain('done: {"type":"text","text":"crunched 5 steps"}');
+    expect(output).toMatch(/cancelled: true/);
+    expect(output).toMatch(/capped: true/);
+    expect(output).toContain('server handlers aborted: 2');
+  });
+
+  it('stateless HTTP: a call served without a session', async () => {
+    const output = await run(statelessHttp);
+    expect(output).toContain('echo: {"type":"text","text":"hi"}; sessions held by the server: 0');
+  });
+
+  it('WebSocket: a call over ws://127.0.0.1', async () => {
+    const output = await run(websocket);
+    expect(output).toMatch(/listening on ws:\/\/127\.0\.0\.1:\d+/);
+    expect(output).toContain('shout: {"type":"text","text":"HELLO"}');
+  });
+
+  it('gateway: two HTTP clients reach the upstream tool through the gateway', async () => {
+    const output = await run(gateway);
+    expect(output).toContain('client 1: {"type":"text","text":"Sunny in Oslo"}');
+    expect(output).toContain('client 2: {"type":"text","text":"Sunny in Rome"}');
+    expect(output).toContain('gateway sessions: 2');
+  });
+
+  it('lifecycle: the six states in order, seen from the client', async () => {
+    const output = await run(lifecycle);
+    expect(output).toContain('before connect: uninitialized');
+    expect(output).toContain('connection uninitialized → initializing (outboundRequest)');
+    expect(output).toContain('after connect: operating');
+    expect(output).toContain('pending requests: 0');
+    expect(output).toContain('after close: terminated, reason closed');
+  });
+
+  it('errors: a server error, a missing capability and a timeout, each with its category', async () => {
+    const output = await run(errors);
+    expect(output).toContain('unknown tool: invalid-request: server answered -32602');
+    expect(output).toContain('prompts on a server without prompts: invalid-request: CAPABILITY_NOT_SUPPORTED — nothing was sent');
+    expect(output).toContain('a call past its timeout: timeout: REQUEST_TIMEOUT after the timeout');
+  });
+});
