@@ -21,6 +21,9 @@ export type {
 export { ServerConnection } from './server-connection.js';
 export type { LoggingMessage } from './server-connection.js';
 
+export { CORE_LISTEN_FIELDS, ListenSubscriptions } from './subscriptions.js';
+export type { ListenFilterField, ListenSubscription } from './subscriptions.js';
+
 export type { RelatedRequestOptions, RequestExtra } from './request-extra.js';
 
 export type { CustomNotificationHandler, CustomNotifyOptions, CustomRequestHandler, CustomRequestOptions } from './custom-methods.js';

@@ -44,6 +44,7 @@ import { completeResult, resolveCacheHints, type CacheHints } from './caching.js
 import { isLoggingLevel } from './logging-levels.js';
 import { capabilitiesFor, implementationFor } from './revision-features.js';
 import { ServerConnection } from './server-connection.js';
+import { ListenSubscriptions } from './subscriptions.js';
 import type { Implementation, ServerCapabilities } from './wire-types.js';
 
 /** Session options a server passes through to every connection's session. */
@@ -112,11 +113,17 @@ export class Server {
   readonly #connections = new Set<ServerConnection>();
   readonly #transports = new WeakSet<Transport>();
   readonly #custom = new CustomMethodTable();
+  /**
+   * The live `subscriptions/listen` streams (2026-07-28+): publish change notifications to
+   * them, end them, or teach them a filter key of an extension.
+   */
+  readonly subscriptions = new ListenSubscriptions();
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
     this.#options = options;
     this.setRequestHandler('server/discover', (_params, context) => this.#discover(context.protocolVersion));
+    this.setRequestHandler('subscriptions/listen', (params, context) => this.subscriptions.listen(params, context));
     this.setRequestHandler('logging/setLevel', (params, context) => {
       if (!isLoggingLevel(params.level)) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid log level');
       context.connection.setLogLevel(params.level);
@@ -234,8 +241,12 @@ export class Server {
     return connection;
   }
 
-  /** Closes every connection gracefully; resolves when all have terminated. */
+  /**
+   * Closes every connection gracefully; resolves when all have terminated. Listen streams are
+   * ended first, each with its `SubscriptionsListenResult`.
+   */
   async close(): Promise<void> {
+    await this.subscriptions.end();
     await Promise.all([...this.#connections].map((connection) => connection.close()));
   }
 
