@@ -366,6 +366,7 @@ export class Client {
    */
   async listen(filter: SubscriptionFilter, options: ListenOptions = {}): Promise<ListenHandle> {
     await this.#handshake;
+    if (this.#session.state.kind !== 'operating') throw new InvalidStateError('listen() needs a live connection: call connect() first', this.#session.state.kind);
     const host = { session: this.#session, modern: this.era === 'modern', streams: this.#streams, serverCapabilities: this.serverCapabilities };
     return openListen({ ...host, subscribe: (uri) => this.subscribeResource({ uri }), unsubscribe: (uri) => this.unsubscribeResource({ uri }) }, filter, options);
   }

@@ -6,7 +6,7 @@
  * `listChanged` auto-refresh is fed by a listen stream.
  */
 import { Client, type ClientOptions, type ListenNotification } from '@statemcp/client';
-import { InMemoryTransport, RequestCancelledError, SimulatedClock, type Tool } from '@statemcp/protocol';
+import { InMemoryTransport, InvalidStateError, RequestCancelledError, SimulatedClock, type Tool } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import { McpServer } from './index.js';
 import { flush } from './test-harness.js';
@@ -126,5 +126,10 @@ describe('client.listen against McpServer', () => {
     const client = await connect(server, 'modern');
     await expect(client.listen({ toolsListChanged: true }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(RequestCancelledError);
     await client.close();
+  });
+
+  it('refuses to open without a live connection', async () => {
+    const client = new Client({ name: 'listen-client', version: '1.0.0' });
+    await expect(client.listen({ toolsListChanged: true })).rejects.toBeInstanceOf(InvalidStateError);
   });
 });
