@@ -248,7 +248,7 @@ export class ListenStreams {
     if (typeof id === 'string' || typeof id === 'number') {
       const stream = this.#tagged.get(id);
       if (stream === undefined) return;
-      if (method === 'notifications/subscriptions/acknowledged') stream.acknowledge(isJsonObject(params.notifications) ? (params.notifications as SubscriptionFilter) : {});
+      if (method === 'notifications/subscriptions/acknowledged') stream.acknowledge(isJsonObject(params.notifications) ? params.notifications : {});
       else stream.deliver(method, params);
       return;
     }
