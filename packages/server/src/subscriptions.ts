@@ -17,7 +17,7 @@
  * the server honours. The core keys (list changes, resource URIs) are built in; an extension
  * adds its own with {@link ListenSubscriptions.defineField} (the tasks extension: `taskIds`).
  */
-import { SUBSCRIPTION_ID_META_KEY, isJsonObject, type JsonObject, type JsonValue, type RequestId } from '@statemcp/protocol';
+import { SUBSCRIPTION_ID_META_KEY, isJsonObject, type JsonObject, type RequestId } from '@statemcp/protocol';
 import type { ServerRequestContext } from './server.js';
 import type { ServerConnection } from './server-connection.js';
 
@@ -142,7 +142,7 @@ export class ListenSubscriptions {
     const filter: JsonObject = {};
     for (const [key, value] of Object.entries(requested)) {
       const honoured = this.#fields.get(key)?.honour(value, context);
-      if (honoured !== undefined) filter[key] = honoured as JsonValue;
+      if (honoured !== undefined) filter[key] = honoured;
     }
     const id = context.requestId;
     const result: JsonObject = { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META_KEY]: id } };
