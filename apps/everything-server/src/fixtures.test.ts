@@ -107,4 +107,20 @@ describe('createEverythingServer', () => {
     const completion = await c.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'test' } });
     expect(completion.completion.values).toEqual(['test', 'testValue1']);
   });
+
+  it('changes its tool and prompt lists on demand, for listen streams (2026-07-28)', async () => {
+    const server = createEverythingServer({ stepDelayMs: 1 });
+    const [clientSide, serverSide] = InMemoryTransport.createPair();
+    await server.connect(serverSide);
+    client = new Client({ name: 'test', version: '1.0.0' }, { era: 'modern' });
+    await client.connect(clientSide);
+    const stream = await client.listen({ toolsListChanged: true, promptsListChanged: true });
+    expect(stream.acknowledged).toEqual({ toolsListChanged: true, promptsListChanged: true });
+    const methods: string[] = [];
+    stream.onNotification(({ method }) => methods.push(method));
+    await client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
+    await client.callTool({ name: 'test_trigger_prompt_change', arguments: {} });
+    expect(methods).toEqual(['notifications/tools/list_changed', 'notifications/prompts/list_changed']);
+    expect((await client.listTools()).tools.some((tool) => tool.name.endsWith('_temporary'))).toBe(false);
+  });
 });

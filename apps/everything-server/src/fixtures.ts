@@ -268,6 +268,16 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     (args) => text(`Region: ${String((args as { region?: unknown }).region)}`),
   );
 
+  // ── 2026-07-28 listen triggers (server-stateless): a list changes, and changes back ─────
+  server.registerTool('test_trigger_tool_change', { description: 'Changes the tool list (one tools/list_changed on listen streams)' }, () => {
+    server.registerTool('test_trigger_tool_change_temporary', { description: 'Registered and removed at once' }, () => text('temporary')).remove();
+    return text('The tool list changed');
+  });
+  server.registerTool('test_trigger_prompt_change', { description: 'Changes the prompt list (one prompts/list_changed on listen streams)' }, () => {
+    server.registerPrompt('test_trigger_prompt_change_temporary', { description: 'Registered and removed at once' }, () => ({ messages: [] })).remove();
+    return text('The prompt list changed');
+  });
+
   // ── resources ────────────────────────────────────────────────────────────────────────
   server.registerResource(
     'static-text',

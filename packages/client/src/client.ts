@@ -37,6 +37,8 @@ import { connectAndNegotiate } from './connect-handshake.js';
 import { ClientCustomMethods, customSpec, type CustomCallOptions, type CustomNotificationHandler, type CustomNotifyOptions, type CustomRequestHandler } from './custom-methods.js';
 import { watchLists, type ListRefresher } from './list-refresh.js';
 import { NotificationListeners } from './listeners.js';
+import { ListenStreams, type ListenHandle, type ListenOptions, type SubscriptionFilter } from './listen.js';
+import { openListen } from './listen-open.js';
 import type {
   CallOptions,
   CallToolOptions,
@@ -103,6 +105,7 @@ export class Client {
   readonly #options: ClientOptions;
   readonly #serverRequests = new ServerRequestHandlers();
   readonly #listeners = new NotificationListeners();
+  readonly #streams = new ListenStreams();
   readonly #toolOutput: ToolOutputValidator;
   readonly #custom = new ClientCustomMethods();
   readonly #refreshers: readonly ListRefresher<unknown>[];
@@ -118,6 +121,7 @@ export class Client {
     if (options.onElicitation !== undefined) this.#serverRequests.elicitation = { handler: options.onElicitation, settings: {} };
     if (options.roots !== undefined) this.#serverRequests.roots = checkRoots(options.roots);
     this.#listeners.add('notifications/tools/list_changed', () => this.#toolOutput.clear());
+    this.#listeners.tap = (method, params) => this.#streams.route(method, params);
     this.#refreshers = watchLists(this.#listeners, options.clock ?? systemClock, options.listChanged, (kind, maxPages) =>
       collectPages(pageFetcher(this, kind, {}, {}), LIST_METHOD[kind], undefined, maxPages),
     );
@@ -215,6 +219,7 @@ export class Client {
     this.#serverRequests.install(session, () => this.#declared);
     this.#custom.install(session);
     this.#listeners.install(session);
+    this.#streams.install(session);
     void session.closed.then(() => {
       for (const refresher of this.#refreshers) refresher.stop();
     });
@@ -344,6 +349,26 @@ export class Client {
   /** Calls `listener` when the server reports a URL-mode elicitation complete (2025-11-25); returns an unsubscribe function. */
   onElicitationComplete(listener: (elicitationId: string) => void): () => void {
     return this.#listeners.add('notifications/elicitation/complete', (params) => listener(String(params.elicitationId)));
+  }
+
+  /**
+   * Opens a stream of change notifications, in either era, and resolves once the server has
+   * acknowledged it (`stream.acknowledged` is what it honours). 2026-07-28: a
+   * `subscriptions/listen` request that stays open; legacy: `resources/subscribe` for the URIs
+   * and the connection's own list changes. Its notifications also reach the client-wide
+   * listeners and the `listChanged` auto-refresh. `stream.close()` ends it.
+   *
+   * @example
+   * ```ts
+   * const stream = await client.listen({ toolsListChanged: true, resourceSubscriptions: ['file:///notes.md'] });
+   * for await (const { method, params } of stream) console.log(method, params.uri);
+   * ```
+   */
+  async listen(filter: SubscriptionFilter, options: ListenOptions = {}): Promise<ListenHandle> {
+    await this.#handshake;
+    if (this.#session.state.kind !== 'operating') throw new InvalidStateError('listen() needs a live connection: call connect() first', this.#session.state.kind);
+    const host = { session: this.#session, modern: this.era === 'modern', streams: this.#streams, serverCapabilities: this.serverCapabilities };
+    return openListen({ ...host, subscribe: (uri) => this.subscribeResource({ uri }), unsubscribe: (uri) => this.unsubscribeResource({ uri }) }, filter, options);
   }
 
   // ------------------------------------------------------------------ calls

@@ -7,6 +7,7 @@
 export { Client } from './client.js';
 export { applyFormDefaults } from './elicitation.js';
 export type { ListChangedOptions } from './list-refresh.js';
+export type { ListenEnd, ListenHandle, ListenNotification, ListenOptions, SubscriptionFilter } from './listen.js';
 
 export type {
   CallOptions,

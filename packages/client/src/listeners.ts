@@ -21,6 +21,8 @@ type Listener = (params: JsonObject) => void;
 
 export class NotificationListeners {
   readonly #listeners = new Map<ListenedNotification, Set<Listener>>();
+  /** Sees every listened notification first (the listen streams' router). */
+  tap: ((method: ListenedNotification, params: JsonObject) => void) | undefined;
 
   /** Adds a listener; returns a function that removes it. */
   add(method: ListenedNotification, listener: Listener): () => void {
@@ -44,6 +46,7 @@ export class NotificationListeners {
   }
 
   #emit(method: ListenedNotification, params: JsonObject): void {
+    this.tap?.(method, params);
     const set = this.#listeners.get(method);
     if (set === undefined) return;
     let failure: Error | undefined;

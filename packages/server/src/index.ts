@@ -23,6 +23,9 @@ export type { LoggingMessage } from './server-connection.js';
 
 export type { InputRequestOptions, RelatedRequestOptions, RequestExtra } from './request-extra.js';
 export type { RequestStateOptions } from './request-state.js';
+export { CORE_LISTEN_FIELDS, ListenSubscriptions } from './subscriptions.js';
+export type { ListenFilterField, ListenSubscription } from './subscriptions.js';
+
 
 export type { CustomNotificationHandler, CustomNotifyOptions, CustomRequestHandler, CustomRequestOptions } from './custom-methods.js';
 export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, InferCustom } from '@statemcp/protocol';

@@ -81,6 +81,13 @@ const LIST_CHANGED: Readonly<Record<ListKind, string>> = Object.freeze({
   prompts: 'notifications/prompts/list_changed',
 });
 
+/** The `subscriptions/listen` filter key of each list's change notification. */
+const LISTEN_KEY: Readonly<Record<ListKind, string>> = Object.freeze({
+  tools: 'toolsListChanged',
+  resources: 'resourcesListChanged',
+  prompts: 'promptsListChanged',
+});
+
 /**
  * The high-level MCP server: registrations shared by every connection, capabilities derived
  * from them, one `ServerConnection` per connected transport.
@@ -236,9 +243,13 @@ export class McpServer {
     return this.server.close();
   }
 
-  /** Sends `notifications/resources/updated` to every connection subscribed to `uri`. */
+  /**
+   * Sends `notifications/resources/updated` to every connection subscribed to `uri`
+   * (`resources/subscribe`) and every listen stream whose `resourceSubscriptions` name it.
+   */
   async notifyResourceUpdated(uri: string): Promise<void> {
-    await Promise.all(this.server.connections.map((connection) => connection.notifyResourceUpdated(uri).catch(() => false)));
+    const listening = this.server.subscriptions.publish('notifications/resources/updated', { uri }, (filter) => Array.isArray(filter.resourceSubscriptions) && filter.resourceSubscriptions.includes(uri));
+    await Promise.all([...this.server.connections.map((connection) => connection.notifyResourceUpdated(uri).catch(() => false)), listening]);
   }
 
   /** Sends a log message to every connection (each applies its own level). */
@@ -259,6 +270,7 @@ export class McpServer {
   #flushListChanges(): void {
     const kinds = [...this.#pendingLists];
     this.#pendingLists.clear();
+    for (const kind of kinds) void this.server.subscriptions.publish(LIST_CHANGED[kind], undefined, (filter) => filter[LISTEN_KEY[kind]] === true);
     for (const connection of this.server.connections) {
       if (!connection.isOperating || connection.stateless) continue; // 2026-07-28: change notifications only on listen streams
       const declared = connection.capabilities;

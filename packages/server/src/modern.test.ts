@@ -57,7 +57,7 @@ function fixtureServer(options: ConstructorParameters<typeof McpServer>[1] = {})
 
 describe('McpServer in the 2026-07-28 era', () => {
   describe('server/discover', () => {
-    it('reports the modern versions, capabilities without listen-only flags, instructions, serverInfo and caching hints', async () => {
+    it('reports the modern versions, capabilities (what a listen stream delivers), instructions, serverInfo and caching hints', async () => {
       const peer = await modernPeer(fixtureServer());
       const { result } = (await peer.call('server/discover')) as { result: JsonObject };
       expect(result).toMatchObject({
@@ -69,8 +69,8 @@ describe('McpServer in the 2026-07-28 era', () => {
         _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'modern-fixture', version: '1.0.0' } },
       });
       const capabilities = result.capabilities as JsonObject;
-      expect(capabilities.tools).toEqual({});
-      expect(capabilities.resources).toEqual({});
+      expect(capabilities.tools).toEqual({ listChanged: true });
+      expect(capabilities.resources).toEqual({ subscribe: true, listChanged: true });
       expect(capabilities.tasks).toBeUndefined();
     });
   });

@@ -26,21 +26,13 @@ export function implementationFor(info: Implementation, version: string): JsonOb
 
 /**
  * Capabilities for `version`: no `completions` before 2025-03-26, no `tasks` before 2025-11-25.
- * From 2026-07-28 on, change notifications flow only on `subscriptions/listen` streams, which
- * this server does not serve yet: `listChanged` and `resources.subscribe` are not declared there.
+ * From 2026-07-28 on, `listChanged` and `resources.subscribe` say what a `subscriptions/listen`
+ * stream delivers (the filter keys this server honours).
  */
 export function capabilitiesFor(capabilities: ServerCapabilities, version: string): JsonObject {
   const out: JsonObject = { ...capabilities };
   if (!hasFeature(version, 'completionsCapability')) delete out.completions;
   if (!hasFeature(version, 'tasks')) delete out.tasks;
-  if (hasFeature(version, 'listenSubscriptions')) {
-    for (const key of ['tools', 'prompts', 'resources'] as const) {
-      const entry = out[key];
-      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) continue;
-      const { listChanged: _l, subscribe: _s, ...rest } = entry as JsonObject;
-      out[key] = rest;
-    }
-  }
   return out;
 }
 

@@ -47,6 +47,7 @@ import { isLoggingLevel } from './logging-levels.js';
 import { RequestStateSealer, type RequestStateOptions } from './request-state.js';
 import { capabilitiesFor, implementationFor } from './revision-features.js';
 import { ServerConnection } from './server-connection.js';
+import { ListenSubscriptions } from './subscriptions.js';
 import type { Implementation, ServerCapabilities } from './wire-types.js';
 
 /** Session options a server passes through to every connection's session. */
@@ -124,12 +125,18 @@ export class Server {
   readonly #transports = new WeakSet<Transport>();
   readonly #custom = new CustomMethodTable();
   readonly #sealer: RequestStateSealer;
+  /**
+   * The live `subscriptions/listen` streams (2026-07-28+): publish change notifications to
+   * them, end them, or teach them a filter key of an extension.
+   */
+  readonly subscriptions = new ListenSubscriptions();
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
     this.#options = options;
     this.#sealer = new RequestStateSealer(options.requestState);
     this.setRequestHandler('server/discover', (_params, context) => this.#discover(context.protocolVersion));
+    this.setRequestHandler('subscriptions/listen', (params, context) => this.subscriptions.listen(params, context));
     this.setRequestHandler('logging/setLevel', (params, context) => {
       if (!isLoggingLevel(params.level)) throw new JsonRpcError(ErrorCode.InvalidParams, 'Invalid log level');
       context.connection.setLogLevel(params.level);
@@ -249,8 +256,12 @@ export class Server {
     return connection;
   }
 
-  /** Closes every connection gracefully; resolves when all have terminated. */
+  /**
+   * Closes every connection gracefully; resolves when all have terminated. Listen streams are
+   * ended first, each with its `SubscriptionsListenResult`.
+   */
   async close(): Promise<void> {
+    await this.subscriptions.end();
     await Promise.all([...this.#connections].map((connection) => connection.close()));
   }
 

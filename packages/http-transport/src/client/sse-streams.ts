@@ -101,6 +101,15 @@ export class SseStreams {
     for (const record of this.#requestStreams) record.pending.delete(id);
   }
 
+  /** The request `id` was cancelled: the stream that owes its answer stops (without reporting it undeliverable). */
+  cancelRequest(id: RequestId): void {
+    for (const record of this.#requestStreams) {
+      if (!record.requestIds.includes(id)) continue;
+      this.#requestStreams.delete(record);
+      this.#stop(record);
+    }
+  }
+
   /** The transport closed: every stream stops. */
   closeAll(): void {
     if (this.#standalone !== undefined) this.#stop(this.#standalone);

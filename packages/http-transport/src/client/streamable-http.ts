@@ -105,6 +105,8 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #paramHeaders = new ToolParamHeaders();
   /** Modern era: ids of `tools/list` requests whose results are screened for invalid annotations. */
   readonly #toolLists = new Set<RequestId>();
+  /** Modern era: requests not yet answered, with what aborts their POST (cancelling one closes its stream). */
+  readonly #modernRequests = new Map<RequestId, AbortController>();
 
   readonly canSendRequests = true;
 
@@ -200,6 +202,7 @@ export class StreamableHttpClientTransport implements Transport {
       case 'streamable':
         break;
     }
+    if (this.#cancelModern(message)) return;
     const handshake = isRequestWithMethod(message, 'initialize') || isNotificationWithMethod(message, 'notifications/initialized');
     const expiry = this.#expiry;
     if (expiry !== undefined && !handshake) return holdMessage(expiry, message);
@@ -277,6 +280,8 @@ export class StreamableHttpClientTransport implements Transport {
     const sessionId = isInitialize || modern !== undefined ? undefined : this.#sessionId;
     const url = this.#url.href;
     if (modern !== undefined && isRequestWithMethod(message, 'tools/list')) for (const id of requestIdsOf(message)) this.#toolLists.add(id);
+    const cancel = new AbortController();
+    if (modern !== undefined) for (const id of requestIdsOf(message)) this.#modernRequests.set(id, cancel);
     const headers = await buildHeaders(this.#options.headers, {
       accept: ACCEPT_BOTH,
       'content-type': 'application/json',
@@ -289,9 +294,11 @@ export class StreamableHttpClientTransport implements Transport {
     const scoped = this.#posts.child();
     let response: Response;
     try {
-      response = await this.#fetch(url, { ...this.#options.requestInit, method: 'POST', headers, body: JSON.stringify(message), signal: scoped.signal });
+      const signal = modern === undefined ? scoped.signal : AbortSignal.any([scoped.signal, cancel.signal]);
+      response = await this.#fetch(url, { ...this.#options.requestInit, method: 'POST', headers, body: JSON.stringify(message), signal });
     } catch (error) {
       scoped.release();
+      for (const id of requestIdsOf(message)) this.#modernRequests.delete(id);
       this.#assertOpen();
       throw networkError('POST', url, error);
     }
@@ -372,6 +379,22 @@ export class StreamableHttpClientTransport implements Transport {
     }
   }
 
+  /**
+   * Modern era: a request is cancelled by closing its POST and response stream, which the
+   * server treats as cancellation (digest §5.3); no `notifications/cancelled` is posted.
+   * True when `message` was such a cancellation.
+   */
+  #cancelModern(message: JsonRpcMessage): boolean {
+    if (!isNotificationWithMethod(message, 'notifications/cancelled') || !('params' in message) || !isJsonObject(message.params)) return false;
+    const id = message.params.requestId;
+    const cancel = isRequestId(id) ? this.#modernRequests.get(id) : undefined;
+    if (cancel === undefined || !isRequestId(id)) return false;
+    this.#modernRequests.delete(id);
+    cancel.abort();
+    this.#streams.cancelRequest(id);
+    return true;
+  }
+
   // ---------------------------------------------------------------------------------------
   // Legacy HTTP+SSE fallback
 
@@ -408,6 +431,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item) && isRequestId(item.id)) {
         answered?.delete(item.id);
         this.#streams.answered(item.id);
+        this.#modernRequests.delete(item.id);
         // HTTP clients leave out tools whose `x-mcp-header` annotations break the rules (digest §5.3), with a warning.
         if (this.#toolLists.delete(item.id) && isJsonObject(item.result)) {
           const warn = (tool: string, why: string): void => this.#sink()?.onError?.(new TransportError(`Left out tool ${JSON.stringify(tool)} from tools/list: ${why}`));
@@ -419,6 +443,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   #undeliverable(ids: readonly RequestId[], error: Error): void {
+    for (const id of ids) this.#modernRequests.delete(id);
     const sink = this.#sink();
     if (sink?.onUndeliverable !== undefined) sink.onUndeliverable(ids, error);
     else sink?.onError?.(error);

@@ -93,7 +93,10 @@ export interface SessionOptions {
 
 /** Per-request options for outbound requests. */
 export interface RequestOptions {
-  /** Timeout in ms (default: the session's default). */
+  /**
+   * Timeout in ms (default: the session's default). `Infinity` arms no timer: for a request
+   * that stays open by design (`subscriptions/listen`), ended by its signal or by the peer.
+   */
   readonly timeoutMs?: number;
   /** Hard maximum in ms, even with progress. */
   readonly maxTotalTimeoutMs?: number;
@@ -113,6 +116,11 @@ export interface RequestOptions {
   readonly relatedRequestId?: RequestId;
   /** Skip checking the peer's capabilities for this call. */
   readonly skipCapabilityCheck?: boolean;
+  /**
+   * Called with the request's JSON-RPC id as soon as it is assigned, before anything is
+   * written (a `subscriptions/listen` caller demultiplexes its stream by that id).
+   */
+  readonly onRequestId?: (id: RequestId) => void;
   /**
    * Sends a method outside the specification: its params are validated before sending, its
    * result on arrival, and the peer must have declared its opt-in (see `CustomRequestSpec`).

@@ -160,6 +160,7 @@ export class OutboundRequests {
   send(method: string, params: JsonObject | undefined, options: RequestOptions, held = false, awaited = true): Promise<JsonObject> {
     const host = this.#host;
     const id = ++this.#nextId;
+    options.onRequestId?.(id);
     const progressToken = options.onProgress !== undefined ? id : undefined;
     const parent = options.relatedRequestId !== undefined ? host.ledger.inbound(options.relatedRequestId) : undefined;
     const ownMeta = isJsonObject(params?._meta) ? params._meta : undefined;
@@ -447,6 +448,8 @@ export class OutboundRequests {
   #armTimeout(record: OutboundRecord): void {
     const clock = this.#host.clock;
     if (record.timer !== undefined) clock.clearTimeout(record.timer);
+    record.timer = undefined;
+    if (record.timeoutMs === Infinity) return; // open by design (a listen stream): no timer
     record.timer = clock.setTimeout(() => this.#expire(record, record.timeoutMs, false), record.timeoutMs, { keepAlive: record.awaited });
   }
 

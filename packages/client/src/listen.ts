@@ -1,0 +1,259 @@
+/**
+ * `client.listen(filter)`: one stream of change notifications over both eras.
+ *
+ * - 2026-07-28 (modern): a `subscriptions/listen` request that stays open (no timeout). The
+ *   server acknowledges the subset it honours, then tags every notification of the stream with
+ *   the request's id (`_meta["io.modelcontextprotocol/subscriptionId"]`); the streams of one
+ *   connection are told apart by that id. `close()` cancels the request (`notifications/cancelled`
+ *   on stdio and WebSocket; over Streamable HTTP the transport closes the SSE response).
+ * - Legacy: list changes arrive on the connection anyway (over HTTP on the GET stream) and
+ *   `resourceSubscriptions` become `resources/subscribe` calls; the acknowledgement is what the
+ *   server's capabilities allow. `close()` unsubscribes.
+ *
+ * ```
+ *  listen(filter) ─▶ opening ─▶ acknowledged ─▶ notifications … ─▶ ended
+ *                                                   close() ──────────┤ 'closed'
+ *                          server's SubscriptionsListenResult ────────┤ 'server'
+ *                          connection closed / request failed ────────┘ 'connection' (with the error)
+ * ```
+ *
+ * Notifications of a stream also reach the client-wide listeners (`onToolsListChanged`, the
+ * `listChanged` auto-refresh), so a listen stream is what feeds them in the modern era.
+ */
+import { ConnectionClosedError, RequestCancelledError, SUBSCRIPTION_ID_META_KEY, isJsonObject, type JsonObject, type RequestId, type Session } from '@statemcp/protocol';
+import type { ServerCapabilities } from './types.js';
+
+/**
+ * Which notifications a listen stream delivers (the 2026-07-28 `SubscriptionFilter`); omitted or
+ * `false` means not wanted. Extensions add keys (the tasks extension: `taskIds`).
+ */
+export interface SubscriptionFilter {
+  readonly toolsListChanged?: boolean;
+  readonly promptsListChanged?: boolean;
+  readonly resourcesListChanged?: boolean;
+  /** URIs whose `notifications/resources/updated` the stream delivers. */
+  readonly resourceSubscriptions?: readonly string[];
+  readonly [key: string]: unknown;
+}
+
+/** One notification delivered on a listen stream. */
+export interface ListenNotification {
+  readonly method: string;
+  readonly params: JsonObject;
+}
+
+/** How a listen stream ended: `closed` by `close()`, `server` ended it gracefully, or the `connection` ended (with the error). */
+export interface ListenEnd {
+  readonly reason: 'closed' | 'server' | 'connection';
+  readonly error?: Error;
+}
+
+/** Options of `client.listen`. */
+export interface ListenOptions {
+  /** Aborting it closes the stream (like `close()`). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A live listen stream: iterate it (`for await`) or add listeners; `close()` ends it.
+ *
+ * @example
+ * ```ts
+ * const stream = await client.listen({ toolsListChanged: true, resourceSubscriptions: ['file:///notes.md'] });
+ * console.log(stream.acknowledged); // what the server honours
+ * for await (const { method, params } of stream) console.log(method, params.uri);
+ * ```
+ */
+export interface ListenHandle extends AsyncIterable<ListenNotification> {
+  /** The subscription id (the `subscriptions/listen` request's id; undefined in the legacy era). */
+  readonly id: RequestId | undefined;
+  /** The filter the server honours: its acknowledgement (modern) or what its capabilities allow (legacy). */
+  readonly acknowledged: SubscriptionFilter;
+  /** Resolves once, when the stream has ended. */
+  readonly ended: Promise<ListenEnd>;
+  /** Calls `listener` with every notification of the stream; returns a function that removes it. */
+  onNotification(listener: (notification: ListenNotification) => void): () => void;
+  /** Ends the stream (idempotent); resolves once it has ended. */
+  close(): Promise<void>;
+}
+
+/** The methods a legacy connection delivers to a stream, and whether a filter asks for each. */
+const LEGACY_ROUTES: Readonly<Record<string, (filter: SubscriptionFilter, params: JsonObject) => boolean>> = {
+  'notifications/tools/list_changed': (filter) => filter.toolsListChanged === true,
+  'notifications/prompts/list_changed': (filter) => filter.promptsListChanged === true,
+  'notifications/resources/list_changed': (filter) => filter.resourcesListChanged === true,
+  'notifications/resources/updated': (filter, params) => filter.resourceSubscriptions?.includes(String(params.uri)) === true,
+};
+
+/** The legacy acknowledgement: the part of `filter` the server's capabilities allow. */
+export function legacyHonoured(filter: SubscriptionFilter, capabilities: ServerCapabilities | undefined): SubscriptionFilter {
+  const honoured: Record<string, unknown> = {};
+  if (filter.toolsListChanged === true && capabilities?.tools?.listChanged === true) honoured.toolsListChanged = true;
+  if (filter.promptsListChanged === true && capabilities?.prompts?.listChanged === true) honoured.promptsListChanged = true;
+  if (filter.resourcesListChanged === true && capabilities?.resources?.listChanged === true) honoured.resourcesListChanged = true;
+  const uris = filter.resourceSubscriptions ?? [];
+  if (uris.length > 0 && capabilities?.resources?.subscribe === true) honoured.resourceSubscriptions = [...new Set(uris)];
+  return honoured;
+}
+
+/** One stream's state and deliveries (the `ListenHandle` implementation). */
+export class ListenStream implements ListenHandle {
+  id: RequestId | undefined;
+  /** Settles with the acknowledgement, or rejects when the stream ends before it. */
+  readonly opened: Promise<SubscriptionFilter>;
+  readonly ended: Promise<ListenEnd>;
+  /** The honoured filter, once acknowledged (legacy routing reads it). */
+  filter: SubscriptionFilter | undefined;
+  readonly #listeners = new Set<(notification: ListenNotification) => void>();
+  readonly #stop: () => Promise<void>;
+  #acknowledge!: (filter: SubscriptionFilter) => void;
+  #refuse!: (error: Error) => void;
+  #end!: (end: ListenEnd) => void;
+  #done = false;
+
+  /** `stop` asks the era's mechanism to end the stream (cancel the request, or unsubscribe). */
+  constructor(stop: () => Promise<void>) {
+    this.#stop = stop;
+    this.opened = new Promise((resolve, reject) => {
+      this.#acknowledge = resolve;
+      this.#refuse = reject;
+    });
+    this.opened.catch(() => undefined); // observed through `ended` when nobody awaits it
+    this.ended = new Promise((resolve) => (this.#end = resolve));
+  }
+
+  get acknowledged(): SubscriptionFilter {
+    return this.filter ?? {};
+  }
+
+  /** True once the stream has ended. */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** The server acknowledged `filter`. */
+  acknowledge(filter: SubscriptionFilter): void {
+    this.filter = filter;
+    this.#acknowledge(filter);
+  }
+
+  /** Delivers one notification of this stream to its listeners and iterators. */
+  deliver(method: string, params: JsonObject): void {
+    if (this.#done) return;
+    const notification: ListenNotification = { method, params };
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(notification);
+      } catch {
+        // one listener's failure does not stop the others, nor the stream
+      }
+    }
+  }
+
+  /** The stream is over: settles `ended` (and `acknowledged`, if it never came). */
+  finish(end: ListenEnd): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#refuse(end.error ?? new RequestCancelledError(`The listen stream ended (${end.reason}) before it was acknowledged`, { reason: end.reason }));
+    this.#end(end);
+  }
+
+  onNotification(listener: (notification: ListenNotification) => void): () => void {
+    const entry = (notification: ListenNotification): void => listener(notification);
+    this.#listeners.add(entry);
+    return () => void this.#listeners.delete(entry);
+  }
+
+  async close(): Promise<void> {
+    if (!this.#done) await this.#stop();
+    await this.ended;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<ListenNotification> {
+    const queue: ListenNotification[] = [];
+    let wake: (() => void) | undefined;
+    const remove = this.onNotification((notification) => {
+      queue.push(notification);
+      wake?.();
+    });
+    void this.ended.then(() => wake?.());
+    return {
+      next: async () => {
+        for (;;) {
+          const next = queue.shift();
+          if (next !== undefined) return { value: next, done: false };
+          if (this.#done) {
+            remove();
+            return { value: undefined, done: true };
+          }
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+        }
+      },
+      return: async () => {
+        remove();
+        await this.close();
+        return { value: undefined, done: true };
+      },
+    };
+  }
+}
+
+/** The listen streams of one client: routes the server's notifications to them. */
+export class ListenStreams {
+  /** Modern streams by subscription id. */
+  readonly #tagged = new Map<RequestId, ListenStream>();
+  readonly #legacy = new Set<ListenStream>();
+
+  /** Routes `session`'s acknowledgements here; its end ends every stream. */
+  install(session: Session): void {
+    session.setNotificationHandler('notifications/subscriptions/acknowledged', (params) => this.route('notifications/subscriptions/acknowledged', params));
+    void session.closed.then(() => this.endAll(new ConnectionClosedError('The connection closed')));
+  }
+
+  /** A modern stream, routed by its id from now on. */
+  addTagged(id: RequestId, stream: ListenStream): void {
+    stream.id = id;
+    this.#tagged.set(id, stream);
+  }
+
+  /** A legacy stream, routed by its filter. */
+  addLegacy(stream: ListenStream): void {
+    this.#legacy.add(stream);
+  }
+
+  remove(stream: ListenStream): void {
+    if (stream.id !== undefined && this.#tagged.get(stream.id) === stream) this.#tagged.delete(stream.id);
+    this.#legacy.delete(stream);
+  }
+
+  /** True when a legacy stream still asks for updates of `uri` (its `resources/subscribe` stays). */
+  legacyWants(uri: string): boolean {
+    for (const stream of this.#legacy) if (stream.filter?.resourceSubscriptions?.includes(uri) === true) return true;
+    return false;
+  }
+
+  /** Every stream of the connection ends with it. */
+  endAll(error: Error): void {
+    for (const stream of [...this.#tagged.values(), ...this.#legacy]) {
+      this.remove(stream);
+      stream.finish({ reason: 'connection', error });
+    }
+  }
+
+  /** A notification from the server: a tagged one goes to its stream, an untagged one to the legacy streams that asked for it. */
+  route(method: string, params: JsonObject): void {
+    const meta = isJsonObject(params._meta) ? params._meta : undefined;
+    const id = meta?.[SUBSCRIPTION_ID_META_KEY];
+    if (typeof id === 'string' || typeof id === 'number') {
+      const stream = this.#tagged.get(id);
+      if (stream === undefined) return;
+      if (method === 'notifications/subscriptions/acknowledged') stream.acknowledge(isJsonObject(params.notifications) ? params.notifications : {});
+      else stream.deliver(method, params);
+      return;
+    }
+    const wanted = LEGACY_ROUTES[method];
+    if (wanted === undefined) return;
+    for (const stream of this.#legacy) if (stream.filter !== undefined && wanted(stream.filter, params)) stream.deliver(method, params);
+  }
+}

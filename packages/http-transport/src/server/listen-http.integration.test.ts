@@ -1,0 +1,62 @@
+/**
+ * `subscriptions/listen` over stateless Streamable HTTP on real 127.0.0.1 sockets: the listen
+ * POST is answered with an SSE stream whose first event is the acknowledgement, change
+ * notifications arrive on it tagged with the subscription id, closing the stream on the client
+ * cancels it on the server (no session, no `notifications/cancelled` POST), and the server's
+ * close ends it with the graceful result.
+ */
+import { Client, type ListenNotification } from '@statemcp/client';
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { Servers, recordingFetch } from '../../test/mcp-fixture.js';
+import { StreamableHttpClientTransport } from '../client/streamable-http.js';
+
+const servers = new Servers();
+afterEach(() => servers.closeAll());
+
+function next(stream: { onNotification(listener: (notification: ListenNotification) => void): () => void }): Promise<ListenNotification> {
+  return new Promise((resolve) => {
+    const remove = stream.onNotification((notification) => {
+      remove();
+      resolve(notification);
+    });
+  });
+}
+
+describe('subscriptions/listen over Streamable HTTP (2026-07-28)', () => {
+  it('streams tagged change notifications on the POST, and closing the stream cancels it on the server', async () => {
+    const { mcp, url } = await servers.start();
+    const { fetch, exchanges } = recordingFetch();
+    const client = new Client({ name: 'listen-http', version: '1.0.0' }, { era: 'modern' });
+    await client.connect(new StreamableHttpClientTransport(url, { fetch }));
+    const stream = await client.listen({ toolsListChanged: true, promptsListChanged: true });
+    expect(stream.acknowledged).toEqual({ toolsListChanged: true });
+    const listen = exchanges.find((exchange) => exchange.rpc === 'subscriptions/listen');
+    expect(listen?.headers['mcp-method']).toBe('subscriptions/listen');
+    expect(listen?.headers['mcp-session-id']).toBeUndefined();
+
+    const arriving = next(stream);
+    mcp.registerTool('added', {}, () => ({ content: [] }));
+    const notification = await arriving;
+    expect(notification.method).toBe('notifications/tools/list_changed');
+    expect(notification.params._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': stream.id });
+
+    const [live] = mcp.server.subscriptions.live;
+    expect(live?.id).toBe(stream.id);
+    await stream.close();
+    await live?.connection.closed;
+    expect(mcp.server.subscriptions.live).toEqual([]);
+    expect(exchanges.some((exchange) => exchange.rpc === 'notifications/cancelled')).toBe(false);
+    await client.close();
+  });
+
+  it('ends with the graceful result when the server closes', async () => {
+    const { mcp, url } = await servers.start();
+    const client = new Client({ name: 'listen-http', version: '1.0.0' }, { era: 'modern' });
+    await client.connect(new StreamableHttpClientTransport(url));
+    const stream = await client.listen({ toolsListChanged: true });
+    await mcp.close();
+    expect(await stream.ended).toEqual({ reason: 'server' });
+    await client.close();
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * `subscriptions/listen` (2026-07-28+, digest §6.7): the one place a stateless server pushes
+ * change notifications. A listen request stays open: its first message is
+ * `notifications/subscriptions/acknowledged` with the subset of the filter this server honours,
+ * then every notification it publishes to the stream carries the listen request's id in
+ * `_meta["io.modelcontextprotocol/subscriptionId"]` (on stdio and WebSocket the client
+ * demultiplexes by it; on Streamable HTTP the stream is the POST's SSE response).
+ *
+ * ```
+ *  subscriptions/listen ─▶ honour the filter ─▶ acknowledged ─▶ live: publish() ─▶ tagged notifications
+ *                                                                 │
+ *          client cancels / connection ends ─▶ dropped (no reply) ┤
+ *          server ends it (end / Server.close) ─▶ SubscriptionsListenResult, tagged ─▶ gone
+ * ```
+ *
+ * Which filter keys exist is data: each {@link ListenFilterField} says what of a requested key
+ * the server honours. The core keys (list changes, resource URIs) are built in; an extension
+ * adds its own with {@link ListenSubscriptions.defineField} (the tasks extension: `taskIds`).
+ */
+import { SUBSCRIPTION_ID_META_KEY, isJsonObject, type JsonObject, type RequestId } from '@statemcp/protocol';
+import type { ServerRequestContext } from './server.js';
+import type { ServerConnection } from './server-connection.js';
+
+/** One key of the `SubscriptionFilter`: what of the client's request for it the server honours. */
+export interface ListenFilterField {
+  /** The filter key, e.g. `toolsListChanged` or `taskIds`. */
+  readonly key: string;
+  /**
+   * The honoured value of `requested` (the client's value for {@link key}) for this request,
+   * or undefined to leave the key out of the acknowledgement (unsupported, or not asked for).
+   */
+  honour(requested: unknown, context: ServerRequestContext): unknown;
+}
+
+/** A live listen stream, as {@link ListenSubscriptions.publish} sees it. */
+export interface ListenSubscription {
+  /** The id of the `subscriptions/listen` request (the `subscriptionId` of its notifications). */
+  readonly id: RequestId;
+  /** The honoured filter: what the acknowledgement announced. */
+  readonly filter: Readonly<JsonObject>;
+  /** The connection the stream runs on. */
+  readonly connection: ServerConnection;
+}
+
+interface LiveSubscription extends ListenSubscription {
+  readonly context: ServerRequestContext;
+  /** Answers the listen request with the graceful `SubscriptionsListenResult`. */
+  readonly finish: () => void;
+}
+
+/** A list-change key, honoured when the connection declared `listChanged` for its list. */
+function listChangedField(key: string, list: 'tools' | 'prompts' | 'resources'): ListenFilterField {
+  return {
+    key,
+    honour: (requested, context) => (requested === true && context.connection.capabilities[list]?.listChanged === true ? true : undefined),
+  };
+}
+
+/** `resourceSubscriptions`: the URIs, honoured when the connection declared `resources.subscribe`. */
+const RESOURCE_SUBSCRIPTIONS: ListenFilterField = {
+  key: 'resourceSubscriptions',
+  honour: (requested, context) => {
+    if (!Array.isArray(requested) || context.connection.capabilities.resources?.subscribe !== true) return undefined;
+    const uris = [...new Set(requested.filter((uri): uri is string => typeof uri === 'string'))];
+    return uris.length === 0 ? undefined : uris;
+  },
+};
+
+/** The core keys of the 2026-07-28 `SubscriptionFilter`. */
+export const CORE_LISTEN_FIELDS: readonly ListenFilterField[] = Object.freeze([
+  listChangedField('toolsListChanged', 'tools'),
+  listChangedField('promptsListChanged', 'prompts'),
+  listChangedField('resourcesListChanged', 'resources'),
+  RESOURCE_SUBSCRIPTIONS,
+]);
+
+/** `params` tagged with the stream's id in `_meta` (a copy; the params' own `_meta` is kept). */
+function tagged(params: JsonObject | undefined, id: RequestId): JsonObject {
+  const meta = isJsonObject(params?._meta) ? params._meta : {};
+  return { ...params, _meta: { ...meta, [SUBSCRIPTION_ID_META_KEY]: id } };
+}
+
+/**
+ * Every live listen stream of one server, the filter keys it understands, and publishing to
+ * the streams whose honoured filter matches.
+ *
+ * @example
+ * ```ts
+ * const { subscriptions } = mcpServer.server;
+ * subscriptions.defineField({ key: 'com.example/alerts', honour: (requested) => (requested === true ? true : undefined) });
+ * await subscriptions.publish('notifications/com.example/alert', { level: 'high' }, (filter) => filter['com.example/alerts'] === true);
+ * ```
+ */
+export class ListenSubscriptions {
+  readonly #fields = new Map<string, ListenFilterField>(CORE_LISTEN_FIELDS.map((field) => [field.key, field]));
+  readonly #live = new Set<LiveSubscription>();
+
+  /** Adds (or replaces) a filter key; streams opened afterwards honour it. */
+  defineField(field: ListenFilterField): void {
+    this.#fields.set(field.key, field);
+  }
+
+  /** The live streams. */
+  get live(): readonly ListenSubscription[] {
+    return [...this.#live].map(({ id, filter, connection }) => ({ id, filter, connection }));
+  }
+
+  /**
+   * Sends `method` with `params` (tagged with each stream's id) on every live stream whose
+   * honoured filter passes `matches`; resolves with how many streams it went to.
+   */
+  async publish(method: string, params: JsonObject | undefined, matches: (filter: Readonly<JsonObject>) => boolean): Promise<number> {
+    const sends: Promise<void>[] = [];
+    for (const subscription of this.#live) {
+      if (!matches(subscription.filter)) continue;
+      sends.push(subscription.context.sendNotification(method, tagged(params, subscription.id)).catch(() => undefined));
+    }
+    await Promise.all(sends);
+    return sends.length;
+  }
+
+  /**
+   * Ends streams gracefully (all of them, or those `which` selects): each listen request is
+   * answered with `SubscriptionsListenResult` (`resultType: "complete"`, tagged with its id).
+   * Resolves once the answers have been handed to their transports.
+   */
+  async end(which: (subscription: ListenSubscription) => boolean = () => true): Promise<void> {
+    let ended = 0;
+    for (const subscription of [...this.#live]) {
+      if (!which(subscription)) continue;
+      this.#live.delete(subscription);
+      subscription.finish();
+      ended++;
+    }
+    // The replies are written once the handlers' promise chains have run: one macrotask later.
+    if (ended > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
+  }
+
+  /** @internal The `subscriptions/listen` handler: acknowledge, then stay open until ended. */
+  listen(params: JsonObject, context: ServerRequestContext): Promise<JsonObject> {
+    const requested = isJsonObject(params.notifications) ? params.notifications : {};
+    const filter: JsonObject = {};
+    for (const [key, value] of Object.entries(requested)) {
+      const honoured = this.#fields.get(key)?.honour(value, context);
+      if (honoured !== undefined) filter[key] = honoured;
+    }
+    const id = context.requestId;
+    const result: JsonObject = { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META_KEY]: id } };
+    return new Promise<JsonObject>((resolve) => {
+      if (context.signal.aborted) {
+        resolve(result);
+        return;
+      }
+      // Written before the stream goes live: nothing of this subscription can precede it.
+      context.sendNotification('notifications/subscriptions/acknowledged', { _meta: { [SUBSCRIPTION_ID_META_KEY]: id }, notifications: filter }).catch(() => undefined);
+      const subscription: LiveSubscription = { id, filter, connection: context.connection, context, finish: () => resolve(result) };
+      this.#live.add(subscription);
+      // Cancelled by the client, or the connection ended: the session sends no reply.
+      context.signal.addEventListener(
+        'abort',
+        () => {
+          this.#live.delete(subscription);
+          resolve(result);
+        },
+        { once: true },
+      );
+    });
+  }
+}
