@@ -9,6 +9,7 @@ import type { RequestId } from '@statemcp/protocol';
 import { McpServer, type CallToolResult, type ElicitRequestFormParams, type ServerConnection } from '@statemcp/server';
 import { z } from 'zod';
 import { PNG_BASE64, WAV_BASE64 } from './media.js';
+import { registerTaskFixtures } from './task-fixtures.js';
 
 export const SERVER_INFO = { name: 'statemcp-everything-server', version: '0.0.0' } as const;
 
@@ -266,6 +267,8 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     },
     (args) => text(`Region: ${String((args as { region?: unknown }).region)}`),
   );
+
+  registerTaskFixtures(server, sleep);
 
   // ── resources ────────────────────────────────────────────────────────────────────────
   server.registerResource(

@@ -183,7 +183,7 @@ export { extensionSettings, isExtensionId, withExtension } from './capabilities/
 export { APP_MIME_TYPE, LEGACY_RESOURCE_URI_META_KEY, UI_EXTENSION_ID } from './extensions/ui.js';
 export type { UiExtensionSettings, UiResourceCsp, UiResourceMeta, UiResourcePermissions, UiToolMeta, UiVisibility } from './extensions/ui.js';
 export { TASKS_EXTENSION_ID, TASKS_METHODS, TASKS_NOTIFICATION_METHOD, declaresTasksExtension, isCreateTaskResult } from './extensions/tasks.js';
-export type { CreateTaskResult, DetailedTask, ExtensionTask, TaskError, TaskIdParams, TaskInputRequest, TasksUpdateParams } from './extensions/tasks.js';
+export type { TaskCreatedResult, DetailedTask, ExtensionTask, TaskError, TaskIdParams, TaskInputRequest, TasksUpdateParams } from './extensions/tasks.js';
 
 // State machines
 export { CONNECTION_TABLE, initialConnectionState, isLive, transition } from './machines/connection.js';

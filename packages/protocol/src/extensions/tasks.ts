@@ -2,7 +2,7 @@
  * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663, digest §7.5): the wire shapes
  * of a 2026-07-28 task and of `tasks/get`, `tasks/update`, `tasks/cancel` and
  * `notifications/tasks`, and the negotiation check. A server MAY answer a `tools/call` with a
- * `CreateTaskResult` (`resultType: "task"`, the task's fields inline) only when the request's
+ * `TaskCreatedResult` (`resultType: "task"`, the task's fields inline) only when the request's
  * client capabilities list the extension; the requestor then polls `tasks/get`, answers
  * `inputRequests` with `tasks/update` and may `tasks/cancel`. The status graph is the shared
  * task machine (`machines/task.ts`).
@@ -57,7 +57,7 @@ export interface DetailedTask extends ExtensionTask {
 }
 
 /** The answer of a request the server chose to run as a task. */
-export interface CreateTaskResult extends ExtensionTask {
+export interface TaskCreatedResult extends ExtensionTask {
   resultType: 'task';
 }
 
@@ -78,7 +78,7 @@ export function declaresTasksExtension(capabilities: unknown): boolean {
   return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION_ID in extensions;
 }
 
-/** True for a `CreateTaskResult` (the only result with `resultType: "task"`). */
-export function isCreateTaskResult(result: unknown): result is CreateTaskResult {
+/** True for a `TaskCreatedResult` (the only result with `resultType: "task"`). */
+export function isCreateTaskResult(result: unknown): result is TaskCreatedResult {
   return typeof result === 'object' && result !== null && (result as { resultType?: unknown }).resultType === 'task' && typeof (result as { taskId?: unknown }).taskId === 'string';
 }
