@@ -3,6 +3,7 @@
  * requests that the server sends (sampling, elicitation).
  */
 import type { Clock, CloseInfo, EraPreference, InspectListener, JsonSchemaValidator, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
+import type { ToolTask } from './tool-task.js';
 import type { ListChangedOptions } from './list-refresh.js';
 import type {
   ClientCapabilities,
@@ -134,6 +135,12 @@ export interface ListOptions extends CallOptions {
 export interface CallToolOptions extends CallOptions {
   /** Check `structuredContent` against the tool's `outputSchema` (default: the client's `validateToolOutput`). */
   readonly validateOutput?: boolean;
+  /**
+   * Called with the task handle when the server runs the call as a task (tasks extension,
+   * 2026-07-28): keep `taskId` to resume elsewhere, cancel it, or watch its statuses while
+   * `callTool` waits for the final result.
+   */
+  readonly onTask?: (task: ToolTask) => void;
 }
 
 /** Options of `connect`. */
