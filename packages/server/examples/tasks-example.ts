@@ -1,5 +1,5 @@
 import { Client } from '@statemcp/client';
-import { InMemoryTransport, TASKS_EXTENSION_ID } from '@statemcp/protocol';
+import { InMemoryTransport, TASKS_EXTENSION_ID, withExtension } from '@statemcp/protocol';
 import { McpServer, MemoryTaskStore } from '@statemcp/server';
 import { z } from 'zod';
 
@@ -17,7 +17,7 @@ export async function main(): Promise<string[]> {
 
   const client = new Client(
     { name: 'desk', version: '1.0.0' },
-    { era: 'modern', capabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } }, onElicitation: async () => ({ action: 'accept', content: {} }) },
+    { era: 'modern', capabilities: withExtension({}, TASKS_EXTENSION_ID), onElicitation: async () => ({ action: 'accept', content: {} }) },
   );
   const [clientSide, serverSide] = InMemoryTransport.createPair();
   await server.connect(serverSide);

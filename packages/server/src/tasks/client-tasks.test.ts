@@ -4,14 +4,14 @@
  * handler), hands out the task handle, and a second client picks up a task by id after the
  * first one died mid-task.
  */
-import { Client, type ClientOptions } from '@statemcp/client';
-import { InMemoryTransport, SimulatedClock, TASKS_EXTENSION_ID, type TaskStatusKind } from '@statemcp/protocol';
+import { Client } from '@statemcp/client';
+import { InMemoryTransport, SimulatedClock, TASKS_EXTENSION_ID, withExtension, type TaskStatusKind } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer } from '../index.js';
 import { flush } from '../test-harness.js';
 
-const TASKS = { extensions: { [TASKS_EXTENSION_ID]: {} } };
+const TASKS = withExtension({}, TASKS_EXTENSION_ID);
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -34,7 +34,7 @@ type Answer = { action: 'accept'; content: { ok: boolean } } | { action: 'declin
 async function connect(mcp: McpServer, clock: SimulatedClock, onElicitation: () => Promise<Answer> = async () => ({ action: 'accept', content: { ok: true } })): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createPair();
   await mcp.connect(serverSide);
-  const client = new Client({ name: 'task-client', version: '1.0.0' }, { era: 'modern', clock, capabilities: TASKS as NonNullable<ClientOptions['capabilities']>, onElicitation });
+  const client = new Client({ name: 'task-client', version: '1.0.0' }, { era: 'modern', clock, capabilities: TASKS, onElicitation });
   await client.connect(clientSide);
   return client;
 }

@@ -33,7 +33,7 @@ const NEEDS: Readonly<Record<string, string>> = { 'elicitation/create': 'elicita
 export function taskRequestExtra(base: RequestExtra, taskId: string, signal: AbortSignal, channel: TaskInputChannel): RequestExtra {
   const ask = async (method: string, params: JsonObject | undefined, options: RelatedRequestOptions | undefined): Promise<JsonObject> => {
     const needed = NEEDS[method];
-    if (needed !== undefined && !hasCapability(base.clientCapabilities as JsonObject, [needed])) {
+    if (needed !== undefined && !hasCapability(base.clientCapabilities, [needed])) {
       throw new JsonRpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${needed}`, { requiredCapabilities: { [needed]: {} } });
     }
     const given = options?.signal;
@@ -56,8 +56,8 @@ export function taskRequestExtra(base: RequestExtra, taskId: string, signal: Abo
     sendNotification: () => Promise.resolve(),
     log: () => Promise.resolve(false),
     sendRequest: (method, params, options) => ask(method, params, options),
-    elicit: async (params, options) => (await ask('elicitation/create', params as unknown as JsonObject, options)) as unknown as ElicitResult,
-    createMessage: async (params, options) => (await ask('sampling/createMessage', params as unknown as JsonObject, options)) as unknown as CreateMessageResult,
+    elicit: async (params, options) => (await ask('elicitation/create', params, options)) as unknown as ElicitResult,
+    createMessage: async (params, options) => (await ask('sampling/createMessage', params, options)) as unknown as CreateMessageResult,
     listRoots: async (options) => (await ask('roots/list', undefined, options)) as unknown as ListRootsResult,
   };
 }
