@@ -10,6 +10,7 @@ import { McpServer, type CallToolResult, type ElicitRequestFormParams, type Serv
 import { z } from 'zod';
 import { PNG_BASE64, WAV_BASE64 } from './media.js';
 import { registerMrtrFixtures } from './mrtr-fixtures.js';
+import { registerTaskFixtures } from './task-fixtures.js';
 
 export const SERVER_INFO = { name: 'statemcp-everything-server', version: '0.0.0' } as const;
 
@@ -277,6 +278,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     server.registerPrompt('test_trigger_prompt_change_temporary', { description: 'Registered and removed at once' }, () => ({ messages: [] })).remove();
     return text('The prompt list changed');
   });
+  registerTaskFixtures(server, sleep);
 
   // ── resources ────────────────────────────────────────────────────────────────────────
   server.registerResource(

@@ -18,6 +18,7 @@ import {
   assertCustomMethodName,
   getRevision,
   hasCapability,
+  isCreateTaskResult,
   proposeVersion,
   systemClock,
   type CloseInfo,
@@ -53,6 +54,7 @@ import type {
 import { LIST_METHOD, collectPages, pageFetcher, paginate } from './pagination.js';
 import { checkRoots, sameRoots } from './roots.js';
 import { ServerRequestHandlers } from './server-requests.js';
+import { ToolTask, type TaskChannel } from './tool-task.js';
 import { requestOptions, sessionOptions } from './session-options.js';
 import { ToolOutputValidator } from './tool-output.js';
 import type {
@@ -417,9 +419,40 @@ export class Client {
    * A tool-level failure is a result with `isError: true`, not a rejection.
    */
   async callTool(params: CallToolParams, options: CallToolOptions = {}): Promise<CallToolResult> {
-    const result = (await this.#call('tools/call', params, options)) as CallToolResult;
+    const answer = await this.#call('tools/call', params, options);
+    let result = answer as CallToolResult;
+    if (isCreateTaskResult(answer)) {
+      // The server chose to run the call as a task (tasks extension): drive it to its end.
+      const { resultType: _r, ...task } = answer;
+      const handle = new ToolTask(answer.taskId, this.#taskChannel(), { ...task, resultType: 'complete' });
+      options.onTask?.(handle);
+      result = await handle.result(options.signal);
+    }
     if (options.validateOutput ?? this.#options.validateToolOutput ?? true) this.#toolOutput.validate(params.name, result);
     return result;
+  }
+
+  /**
+   * A handle on a task of the tasks extension by its id, e.g. one a previous client started
+   * (`get`, `cancel`, `result()`, `statuses()`). The requests carry this client's capabilities,
+   * which must list the extension.
+   *
+   * @example
+   * ```ts
+   * const result = await client.task(savedTaskId).result();
+   * ```
+   */
+  task(taskId: string): ToolTask {
+    return new ToolTask(taskId, this.#taskChannel());
+  }
+
+  #taskChannel(): TaskChannel {
+    return {
+      request: (method, params, signal) => this.#call(method, params, signal === undefined ? {} : { signal }),
+      answer: (method, params, context) => this.#serverRequests.answer(method, params, context),
+      clock: this.#options.clock ?? systemClock,
+      protocolVersion: this.#session.protocolVersion ?? '',
+    };
   }
 
   /** One page of `resources/list`. */

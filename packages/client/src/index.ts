@@ -5,6 +5,8 @@
  */
 
 export { Client } from './client.js';
+export { ToolTask } from './tool-task.js';
+export type { TaskChannel } from './tool-task.js';
 export { applyFormDefaults } from './elicitation.js';
 export type { ListChangedOptions } from './list-refresh.js';
 export type { ListenEnd, ListenHandle, ListenNotification, ListenOptions, SubscriptionFilter } from './listen.js';

@@ -2,7 +2,8 @@
  * Options of the {@link Client}, of its calls, and the types of the handlers it runs for
  * requests that the server sends (sampling, elicitation).
  */
-import type { Clock, CloseInfo, EraPreference, InspectListener, JsonSchemaValidator, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
+import type { Clock, JsonObject, CloseInfo, EraPreference, InspectListener, JsonSchemaValidator, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
+import type { ToolTask } from './tool-task.js';
 import type { ListChangedOptions } from './list-refresh.js';
 import type {
   ClientCapabilities,
@@ -23,7 +24,7 @@ export interface ClientOptions {
    * (`onSampling` → `sampling`, `onElicitation` → `elicitation`, `setRoots` / `roots` →
    * `roots.listChanged`). Use it for sub-flags such as `sampling.context` and `experimental`.
    */
-  readonly capabilities?: ClientCapabilities;
+  readonly capabilities?: ClientCapabilities & { readonly extensions?: { readonly [id: string]: JsonObject } };
   /** Handles `sampling/createMessage`; same as calling `client.onSampling(handler)` before connecting. */
   readonly onSampling?: SamplingHandler;
   /** Handles `elicitation/create`; same as calling `client.onElicitation(handler)` before connecting. */
@@ -134,6 +135,12 @@ export interface ListOptions extends CallOptions {
 export interface CallToolOptions extends CallOptions {
   /** Check `structuredContent` against the tool's `outputSchema` (default: the client's `validateToolOutput`). */
   readonly validateOutput?: boolean;
+  /**
+   * Called with the task handle when the server runs the call as a task (tasks extension,
+   * 2026-07-28): keep `taskId` to resume elsewhere, cancel it, or watch its statuses while
+   * `callTool` waits for the final result.
+   */
+  readonly onTask?: (task: ToolTask) => void;
 }
 
 /** Options of `connect`. */

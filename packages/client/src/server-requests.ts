@@ -29,28 +29,42 @@ export class ServerRequestHandlers {
     return { sampling: this.sampling?.settings, elicitation: this.elicitation?.settings, roots: this.roots !== undefined };
   }
 
+  #declared: () => ClientCapabilities = () => ({});
+
   /** Registers the three request handlers on `session`; `declared` gives the capabilities sent in `initialize`. */
   install(session: Session, declared: () => ClientCapabilities): void {
-    session.setRequestHandler('sampling/createMessage', async (params, context) => {
+    this.#declared = declared;
+    for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list']) {
+      session.setRequestHandler(method, (params, context) => this.answer(method, params, context));
+    }
+  }
+
+  /**
+   * Answers one server request with the user's handler, under the rules above. Also how the
+   * `inputRequests` of a task (tasks extension) are answered: the same handlers, the same checks.
+   */
+  async answer(method: string, params: JsonObject, context: HandlerContext): Promise<JsonObject> {
+    if (method === 'sampling/createMessage') {
       const sampling = this.sampling ?? noHandler('sampling/createMessage');
       const request = params as CreateMessageRequestParams;
-      if ((request.tools !== undefined || request.toolChoice !== undefined) && declared().sampling?.tools === undefined) {
+      if ((request.tools !== undefined || request.toolChoice !== undefined) && this.#declared().sampling?.tools === undefined) {
         throw new JsonRpcError(ErrorCode.InvalidParams, 'This client did not declare sampling.tools; tools and toolChoice are not allowed');
       }
       return checked('sampling/createMessage', await sampling.handler(request, context), context);
-    });
-    session.setRequestHandler('elicitation/create', async (params, context) => {
+    }
+    if (method === 'elicitation/create') {
       const elicitation = this.elicitation ?? noHandler('elicitation/create');
       const request = params as ElicitRequestParams;
-      assertDeclaredMode(request, declared());
+      assertDeclaredMode(request, this.#declared());
       let result = await elicitation.handler(request, context);
       if (elicitation.settings.applyDefaults !== false) result = applyFormDefaults(request, result);
       return checked('elicitation/create', result, context);
-    });
-    session.setRequestHandler('roots/list', (_params, context) => {
+    }
+    if (method === 'roots/list') {
       const roots = this.roots ?? noHandler('roots/list');
       return checked('roots/list', { roots: roots.map((root) => ({ ...root })) }, context);
-    });
+    }
+    return noHandler(method);
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { main } from './readme-example.js';
-import { renderConnectionMermaid, renderRequestMermaid } from '../src/index.js';
+import { renderConnectionMermaid, renderRequestMermaid, renderTaskMermaid } from '../src/index.js';
 
 describe('README', () => {
   it('runs the README example end to end', async () => {
@@ -17,7 +17,7 @@ describe('README', () => {
     const readmeUrl = new URL('../README.md', import.meta.url);
     let readme = readFileSync(readmeUrl, 'utf8');
     if (process.env.UPDATE_DIAGRAMS === '1') {
-      const blocks = [renderConnectionMermaid(), renderRequestMermaid()];
+      const blocks = [renderConnectionMermaid(), renderRequestMermaid(), renderTaskMermaid()];
       let index = 0;
       readme = readme.replace(/```mermaid\n[\s\S]*?```/g, () => `\`\`\`mermaid\n${blocks[index++] ?? ''}\n\`\`\``);
       writeFileSync(readmeUrl, readme);
@@ -25,5 +25,6 @@ describe('README', () => {
     expect(readme).toContain(readFileSync(new URL('./readme-example.ts', import.meta.url), 'utf8').trim());
     expect(readme).toContain(renderConnectionMermaid());
     expect(readme).toContain(renderRequestMermaid());
+    expect(readme).toContain(renderTaskMermaid());
   });
 });

@@ -182,6 +182,8 @@ export { extensionSettings, isExtensionId, withExtension } from './capabilities/
 // MCP Apps extension (io.modelcontextprotocol/ui): ids and shapes shared by the server and client helpers
 export { APP_MIME_TYPE, LEGACY_RESOURCE_URI_META_KEY, UI_EXTENSION_ID } from './extensions/ui.js';
 export type { UiExtensionSettings, UiResourceCsp, UiResourceMeta, UiResourcePermissions, UiToolMeta, UiVisibility } from './extensions/ui.js';
+export { TASKS_EXTENSION_ID, TASKS_METHODS, TASKS_NOTIFICATION_METHOD, declaresTasksExtension, isCreateTaskResult } from './extensions/tasks.js';
+export type { TaskCreatedResult, DetailedTask, ExtensionTask, TaskError, TaskIdParams, TaskInputRequest, TasksUpdateParams } from './extensions/tasks.js';
 
 // State machines
 export { CONNECTION_TABLE, initialConnectionState, isLive, transition } from './machines/connection.js';
@@ -202,7 +204,9 @@ export type {
 } from './machines/connection-types.js';
 export { REQUEST_EVENT_TYPES, REQUEST_STATE_KINDS, REQUEST_TABLE, isSettled, requestTransition } from './machines/request.js';
 export type { RequestEventType, RequestStateKind, RequestStep } from './machines/request.js';
-export { renderConnectionMermaid, renderRequestMermaid } from './machines/mermaid.js';
+export { TASK_EVENT_TYPES, TASK_STATUS_KINDS, TASK_TABLE, isTaskTerminal, taskSuccessors, taskTransition } from './machines/task.js';
+export type { TaskEventType, TaskStatusKind, TaskStep, TaskTable, TaskTransitionRow } from './machines/task.js';
+export { renderConnectionMermaid, renderRequestMermaid, renderTaskMermaid } from './machines/mermaid.js';
 
 // Session runner
 export { Session } from './session/session.js';

@@ -55,6 +55,11 @@ export type { UriTemplateMatch, UriTemplateVariables } from './uri-template-matc
 
 export { TASK_TRANSITIONS } from './tasks/task-store.js';
 export type { TaskStoreOptions } from './tasks/task-store.js';
+export { MemoryTaskStore } from './tasks/durable-store.js';
+export type { DurableTaskStore, MemoryTaskStoreOptions, StoredTask } from './tasks/durable-store.js';
+export type { ExtensionTaskOptions, TaskNotifier } from './tasks/extension-tasks.js';
+export { taskRequestExtra } from './tasks/task-input.js';
+export type { TaskInputChannel } from './tasks/task-input.js';
 
 export { LOGGING_LEVELS } from './wire-types.js';
 export type {

@@ -14,7 +14,7 @@
  * const connection = await server.connect(transport);
  * ```
  */
-import { ErrorCode, JsonRpcError, isExtensionId, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type JsonSchemaValidator, type Transport } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, isExtensionId, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type JsonSchemaValidator, type Transport } from '@statemcp/protocol';
 import { completeResult, type CacheHints } from './caching.js';
 import { NO_COMPLETIONS, completionResult, type Completer } from './completions.js';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
@@ -33,6 +33,7 @@ import {
 } from './resources.js';
 import { Server, type ServerOptions, type ServerRequestContext, type ServerSessionOptions } from './server.js';
 import type { LoggingMessage, ServerConnection } from './server-connection.js';
+import { ExtensionTasks, type ExtensionTaskOptions, type TaskNotifier } from './tasks/extension-tasks.js';
 import { TaskStore, type TaskStoreOptions } from './tasks/task-store.js';
 import { ToolTasks } from './tasks/tool-tasks.js';
 import { ToolRegistry, type RegisteredTool, type ToolArgs, type ToolCallback, type ToolConfig } from './tools.js';
@@ -63,6 +64,12 @@ export interface McpServerOptions extends ServerSessionOptions {
   readonly requestState?: RequestStateOptions;
   /** Lifetimes and polling interval of tasks (2025-11-25). */
   readonly tasks?: TaskStoreOptions;
+  /**
+   * The tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28): its store, lifetimes,
+   * notifier and authorization binding. Declared automatically once a tool allows task
+   * execution; `false` turns it off.
+   */
+  readonly taskExtension?: ExtensionTaskOptions | false;
   /** Called with every new connection, before its handshake. */
   readonly onconnection?: (connection: ServerConnection) => void;
   /**
@@ -100,6 +107,7 @@ export class McpServer {
   readonly #resources = new ResourceRegistry(() => this.#changed('resources'));
   readonly #prompts: PromptRegistry;
   readonly #tasks: ToolTasks;
+  readonly #extensionTasks: ExtensionTasks | undefined;
   readonly #extensions = new Map<string, JsonObject>();
   readonly #installed = new Set<string>();
   readonly #pendingLists = new Set<ListKind>();
@@ -108,7 +116,7 @@ export class McpServer {
     this.#options = options;
     this.#tools = new ToolRegistry(() => this.#changed('tools'), options.jsonSchemaValidator);
     this.#prompts = new PromptRegistry(() => this.#changed('prompts'), options.jsonSchemaValidator);
-    const { pageSize: _p, tasks: taskOptions, capabilities: _c, onconnection, jsonSchemaValidator: _v, ...rest } = options;
+    const { pageSize: _p, tasks: taskOptions, taskExtension, capabilities: _c, onconnection, jsonSchemaValidator: _v, ...rest } = options;
     const serverOptions: ServerOptions = {
       ...rest,
       capabilities: () => this.capabilities(),
@@ -120,6 +128,7 @@ export class McpServer {
     this.server = new Server(serverInfo, serverOptions);
     const store = new TaskStore(options.clock, taskOptions ?? {}, (record) => this.#tasks.notifyStatus(record));
     this.#tasks = new ToolTasks(this.server, store, () => this.#pageSize());
+    this.#extensionTasks = taskExtension === false ? undefined : new ExtensionTasks(taskExtension);
     // A list enabled explicitly answers (empty) even before anything is registered.
     const overrides = options.capabilities ?? {};
     if (typeof overrides.tools === 'object') this.#installTools();
@@ -137,7 +146,9 @@ export class McpServer {
     if (this.#prompts.entries.size > 0 || this.#resources.hasTemplates || this.#prompts.hasCompleters || this.#resources.hasCompleters) derived.completions = {};
     if (this.#tools.hasTaskTools) derived.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     const merged: Record<string, unknown> = { ...derived };
-    if (this.#extensions.size > 0) merged.extensions = Object.fromEntries(this.#extensions);
+    const extensions = new Map(this.#extensions);
+    if (this.#tools.hasTaskTools && this.#extensionTasks !== undefined && !extensions.has(TASKS_EXTENSION_ID)) extensions.set(TASKS_EXTENSION_ID, {});
+    if (extensions.size > 0) merged.extensions = Object.fromEntries(extensions);
     for (const [key, value] of Object.entries(this.#options.capabilities ?? {})) {
       if (value === false) delete merged[key];
       else if (typeof value === 'object' && value !== null && typeof merged[key] === 'object') merged[key] = { ...(merged[key] as object), ...value };
@@ -160,6 +171,20 @@ export class McpServer {
   declareExtension(id: string, settings: JsonObject = {}): void {
     if (!isExtensionId(id)) throw new TypeError(`Invalid extension id ${JSON.stringify(id)}: use a prefixed _meta key such as io.example/feature`);
     this.#extensions.set(id, structuredClone(settings));
+  }
+
+  /**
+   * Where `notifications/tasks` go (tasks extension, 2026-07-28): every change of an extension
+   * task's state reaches `notifier` with the task's authorization context, for delivery on the
+   * `subscriptions/listen` streams whose `taskIds` filter names it. `undefined` stops delivery.
+   *
+   * @example
+   * ```ts
+   * server.setTaskNotifier({ taskChanged: (task) => console.log(task.taskId, task.status) });
+   * ```
+   */
+  setTaskNotifier(notifier: TaskNotifier | undefined): void {
+    this.#extensionTasks?.setNotifier(notifier);
   }
 
   /** Every live connection. */
@@ -298,11 +323,11 @@ export class McpServer {
     this.#install('tools/list', (params, context) => this.#listResult(this.#tools.list(params, context.protocolVersion, this.#pageSize()), context.protocolVersion));
     this.#install('tools/call', (params, context) => {
       const tasksDeclared = context.connection.capabilities.tasks?.requests?.tools?.call !== undefined;
-      return this.#tools.call(params, context, tasksDeclared, this.#tasks.start);
+      return this.#tools.call(params, context, tasksDeclared, this.#tasks.start, this.#extensionTasks);
     });
     if (this.#tools.hasTaskTools && !this.#installed.has('tasks/get')) {
-      for (const method of ['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel']) this.#installed.add(method);
-      this.#tasks.install();
+      for (const method of ['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel', 'tasks/update']) this.#installed.add(method);
+      this.#tasks.install(this.#extensionTasks);
     }
     this.#installCompletions();
   }

@@ -4,7 +4,7 @@
  * lacks (digest §1.1 `Implementation` table; rule 29). Which revision has which field is
  * data in the protocol's revision registry (`Revision.features`), read through `hasFeature`.
  */
-import { hasFeature, type JsonObject } from '@statemcp/protocol';
+import { TASKS_EXTENSION_ID, hasFeature, type JsonObject } from '@statemcp/protocol';
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, ToolDefinition } from './wire-types.js';
 
 function copy<T extends object>(source: T, keys: readonly (keyof T)[]): JsonObject {
@@ -33,6 +33,13 @@ export function capabilitiesFor(capabilities: ServerCapabilities, version: strin
   const out: JsonObject = { ...capabilities };
   if (!hasFeature(version, 'completionsCapability')) delete out.completions;
   if (!hasFeature(version, 'tasks')) delete out.tasks;
+  // The tasks extension exists only on the 2026-07-28 wire (legacy connections use core tasks).
+  const extensions = out.extensions;
+  if (!hasFeature(version, 'perRequestMeta') && typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION_ID in extensions) {
+    const { [TASKS_EXTENSION_ID]: _t, ...rest } = extensions as JsonObject;
+    if (Object.keys(rest).length === 0) delete out.extensions;
+    else out.extensions = rest;
+  }
   return out;
 }
 

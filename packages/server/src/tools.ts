@@ -76,6 +76,14 @@ export interface ToolEntry {
 /** Starts a tool call as a task; provided by the tasks module. */
 export type TaskStarter = (entry: ToolEntry, args: unknown, params: JsonObject, context: ServerRequestContext) => JsonObject;
 
+/** The tasks extension (2026-07-28) as `tools/call` sees it; provided by the tasks module. */
+export interface ExtensionTaskRunner {
+  /** Whether this call runs as a task (throws -32021 for a task-only tool without the extension). */
+  wantsTask(entry: ToolEntry, context: ServerRequestContext): boolean;
+  /** Creates the task durably, starts the handler and returns the `CreateTaskResult`. */
+  start(entry: ToolEntry, args: unknown, context: ServerRequestContext): Promise<JsonObject>;
+}
+
 function compileTool(
   name: string,
   config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>,
@@ -150,7 +158,7 @@ export class ToolRegistry {
   }
 
   /** `tools/call`. `tasksDeclared` says whether this connection declared task support for tool calls. */
-  async call(params: JsonObject, context: ServerRequestContext, tasksDeclared: boolean, startTask: TaskStarter | undefined): Promise<JsonObject> {
+  async call(params: JsonObject, context: ServerRequestContext, tasksDeclared: boolean, startTask: TaskStarter | undefined, extension?: ExtensionTaskRunner): Promise<JsonObject> {
     const name = String(params.name);
     const entry = this.entries.get(name);
     if (entry === undefined || !entry.enabled) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -158,7 +166,8 @@ export class ToolRegistry {
     const support = entry.wire.execution?.taskSupport ?? 'forbidden';
     const asTask = tasksDeclared && hasFeature(version, 'tasks') && typeof params.task === 'object' && params.task !== null;
     if (asTask && support === 'forbidden') throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} does not support task execution`);
-    if (!asTask && support === 'required') throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} must be called as a task`);
+    const extensionTask = extension?.wantsTask(entry, context) ?? false;
+    if (!asTask && !extensionTask && support === 'required') throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} must be called as a task`);
 
     const args = params.arguments ?? {};
     checkParamHeaders(entry.headerParams, args, context.transportContext?.headers, version);
@@ -173,6 +182,7 @@ export class ToolRegistry {
       value = checked.value;
     }
     if (asTask && startTask !== undefined) return startTask(entry, value, params, context);
+    if (extensionTask && extension !== undefined) return extension.start(entry, value, context);
     return runTool(entry, value, requestExtra(context), version);
   }
 }

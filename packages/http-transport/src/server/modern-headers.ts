@@ -4,7 +4,7 @@
  * `_meta["io.modelcontextprotocol/protocolVersion"]` when the body names one), `Mcp-Method`
  * (required, equal to `method`; values are case-sensitive, surrounding whitespace is not part
  * of a value), `Mcp-Name` (required for `tools/call` and `prompts/get` = `params.name`,
- * `resources/read` = `params.uri`, encoded plain or `=?base64?…?=`) and every `Mcp-Param-*`
+ * `resources/read` = `params.uri`, `tasks/get|update|cancel` = `params.taskId`, encoded plain or `=?base64?…?=`) and every `Mcp-Param-*`
  * value decodable. Each failure is -32020 with HTTP 400. Comparing `Mcp-Param-*` values with
  * the arguments needs the tool's annotations: the server role does it (`tools/call`).
  */
@@ -14,7 +14,15 @@ import type { InboundRequest } from './inbound.js';
 import { PROTOCOL_VERSION_HEADER } from './server-options.js';
 
 /** Methods whose `Mcp-Name` header mirrors a param, and which param. */
-const NAME_PARAM: Readonly<Record<string, string>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const NAME_PARAM: Readonly<Record<string, string>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  // the tasks extension (SEP-2663): Mcp-Name = params.taskId
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 /** The version a request names in its `_meta`, if any. */
 export function metaVersionOf(message: unknown): string | undefined {

@@ -8,6 +8,7 @@
  */
 import type { Role } from '../machines/connection-types.js';
 import { hasFeature, type BooleanFeature } from '../revisions/registry.js';
+import { TASKS_EXTENSION_ID, TASKS_METHODS } from '../extensions/tasks.js';
 
 /** What a method needs to be sent: whose capability, which path in it, from which revision. */
 export interface CapabilityRequirement {
@@ -58,6 +59,9 @@ const TASK_METHODS: Readonly<Record<string, readonly string[]>> = Object.freeze(
   'tasks/cancel': ['tasks', 'cancel'],
 });
 
+/** The methods of the tasks extension (2026-07-28). */
+const EXTENSION_TASK_METHODS: ReadonlySet<string> = new Set(TASKS_METHODS);
+
 /** True when `capabilities` contains `path` (a present object or `true` at every step). */
 export function hasCapability(capabilities: unknown, path: readonly string[]): boolean {
   let node: unknown = capabilities;
@@ -75,6 +79,9 @@ export function hasCapability(capabilities: unknown, path: readonly string[]): b
  */
 export function capabilityFor(method: string, version: string, receiver: Role): CapabilityRequirement | undefined {
   const task = TASK_METHODS[method];
+  if (task !== undefined && hasFeature(version, 'tasks')) return req(receiver, task);
+  // 2026-07-28: the tasks extension's methods need the server to list the extension (§7.5).
+  if (EXTENSION_TASK_METHODS.has(method) && hasFeature(version, 'perRequestMeta')) return req('server', ['extensions', TASKS_EXTENSION_ID]);
   if (task !== undefined) return req(receiver, task);
   const requirement = METHOD_CAPABILITIES[method];
   if (requirement === undefined) return undefined;

@@ -6,6 +6,7 @@
 import { CONNECTION_TABLE } from './connection.js';
 import { CONNECTION_EVENT_TYPES, CONNECTION_STATE_KINDS } from './connection-types.js';
 import { REQUEST_EVENT_TYPES, REQUEST_STATE_KINDS, REQUEST_TABLE } from './request.js';
+import { TASK_EVENT_TYPES, TASK_STATUS_KINDS, TASK_TABLE } from './task.js';
 
 const LABELS: Readonly<Record<string, string>> = {
   uninitialized: 'Uninitialized',
@@ -53,5 +54,23 @@ export function renderRequestMermaid(): string {
     for (const [to, events] of edges) lines.push(`  ${from} --> ${to}: ${events.join(', ')}`);
   }
   for (const end of ['completed', 'failed', 'cancelled', 'expired', 'aborted']) lines.push(`  ${end} --> [*]`);
+  return lines.join('\n');
+}
+
+/** A Mermaid `stateDiagram-v2` of the task machine (both task designs). */
+export function renderTaskMermaid(): string {
+  const lines = ['stateDiagram-v2', '  [*] --> working'];
+  for (const from of TASK_STATUS_KINDS) {
+    const edges = new Map<string, string[]>();
+    for (const event of TASK_EVENT_TYPES) {
+      const to = TASK_TABLE[from][event].to;
+      if (to === null || to === from) continue;
+      const list = edges.get(to) ?? [];
+      list.push(event);
+      edges.set(to, list);
+    }
+    for (const [to, events] of edges) lines.push(`  ${from} --> ${to}: ${events.join(', ')}`);
+  }
+  for (const end of ['completed', 'failed', 'cancelled']) lines.push(`  ${end} --> [*]`);
   return lines.join('\n');
 }

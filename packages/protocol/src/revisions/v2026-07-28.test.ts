@@ -77,6 +77,10 @@ describe('revision 2026-07-28', () => {
         'resources/templates/list',
         'server/discover',
         'subscriptions/listen',
+        // the tasks extension's methods (served only to requests that declare it)
+        'tasks/cancel',
+        'tasks/get',
+        'tasks/update',
         'tools/call',
         'tools/list',
       ]);
@@ -93,10 +97,8 @@ describe('revision 2026-07-28', () => {
         'sampling/createMessage',
         'elicitation/create',
         'roots/list',
-        'tasks/get',
         'tasks/result',
         'tasks/list',
-        'tasks/cancel',
       ]) {
         expect(Object.hasOwn(revision.requests, method)).toBe(false);
       }
@@ -115,6 +117,7 @@ describe('revision 2026-07-28', () => {
         'notifications/resources/list_changed',
         'notifications/resources/updated',
         'notifications/subscriptions/acknowledged',
+        'notifications/tasks',
         'notifications/tools/list_changed',
       ]);
       expect(notificationSpec('notifications/cancelled').direction).toBe('both');

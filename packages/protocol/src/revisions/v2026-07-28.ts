@@ -20,6 +20,7 @@ import * as V3 from './v2025-06-18.js';
 import * as V4 from './v2025-11-25.js';
 import { CapabilityFlag, NotificationParams, PaginatedRequestParams, RequestParams, notification, request } from './blocks/base.js';
 import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
+import { TaskStatus } from './blocks/tasks.js';
 import {
   SubscriptionFilter,
   SubscriptionNotificationMeta,
@@ -148,6 +149,32 @@ export const CallToolResult = V4.CallToolResult.extend({ ...complete, structured
 export const CompleteRequestParams = V4.CompleteRequestParams.extend(requestMeta);
 export const CompletionResult = V4.CompleteResult.extend(complete);
 
+/* ---------- The tasks extension (io.modelcontextprotocol/tasks, SEP-2663, §7.5) ---------- */
+
+const extensionTaskShape = {
+  taskId: z.string(),
+  status: TaskStatus,
+  statusMessage: z.string().optional(),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+  /** Lifetime in ms from creation; `null`: unlimited. */
+  ttlMs: z.int().nonnegative().nullable(),
+  pollIntervalMs: z.int().positive().optional(),
+};
+/** A `tools/call` the server runs as a task: the task's fields inline, `resultType: "task"`. */
+export const CreateTaskResult = z.looseObject({ ...extensionTaskShape, resultType: z.literal('task'), _meta: ResultMeta.optional() });
+/** `tasks/get`: the task with its outstanding `inputRequests`, its `result` or its `error`. */
+export const DetailedTaskResult = CompleteResult.extend({
+  ...extensionTaskShape,
+  inputRequests: z.record(z.string(), z.looseObject({ method: z.string(), params: z.looseObject({}).optional() })).optional(),
+  result: z.looseObject({}).optional(),
+  error: z.looseObject({ code: z.int(), message: z.string(), data: z.unknown().optional() }).optional(),
+});
+export const TaskIdRequestParams = ModernRequestParams.extend({ taskId: z.string() });
+export const TasksUpdateRequestParams = TaskIdRequestParams.extend({ inputResponses: z.record(z.string(), z.looseObject({})) });
+/** `notifications/tasks`: the full task state (delivered on `subscriptions/listen`). */
+export const TasksNotificationParams = DetailedTaskResult.omit({ resultType: true, _meta: true }).extend({ _meta: SubscriptionNotificationMeta.optional() });
+
 /* ---------- Subscriptions ---------- */
 
 export const SubscriptionsListenRequestParams = ModernRequestParams.extend({ notifications: SubscriptionFilter });
@@ -179,7 +206,11 @@ export const requests = {
   'resources/read': request('clientToServer', ReadResourceRequestParams, orInputRequired(ReadResourceResult)),
   'subscriptions/listen': request('clientToServer', SubscriptionsListenRequestParams, SubscriptionsListenResult),
   'tools/list': request('clientToServer', PaginatedParams, ListToolsResult),
-  'tools/call': request('clientToServer', CallToolRequestParams, orInputRequired(CallToolResult)),
+  'tools/call': request('clientToServer', CallToolRequestParams, z.union([CallToolResult, InputRequiredResult, CreateTaskResult])),
+  // the tasks extension: served only to requests that declare it (-32021 otherwise)
+  'tasks/get': request('clientToServer', TaskIdRequestParams, DetailedTaskResult),
+  'tasks/update': request('clientToServer', TasksUpdateRequestParams, CompleteResult),
+  'tasks/cancel': request('clientToServer', TaskIdRequestParams, CompleteResult),
 } as const;
 
 export const notifications = {
@@ -191,6 +222,7 @@ export const notifications = {
   'notifications/tools/list_changed': notification('serverToClient', ModernNotificationParams),
   'notifications/prompts/list_changed': notification('serverToClient', ModernNotificationParams),
   'notifications/subscriptions/acknowledged': notification('serverToClient', SubscriptionsAcknowledgedNotificationParams),
+  'notifications/tasks': notification('serverToClient', TasksNotificationParams),
 } as const;
 
 export const envelope = jsonRpcEnvelope({

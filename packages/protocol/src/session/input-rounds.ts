@@ -31,6 +31,8 @@ export function readResultType(revision: Revision, method: string, result: JsonO
   if (type === undefined) return { ...result, resultType: 'complete' };
   if (type === 'complete') return result;
   if (type === 'input_required' && revision.features.multiRoundTrip && INPUT_REQUIRED_METHODS.has(method)) return result;
+  // The tasks extension (§7.5): a server may answer tools/call with a CreateTaskResult; the caller drives the task.
+  if (type === 'task' && method === 'tools/call' && revision.requests['tasks/get'] !== undefined) return result;
   return new InvalidResultError(`Invalid result for ${method}: resultType ${JSON.stringify(type)} is not one this client accepts here`);
 }
 

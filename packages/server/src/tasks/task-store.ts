@@ -13,20 +13,16 @@
  * Each task belongs to the connection that created it (only that connection can see it),
  * lives for its TTL (measured on the injected clock) and is then deleted.
  */
-import { systemClock, type Clock, type JsonObject, type JsonRpcError, type TimerHandle } from '@statemcp/protocol';
+import { TASK_STATUS_KINDS, isTaskTerminal, systemClock, taskSuccessors, type Clock, type JsonObject, type JsonRpcError, type TimerHandle } from '@statemcp/protocol';
 import type { Task, TaskStatus } from '../wire-types.js';
 
-/** Allowed moves of the task status machine. */
-export const TASK_TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = Object.freeze({
-  working: Object.freeze(['input_required', 'completed', 'failed', 'cancelled'] as const),
-  input_required: Object.freeze(['working', 'completed', 'failed', 'cancelled'] as const),
-  completed: Object.freeze([] as const),
-  failed: Object.freeze([] as const),
-  cancelled: Object.freeze([] as const),
-});
+/** Allowed moves of the task status machine (derived from the protocol's `TASK_TABLE`). */
+export const TASK_TRANSITIONS: Readonly<Record<TaskStatus, readonly TaskStatus[]>> = Object.freeze(
+  Object.fromEntries(TASK_STATUS_KINDS.map((status) => [status, Object.freeze(taskSuccessors(status))])) as Record<TaskStatus, readonly TaskStatus[]>,
+);
 
 export function isTerminal(status: TaskStatus): boolean {
-  return TASK_TRANSITIONS[status].length === 0;
+  return isTaskTerminal(status);
 }
 
 /** Limits of the in-memory task store: default and maximum TTL, and the poll interval it suggests. */

@@ -13,10 +13,11 @@
  * progress channel is retained past the `CreateTaskResult` and released once the task is
  * terminal.
  */
-import { ErrorCode, JsonRpcError, RELATED_TASK_META_KEY, toWireError, type JsonObject, type ProgressHandle } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, RELATED_TASK_META_KEY, hasFeature, toWireError, type JsonObject, type ProgressHandle } from '@statemcp/protocol';
 import { decodeBase64UrlJson, encodeBase64UrlJson } from '../base64url-json.js';
 import { requestExtra, type RelatedRequestOptions, type RequestExtra } from '../request-extra.js';
-import type { Server, ServerRequestContext } from '../server.js';
+import type { Server, ServerRequestContext, ServerRequestHandler } from '../server.js';
+import type { ExtensionTasks } from './extension-tasks.js';
 import { runTool, type TaskStarter } from '../tools.js';
 import { isTerminal, type TaskRecord, type TaskStore } from './task-store.js';
 
@@ -56,17 +57,32 @@ export class ToolTasks {
     this.#pageSize = pageSize;
   }
 
-  /** Installs `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel`. */
-  install(): void {
-    this.#server.setRequestHandler('tasks/get', (params, context) => snapshot(this.#require(params, context)));
-    this.#server.setRequestHandler('tasks/result', (params, context) => this.#result(params, context));
-    this.#server.setRequestHandler('tasks/list', (params, context) => this.#list(params, context));
-    this.#server.setRequestHandler('tasks/cancel', (params, context) => {
+  /**
+   * Installs `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` and `tasks/update`, each
+   * answered by era: legacy connections get the 2025-11-25 methods (`tasks/update` does not
+   * exist there), 2026-07-28 requests the tasks extension (`tasks/result` and `tasks/list` were
+   * removed: -32601).
+   */
+  install(extension: ExtensionTasks | undefined): void {
+    const byEra = (legacy: ServerRequestHandler | undefined, modern: ((params: JsonObject, context: ServerRequestContext) => Promise<JsonObject>) | undefined, method: string): ServerRequestHandler =>
+      (params, context) => {
+        const handler = hasFeature(context.protocolVersion, 'perRequestMeta') ? modern : legacy;
+        if (handler === undefined) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+        return handler(params, context);
+      };
+    const cancelLegacy: ServerRequestHandler = (params, context) => {
       const record = this.#require(params, context);
       if (isTerminal(record.task.status)) throw new JsonRpcError(ErrorCode.InvalidParams, `Cannot cancel task ${record.task.taskId}: it is already ${record.task.status}`);
       this.#store.cancel(record, 'Cancelled by the client');
       return snapshot(record);
-    });
+    };
+    const install = (method: string, legacy: ServerRequestHandler | undefined, modern: ((params: JsonObject, context: ServerRequestContext) => Promise<JsonObject>) | undefined): void =>
+      this.#server.setRequestHandler(method, byEra(legacy, modern, method));
+    install('tasks/get', (params, context) => snapshot(this.#require(params, context)), extension && ((params, context) => extension.get(params, context)));
+    install('tasks/result', (params, context) => this.#result(params, context), undefined);
+    install('tasks/list', (params, context) => this.#list(params, context), undefined);
+    install('tasks/cancel', cancelLegacy, extension && ((params, context) => extension.cancel(params, context)));
+    install('tasks/update', undefined, extension && ((params, context) => extension.update(params, context)));
   }
 
   /** Sends `notifications/tasks/status` to the task's owner, if it is operating. */

@@ -1,0 +1,142 @@
+/**
+ * The client side of the tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28, digest
+ * §7.5). When a server answers `tools/call` with a task, `callTool` drives it through a
+ * {@link ToolTask}: poll `tasks/get` every `pollIntervalMs` (on the client's clock), answer
+ * each new `inputRequests` entry with the client's own sampling / elicitation / roots handlers
+ * and `tasks/update` (a key is answered once), and return the final result as if it had come
+ * inline — or reject with the task's JSON-RPC error, or with a `cancelled` error. The same
+ * handle is available to the caller (`onTask`), and `client.task(id)` rebuilds one from an id
+ * (a new client after a crash picks the task up where the old one left it).
+ */
+import { ErrorCode, JsonRpcError, isTaskTerminal, type Clock, type DetailedTask, type JsonObject, type TaskInputRequest } from '@statemcp/protocol';
+import type { HandlerContext } from './options.js';
+import type { CallToolResult } from './types.js';
+
+/** What a task handle needs from its client. */
+export interface TaskChannel {
+  request(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonObject>;
+  /** Answers one input request with the client's handler for its method. */
+  answer(method: string, params: JsonObject, context: HandlerContext): Promise<JsonObject>;
+  readonly clock: Clock;
+  readonly protocolVersion: string;
+}
+
+/** Poll interval when the server suggests none, ms. */
+const DEFAULT_POLL_MS = 1_000;
+
+/** A handle on one task of the tasks extension. */
+export class ToolTask {
+  /** The task's id (keep it to reach the task from another client). */
+  readonly taskId: string;
+  readonly #channel: TaskChannel;
+  readonly #answered = new Set<string>();
+  #last: DetailedTask | undefined;
+
+  constructor(taskId: string, channel: TaskChannel, initial?: DetailedTask) {
+    this.taskId = taskId;
+    this.#channel = channel;
+    this.#last = initial;
+  }
+
+  /** The latest state seen (from the creation or the last poll). */
+  get last(): DetailedTask | undefined {
+    return this.#last;
+  }
+
+  /** `tasks/get`: the task's current state. */
+  async get(signal?: AbortSignal): Promise<DetailedTask> {
+    const task = (await this.#channel.request('tasks/get', { taskId: this.taskId }, signal)) as unknown as DetailedTask;
+    this.#last = task;
+    return task;
+  }
+
+  /** `tasks/cancel`: asks the server to stop (cooperative; watch the status for the outcome). */
+  async cancel(signal?: AbortSignal): Promise<void> {
+    await this.#channel.request('tasks/cancel', { taskId: this.taskId }, signal);
+  }
+
+  /**
+   * Every change of status (and every new set of input requests), polling until the task is
+   * terminal; input requests are answered along the way. Ends after the terminal state.
+   */
+  async *statuses(signal?: AbortSignal): AsyncGenerator<DetailedTask, void, undefined> {
+    let previous = '';
+    for (;;) {
+      const task = await this.get(signal);
+      const fingerprint = `${task.status}:${Object.keys(task.inputRequests ?? {}).join(',')}`;
+      if (fingerprint !== previous) {
+        previous = fingerprint;
+        yield task;
+      }
+      if (isTaskTerminal(task.status)) return;
+      if (task.status === 'input_required') await this.#answerInputs(task.inputRequests ?? {}, signal);
+      else await this.#sleep(task.pollIntervalMs ?? DEFAULT_POLL_MS, signal);
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncGenerator<DetailedTask, void, undefined> {
+    return this.statuses();
+  }
+
+  /** Waits for the end: the tool's result, or a rejection with the task's error (or cancellation). */
+  async result(signal?: AbortSignal): Promise<CallToolResult> {
+    let final: DetailedTask | undefined;
+    for await (const task of this.statuses(signal)) final = task;
+    if (final?.status === 'completed' && final.result !== undefined) return final.result as unknown as CallToolResult;
+    if (final?.status === 'failed' && final.error !== undefined) throw new JsonRpcError(final.error.code, final.error.message, final.error.data);
+    throw new JsonRpcError(ErrorCode.InternalError, `Task ${this.taskId} ended ${final?.status ?? 'without a state'} and has no result`);
+  }
+
+  async #answerInputs(requests: Record<string, TaskInputRequest>, signal: AbortSignal | undefined): Promise<void> {
+    const pending = Object.entries(requests).filter(([key]) => !this.#answered.has(key));
+    if (pending.length === 0) {
+      await this.#sleep(this.#last?.pollIntervalMs ?? DEFAULT_POLL_MS, signal);
+      return;
+    }
+    const inputResponses: Record<string, JsonObject> = {};
+    await Promise.all(
+      pending.map(async ([key, request]) => {
+        this.#answered.add(key);
+        inputResponses[key] = await this.#channel.answer(request.method, request.params ?? {}, this.#context(key, request.method, signal));
+      }),
+    );
+    await this.#channel.request('tasks/update', { taskId: this.taskId, inputResponses }, signal);
+  }
+
+  #context(key: string, method: string, signal: AbortSignal | undefined): HandlerContext {
+    const none = (): Promise<void> => Promise.resolve();
+    return {
+      requestId: `${this.taskId}/${key}`,
+      method,
+      signal: signal ?? new AbortController().signal,
+      meta: undefined,
+      traceContext: undefined,
+      authInfo: undefined,
+      transportContext: undefined,
+      protocolVersion: this.#channel.protocolVersion,
+      requester: undefined,
+      sendProgress: none,
+      retainProgress: () => undefined,
+      sendNotification: none,
+      sendRequest: () => Promise.reject(new JsonRpcError(ErrorCode.InvalidRequest, 'A task input request cannot send requests of its own')),
+    };
+  }
+
+  #sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason as Error);
+        return;
+      }
+      const onAbort = (): void => {
+        this.#channel.clock.clearTimeout(timer);
+        reject(signal?.reason as Error);
+      };
+      const timer = this.#channel.clock.setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}

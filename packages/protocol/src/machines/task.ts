@@ -1,0 +1,103 @@
+/**
+ * The task state machine: the life of one task, shared by the 2025-11-25 experimental tasks
+ * (digest §7.4) and the `io.modelcontextprotocol/tasks` extension of 2026-07-28 (§7.5), as a
+ * pure function over a frozen status × event table:
+ *
+ * ```
+ * working ──needInput──▶ input_required ──inputReceived──▶ working
+ *    │                         │
+ *    └──── complete / fail / cancel ────┘
+ *                  ▼
+ *   completed | failed | cancelled        (terminal: never change again)
+ * ```
+ *
+ * Terminal statuses are final: every event is ignored there, which is how `cancelled` sticks
+ * when the work finishes after a cancel (the late `complete` changes nothing). Each row names
+ * the spec rule it implements.
+ */
+
+/** The status of a task (both designs use the same five). */
+export type TaskStatusKind = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export type TaskEventType =
+  /** The work asked the requestor for input (elicitation, sampling, roots). */
+  | 'needInput'
+  /** Every outstanding input request was answered. */
+  | 'inputReceived'
+  /** The work finished with a result (a tool result with `isError: true` included, 2026-07-28). */
+  | 'complete'
+  /** The work ended in a protocol (JSON-RPC) error. */
+  | 'fail'
+  /** The requestor cancelled, or the task expired. */
+  | 'cancel';
+
+export const TASK_STATUS_KINDS: readonly TaskStatusKind[] = Object.freeze(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+
+export const TASK_EVENT_TYPES: readonly TaskEventType[] = Object.freeze(['needInput', 'inputReceived', 'complete', 'fail', 'cancel']);
+
+/** One row of the task table: the next status (`null`: the event is ignored), the rule and a line of doc. */
+export interface TaskTransitionRow {
+  readonly to: TaskStatusKind | null;
+  readonly rule: string;
+  readonly doc: string;
+}
+
+export type TaskTable = { readonly [S in TaskStatusKind]: { readonly [E in TaskEventType]: TaskTransitionRow } };
+
+const row = (to: TaskStatusKind | null, rule: string, doc: string): TaskTransitionRow => Object.freeze({ to, rule, doc });
+
+const ends = {
+  complete: row('completed', '§7.4 statuses; §7.5 isError is completed', 'the work returned a result'),
+  fail: row('failed', '§7.4 statuses; §7.5 failed only for JSON-RPC errors', 'the work ended in a protocol error'),
+  cancel: row('cancelled', '§7.4 tasks/cancel; §7.5 tasks/cancel (cooperative)', 'cancelled by the requestor or expired'),
+} as const;
+
+function finalRows(status: TaskStatusKind): { readonly [E in TaskEventType]: TaskTransitionRow } {
+  const ignored = row(null, '§7.4 terminal statuses MUST NOT change', `already ${status}: ignored`);
+  return Object.freeze({ needInput: ignored, inputReceived: ignored, complete: ignored, fail: ignored, cancel: ignored });
+}
+
+/** The task transition table. Frozen. */
+export const TASK_TABLE: TaskTable = Object.freeze({
+  working: Object.freeze({
+    needInput: row('input_required', '§7.4 working → input_required; §7.5 inputRequests', 'the work waits on the requestor'),
+    inputReceived: row(null, '§7.4 statuses', 'nothing outstanding: ignored'),
+    ...ends,
+  }),
+  input_required: Object.freeze({
+    needInput: row(null, '§7.5 inputRequests lists every outstanding request', 'another request joins the outstanding ones'),
+    inputReceived: row('working', '§7.4 receiver SHOULD return to working once input arrives', 'the answers arrived; the work resumes'),
+    ...ends,
+  }),
+  completed: finalRows('completed'),
+  failed: finalRows('failed'),
+  cancelled: finalRows('cancelled'),
+});
+
+/** True for completed, failed and cancelled. */
+export function isTaskTerminal(status: TaskStatusKind): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/** Result of one task transition. */
+export interface TaskStep {
+  readonly status: TaskStatusKind;
+  /** False when the event was ignored (a terminal task, or nothing to change). */
+  readonly changed: boolean;
+}
+
+/** The pure step of the task machine. */
+export function taskTransition(status: TaskStatusKind, event: TaskEventType): TaskStep {
+  const next = TASK_TABLE[status][event].to;
+  return next === null || next === status ? { status, changed: false } : { status: next, changed: true };
+}
+
+/** The statuses `status` can move to (for the 2025-11-25 store and for diagrams). */
+export function taskSuccessors(status: TaskStatusKind): readonly TaskStatusKind[] {
+  const out = new Set<TaskStatusKind>();
+  for (const event of TASK_EVENT_TYPES) {
+    const next = TASK_TABLE[status][event].to;
+    if (next !== null && next !== status) out.add(next);
+  }
+  return [...out];
+}

@@ -1,0 +1,292 @@
+/**
+ * The server side of the tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28, digest
+ * §7.5). A tool registered with `execution.taskSupport` `optional` or `required` runs as a
+ * task whenever the request's client capabilities list the extension: the task record is
+ * written to the {@link DurableTaskStore} first (durable creation), then the handler starts in
+ * the background and the call answers with a `TaskCreatedResult`. A `required` tool called
+ * without the extension is -32021 with `requiredCapabilities`; an `optional` one runs inline.
+ *
+ * `tasks/get` returns the `DetailedTask` (`inputRequests` / `result` / `error` by status),
+ * `tasks/update` answers outstanding input requests (unknown keys ignored, partial answers
+ * kept), `tasks/cancel` moves the task to `cancelled` and aborts the handler's signal; both
+ * ack with an empty result. Every status move goes through the shared task machine, so a
+ * cancelled task stays cancelled when its handler finishes later. An unknown, expired or
+ * foreign task id is -32602 (a task bound to an authorization context is invisible to
+ * others); the three methods need the extension on the request (-32021 otherwise).
+ * `notifications/tasks` is handed to a {@link TaskNotifier}, which a `subscriptions/listen`
+ * stream plugs into (filter `taskIds`).
+ */
+import {
+  ErrorCode,
+  JsonRpcError,
+  TASKS_EXTENSION_ID,
+  declaresTasksExtension,
+  hasFeature,
+  isTaskTerminal,
+  taskTransition,
+  toWireError,
+  type TaskCreatedResult,
+  type DetailedTask,
+  type JsonObject,
+  type TaskEventType,
+} from '@statemcp/protocol';
+import { requestExtra, type RequestExtra } from '../request-extra.js';
+import type { ServerRequestContext } from '../server.js';
+import { runTool, type ToolEntry } from '../tools.js';
+import { MemoryTaskStore, type DurableTaskStore, type StoredTask } from './durable-store.js';
+import { taskRequestExtra, type TaskInputChannel } from './task-input.js';
+
+/** Receives every change of a task's state (the full `DetailedTask`, as `notifications/tasks` carries it). */
+export interface TaskNotifier {
+  /** `owner`: the authorization context the task is bound to; deliver only to listeners of that context. */
+  taskChanged(task: DetailedTask, owner: string | undefined): void;
+}
+
+export interface ExtensionTaskOptions {
+  /** Where tasks live (default: a {@link MemoryTaskStore}). */
+  readonly store?: DurableTaskStore;
+  /** Lifetime of a task from its creation, ms (default 3 600 000; `null`: unlimited). */
+  readonly ttlMs?: number | null;
+  /** Suggested polling interval, ms (default 500). */
+  readonly pollIntervalMs?: number;
+  /** Told of every status change (default: nobody). */
+  readonly notifier?: TaskNotifier;
+  /**
+   * The authorization context a task is bound to, from the request that creates or reads it
+   * (default: derived from `extra.authInfo` — its `clientId`, `subject` or `token` — when present).
+   */
+  readonly owner?: (extra: RequestExtra) => string | undefined;
+  /** Wall clock, ms since the epoch (default `Date.now`). */
+  readonly now?: () => number;
+}
+
+/** The default binding: an auth context's stable identity, if the transport supplied one. */
+function defaultOwner(extra: RequestExtra): string | undefined {
+  const auth = extra.authInfo as { clientId?: unknown; subject?: unknown; token?: unknown } | undefined | null;
+  if (typeof auth !== 'object' || auth === null) return undefined;
+  for (const key of ['subject', 'clientId', 'token'] as const) {
+    const value = auth[key];
+    if (typeof value === 'string' && value !== '') return `${key}:${value}`;
+  }
+  return undefined;
+}
+
+/** 256 random bits in base64url: unguessable task ids (§7.5 security). */
+function newTaskId(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+/** What runs in this process for a task: its abort switch and the handler's pending input requests. */
+interface LiveTask {
+  readonly controller: AbortController;
+  readonly waiting: Map<string, (answer: JsonObject) => void>;
+}
+
+const REQUIRED = { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } };
+
+function withoutResultType(result: JsonObject): JsonObject {
+  const { resultType: _r, ...rest } = result;
+  return rest;
+}
+
+/** Runs extension tasks for one `McpServer` and serves `tasks/get`, `tasks/update` and `tasks/cancel`. */
+export class ExtensionTasks {
+  readonly #store: DurableTaskStore;
+  readonly #ttlMs: number | null;
+  readonly #pollIntervalMs: number;
+  readonly #owner: (extra: RequestExtra) => string | undefined;
+  readonly #now: () => number;
+  readonly #live = new Map<string, LiveTask>();
+  readonly #queues = new Map<string, Promise<unknown>>();
+  #notifier: TaskNotifier | undefined;
+
+  constructor(options: ExtensionTaskOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#store = options.store ?? new MemoryTaskStore({ now: this.#now });
+    this.#ttlMs = options.ttlMs === undefined ? 3_600_000 : options.ttlMs;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.#owner = options.owner ?? defaultOwner;
+    this.#notifier = options.notifier;
+  }
+
+  /** Replaces the notifier (a `subscriptions/listen` implementation plugs in here). */
+  setNotifier(notifier: TaskNotifier | undefined): void {
+    this.#notifier = notifier;
+  }
+
+  /**
+   * Whether this call runs as a task: yes when the tool allows it and the request declared the
+   * extension; a `required` tool without the extension is -32021.
+   */
+  wantsTask(entry: ToolEntry, context: ServerRequestContext): boolean {
+    const support = entry.wire.execution?.taskSupport ?? 'forbidden';
+    if (support === 'forbidden' || !hasFeature(context.protocolVersion, 'perRequestMeta')) return false;
+    if (declaresTasksExtension(context.requester?.capabilities)) return true;
+    if (support === 'required') {
+      throw new JsonRpcError(ErrorCode.MissingRequiredClientCapability, `Tool ${entry.name} runs only as a task: declare the ${TASKS_EXTENSION_ID} extension`, REQUIRED);
+    }
+    return false;
+  }
+
+  /** Creates the task durably, starts the handler and returns the `TaskCreatedResult`. */
+  async start(entry: ToolEntry, args: unknown, context: ServerRequestContext): Promise<JsonObject> {
+    const direct = requestExtra(context);
+    const now = this.#now();
+    const stamp = new Date(now).toISOString();
+    const record: StoredTask = {
+      task: { taskId: newTaskId(), status: 'working', createdAt: stamp, lastUpdatedAt: stamp, ttlMs: this.#ttlMs, pollIntervalMs: this.#pollIntervalMs },
+      owner: this.#owner(direct),
+      inputRequests: {},
+      inputKeysIssued: 0,
+      expiresAt: this.#ttlMs === null ? null : now + this.#ttlMs,
+    };
+    const { taskId } = record.task;
+    await this.#store.create(record);
+    const live: LiveTask = { controller: new AbortController(), waiting: new Map() };
+    this.#live.set(taskId, live);
+    const extra = taskRequestExtra(direct, taskId, live.controller.signal, this.#channel(taskId, live));
+    void runTool(entry, args, extra, context.protocolVersion)
+      .then(
+        (result) => this.#finish(taskId, 'complete', { result: withoutResultType(result) }),
+        (error: unknown) => {
+          const { code, message, data } = toWireError(error);
+          return this.#finish(taskId, 'fail', { error: data === undefined ? { code, message } : { code, message, data } });
+        },
+      )
+      .finally(() => this.#live.delete(taskId));
+    const created: TaskCreatedResult = { resultType: 'task', ...record.task };
+    return created as unknown as JsonObject;
+  }
+
+  /** `tasks/get`. */
+  async get(params: JsonObject, context: ServerRequestContext): Promise<JsonObject> {
+    const record = await this.#require(params, context);
+    return detailed(record) as unknown as JsonObject;
+  }
+
+  /** `tasks/update`: answers the outstanding keys it names; the rest are ignored. */
+  async update(params: JsonObject, context: ServerRequestContext): Promise<JsonObject> {
+    const record = await this.#require(params, context);
+    const responses = params.inputResponses;
+    if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) throw new JsonRpcError(ErrorCode.InvalidParams, 'tasks/update needs an inputResponses object');
+    const taskId = record.task.taskId;
+    const delivered: [string, JsonObject][] = [];
+    await this.#mutate(taskId, (current) => {
+      const outstanding = { ...current.inputRequests };
+      for (const [key, answer] of Object.entries(responses)) {
+        if (!(key in outstanding) || typeof answer !== 'object' || answer === null || Array.isArray(answer)) continue;
+        delete outstanding[key];
+        delivered.push([key, answer as JsonObject]);
+      }
+      if (delivered.length === 0) return undefined;
+      const next = { ...current, inputRequests: outstanding };
+      return Object.keys(outstanding).length === 0 ? moved(next, 'inputReceived', this.#now()) : next;
+    });
+    const live = this.#live.get(taskId);
+    for (const [key, answer] of delivered) {
+      const resolve = live?.waiting.get(key);
+      live?.waiting.delete(key);
+      resolve?.(answer);
+    }
+    return { resultType: 'complete' };
+  }
+
+  /** `tasks/cancel`: cooperative; a terminal task acks unchanged. */
+  async cancel(params: JsonObject, context: ServerRequestContext): Promise<JsonObject> {
+    const record = await this.#require(params, context);
+    const taskId = record.task.taskId;
+    await this.#mutate(taskId, (current) => (isTaskTerminal(current.task.status) ? undefined : { ...moved(current, 'cancel', this.#now(), 'Cancelled by the client'), inputRequests: {} }));
+    this.#live.get(taskId)?.controller.abort(new Error('The task was cancelled'));
+    return { resultType: 'complete' };
+  }
+
+  /** -32021 unless the request declared the extension (the three `tasks/*` methods). */
+  requireExtension(context: ServerRequestContext): void {
+    if (declaresTasksExtension(context.requester?.capabilities)) return;
+    throw new JsonRpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: the ${TASKS_EXTENSION_ID} extension`, REQUIRED);
+  }
+
+  async #require(params: JsonObject, context: ServerRequestContext): Promise<StoredTask> {
+    this.requireExtension(context);
+    const taskId = params.taskId;
+    if (typeof taskId !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, 'taskId must be a string');
+    const record = await this.#store.get(taskId);
+    // A task bound to another authorization context is reported exactly like an unknown one.
+    if (record === undefined || (record.owner !== undefined && record.owner !== this.#owner(requestExtra(context)))) {
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown or expired task: ${taskId}`);
+    }
+    return record;
+  }
+
+  #channel(taskId: string, live: LiveTask): TaskInputChannel {
+    return {
+      request: (method, params, signal) => {
+        if (signal.aborted) return Promise.reject(signal.reason as Error);
+        return new Promise<JsonObject>((resolve, reject) => {
+          let key: string | undefined;
+          const onAbort = (): void => {
+            if (key !== undefined) live.waiting.delete(key);
+            reject(signal.reason as Error);
+          };
+          signal.addEventListener('abort', onAbort, { once: true });
+          void this.#mutate(taskId, (current) => {
+            if (isTaskTerminal(current.task.status)) return undefined;
+            key = `input-${current.inputKeysIssued + 1}`;
+            live.waiting.set(key, (answer) => {
+              signal.removeEventListener('abort', onAbort);
+              resolve(answer);
+            });
+            const request = params === undefined ? { method } : { method, params };
+            return moved({ ...current, inputKeysIssued: current.inputKeysIssued + 1, inputRequests: { ...current.inputRequests, [key]: request } }, 'needInput', this.#now());
+          }).catch(reject);
+        });
+      },
+    };
+  }
+
+  async #finish(taskId: string, event: 'complete' | 'fail', outcome: Pick<StoredTask, 'result' | 'error'>): Promise<void> {
+    await this.#mutate(taskId, (current) => (isTaskTerminal(current.task.status) ? undefined : { ...moved(current, event, this.#now()), ...outcome, inputRequests: {} })).catch(() => {
+      // the store failed: the task stays as it was stored last (its ttl ends it)
+    });
+  }
+
+  /** Read-modify-write of one record, serialized per task; `change` returns undefined for no change. */
+  #mutate(taskId: string, change: (current: StoredTask) => StoredTask | undefined): Promise<void> {
+    const previous = this.#queues.get(taskId) ?? Promise.resolve();
+    const run = previous.then(async () => {
+      const current = await this.#store.get(taskId);
+      if (current === undefined) return;
+      const next = change(current);
+      if (next === undefined) return;
+      await this.#store.put(next);
+      this.#notifier?.taskChanged(detailed(next), next.owner);
+    });
+    const settled = run.catch(() => undefined);
+    this.#queues.set(taskId, settled);
+    void settled.then(() => {
+      if (this.#queues.get(taskId) === settled) this.#queues.delete(taskId);
+    });
+    return run;
+  }
+}
+
+/** The record after `event` (through the task machine); unchanged when the machine ignores it. */
+function moved(record: StoredTask, event: TaskEventType, now: number, statusMessage?: string): StoredTask {
+  const step = taskTransition(record.task.status, event);
+  if (!step.changed) return record;
+  const task = { ...record.task, status: step.status, lastUpdatedAt: new Date(now).toISOString() };
+  if (statusMessage !== undefined) task.statusMessage = statusMessage;
+  return { ...record, task };
+}
+
+/** The `tasks/get` / `notifications/tasks` view of a record. */
+function detailed(record: StoredTask): DetailedTask {
+  const out: DetailedTask = { resultType: 'complete', ...record.task };
+  if (record.task.status === 'input_required') out.inputRequests = { ...record.inputRequests };
+  if (record.task.status === 'completed' && record.result !== undefined) out.result = record.result;
+  if (record.task.status === 'failed' && record.error !== undefined) out.error = record.error;
+  return out;
+}
