@@ -49,6 +49,7 @@ export {
   RequestCancelledError,
   RequestTimeoutError,
   SessionChangedError,
+  SkillVerificationError,
   StatemcpError,
   TooManyPagesError,
   TransportError,
@@ -56,6 +57,7 @@ export {
   categoryOf,
   toWireError,
 } from './errors/errors.js';
+export type { SkillVerificationFailure } from './errors/errors.js';
 export { LOCAL_ERROR_CATEGORIES, LocalErrorCode, categoryOfWireCode } from './errors/categories.js';
 export type { ErrorCategory } from './errors/categories.js';
 
@@ -182,6 +184,10 @@ export { extensionSettings, isExtensionId, withExtension } from './capabilities/
 // MCP Apps extension (io.modelcontextprotocol/ui): ids and shapes shared by the server and client helpers
 export { APP_MIME_TYPE, LEGACY_RESOURCE_URI_META_KEY, UI_EXTENSION_ID } from './extensions/ui.js';
 export type { UiExtensionSettings, UiResourceCsp, UiResourceMeta, UiResourcePermissions, UiToolMeta, UiVisibility } from './extensions/ui.js';
+
+// Skills extension (io.modelcontextprotocol/skills): ids, limits and entry shapes; parser and digest in @statemcp/protocol/skills
+export { DIRECTORY_MIME_TYPE, SKILL_FILE_NAME, SKILL_LIMITS, SKILL_MARKDOWN_MIME_TYPE, SKILLS_EXTENSION_ID, SKILLS_METHODS, isSkillDigest, skillNameProblem } from './extensions/skills.js';
+export type { GetSkillResult, ListSkillsResult, SkillEntry, SkillFrontmatter, SkillResource, SkillsExtensionSettings } from './extensions/skills.js';
 
 // State machines
 export { CONNECTION_TABLE, initialConnectionState, isLive, transition } from './machines/connection.js';
