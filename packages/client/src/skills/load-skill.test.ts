@@ -1,4 +1,4 @@
-import { CapabilityNotSupportedError, LocalErrorCode, SkillVerificationError, SKILLS_EXTENSION_ID, type JsonObject, type SkillEntry } from '@statemcp/protocol';
+import { CapabilityNotSupportedError, LocalErrorCode, SkillVerificationError, SKILLS_EXTENSION_ID, type JsonObject, type SkillEntry, type SkillResource } from '@statemcp/protocol';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createScriptedServer } from '../../test/scripted-server.js';
@@ -107,8 +107,8 @@ describe('loadSkill', () => {
   });
 
   it('refuses a tampered supporting file and a file the entry does not list (without reading it)', async () => {
-    const entry = entryFor();
-    (entry.resources as { digest: string }[])[1]!.digest = sha('other');
+    const base = entryFor();
+    const entry: SkillEntry = { ...base, resources: (base.resources as SkillResource[]).map((file) => (file.uri === FORMS_URI ? { ...file, digest: sha('other') } : file)) };
     const { client, reads } = await host({ entry });
     const skill = await loadSkill(client, entry);
     expect((await refusal(skill.readFile('references/FORMS.md'))).failure).toBe('digest');

@@ -12,7 +12,7 @@
  * ```
  */
 export async function skillDigest(bytes: Uint8Array): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   let hex = '';
   for (const byte of hash) hex += byte.toString(16).padStart(2, '0');
   return `sha256:${hex}`;

@@ -38,7 +38,7 @@ const FIXTURE = {
 
 async function request(server: McpServer, method: string, params: JsonObject = {}, version?: string): Promise<JsonObject> {
   const test = await initializedClient(server, version === undefined ? {} : { version });
-  return (await test.client.request(method, params, CUSTOM)) as JsonObject;
+  return (await test.client.request(method, params, CUSTOM));
 }
 
 describe('registerSkills', () => {
@@ -71,9 +71,9 @@ describe('registerSkills', () => {
     const server = new McpServer(INFO);
     await registerSkills(server, { directory: await skillsFolder(FIXTURE), pageSize: 1 });
     const test = await initializedClient(server);
-    const first = (await test.client.request('skills/list', {}, CUSTOM)) as JsonObject;
+    const first = (await test.client.request('skills/list', {}, CUSTOM));
     expect((first.skills as JsonObject[]).map((skill) => skill.uri)).toEqual(['skill://acme/billing/refunds/SKILL.md']);
-    const second = (await test.client.request('skills/list', { cursor: first.nextCursor as string }, CUSTOM)) as JsonObject;
+    const second = (await test.client.request('skills/list', { cursor: first.nextCursor as string }, CUSTOM));
     expect((second.skills as JsonObject[]).map((skill) => skill.uri)).toEqual(['skill://pdf-processing/SKILL.md']);
     expect(second.nextCursor).toBeUndefined();
   });
@@ -82,7 +82,7 @@ describe('registerSkills', () => {
     const server = new McpServer(INFO);
     await registerSkills(server, { directory: await skillsFolder(FIXTURE) });
     const test = await initializedClient(server);
-    const result = (await test.client.request('skills/get', { uri: 'skill://acme/billing/refunds/SKILL.md' }, CUSTOM)) as JsonObject;
+    const result = (await test.client.request('skills/get', { uri: 'skill://acme/billing/refunds/SKILL.md' }, CUSTOM));
     expect((result.skill as JsonObject).frontmatter).toEqual({ name: 'refunds', description: 'Process refunds' });
     expect(result).not.toHaveProperty('nextCursor');
     for (const uri of ['skill://nope/SKILL.md', 'skill://pdf-processing/templates/invoice.md', 'skill://pdf-processing/../acme/billing/refunds/SKILL.md']) {
@@ -108,12 +108,12 @@ describe('registerSkills', () => {
     const server = new McpServer(INFO);
     await registerSkills(server, { directory: await skillsFolder(FIXTURE) });
     const test = await initializedClient(server);
-    const root = (await test.client.request('resources/directory/read', { uri: 'skill://pdf-processing' }, CUSTOM)) as JsonObject;
+    const root = (await test.client.request('resources/directory/read', { uri: 'skill://pdf-processing' }, CUSTOM));
     expect(root.resources).toEqual([
       { uri: 'skill://pdf-processing/SKILL.md', name: 'SKILL.md', mimeType: 'text/markdown', size: Buffer.byteLength(PDF_MD) },
       { uri: 'skill://pdf-processing/templates', name: 'templates', mimeType: 'inode/directory' },
     ]);
-    const prefix = (await test.client.request('resources/directory/read', { uri: 'skill://acme' }, CUSTOM)) as JsonObject;
+    const prefix = (await test.client.request('resources/directory/read', { uri: 'skill://acme' }, CUSTOM));
     expect(prefix.resources).toEqual([{ uri: 'skill://acme/billing', name: 'billing', mimeType: 'inode/directory' }]);
     await expect(test.client.request('resources/directory/read', { uri: 'skill://pdf-processing/SKILL.md' }, CUSTOM)).rejects.toMatchObject({ code: -32602, message: /not a directory/ });
     await expect(test.client.request('resources/directory/read', { uri: 'skill://nothing' }, CUSTOM)).rejects.toMatchObject({ code: -32602 });

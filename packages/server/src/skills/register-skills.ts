@@ -121,7 +121,7 @@ export async function registerSkills(server: McpServer, options: RegisterSkillsO
   server.method(SKILLS_METHODS.list, { optIn: false }, async (params, context) => {
     const entries = (await catalog.snapshots()).map((snapshot) => snapshot.entry);
     const page = paginate(entries, typeof params.cursor === 'string' ? params.cursor : undefined, pageSize, 0);
-    const result: JsonObject = { skills: page.items as unknown as JsonObject[] };
+    const result: JsonObject = { skills: page.items };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
     return completeResult(result, context.protocolVersion, hints);
   });
@@ -129,7 +129,7 @@ export async function registerSkills(server: McpServer, options: RegisterSkillsO
   server.method(SKILLS_METHODS.get, { optIn: false }, async (params, context) => {
     if (typeof params.uri !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, 'skills/get needs params.uri, the URI of a SKILL.md');
     const snapshot = await catalog.skill(params.uri);
-    return completeResult({ skill: snapshot.entry as unknown as JsonObject }, context.protocolVersion, hints);
+    return completeResult({ skill: snapshot.entry }, context.protocolVersion, hints);
   });
 
   if (directoryRead) {
@@ -137,7 +137,7 @@ export async function registerSkills(server: McpServer, options: RegisterSkillsO
       if (typeof params.uri !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, 'resources/directory/read needs params.uri');
       const children = await catalog.directory(params.uri.replace(/\/+$/, ''));
       const page = paginate(children, typeof params.cursor === 'string' ? params.cursor : undefined, pageSize, 0);
-      const result: JsonObject = { resources: page.items as unknown as JsonObject[] };
+      const result: JsonObject = { resources: page.items };
       if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
       return completeResult(result, context.protocolVersion);
     });

@@ -6,7 +6,10 @@
  */
 import { SKILL_FILE_NAME, SKILL_MARKDOWN_MIME_TYPE } from '@statemcp/protocol';
 
-const SEGMENT_CHARS = /^[^\u0000-\u001f\u007f\\/]+$/;
+/** True when `segment` has no control character, backslash or slash. */
+function plainSegment(segment: string): boolean {
+  return [...segment].every((char) => char.charCodeAt(0) >= 0x20 && char.charCodeAt(0) !== 0x7f && char !== '\\' && char !== '/');
+}
 const PREFIX_SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
 /** Why `path` (a file path inside a skill) cannot be served, as one sentence; undefined when it can. */
@@ -15,7 +18,7 @@ export function filePathProblem(path: string): string | undefined {
   const segments = path.split('/');
   for (const segment of segments) {
     if (segment === '..' || segment === '.') return `${JSON.stringify(path)} contains a "${segment}" segment; skill files must stay inside the skill's folder`;
-    if (segment === '' || !SEGMENT_CHARS.test(segment)) return `${JSON.stringify(path)} has an empty segment, a backslash or a control character`;
+    if (segment === '' || !plainSegment(segment)) return `${JSON.stringify(path)} has an empty segment, a backslash or a control character`;
   }
   return undefined;
 }
