@@ -25,15 +25,17 @@ export async function main(): Promise<string[]> {
   const client = new Client({ name: 'host', version: '1.0.0' });
   await client.connect(clientTransport);
   const { skills } = await client.listSkills();
+  const [entry] = skills;
+  if (entry === undefined) throw new Error('no skill listed');
   lines.push(`listed: ${skills.map((entry) => `${entry.frontmatter.name} (${entry.frontmatter.description})`).join(', ')}`);
 
-  const skill = await loadSkill(client, skills[0]!);
+  const skill = await loadSkill(client, entry);
   lines.push(`body: ${skill.body.trim()}`);
   const naming = await skill.readFile('references/naming.md');
   lines.push(`naming.md: ${naming.text?.trim() ?? ''}`);
 
   // An entry that no longer matches the bytes is refused whole.
-  const stale = { ...skills[0]!, frontmatter: { ...skills[0]!.frontmatter, description: 'Something else' } };
+  const stale = { ...entry, frontmatter: { ...entry.frontmatter, description: 'Something else' } };
   await loadSkill(client, stale).catch((error: unknown) => {
     if (error instanceof SkillVerificationError) lines.push(`refused: ${error.failure}`);
   });
