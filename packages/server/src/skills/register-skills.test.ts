@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { InMemoryTransport, JsonRpcError, SKILLS_EXTENSION_ID, type JsonObject } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpServer } from '../mcp-server.js';
-import { flush, initializedClient } from '../test-harness.js';
+import { initializedClient } from '../test-harness.js';
 import { registerSkills } from './register-skills.js';
 
 const INFO = { name: 'skills', version: '1.0.0' };
@@ -149,12 +149,20 @@ describe('registerSkills', () => {
     expect(legacy).not.toHaveProperty('ttlMs');
     const [clientTransport, serverTransport] = InMemoryTransport.createPair();
     const received: JsonObject[] = [];
-    await clientTransport.start({ onMessage: (value) => received.push(value as JsonObject), onClose: () => undefined });
+    let bothAnswered: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (bothAnswered = resolve));
+    await clientTransport.start({
+      onMessage: (value) => {
+        received.push(value as JsonObject);
+        if (received.length === 2) bothAnswered();
+      },
+      onClose: () => undefined,
+    });
     await server.connect(serverTransport);
     const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
     await clientTransport.send({ jsonrpc: '2.0', id: 1, method: 'skills/list', params: { _meta: meta } });
     await clientTransport.send({ jsonrpc: '2.0', id: 2, method: 'skills/get', params: { _meta: meta, uri: 'skill://tiny/SKILL.md' } });
-    for (let turn = 0; turn < 20 && received.length < 2; turn++) await flush();
+    await answered;
     for (const id of [1, 2]) expect(received.find((message) => message.id === id)?.result).toMatchObject({ resultType: 'complete', ttlMs: 60_000, cacheScope: 'public' });
   });
 });
