@@ -46,7 +46,7 @@ describe('registerSkills', () => {
     const server = new McpServer(INFO);
     await registerSkills(server, { directory: await skillsFolder(FIXTURE) });
     const capabilities = server.capabilities();
-    expect(capabilities.extensions).toEqual({ [SKILLS_EXTENSION_ID]: { directoryRead: true } });
+    expect((capabilities as { extensions?: unknown }).extensions).toEqual({ [SKILLS_EXTENSION_ID]: { directoryRead: true } });
     expect(capabilities.resources).toBeDefined();
   });
 
@@ -122,7 +122,7 @@ describe('registerSkills', () => {
   it('does not answer resources/directory/read nor declare it when directoryRead is false', async () => {
     const server = new McpServer(INFO);
     await registerSkills(server, { directory: await skillsFolder(FIXTURE), directoryRead: false });
-    expect(server.capabilities().extensions).toEqual({ [SKILLS_EXTENSION_ID]: {} });
+    expect((server.capabilities() as { extensions?: unknown }).extensions).toEqual({ [SKILLS_EXTENSION_ID]: {} });
     const test = await initializedClient(server);
     await expect(test.client.request('resources/directory/read', { uri: 'skill://pdf-processing' }, CUSTOM)).rejects.toMatchObject({ code: -32601 });
   });
