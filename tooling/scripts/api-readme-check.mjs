@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRIES = {
-  protocol: ['src/index.ts', 'src/ajv/index.ts'],
-  client: ['src/index.ts', 'src/apps/index.ts'],
-  server: ['src/index.ts', 'src/apps/index.ts'],
+  protocol: ['src/index.ts', 'src/ajv/index.ts', 'src/skills/index.ts'],
+  client: ['src/index.ts', 'src/apps/index.ts', 'src/skills/index.ts'],
+  server: ['src/index.ts', 'src/apps/index.ts', 'src/skills/index.ts'],
   'stdio-transport': ['src/index.ts'],
   'http-transport': [
     'src/index.ts',

@@ -5,6 +5,7 @@
  * mock records the checks. On the 2026-07-28 wire the client is pinned to the modern era.
  */
 import { Client, type ClientOptions } from '@statemcp/client';
+import { loadSkill, SkillVerificationError } from '@statemcp/client/skills';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport';
 import { isJsonObject, type InspectEvent, type JsonObject } from '@statemcp/protocol';
 
@@ -88,14 +89,33 @@ const jsonSchemaPreservation: Scenario = (context) =>
   });
 
 /**
- * Skills (SEP-2640) host scenarios: statemcp hosts do not use the skills extension, so they
- * behave like any host that does not — connect, list what the server offers, fetch nothing.
+ * Skills (SEP-2640) host, no prefetch: build the registry from `skills/list` alone; no skill
+ * is loaded, so no file is read.
  */
-const skillsUnawareHost: Scenario = (context) =>
+const skillsRegistry: Scenario = (context) =>
   withClient(context, {}, async (client) => {
-    if (client.serverCapabilities?.tools === undefined) return;
-    const { tools } = await client.listTools();
-    context.log(`tools: ${tools.map((tool) => tool.name).join(', ')}`);
+    const { skills } = await client.listSkills();
+    context.log(`skills: ${skills.map((skill) => `${skill.uri} (${skill.frontmatter.description})`).join(', ')}`);
+  });
+
+/**
+ * Skills (SEP-2640) host loading every listed skill: `SKILL.md` verified (size, digest,
+ * frontmatter) before use, then each supporting file read and verified; a skill that fails
+ * verification is refused whole and none of its other files is read.
+ */
+const skillsLoader: Scenario = (context) =>
+  withClient(context, {}, async (client) => {
+    const { skills } = await client.listSkills();
+    for (const entry of skills) {
+      try {
+        const skill = await loadSkill(client, entry);
+        for (const file of skill.files) if (file.uri !== entry.uri) await skill.readFile(file.uri);
+        context.log(`loaded ${entry.uri}: ${skill.files.length} file(s) verified`);
+      } catch (error) {
+        if (!(error instanceof SkillVerificationError)) throw error;
+        context.log(`refused ${entry.uri}: ${error.failure}: ${error.message}`);
+      }
+    }
   });
 
 /** 2026-07-28: every request carries the per-request `_meta` with roots, sampling and elicitation declared; a -32022 is retried. */
@@ -179,8 +199,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = Object.freeze({
   'http-invalid-tool-headers': invalidToolHeaders,
   'sep-2322-client-request-state': requestState,
   'json-schema-ref-no-deref': refNoDeref,
-  'sep-2640-client-no-prefetch': skillsUnawareHost,
-  'sep-2640-client-verify-digest': skillsUnawareHost,
-  'sep-2640-client-verify-size': skillsUnawareHost,
-  'sep-2640-client-verify-frontmatter': skillsUnawareHost,
+  'sep-2640-client-no-prefetch': skillsRegistry,
+  'sep-2640-client-verify-digest': skillsLoader,
+  'sep-2640-client-verify-size': skillsLoader,
+  'sep-2640-client-verify-frontmatter': skillsLoader,
 });

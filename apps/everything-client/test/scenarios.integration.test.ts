@@ -3,6 +3,7 @@
 // the 2020-12 schema tool and its echo).
 import { createStreamableHttpServer, InMemoryEventStore, type ListeningServer, type StreamableHttpSessionTransport } from '@statemcp/http-transport';
 import { McpServer, type ServerConnection } from '@statemcp/server';
+import { registerSkills } from '@statemcp/server/skills';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { run } from '../src/run.js';
@@ -46,6 +47,7 @@ describe('everything-client scenarios', () => {
       echoed.push((args as { schema?: unknown }).schema);
       return { content: [{ type: 'text', text: 'ok' }] };
     });
+    await registerSkills(server, { skills: [{ files: { 'SKILL.md': '---\nname: mock-skill\ndescription: A listed skill\n---\nBody\n' } }] });
     const mcp = createStreamableHttpServer({
       path: '/mcp',
       eventStore: new InMemoryEventStore(),

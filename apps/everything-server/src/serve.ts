@@ -6,7 +6,8 @@
  *                                                      (127.0.0.1 and a random port by default)
  *
  * Over HTTP every session gets an `Mcp-Session-Id`, SSE streams are resumable through an
- * in-memory event store, and the Host/Origin guard (DNS-rebinding protection) is on. The URL
+ * in-memory event store, and the Host/Origin guard (DNS-rebinding protection) is on. Both modes
+ * publish the `skills/` folder (skills extension). The URL
  * is printed to stdout once the server listens; logs go to stderr.
  */
 import type { RequestId } from '@statemcp/protocol';
@@ -14,6 +15,7 @@ import { createStreamableHttpServer, InMemoryEventStore, type StreamableHttpSess
 import type { ServerConnection } from '@statemcp/server';
 import { StdioServerTransport } from '@statemcp/stdio-transport';
 import { createEverythingServer } from './fixtures.js';
+import { addSkills } from './skills.js';
 
 export type Mode = { readonly kind: 'stdio' } | { readonly kind: 'http'; readonly port: number; readonly host: string };
 
@@ -50,6 +52,7 @@ export function parseArgs(argv: readonly string[]): Mode {
 
 export async function serveStdio(): Promise<void> {
   const server = createEverythingServer();
+  await addSkills(server);
   // The transport exits the process when stdin ends.
   await server.connect(new StdioServerTransport());
   process.stderr.write('everything-server: serving over stdio\n');
@@ -60,6 +63,7 @@ export async function serveHttp(port: number, host: string): Promise<void> {
   const server = createEverythingServer({
     closeRequestStream: (connection: ServerConnection, requestId: RequestId) => transports.get(connection)?.closeRequestStream(requestId) ?? false,
   });
+  await addSkills(server);
   const mcp = createStreamableHttpServer({
     path: '/mcp',
     eventStore: new InMemoryEventStore(),

@@ -26,8 +26,10 @@ import {
   type CustomNotificationSpec,
   type CustomRequestSpec,
   type CustomSchema,
+  type GetSkillResult,
   type InferCustom,
   type JsonObject,
+  type ListSkillsResult,
   type NotificationHandler,
   type RequestHandler,
   type ProtocolEra,
@@ -55,6 +57,7 @@ import { LIST_METHOD, collectPages, pageFetcher, paginate } from './pagination.j
 import { checkRoots, sameRoots } from './roots.js';
 import { ServerRequestHandlers } from './server-requests.js';
 import { ToolTask, type TaskChannel } from './tool-task.js';
+import { skillsCall } from './skills-calls.js';
 import { requestOptions, sessionOptions } from './session-options.js';
 import { ToolOutputValidator } from './tool-output.js';
 import type {
@@ -523,6 +526,21 @@ export class Client {
   /** Asks for completions of a prompt or resource-template argument (`completion/complete`). */
   async complete(params: CompleteRequestParams, options: CallOptions = {}): Promise<CompleteResult> {
     return (await this.#call('completion/complete', params, options)) as CompleteResult;
+  }
+
+  /**
+   * One page of the server's skills (`skills/list`, skills extension): entries with each
+   * skill's frontmatter and file manifest; no file is read. Throws `CapabilityNotSupportedError`
+   * when the server did not declare `io.modelcontextprotocol/skills`. Load one with `loadSkill`
+   * from `@statemcp/client/skills`.
+   */
+  async listSkills(params: ListParams = {}, options: CallOptions = {}): Promise<ListSkillsResult> {
+    return (await skillsCall(this, 'skills/list', { ...params }, options)) as ListSkillsResult;
+  }
+
+  /** The current entry of the skill whose `SKILL.md` is at `uri` (`skills/get`); the server answers -32602 for an unknown URI. */
+  async getSkill(uri: string, options: CallOptions = {}): Promise<GetSkillResult> {
+    return (await skillsCall(this, 'skills/get', { uri }, options)) as GetSkillResult;
   }
 
   /** Sets the minimum level of the log messages the server sends (`logging/setLevel`). */

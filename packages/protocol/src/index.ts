@@ -49,6 +49,7 @@ export {
   RequestCancelledError,
   RequestTimeoutError,
   SessionChangedError,
+  SkillVerificationError,
   StatemcpError,
   TooManyPagesError,
   TransportError,
@@ -56,6 +57,7 @@ export {
   categoryOf,
   toWireError,
 } from './errors/errors.js';
+export type { SkillVerificationFailure } from './errors/errors.js';
 export { LOCAL_ERROR_CATEGORIES, LocalErrorCode, categoryOfWireCode } from './errors/categories.js';
 export type { ErrorCategory } from './errors/categories.js';
 
@@ -184,6 +186,10 @@ export { APP_MIME_TYPE, LEGACY_RESOURCE_URI_META_KEY, UI_EXTENSION_ID } from './
 export type { UiExtensionSettings, UiResourceCsp, UiResourceMeta, UiResourcePermissions, UiToolMeta, UiVisibility } from './extensions/ui.js';
 export { TASKS_EXTENSION_ID, TASKS_METHODS, TASKS_NOTIFICATION_METHOD, declaresTasksExtension, isCreateTaskResult } from './extensions/tasks.js';
 export type { TaskCreatedResult, DetailedTask, ExtensionTask, TaskError, TaskIdParams, TaskInputRequest, TasksUpdateParams } from './extensions/tasks.js';
+
+// Skills extension (io.modelcontextprotocol/skills): ids, limits and entry shapes; parser and digest in @statemcp/protocol/skills
+export { DIRECTORY_MIME_TYPE, SKILL_FILE_NAME, SKILL_LIMITS, SKILL_MARKDOWN_MIME_TYPE, SKILLS_EXTENSION_ID, SKILLS_METHODS, isSkillDigest, skillNameProblem } from './extensions/skills.js';
+export type { GetSkillResult, ListSkillsResult, SkillEntry, SkillFrontmatter, SkillResource, SkillsExtensionSettings } from './extensions/skills.js';
 
 // State machines
 export { CONNECTION_TABLE, initialConnectionState, isLive, transition } from './machines/connection.js';

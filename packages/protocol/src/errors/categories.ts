@@ -5,7 +5,7 @@
  * | category          | meaning                                              | from                                     |
  * |-------------------|------------------------------------------------------|------------------------------------------|
  * | `timeout`         | no answer in time (or in the allowed MRTR rounds)    | REQUEST_TIMEOUT, INPUT_ROUNDS_EXCEEDED   |
- * | `format`          | unparseable, malformed or oversized message or list  | -32700, INVALID_RESULT, MESSAGE_TOO_LARGE, TOO_MANY_PAGES |
+ * | `format`          | unparseable, malformed or oversized message or list, content not matching its manifest | -32700, INVALID_RESULT, MESSAGE_TOO_LARGE, TOO_MANY_PAGES, SKILL_VERIFICATION_FAILED |
  * | `invalid-request` | bad method, params, state or capability              | -32600, -32601, -32602, -32002, -32020…-32022, INVALID_STATE, CAPABILITY_NOT_SUPPORTED, UNSUPPORTED_PROTOCOL_VERSION, ALREADY_CONNECTED |
  * | `auth`            | authentication or authorization refused              | AUTH_REQUIRED (HTTP 401/403), -32042     |
  * | `model`           | sampling failed or was rejected                      | -1                                       |
@@ -41,6 +41,7 @@ export const LocalErrorCode = {
   SessionChanged: 'SESSION_CHANGED',
   TooManyPages: 'TOO_MANY_PAGES',
   InputRoundsExceeded: 'INPUT_ROUNDS_EXCEEDED',
+  SkillVerificationFailed: 'SKILL_VERIFICATION_FAILED',
 } as const;
 export type LocalErrorCode = (typeof LocalErrorCode)[keyof typeof LocalErrorCode];
 
@@ -61,6 +62,7 @@ export const LOCAL_ERROR_CATEGORIES: Readonly<Record<LocalErrorCode, ErrorCatego
   INVALID_RESULT: 'format',
   MESSAGE_TOO_LARGE: 'format',
   TOO_MANY_PAGES: 'format',
+  SKILL_VERIFICATION_FAILED: 'format',
   AUTH_REQUIRED: 'auth',
 });
 

@@ -235,6 +235,30 @@ export class TooManyPagesError extends McpError {
   }
 }
 
+/** What failed when a host checked a skill against its entry (skills extension). */
+export type SkillVerificationFailure = 'invalid-entry' | 'unlisted' | 'size' | 'digest' | 'frontmatter' | 'unreadable';
+
+/**
+ * A skill's content did not match the entry it was loaded under (skills extension): a file of
+ * the wrong size or digest, a `SKILL.md` whose frontmatter differs from the entry's, a file
+ * the entry does not list, or an entry the host must not load. The content is never handed
+ * out; refresh the entry (`client.getSkill(uri)`) and load again.
+ */
+export class SkillVerificationError extends McpError {
+  override readonly name: string = 'SkillVerificationError';
+  /** The skill's `SKILL.md` URI. */
+  readonly skillUri: string;
+  /** The file that failed (the skill's own URI for entry and frontmatter failures). */
+  readonly uri: string;
+  readonly failure: SkillVerificationFailure;
+  constructor(skillUri: string, uri: string, failure: SkillVerificationFailure, message: string, options?: { cause?: unknown }) {
+    super(LocalErrorCode.SkillVerificationFailed, message, options);
+    this.skillUri = skillUri;
+    this.uri = uri;
+    this.failure = failure;
+  }
+}
+
 /** A result from the peer did not match the method's result schema. */
 export const InvalidResultError = localClass('InvalidResultError', LocalErrorCode.InvalidResult);
 /** A frame exceeded the transport's maximum message size. */

@@ -11,7 +11,9 @@
  * (`acme`, `com.example`) and the name one or more `/`-separated segments
  * (`search`, `items/list`). Refused: a method of any revision, a prefix the specification
  * uses as a namespace (`tools`, `notifications`, `server`, …), and a prefix with a label
- * `mcp` or `modelcontextprotocol` (reserved for the protocol's own extensions).
+ * `mcp` or `modelcontextprotocol` (reserved for the protocol's own extensions). The methods an
+ * official extension defines (the skills extension's `skills/list`, `skills/get` and
+ * `resources/directory/read`) are registered the same way, under their own names.
  *
  * Opt-in: a custom method is sent only to a peer that declared it, under
  * `capabilities.experimental[id]` (legacy revisions) or `capabilities.extensions[id]`
@@ -21,6 +23,7 @@
  */
 import { InvalidArgumentError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
+import { SKILLS_METHODS } from '../extensions/skills.js';
 import { REVISIONS, hasFeature } from '../revisions/registry.js';
 
 /** The result of a Standard Schema validation. */
@@ -75,8 +78,12 @@ const RESERVED_LABELS: ReadonlySet<string> = new Set(['mcp', 'modelcontextprotoc
 const SPEC_METHODS: ReadonlySet<string> = new Set([...REVISIONS.values()].flatMap((revision) => [...Object.keys(revision.requests), ...Object.keys(revision.notifications)]));
 const SPEC_NAMESPACES: ReadonlySet<string> = new Set([...SPEC_METHODS].map((method) => method.split('/')[0] ?? method));
 
+/** Methods defined by official extensions: outside every revision, named without a vendor prefix. */
+const EXTENSION_METHODS: ReadonlySet<string> = new Set(Object.values(SKILLS_METHODS));
+
 /** Why `method` cannot be a custom method, as one sentence; undefined when it can. */
 export function customMethodRefusal(method: string): string | undefined {
+  if (EXTENSION_METHODS.has(method)) return undefined;
   if (SPEC_METHODS.has(method) || method === 'initialize' || method === 'ping') return `${method} is a method of the MCP specification; a custom method may not replace it`;
   const slash = method.indexOf('/');
   if (slash === -1) return `${method} has no namespace: name a custom method <prefix>/<name>, e.g. com.example/${method}`;
