@@ -7,6 +7,7 @@
 export { Client } from './client.js';
 export { applyFormDefaults } from './elicitation.js';
 export type { ListChangedOptions } from './list-refresh.js';
+export type { ResponseCacheEvent, ResponseCacheOptions, ResponseCacheStats } from './response-cache.js';
 
 export type {
   CallOptions,
