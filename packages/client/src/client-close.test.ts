@@ -6,7 +6,7 @@ import { Client } from './client.js';
 
 const info = { name: 'test-client', version: '1.0.0' };
 
-/** A transport that answers initialize (and refuses discovery, like a legacy server) but never reports closing, whatever it is asked. */
+/** A transport that answers initialize but never reports closing, whatever it is asked. */
 class StuckTransport implements Transport {
   sink: TransportSink | undefined;
   closeCalls = 0;
@@ -17,10 +17,6 @@ class StuckTransport implements Transport {
   }
 
   async send(message: JsonRpcMessage): Promise<void> {
-    if ('method' in message && message.method === 'server/discover' && 'id' in message) {
-      const { id } = message;
-      queueMicrotask(() => this.sink?.onMessage({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }));
-    }
     if ('method' in message && message.method === 'initialize' && 'id' in message) {
       const { id } = message;
       queueMicrotask(() =>

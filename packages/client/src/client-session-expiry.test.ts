@@ -16,11 +16,6 @@ class ExpiringTransport implements Transport {
 
   send(message: JsonRpcMessage): Promise<void> {
     this.sent.push(message);
-    // A legacy server: the client's discovery probe gets -32601 and it falls back to the handshake.
-    if ('id' in message && 'method' in message && message.method === 'server/discover') {
-      const { id } = message;
-      queueMicrotask(() => this.sink?.onMessage({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } }));
-    }
     return Promise.resolve();
   }
 

@@ -49,14 +49,14 @@ export interface ClientOptions {
    */
   readonly strictCapabilities?: boolean;
   /**
-   * Which protocol era to speak (digest §5.4): `auto` (default) discovers with
-   * `server/discover` at 2026-07-28 and falls back to the `initialize` handshake on a legacy
-   * server; `modern` never falls back; `legacy` runs the handshake only.
+   * Which protocol era to speak (digest §5.4): `legacy` (default) runs the `initialize`
+   * handshake; `auto` discovers with `server/discover` at 2026-07-28 and falls back to the
+   * handshake on a legacy server; `modern` never falls back.
    */
   readonly era?: EraPreference;
   /**
-   * Protocol versions this client speaks (default: every legacy revision, plus 2026-07-28
-   * unless `era` is `legacy`).
+   * Protocol versions this client speaks (default: every legacy revision, plus 2026-07-28 when
+   * `era` is `auto` or `modern`).
    */
   readonly supportedVersions?: readonly string[];
   /** The version to propose in `initialize` (default: the newest of `supportedVersions`). */
