@@ -51,7 +51,12 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 export function createExampleServer(inspect?: (event: InspectEvent) => void): McpServer {
   const server = new McpServer(
     { name: 'quickstart-example-server', version: '1.0.0' },
-    { instructions: 'A tiny server for the statemcp quickstart.', ...(inspect !== undefined ? { inspect } : {}) },
+    {
+      instructions: 'A tiny server for the statemcp quickstart.',
+      // 2026-07-28 clients may reuse the lists and reads for a minute (legacy results carry no hints).
+      cache: { ttlMs: 60_000, cacheScope: 'public' },
+      ...(inspect !== undefined ? { inspect } : {}),
+    },
   );
 
   server.registerTool(

@@ -7,11 +7,14 @@
  *   slow call time out (a `notifications/cancelled` goes out and the server's handler is
  *   aborted), and closes gracefully (ShuttingDown → Terminated).
  *
- * Every connection and request transition of both sides is printed on one timeline.
+ * Every connection and request transition of both sides is printed on one timeline. Those two
+ * legs pin the legacy era (the `initialize` handshake); a third leg shows the 2026-07-28 era
+ * over stdio: `server/discover` instead of a handshake, and a list served from the client's
+ * response cache the second time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Client, McpError, type ServerCapabilities } from '@statemcp/client';
+import { Client, McpError, type ListToolsResult, type ServerCapabilities } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport';
 import type { InspectEvent, Transport } from '@statemcp/protocol';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
@@ -86,7 +89,7 @@ class ServerTrace {
 
 /** One client's walk through the lifecycle over `transport`. */
 async function converse(timeline: Timeline, server: ServerTrace, transport: Transport): Promise<string[]> {
-  const client = new Client({ name: 'quickstart-client', version: '1.0.0' }, { inspect: (event) => timeline.local('client', event) });
+  const client = new Client({ name: 'quickstart-client', version: '1.0.0' }, { era: 'legacy', inspect: (event) => timeline.local('client', event) });
   const seen = new Set<string>([stateName(client.state.kind)]);
   client.session.onTransition((to) => seen.add(stateName(to.kind)));
   timeline.note(`new Client: connection ${stateName(client.state.kind)}`);
@@ -192,23 +195,64 @@ export async function httpTour(timeline: Timeline, log: (line: string) => void):
   }
 }
 
+/**
+ * The 2026-07-28 leg, over stdio: with `era: 'auto'` the client discovers the server instead
+ * of a handshake, every request carries its version and capabilities in `_meta`, and the second
+ * `tools/list` is answered from the response cache (the server marked the list `ttlMs: 60000`).
+ */
+export async function modernTour(timeline: Timeline, log: (line: string) => void): Promise<string[]> {
+  const server = new ServerTrace(timeline, log);
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, '--stdio'], onStderr: server.onStderr });
+  const client = new Client({ name: 'quickstart-client', version: '1.0.0' }, {
+    era: 'auto',
+    // The child may take seconds to start on a busy machine; a discovery timed out too early would fall back to the handshake.
+    discoveryTimeoutMs: 60_000,
+    inspect: (event) => timeline.local('client', event),
+  });
+  const seen = new Set<string>([stateName(client.state.kind)]);
+  client.session.onTransition((to) => seen.add(stateName(to.kind)));
+
+  await client.connect(transport);
+  timeline.note(`server/discover: era ${client.era ?? '?'}, protocol ${client.protocolVersion ?? '?'} with ${client.serverInfo?.name ?? '?'}; no initialize was sent`);
+  timeline.note(`server capabilities: ${describeCapabilities(client.serverCapabilities)}`);
+
+  const first = (await client.listTools()) as ListToolsResult & { ttlMs?: number; cacheScope?: string };
+  timeline.note(`tools/list: ${first.tools.map((tool) => tool.name).join(', ')} (ttlMs ${String(first.ttlMs)}, cacheScope ${String(first.cacheScope)})`);
+  await client.listTools();
+  const stats = client.cacheStats;
+  timeline.note(`tools/list again: served from the response cache, nothing sent (cache hits ${stats?.hits ?? 0}, misses ${stats?.misses ?? 0})`);
+
+  // Multi round-trip requests (an InputRequiredResult answered through onElicitation) and a
+  // subscriptions/listen stream are shown here once their branches have landed.
+
+  await client.close();
+  const info = await client.closed;
+  timeline.note(`closed: connection ${stateName(client.state.kind)}, reason ${info.reason}`);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return [...seen];
+}
+
 export const ALL_STATES = ['Uninitialized', 'Initializing', 'Initialized', 'Operating', 'ShuttingDown', 'Terminated'];
 
-/** Runs both legs, printing as it goes. Resolves with true when every leg saw all six states. */
+/** What a 2026-07-28 connection goes through: discovery is its Initializing, and there is no Initialized. */
+export const MODERN_STATES = ['Uninitialized', 'Initializing', 'Operating', 'ShuttingDown', 'Terminated'];
+
+/** Runs every leg, printing as it goes. Resolves with true when every leg saw the states of its era. */
 export async function runQuickstart(log: (line: string) => void = console.log): Promise<boolean> {
   const timeline = new Timeline(log);
   let ok = true;
-  const legs: [string, (timeline: Timeline, log: (line: string) => void) => Promise<string[]>][] = [
-    ['stdio: the example server is a child process speaking over its stdin/stdout', stdioTour],
-    ['Streamable HTTP: the example server is a child process listening on 127.0.0.1', httpTour],
+  const legs: [string, (timeline: Timeline, log: (line: string) => void) => Promise<string[]>, readonly string[]][] = [
+    ['stdio: the example server is a child process speaking over its stdin/stdout', stdioTour, ALL_STATES],
+    ['Streamable HTTP: the example server is a child process listening on 127.0.0.1', httpTour, ALL_STATES],
+    ['2026-07-28 over stdio: discovery instead of a handshake, and a cached list', modernTour, MODERN_STATES],
   ];
-  for (const [title, leg] of legs) {
+  for (const [title, leg, expected] of legs) {
     log('');
     log(`━━ ${title}`);
     log('   offset     side    what happened');
     const states = await leg(timeline, log);
     timeline.flush();
-    const missing = ALL_STATES.filter((state) => !states.includes(state));
+    const missing = expected.filter((state) => !states.includes(state));
     log(`   client connection states: ${ALL_STATES.filter((state) => states.includes(state)).join(' → ')}`);
     if (missing.length > 0) {
       ok = false;

@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { ALL_STATES, runQuickstart } from '../src/tour.js';
 
 describe('runQuickstart', () => {
-  it('walks both transports through all six connection states and shows the timeout and its cancellation', async () => {
+  it('walks both legacy legs through all six connection states with the timeout and its cancellation, and the modern leg through discovery and a cached list', async () => {
     const lines: string[] = [];
     const ok = await runQuickstart((line) => lines.push(line));
     const output = lines.join('\n');
     expect(ok, output).toBe(true);
-    const [stdio = '', http = ''] = output.split('━━ Streamable HTTP');
+    const [legacy = '', modern = ''] = output.split('━━ 2026-07-28');
+    const [stdio = '', http = ''] = legacy.split('━━ Streamable HTTP');
     for (const leg of [stdio, http]) {
       for (const state of ALL_STATES) expect(leg).toContain(state);
       expect(leg).toContain('negotiated protocol 2025-11-25');
@@ -18,5 +19,9 @@ describe('runQuickstart', () => {
       expect(leg).toMatch(/server {2}request {5}← tools\/call #\d+ {2}processing → cancelled/);
       expect(leg).toContain('server  connection  ShuttingDown → Terminated');
     }
+    expect(modern).toContain('server/discover: era modern, protocol 2026-07-28');
+    expect(modern).not.toMatch(/→ initialize #/);
+    expect(modern).toContain('tools/list again: served from the response cache, nothing sent (cache hits 1, misses 1)');
+    expect(modern.match(/client {2}request {5}→ tools\/list #\d+ {2}created\n/g)).toHaveLength(1);
   });
 });

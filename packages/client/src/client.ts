@@ -19,6 +19,7 @@ import {
   getRevision,
   hasCapability,
   isCreateTaskResult,
+  hasFeature,
   proposeVersion,
   systemClock,
   type CloseInfo,
@@ -58,6 +59,7 @@ import { checkRoots, sameRoots } from './roots.js';
 import { ServerRequestHandlers } from './server-requests.js';
 import { ToolTask, type TaskChannel } from './tool-task.js';
 import { skillsCall } from './skills-calls.js';
+import { ResponseCache, type ResponseCacheStats } from './response-cache.js';
 import { requestOptions, sessionOptions } from './session-options.js';
 import { ToolOutputValidator } from './tool-output.js';
 import type {
@@ -114,6 +116,7 @@ export class Client {
   readonly #toolOutput: ToolOutputValidator;
   readonly #custom = new ClientCustomMethods();
   readonly #refreshers: readonly ListRefresher<unknown>[];
+  readonly #cache: ResponseCache | undefined;
   #session: Session;
   #declared: ClientCapabilities = {};
   #handshake: Promise<void> | undefined;
@@ -127,6 +130,8 @@ export class Client {
     if (options.roots !== undefined) this.#serverRequests.roots = checkRoots(options.roots);
     this.#listeners.add('notifications/tools/list_changed', () => this.#toolOutput.clear());
     this.#listeners.tap = (method, params) => this.#streams.route(method, params);
+    const cache = (this.#cache = options.cache === false ? undefined : new ResponseCache(options.clock ?? systemClock, options.cache));
+    if (cache !== undefined) for (const method of ResponseCache.notifications) this.#listeners.add(method, (params) => cache.notified(method, params));
     this.#refreshers = watchLists(this.#listeners, options.clock ?? systemClock, options.listChanged, (kind, maxPages) =>
       collectPages(pageFetcher(this, kind, {}, {}), LIST_METHOD[kind], undefined, maxPages),
     );
@@ -176,6 +181,19 @@ export class Client {
     return structuredClone(this.#declared);
   }
 
+  /**
+   * The response cache's counters (hits, misses, stores, invalidations, evictions) and what it
+   * holds now; undefined when `options.cache` is `false`.
+   */
+  get cacheStats(): ResponseCacheStats | undefined {
+    return this.#cache?.stats;
+  }
+
+  /** Drops every cached result (the next calls go to the server). A new `connect()` does it too. */
+  clearCache(): void {
+    this.#cache?.clear();
+  }
+
   /** Resolves once, when the current connection reaches Terminated, with how it ended. */
   get closed(): Promise<CloseInfo> {
     return this.#session.closed;
@@ -202,6 +220,7 @@ export class Client {
     const kind = this.#session.state.kind;
     if (kind === 'shuttingDown') throw new InvalidStateError('The previous connection is still closing; await client.closed first', kind);
     if (kind === 'terminated') this.#session = this.#createSession();
+    this.#cache?.clear();
     const handshake = this.#runHandshake(this.#session, transport, options);
     this.#handshake = handshake;
     // Waiting calls observe the rejection through their own await; this keeps it from being reported as unhandled.
@@ -585,9 +604,15 @@ export class Client {
    * a Streamable HTTP server forgot it — the call waits in the session's ledger
    * (`waitForOperating`: visible in `pendingRequests()` and `inspect`, its timeout and signal
    * live) and goes out once the connection is Operating; a failed handshake rejects it with
-   * the handshake's error. Operating, the flag changes nothing.
+   * the handshake's error. Operating, the flag changes nothing. A cacheable call (the lists,
+   * `resources/read`) goes through the response cache.
    */
   async #call(method: string, params: object, options: CallOptions): Promise<JsonObject> {
-    return this.#session.request(method, params as JsonObject, { ...requestOptions(options), waitForOperating: true });
+    const cache = this.#cache;
+    const version = this.#session.protocolVersion;
+    if (cache === undefined || !ResponseCache.caches(method) || version === undefined || !hasFeature(version, 'cacheableResults')) return this.#session.request(method, params as JsonObject, { ...requestOptions(options), waitForOperating: true });
+    return cache.call(method, params as JsonObject, options.cache === false, (onInputRound) =>
+      this.#session.request(method, params as JsonObject, { ...requestOptions(options), waitForOperating: true, onInputRound }),
+    );
   }
 }

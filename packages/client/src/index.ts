@@ -10,6 +10,7 @@ export type { TaskChannel } from './tool-task.js';
 export { applyFormDefaults } from './elicitation.js';
 export type { ListChangedOptions } from './list-refresh.js';
 export type { ListenEnd, ListenHandle, ListenNotification, ListenOptions, SubscriptionFilter } from './listen.js';
+export type { ResponseCacheEvent, ResponseCacheOptions, ResponseCacheStats } from './response-cache.js';
 
 export type {
   CallOptions,

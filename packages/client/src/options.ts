@@ -5,6 +5,7 @@
 import type { Clock, JsonObject, CloseInfo, EraPreference, InspectListener, JsonSchemaValidator, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
 import type { ToolTask } from './tool-task.js';
 import type { ListChangedOptions } from './list-refresh.js';
+import type { ResponseCacheOptions } from './response-cache.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -91,6 +92,13 @@ export interface ClientOptions {
    * `InputRoundsExceededError` (default 8).
    */
   readonly maxInputRounds?: number;
+  /**
+   * The response cache of the 2026-07-28 era (digest §6.8): a list page or `resources/read`
+   * result the server marked with `ttlMs` > 0 is served from memory while fresh; `private`
+   * results only under the same `authContext`; change notifications drop what they make stale.
+   * Bounded by `maxEntries` / `maxBytes`; `false` turns it off. Legacy results are never cached.
+   */
+  readonly cache?: false | ResponseCacheOptions;
   /** Modern era: how long `server/discover` may take before the server is taken for a legacy one, ms (default 10 000). */
   readonly discoveryTimeoutMs?: number;
 }
@@ -119,6 +127,8 @@ export interface CallOptions {
   readonly onProgress?: (progress: ProgressUpdate) => void;
   /** The W3C trace context to carry in this call's `_meta` (wins over the client's `traceContext` provider). */
   readonly traceContext?: TraceContext;
+  /** `false`: ask the server even when the response cache holds a fresh answer (the answer still refreshes it). */
+  readonly cache?: boolean;
 }
 
 /** Options of the page iterators (`tools()`, …) and the collect-all calls (`listAllTools()`, …). */

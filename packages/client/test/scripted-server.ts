@@ -12,7 +12,10 @@ export interface ScriptedOptions {
   readonly capabilities?: JsonObject;
   /** Never answer `initialize` (the handshake stays in flight). */
   readonly holdInitialize?: boolean;
-  /** Answer requests by method; return undefined to leave a request unanswered. */
+  /**
+   * Answer requests by method; return undefined to leave a request unanswered (`server/discover`
+   * left unanswered gets -32601, like a legacy server's).
+   */
   readonly answer?: (method: string, params: JsonObject, id: string | number) => JsonObject | undefined;
 }
 
@@ -45,6 +48,8 @@ export async function createScriptedServer(options: ScriptedOptions = {}) {
       }
       const result = options.answer?.(message.method, message.params ?? {}, message.id);
       if (result !== undefined) void send({ jsonrpc: '2.0', id: message.id, result });
+      // A legacy server does not know the modern era's discovery: it answers -32601, as real ones do.
+      else if (message.method === 'server/discover') void send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
     },
     onClose() {},
   });

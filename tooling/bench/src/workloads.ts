@@ -8,6 +8,7 @@ import { Agent } from 'node:http';
 import { MCP_STACKS, adapter, fixturePath } from './adapters.js';
 import { httpPoster, openIdleSession, spawnHttpServer, spawnPipeFloor } from './children.js';
 import * as rawClients from './clients/raw.js';
+import * as statemcpClients from './clients/statemcp.js';
 import { waitForExit, type BenchClient } from './clients/types.js';
 import type { Counts } from './config.js';
 import { closedLoop, type Metric, type Sample, type Workload } from './runner.js';
@@ -365,11 +366,58 @@ export function workloads(c: Counts): Workload[] {
     },
   };
 
+  /**
+   * The 2026-07-28 rows (issue 12 / 19): statemcp with `era: 'modern'` and the raw floor sending
+   * the per-request `_meta` (raw: nothing validated). The official SDKs run their default path
+   * (the legacy handshake), as in the legacy rows: the same floors.
+   */
+  const modernInMemory: Workload = {
+    id: 'call.memory.modern',
+    title: 'tools/call echo, in-memory, sequential, 2026-07-28 (per-request _meta validated)',
+    detail: `${c.inMemorySeq} calls after ${memoryWarmup} warm-up calls; statemcp and raw speak 2026-07-28 (no handshake), the official SDKs their default legacy path`,
+    stacks: MCP_STACKS,
+    metrics: [CALLS, P50, P99, CPU],
+    ratioMetrics: ['callsPerSec', 'cpuUs'],
+    run: async (stack) => {
+      const pair = stack === 'statemcp' ? await statemcpClients.inMemoryModern({}) : stack === 'raw' ? await rawClients.inMemoryModern({}) : await adapter(stack).inMemory({});
+      try {
+        await warm(pair.client, memoryWarmup);
+        return loadSample(await closedLoop(c.inMemorySeq, 1, limit, () => pair.client.echo(ECHO_TEXT)));
+      } finally {
+        await pair.close();
+      }
+    },
+  };
+
+  const modernHttp: Workload = {
+    id: 'call.http.modern',
+    title: 'tools/call echo, Streamable HTTP child process, 1 client sequential, 2026-07-28 stateless (no session)',
+    detail: `${c.httpSeq} calls after ${httpWarmup} warm-up calls; statemcp and raw POST 2026-07-28 requests with _meta and routing headers, no session; the official SDKs their default legacy session`,
+    stacks: MCP_STACKS,
+    metrics: [CALLS, P50, P99, CLIENT_CPU],
+    run: async (stack) => {
+      const server = await spawnHttpServer(httpFixture(stack));
+      try {
+        const connect = stack === 'statemcp' ? statemcpClients.httpModern : stack === 'raw' ? rawClients.httpModern : (url: string) => adapter(stack).http(url);
+        const client = await connect(server.url);
+        try {
+          await warm(client, httpWarmup);
+          return loadSample(await closedLoop(c.httpSeq, 1, limit, () => client.echo(ECHO_TEXT)));
+        } finally {
+          await client.close().catch(() => undefined);
+        }
+      } finally {
+        await server.stop();
+      }
+    },
+  };
+
   return [
     json,
     handshake,
     inMemoryCalls(1, c.inMemorySeq),
     inMemoryCalls(64, c.inMemoryConcurrent),
+    modernInMemory,
     list,
     stdioCalls(1, c.stdioSeq),
     stdioCalls(64, c.stdioConcurrent),
@@ -377,6 +425,7 @@ export function workloads(c: Counts): Workload[] {
     coldStart,
     httpCalls(1, 1, c.httpSeq),
     httpCalls(16, 8, c.httpConcurrent),
+    modernHttp,
     sessions,
     timeouts,
     inspectorWorkload(c),
@@ -387,4 +436,4 @@ export function workloads(c: Counts): Workload[] {
 export const SLOW_WORKLOADS: ReadonlySet<string> = new Set(['http.sessions', 'timeouts.stdio', 'stdio.lifecycle', 'call.http.16x8']);
 
 /** Workloads that spawn a child per run (repetitions: `childReps`). */
-export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'inspector.stdio.seq']);
+export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.seq']);

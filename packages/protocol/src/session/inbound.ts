@@ -198,6 +198,13 @@ export class InboundDispatcher {
       this.#reply(errorResponse(id, requestIdInUse(id)), id);
       return;
     }
+    if (method === 'server/discover' && host.role === 'server' && host.requestHandler(method) === undefined) {
+      // A server that cannot answer discovery is a legacy server to a probing client (digest §5.4):
+      // -32601, before the machine sees the request, so the probe does not start a modern
+      // connection and the client's fallback handshake still finds Uninitialized.
+      this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      return;
+    }
     const declaredVersion = declaredVersionOf(message.params);
     for (const effect of host.gate(declaredVersion === undefined ? { type: 'inboundRequest', method } : { type: 'inboundRequest', method, declaredVersion })) {
       if (effect.type === 'deferInbound') return this.#defer(message, context);

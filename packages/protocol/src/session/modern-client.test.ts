@@ -292,3 +292,23 @@ describe('Session (modern era, client)', () => {
     });
   });
 });
+
+describe('Session (server) without a server/discover handler', () => {
+  it("answers the probe -32601 and stays Uninitialized, so an 'auto' client falls back to the handshake", async () => {
+    const [clientEnd, serverEnd] = InMemoryTransport.createPair();
+    const server = new Session({
+      role: 'server',
+      capabilities: () => ({ tools: {} }),
+      onInitialize: (_params, version) => ({ protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: 'raw-legacy', version: '1' } }),
+    });
+    const client = new Session({ role: 'client', capabilities: () => ({}), supportedVersions: ['2025-11-25', MODERN] });
+    await server.connect(serverEnd);
+    await client.connect(clientEnd);
+    const outcome = await client.negotiate({ capabilities: {}, clientInfo: CLIENT_INFO }, { era: 'auto' });
+    expect(outcome.era).toBe('legacy');
+    expect(client.protocolVersion).toBe('2025-11-25');
+    await flush();
+    expect(server.state.kind).toBe('operating');
+    expect(server.protocolVersion).toBe('2025-11-25');
+  });
+});

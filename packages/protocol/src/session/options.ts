@@ -133,6 +133,12 @@ export interface RequestOptions {
    * of the request this one is made on behalf of.
    */
   readonly traceContext?: TraceContext;
+  /**
+   * Client, modern era: called with the round number (1, 2, …) each time the server answers
+   * this request `input_required` (Multi Round-Trip Requests), before its input is gathered.
+   * A response cache uses it to keep the result of a retried request out (digest §6.6).
+   */
+  readonly onInputRound?: (round: number) => void;
 }
 
 /** Options for outbound notifications. */

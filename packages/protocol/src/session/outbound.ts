@@ -69,6 +69,8 @@ interface Rounds {
   /** The params the caller passed (each retry starts from them). */
   readonly params: JsonObject | undefined;
   count: number;
+  /** The caller's `RequestOptions.onInputRound`. */
+  readonly onRound: ((round: number) => void) | undefined;
 }
 
 export class OutboundRequests {
@@ -219,7 +221,7 @@ export class OutboundRequests {
       }
       const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
       if (outParams !== undefined) message.params = outParams;
-      if (INPUT_REQUIRED_METHODS.has(method)) this.#rounds.set(record, { params: outParams, count: 0 });
+      if (INPUT_REQUIRED_METHODS.has(method)) this.#rounds.set(record, { params: outParams, count: 0, onRound: options.onInputRound });
       if (held) this.#held.push({ record, message, options });
       else this.#dispatch(record, message, options);
     });
@@ -351,13 +353,18 @@ export class OutboundRequests {
   async #nextRound(record: OutboundRecord, result: JsonObject): Promise<void> {
     const host = this.#host;
     const { ledger } = host;
-    const rounds = this.#rounds.get(record) ?? { params: undefined, count: 0 };
+    const rounds = this.#rounds.get(record) ?? { params: undefined, count: 0, onRound: undefined };
     const max = host.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     if (++rounds.count > max) {
       ledger.settle(record, { event: 'fail', error: new InputRoundsExceededError(`${record.method} still needed input after ${max} rounds; giving up`) });
       return;
     }
     ledger.move(record, 'awaitInput');
+    try {
+      rounds.onRound?.(rounds.count);
+    } catch (error) {
+      host.observer.diagnostic('onInputRound threw', error);
+    }
     if (record.timer !== undefined) host.clock.clearTimeout(record.timer);
     record.timer = undefined;
     // Settling the request (cancel, maximum, close) aborts the handlers still answering.

@@ -93,3 +93,42 @@ export async function httpFetch(url: string): Promise<BenchClient> {
   await client.initialize();
   return wrap(client, async () => undefined);
 }
+
+/** 2026-07-28 in-process: no handshake, the per-request `_meta` on every request, nothing validated. */
+export async function inMemoryModern(options: ServerOptions): Promise<InMemoryPair> {
+  const server = new RawServer(options);
+  const client: RawClient = new RawClient((message) => {
+    queueMicrotask(() => server.handle(message, (response) => queueMicrotask(() => client.onMessage(response))));
+  });
+  client.modern();
+  const close = async () => client.failAll(new Error('closed'));
+  return { client: wrap(client, close), close };
+}
+
+/** 2026-07-28 stateless HTTP on node:http: no session, `_meta` and the routing headers on every POST. */
+export function httpModern(url: string): Promise<BenchClient> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const target = new URL(url);
+  const client: RawClient = new RawClient((message) => {
+    const body = JSON.stringify(message);
+    const headers: Record<string, string | number> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'content-length': Buffer.byteLength(body),
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': String(message.method),
+    };
+    if (typeof message.params?.name === 'string') headers['mcp-name'] = message.params.name;
+    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => parts.push(chunk));
+      res.on('end', () => {
+        if (res.statusCode === 200) client.onMessage(JSON.parse(Buffer.concat(parts).toString('utf8')));
+      });
+    });
+    req.on('error', (error) => client.failAll(error));
+    req.end(body);
+  });
+  client.modern();
+  return Promise.resolve(wrap(client, async () => agent.destroy()));
+}

@@ -23,9 +23,9 @@ function wrap(client: Client, cancels: () => number): BenchClient {
   };
 }
 
-async function connect(transport: Transport): Promise<BenchClient> {
+async function connect(transport: Transport, era?: 'modern'): Promise<BenchClient> {
   const cancels = countCancels(transport);
-  const client = new Client(INFO);
+  const client = new Client(INFO, era === undefined ? {} : { era });
   await client.connect(transport);
   return wrap(client, cancels);
 }
@@ -71,4 +71,29 @@ export async function stdio(fixture: string, args: readonly string[]): Promise<S
 
 export function http(url: string): Promise<BenchClient> {
   return connect(new StreamableHttpClientTransport(url));
+}
+
+/** 2026-07-28 in-process: discovery instead of the handshake, the per-request `_meta` validated on every call. */
+export async function inMemoryModern(options: ServerOptions): Promise<InMemoryPair> {
+  const many = options.manyTools === true;
+  let entry = shared.get(many);
+  if (entry === undefined) {
+    entry = createStatemcpServer({ manyTools: many });
+    shared.set(many, entry);
+  }
+  const [clientSide, serverSide] = InMemoryTransport.createPair();
+  const connection = await entry.server.connect(serverSide);
+  const client = await connect(clientSide, 'modern');
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await connection.close();
+    },
+  };
+}
+
+/** 2026-07-28 stateless Streamable HTTP: no session, every POST stands alone. */
+export function httpModern(url: string): Promise<BenchClient> {
+  return connect(new StreamableHttpClientTransport(url), 'modern');
 }

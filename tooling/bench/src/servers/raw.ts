@@ -95,6 +95,8 @@ interface Pending {
 export class RawClient {
   readonly #pending = new Map<number, Pending>();
   #nextId = 0;
+  /** The per-request `_meta` of the 2026-07-28 era, once {@link modern} was called. */
+  #meta: Message = undefined;
   /** Outbound `notifications/cancelled` sent. */
   cancelsSent = 0;
 
@@ -113,8 +115,21 @@ export class RawClient {
         }, timeoutMs);
       }
       this.#pending.set(id, pending);
-      this.send(params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
+      const meta = this.#meta;
+      this.send(meta !== undefined ? { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } } : params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params });
     });
+  }
+
+  /**
+   * 2026-07-28: no handshake; every request carries the per-request `_meta` (version,
+   * capabilities, client info), as a modern client sends it.
+   */
+  modern(): void {
+    this.#meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'bench-raw', version: '1.0.0' },
+    };
   }
 
   notify(method: string, params?: Message): void {
