@@ -26,9 +26,12 @@ const STATUS: Readonly<Record<ResourceErrorCode, number>> = Object.freeze({
   insufficient_scope: 403,
 });
 
-/** Quotes a value for an auth-param (RFC 9110 §11.2), dropping characters a header cannot carry. */
+/**
+ * Quotes a value for an auth-param (RFC 9110 §11.2). RFC 6750 §3 allows only printable ASCII
+ * without `"` and `\` in these values, so others are dropped or become `'`.
+ */
 function quoted(value: string): string {
-  return `"${value.replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, '\\$&')}"`;
+  return `"${value.replace(/[^\x20-\x7e]/g, '').replace(/["\\]/g, "'")}"`;
 }
 
 /** The `WWW-Authenticate` value for a refusal. */

@@ -87,7 +87,7 @@ export class DpopChecker {
         currentDate: new Date(this.#now()),
         requiredClaims: ['jti', 'htm', 'htu', 'iat'],
       });
-      payload = verified.payload as Record<string, unknown>;
+      payload = verified.payload;
       jwk = verified.protectedHeader.jwk as JWK;
     } catch (error) {
       throw new ResourceAuthError('invalid_dpop_proof', `invalid DPoP proof: ${error instanceof Error ? error.message : 'unreadable'}`);

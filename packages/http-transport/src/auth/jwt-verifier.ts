@@ -39,7 +39,7 @@ function scopesOf(payload: JWTPayload): string[] {
 
 /** The part of a token's claims every verifier maps the same way. */
 export function verifiedFromClaims(claims: Record<string, unknown>, resource: URL | undefined): VerifiedToken {
-  const text = (name: string): string | undefined => (typeof claims[name] === 'string' ? (claims[name] as string) : undefined);
+  const text = (name: string): string | undefined => (typeof claims[name] === 'string' ? (claims[name]) : undefined);
   const cnf = claims['cnf'];
   const jkt = typeof cnf === 'object' && cnf !== null && typeof (cnf as { jkt?: unknown }).jkt === 'string' ? (cnf as { jkt: string }).jkt : undefined;
   const clientId = text('client_id') ?? text('azp') ?? text('sub') ?? '';
@@ -92,7 +92,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         ...(options.requireAccessTokenType === true ? { typ: 'at+jwt' } : {}),
       });
       const aud = Array.isArray(payload.aud) ? payload.aud.find((value) => audience.includes(value)) : payload.aud;
-      return verifiedFromClaims(payload as Record<string, unknown>, aud === undefined ? undefined : new URL(aud));
+      return verifiedFromClaims(payload, aud === undefined ? undefined : new URL(aud));
     },
   };
 }

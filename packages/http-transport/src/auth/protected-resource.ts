@@ -63,12 +63,11 @@ function credentialsOf(request: Request): Credentials {
   const header = request.headers.get('authorization');
   if (header === null || header.trim() === '') return { scheme: undefined };
   if (header.includes(',')) return { error: 'more than one Authorization credential' };
-  const match = /^(\S+)\s+(\S+)$/.exec(header.trim());
-  if (match === null) return /^(bearer|dpop)$/i.test(header.trim()) ? { error: 'the Authorization header has no token' } : { scheme: undefined };
-  const scheme = match[1]!.toLowerCase();
-  if (scheme === 'bearer') return { scheme: 'Bearer', token: match[2]! };
-  if (scheme === 'dpop') return { scheme: 'DPoP', token: match[2]! };
-  return { scheme: undefined };
+  const [scheme = '', token, ...rest] = header.trim().split(/\s+/);
+  const known = scheme.toLowerCase() === 'bearer' ? 'Bearer' : scheme.toLowerCase() === 'dpop' ? 'DPoP' : undefined;
+  if (known === undefined) return { scheme: undefined };
+  if (token === undefined || rest.length > 0) return { error: 'the Authorization header does not hold one token' };
+  return { scheme: known, token };
 }
 
 /**
