@@ -7,10 +7,9 @@
 export { createProtectedResource, protectedResourceMetadataUrl } from './protected-resource.js';
 export { jwtVerifier, DEFAULT_TOKEN_ALGORITHMS } from './jwt-verifier.js';
 export { introspectionVerifier } from './introspection-verifier.js';
-export { isAuthInfo } from './auth-info.js';
 
 export type { ProtectedResource, ProtectedResourceOptions } from './protected-resource.js';
-export type { AuthInfo, VerifiedToken, TokenVerifier, ResourceErrorCode } from './auth-info.js';
+export type { VerifiedToken, TokenVerifier, ResourceErrorCode } from './auth-info.js';
 export type { JwtVerifierOptions } from './jwt-verifier.js';
 export type { IntrospectionVerifierOptions } from './introspection-verifier.js';
 export type { DpopOptions } from './dpop-proof.js';

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../../test/oidc-issuer.js';
 import { StreamableHttpClientTransport } from '../client/index.js';
 import { createStreamableHttpServer } from '../server/streamable-http-server.js';
-import { isAuthInfo, type TokenVerifier } from './auth-info.js';
+import type { TokenVerifier } from './auth-info.js';
 import { introspectionVerifier } from './introspection-verifier.js';
 import { jwtVerifier } from './jwt-verifier.js';
 import { createProtectedResource } from './protected-resource.js';
@@ -41,7 +41,7 @@ async function listen(): Promise<{ http: Server; url: string }> {
 function serveProtected(http: Server, resource: string, issuer: string, verifier: TokenVerifier): void {
   const mcpServer = new McpServer({ name: 'protected-e2e', version: '1.0.0' });
   mcpServer.registerTool('whoami', { description: 'Names the caller' }, (_args, extra) => ({
-    content: [{ type: 'text', text: isAuthInfo(extra.authInfo) ? `${extra.authInfo.clientId} ${extra.authInfo.scopes.join(' ')}` : 'anonymous' }],
+    content: [{ type: 'text', text: extra.auth === undefined ? 'anonymous' : `${extra.auth.clientId} ${extra.auth.scopes.join(' ')}` }],
   }));
   const authorization = createProtectedResource({ resource, authorizationServers: [issuer], verifier, scopesSupported: ['mcp'], requiredScopes: ['mcp'] });
   const mcp = createStreamableHttpServer({ connect: (transport) => mcpServer.connect(transport), authorization });

@@ -1,7 +1,6 @@
 import { McpServer } from '@statemcp/server';
 import { describe, expect, it } from 'vitest';
 import { createStreamableHttpServer } from '../server/streamable-http-server.js';
-import { isAuthInfo } from './auth-info.js';
 import { jwtVerifier } from './jwt-verifier.js';
 import { createProtectedResource, protectedResourceMetadataUrl, type ProtectedResourceOptions } from './protected-resource.js';
 import { ISSUER, NOW_MS, NOW_S, createDpopKey, createTestIssuer, unsignedToken, type TestIssuer } from './test-tokens.js';
@@ -22,8 +21,8 @@ async function protectedServer(overrides: Partial<ProtectedResourceOptions> = {}
   const mcpServer = new McpServer({ name: 'protected', version: '1.0.0' });
   mcpServer.registerTool('whoami', { description: 'Names the caller' }, (_args, extra) => {
     reached.calls += 1;
-    const auth = extra.authInfo;
-    return { content: [{ type: 'text', text: isAuthInfo(auth) ? `${auth.subject ?? '-'} ${auth.clientId} ${auth.tokenType} ${auth.scopes.join(',')}` : 'anonymous' }] };
+    const auth = extra.auth;
+    return { content: [{ type: 'text', text: auth === undefined ? 'anonymous' : `${auth.subject ?? '-'} ${auth.clientId} ${auth.tokenType} ${auth.scopes.join(',')}` }] };
   });
   mcpServer.registerTool('wipe', { description: 'Needs the admin scope' }, () => {
     reached.calls += 1;
@@ -191,7 +190,7 @@ describe('createProtectedResource', () => {
         toolScopes: { wipe: ['admin'] },
       });
       const mcpServer = new McpServer({ name: 'stateless', version: '1.0.0' });
-      mcpServer.registerTool('wipe', {}, (_args, extra) => ({ content: [{ type: 'text', text: isAuthInfo(extra.authInfo) ? extra.authInfo.clientId : '' }] }));
+      mcpServer.registerTool('wipe', {}, (_args, extra) => ({ content: [{ type: 'text', text: extra.auth?.clientId ?? '' }] }));
       const mcp = createStreamableHttpServer({ connect: (transport) => mcpServer.connect(transport), authorization, stateless: true, enableJsonResponse: true });
       const post = async (scope: string): Promise<Response> =>
         mcp.handleFetch(

@@ -6,7 +6,8 @@
  * bound to. Plug it into `createStreamableHttpServer({ authorization })`.
  */
 import type { HttpAuthorization } from '../server/server-options.js';
-import { ResourceAuthError, isAuthInfo, principalKey, type AuthInfo, type ResourceErrorCode, type TokenVerifier } from './auth-info.js';
+import { isAuthInfo, type AuthInfo } from '@statemcp/protocol';
+import { ResourceAuthError, principalKey, type ResourceErrorCode, type TokenVerifier } from './auth-info.js';
 import { challengeResponse, type Challenge } from './challenge.js';
 import { DpopChecker, type DpopOptions } from './dpop-proof.js';
 import { requiredScopesFor, type ScopePolicy } from './scope-policy.js';
