@@ -206,6 +206,29 @@ describe('createProtectedResource', () => {
     });
   });
 
+  describe('2026-07-28 requests', () => {
+    it('authenticates each stateless request and hands its principal to the handler', async () => {
+      const fixture = await protectedServer();
+      const meta = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'modern', version: '1' },
+      };
+      const modern = async (name: string, authorization?: string): Promise<Response> =>
+        fixture.fetch(
+          { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name, arguments: {}, _meta: meta } },
+          { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, ...(authorization === undefined ? {} : { authorization }) },
+        );
+      expect((await modern('whoami')).status).toBe(401);
+      const bearer = `Bearer ${await fixture.issuer.token({ sub: 'carol' })}`;
+      const answer = await modern('whoami', bearer);
+      expect(answer.status).toBe(200);
+      expect(await toolText(answer)).toBe('carol client-a Bearer mcp');
+      expect((await modern('wipe', bearer)).status).toBe(403);
+      expect(fixture.reached.calls).toBe(1);
+    });
+  });
+
   describe('#principalOf', () => {
     it('binds a session to the principal that opened it: another principal gets 404', async () => {
       const fixture = await protectedServer();
