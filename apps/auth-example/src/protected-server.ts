@@ -27,9 +27,10 @@ export function serveProtected(reserved: { url: string; http: ReturnType<typeof 
     counter += 1;
     return { content: [{ type: 'text', text: `${extra.auth?.clientId ?? 'anonymous'} with scopes [${extra.auth?.scopes.join(' ') ?? ''}]` }] };
   });
-  server.registerTool('reset_counter', { description: 'Resets the call counter (needs admin)' }, () => {
+  server.registerTool('reset_counter', { description: 'Resets the whoami call counter (needs admin)' }, () => {
+    const previous = counter;
     counter = 0;
-    return { content: [{ type: 'text', text: 'counter reset' }] };
+    return { content: [{ type: 'text', text: `counter reset (was ${previous})` }] };
   });
   const authorization = createProtectedResource({
     resource: reserved.url,
