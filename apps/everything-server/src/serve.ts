@@ -4,6 +4,8 @@
  *   everything-server --stdio                          serve one client over stdin/stdout
  *   everything-server --http [--port N] [--host H]     Streamable HTTP at http://H:N/mcp
  *                                                      (127.0.0.1 and a random port by default)
+ *   … --http --auth ISSUER [--auth-jwks URL] [--auth-scope S]… [--auth-dpop [--auth-dpop-nonce]]
+ *        [--auth-resource URL]                         behind OAuth: JWT access tokens of ISSUER
  *
  * Over HTTP every session gets an `Mcp-Session-Id`, SSE streams are resumable through an
  * in-memory event store, and the Host/Origin guard (DNS-rebinding protection) is on. Both modes
@@ -16,16 +18,24 @@ import type { ServerConnection } from '@statemcp/server';
 import { StdioServerTransport } from '@statemcp/stdio-transport';
 import { createEverythingServer } from './fixtures.js';
 import { addSkills } from './skills.js';
+import { deferredAuthorization, protectedResourceFor, type AuthMode } from './serve-auth.js';
 
-export type Mode = { readonly kind: 'stdio' } | { readonly kind: 'http'; readonly port: number; readonly host: string };
+export type Mode =
+  | { readonly kind: 'stdio' }
+  | { readonly kind: 'http'; readonly port: number; readonly host: string; readonly auth?: AuthMode };
 
-const USAGE = 'usage: everything-server --stdio | --http [--port N] [--host 127.0.0.1]';
+const USAGE =
+  'usage: everything-server --stdio | --http [--port N] [--host 127.0.0.1]\n' +
+  '         [--auth ISSUER [--auth-jwks URL] [--auth-scope S]... [--auth-dpop] [--auth-dpop-nonce] [--auth-resource URL]]';
 
 /** Parses the command line; throws with the usage on anything unexpected. */
 export function parseArgs(argv: readonly string[]): Mode {
   let kind: 'stdio' | 'http' | undefined;
   let port = 0;
   let host = '127.0.0.1';
+  let issuer: string | undefined;
+  const auth = { jwksUri: undefined as string | undefined, scopes: [] as string[], dpop: false, dpopNonce: false, resource: undefined as string | undefined };
+  let authFlags = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     const value = (): string => {
@@ -42,12 +52,30 @@ export function parseArgs(argv: readonly string[]): Mode {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port\n${USAGE}`);
     } else if (arg === '--host') {
       host = value();
+    } else if (arg === '--auth') {
+      issuer = value();
+    } else if (arg === '--auth-jwks') {
+      auth.jwksUri = value();
+      authFlags = true;
+    } else if (arg === '--auth-scope') {
+      auth.scopes.push(value());
+      authFlags = true;
+    } else if (arg === '--auth-dpop' || arg === '--auth-dpop-nonce') {
+      auth.dpop = true;
+      if (arg === '--auth-dpop-nonce') auth.dpopNonce = true;
+      authFlags = true;
+    } else if (arg === '--auth-resource') {
+      auth.resource = value();
+      authFlags = true;
     } else {
       throw new Error(`unknown argument ${String(arg)}\n${USAGE}`);
     }
   }
   if (kind === undefined) throw new Error(USAGE);
-  return kind === 'stdio' ? { kind } : { kind, port, host };
+  if ((issuer !== undefined || authFlags) && kind !== 'http') throw new Error(`--auth needs --http\n${USAGE}`);
+  if (authFlags && issuer === undefined) throw new Error(`--auth-* flags need --auth ISSUER\n${USAGE}`);
+  if (kind === 'stdio') return { kind };
+  return issuer === undefined ? { kind, port, host } : { kind, port, host, auth: { issuer, ...auth } };
 }
 
 export async function serveStdio(): Promise<void> {
@@ -58,14 +86,16 @@ export async function serveStdio(): Promise<void> {
   process.stderr.write('everything-server: serving over stdio\n');
 }
 
-export async function serveHttp(port: number, host: string): Promise<void> {
+export async function serveHttp(port: number, host: string, auth?: AuthMode): Promise<void> {
   const transports = new WeakMap<ServerConnection, StreamableHttpSessionTransport>();
   const server = createEverythingServer({
     closeRequestStream: (connection: ServerConnection, requestId: RequestId) => transports.get(connection)?.closeRequestStream(requestId) ?? false,
   });
   await addSkills(server);
+  const authorization = auth === undefined ? undefined : deferredAuthorization();
   const mcp = createStreamableHttpServer({
     path: '/mcp',
+    ...(authorization === undefined ? {} : { authorization: authorization.layer }),
     eventStore: new InMemoryEventStore(),
     retryIntervalMs: 500,
     connect: async (transport) => {
@@ -75,6 +105,11 @@ export async function serveHttp(port: number, host: string): Promise<void> {
     onError: (error) => process.stderr.write(`everything-server: ${String(error)}\n`),
   });
   const listening = await mcp.listen({ port, host });
+  if (auth !== undefined && authorization !== undefined) {
+    const resource = await protectedResourceFor(auth, listening.url);
+    authorization.install(resource);
+    process.stderr.write(`everything-server: OAuth on, metadata at ${resource.metadataUrl.href}\n`);
+  }
   process.stdout.write(`everything-server listening on ${listening.url.href}\n`);
   const stop = (): void => {
     void listening.close().finally(() => process.exit(0));
@@ -93,5 +128,5 @@ export async function run(argv: readonly string[]): Promise<void> {
     return;
   }
   if (mode.kind === 'stdio') await serveStdio();
-  else await serveHttp(mode.port, mode.host);
+  else await serveHttp(mode.port, mode.host, mode.auth);
 }

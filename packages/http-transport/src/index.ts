@@ -27,6 +27,7 @@ export type {
   AuthenticateResult,
   EventStore,
   HandleRequestOptions,
+  HttpAuthorization,
   HostGuardInput,
   HostGuardOptions,
   HostGuardResult,

@@ -246,5 +246,7 @@ export type { TraceContext, TraceContextProvider } from './observability/trace-c
 
 // Transports
 export { InMemoryTransport } from './transport/in-memory.js';
+export { isAuthInfo } from './transport/auth-info.js';
+export type { AuthInfo } from './transport/auth-info.js';
 export { decodeHeaderValue, encodeHeaderValue } from './transport/header-values.js';
 export type { HttpRequestInfo, InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';

@@ -5,7 +5,7 @@
  * sends them on the request's own stream), and the server-to-client requests
  * (sampling, elicitation, roots) with their local capability checks.
  */
-import { ErrorCode, JsonRpcError, LOG_LEVEL_META_KEY, hasCapability, hasFeature, type HttpRequestInfo, type JsonObject, type RequestId, type RequestOptions, type TraceContext } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, LOG_LEVEL_META_KEY, hasCapability, hasFeature, isAuthInfo, type AuthInfo, type HttpRequestInfo, type JsonObject, type RequestId, type RequestOptions, type TraceContext } from '@statemcp/protocol';
 import { createMessageParams, elicitParams, type PeerView } from './client-requests.js';
 import { inputRoundOf } from './input-round.js';
 import { isLoggingLevel, passesLevel } from './logging-levels.js';
@@ -46,6 +46,11 @@ export interface RequestExtra {
   readonly protocolVersion: string;
   /** Authentication info from the transport, if any. */
   readonly authInfo: unknown;
+  /**
+   * The verified OAuth principal (token, client, subject, scopes) when the request came through
+   * an authorization layer (`@statemcp/http-transport/auth`); `undefined` otherwise.
+   */
+  readonly auth: AuthInfo | undefined;
   /**
    * The HTTP request that carried this call (method, URL, headers, remote address; frozen):
    * the POST on Streamable HTTP, the upgrade request on WebSocket. `undefined` on transports
@@ -132,6 +137,11 @@ class DirectRequestExtra implements RequestExtra {
 
   get authInfo(): unknown {
     return this.#context.authInfo;
+  }
+
+  get auth(): AuthInfo | undefined {
+    const info = this.#context.authInfo;
+    return isAuthInfo(info) ? info : undefined;
   }
 
   get http(): HttpRequestInfo | undefined {

@@ -16,6 +16,7 @@ export type {
   SessionRegistry,
   ListeningServer,
   AuthenticateResult,
+  HttpAuthorization,
   HandleRequestOptions,
 } from './server-options.js';
 export type { StreamableHttpSessionTransport } from './session-transport.js';

@@ -20,6 +20,25 @@ export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
  */
 export type AuthenticateResult = unknown;
 
+/**
+ * An authorization layer for the server (`@statemcp/http-transport/auth`'s
+ * `createProtectedResource` is one): it authenticates each request, may refuse messages once
+ * the body is read, serves its own documents, and names the principal each session is bound to.
+ */
+export interface HttpAuthorization {
+  /** Answers a request this layer owns (e.g. its metadata document, outside `path`); `undefined` passes it on. */
+  serve?(request: Request): Response | undefined;
+  /** The auth info of a request (handed to handlers as `authInfo`), or a `Response` refusing it. */
+  authenticate(request: Request): Promise<AuthenticateResult>;
+  /** After the body is parsed: a `Response` (e.g. 403 `insufficient_scope`) refusing these messages. */
+  authorize?(authInfo: unknown, messages: readonly unknown[]): Response | undefined;
+  /**
+   * Who a request acts for. A session remembers the principal that created it; requests of
+   * another principal get 404 as if the session did not exist.
+   */
+  principalOf?(authInfo: unknown): string | undefined;
+}
+
 /** Options of {@link createStreamableHttpServer}. */
 export interface StreamableHttpServerOptions {
   /**
@@ -80,6 +99,12 @@ export interface StreamableHttpServerOptions {
    * answer directly, or throw to answer 401. For node requests the `Request` has no body.
    */
   authenticate?: (request: Request) => AuthenticateResult | Promise<AuthenticateResult>;
+  /**
+   * A full authorization layer (takes the place of `authenticate`): OAuth protection with
+   * `createProtectedResource` from `@statemcp/http-transport/auth`. Its documents are served
+   * before the `path` check; sessions are bound to the principal that created them.
+   */
+  authorization?: HttpAuthorization;
   /** Protocol versions accepted in `MCP-Protocol-Version`. Default: every legacy revision. */
   supportedProtocolVersions?: readonly string[];
   /** Also serve the deprecated HTTP+SSE transport (2024-11-05) on these paths. */

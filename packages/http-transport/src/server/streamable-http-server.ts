@@ -7,9 +7,11 @@
  * Order of checks for every request (first failure answers):
  *
  * ```
- * route (legacy SSE paths / `path`) → Host + Origin (403) → authenticate (401 or its Response)
+ * authorization documents (PRM) → route (legacy SSE paths / `path`) → Host + Origin (403)
+ *   → authenticate (401 or its Response)
  *   POST:   Accept (406) → Content-Type (415) → body size (413) → JSON (400, -32700)
- *           → envelope (400, -32600) → session id (400 missing / 404 unknown; initialize mints one)
+ *           → envelope (400, -32600) → scopes (403) → session id (400 missing / 404 unknown or
+ *           another principal's; initialize mints one)
  *           → MCP-Protocol-Version (400) → batch policy (400) → session transport (202 | JSON | SSE)
  *   GET:    stateless (405) → Accept (406) → session (400/404) → version (400)
  *           → Last-Event-ID replay | standalone stream (409 if one is open)
@@ -31,6 +33,7 @@ import {
   type InboundContext,
   type RequestId,
 } from '@statemcp/protocol';
+import { createAuthGate, type Admitted } from './auth-gate.js';
 import { createEraRouting } from './era-routing.js';
 import { HttpErrorCode, emptyResponse, errorResponse } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
@@ -68,15 +71,19 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   const guard = hostGuardFor(options);
   const legacy = legacyPathsOf(options);
 
-  const manager = new SessionManager<ManagedSession & { transport: AnySessionTransport }>(managerOptionsOf(options));
+  const auth = createAuthGate(options);
+  /** A live session: its transport and the principal that opened it (requests of another get 404). */
+  type Entry = ManagedSession & { transport: AnySessionTransport; principal: string | undefined };
+  const manager = new SessionManager<Entry>(managerOptionsOf(options));
   let closed = false;
   /** Stateless transports whose request is still being answered (closed with the server). */
   const inFlightStateless = new Set<HttpServerSessionTransport>();
 
   const endReasonInitiator = (reason: SessionEndReason): 'local' | 'remote' => (reason === 'deleted' ? 'remote' : 'local');
 
-  const managed = (transport: AnySessionTransport): ManagedSession & { transport: AnySessionTransport } => ({
+  const managed = (transport: AnySessionTransport, principal: string | undefined): Entry => ({
     transport,
+    principal,
     isBusy: () => transport.isBusy(),
     close: (reason) => {
       void transport.terminate(endReasonInitiator(reason), { reason });
@@ -145,12 +152,13 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
    * Finds the Streamable HTTP session of a request, or the error to answer. `replyId` is the
    * id of the one request the POST carries, so the error can name it (JSON-RPC 2.0 §5).
    */
-  const lookupSession = (inbound: InboundRequest, replyId?: RequestId): HttpServerSessionTransport | Response => {
+  const lookupSession = (inbound: InboundRequest, admitted: Admitted, replyId?: RequestId): HttpServerSessionTransport | Response => {
     const id = inbound.header(SESSION_ID_HEADER);
     if (id === undefined || id === '') {
       return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required', { id: replyId });
     }
-    const transport = manager.get(id)?.transport;
+    const entry = manager.peek(id);
+    const transport = entry?.principal === admitted.principal ? manager.get(id)?.transport : undefined;
     if (!(transport instanceof HttpServerSessionTransport) || transport.closed) {
       return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { id: replyId });
     }
@@ -172,7 +180,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return session?.protocolVersion ?? DEFAULT_HTTP_ASSUMED_VERSION;
   };
 
-  const handlePost = async (inbound: InboundRequest, authInfo: unknown): Promise<Response> => {
+  const handlePost = async (inbound: InboundRequest, admitted: Admitted): Promise<Response> => {
     const accept = inbound.header('accept');
     if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list application/json and text/event-stream');
@@ -211,6 +219,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
 
     const replyId = !isBatch && requestIds.length === 1 ? requestIds[0] : undefined;
+    const scopeRefusal = auth.authorize(admitted, items);
+    if (scopeRefusal !== undefined) return scopeRefusal;
+    const { authInfo } = admitted;
     const contextFor = (sessionId: string | undefined): InboundContext => {
       const context: InboundContext = {
         headers: inbound.headerRecord(),
@@ -241,10 +252,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
     const sessionIdHeader = inbound.header(SESSION_ID_HEADER);
     if (initializeId !== undefined && (sessionIdHeader === undefined || sessionIdHeader === '')) {
-      return openSession(items, initializeId, contextFor);
+      return openSession(items, initializeId, contextFor, admitted.principal);
     }
 
-    const session = lookupSession(inbound, replyId);
+    const session = lookupSession(inbound, admitted, replyId);
     if (session instanceof Response) return session;
     const version = requestVersion(inbound, session, replyId);
     if (version instanceof Response) return version;
@@ -263,6 +274,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     items: unknown[],
     initializeId: RequestId,
     contextFor: (sessionId: string | undefined) => InboundContext,
+    principal: string | undefined,
   ): Promise<Response> => {
     if (closed || !manager.reserve()) {
       return errorResponse(503, HttpErrorCode.Refused, 'Service Unavailable: too many sessions', { headers: { 'retry-after': '5' } });
@@ -288,7 +300,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
         await transport.terminate('local', { reason: 'initialize failed' });
         return response;
       }
-      manager.add(sessionId, managed(transport));
+      manager.add(sessionId, managed(transport, principal));
       reservationHeld = false;
       response.headers.set(SESSION_ID_HEADER, sessionId);
       options.onSessionCreated?.(sessionId);
@@ -298,12 +310,12 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
   };
 
-  const handleGet = async (inbound: InboundRequest): Promise<Response> => {
+  const handleGet = async (inbound: InboundRequest, admitted: Admitted): Promise<Response> => {
     if (stateless || era.isModernRequest(inbound)) return emptyResponse(405, { allow: 'POST' });
     if (!acceptsMediaType(inbound.header('accept'), 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
     }
-    const session = lookupSession(inbound);
+    const session = lookupSession(inbound, admitted);
     if (session instanceof Response) return session;
     const version = requestVersion(inbound, session);
     if (version instanceof Response) return version;
@@ -315,9 +327,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return session.openStandalone(version, headers);
   };
 
-  const handleDelete = async (inbound: InboundRequest): Promise<Response> => {
+  const handleDelete = async (inbound: InboundRequest, admitted: Admitted): Promise<Response> => {
     if (stateless || era.isModernRequest(inbound)) return emptyResponse(405, { allow: 'POST' });
-    const session = lookupSession(inbound);
+    const session = lookupSession(inbound, admitted);
     if (session instanceof Response) return session;
     const version = requestVersion(inbound, session);
     if (version instanceof Response) return version;
@@ -325,7 +337,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return emptyResponse(200);
   };
 
-  const handleLegacyGet = async (inbound: InboundRequest, messagePath: string): Promise<Response> => {
+  const handleLegacyGet = async (inbound: InboundRequest, messagePath: string, principal: string | undefined): Promise<Response> => {
     if (!acceptsMediaType(inbound.header('accept'), 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
     }
@@ -344,7 +356,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
         stalledTimeoutMs: settings.stalledStreamTimeoutMs,
       };
       const transport = new LegacySseSessionTransport(sessionId, endpoint, connection, onTransportClosed);
-      manager.add(sessionId, managed(transport));
+      manager.add(sessionId, managed(transport, principal));
       reservationHeld = false;
       if (!(await connectTransport(transport))) {
         return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
@@ -356,13 +368,15 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
   };
 
-  const handleLegacyPost = async (inbound: InboundRequest, authInfo: unknown): Promise<Response> => {
+  const handleLegacyPost = async (inbound: InboundRequest, admitted: Admitted): Promise<Response> => {
     const id = inbound.searchParams.get('sessionId') ?? inbound.header(SESSION_ID_HEADER);
     if (id === undefined || id === null || id === '') return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: sessionId is required');
-    const transport = manager.get(id)?.transport;
+    const transport = manager.peek(id)?.principal === admitted.principal ? manager.get(id)?.transport : undefined;
     if (!(transport instanceof LegacySseSessionTransport)) return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found');
     const parsed = await readJsonBody(inbound, maxBody);
     if (parsed instanceof Response) return parsed;
+    const scopeRefusal = auth.authorize(admitted, Array.isArray(parsed.value) ? parsed.value : [parsed.value]);
+    if (scopeRefusal !== undefined) return scopeRefusal;
     const context: InboundContext = {
       headers: inbound.headerRecord(),
       get http() {
@@ -370,13 +384,15 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       },
       sessionId: id,
     };
-    if (authInfo !== undefined) context.authInfo = authInfo;
+    if (admitted.authInfo !== undefined) context.authInfo = admitted.authInfo;
     transport.deliver(parsed.value, context);
     return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
   };
 
   const handle = async (inbound: InboundRequest): Promise<Response> => {
     if (closed) return errorResponse(503, HttpErrorCode.SessionClosed, 'Service Unavailable: the server is shutting down');
+    const served = auth.serve(inbound);
+    if (served !== undefined) return served;
     const legacyRoute =
       legacy === undefined ? undefined : inbound.pathname === legacy.ssePath ? 'sse' : inbound.pathname === legacy.messagePath ? 'messages' : undefined;
     if (legacyRoute === undefined && options.path !== undefined && inbound.pathname !== options.path) {
@@ -385,31 +401,22 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     const verdict = guard({ host: inbound.header('host'), origin: inbound.header('origin'), loopbackBind: inbound.loopbackBind });
     if (!verdict.ok) return errorResponse(403, HttpErrorCode.Refused, `Forbidden: ${verdict.reason}`);
 
-    let authInfo: unknown;
-    if (options.authenticate !== undefined) {
-      try {
-        authInfo = await options.authenticate(inbound.toRequest());
-      } catch (error) {
-        return errorResponse(401, HttpErrorCode.Refused, `Unauthorized: ${error instanceof Error ? error.message : 'authentication failed'}`, {
-          headers: { 'www-authenticate': 'Bearer' },
-        });
-      }
-      if (authInfo instanceof Response) return authInfo;
-    }
+    const admitted = await auth.admit(inbound);
+    if (admitted instanceof Response) return admitted;
 
     if (legacy !== undefined && legacyRoute === 'sse') {
-      return inbound.method === 'GET' ? handleLegacyGet(inbound, legacy.messagePath) : emptyResponse(405, { allow: 'GET' });
+      return inbound.method === 'GET' ? handleLegacyGet(inbound, legacy.messagePath, admitted.principal) : emptyResponse(405, { allow: 'GET' });
     }
     if (legacy !== undefined && legacyRoute === 'messages') {
-      return inbound.method === 'POST' ? handleLegacyPost(inbound, authInfo) : emptyResponse(405, { allow: 'POST' });
+      return inbound.method === 'POST' ? handleLegacyPost(inbound, admitted) : emptyResponse(405, { allow: 'POST' });
     }
     switch (inbound.method) {
       case 'POST':
-        return handlePost(inbound, authInfo);
+        return handlePost(inbound, admitted);
       case 'GET':
-        return handleGet(inbound);
+        return handleGet(inbound, admitted);
       case 'DELETE':
-        return handleDelete(inbound);
+        return handleDelete(inbound, admitted);
       default:
         return emptyResponse(405, { allow: stateless ? 'POST' : 'GET, POST, DELETE' });
     }

@@ -132,6 +132,7 @@ export class ToolTasks {
       requestId: context.requestId,
       protocolVersion: context.protocolVersion,
       authInfo: context.authInfo,
+      auth: direct.auth,
       http: context.transportContext?.http,
       meta: context.meta,
       traceContext: trace,
