@@ -53,6 +53,20 @@ describe('EventFeed', () => {
     expect((batches[0]?.events ?? []).every((json) => json.length < 300)).toBe(true);
   });
 
+  it('encodes a batch once, and keeps the history as those batch texts', () => {
+    const { feed, batches } = started();
+    const transitions = channel(DIAGNOSTIC_CHANNEL_NAMES['session.transition']);
+    transitions.publish({ type: 'session.transition', sessionId: 's', at: 1, from: 'uninitialized', to: 'initializing', event: 'initialize' });
+    diagnostic.publish({ type: 'diagnostic', sessionId: 's', at: 2, message: 'between' });
+    transitions.publish({ type: 'session.transition', sessionId: 's', at: 3, from: 'initializing', to: 'initialized', event: 'initialized' });
+    feed.flush();
+    const batch = batches[0];
+    expect(batch?.count).toBe(3);
+    expect(JSON.parse(`[${batch?.json ?? ''}]`)).toEqual((batch?.events ?? []).map((json) => JSON.parse(json) as unknown));
+    expect((batch?.events ?? []).map((json) => (JSON.parse(json) as { seq: number }).seq)).toEqual([1, 2, 3]);
+    expect(feed.historyBatches().map((kept) => kept.json)).toEqual([batch?.json]);
+  });
+
   it('keeps whole messages with payloads: true', () => {
     const { feed, batches } = started({ payloads: true });
     const message = { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'hello' }] } };

@@ -2,8 +2,9 @@
  * The inspector's event feed: every `inspect` event of every statemcp session in this process.
  * It listens on the diagnostics channels, so no session has to be attached, and it keeps the
  * MCP hot path short: per event it copies the few fields a viewer shows into a small record
- * and queues it. JSON encoding happens later, once per batch, on a timer that never keeps the
- * process alive.
+ * and queues it. JSON encoding happens later, once per batch (one `JSON.stringify` for the
+ * whole batch where sizes are bounded), on a timer that never keeps the process alive; the
+ * history keeps those batch texts as they are.
  *
  * Messages are summarized by default (id, method, error code, and the parameters the page
  * reads: progress, cancellation, progress token); `payloads: true` keeps whole messages.
@@ -38,8 +39,29 @@ export interface EventFeedOptions {
 
 /** One flush: the events serialized since the last one, and how many were dropped unseen. */
 export interface FeedBatch {
+  /** The events, one JSON text each (split from `json` on first read). */
   readonly events: readonly string[];
+  /** The same events as the inside of a JSON array (`{…},{…}`; empty when there are none), encoded once. */
+  readonly json: string;
+  /** How many events `json` holds. */
+  readonly count: number;
   readonly dropped: number;
+}
+
+/** A batch encoded once as one JSON text; the per-event texts are made only if someone reads them. */
+class EncodedBatch implements FeedBatch {
+  #events: readonly string[] | undefined;
+
+  constructor(
+    readonly json: string,
+    readonly count: number,
+    readonly dropped: number,
+  ) {}
+
+  get events(): readonly string[] {
+    this.#events ??= this.count === 0 ? [] : (JSON.parse(`[${this.json}]`) as unknown[]).map((event) => JSON.stringify(event));
+    return this.#events;
+  }
 }
 
 type BatchListener = (batch: FeedBatch) => void;
@@ -56,8 +78,7 @@ export class EventFeed {
   #queue: (QueuedEvent | undefined)[] = [];
   #queueStart = 0;
   #droppedSinceFlush = 0;
-  #history: string[] = [];
-  #historyStart = 0;
+  #history: FeedBatch[] = [];
   #historySize = 0;
   #sequence = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -106,7 +127,12 @@ export class EventFeed {
 
   /** The serialized events still in the history, oldest first. */
   history(): readonly string[] {
-    return this.#history.slice(this.#historyStart);
+    return this.#history.flatMap((batch) => batch.events);
+  }
+
+  /** The history as the batches it was kept in, oldest first (what a late viewer is sent). */
+  historyBatches(): readonly FeedBatch[] {
+    return [...this.#history];
   }
 
   /** Serializes and hands on what is queued now (the timer calls it; tests may too). */
@@ -120,14 +146,8 @@ export class EventFeed {
     this.#queueStart = 0;
     this.#droppedSinceFlush = 0;
     if (queued.length === start && dropped === 0) return;
-    const events: string[] = [];
-    for (let index = start; index < queued.length; index += 1) {
-      const event = queued[index];
-      if (event !== undefined) events.push(this.#serialize(event));
-    }
-    if (this.#historyBytes > 0) for (const json of events) this.#remember(json);
-    if (this.#listeners.size === 0) return;
-    const batch: FeedBatch = { events, dropped };
+    const batch = new EncodedBatch(this.#encode(queued, start), queued.length - start, dropped);
+    if (this.#historyBytes > 0 && batch.count > 0) this.#remember(batch);
     for (const listener of this.#listeners) listener(batch);
   }
 
@@ -166,23 +186,80 @@ export class EventFeed {
     }
   };
 
+  /**
+   * The queued events as the inside of one JSON array. Events whose size is bounded by their
+   * summary go through one `JSON.stringify` per run; the others (diagnostics, whole payloads)
+   * are encoded one by one so each can be held to `maxEventBytes`.
+   */
+  #encode(queued: readonly (QueuedEvent | undefined)[], start: number): string {
+    const parts: string[] = [];
+    let run: QueuedEvent[] = [];
+    for (let index = start; index < queued.length; index += 1) {
+      const event = queued[index];
+      if (event === undefined) continue;
+      if (this.#bounded(event)) {
+        run.push(event);
+        continue;
+      }
+      if (run.length > 0) parts.push(encodeRun(run));
+      run = [];
+      parts.push(this.#serialize(event));
+    }
+    if (run.length > 0) parts.push(encodeRun(run));
+    return parts.join(',');
+  }
+
+  /** True when the event's summary caps its size (transitions, summarized messages). */
+  #bounded(event: QueuedEvent): boolean {
+    switch (event.type) {
+      case 'session.transition':
+      case 'request.transition':
+        return true;
+      case 'message.in':
+      case 'message.out':
+        return !this.#payloads;
+      default:
+        return false;
+    }
+  }
+
   #serialize(event: QueuedEvent): string {
     const json = encode(event);
     if (json.length <= this.#maxEventBytes) return json;
     return encode(truncate(event, json.length));
   }
 
-  #remember(json: string): void {
-    this.#history.push(json);
-    this.#historySize += json.length;
-    while (this.#historySize > this.#historyBytes && this.#historyStart < this.#history.length) {
-      this.#historySize -= (this.#history[this.#historyStart] ?? '').length;
-      this.#historyStart += 1;
+  #remember(batch: FeedBatch): void {
+    if (batch.json.length > this.#historyBytes) {
+      // One batch bigger than the whole history: keep its newest events that fit.
+      const kept: string[] = [];
+      let size = 0;
+      for (const event of [...batch.events].reverse()) {
+        if (size + event.length + 1 > this.#historyBytes) break;
+        kept.unshift(event);
+        size += event.length + 1;
+      }
+      this.#history = [];
+      this.#historySize = 0;
+      if (kept.length > 0) this.#remember(new EncodedBatch(kept.join(','), kept.length, 0));
+      return;
     }
-    if (this.#historyStart > 1024 && this.#historyStart * 2 > this.#history.length) {
-      this.#history = this.#history.slice(this.#historyStart);
-      this.#historyStart = 0;
+    this.#history.push(batch);
+    this.#historySize += batch.json.length;
+    while (this.#historySize > this.#historyBytes) {
+      const oldest = this.#history.shift();
+      if (oldest === undefined) break;
+      this.#historySize -= oldest.json.length;
     }
+  }
+}
+
+/** A run of events as comma-separated JSON texts, with one `JSON.stringify` call. */
+function encodeRun(run: readonly QueuedEvent[]): string {
+  try {
+    return JSON.stringify(run).slice(1, -1);
+  } catch {
+    return run.map((event) => safeStringify(event)).join(',');
   }
 }
 

@@ -74,8 +74,6 @@ interface Viewer {
   skipped: number;
 }
 
-const HISTORY_FRAME_EVENTS = 500;
-
 /**
  * Starts an inspector endpoint for this process and resolves once it listens.
  *
@@ -120,7 +118,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     let shared: string | undefined;
     for (const viewer of viewers) {
       if (viewer.socket.bufferedAmount > maxBuffer) {
-        viewer.skipped += batch.events.length;
+        viewer.skipped += batch.count;
         continue;
       }
       if (viewer.skipped === 0) {
@@ -147,10 +145,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     socket.on('error', () => socket.terminate());
     socket.on('message', (data) => void runCommand(viewer, rawText(data), options.commands));
     send(viewer, JSON.stringify({ type: 'hello', title: options.title ?? 'statemcp', connection: connectionGraph(), request: requestGraph(), commands: options.commands === undefined ? [] : INSPECTOR_COMMAND_METHODS }));
-    const history = feed.history();
-    for (let start = 0; start < history.length; start += HISTORY_FRAME_EVENTS) {
-      send(viewer, eventsFrame({ events: history.slice(start, start + HISTORY_FRAME_EVENTS), dropped: 0 }, 0));
-    }
+    for (const batch of feed.historyBatches()) send(viewer, eventsFrame(batch, 0));
   };
 
   await new Promise<void>((resolve, reject) => {
@@ -187,7 +182,7 @@ export function rawText(data: RawData): string {
 }
 
 function eventsFrame(batch: FeedBatch, skipped: number): string {
-  return `{"type":"events","dropped":${batch.dropped + skipped},"events":[${batch.events.join(',')}]}`;
+  return `{"type":"events","dropped":${batch.dropped + skipped},"events":[${batch.json}]}`;
 }
 
 function send(viewer: Viewer, frame: string): void {
