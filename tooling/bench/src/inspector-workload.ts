@@ -159,16 +159,16 @@ function inspectorRun(shape: Shape): Workload {
 export function inspectorWorkloads(c: Counts): Workload[] {
   const limit = c.runLimitMs * 0.8;
   const viewers = '"inspected" = @statemcp/inspector in the client process with one viewer process reading every frame; "stalled" = the same with a viewer that never reads';
-  // The 1 MiB workload's call count, in calls 16 times cheaper: 96 in quick mode, 640 in full.
-  const pageRateCalls = c.bigCalls * 16;
+  const pageRateCalls = c.inspectorCalls;
+  const pageRateWarmup = Math.min(5, pageRateCalls);
   return [
     inspectorRun(
       {
         id: 'inspector.stdio.1k',
         title: 'tools/call over stdio at ≈1 000 inspect events/s, with a live inspector page',
-        detail: `${pageRateCalls} sequential calls returning ${PAGE_RATE_BYTES / 1024} KiB each (≈5 events per call; at most ${Math.round(limit / 2000)} s) after 5 warm-up calls; ${viewers}`,
+        detail: `${pageRateCalls} sequential calls returning ${PAGE_RATE_BYTES / 1024} KiB each (≈5 events per call; at most ${Math.round(limit / 2000)} s) after ${pageRateWarmup} warm-up calls; ${viewers}`,
         calls: pageRateCalls,
-        warmup: 5,
+        warmup: pageRateWarmup,
         syntheticPerSecond: 0,
         // Under load these calls slow down most: leave the run time for setup and the other stacks.
         maxMs: limit / 2,
