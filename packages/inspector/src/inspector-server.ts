@@ -6,9 +6,11 @@
  *     browser ── WS /events?token=… ─────────▶ hello (machine graphs) → history → live batches
  *     browser ◀─ { type: 'command' } ─────────  tools/list, tools/call, … (only with `commands`)
  *
- * A viewer never slows the MCP traffic: events reach the feed with one array push, batches
- * are serialized once for every viewer, and a viewer whose socket buffer is over
- * `maxViewerBufferBytes` skips batches (counted and reported to it) instead of queueing them.
+ * A viewer never slows the MCP traffic: an event reaches the feed as a small summary record,
+ * batches are serialized once for every viewer and sent as one frame per flush, and a viewer
+ * whose socket buffer is over `maxViewerBufferBytes` skips batches (counted and reported to it)
+ * instead of queueing them. With no viewer connected nothing is sent (and with
+ * `historyBytes: 0` the feed does not even listen, so sessions skip building events).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -73,8 +75,6 @@ interface Viewer {
   skipped: number;
 }
 
-const HISTORY_FRAME_EVENTS = 500;
-
 /**
  * Starts an inspector endpoint for this process and resolves once it listens.
  *
@@ -114,24 +114,12 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     wss.handleUpgrade(request, socket, head, (ws) => addViewer(ws));
   });
 
-  const addViewer = (socket: WebSocket): void => {
-    const viewer: Viewer = { socket, skipped: 0 };
-    viewers.add(viewer);
-    socket.on('close', () => viewers.delete(viewer));
-    socket.on('error', () => socket.terminate());
-    socket.on('message', (data) => void runCommand(viewer, rawText(data), options.commands));
-    send(viewer, JSON.stringify({ type: 'hello', title: options.title ?? 'statemcp', connection: connectionGraph(), request: requestGraph(), commands: options.commands === undefined ? [] : INSPECTOR_COMMAND_METHODS }));
-    const history = feed.history();
-    for (let start = 0; start < history.length; start += HISTORY_FRAME_EVENTS) {
-      send(viewer, eventsFrame({ events: history.slice(start, start + HISTORY_FRAME_EVENTS), dropped: 0 }, 0));
-    }
-  };
-
-  feed.onBatch((batch) => {
+  let stopDelivery: (() => void) | undefined;
+  const deliver = (batch: FeedBatch): void => {
     let shared: string | undefined;
     for (const viewer of viewers) {
       if (viewer.socket.bufferedAmount > maxBuffer) {
-        viewer.skipped += batch.events.length;
+        viewer.skipped += batch.count;
         continue;
       }
       if (viewer.skipped === 0) {
@@ -142,7 +130,24 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
         viewer.skipped = 0;
       }
     }
-  });
+  };
+
+  const addViewer = (socket: WebSocket): void => {
+    const viewer: Viewer = { socket, skipped: 0 };
+    viewers.add(viewer);
+    stopDelivery ??= feed.onBatch(deliver);
+    socket.on('close', () => {
+      viewers.delete(viewer);
+      if (viewers.size > 0) return;
+      // Nobody watches: the feed keeps only its history (or, without one, stops listening).
+      stopDelivery?.();
+      stopDelivery = undefined;
+    });
+    socket.on('error', () => socket.terminate());
+    socket.on('message', (data) => void runCommand(viewer, rawText(data), options.commands));
+    send(viewer, JSON.stringify({ type: 'hello', title: options.title ?? 'statemcp', connection: connectionGraph(), request: requestGraph(), commands: options.commands === undefined ? [] : INSPECTOR_COMMAND_METHODS }));
+    for (const batch of feed.historyBatches()) send(viewer, eventsFrame(batch, 0));
+  };
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -178,7 +183,7 @@ export function rawText(data: RawData): string {
 }
 
 function eventsFrame(batch: FeedBatch, skipped: number): string {
-  return `{"type":"events","dropped":${batch.dropped + skipped},"events":[${batch.events.join(',')}]}`;
+  return `{"type":"events","dropped":${batch.dropped + skipped},"events":[${batch.json}]}`;
 }
 
 function send(viewer: Viewer, frame: string): void {

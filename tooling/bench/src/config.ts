@@ -18,6 +18,8 @@ export interface Counts {
   readonly httpConcurrent: number;
   readonly coldStarts: number;
   readonly bigCalls: number;
+  /** Calls of the inspector's ≈1 000 events/s workload (768 KiB results). */
+  readonly inspectorCalls: number;
   readonly listCalls: number;
   readonly sessions: number;
   /**
@@ -46,6 +48,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     httpConcurrent: 128,
     coldStarts: 1,
     bigCalls: 2,
+    inspectorCalls: 4,
     listCalls: 20,
     sessions: 10,
     idleWaitMs: 0,
@@ -67,6 +70,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     httpConcurrent: 384,
     coldStarts: 2,
     bigCalls: 6,
+    inspectorCalls: 96,
     listCalls: 100,
     sessions: 100,
     idleWaitMs: 0,
@@ -88,6 +92,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     httpConcurrent: 1280,
     coldStarts: 5,
     bigCalls: 40,
+    inspectorCalls: 640,
     listCalls: 400,
     sessions: 1000,
     idleWaitMs: 8000,
@@ -106,6 +111,7 @@ const SCALED: readonly (keyof Counts)[] = [
   'httpSeq',
   'httpConcurrent',
   'bigCalls',
+  'inspectorCalls',
   'listCalls',
   'jsonOps',
 ];

@@ -1,20 +1,36 @@
 /**
  * What a live inspector page costs the MCP traffic: statemcp's client over stdio, sequential
- * echo calls, once without an inspector and once with `@statemcp/inspector` running in the
- * client's process and one viewer connected over WebSocket (reading as the page does). In both
- * runs a publisher adds 1 000 synthetic events per second on the diagnostics channel, on top of
- * the events the calls themselves produce (five per call), so the endpoint carries at least the
- * 1 000 events/s the target names.
+ * calls, without an inspector and with `@statemcp/inspector` running in the client's process
+ * and one viewer connected over WebSocket. The viewer runs in its own process, as a browser
+ * tab does: `inspected` reads and parses every frame; `stalled` never reads (a frozen tab), and
+ * the harness's heap + external memory growth shows what the inspector kept for it. Client
+ * CPU µs/call (this process, user + system) is the steadier measure on a shared machine.
+ *
+ * - `inspector.stdio.1k` (the acceptance point: ≈1 000 events/s into the endpoint): `big` calls
+ *   returning 768 KiB each, a CPU-bound stream of about 190 calls/s, five events per call.
+ * - `inspector.stdio.seq` (full rate): short echo calls as fast as they go (tens of thousands
+ *   of events/s) plus 1 000 synthetic events/s published on the diagnostics channel.
+ * - `inspector.memory.seq`: short echo calls in memory, both sessions in this process, so the
+ *   CPU per call with and without the page is the inspector's cost per event (×10) plus the MCP
+ *   work, with no pipe in between.
  */
+import { spawn } from 'node:child_process';
 import { channel } from 'node:diagnostics_channel';
+import { createInterface } from 'node:readline';
 import { DIAGNOSTIC_CHANNEL_NAMES } from '@statemcp/protocol';
 import { startInspector } from '@statemcp/inspector';
-import WebSocket from 'ws';
 import { adapter, fixturePath } from './adapters.js';
+import type { BenchClient } from './clients/types.js';
 import type { Counts } from './config.js';
-import { closedLoop, type Workload } from './runner.js';
-import { ECHO_TEXT } from './spec.js';
+import { closedLoop, withTimeout, type Metric, type Workload } from './runner.js';
+import { ECHO_TEXT, fullGc } from './spec.js';
 import { latencyPercentiles } from './stats.js';
+
+/**
+ * The result size of the 1k workload's calls: about 190 calls/s (≈950 events/s) on the 2-core
+ * reference machine when it is quiet (1 MiB results run at ≈140 MiB/s there); fewer under load.
+ */
+const PAGE_RATE_BYTES = 768 * 1024;
 
 /** Publishes `perSecond` diagnostic events, in bursts every 10 ms; returns the stop function. */
 function syntheticEvents(perSecond: number): () => void {
@@ -26,57 +42,163 @@ function syntheticEvents(perSecond: number): () => void {
   return () => clearInterval(timer);
 }
 
-/** An inspector with one connected viewer that reads everything; resolves once the viewer is live. */
-async function inspectedByOneViewer(): Promise<{ events: () => number; close: () => Promise<void> }> {
+interface Viewed {
+  /** Events the viewer has parsed so far (0 for a stalled viewer). */
+  events(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** An inspector with one viewer process connected (`read` or `stall`); resolves once the viewer is live. */
+async function inspectedByOneViewer(mode: 'read' | 'stall'): Promise<Viewed> {
   const inspector = await startInspector();
-  const socket = new WebSocket(`ws://127.0.0.1:${inspector.port}/events?token=${inspector.token}`);
-  let events = 0;
-  socket.on('message', (data: Buffer) => {
-    const frame = JSON.parse(data.toString('utf8')) as { events?: unknown[] };
-    events += frame.events?.length ?? 0;
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
+  const child = spawn(process.execPath, [fixturePath('inspector-viewer'), `ws://127.0.0.1:${inspector.port}/events?token=${inspector.token}`, mode], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout });
+  const waiting: ((line: string) => void)[] = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  const nextLine = (): Promise<string> => withTimeout(new Promise<string>((resolve) => waiting.push(resolve)), 10_000, 'the inspector viewer');
+  const opened = nextLine();
+  try {
+    if ((await opened) !== 'OPEN') throw new Error('the inspector viewer did not connect');
+  } catch (error) {
+    child.kill();
+    await inspector.close();
+    throw error;
+  }
   return {
-    events: () => events,
+    events: async () => {
+      if (mode === 'stall') return 0;
+      const answer = nextLine();
+      child.stdin.write('count\n');
+      return Number((await answer).replace('EVENTS ', ''));
+    },
     close: async () => {
-      socket.close();
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.stdin.end();
       await inspector.close();
+      child.kill();
+      await exited;
     },
   };
 }
 
-export function inspectorWorkload(c: Counts): Workload {
-  const limit = c.runLimitMs * 0.8;
+/** Heap and external (Buffer) bytes of this process after a full GC. */
+function retainedBytes(): number {
+  fullGc();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external;
+}
+
+const METRICS: readonly Metric[] = [
+  { key: 'callsPerSec', label: 'calls/s', digits: 0, higherIsBetter: true },
+  { key: 'p50', label: 'p50 ms', digits: 3, higherIsBetter: false },
+  { key: 'cpuUs', label: 'client CPU µs/call', digits: 1, higherIsBetter: false },
+  { key: 'eventsPerSec', label: 'events/s to the page', digits: 0, higherIsBetter: true },
+  { key: 'retainedMiB', label: 'heap + external growth MiB', digits: 1, higherIsBetter: false },
+];
+
+const STACKS = ['statemcp', 'inspected', 'stalled'] as const;
+
+interface Shape {
+  readonly id: string;
+  readonly title: string;
+  readonly detail: string;
+  readonly calls: number;
+  readonly warmup: number;
+  readonly syntheticPerSecond: number;
+  /** Longest measured loop, in milliseconds. */
+  readonly maxMs: number;
+  readonly op: (client: BenchClient) => Promise<unknown>;
+  /** Client and server in this process, connected in memory (both sessions' events are inspected). */
+  readonly inMemory?: boolean;
+}
+
+async function memoryPair(): Promise<{ client: BenchClient; close: () => Promise<void> }> {
+  const pair = await adapter('statemcp').inMemory({});
+  return { client: pair.client, close: () => pair.close() };
+}
+
+async function stdioClient(): Promise<{ client: BenchClient; close: () => Promise<void> }> {
+  const { client } = await adapter('statemcp').stdio(fixturePath('stdio-statemcp'), []);
+  return { client, close: () => client.close() };
+}
+
+function inspectorRun(shape: Shape): Workload {
   return {
-    id: 'inspector.stdio.seq',
-    title: 'tools/call echo over stdio with a live inspector page (1 000 extra events/s)',
-    detail: `${c.stdioSeq} calls after ${c.warmup} warm-up calls; "inspected" = @statemcp/inspector in the client process with one WebSocket viewer`,
-    stacks: ['statemcp', 'inspected'],
-    metrics: [
-      { key: 'callsPerSec', label: 'calls/s', digits: 0, higherIsBetter: true },
-      { key: 'p50', label: 'p50 ms', digits: 3, higherIsBetter: false },
-      { key: 'eventsPerSec', label: 'events/s to the page', digits: 0, higherIsBetter: true },
-    ],
+    id: shape.id,
+    title: shape.title,
+    detail: shape.detail,
+    stacks: STACKS,
+    metrics: METRICS,
+    ratioMetrics: ['callsPerSec', 'cpuUs'],
     run: async (stack) => {
-      const stop = syntheticEvents(1000);
-      const inspected = stack === 'inspected' ? await inspectedByOneViewer() : undefined;
-      const { client } = await adapter('statemcp').stdio(fixturePath('stdio-statemcp'), []);
+      const stop = shape.syntheticPerSecond > 0 ? syntheticEvents(shape.syntheticPerSecond) : () => undefined;
+      const before = retainedBytes();
+      const viewed = stack === 'statemcp' ? undefined : await inspectedByOneViewer(stack === 'stalled' ? 'stall' : 'read');
+      const { client, close } = shape.inMemory === true ? await memoryPair() : await stdioClient();
       try {
-        for (let i = 0; i < c.warmup; i++) await client.echo(ECHO_TEXT);
-        const before = inspected?.events() ?? 0;
+        for (let i = 0; i < shape.warmup; i++) await shape.op(client);
+        const eventsBefore = (await viewed?.events()) ?? 0;
         const started = performance.now();
-        const result = await closedLoop(c.stdioSeq, 1, limit, () => client.echo(ECHO_TEXT));
+        const result = await closedLoop(shape.calls, 1, shape.maxMs, () => shape.op(client));
         const seconds = (performance.now() - started) / 1000;
+        // Let the last batch reach the viewer before counting (two flush intervals).
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const eventsAfter = (await viewed?.events()) ?? 0;
+        const retainedMiB = (retainedBytes() - before) / (1024 * 1024);
         const { p50 } = latencyPercentiles(result.latencies);
-        return { callsPerSec: result.opsPerSec, p50, eventsPerSec: inspected === undefined ? 0 : ((inspected.events() - before) / seconds) };
+        return { callsPerSec: result.opsPerSec, p50, cpuUs: result.cpuUsPerOp, eventsPerSec: (eventsAfter - eventsBefore) / seconds, retainedMiB };
       } finally {
-        await client.close();
+        await close();
         stop();
-        await inspected?.close();
+        await viewed?.close();
       }
     },
   };
+}
+
+export function inspectorWorkloads(c: Counts): Workload[] {
+  const limit = c.runLimitMs * 0.8;
+  const viewers = '"inspected" = @statemcp/inspector in the client process with one viewer process reading every frame; "stalled" = the same with a viewer that never reads';
+  const pageRateCalls = c.inspectorCalls;
+  const pageRateWarmup = Math.min(5, pageRateCalls);
+  return [
+    inspectorRun(
+      {
+        id: 'inspector.stdio.1k',
+        title: 'tools/call over stdio at ≈1 000 inspect events/s, with a live inspector page',
+        detail: `${pageRateCalls} sequential calls returning ${PAGE_RATE_BYTES / 1024} KiB each (≈5 events per call; at most ${Math.round(limit / 2000)} s) after ${pageRateWarmup} warm-up calls; ${viewers}`,
+        calls: pageRateCalls,
+        warmup: pageRateWarmup,
+        syntheticPerSecond: 0,
+        // Under load these calls slow down most: leave the run time for setup and the other stacks.
+        maxMs: limit / 2,
+        op: (client) => client.big(PAGE_RATE_BYTES),
+      },
+    ),
+    inspectorRun(
+      {
+        id: 'inspector.stdio.seq',
+        title: 'tools/call echo over stdio at full rate with a live inspector page (1 000 extra events/s)',
+        detail: `${c.stdioSeq} calls after ${c.warmup} warm-up calls, 5 events per call plus 1 000 synthetic events/s; ${viewers}`,
+        calls: c.stdioSeq,
+        warmup: c.warmup,
+        syntheticPerSecond: 1000,
+        maxMs: limit,
+        op: (client) => client.echo(ECHO_TEXT),
+      },
+    ),
+    inspectorRun(
+      {
+        id: 'inspector.memory.seq',
+        title: 'tools/call echo in memory at full rate with a live inspector page (the per-event cost)',
+        detail: `${c.inMemorySeq} calls after ${c.warmup * 5} warm-up calls; client and server in this process, 10 events per call; ${viewers}`,
+        calls: c.inMemorySeq,
+        warmup: c.warmup * 5,
+        syntheticPerSecond: 0,
+        maxMs: limit,
+        op: (client) => client.echo(ECHO_TEXT),
+        inMemory: true,
+      },
+    ),
+  ];
 }

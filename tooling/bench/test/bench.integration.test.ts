@@ -33,13 +33,13 @@ describe('pnpm bench', () => {
     await run(process.execPath, ['build.mjs'], { cwd: root, timeout: 60_000 });
     const { stdout } = await run(process.execPath, ['--expose-gc', 'dist/bench.mjs', '--smoke', '--out', out], {
       cwd: root,
-      timeout: 110_000,
+      timeout: 280_000,
       maxBuffer: 16 * 1024 * 1024,
     });
     expect(stdout).toContain('### Targets');
     const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as Report;
     const ids = report.results.map((r) => r.id);
-    for (const id of ['handshake.memory', 'call.memory.seq', 'call.memory.c64', 'list.memory', 'call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'stdio.lifecycle', 'call.http.seq', 'call.http.16x8', 'call.memory.modern', 'call.http.modern', 'http.sessions', 'timeouts.stdio', 'floor.json']) {
+    for (const id of ['handshake.memory', 'call.memory.seq', 'call.memory.c64', 'list.memory', 'call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'stdio.lifecycle', 'call.http.seq', 'call.http.16x8', 'call.memory.modern', 'call.http.modern', 'http.sessions', 'timeouts.stdio', 'floor.json', 'inspector.stdio.1k', 'inspector.stdio.seq', 'inspector.memory.seq']) {
       expect(ids).toContain(id);
     }
     for (const result of report.results) {
@@ -56,5 +56,5 @@ describe('pnpm bench', () => {
       expect(values?.rejected, stack).toEqual(values?.cancels);
     }
     expect(report.targets.length).toBeGreaterThanOrEqual(8);
-  }, 120_000);
+  }, 300_000);
 });

@@ -13,6 +13,7 @@ export const STACK_LABELS: Readonly<Record<string, string>> = {
   json: 'JSON floor',
   fetch: 'raw JSON-RPC, fetch client',
   inspected: 'statemcp with a live inspector page',
+  stalled: 'statemcp with a stalled inspector page',
 };
 
 export interface BenchClient {

@@ -1,0 +1,100 @@
+/**
+ * What the feed keeps of one inspect event between its arrival and the next flush: the fields
+ * a viewer shows, copied into a small record, so the MCP message itself is not held (or later
+ * encoded) unless whole payloads were asked for.
+ */
+import type { InspectEvent } from '@statemcp/protocol';
+
+/** An inspect event as queued: numbered, and with its message summarized unless payloads are kept. */
+export interface QueuedEvent {
+  readonly seq: number;
+  readonly type: InspectEvent['type'];
+  readonly sessionId: string;
+  readonly at: number;
+  readonly message?: unknown;
+  readonly detail?: unknown;
+  readonly [field: string]: unknown;
+}
+
+/** What a summarized message keeps: enough for the timeline and the ledger's progress and cancellation. */
+interface MessageSummary {
+  readonly summary: true;
+  readonly id: string | number | undefined;
+  readonly method: string | undefined;
+  readonly error: { readonly code: unknown; readonly message: string | undefined } | undefined;
+  readonly params: Record<string, unknown> | undefined;
+}
+
+const MAX_TEXT = 256;
+
+/** The queued form of one event published on a statemcp diagnostics channel. */
+export function summarizeEvent(event: InspectEvent, seq: number, payloads: boolean): QueuedEvent {
+  switch (event.type) {
+    case 'session.transition':
+      return { seq, type: event.type, sessionId: event.sessionId, at: event.at, from: event.from, to: event.to, event: event.event };
+    case 'request.transition':
+      return {
+        seq,
+        type: event.type,
+        sessionId: event.sessionId,
+        at: event.at,
+        requestId: typeof event.requestId === 'string' ? event.requestId.slice(0, MAX_TEXT) : event.requestId,
+        direction: event.direction,
+        method: event.method.slice(0, MAX_TEXT),
+        from: event.from,
+        to: event.to,
+        event: event.event,
+        elapsedMs: event.elapsedMs,
+        trace: event.trace,
+      };
+    case 'message.in':
+    case 'message.out':
+      return { seq, type: event.type, sessionId: event.sessionId, at: event.at, message: payloads ? event.message : summarizeMessage(event.message) };
+    case 'diagnostic':
+      return { seq, type: event.type, sessionId: event.sessionId, at: event.at, message: event.message, detail: event.detail };
+    default: {
+      // Not a statemcp event shape (someone else published on the channel): kept as it came.
+      const other: unknown = event;
+      return { seq, ...(typeof other === 'object' && other !== null ? other : { value: other }) } as unknown as QueuedEvent;
+    }
+  }
+}
+
+/** A JSON-RPC message reduced to its id, method, error code and the params the page reads. */
+export function summarizeMessage(message: unknown): MessageSummary {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    return { summary: true, id: undefined, method: undefined, error: undefined, params: undefined };
+  }
+  const { id, method, error, params } = message as { id?: unknown; method?: unknown; error?: unknown; params?: unknown };
+  const name = typeof method === 'string' ? method.slice(0, MAX_TEXT) : undefined;
+  return {
+    summary: true,
+    id: typeof id === 'number' ? id : typeof id === 'string' ? id.slice(0, MAX_TEXT) : undefined,
+    method: name,
+    error: typeof error === 'object' && error !== null ? summarizeError(error) : undefined,
+    params: typeof params === 'object' && params !== null ? pickParams(name, params as Record<string, unknown>) : undefined,
+  };
+}
+
+function summarizeError(error: { code?: unknown; message?: unknown }): MessageSummary['error'] {
+  return { code: typeof error.code === 'number' ? error.code : undefined, message: typeof error.message === 'string' ? error.message.slice(0, MAX_TEXT) : undefined };
+}
+
+/** The params the page shows: progress, cancellation, the progress token, a tool name or resource URI. */
+function pickParams(method: string | undefined, params: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (method === 'notifications/progress') {
+    return { progressToken: scalar(params['progressToken']), progress: scalar(params['progress']), total: scalar(params['total']) };
+  }
+  if (method === 'notifications/cancelled') return { requestId: scalar(params['requestId']), reason: scalar(params['reason']) };
+  const meta = params['_meta'];
+  const token = typeof meta === 'object' && meta !== null ? scalar((meta as Record<string, unknown>)['progressToken']) : undefined;
+  const name = scalar(params['name']);
+  const uri = scalar(params['uri']);
+  if (token === undefined && name === undefined && uri === undefined) return undefined;
+  return { name, uri, _meta: token === undefined ? undefined : { progressToken: token } };
+}
+
+function scalar(value: unknown): string | number | undefined {
+  if (typeof value === 'number') return value;
+  return typeof value === 'string' ? value.slice(0, MAX_TEXT) : undefined;
+}
