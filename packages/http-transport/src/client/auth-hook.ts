@@ -20,11 +20,12 @@ export interface HttpAuthRequest {
  * answers `true` to have the same request sent again — after it obtained a token for a 401,
  * stepped up the scope for a 403, or took a new nonce. Answer `false` to let the response
  * through unchanged (the transport then reports a 401/403 as `AuthRequiredError`).
- * `onResponse` must not read the response body.
+ * `onResponse` must not read the response body; `sent` are the headers the request carried
+ * (to tell a token already replaced by a concurrent request from a refused one).
  */
 export interface HttpAuthProvider {
   headers(request: HttpAuthRequest): Promise<Readonly<Record<string, string>>> | Readonly<Record<string, string>>;
-  onResponse(request: HttpAuthRequest, response: Response): Promise<boolean> | boolean;
+  onResponse(request: HttpAuthRequest, response: Response, sent: Headers): Promise<boolean> | boolean;
 }
 
 /** Upper bound of attempts per request, whatever the provider answers (a provider bug cannot loop). */
@@ -48,7 +49,7 @@ export function authMiddleware(provider: HttpAuthProvider): FetchMiddleware {
       const headers = new Headers(init?.headers ?? (isRequest(input) ? input.headers : undefined));
       for (const [name, value] of Object.entries(await provider.headers(request))) headers.set(name, value);
       const response = await next(input, { ...init, headers });
-      if (attempt >= MAX_AUTH_ATTEMPTS || !(await provider.onResponse(request, response))) return response;
+      if (attempt >= MAX_AUTH_ATTEMPTS || !(await provider.onResponse(request, response, headers))) return response;
       await response.body?.cancel().catch(() => undefined);
     }
   };
