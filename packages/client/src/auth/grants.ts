@@ -45,7 +45,7 @@ export function clientAuthentication(as: oauth.AuthorizationServer, registration
     case 'client_secret_basic':
     case 'client_secret_post':
       if (secret === undefined) throw new Error(`The client registration uses ${method} but has no client_secret`);
-      return method === 'client_secret_basic' ? oauth.ClientSecretBasic(secret) : oauth.ClientSecretPost(secret);
+      return method === 'client_secret_basic' ? secretBasic(secret) : oauth.ClientSecretPost(secret);
     case 'private_key_jwt':
       if (privateKey === undefined) throw new Error('The client registration uses private_key_jwt but no privateKey was given');
       return oauth.PrivateKeyJwt(privateKey.kid === undefined ? privateKey.key : { key: privateKey.key, kid: privateKey.kid });
@@ -54,6 +54,18 @@ export function clientAuthentication(as: oauth.AuthorizationServer, registration
     default:
       throw new Error(`Unsupported token_endpoint_auth_method ${method}`);
   }
+}
+
+/**
+ * `client_secret_basic` (RFC 6749 §2.3.1) with `encodeURIComponent` for the form encoding:
+ * unreserved marks such as `-` stay as they are, which servers that skip the decoding
+ * step (many do) still accept, and which decoding servers read the same.
+ */
+function secretBasic(secret: string): oauth.ClientAuth {
+  return (_as, client, _body, headers) => {
+    const encode = (value: string): string => encodeURIComponent(value).replace(/%20/g, '+');
+    headers.set('authorization', `Basic ${btoa(`${encode(client.client_id)}:${encode(secret)}`)}`);
+  };
 }
 
 /** One token endpoint exchange: the request, its processing, and at most one DPoP nonce retry. */

@@ -57,7 +57,8 @@ export function idJagAssertion(options: IdJagAssertionOptions): (context: Assert
       ...(context.scope !== undefined && { scope: context.scope }),
     };
     const response = await oauth.genericTokenEndpointRequest(idp, client, auth, TOKEN_EXCHANGE_GRANT, parameters, requestOptions(http, options.idpTokenEndpoint));
-    const result = await oauth.processGenericTokenEndpointResponse(idp, client, response);
+    // RFC 8693 §2.2.1: a token that is not an access token comes with `token_type` `N_A`.
+    const result = await oauth.processGenericTokenEndpointResponse(idp, client, response, { recognizedTokenTypes: { n_a: () => undefined } });
     if (result.issued_token_type !== undefined && result.issued_token_type !== ID_JAG_TYPE) {
       throw new Error(`The identity provider issued a ${JSON.stringify(result.issued_token_type)}, not an ID-JAG`);
     }

@@ -68,7 +68,7 @@ export interface OAuthClientProviderOptions {
   readonly store?: OAuthStore;
   /** DPoP: `auto` (default) when the authorization server supports ES256 proofs, `never`. */
   readonly dpop?: 'auto' | 'never';
-  /** Re-authorizations after 403 `insufficient_scope` before giving up (default 3). */
+  /** Re-authorizations after 403 `insufficient_scope` before giving up (default 2: three authorizations in all). */
   readonly maxStepUps?: number;
   /** The `fetch` of the OAuth requests (default: the global one). */
   readonly fetch?: typeof fetch;
@@ -166,7 +166,7 @@ export class OAuthClientProvider {
       return this.#tokens !== undefined;
     }
     if (response.status === 403) {
-      if (challengeParam(challenges, 'error') !== 'insufficient_scope' || this.#stepUps >= (this.#options.maxStepUps ?? 3)) return false;
+      if (challengeParam(challenges, 'error') !== 'insufficient_scope' || this.#stepUps >= (this.#options.maxStepUps ?? 2)) return false;
       this.#stepUps++;
     } else if (++this.#authorizations > 2) {
       // Fresh tokens refused twice in a row: more of the same will not help.

@@ -4,8 +4,8 @@
  * server advertises support, else Dynamic Client Registration (RFC 7591). A registration is
  * kept per issuer, so a new authorization server always gets a new one.
  */
-import * as oauth from 'oauth4webapi';
-import { requestOptions, type OAuthHttp } from './http.js';
+import type * as oauth from 'oauth4webapi';
+import { isSecureEnough, type OAuthHttp } from './http.js';
 import type { OAuthClientRegistration, OAuthStore } from './store.js';
 
 /** Client metadata for registration (RFC 7591 §2) and for a Client ID Metadata Document. */
@@ -73,8 +73,18 @@ async function register(as: oauth.AuthorizationServer, sources: RegistrationSour
     application_type: sources.metadata.application_type ?? applicationType(redirectUris),
     ...(authMethod !== undefined && { token_endpoint_auth_method: authMethod }),
   };
-  const response = await oauth.dynamicClientRegistrationRequest(as, metadata as Partial<oauth.Client>, requestOptions(sources.http, as.registration_endpoint));
-  const client = await oauth.processDynamicClientRegistrationResponse(response);
+  // The request and answer of RFC 7591 §3, read leniently: servers often omit `client_secret_expires_at`.
+  const endpoint = new URL(String(as.registration_endpoint));
+  if (!isSecureEnough(endpoint, sources.http)) throw new Error(`Refusing to register at ${endpoint.href} over plain HTTP`);
+  const response = await sources.http.fetch(endpoint.href, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(metadata),
+  });
+  const client = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (!response.ok || typeof client?.client_id !== 'string') {
+    throw new Error(`Dynamic client registration at ${endpoint.href} failed: HTTP ${response.status}${typeof client?.error === 'string' ? ` ${client.error}` : ''}`);
+  }
   return {
     client_id: client.client_id,
     ...(typeof client.client_secret === 'string' && { client_secret: client.client_secret }),
