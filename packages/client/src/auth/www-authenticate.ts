@@ -40,9 +40,9 @@ export function parseWwwAuthenticate(header: string): AuthChallenge[] {
     skip(/^\s+/);
     // auth-params: name = value, separated by commas; a bare token68 is skipped.
     for (;;) {
-      const match = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)\s*=\s*/.exec(rest);
+      const token68 = /^[A-Za-z0-9\-._~+/]+=*(?=\s*(,|$))/.exec(rest);
+      const match = token68 === null ? /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+)\s*=\s*/.exec(rest) : null;
       if (match === null) {
-        const token68 = /^[A-Za-z0-9\-._~+/]+=*(?=\s*(,|$))/.exec(rest);
         if (token68 !== null) rest = rest.slice(token68[0].length);
         break;
       }
