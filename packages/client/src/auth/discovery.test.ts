@@ -9,7 +9,7 @@ function table(documents: Record<string, unknown>): OAuthHttp & { asked: string[
     asked,
     allowHttp: false,
     fetch: async (input) => {
-      const url = String(input);
+      const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
       asked.push(url);
       const body = documents[url];
       return body === undefined ? new Response('not found', { status: 404 }) : Response.json(body);

@@ -29,7 +29,7 @@ function world(): World {
     authorizations,
     metadataIssuer: ISSUER,
     fetch: async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
+      const url = new URL(input instanceof Request ? input.url : input);
       log.push(`${init?.method ?? 'GET'} ${url.origin}${url.pathname}`);
       switch (`${url.origin}${url.pathname}`) {
         case PRM_URL:
@@ -47,7 +47,7 @@ function world(): World {
         case `${ISSUER}/register`:
           return Response.json({ client_id: 'registered-client', token_endpoint_auth_method: 'none' }, { status: 201 });
         case `${ISSUER}/token`: {
-          const body = new URLSearchParams(String(init?.body));
+          const body = new URLSearchParams(init?.body as string);
           tokenRequests.push(body);
           issued++;
           return Response.json({ access_token: `at-${issued}`, token_type: 'Bearer', expires_in: 3600, refresh_token: `rt-${issued}`, scope: body.get('scope') ?? undefined });
