@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { run } from './run.js';
+import { AUTH_SCENARIOS } from './auth-scenarios.js';
 import { SCENARIOS } from './scenarios.js';
 
 function runWith(argv: string[], env: Record<string, string>): Promise<{ code: number; lines: string[] }> {
@@ -13,9 +14,9 @@ describe('run', () => {
   });
 
   it('exits 2 for an unknown scenario without connecting', async () => {
-    const { code, lines } = await runWith(['http://127.0.0.1:1/mcp'], { MCP_CONFORMANCE_SCENARIO: 'auth/metadata-default' });
+    const { code, lines } = await runWith(['http://127.0.0.1:1/mcp'], { MCP_CONFORMANCE_SCENARIO: 'no-such-scenario' });
     expect(code).toBe(2);
-    expect(lines.join('\n')).toContain('unsupported scenario: auth/metadata-default');
+    expect(lines.join('\n')).toContain('unsupported scenario: no-such-scenario');
   });
 
   it('exits 2 without a URL as the last argument or without a scenario', async () => {
@@ -33,6 +34,12 @@ describe('run', () => {
   it('implements the 2026-07-28 client scenarios', () => {
     expect(Object.keys(SCENARIOS)).toEqual(
       expect.arrayContaining(['request-metadata', 'http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'sep-2322-client-request-state', 'json-schema-ref-no-deref']),
+    );
+  });
+
+  it('implements the auth scenarios, extensions included', () => {
+    expect(Object.keys(AUTH_SCENARIOS)).toEqual(
+      expect.arrayContaining(['auth/metadata-default', 'auth/scope-step-up', 'auth/dpop', 'auth/dpop-nonce', 'auth/wif-jwt-bearer', 'auth/enterprise-managed-authorization', 'auth/client-credentials-jwt']),
     );
   });
 

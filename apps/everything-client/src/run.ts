@@ -7,6 +7,7 @@
  * 1 when it failed, 2 for a scenario (or protocol revision) this client does not implement.
  */
 import { isLegacyVersion, isModernVersion, parseJson, isJsonObject, type JsonObject } from '@statemcp/protocol';
+import { AUTH_SCENARIOS } from './auth-scenarios.js';
 import { SCENARIOS } from './scenarios.js';
 
 export interface RunInput {
@@ -35,9 +36,9 @@ export async function run({ argv, env, log }: RunInput): Promise<number> {
   const era = version !== undefined && isModernVersion(version) ? 'modern' : 'legacy';
   const parsed = env.MCP_CONFORMANCE_CONTEXT === undefined ? undefined : parseJson(env.MCP_CONFORMANCE_CONTEXT);
   const scenarioData: JsonObject | undefined = parsed?.ok === true && isJsonObject(parsed.value) ? parsed.value : undefined;
-  const scenario = SCENARIOS[name];
+  const scenario = SCENARIOS[name] ?? AUTH_SCENARIOS[name];
   if (scenario === undefined) {
-    log(`unsupported scenario: ${name} (supported: ${Object.keys(SCENARIOS).join(', ')})`);
+    log(`unsupported scenario: ${name} (supported: ${[...Object.keys(SCENARIOS), ...Object.keys(AUTH_SCENARIOS)].join(', ')})`);
     return 2;
   }
   try {

@@ -6,7 +6,7 @@
  */
 import { Client, type ClientOptions } from '@statemcp/client';
 import { loadSkill, SkillVerificationError } from '@statemcp/client/skills';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport, type HttpAuthProvider } from '@statemcp/http-transport';
 import { isJsonObject, type InspectEvent, type JsonObject } from '@statemcp/protocol';
 
 export const CLIENT_INFO = { name: 'statemcp-everything-client', version: '0.0.0' } as const;
@@ -33,9 +33,15 @@ function tracer(log: (line: string) => void): (event: InspectEvent) => void {
   };
 }
 
-async function withClient(context: ScenarioContext, options: ClientOptions, body: (client: Client) => Promise<void>): Promise<void> {
+export async function withClient(
+  context: ScenarioContext,
+  options: ClientOptions,
+  body: (client: Client) => Promise<void>,
+  authProvider?: HttpAuthProvider,
+): Promise<void> {
   const client = new Client(CLIENT_INFO, { era: context.era ?? 'legacy', ...options, inspect: tracer(context.log) });
   const transport = new StreamableHttpClientTransport(context.serverUrl, {
+    ...(authProvider !== undefined && { authProvider }),
     onStreamStateChange: (change) => context.log(`${change.stream} stream: ${change.state.kind}`),
   });
   await client.connect(transport);

@@ -2,6 +2,7 @@
  * The options and observable stream states of the Streamable HTTP client transport.
  */
 import type { Clock, RequestId } from '@statemcp/protocol';
+import type { HttpAuthProvider } from './auth-hook.js';
 import type { ReconnectOptions } from './reconnect.js';
 import type { HeadersOption } from './request-headers.js';
 
@@ -17,6 +18,12 @@ export interface StreamableHttpClientTransportOptions {
    * bearer token that may be refreshed). The transport's own headers win on conflict.
    */
   headers?: HeadersOption;
+  /**
+   * Authorization applied to every request (POST, GET stream, DELETE): its headers on each
+   * attempt, and a retry when it answers a 401/403 or a DPoP nonce challenge. See
+   * `OAuthClientProvider` in `@statemcp/client/auth` for OAuth 2.1.
+   */
+  authProvider?: HttpAuthProvider;
   /** Extra `fetch` options (credentials, dispatcher, …) for every request. */
   requestInit?: Omit<RequestInit, 'method' | 'headers' | 'body' | 'signal'>;
   /**

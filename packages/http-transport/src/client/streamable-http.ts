@@ -45,6 +45,7 @@ import {
   type TransportSink,
 } from '@statemcp/protocol';
 import { AbortScope } from './abort-scope.js';
+import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import { defaultFetch } from './node-http-fetch.js';
 import { resolveReconnectOptions } from './reconnect.js';
@@ -112,8 +113,10 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(url: URL | string, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
-    this.#fetch = options.fetch ?? defaultFetch(options.requestInit);
-    this.#options = options;
+    const base = options.fetch ?? defaultFetch(options.requestInit);
+    this.#fetch = options.authProvider === undefined ? base : authMiddleware(options.authProvider)(base);
+    // The legacy fallback builds its transport from the options: it gets the authorized fetch too.
+    this.#options = options.authProvider === undefined ? options : { ...options, fetch: this.#fetch };
     this.#clock = options.clock ?? systemClock;
     if (options.sessionId !== undefined) {
       if (!SESSION_ID_PATTERN.test(options.sessionId)) throw new RangeError('sessionId must be visible ASCII (0x21-0x7E)');
