@@ -37,6 +37,9 @@ const options = {
   excludeInternal: true,
   excludeExternals: true,
   githubPages: false,
+  // Source links point at the public repository whatever the local clone's remote is (CI clones a path).
+  disableGit: true,
+  sourceLinkTemplate: 'https://github.com/statemcp/statemcp/blob/main/{path}#L{line}',
   hidePageHeader: true,
   entryFileName: 'index.md',
   validation: { notExported: false, invalidLink: true, notDocumented: true },

@@ -44,6 +44,7 @@ export function taskRequestExtra(base: RequestExtra, taskId: string, signal: Abo
     requestId: base.requestId,
     protocolVersion: base.protocolVersion,
     authInfo: base.authInfo,
+    auth: base.auth,
     http: base.http,
     meta: base.meta,
     traceContext: base.traceContext,
