@@ -14,6 +14,7 @@ import type { CallToolResult } from './types.js';
 
 /** What a task handle needs from its client. */
 export interface TaskChannel {
+  /** Sends a tasks request (`tasks/get`, `tasks/update`, `tasks/cancel`) on the client's connection. */
   request(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonObject>;
   /** Answers one input request with the client's handler for its method. */
   answer(method: string, params: JsonObject, context: HandlerContext): Promise<JsonObject>;
@@ -74,6 +75,7 @@ export class ToolTask {
     }
   }
 
+  /** The task's status changes until it is terminal (the same as `statuses()`). */
   [Symbol.asyncIterator](): AsyncGenerator<DetailedTask, void, undefined> {
     return this.statuses();
   }

@@ -23,6 +23,7 @@ export interface IdJagAssertionOptions {
   readonly idpClientSecret?: string;
   /** The user's ID token from the identity provider, or a function fetching a current one. */
   readonly idToken: string | (() => Promise<string>);
+  /** The `fetch` used for the token exchange (default: the global `fetch`). */
   readonly fetch?: typeof fetch;
   /** Allow plain `http:` beyond loopback hosts (default false). */
   readonly allowHttp?: boolean;

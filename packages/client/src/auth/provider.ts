@@ -42,7 +42,11 @@ export type OAuthGrant =
   /** Machine to machine, with the client's own credentials (secret or private key). */
   | { readonly type: 'client_credentials' }
   /** RFC 7523: a JWT from elsewhere (a workload identity, an ID-JAG) traded for a token. */
-  | { readonly type: 'jwt_bearer'; readonly assertion: (context: AssertionContext) => Promise<string> | string };
+  | {
+      readonly type: 'jwt_bearer';
+      /** Produces the JWT to trade, for the authorization server and resource in `context`. */
+      readonly assertion: (context: AssertionContext) => Promise<string> | string;
+    };
 
 /** Options of {@link OAuthClientProvider}. */
 export interface OAuthClientProviderOptions {

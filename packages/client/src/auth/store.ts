@@ -30,9 +30,13 @@ export interface OAuthStoredTokens {
  * treat the values as secrets: never log them, keep files private.
  */
 export interface OAuthStore {
+  /** The client registration kept for the authorization server `issuer`, if any. */
   getClient(issuer: string): Promise<OAuthClientRegistration | undefined>;
+  /** Keeps (or, with `undefined`, forgets) the registration for `issuer`. */
   setClient(issuer: string, registration: OAuthClientRegistration | undefined): Promise<void>;
+  /** The tokens kept for the protected resource `resource`, if any. */
   getTokens(resource: string): Promise<OAuthStoredTokens | undefined>;
+  /** Keeps (or, with `undefined`, forgets) the tokens for `resource`. */
   setTokens(resource: string, tokens: OAuthStoredTokens | undefined): Promise<void>;
 }
 
@@ -48,19 +52,23 @@ export class InMemoryOAuthStore implements OAuthStore {
   readonly #clients = new Map<string, OAuthClientRegistration>();
   readonly #tokens = new Map<string, OAuthStoredTokens>();
 
+  /** The registration kept for `issuer`, if any. */
   async getClient(issuer: string): Promise<OAuthClientRegistration | undefined> {
     return this.#clients.get(issuer);
   }
 
+  /** Keeps or forgets the registration for `issuer`. */
   async setClient(issuer: string, registration: OAuthClientRegistration | undefined): Promise<void> {
     if (registration === undefined) this.#clients.delete(issuer);
     else this.#clients.set(issuer, registration);
   }
 
+  /** The tokens kept for `resource`, if any. */
   async getTokens(resource: string): Promise<OAuthStoredTokens | undefined> {
     return this.#tokens.get(resource);
   }
 
+  /** Keeps or forgets the tokens for `resource`. */
   async setTokens(resource: string, tokens: OAuthStoredTokens | undefined): Promise<void> {
     if (tokens === undefined) this.#tokens.delete(resource);
     else this.#tokens.set(resource, tokens);

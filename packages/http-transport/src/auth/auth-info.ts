@@ -14,6 +14,7 @@ export type VerifiedToken = Omit<AuthInfo, 'token' | 'tokenType'>;
  * Ready verifiers: {@link jwtVerifier} and {@link introspectionVerifier}.
  */
 export interface TokenVerifier {
+  /** Verifies an access token: its principal and claims, or a rejection that becomes a 401 `invalid_token`. */
   verify(token: string): Promise<VerifiedToken>;
 }
 

@@ -24,7 +24,9 @@ export interface HttpAuthRequest {
  * (to tell a token already replaced by a concurrent request from a refused one).
  */
 export interface HttpAuthProvider {
+  /** The headers to add to this attempt of `request` (an `Authorization`, a `DPoP` proof). */
   headers(request: HttpAuthRequest): Promise<Readonly<Record<string, string>>> | Readonly<Record<string, string>>;
+  /** Sees each response; `true` asks for the request to be sent again (after a refresh, a login, a new DPoP nonce). */
   onResponse(request: HttpAuthRequest, response: Response, sent: Headers): Promise<boolean> | boolean;
 }
 

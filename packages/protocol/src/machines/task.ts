@@ -19,6 +19,7 @@
 /** The status of a task (both designs use the same five). */
 export type TaskStatusKind = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
+/** The task machine's events by name. */
 export type TaskEventType =
   /** The work asked the requestor for input (elicitation, sampling, roots). */
   | 'needInput'
@@ -31,8 +32,10 @@ export type TaskEventType =
   /** The requestor cancelled, or the task expired. */
   | 'cancel';
 
+/** Every task status, in the order a task usually moves through them. */
 export const TASK_STATUS_KINDS: readonly TaskStatusKind[] = Object.freeze(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
+/** Every {@link TaskEventType}. */
 export const TASK_EVENT_TYPES: readonly TaskEventType[] = Object.freeze(['needInput', 'inputReceived', 'complete', 'fail', 'cancel']);
 
 /** One row of the task table: the next status (`null`: the event is ignored), the rule and a line of doc. */
@@ -42,6 +45,7 @@ export interface TaskTransitionRow {
   readonly doc: string;
 }
 
+/** The task machine as data: one row per (status, event) pair. */
 export type TaskTable = { readonly [S in TaskStatusKind]: { readonly [E in TaskEventType]: TaskTransitionRow } };
 
 const row = (to: TaskStatusKind | null, rule: string, doc: string): TaskTransitionRow => Object.freeze({ to, rule, doc });

@@ -34,12 +34,17 @@ export interface StoredTask {
  * durable-creation rule); `get` returns `undefined` for an unknown or expired id.
  */
 export interface DurableTaskStore {
+  /** Stores a new task; resolves once `get` finds it. */
   create(record: StoredTask): Promise<void> | void;
+  /** The task `taskId`, or `undefined` when unknown or expired. */
   get(taskId: string): Promise<StoredTask | undefined> | StoredTask | undefined;
+  /** Replaces a task's record. */
   put(record: StoredTask): Promise<void> | void;
+  /** Forgets a task. */
   delete(taskId: string): Promise<void> | void;
 }
 
+/** Limits of the in-memory task store: how many records it keeps, and its wall clock. */
 export interface MemoryTaskStoreOptions {
   /** Most records kept (default 10 000); the oldest finished ones, then the oldest, make room. */
   readonly maxTasks?: number;
@@ -65,12 +70,14 @@ export class MemoryTaskStore implements DurableTaskStore {
     return this.#records.size;
   }
 
+  /** Stores a new task, making room within `maxTasks`. */
   create(record: StoredTask): void {
     this.#sweep();
     while (this.#records.size >= this.#max) this.#evictOne();
     this.#records.set(record.task.taskId, structuredClone(record));
   }
 
+  /** The task `taskId`, or `undefined` when unknown or expired. */
   get(taskId: string): StoredTask | undefined {
     const record = this.#records.get(taskId);
     if (record === undefined) return undefined;
@@ -81,11 +88,13 @@ export class MemoryTaskStore implements DurableTaskStore {
     return structuredClone(record);
   }
 
+  /** Replaces a task's record. */
   put(record: StoredTask): void {
     if (!this.#records.has(record.task.taskId)) return; // expired or evicted meanwhile: stays gone
     this.#records.set(record.task.taskId, structuredClone(record));
   }
 
+  /** Forgets a task. */
   delete(taskId: string): void {
     this.#records.delete(taskId);
   }

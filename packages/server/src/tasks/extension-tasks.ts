@@ -42,6 +42,7 @@ export interface TaskNotifier {
   taskChanged(task: DetailedTask, owner: string | undefined): void;
 }
 
+/** Options of the tasks extension on an `McpServer`: the store, task lifetime, poll interval, owner binding, notifier. */
 export interface ExtensionTaskOptions {
   /** Where tasks live (default: a {@link MemoryTaskStore}). */
   readonly store?: DurableTaskStore;

@@ -28,10 +28,12 @@ export class FileOAuthStore implements OAuthStore {
     this.#path = path;
   }
 
+  /** The registration kept for `issuer`, read from the file. */
   async getClient(issuer: string): Promise<OAuthClientRegistration | undefined> {
     return (await this.#read()).clients[issuer];
   }
 
+  /** Keeps or forgets the registration for `issuer`; the file is rewritten atomically. */
   setClient(issuer: string, registration: OAuthClientRegistration | undefined): Promise<void> {
     return this.#update((contents) => {
       if (registration === undefined) delete contents.clients[issuer];
@@ -39,10 +41,12 @@ export class FileOAuthStore implements OAuthStore {
     });
   }
 
+  /** The tokens kept for `resource`, read from the file. */
   async getTokens(resource: string): Promise<OAuthStoredTokens | undefined> {
     return (await this.#read()).tokens[resource];
   }
 
+  /** Keeps or forgets the tokens for `resource`; the file is rewritten atomically. */
   setTokens(resource: string, tokens: OAuthStoredTokens | undefined): Promise<void> {
     return this.#update((contents) => {
       if (tokens === undefined) delete contents.tokens[resource];
