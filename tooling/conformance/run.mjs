@@ -257,8 +257,32 @@ async function runClientLeg(outDir, version, script) {
   const args = ['client', '--command', command, '--suite', options['client-suite'], ...versionArgs, '-o', join(outDir, `client${suffix}`)];
   if (!options['no-baseline']) args.push('--expected-failures', baselineFor(version));
   const { code, output } = await conformance(args, join(outDir, `client${suffix}.log`));
-  summarize(`client${suffix}`, readResults(join(outDir, `client${suffix}`)), expected, code, output);
-  return code;
+  const scenarios = readResults(join(outDir, `client${suffix}`));
+  summarize(`client${suffix}`, scenarios, expected, code, output);
+  if (code === 0 || /Stale baseline/.test(output)) return code;
+  return retryAlone(outDir, suffix, versionArgs, command, scenarios.filter((scenario) => !scenario.ok && !expected.includes(scenario.name)));
+}
+
+/**
+ * The suite starts every client scenario at once (48 processes on a 2-core machine), and a few
+ * timing-sensitive auth scenarios then miss the mock servers' deadlines. A scenario that failed there
+ * is run again on its own; the leg passes only if every such scenario passes alone, and each one is
+ * named in the output, so a real regression still fails and load-only failures stay visible.
+ */
+async function retryAlone(outDir, suffix, versionArgs, command, failed) {
+  if (failed.length === 0) return 1;
+  const names = failed.map((scenario) => scenario.name);
+  console.log(`  re-running ${names.length} scenario(s) one at a time: ${names.join(', ')}`);
+  for (const name of names) {
+    const dir = join(outDir, `client${suffix}-alone`);
+    const { code } = await conformance(['client', '--command', command, '--scenario', name, ...versionArgs, '-o', dir], join(outDir, `client${suffix}-alone-${name.replace(/\//g, '_')}.log`));
+    const alone = readResults(dir).filter((scenario) => scenario.name === name);
+    const ok = code === 0 && alone.length > 0 && alone.every((scenario) => scenario.ok);
+    console.log(`  ${ok ? '✓' : '✗'} ${name} alone: ${ok ? 'passed (failed only under the parallel run)' : 'FAILED'}`);
+    if (!ok) return 1;
+  }
+  console.log(`  client${suffix} leg PASSED after the re-runs`);
+  return 0;
 }
 
 async function main() {
