@@ -18,7 +18,7 @@ export interface Counts {
   readonly httpConcurrent: number;
   readonly coldStarts: number;
   readonly bigCalls: number;
-  /** Calls of the inspector's ≈1 000 events/s workload (768 KiB results). */
+  /** Calls of the inspector's ≈1 000 events/s workload (160 KiB results). */
   readonly inspectorCalls: number;
   readonly listCalls: number;
   readonly sessions: number;
@@ -92,7 +92,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     httpConcurrent: 1280,
     coldStarts: 5,
     bigCalls: 40,
-    inspectorCalls: 640,
+    inspectorCalls: 1200,
     listCalls: 400,
     sessions: 1000,
     idleWaitMs: 8000,

@@ -7,7 +7,7 @@
  * CPU µs/call (this process, user + system) is the steadier measure on a shared machine.
  *
  * - `inspector.stdio.1k` (the acceptance point: ≈1 000 events/s into the endpoint): `big` calls
- *   returning 768 KiB each, a CPU-bound stream of about 190 calls/s, five events per call.
+ *   returning 160 KiB each, a CPU-bound stream of about 200 calls/s, five events per call.
  * - `inspector.stdio.seq` (full rate): short echo calls as fast as they go (tens of thousands
  *   of events/s) plus 1 000 synthetic events/s published on the diagnostics channel.
  * - `inspector.memory.seq`: short echo calls in memory, both sessions in this process, so the
@@ -27,10 +27,10 @@ import { ECHO_TEXT, fullGc } from './spec.js';
 import { latencyPercentiles } from './stats.js';
 
 /**
- * The result size of the 1k workload's calls: about 190 calls/s (≈950 events/s) on the 2-core
- * reference machine when it is quiet (1 MiB results run at ≈140 MiB/s there); fewer under load.
+ * The result size of the 1k workload's calls: about 200 calls/s (≈1 000 events/s, measured at
+ * the page) on the 2-core reference machine when it is quiet; fewer under load.
  */
-const PAGE_RATE_BYTES = 768 * 1024;
+const PAGE_RATE_BYTES = 160 * 1024;
 
 /** Publishes `perSecond` diagnostic events, in bursts every 10 ms; returns the stop function. */
 function syntheticEvents(perSecond: number): () => void {
