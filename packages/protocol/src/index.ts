@@ -210,7 +210,7 @@ export type {
 } from './machines/connection-types.js';
 export { REQUEST_EVENT_TYPES, REQUEST_STATE_KINDS, REQUEST_TABLE, isSettled, requestTransition } from './machines/request.js';
 export type { RequestEventType, RequestStateKind, RequestStep } from './machines/request.js';
-export { TASK_EVENT_TYPES, TASK_STATUS_KINDS, TASK_TABLE, isTaskTerminal, taskSuccessors, taskTransition } from './machines/task.js';
+export { TASK_EVENT_TYPES, TASK_STATUS_KINDS, TASK_TABLE, isTaskTerminal, taskEventBetween, taskSuccessors, taskTransition } from './machines/task.js';
 export type { TaskEventType, TaskStatusKind, TaskStep, TaskTable, TaskTransitionRow } from './machines/task.js';
 export { renderConnectionMermaid, renderRequestMermaid, renderTaskMermaid } from './machines/mermaid.js';
 
@@ -240,7 +240,7 @@ export type {
 
 // Observability
 export { DIAGNOSTIC_CHANNEL_NAMES } from './observability/diagnostics.js';
-export type { InspectEvent, InspectListener } from './observability/events.js';
+export type { InspectEvent, InspectListener, RequestInputRound, TaskTransitionReport } from './observability/events.js';
 export { isValidBaggage, isValidTraceparent, isValidTracestate, readTraceContext } from './observability/trace-context.js';
 export type { TraceContext, TraceContextProvider } from './observability/trace-context.js';
 

@@ -193,6 +193,8 @@ describe('runInputRound', () => {
     await call('tools/call', { name: 'greet' });
     const steps = events.filter((event) => event.type === 'request.transition' && event.direction === 'inbound' && event.method === 'tools/call').map((event) => (event.type === 'request.transition' ? event.to : ''));
     expect(steps).toEqual(['created', 'dispatched', 'processing', 'waitingForInput', 'completed']);
+    const waiting = events.find((event) => event.type === 'request.transition' && event.to === 'waitingForInput');
+    expect(waiting).toMatchObject({ input: { keys: ['user_name'] } });
   });
 });
 

@@ -148,6 +148,6 @@ export async function runInputRound(
   const settled = first ?? outcome;
   if (settled !== undefined && !settled.ok) throw settled.error;
   if (!round.incomplete && settled !== undefined) return settled.value;
-  context.markWaitingForInput?.();
+  context.markWaitingForInput?.(Object.keys(round.requests));
   return { resultType: 'input_required', inputRequests: round.requests, requestState: await sealer.seal(method, params, round.used) };
 }

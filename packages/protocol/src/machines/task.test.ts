@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderTaskMermaid } from './mermaid.js';
-import { TASK_EVENT_TYPES, TASK_STATUS_KINDS, TASK_TABLE, isTaskTerminal, taskSuccessors, taskTransition } from './task.js';
+import { TASK_EVENT_TYPES, TASK_STATUS_KINDS, TASK_TABLE, isTaskTerminal, taskEventBetween, taskSuccessors, taskTransition } from './task.js';
 
 describe('task machine', () => {
   describe('#taskTransition', () => {
@@ -44,5 +44,22 @@ describe('task machine', () => {
     expect(diagram).toContain('working --> input_required: needInput');
     expect(diagram).toContain('input_required --> working: inputReceived');
     expect(diagram).not.toContain('cancelled --> completed');
+  });
+
+  describe('#taskEventBetween', () => {
+    it('names the one event behind each move of the table', () => {
+      for (const from of TASK_STATUS_KINDS) {
+        for (const event of TASK_EVENT_TYPES) {
+          const step = taskTransition(from, event);
+          if (step.changed) expect(taskEventBetween(from, step.status)).toBe(event);
+        }
+      }
+    });
+
+    it('is undefined where no single event moves the task', () => {
+      expect(taskEventBetween('working', 'working')).toBeUndefined();
+      expect(taskEventBetween('completed', 'working')).toBeUndefined();
+      expect(taskEventBetween('cancelled', 'completed')).toBeUndefined();
+    });
   });
 });

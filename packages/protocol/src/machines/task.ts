@@ -105,3 +105,18 @@ export function taskSuccessors(status: TaskStatusKind): readonly TaskStatusKind[
   }
   return [...out];
 }
+
+/**
+ * The event that moves a task from `from` to `to` in one step, or undefined when no single
+ * event does (for an observer that sees only statuses, like a polling client).
+ *
+ * @example
+ * ```ts
+ * taskEventBetween('working', 'input_required'); // 'needInput'
+ * taskEventBetween('completed', 'working'); // undefined: terminal statuses never change
+ * ```
+ */
+export function taskEventBetween(from: TaskStatusKind, to: TaskStatusKind): TaskEventType | undefined {
+  if (from === to) return undefined;
+  return TASK_EVENT_TYPES.find((event) => TASK_TABLE[from][event].to === to);
+}

@@ -6,6 +6,7 @@
  * |-------------------------------|----------------------------------------|
  * | `statemcp:session.transition` | InspectEvent of type session.transition |
  * | `statemcp:request.transition` | InspectEvent of type request.transition |
+ * | `statemcp:task.transition`    | InspectEvent of type task.transition    |
  * | `statemcp:message.in`         | InspectEvent of type message.in         |
  * | `statemcp:message.out`        | InspectEvent of type message.out        |
  * | `statemcp:diagnostic`         | InspectEvent of type diagnostic         |
@@ -29,6 +30,7 @@ import type { InspectEvent } from './events.js';
 export const DIAGNOSTIC_CHANNEL_NAMES = Object.freeze({
   'session.transition': 'statemcp:session.transition',
   'request.transition': 'statemcp:request.transition',
+  'task.transition': 'statemcp:task.transition',
   'message.in': 'statemcp:message.in',
   'message.out': 'statemcp:message.out',
   diagnostic: 'statemcp:diagnostic',
@@ -62,6 +64,7 @@ function resolveChannels(): Channels {
   channels = Object.freeze({
     'session.transition': make(DIAGNOSTIC_CHANNEL_NAMES['session.transition']),
     'request.transition': make(DIAGNOSTIC_CHANNEL_NAMES['request.transition']),
+    'task.transition': make(DIAGNOSTIC_CHANNEL_NAMES['task.transition']),
     'message.in': make(DIAGNOSTIC_CHANNEL_NAMES['message.in']),
     'message.out': make(DIAGNOSTIC_CHANNEL_NAMES['message.out']),
     diagnostic: make(DIAGNOSTIC_CHANNEL_NAMES.diagnostic),

@@ -24,7 +24,7 @@ export interface HandlerContextHost {
   notify(method: string, params: JsonObject | undefined, relatedRequestId: RequestId): Promise<void>;
   request(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject>;
   /** Moves a live request to `waitingForInput` (an MRTR round; the reply settles it). */
-  awaitInput(record: InboundRecord): void;
+  awaitInput(record: InboundRecord, inputKeys: readonly string[] | undefined): void;
 }
 
 /**
@@ -108,8 +108,8 @@ export class HandlerContext implements RequestContext {
     return this.#host.request(method, params, { ...options, relatedRequestId: this.#record.id });
   }
 
-  markWaitingForInput(): void {
-    if (this.#host.isLive(this.#record)) this.#host.awaitInput(this.#record);
+  markWaitingForInput(inputKeys?: readonly string[]): void {
+    if (this.#host.isLive(this.#record)) this.#host.awaitInput(this.#record, inputKeys);
   }
 }
 

@@ -82,7 +82,8 @@ export class InboundDispatcher {
       emitProgress: (record, progress, total, message) => this.#emitProgress(record, progress, total, message),
       notify: (method, params, relatedRequestId) => host.notify(method, params, { relatedRequestId }),
       request: (method, params, options) => host.request(method, params, options),
-      awaitInput: (record) => {
+      awaitInput: (record, inputKeys) => {
+        if (inputKeys !== undefined) record.input = { keys: [...inputKeys] };
         host.ledger.move(record, 'awaitInput');
       },
     };

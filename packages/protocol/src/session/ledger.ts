@@ -8,6 +8,7 @@
  * task is terminal (rule 49); the ledger keeps them too ({@link RequestLedger.retainProgress}).
  */
 import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
+import type { RequestInputRound } from '../observability/events.js';
 import type { TraceContext } from '../observability/trace-context.js';
 import { isSettled, requestTransition, type RequestEventType, type RequestStateKind } from '../machines/request.js';
 import type { TimerHandle } from './clock.js';
@@ -20,6 +21,8 @@ interface RecordBase {
   state: RequestStateKind;
   /** The validated W3C trace context the request carries, if any. */
   readonly trace: TraceContext | undefined;
+  /** The latest Multi Round-Trip round this request took (shown in `inspect`). */
+  input?: RequestInputRound;
 }
 
 /** A request this side sent and awaits. */

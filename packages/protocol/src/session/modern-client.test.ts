@@ -242,6 +242,9 @@ describe('Session (modern era, client)', () => {
         [first.id, 'waitingForInput'],
         [retry.id, 'processing'],
       ]);
+      const rounds = events.flatMap((event) => (event.type === 'request.transition' && event.method === 'tools/call' ? [event.input] : []));
+      const round = { round: 1, keys: ['user_name'], firstId: first.id };
+      expect(rounds).toEqual([undefined, undefined, round, round]);
       await reply(retry, { result: { resultType: 'complete', content: [{ type: 'text', text: 'Hello, Ada!' }] } });
       await expect(call).resolves.toMatchObject({ content: [{ text: 'Hello, Ada!' }] });
     });

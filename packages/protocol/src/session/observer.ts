@@ -7,7 +7,7 @@ import type { JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { ConnectionEvent, ConnectionState } from '../machines/connection-types.js';
 import type { RequestEventType, RequestStateKind } from '../machines/request.js';
 import { hasDiagnosticSubscribers, publishDiagnostic } from '../observability/diagnostics.js';
-import type { InspectEvent, InspectListener } from '../observability/events.js';
+import type { InspectEvent, InspectListener, TaskTransitionReport } from '../observability/events.js';
 import type { Clock } from './clock.js';
 import type { LedgerRecord } from './ledger.js';
 
@@ -42,8 +42,14 @@ export class SessionObserver {
         event,
         elapsedMs: at - record.startedAt,
         ...(record.trace !== undefined ? { trace: record.trace } : {}),
+        ...(record.input !== undefined ? { input: record.input } : {}),
       };
     });
+  }
+
+  /** A task moved (reported by the server running it or the client driving it); built only when someone listens. */
+  task(build: () => TaskTransitionReport): void {
+    this.#emit('task.transition', () => ({ ...build(), type: 'task.transition', sessionId: this.#sessionId, at: this.#clock.now() }));
   }
 
   messageIn(message: unknown): void {

@@ -193,9 +193,11 @@ export interface RequestContext {
   /**
    * Server, 2026-07-28+: marks this request `waitingForInput` in the request machine (visible in
    * `inspect`): a Multi Round-Trip round ends it with an `InputRequiredResult` and the client's
-   * retry resumes the work as a new request. Optional: contexts without a ledger record omit it.
+   * retry resumes the work as a new request. `inputKeys`, the keys of the round's
+   * `inputRequests`, show in the request's `inspect` events. Optional: contexts without a
+   * ledger record omit it.
    */
-  markWaitingForInput?(): void;
+  markWaitingForInput?(inputKeys?: readonly string[]): void;
 }
 
 /** A progress channel that outlives the reply (see `RequestContext.retainProgress`). */

@@ -359,6 +359,8 @@ export class OutboundRequests {
       ledger.settle(record, { event: 'fail', error: new InputRoundsExceededError(`${record.method} still needed input after ${max} rounds; giving up`) });
       return;
     }
+    const asked = result.inputRequests;
+    record.input = { round: rounds.count, keys: isJsonObject(asked) ? Object.keys(asked) : [], firstId: record.input?.firstId ?? record.id };
     ledger.move(record, 'awaitInput');
     try {
       rounds.onRound?.(rounds.count);

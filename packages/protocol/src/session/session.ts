@@ -15,6 +15,7 @@ import type { JsonObject, JsonRpcMessage, JsonRpcNotification, RequestId } from 
 import { initialConnectionState, transition } from '../machines/connection.js';
 import type { ConnectionEffect, ConnectionEvent, ConnectionState, PeerInfo, Role } from '../machines/connection-types.js';
 import { getRevision } from '../revisions/registry.js';
+import type { TaskTransitionReport } from '../observability/events.js';
 import type { Revision } from '../revisions/types.js';
 import type { Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
 import {
@@ -249,6 +250,15 @@ export class Session {
    */
   releaseTaskProgress(taskId: string): void {
     this.#ledger.releaseTask(taskId);
+  }
+
+  /**
+   * Publishes a task's move as a `task.transition` inspect event of this session (the
+   * `inspect` listener and the `statemcp:task.transition` channel). `build` runs only when
+   * someone listens, so an uninspected session does no work for it.
+   */
+  reportTaskTransition(build: () => TaskTransitionReport): void {
+    this.#observer.task(build);
   }
 
   // ------------------------------------------------------------------ connecting
