@@ -446,7 +446,7 @@ export class Client {
     if (isCreateTaskResult(answer)) {
       // The server chose to run the call as a task (tasks extension): drive it to its end.
       const { resultType: _r, ...task } = answer;
-      const handle = new ToolTask(answer.taskId, this.#taskChannel(), { ...task, resultType: 'complete' });
+      const handle = new ToolTask(answer.taskId, this.#taskChannel(params.name), { ...task, resultType: 'complete' });
       options.onTask?.(handle);
       result = await handle.result(options.signal);
     }
@@ -468,12 +468,14 @@ export class Client {
     return new ToolTask(taskId, this.#taskChannel());
   }
 
-  #taskChannel(): TaskChannel {
+  #taskChannel(tool?: string): TaskChannel {
     return {
       request: (method, params, signal) => this.#call(method, params, signal === undefined ? {} : { signal }),
       answer: (method, params, context) => this.#serverRequests.answer(method, params, context),
       clock: this.#options.clock ?? systemClock,
       protocolVersion: this.#session.protocolVersion ?? '',
+      ...(tool !== undefined ? { tool } : {}),
+      report: (build) => this.#session.reportTaskTransition(build),
     };
   }
 

@@ -6,9 +6,21 @@
  * and `tasks/update` (a key is answered once), and return the final result as if it had come
  * inline — or reject with the task's JSON-RPC error, or with a `cancelled` error. The same
  * handle is available to the caller (`onTask`), and `client.task(id)` rebuilds one from an id
- * (a new client after a crash picks the task up where the old one left it).
+ * (a new client after a crash picks the task up where the old one left it). Every status a
+ * handle sees for the first time, and every change after it, is reported to the client's
+ * session as a `task.transition` inspect event (`side: 'client'`).
  */
-import { ErrorCode, JsonRpcError, isTaskTerminal, type Clock, type DetailedTask, type JsonObject, type TaskInputRequest } from '@statemcp/protocol';
+import {
+  ErrorCode,
+  JsonRpcError,
+  isTaskTerminal,
+  taskEventBetween,
+  type Clock,
+  type DetailedTask,
+  type JsonObject,
+  type TaskInputRequest,
+  type TaskTransitionReport,
+} from '@statemcp/protocol';
 import type { HandlerContext } from './options.js';
 import type { CallToolResult } from './types.js';
 
@@ -20,6 +32,10 @@ export interface TaskChannel {
   answer(method: string, params: JsonObject, context: HandlerContext): Promise<JsonObject>;
   readonly clock: Clock;
   readonly protocolVersion: string;
+  /** The tool the task runs, when known (the call that created it). */
+  readonly tool?: string;
+  /** Publishes a status change the handle observed (`Session.reportTaskTransition`); `build` runs only when someone inspects. */
+  report?(build: () => TaskTransitionReport): void;
 }
 
 /** Poll interval when the server suggests none, ms. */
@@ -36,7 +52,7 @@ export class ToolTask {
   constructor(taskId: string, channel: TaskChannel, initial?: DetailedTask) {
     this.taskId = taskId;
     this.#channel = channel;
-    this.#last = initial;
+    if (initial !== undefined) this.#observe(initial);
   }
 
   /** The latest state seen (from the creation or the last poll). */
@@ -47,8 +63,29 @@ export class ToolTask {
   /** `tasks/get`: the task's current state. */
   async get(signal?: AbortSignal): Promise<DetailedTask> {
     const task = (await this.#channel.request('tasks/get', { taskId: this.taskId }, signal)) as unknown as DetailedTask;
-    this.#last = task;
+    this.#observe(task);
     return task;
+  }
+
+  /** Keeps the latest state and reports a status seen for the first time or changed since the last one. */
+  #observe(task: DetailedTask): void {
+    const previous = this.#last?.status;
+    this.#last = task;
+    const event = previous === undefined ? 'created' : taskEventBetween(previous, task.status);
+    if (event === undefined || this.#channel.report === undefined) return;
+    const { tool } = this.#channel;
+    this.#channel.report(() => {
+      const elapsedMs = Date.parse(task.lastUpdatedAt) - Date.parse(task.createdAt);
+      return {
+        taskId: this.taskId,
+        side: 'client',
+        ...(tool !== undefined ? { tool } : {}),
+        from: previous ?? task.status,
+        to: task.status,
+        event,
+        ...(Number.isFinite(elapsedMs) ? { elapsedMs } : {}),
+      };
+    });
   }
 
   /** `tasks/cancel`: asks the server to stop (cooperative; watch the status for the outcome). */

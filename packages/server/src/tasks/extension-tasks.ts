@@ -23,11 +23,14 @@ import {
   declaresTasksExtension,
   hasFeature,
   isTaskTerminal,
+  taskEventBetween,
   taskTransition,
   toWireError,
   type TaskCreatedResult,
   type DetailedTask,
   type JsonObject,
+  type RequestId,
+  type Session,
   type TaskEventType,
 } from '@statemcp/protocol';
 import { requestExtra, type RequestExtra } from '../request-extra.js';
@@ -80,10 +83,19 @@ function newTaskId(): string {
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
-/** What runs in this process for a task: its abort switch and the handler's pending input requests. */
+/** What runs in this process for a task: its abort switch, the handler's pending input requests, and where it came from. */
 interface LiveTask {
   readonly controller: AbortController;
   readonly waiting: Map<string, (answer: JsonObject) => void>;
+  /** The session of the `tools/call` that created the task: its moves show in that session's `inspect`. */
+  readonly origin: TaskOrigin;
+}
+
+/** The request a task was created by, for its `task.transition` inspect events. */
+interface TaskOrigin {
+  readonly session: Session;
+  readonly requestId: RequestId;
+  readonly tool: string;
 }
 
 const REQUIRED = { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } };
@@ -146,8 +158,9 @@ export class ExtensionTasks {
     };
     const { taskId } = record.task;
     await this.#store.create(record);
-    const live: LiveTask = { controller: new AbortController(), waiting: new Map() };
+    const live: LiveTask = { controller: new AbortController(), waiting: new Map(), origin: { session: context.connection.session, requestId: context.requestId, tool: entry.name } };
     this.#live.set(taskId, live);
+    reportMove(live.origin, record, record, 'created');
     const extra = taskRequestExtra(direct, taskId, live.controller.signal, this.#channel(taskId, live));
     void runTool(entry, args, extra, context.protocolVersion)
       .then(
@@ -263,6 +276,8 @@ export class ExtensionTasks {
       const next = change(current);
       if (next === undefined) return;
       await this.#store.put(next);
+      const origin = this.#live.get(taskId)?.origin;
+      if (origin !== undefined) reportMove(origin, current, next, taskEventBetween(current.task.status, next.task.status));
       this.#notifier?.taskChanged(detailed(next), next.owner);
     });
     const settled = run.catch(() => undefined);
@@ -281,6 +296,27 @@ function moved(record: StoredTask, event: TaskEventType, now: number, statusMess
   const task = { ...record.task, status: step.status, lastUpdatedAt: new Date(now).toISOString() };
   if (statusMessage !== undefined) task.statusMessage = statusMessage;
   return { ...record, task };
+}
+
+/**
+ * The one place a task's move becomes a `task.transition` inspect event (of the session that
+ * created it): after the store holds the new status. Nothing is built when nobody inspects.
+ */
+function reportMove(origin: TaskOrigin, before: StoredTask, after: StoredTask, event: TaskEventType | 'created' | undefined): void {
+  if (event === undefined) return; // no status change (input keys added or answered in part)
+  origin.session.reportTaskTransition(() => {
+    const elapsedMs = Date.parse(after.task.lastUpdatedAt) - Date.parse(after.task.createdAt);
+    return {
+      taskId: after.task.taskId,
+      side: 'server',
+      requestId: origin.requestId,
+      tool: origin.tool,
+      from: before.task.status,
+      to: after.task.status,
+      event,
+      ...(Number.isFinite(elapsedMs) ? { elapsedMs } : {}),
+    };
+  });
 }
 
 /** The `tasks/get` / `notifications/tasks` view of a record. */
