@@ -21,6 +21,30 @@ const diagnostic = channel(DIAGNOSTIC_CHANNEL_NAMES.diagnostic);
 const messageOut = channel(DIAGNOSTIC_CHANNEL_NAMES['message.out']);
 
 describe('EventFeed', () => {
+  it('carries task transitions and the MRTR round of a request', () => {
+    const { feed, batches } = started();
+    const task = { type: 'task.transition', sessionId: 's', at: 1, taskId: 't1', side: 'server', requestId: 4, tool: 'deploy', from: 'working', to: 'input_required', event: 'needInput', elapsedMs: 12 };
+    channel(DIAGNOSTIC_CHANNEL_NAMES['task.transition']).publish(task);
+    const keys = Array.from({ length: 40 }, (_, index) => `key-${index}`);
+    channel(DIAGNOSTIC_CHANNEL_NAMES['request.transition']).publish({
+      type: 'request.transition',
+      sessionId: 's',
+      at: 2,
+      requestId: 9,
+      direction: 'outbound',
+      method: 'tools/call',
+      from: 'dispatched',
+      to: 'waitingForInput',
+      event: 'awaitInput',
+      elapsedMs: 3,
+      input: { round: 2, keys, firstId: 5 },
+    });
+    feed.flush();
+    const [taskEvent, requestEvent] = (batches[0]?.events ?? []).map((json) => JSON.parse(json) as Record<string, unknown>);
+    expect(taskEvent).toEqual({ seq: 1, ...task });
+    expect(requestEvent?.['input']).toEqual({ round: 2, keys: keys.slice(0, 16), firstId: 5 });
+  });
+
   it('hands on events in batches, numbered, with errors made readable', () => {
     const { feed, batches } = started();
     diagnostic.publish({ type: 'diagnostic', sessionId: 's', at: 1, message: 'one', detail: new TypeError('bad') });

@@ -214,6 +214,7 @@ export class EventFeed {
     switch (event.type) {
       case 'session.transition':
       case 'request.transition':
+      case 'task.transition':
         return true;
       case 'message.in':
       case 'message.out':

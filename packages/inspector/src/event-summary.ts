@@ -3,7 +3,7 @@
  * a viewer shows, copied into a small record, so the MCP message itself is not held (or later
  * encoded) unless whole payloads were asked for.
  */
-import type { InspectEvent } from '@statemcp/protocol';
+import type { InspectEvent, RequestInputRound } from '@statemcp/protocol';
 
 /** An inspect event as queued: numbered, and with its message summarized unless payloads are kept. */
 export interface QueuedEvent {
@@ -46,6 +46,22 @@ export function summarizeEvent(event: InspectEvent, seq: number, payloads: boole
         event: event.event,
         elapsedMs: event.elapsedMs,
         trace: event.trace,
+        input: event.input === undefined ? undefined : summarizeInput(event.input),
+      };
+    case 'task.transition':
+      return {
+        seq,
+        type: event.type,
+        sessionId: event.sessionId,
+        at: event.at,
+        taskId: event.taskId.slice(0, MAX_TEXT),
+        side: event.side,
+        requestId: typeof event.requestId === 'string' ? event.requestId.slice(0, MAX_TEXT) : event.requestId,
+        tool: event.tool?.slice(0, MAX_TEXT),
+        from: event.from,
+        to: event.to,
+        event: event.event,
+        elapsedMs: event.elapsedMs,
       };
     case 'message.in':
     case 'message.out':
@@ -58,6 +74,15 @@ export function summarizeEvent(event: InspectEvent, seq: number, payloads: boole
       return { seq, ...(typeof other === 'object' && other !== null ? other : { value: other }) } as unknown as QueuedEvent;
     }
   }
+}
+
+const MAX_KEYS = 16;
+
+/** An MRTR round as the ledger shows it: the round, its first keys (cut), the first id. */
+function summarizeInput(input: RequestInputRound): RequestInputRound {
+  const keys = input.keys.slice(0, MAX_KEYS).map((key) => key.slice(0, MAX_TEXT));
+  const firstId = typeof input.firstId === 'string' ? input.firstId.slice(0, MAX_TEXT) : input.firstId;
+  return { ...(input.round !== undefined ? { round: input.round } : {}), keys, ...(firstId !== undefined ? { firstId } : {}) };
 }
 
 /** A JSON-RPC message reduced to its id, method, error code and the params the page reads. */

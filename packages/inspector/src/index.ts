@@ -9,7 +9,7 @@ export { EventFeed } from './event-feed.js';
 export type { EventFeedOptions, FeedBatch } from './event-feed.js';
 export { INSPECTOR_COMMAND_METHODS, startInspector } from './inspector-server.js';
 export type { Inspector, InspectorCommandHandler, InspectorCommandMethod, InspectorOptions } from './inspector-server.js';
-export { connectionGraph, requestGraph } from './machine-graph.js';
+export { connectionGraph, requestGraph, taskGraph } from './machine-graph.js';
 export type { MachineEdge, MachineGraph } from './machine-graph.js';
 export { INSPECT_USAGE, clientCommands, parseInspectArgs, runInspect, transportFor } from './inspect-command.js';
 export type { InspectCommandLine, InspectSession, InspectTarget } from './inspect-command.js';

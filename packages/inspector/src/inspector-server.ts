@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { checkAccess, createAccessToken, hostsFor, isLoopbackHost } from './access.js';
 import { EventFeed, type EventFeedOptions, type FeedBatch } from './event-feed.js';
-import { connectionGraph, requestGraph } from './machine-graph.js';
+import { connectionGraph, requestGraph, taskGraph } from './machine-graph.js';
 import { loadPage, type PageAssets } from './page-assets.js';
 
 /** The methods the page may ask the inspected client to run. */
@@ -145,7 +145,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     });
     socket.on('error', () => socket.terminate());
     socket.on('message', (data) => void runCommand(viewer, rawText(data), options.commands));
-    send(viewer, JSON.stringify({ type: 'hello', title: options.title ?? 'statemcp', connection: connectionGraph(), request: requestGraph(), commands: options.commands === undefined ? [] : INSPECTOR_COMMAND_METHODS }));
+    send(viewer, JSON.stringify({ type: 'hello', title: options.title ?? 'statemcp', connection: connectionGraph(), request: requestGraph(), task: taskGraph(), commands: options.commands === undefined ? [] : INSPECTOR_COMMAND_METHODS }));
     for (const batch of feed.historyBatches()) send(viewer, eventsFrame(batch, 0));
   };
 

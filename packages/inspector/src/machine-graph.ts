@@ -1,9 +1,19 @@
 /**
- * The two state machines as plain graphs for the page: states and the edges between them,
+ * The three state machines (connection, request, task) as plain graphs for the page: states and the edges between them,
  * computed from the same frozen tables the session runner steps through, so the diagram the
  * page draws cannot drift from the code.
  */
-import { CONNECTION_EVENT_TYPES, CONNECTION_STATE_KINDS, CONNECTION_TABLE, REQUEST_EVENT_TYPES, REQUEST_STATE_KINDS, REQUEST_TABLE } from '@statemcp/protocol';
+import {
+  CONNECTION_EVENT_TYPES,
+  CONNECTION_STATE_KINDS,
+  CONNECTION_TABLE,
+  REQUEST_EVENT_TYPES,
+  REQUEST_STATE_KINDS,
+  REQUEST_TABLE,
+  TASK_EVENT_TYPES,
+  TASK_STATUS_KINDS,
+  TASK_TABLE,
+} from '@statemcp/protocol';
 
 /** One arrow of a diagram: every event that moves `from` to `to`. */
 export interface MachineEdge {
@@ -47,6 +57,14 @@ export function connectionGraph(): MachineGraph {
 export function requestGraph(): MachineGraph {
   return graphOf(REQUEST_STATE_KINDS, REQUEST_EVENT_TYPES, (from, event) => {
     const to = REQUEST_TABLE[from as (typeof REQUEST_STATE_KINDS)[number]][event as (typeof REQUEST_EVENT_TYPES)[number]];
+    return to === null ? [] : [to];
+  });
+}
+
+/** The task machine (five statuses, both task designs) as a graph. */
+export function taskGraph(): MachineGraph {
+  return graphOf(TASK_STATUS_KINDS, TASK_EVENT_TYPES, (from, event) => {
+    const to = TASK_TABLE[from as (typeof TASK_STATUS_KINDS)[number]][event as (typeof TASK_EVENT_TYPES)[number]].to;
     return to === null ? [] : [to];
   });
 }
