@@ -1,6 +1,9 @@
 // The statemcp inspector page: no framework, no build step. It keeps a small model of every
 // connection (its state walk) and every request (its ledger row) from the inspect events the
-// endpoint streams, and redraws the parts that changed once per animation frame.
+// endpoint streams, and redraws the parts that changed once per animation frame. Tasks are drawn
+// by tasks.js.
+
+import { applyTaskEvent, renderTasks } from './tasks.js';
 
 const MAX_TIMELINE = 5000;
 const LABELS = {
@@ -15,6 +18,8 @@ const LABELS = {
 const model = {
   connectionGraph: { states: [], edges: [] },
   requestStates: [],
+  taskGraph: { states: [], edges: [] },
+  tasks: new Map(), // sessionId|side|taskId -> task
   connections: new Map(), // sessionId -> { id, state, walk: [{ state, event, at }], edges: Set }
   requests: new Map(), // sessionId|direction|id -> row
   progressTokens: new Map(), // sessionId|token -> request key
@@ -52,8 +57,9 @@ function receive(frame) {
     $('#title').textContent = frame.title;
     model.connectionGraph = frame.connection;
     model.requestStates = frame.request.states;
+    model.taskGraph = frame.task ?? model.taskGraph;
     const stateFilter = $('#filter-state');
-    for (const state of [...frame.connection.states, ...frame.request.states]) {
+    for (const state of [...frame.connection.states, ...frame.request.states, ...model.taskGraph.states]) {
       if ([...stateFilter.options].some((option) => option.value === state)) continue;
       stateFilter.append(new Option(state, state));
     }
@@ -86,11 +92,21 @@ function apply(event) {
     connection.state = event.to;
     view.dirty.add('connections');
   } else if (event.type === 'request.transition') {
-    const row = requestFor(event.sessionId, event.direction, event.requestId, event.method, event.at);
+    // A Multi Round-Trip request keeps its row: its retries go out under new ids.
+    const row = requestFor(event.sessionId, event.direction, event.input?.firstId ?? event.requestId, event.method, event.at);
     row.state = event.to;
     row.elapsedMs = event.elapsedMs;
     row.updatedAt = event.at;
+    row.currentId = event.requestId;
+    if (event.input !== undefined) {
+      row.round = event.input.round;
+      row.inputKeys = event.input.keys;
+      if (event.direction === 'outbound') model.requests.set(`${event.sessionId}|outbound|${event.requestId}`, row);
+    }
     view.dirty.add('ledger');
+  } else if (event.type === 'task.transition') {
+    applyTaskEvent(model.tasks, event);
+    view.dirty.add('tasks');
   } else if (event.type === 'message.in' || event.type === 'message.out') {
     applyMessage(event);
   }
@@ -149,6 +165,7 @@ function schedule() {
     view.frame = 0;
     if (view.dirty.has('connections')) renderConnections();
     if (view.dirty.has('ledger')) renderLedger();
+    if (view.dirty.has('tasks')) renderTasks($('#tasks'), model.tasks, model.taskGraph, model.selected);
     if (view.dirty.has('timeline') && !view.paused) renderTimeline();
     view.dirty.clear();
   });
@@ -196,7 +213,7 @@ function renderConnections() {
 function select(sessionId) {
   model.selected = model.selected === sessionId ? '' : sessionId;
   $('#filter-connection').value = model.selected;
-  view.dirty.add('connections').add('ledger').add('timeline');
+  view.dirty.add('connections').add('ledger').add('timeline').add('tasks');
   schedule();
 }
 
@@ -254,22 +271,24 @@ function diagram() {
 
 function renderLedger() {
   const body = $('#ledger tbody');
-  const rows = [...model.requests.values()].filter((row) => model.selected === '' || row.sessionId === model.selected).slice(-500);
+  const rows = [...new Set(model.requests.values())].filter((row) => model.selected === '' || row.sessionId === model.selected).slice(-500);
   body.replaceChildren(
     ...rows.map((row) => {
       const tr = document.createElement('tr');
       tr.dataset.requestId = String(row.id);
       tr.dataset.method = row.method;
       tr.dataset.state = row.state;
+      if (row.inputKeys !== undefined) tr.dataset.round = String(row.round ?? '');
       for (const [text, className] of [
         [row.sessionId, ''],
         [row.direction === 'outbound' ? 'out' : 'in', ''],
-        [String(row.id), ''],
+        [row.currentId === undefined || row.currentId === row.id ? String(row.id) : `${row.id} → ${row.currentId}`, ''],
         [row.method, ''],
         [row.state, `state-${row.state}`],
         [`${Math.round(row.elapsedMs)} ms`, ''],
         [row.progress, ''],
         [row.cancellation, 'cancellation'],
+        [inputText(row), 'input'],
       ]) {
         const td = document.createElement('td');
         td.textContent = text;
@@ -282,6 +301,13 @@ function renderLedger() {
   );
 }
 
+/** The ledger's input column: the MRTR round (counted by the client) and the keys it asked for. */
+function inputText(row) {
+  if (row.inputKeys === undefined) return '';
+  const keys = row.inputKeys.join(', ');
+  return row.round === undefined ? `input: ${keys}` : `round ${row.round}: ${keys}`;
+}
+
 // ---------------------------------------------------------------- timeline
 
 function matches(event) {
@@ -290,7 +316,7 @@ function matches(event) {
   const state = $('#filter-state').value;
   if (connection !== '' && event.sessionId !== connection) return false;
   if (method !== '') {
-    const name = event.method ?? event.message?.method ?? '';
+    const name = event.method ?? event.tool ?? event.message?.method ?? '';
     if (!name.includes(method)) return false;
   }
   if (state !== '' && event.to !== state && event.from !== state) return false;
@@ -302,7 +328,13 @@ function describe(event) {
     case 'session.transition':
       return ['kind-session', `${LABELS[event.from] ?? event.from} → ${LABELS[event.to] ?? event.to}`, event.event];
     case 'request.transition':
-      return ['kind-request', `${event.direction === 'outbound' ? '→' : '←'} ${event.method} #${event.requestId}`, `${event.from} → ${event.to} (${event.event})`];
+      return [
+        'kind-request',
+        `${event.direction === 'outbound' ? '→' : '←'} ${event.method} #${event.requestId}`,
+        `${event.from} → ${event.to} (${event.event})${event.input?.round === undefined ? '' : ` round ${event.input.round}`}`,
+      ];
+    case 'task.transition':
+      return ['kind-task', `${event.side} task ${event.taskId.slice(0, 8)}… ${event.tool ?? ''}`, `${event.from} → ${event.to} (${event.event})`];
     case 'message.in':
     case 'message.out': {
       const message = event.message ?? {};
@@ -350,7 +382,7 @@ function wireControls() {
   for (const selector of ['#filter-connection', '#filter-method', '#filter-state']) {
     $(selector).addEventListener('input', () => {
       model.selected = $('#filter-connection').value;
-      view.dirty.add('timeline').add('ledger').add('connections');
+      view.dirty.add('timeline').add('ledger').add('connections').add('tasks');
       schedule();
     });
   }

@@ -4,7 +4,7 @@
  * reaches the inspector through the diagnostics channels.
  */
 import { Client } from '@statemcp/client';
-import { InMemoryTransport } from '@statemcp/protocol';
+import { InMemoryTransport, TASKS_EXTENSION_ID, withExtension } from '@statemcp/protocol';
 import { McpServer } from '@statemcp/server';
 import { z } from 'zod';
 
@@ -45,4 +45,54 @@ export async function runDemoSession(): Promise<{ cancelled: unknown; expired: u
   await client.close();
   await server.close();
   return { cancelled, expired };
+}
+
+/** What the tasks session saw: the final status of each task and the MRTR call's answer. */
+export interface TaskSessionOutcome {
+  readonly approved: string;
+  readonly cancelled: unknown;
+  readonly greeted: string;
+}
+
+/**
+ * A 2026-07-28 session with the tasks extension: `approve` runs as a task that asks for input
+ * (working → input_required → working → completed), `wait` runs as a task the client cancels,
+ * and `greet` answers inline after one Multi Round-Trip round.
+ */
+export async function runTaskSession(): Promise<TaskSessionOutcome> {
+  const server = new McpServer({ name: 'inspector-tasks', version: '1.0.0' }, { taskExtension: { pollIntervalMs: 20 } });
+  const schema = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } };
+  server.registerTool('approve', { execution: { taskSupport: 'optional' } }, async (_args, extra) => {
+    const answer = await extra.elicit({ message: 'Ship it?', requestedSchema: schema });
+    return { content: [{ type: 'text', text: answer.action }] };
+  });
+  server.registerTool('wait', { execution: { taskSupport: 'optional' } }, async (_args, extra) => {
+    await new Promise<void>((resolve) => {
+      if (extra.signal.aborted) resolve();
+      extra.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    return { content: [{ type: 'text', text: 'stopped' }] };
+  });
+  server.registerTool('greet', {}, async (_args, extra) => {
+    const answer = await extra.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, { inputKey: 'user_name' });
+    return { content: [{ type: 'text', text: `Hello, ${String(answer.content?.['name'])}!` }] };
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createPair();
+  await server.connect(serverSide);
+  const client = new Client(
+    { name: 'inspector-tasks-client', version: '1.0.0' },
+    {
+      era: 'modern',
+      capabilities: withExtension({ elicitation: {} }, TASKS_EXTENSION_ID),
+      onElicitation: async (params) => ({ action: 'accept', content: params.message === 'Name?' ? { name: 'Ada' } : { ok: true } }),
+    },
+  );
+  await client.connect(clientSide);
+  const approved = await client.callTool({ name: 'approve', arguments: {} });
+  const cancelled = await client.callTool({ name: 'wait', arguments: {} }, { onTask: (task) => void task.cancel() }).catch((error: unknown) => error);
+  const greeted = await client.callTool({ name: 'greet', arguments: {} });
+  await client.close();
+  await server.close();
+  const text = (result: typeof approved): string => (result.content[0]?.type === 'text' ? result.content[0].text : '');
+  return { approved: text(approved), cancelled, greeted: text(greeted) };
 }

@@ -1,15 +1,16 @@
 /**
  * The page in a real browser: Debian's Chromium driven by playwright-core. A session runs
  * while the page is open; the test reads what the page shows — the diagram's walk from
- * Uninitialized to Terminated for both sides, and the ledger's cancelled and expired calls —
- * and saves a screenshot for the package README.
+ * Uninitialized to Terminated for both sides, the ledger's cancelled and expired calls, the
+ * tasks view (a task through input_required to completed, one cancelled) and an MRTR round in
+ * the ledger — and saves a screenshot for the package README.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInspector, type Inspector } from '../src/index.js';
-import { runDemoSession } from './demo-session.js';
+import { runDemoSession, runTaskSession } from './demo-session.js';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const SCREENSHOT = fileURLToPath(new URL('../docs/inspector.png', import.meta.url));
@@ -63,6 +64,57 @@ describe('the inspector page', () => {
     await expect.poll(() => page.locator('#timeline li').count()).toBeGreaterThan(0);
     const expiredOnly = await page.locator('#timeline li').allTextContents();
     expect(expiredOnly.every((line) => line.includes('expired'))).toBe(true);
+    await page.selectOption('#filter-state', '');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows tasks on the task machine, from both sides, and an MRTR round in the ledger', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(inspector.url);
+    await page.locator('#link[data-link="open"]').waitFor();
+
+    const outcome = await runTaskSession();
+    expect(outcome.approved).toBe('accept');
+    expect(outcome.cancelled).toBeInstanceOf(Error);
+    expect(outcome.greeted).toBe('Hello, Ada!');
+
+    // Four cards: each task seen by the server that runs it and the client that drives it.
+    const cards = page.locator('#tasks .task');
+    await expect.poll(() => cards.evaluateAll((items) => items.map((item) => `${item.getAttribute('data-side')}:${item.getAttribute('data-status')}`).sort()), { timeout: 20_000 }).toEqual([
+      'client:cancelled',
+      'client:completed',
+      'server:cancelled',
+      'server:completed',
+    ]);
+    const approved = page.locator('#tasks .task[data-side="server"][data-status="completed"]');
+    expect(await approved.locator('.task-tool').textContent()).toBe('approve');
+    expect(await approved.locator('.history li').evaluateAll((items) => items.map((item) => item.getAttribute('data-state')))).toEqual(['working', 'input_required', 'working', 'completed']);
+    expect(await approved.locator('.node.current').getAttribute('data-state-node')).toBe('completed');
+    expect(await approved.locator('.node').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-state-node')))).toEqual(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+    expect(await approved.locator('.edge.walked').evaluateAll((edges) => edges.map((edge) => edge.getAttribute('data-edge')).sort())).toEqual([
+      'input_required>working',
+      'working>completed',
+      'working>input_required',
+    ]);
+    expect(await approved.locator('.task-connection').textContent()).toContain('tools/call #');
+    const cancelledTask = page.locator('#tasks .task[data-side="server"][data-status="cancelled"]');
+    expect(await cancelledTask.locator('.task-tool').textContent()).toBe('wait');
+    expect(await cancelledTask.locator('.node.current').getAttribute('data-state-node')).toBe('cancelled');
+
+    // The MRTR round: the client's call stays one row with its round and input key; the
+    // server's first attempt shows the key it asked for.
+    const outboundRound = page.locator('#ledger tbody tr[data-method="tools/call"][data-round="1"]');
+    await expect.poll(() => outboundRound.count(), { timeout: 20_000 }).toBe(1);
+    expect(await outboundRound.getAttribute('data-state')).toBe('completed');
+    expect(await outboundRound.locator('td.input').textContent()).toBe('round 1: user_name');
+    expect(await page.locator('#ledger tbody td.input', { hasText: 'input: user_name' }).count()).toBe(1);
+    await page.selectOption('#filter-state', 'waitingForInput');
+    await expect.poll(() => page.locator('#timeline li', { hasText: 'round 1' }).count()).toBeGreaterThan(0);
+    await page.selectOption('#filter-state', 'input_required');
+    await expect.poll(() => page.locator('#timeline li.kind-task').count()).toBeGreaterThan(0);
     await page.selectOption('#filter-state', '');
 
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
