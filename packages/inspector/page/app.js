@@ -285,10 +285,10 @@ function renderLedger() {
         [row.currentId === undefined || row.currentId === row.id ? String(row.id) : `${row.id} → ${row.currentId}`, ''],
         [row.method, ''],
         [row.state, `state-${row.state}`],
+        [inputText(row), 'input'],
         [`${Math.round(row.elapsedMs)} ms`, ''],
         [row.progress, ''],
         [row.cancellation, 'cancellation'],
-        [inputText(row), 'input'],
       ]) {
         const td = document.createElement('td');
         td.textContent = text;

@@ -56,7 +56,7 @@ describe('the inspector page', () => {
     );
     const cancelledRow = page.locator('#ledger tbody tr[data-state="cancelled"]').first();
     expect(await cancelledRow.locator('td.cancellation').textContent()).toContain('the user changed their mind');
-    const progress = await page.locator('#ledger tbody tr[data-method="tools/call"] td:nth-child(7)').allTextContents();
+    const progress = await page.locator('#ledger tbody tr[data-method="tools/call"] td:nth-child(8)').allTextContents();
     expect(progress).toContain('1/10');
 
     // The timeline filters by state; pausing freezes it.
