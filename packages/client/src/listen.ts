@@ -208,7 +208,11 @@ export class ListenStreams {
   /** Routes `session`'s acknowledgements here; its end ends every stream. */
   install(session: Session): void {
     session.setNotificationHandler('notifications/subscriptions/acknowledged', (params) => this.route('notifications/subscriptions/acknowledged', params));
-    void session.closed.then(() => this.endAll(new ConnectionClosedError('The connection closed')));
+    // The error (and its stack trace) only when a stream is open: building it on every close
+    // showed in the handshake profile (connect, then close, thousands of times).
+    void session.closed.then(() => {
+      if (this.#tagged.size > 0 || this.#legacy.size > 0) this.endAll(new ConnectionClosedError('The connection closed'));
+    });
   }
 
   /** A modern stream, routed by its id from now on. */

@@ -49,12 +49,22 @@ function newestFirst(versions: readonly string[]): string[] {
 }
 
 /**
+ * The newest of `versions` (undefined for none): one pass, no copy and no sort — every
+ * handshake asks, and the sorted copy showed in the handshake profile.
+ */
+function newest(versions: readonly string[]): string | undefined {
+  let latest: string | undefined;
+  for (const version of versions) if (latest === undefined || version > latest) latest = version;
+  return latest;
+}
+
+/**
  * Server rule (rules 19–20): answer with the requested version when supported, otherwise
  * with the server's latest supported version. Never an error: the client decides.
  */
 export function negotiateServerVersion(requested: unknown, supported: readonly string[] = LEGACY_PROTOCOL_VERSIONS): string {
   if (typeof requested === 'string' && supported.includes(requested)) return requested;
-  const latest = newestFirst(supported)[0];
+  const latest = newest(supported);
   if (latest === undefined) throw new RangeError('No supported protocol versions configured');
   return latest;
 }
@@ -70,7 +80,7 @@ export function acceptServerVersion(answered: string, supported: readonly string
 
 /** The version a client proposes: its latest supported (rule 18). */
 export function proposeVersion(supported: readonly string[] = LEGACY_PROTOCOL_VERSIONS): string {
-  const latest = newestFirst(supported)[0];
+  const latest = newest(supported);
   if (latest === undefined) throw new RangeError('No supported protocol versions configured');
   return latest;
 }

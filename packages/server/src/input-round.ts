@@ -49,16 +49,12 @@ export class InputRound {
   readonly #used: JsonObject = {};
   readonly #requests: JsonObject = {};
   #count = 0;
-  #onAsk: (() => void) | undefined;
-  /** Resolves when the handler makes its first input request that has no answer yet. */
-  readonly asked: Promise<void>;
+  /** Called once, at the handler's first input request that has no answer yet. */
+  onAsk: (() => void) | undefined;
 
   /** `available`: the answers this attempt may use (earlier rounds' first, then the retry's). */
   constructor(available: JsonObject) {
     this.#available = available;
-    this.asked = new Promise((resolve) => {
-      this.#onAsk = resolve;
-    });
   }
 
   /** The input requests still unanswered, keyed (the `inputRequests` of the result). */
@@ -94,18 +90,27 @@ export class InputRound {
       return Promise.resolve(answer as JsonObject);
     }
     this.#requests[name] = params === undefined ? { method } : { method, params };
-    this.#onAsk?.();
+    const onAsk = this.onAsk;
+    this.onAsk = undefined;
+    onAsk?.();
     return new Promise<JsonObject>(() => {
       // Never settles: this attempt ends with an InputRequiredResult; the retry runs the handler again.
     });
   }
 }
 
-const rounds = new WeakMap<RequestContext, InputRound>();
+/**
+ * The round of a request, kept on its context under a symbol: a `WeakMap` keyed by every
+ * modern request's context made each of them an ephemeron the garbage collector traces
+ * separately (the modern in-memory profile: GC 33 % of the time, 14 % without).
+ */
+const ROUND: unique symbol = Symbol('statemcp.inputRound');
+
+type WithRound = RequestContext & { [ROUND]?: InputRound };
 
 /** The round of the request `context` belongs to; undefined outside a modern-era MRTR method. */
 export function inputRoundOf(context: RequestContext): InputRound | undefined {
-  return rounds.get(context);
+  return (context as WithRound)[ROUND];
 }
 
 /** Lets a handler that asked for input finish asking: a macrotask, after which every request it made in parallel is recorded. */
@@ -114,6 +119,37 @@ function nextTurn(): Promise<void> {
 }
 
 type Outcome = { readonly ok: true; readonly value: JsonObject } | { readonly ok: false; readonly error: unknown };
+
+/**
+ * The handler's outcome, or undefined when it first asked for input that has no answer yet.
+ * One promise per attempt: the handler's settlement and the round's first unanswered ask race
+ * to resolve it (a `Promise.race` over a chained handler promise and an `asked` promise cost
+ * four promises and their reactions per call, on every modern call, asking or not).
+ */
+function firstOf(round: InputRound, handler: () => JsonObject | PromiseLike<JsonObject>): Promise<Outcome | undefined> {
+  return new Promise((resolve) => {
+    round.onAsk = () => resolve(undefined);
+    let value: JsonObject | PromiseLike<JsonObject>;
+    try {
+      value = handler();
+    } catch (error) {
+      resolve({ ok: false, error });
+      return;
+    }
+    if (isThenable(value)) {
+      Promise.resolve(value).then(
+        (settled) => resolve({ ok: true, value: settled }),
+        (error: unknown) => resolve({ ok: false, error }),
+      );
+    } else {
+      resolve({ ok: true, value });
+    }
+  });
+}
+
+function isThenable(value: JsonObject | PromiseLike<JsonObject>): value is PromiseLike<JsonObject> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}
 
 /**
  * Runs one attempt of a modern-era `tools/call`, `prompts/get` or `resources/read`: opens the
@@ -135,15 +171,26 @@ export async function runInputRound(
     for (const [key, answer] of Object.entries(inputResponses)) if (!Object.hasOwn(available, key)) available[key] = answer;
   }
   const round = new InputRound(available);
-  rounds.set(context, round);
+  (context as WithRound)[ROUND] = round;
   let outcome: Outcome | undefined;
-  const running = Promise.resolve()
-    .then(() => handler(rest))
-    .then(
-      (value): Outcome => (outcome = { ok: true, value }),
-      (error: unknown): Outcome => (outcome = { ok: false, error }),
+  // The outcome is also kept for an attempt that asked first: it is read once the next turn has run.
+  const first = await firstOf(round, () => {
+    const value = handler(rest);
+    if (!isThenable(value)) {
+      outcome = { ok: true, value };
+      return value;
+    }
+    return Promise.resolve(value).then(
+      (settled) => {
+        outcome = { ok: true, value: settled };
+        return settled;
+      },
+      (error: unknown) => {
+        outcome = { ok: false, error };
+        throw error;
+      },
     );
-  const first = await Promise.race([running, round.asked.then(() => undefined)]);
+  });
   if (first === undefined) await nextTurn();
   const settled = first ?? outcome;
   if (settled !== undefined && !settled.ok) throw settled.error;

@@ -322,7 +322,9 @@ export class McpServer {
   #installTools(): void {
     this.#install('tools/list', (params, context) => this.#listResult(this.#tools.list(params, context.protocolVersion, this.#pageSize()), context.protocolVersion));
     this.#install('tools/call', (params, context) => {
-      const tasksDeclared = context.connection.capabilities.tasks?.requests?.tools?.call !== undefined;
+      // Read only for a call that asks to run as a task: a connection without a handshake
+      // (2026-07-28) has no declared capabilities, and deriving them cost every modern call.
+      const tasksDeclared = typeof params.task === 'object' && params.task !== null && context.connection.capabilities.tasks?.requests?.tools?.call !== undefined;
       return this.#tools.call(params, context, tasksDeclared, this.#tasks.start, this.#extensionTasks);
     });
     if (this.#tools.hasTaskTools && !this.#installed.has('tasks/get')) {

@@ -74,7 +74,8 @@ function invalidState(reason: string): JsonRpcError {
 export class RequestStateSealer {
   readonly #ttlMs: number;
   readonly #now: () => number;
-  readonly #keyBytes: Uint8Array;
+  /** The given key; undefined: a random one, drawn at the first seal or open. */
+  readonly #keyBytes: Uint8Array | undefined;
   #key: Promise<CryptoKeyLike> | undefined;
 
   constructor(options: RequestStateOptions = {}) {
@@ -85,7 +86,10 @@ export class RequestStateSealer {
     const given = options.key;
     const bytes = typeof given === 'string' ? encoder.encode(given) : given;
     if (bytes !== undefined && bytes.length < MIN_KEY_BYTES) throw new RangeError(`requestState key must be at least ${MIN_KEY_BYTES} bytes, got ${bytes.length}`);
-    this.#keyBytes = bytes ?? globalThis.crypto.getRandomValues(new Uint8Array(MIN_KEY_BYTES));
+    // Nothing is drawn here: the first read of `globalThis.crypto` loads Node's Web Crypto
+    // module, which cost every server's start-up (the stdio cold-start profile) although
+    // most never seal a state.
+    this.#keyBytes = bytes;
   }
 
   /** A sealed state for `method` with these params, carrying `answers`. */
@@ -131,7 +135,7 @@ export class RequestStateSealer {
   }
 
   #hmacKey(): Promise<CryptoKeyLike> {
-    this.#key ??= globalThis.crypto.subtle.importKey('raw', this.#keyBytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    this.#key ??= globalThis.crypto.subtle.importKey('raw', this.#keyBytes ?? globalThis.crypto.getRandomValues(new Uint8Array(MIN_KEY_BYTES)), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     return this.#key;
   }
 }

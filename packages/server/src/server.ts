@@ -118,6 +118,7 @@ export type ServerNotificationHandler = (params: JsonObject, context: ServerNoti
 export class Server {
   /** This server's `serverInfo` (shaped per revision in each handshake). */
   readonly info: Implementation;
+  readonly #serverInfo = new Map<string, JsonObject>();
   readonly #options: ServerOptions;
   readonly #requestHandlers = new Map<string, ServerRequestHandler>();
   readonly #notificationHandlers = new Map<string, ServerNotificationHandler>();
@@ -302,14 +303,28 @@ export class Server {
           ? runInputRound(method, params, serverContext, this.#sealer, (input) => handler(input, serverContext))
           : handler(params, serverContext);
       if (this.#options.serverInfoInResults === false || !hasFeature(context.protocolVersion, 'perRequestMeta')) return result;
-      return Promise.resolve(result).then((value) => this.#withServerInfo(value, context.protocolVersion));
+      const version = context.protocolVersion;
+      return result instanceof Promise ? result.then((value: JsonObject) => this.#withServerInfo(value, version)) : this.#withServerInfo(result, version);
     });
   }
 
   /** A modern result naming this server in `_meta["io.modelcontextprotocol/serverInfo"]` (a handler's own `_meta` is kept). */
   #withServerInfo(result: JsonObject, version: string): JsonObject {
     const meta = typeof result._meta === 'object' && result._meta !== null && !Array.isArray(result._meta) ? result._meta : {};
-    return { ...result, _meta: { ...meta, [SERVER_INFO_META_KEY]: implementationFor(this.info, version) } };
+    return { ...result, _meta: { ...meta, [SERVER_INFO_META_KEY]: this.#serverInfoFor(version) } };
+  }
+
+  /**
+   * `serverInfo` shaped for `version`, built once per version and frozen: every modern result
+   * carries it, and copying `info` per result showed in the modern in-memory profile.
+   */
+  #serverInfoFor(version: string): JsonObject {
+    let shaped = this.#serverInfo.get(version);
+    if (shaped === undefined) {
+      shaped = Object.freeze(implementationFor(this.info, version));
+      this.#serverInfo.set(version, shaped);
+    }
+    return shaped;
   }
 
   #installNotification(connection: ServerConnection, method: string): void {
