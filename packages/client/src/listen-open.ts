@@ -4,7 +4,7 @@
  * connection's own notifications in the legacy era — and opening it again on the client's next
  * connection when the last one was lost.
  */
-import type { JsonObject, Session } from '@statemcp/protocol';
+import { TransportError, type JsonObject, type Session } from '@statemcp/protocol';
 import { ListenStream, legacyHonoured, type ListenHandle, type ListenOptions, type ListenStreams, type SubscriptionFilter } from './listen.js';
 import type { ServerCapabilities } from './types.js';
 
@@ -82,6 +82,7 @@ function sendModern(host: ListenHost, stream: ListenStream): void {
     controller.abort('the listen stream was closed');
     await stream.ended;
   });
+  const acknowledgedBefore = stream.acknowledgements;
   const notifications = structuredClone(stream.requested) as unknown as JsonObject;
   host.session
     .request('subscriptions/listen', { notifications }, { timeoutMs: Infinity, signal: controller.signal, waitForOperating: true, onRequestId: (id) => host.streams.addTagged(id, stream) })
@@ -94,6 +95,11 @@ function sendModern(host: ListenHost, stream: ListenStream): void {
         // The connection is going away: its end decides whether the stream ends or waits for the next one.
         if (!closing && host.session.state.kind !== 'operating') return;
         host.streams.remove(stream);
+        // The response stream broke after the acknowledgement, the connection lives on (stateless HTTP): send it again.
+        if (!closing && stream.resume && error instanceof TransportError && stream.acknowledgements > acknowledgedBefore) {
+          sendModern(host, stream);
+          return;
+        }
         stream.finish(closing ? { reason: 'closed' } : { reason: 'connection', error: error instanceof Error ? error : new Error(String(error)) });
       },
     );

@@ -26,7 +26,11 @@
  * no subscription state, digest §6.7), or `resources/subscribe` again — under a new id; its
  * listeners and iterators carry on, and `onResumed` reports the new acknowledgement. A legacy
  * connection whose Streamable HTTP session the server forgot re-runs its handshake and the
- * stream subscribes again. `{ resume: false }` ends the stream with the connection instead.
+ * stream subscribes again. On a connection that stays up (stateless Streamable HTTP), a
+ * `subscriptions/listen` whose response stream broke after it was acknowledged (a
+ * `TransportError`: the server restarted, a proxy cut it) is sent again at once — once per
+ * acknowledgement, so a server that is gone ends the stream instead of a loop.
+ * `{ resume: false }` ends the stream with the connection instead.
  *
  * ```
  *  acknowledged ── connection lost ──▶ waiting ── connect() ──▶ re-sent ──▶ acknowledged (onResumed)
@@ -169,9 +173,13 @@ export class ListenStream implements ListenHandle {
     return this.#done;
   }
 
+  /** How many acknowledgements the stream has had (one per time it was opened). */
+  acknowledgements = 0;
+
   /** The server acknowledged `filter` (again, after a reconnection: `onResumed` hears it). */
   acknowledge(filter: SubscriptionFilter): void {
     this.filter = filter;
+    this.acknowledgements += 1;
     if (!this.#acknowledged) {
       this.#acknowledged = true;
       this.#acknowledge(filter);
