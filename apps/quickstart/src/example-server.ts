@@ -1,6 +1,9 @@
 /**
  * The quickstart's example server: one tool that answers at once, one that takes its time
- * (so a client timeout can be shown), a resource and a prompt. The quickstart starts it as a
+ * (so a client timeout can be shown), a resource and a prompt; for the 2026-07-28 leg, a tool
+ * that asks the user's name (`ctx.elicit()`: a Multi Round-Trip round in that era), one that
+ * registers another tool (a tools list change for a listen stream) and one that ends every
+ * listen stream gracefully. The quickstart starts it as a
  * child process, over stdio (`--stdio`) or Streamable HTTP on 127.0.0.1 (`--http`, prints
  * its URL on stdout).
  *
@@ -86,6 +89,33 @@ export function createExampleServer(inspect?: (event: InspectEvent) => void): Mc
     { description: 'Asks the model to summarize a topic', argsSchema: { topic: z.string().describe('What to summarize') } },
     ({ topic }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Summarize ${topic} in three sentences.` } }] }),
   );
+
+  server.registerTool(
+    'ask_name',
+    { description: 'Asks the user for their name, then greets them' },
+    async (_args, extra) => {
+      const answer = await extra.elicit(
+        { message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+        { inputKey: 'user_name' },
+      );
+      return { content: [{ type: 'text', text: answer.action === 'accept' ? `Hello, ${String(answer.content?.name)}!` : 'Hello, stranger!' }] };
+    },
+  );
+
+  server.registerTool(
+    'add_tool',
+    { description: 'Registers another tool named `name` (a tools list change)', inputSchema: { name: z.string() } },
+    ({ name }) => {
+      server.registerTool(name, { description: 'Added at run time' }, () => ({ content: [{ type: 'text', text: name }] }));
+      return { content: [{ type: 'text', text: `added ${name}` }] };
+    },
+  );
+
+  server.registerTool('end_listens', { description: 'Ends every listen stream gracefully (SubscriptionsListenResult)' }, async () => {
+    const ended = server.server.subscriptions.live.length;
+    await server.server.subscriptions.end();
+    return { content: [{ type: 'text', text: `ended ${ended} listen stream(s)` }] };
+  });
 
   return server;
 }

@@ -9,8 +9,10 @@
  *
  * Every connection and request transition of both sides is printed on one timeline. Those two
  * legs pin the legacy era (the `initialize` handshake); a third leg shows the 2026-07-28 era
- * over stdio: `server/discover` instead of a handshake, and a list served from the client's
- * response cache the second time.
+ * over stdio: `server/discover` instead of a handshake, a list served from the client's
+ * response cache the second time, a Multi Round-Trip request (the server's `ctx.elicit()`
+ * becomes an `InputRequiredResult`, the client answers and retries) and a `subscriptions/listen`
+ * stream (acknowledged, a notification tagged with its subscription id, a graceful end).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -196,6 +198,44 @@ export async function httpTour(timeline: Timeline, log: (line: string) => void):
 }
 
 /**
+ * A Multi Round-Trip request (digest §6.6): `ask_name` calls `ctx.elicit()`; the server ends the
+ * attempt with an `InputRequiredResult` (its inbound request shows `waitingForInput`), the
+ * client answers through `onElicitation` and retries under a new id, and the server's handler
+ * runs again with the answer.
+ */
+async function multiRoundTrip(timeline: Timeline, client: Client, rounds: { count: number }): Promise<void> {
+  timeline.note('tools/call ask_name: the handler calls ctx.elicit(), which this era turns into an InputRequiredResult');
+  const before = rounds.count;
+  const result = await client.callTool({ name: 'ask_name' });
+  timeline.note(`tools/call ask_name: "${textOf(result.content)}" after ${String(rounds.count - before)} input round(s); the retry carried inputResponses and the echoed requestState`);
+}
+
+/**
+ * A `subscriptions/listen` stream (digest §6.7): acknowledged with the filter the server honours,
+ * a `notifications/tools/list_changed` tagged with the stream's subscription id (it also
+ * invalidates the cached tools list), and the server's graceful end (a `SubscriptionsListenResult`).
+ */
+async function listenStream(timeline: Timeline, client: Client): Promise<void> {
+  const stream = await client.listen({ toolsListChanged: true });
+  timeline.note(`listen acknowledged: subscriptionId ${String(stream.id)}, honoured ${JSON.stringify(stream.acknowledged)}`);
+  const notified = new Promise<void>((resolve) => {
+    const remove = stream.onNotification(({ method, params }) => {
+      const meta = params._meta as Record<string, unknown> | undefined;
+      timeline.note(`listen notification: ${method}, subscriptionId ${String(meta?.['io.modelcontextprotocol/subscriptionId'])}`);
+      remove();
+      resolve();
+    });
+  });
+  await client.callTool({ name: 'add_tool', arguments: { name: 'farewell' } });
+  await notified;
+  const { tools } = await client.listTools();
+  timeline.note(`tools/list after the change: ${tools.map((tool) => tool.name).join(', ')} (the notification invalidated the cached list; cache misses ${client.cacheStats?.misses ?? 0})`);
+  await client.callTool({ name: 'end_listens' });
+  const end = await stream.ended;
+  timeline.note(`listen ended: reason ${end.reason} (the server's graceful SubscriptionsListenResult)`);
+}
+
+/**
  * The 2026-07-28 leg, over stdio: with `era: 'auto'` the client discovers the server instead
  * of a handshake, every request carries its version and capabilities in `_meta`, and the second
  * `tools/list` is answered from the response cache (the server marked the list `ttlMs: 60000`).
@@ -203,11 +243,20 @@ export async function httpTour(timeline: Timeline, log: (line: string) => void):
 export async function modernTour(timeline: Timeline, log: (line: string) => void): Promise<string[]> {
   const server = new ServerTrace(timeline, log);
   const transport = new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, '--stdio'], onStderr: server.onStderr });
+  const rounds = { count: 0 };
   const client = new Client({ name: 'quickstart-client', version: '1.0.0' }, {
     era: 'auto',
     // The child may take seconds to start on a busy machine; a discovery timed out too early would fall back to the handshake.
     discoveryTimeoutMs: 60_000,
-    inspect: (event) => timeline.local('client', event),
+    inspect: (event) => {
+      timeline.local('client', event);
+      if (event.type === 'request.transition' && event.direction === 'outbound' && event.to === 'waitingForInput') rounds.count += 1;
+    },
+    // The same handler answers a legacy server's elicitation/create and a modern one's input request.
+    onElicitation: (params) => {
+      timeline.note(`onElicitation: "${params.message}" → accept {name: "Ada"}`);
+      return { action: 'accept', content: { name: 'Ada' } };
+    },
   });
   const seen = new Set<string>([stateName(client.state.kind)]);
   client.session.onTransition((to) => seen.add(stateName(to.kind)));
@@ -222,8 +271,8 @@ export async function modernTour(timeline: Timeline, log: (line: string) => void
   const stats = client.cacheStats;
   timeline.note(`tools/list again: served from the response cache, nothing sent (cache hits ${stats?.hits ?? 0}, misses ${stats?.misses ?? 0})`);
 
-  // Multi round-trip requests (an InputRequiredResult answered through onElicitation) and a
-  // subscriptions/listen stream are shown here once their branches have landed.
+  await multiRoundTrip(timeline, client, rounds);
+  await listenStream(timeline, client);
 
   await client.close();
   const info = await client.closed;
@@ -244,7 +293,7 @@ export async function runQuickstart(log: (line: string) => void = console.log): 
   const legs: [string, (timeline: Timeline, log: (line: string) => void) => Promise<string[]>, readonly string[]][] = [
     ['stdio: the example server is a child process speaking over its stdin/stdout', stdioTour, ALL_STATES],
     ['Streamable HTTP: the example server is a child process listening on 127.0.0.1', httpTour, ALL_STATES],
-    ['2026-07-28 over stdio: discovery instead of a handshake, and a cached list', modernTour, MODERN_STATES],
+    ['2026-07-28 over stdio: discovery instead of a handshake, a cached list, an MRTR round and a listen stream', modernTour, MODERN_STATES],
   ];
   for (const [title, leg, expected] of legs) {
     log('');

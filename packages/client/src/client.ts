@@ -42,7 +42,7 @@ import { ClientCustomMethods, customSpec, type CustomCallOptions, type CustomNot
 import { watchLists, type ListRefresher } from './list-refresh.js';
 import { NotificationListeners } from './listeners.js';
 import { ListenStreams, type ListenHandle, type ListenOptions, type SubscriptionFilter } from './listen.js';
-import { openListen } from './listen-open.js';
+import { openListen, watchListenResumes, type ListenHost } from './listen-open.js';
 import type {
   CallOptions,
   CallToolOptions,
@@ -244,6 +244,7 @@ export class Client {
     this.#custom.install(session);
     this.#listeners.install(session);
     this.#streams.install(session);
+    watchListenResumes(session, () => this.#listenHost());
     void session.closed.then(() => {
       for (const refresher of this.#refreshers) refresher.stop();
     });
@@ -265,6 +266,7 @@ export class Client {
    * reports closing. Idempotent. Closing during `connect()` makes `connect()` reject.
    */
   async close(): Promise<void> {
+    this.#streams.endWaiting(); // listen streams waiting out a lost connection end here
     await this.#session.close();
   }
 
@@ -391,8 +393,12 @@ export class Client {
   async listen(filter: SubscriptionFilter, options: ListenOptions = {}): Promise<ListenHandle> {
     await this.#handshake;
     if (this.#session.state.kind !== 'operating') throw new InvalidStateError('listen() needs a live connection: call connect() first', this.#session.state.kind);
+    return openListen(this.#listenHost(), filter, options);
+  }
+
+  #listenHost(): ListenHost {
     const host = { session: this.#session, modern: this.era === 'modern', streams: this.#streams, serverCapabilities: this.serverCapabilities };
-    return openListen({ ...host, subscribe: (uri) => this.subscribeResource({ uri }), unsubscribe: (uri) => this.unsubscribeResource({ uri }) }, filter, options);
+    return { ...host, subscribe: (uri) => this.subscribeResource({ uri }), unsubscribe: (uri) => this.unsubscribeResource({ uri }) };
   }
 
   // ------------------------------------------------------------------ calls

@@ -19,8 +19,26 @@
  *
  * Notifications of a stream also reach the client-wide listeners (`onToolsListChanged`, the
  * `listChanged` auto-refresh), so a listen stream is what feeds them in the modern era.
+ *
+ * A stream outlives a lost connection (the server process exited, the transport failed; not
+ * `client.close()`): it waits, and the client's next `connect()` opens it again in the era the
+ * new connection speaks — `subscriptions/listen` re-sent with the same filter (the server keeps
+ * no subscription state, digest §6.7), or `resources/subscribe` again — under a new id; its
+ * listeners and iterators carry on, and `onResumed` reports the new acknowledgement. A legacy
+ * connection whose Streamable HTTP session the server forgot re-runs its handshake and the
+ * stream subscribes again. On a connection that stays up (stateless Streamable HTTP), a
+ * `subscriptions/listen` whose response stream broke after it was acknowledged (a
+ * `TransportError`: the server restarted, a proxy cut it) is sent again at once — once per
+ * acknowledgement, so a server that is gone ends the stream instead of a loop.
+ * `{ resume: false }` ends the stream with the connection instead.
+ *
+ * ```
+ *  acknowledged ── connection lost ──▶ waiting ── connect() ──▶ re-sent ──▶ acknowledged (onResumed)
+ *                                         └── close() / client.close() ──▶ ended
+ * ```
  */
 import { ConnectionClosedError, RequestCancelledError, SUBSCRIPTION_ID_META_KEY, isJsonObject, type JsonObject, type RequestId, type Session } from '@statemcp/protocol';
+import type { CloseInfo } from '@statemcp/protocol';
 import type { ServerCapabilities } from './types.js';
 
 /**
@@ -52,6 +70,11 @@ export interface ListenEnd {
 export interface ListenOptions {
   /** Aborting it closes the stream (like `close()`). */
   readonly signal?: AbortSignal;
+  /**
+   * Whether the stream survives a lost connection and is opened again by the client's next
+   * `connect()` (default true). `false`: it ends with the connection (`reason: 'connection'`).
+   */
+  readonly resume?: boolean;
 }
 
 /**
@@ -73,9 +96,20 @@ export interface ListenHandle extends AsyncIterable<ListenNotification> {
   readonly ended: Promise<ListenEnd>;
   /** Calls `listener` with every notification of the stream; returns a function that removes it. */
   onNotification(listener: (notification: ListenNotification) => void): () => void;
+  /**
+   * Calls `listener` each time the stream was opened again after a lost connection and the
+   * server acknowledged it (with what it honours now); returns a function that removes it.
+   */
+  onResumed(listener: (acknowledged: SubscriptionFilter) => void): () => void;
   /** Ends the stream (idempotent); resolves once it has ended. */
   close(): Promise<void>;
 }
+
+/** The close reasons a stream waits out for the next `connect()`: the connection was lost, not closed by this side. */
+const LOST: ReadonlySet<CloseInfo['reason']> = new Set(['peerClosed', 'transportError', 'sessionChanged']);
+
+/** The close reasons of `client.close()` / `terminate()`. */
+const CLOSED_HERE: ReadonlySet<CloseInfo['reason']> = new Set(['closed', 'terminated', 'closeTimeout']);
 
 /** The methods a legacy connection delivers to a stream, and whether a filter asks for each. */
 const LEGACY_ROUTES: Readonly<Record<string, (filter: SubscriptionFilter, params: JsonObject) => boolean>> = {
@@ -104,16 +138,24 @@ export class ListenStream implements ListenHandle {
   readonly ended: Promise<ListenEnd>;
   /** The honoured filter, once acknowledged (legacy routing reads it). */
   filter: SubscriptionFilter | undefined;
+  /** The filter asked for (re-sent as is when the stream is opened again). */
+  readonly requested: SubscriptionFilter;
+  /** Whether the stream waits out a lost connection (`ListenOptions.resume`). */
+  readonly resume: boolean;
   readonly #listeners = new Set<(notification: ListenNotification) => void>();
-  readonly #stop: () => Promise<void>;
+  readonly #resumedListeners = new Set<(acknowledged: SubscriptionFilter) => void>();
+  #stop: () => Promise<void>;
+  #acknowledged = false;
   #acknowledge!: (filter: SubscriptionFilter) => void;
   #refuse!: (error: Error) => void;
   #end!: (end: ListenEnd) => void;
   #done = false;
 
   /** `stop` asks the era's mechanism to end the stream (cancel the request, or unsubscribe). */
-  constructor(stop: () => Promise<void>) {
+  constructor(stop: () => Promise<void>, requested: SubscriptionFilter = {}, resume = false) {
     this.#stop = stop;
+    this.requested = requested;
+    this.resume = resume;
     this.opened = new Promise((resolve, reject) => {
       this.#acknowledge = resolve;
       this.#refuse = reject;
@@ -131,10 +173,36 @@ export class ListenStream implements ListenHandle {
     return this.#done;
   }
 
-  /** The server acknowledged `filter`. */
+  /** How many acknowledgements the stream has had (one per time it was opened). */
+  acknowledgements = 0;
+
+  /** The server acknowledged `filter` (again, after a reconnection: `onResumed` hears it). */
   acknowledge(filter: SubscriptionFilter): void {
     this.filter = filter;
-    this.#acknowledge(filter);
+    this.acknowledgements += 1;
+    if (!this.#acknowledged) {
+      this.#acknowledged = true;
+      this.#acknowledge(filter);
+      return;
+    }
+    for (const listener of [...this.#resumedListeners]) {
+      try {
+        listener(filter);
+      } catch {
+        // one listener's failure does not stop the others
+      }
+    }
+  }
+
+  /** The stream is opened again (after a lost connection): `stop` is how it ends from now on. */
+  reopen(stop: () => Promise<void>): void {
+    this.#stop = stop;
+  }
+
+  onResumed(listener: (acknowledged: SubscriptionFilter) => void): () => void {
+    const entry = (acknowledged: SubscriptionFilter): void => listener(acknowledged);
+    this.#resumedListeners.add(entry);
+    return () => void this.#resumedListeners.delete(entry);
   }
 
   /** Delivers one notification of this stream to its listeners and iterators. */
@@ -204,14 +272,54 @@ export class ListenStreams {
   /** Modern streams by subscription id. */
   readonly #tagged = new Map<RequestId, ListenStream>();
   readonly #legacy = new Set<ListenStream>();
+  /** Streams whose connection was lost, waiting for the next one. */
+  readonly #waiting = new Set<ListenStream>();
 
-  /** Routes `session`'s acknowledgements here; its end ends every stream. */
+  /**
+   * Routes `session`'s acknowledgements here. Its end ends every stream — but when the
+   * connection was lost rather than closed, the resumable ones wait for the next connection.
+   */
   install(session: Session): void {
     session.setNotificationHandler('notifications/subscriptions/acknowledged', (params) => this.route('notifications/subscriptions/acknowledged', params));
-    // The error (and its stack trace) only when a stream is open: building it on every close
-    // showed in the handshake profile (connect, then close, thousands of times).
-    void session.closed.then(() => {
-      if (this.#tagged.size > 0 || this.#legacy.size > 0) this.endAll(new ConnectionClosedError('The connection closed'));
+    void session.closed.then((info) => {
+      // The error (and its stack trace) only when a stream is open: building it on every close
+      // showed in the handshake profile (connect, then close, thousands of times).
+      const open = this.#tagged.size > 0 || this.#legacy.size > 0;
+      const error = open ? new ConnectionClosedError('The connection closed') : undefined;
+      const lost = LOST.has(info.reason);
+      for (const stream of [...this.#tagged.values(), ...this.#legacy]) {
+        this.remove(stream);
+        if (lost && stream.resume) this.#wait(stream);
+        else stream.finish({ reason: 'connection', error: error ?? new ConnectionClosedError('The connection closed') });
+      }
+      // Closed by this side: the streams still waiting from an earlier connection end too (a failed reconnection keeps them).
+      if (CLOSED_HERE.has(info.reason)) this.endWaiting();
+    });
+  }
+
+  /** The streams waiting for a connection; the caller opens each again (they are no longer waiting). */
+  takeWaiting(): ListenStream[] {
+    const streams = [...this.#waiting];
+    this.#waiting.clear();
+    return streams;
+  }
+
+  /** The live legacy streams (to subscribe again after the connection's handshake was re-run). */
+  get legacyStreams(): readonly ListenStream[] {
+    return [...this.#legacy];
+  }
+
+  /** Ends the streams waiting for a connection (the client was closed while disconnected). */
+  endWaiting(): void {
+    for (const stream of this.takeWaiting()) stream.finish({ reason: 'connection', error: new ConnectionClosedError('The client was closed before it connected again') });
+  }
+
+  #wait(stream: ListenStream): void {
+    this.#waiting.add(stream);
+    stream.reopen(() => {
+      this.#waiting.delete(stream);
+      stream.finish({ reason: 'closed' });
+      return Promise.resolve();
     });
   }
 

@@ -17,8 +17,16 @@
  *
  * Answers the handler never asks for are ignored (and not carried on); a malformed answer to
  * a question it asks is -32602.
+ *
+ * An attempt that ended with an `InputRequiredResult` is over: the server keeps nothing for
+ * the retry (the client may never send one, digest §6.6), so the handler's signal
+ * (`extra.signal`) is aborted with a `RequestCancelledError` (reason `inputRequired`) and its
+ * unanswered input requests reject with the same error — the handler unwinds (its `finally`
+ * blocks run, its timers can be cleared) instead of staying suspended. Whatever it still
+ * returns or throws is dropped. The state is sealed for the authorization principal of the
+ * request when there is one (see `request-state.ts`).
  */
-import { ErrorCode, JsonRpcError, isJsonObject, type JsonObject, type RequestContext } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, RequestCancelledError, isAuthInfo, isJsonObject, type JsonObject, type RequestContext } from '@statemcp/protocol';
 import type { RequestStateSealer } from './request-state.js';
 
 /** The server-to-client requests a round can carry. */
@@ -48,13 +56,64 @@ export class InputRound {
   readonly #available: JsonObject;
   readonly #used: JsonObject = {};
   readonly #requests: JsonObject = {};
+  readonly #request: RequestContext | undefined;
+  /** The unanswered input requests' rejections, called when the attempt ends. */
+  readonly #waiting = new Set<(error: Error) => void>();
+  #controller: AbortController | undefined;
+  #unlink: (() => void) | undefined;
+  #ended: Error | undefined;
   #count = 0;
   /** Called once, at the handler's first input request that has no answer yet. */
   onAsk: (() => void) | undefined;
 
-  /** `available`: the answers this attempt may use (earlier rounds' first, then the retry's). */
-  constructor(available: JsonObject) {
+  /**
+   * `available`: the answers this attempt may use (earlier rounds' first, then the retry's);
+   * `request`: the context whose signal this attempt's signal follows.
+   */
+  constructor(available: JsonObject, request?: RequestContext) {
     this.#available = available;
+    this.#request = request;
+  }
+
+  /**
+   * The attempt's signal (what `extra.signal` is in an MRTR method): aborted with the request's
+   * (cancelled, connection closed) or when the attempt ends with an `InputRequiredResult`.
+   * Created on first read, like the request's own.
+   */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = (this.#controller = new AbortController());
+      if (this.#ended !== undefined) {
+        controller.abort(this.#ended);
+      } else if (this.#request !== undefined) {
+        const outer = this.#request.signal;
+        if (outer.aborted) controller.abort(outer.reason);
+        const follow = (): void => controller.abort(outer.reason);
+        outer.addEventListener('abort', follow, { once: true });
+        this.#unlink = () => outer.removeEventListener('abort', follow);
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  /** True once the attempt has ended with an `InputRequiredResult` ({@link end}). */
+  get ended(): boolean {
+    return this.#ended !== undefined;
+  }
+
+  /**
+   * The attempt is over: aborts its signal with `reason` and rejects its unanswered input
+   * requests (and any made later) with it, so the handler unwinds; drops the link to the
+   * request's signal. Idempotent.
+   */
+  end(reason: Error): void {
+    if (this.#ended !== undefined) return;
+    this.#ended = reason;
+    this.#unlink?.();
+    this.#unlink = undefined;
+    this.#controller?.abort(reason);
+    for (const reject of this.#waiting) reject(reason);
+    this.#waiting.clear();
   }
 
   /** The input requests still unanswered, keyed (the `inputRequests` of the result). */
@@ -89,12 +148,14 @@ export class InputRound {
       this.#used[name] = answer;
       return Promise.resolve(answer as JsonObject);
     }
+    if (this.#ended !== undefined) return Promise.reject(this.#ended);
     this.#requests[name] = params === undefined ? { method } : { method, params };
     const onAsk = this.onAsk;
     this.onAsk = undefined;
     onAsk?.();
-    return new Promise<JsonObject>(() => {
-      // Never settles: this attempt ends with an InputRequiredResult; the retry runs the handler again.
+    // Settles only when the attempt ends (rejected): the retry runs the handler again with the answer.
+    return new Promise<JsonObject>((_resolve, reject) => {
+      this.#waiting.add(reject);
     });
   }
 }
@@ -166,11 +227,12 @@ export async function runInputRound(
   handler: (params: JsonObject) => JsonObject | Promise<JsonObject>,
 ): Promise<JsonObject> {
   const { inputResponses, requestState, ...rest } = params;
-  const available: JsonObject = typeof requestState === 'string' ? { ...(await sealer.open(requestState, method, params)) } : {};
+  const principal = principalOf(context);
+  const available: JsonObject = typeof requestState === 'string' ? { ...(await sealer.open(requestState, method, params, principal)) } : {};
   if (isJsonObject(inputResponses)) {
     for (const [key, answer] of Object.entries(inputResponses)) if (!Object.hasOwn(available, key)) available[key] = answer;
   }
-  const round = new InputRound(available);
+  const round = new InputRound(available, context);
   (context as WithRound)[ROUND] = round;
   let outcome: Outcome | undefined;
   // The outcome is also kept for an attempt that asked first: it is read once the next turn has run.
@@ -196,5 +258,19 @@ export async function runInputRound(
   if (settled !== undefined && !settled.ok) throw settled.error;
   if (!round.incomplete && settled !== undefined) return settled.value;
   context.markWaitingForInput?.(Object.keys(round.requests));
-  return { resultType: 'input_required', inputRequests: round.requests, requestState: await sealer.seal(method, params, round.used) };
+  try {
+    return { resultType: 'input_required', inputRequests: round.requests, requestState: await sealer.seal(method, params, round.used, principal) };
+  } finally {
+    round.end(new RequestCancelledError(`This attempt of ${method} ended with an InputRequiredResult; the handler runs again when the client retries`, { reason: 'inputRequired' }));
+  }
+}
+
+/** The authorization principal of the request (its verified OAuth identity), when it came through an authorization layer. */
+function principalOf(context: RequestContext): JsonObject | undefined {
+  const auth = context.authInfo;
+  if (!isAuthInfo(auth)) return undefined;
+  const principal: JsonObject = { client: auth.clientId };
+  if (auth.issuer !== undefined) principal.issuer = auth.issuer;
+  if (auth.subject !== undefined) principal.subject = auth.subject;
+  return principal;
 }

@@ -38,7 +38,12 @@ export interface InputRequestOptions extends RelatedRequestOptions {
 
 /** What every tool, resource and prompt handler receives besides its arguments: the request's signal and metadata, progress, logging, and requests to the client. */
 export interface RequestExtra {
-  /** Aborted when the client cancels, the connection closes, or (tasks) the task is cancelled. */
+  /**
+   * Aborted when the client cancels, the connection closes, or (tasks) the task is cancelled;
+   * 2026-07-28, in `tools/call`, `prompts/get` and `resources/read`: also when the attempt ends
+   * with an `InputRequiredResult` (a `RequestCancelledError` with reason `inputRequired`: the
+   * handler runs again on the retry, if the client sends one).
+   */
   readonly signal: AbortSignal;
   /** The JSON-RPC id of the request being handled. */
   readonly requestId: RequestId;
@@ -128,7 +133,8 @@ class DirectRequestExtra implements RequestExtra {
   }
 
   get signal(): AbortSignal {
-    return this.#context.signal;
+    // In a Multi Round-Trip method, the attempt's: it also aborts when the attempt ends with an InputRequiredResult.
+    return inputRoundOf(this.#context)?.signal ?? this.#context.signal;
   }
 
   get protocolVersion(): string {

@@ -9,8 +9,14 @@
  *
  * ```
  * requestState = base64url(JSON payload) "." base64url(HMAC-SHA256(key, first part))
- * payload      = { v: 1, m: method, d: params digest, x: expires at (ms since epoch), a: answers }
+ * payload      = { v: 1, m: method, d: params digest, x: expires at (ms since epoch), a: answers, p?: principal digest }
  * ```
+ *
+ * When the request came through an authorization layer (`extra.auth`), the state is also bound
+ * to that principal (the digest of its issuer, subject and OAuth client — not the token, which
+ * may be refreshed between rounds): a state minted for one principal is refused with -32602 when
+ * another presents it, and so is a state minted without one when a principal presents it (and
+ * the other way round).
  *
  * The key is random per process unless given: servers behind a load balancer (any instance
  * may receive the retry) must share one key, or a retry that lands elsewhere is refused.
@@ -92,9 +98,10 @@ export class RequestStateSealer {
     this.#keyBytes = bytes;
   }
 
-  /** A sealed state for `method` with these params, carrying `answers`. */
-  async seal(method: string, params: JsonObject, answers: JsonObject): Promise<string> {
-    const payload = { v: 1, m: method, d: await this.#digest(params), x: this.#now() + this.#ttlMs, a: answers };
+  /** A sealed state for `method` with these params, carrying `answers`, bound to `principal` when given. */
+  async seal(method: string, params: JsonObject, answers: JsonObject, principal?: JsonObject): Promise<string> {
+    const payload: JsonObject = { v: 1, m: method, d: await this.#digest(params), x: this.#now() + this.#ttlMs, a: answers };
+    if (principal !== undefined) payload.p = await this.#hash(principal);
     const body = toBase64Url(encoder.encode(JSON.stringify(payload)));
     const mac = await globalThis.crypto.subtle.sign('HMAC', await this.#hmacKey(), encoder.encode(body));
     return `${body}.${toBase64Url(new Uint8Array(mac))}`;
@@ -102,9 +109,10 @@ export class RequestStateSealer {
 
   /**
    * The answers inside `state`, after checking its signature, its expiry and that it belongs
-   * to `method` with these params; a -32602 `JsonRpcError` otherwise.
+   * to `method` with these params and to `principal` (or to none, as sealed); a -32602
+   * `JsonRpcError` otherwise.
    */
-  async open(state: string, method: string, params: JsonObject): Promise<JsonObject> {
+  async open(state: string, method: string, params: JsonObject, principal?: JsonObject): Promise<JsonObject> {
     const parts = state.split('.');
     const [body, mac] = parts;
     if (parts.length !== 2 || body === undefined || mac === undefined) throw invalidState('malformed');
@@ -126,11 +134,16 @@ export class RequestStateSealer {
     if (payload.x <= this.#now()) throw invalidState('expired');
     if (payload.m !== method) throw invalidState(`issued for ${String(payload.m)}, not ${method}`);
     if (payload.d !== (await this.#digest(params))) throw invalidState('issued for other params');
+    if (payload.p !== (principal === undefined ? undefined : await this.#hash(principal))) throw invalidState('issued for another principal');
     return payload.a;
   }
 
-  async #digest(params: JsonObject): Promise<string> {
-    const hash = await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(boundParams(params))));
+  #digest(params: JsonObject): Promise<string> {
+    return this.#hash(boundParams(params));
+  }
+
+  async #hash(value: JsonObject): Promise<string> {
+    const hash = await globalThis.crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(value)));
     return toBase64Url(new Uint8Array(hash));
   }
 

@@ -2,7 +2,8 @@
  * The 2026-07-28 era over stdio with a real child process: our `Client` discovers our
  * `McpServer` (no handshake), and `client.listen` streams share the one pipe, told apart by
  * their subscription id — a process is not a session. A closed stream is cancelled on the
- * wire; the server's close ends the others with the graceful result.
+ * wire; the server's close ends the others with the graceful result. When the server process
+ * dies and the client connects to a new one, the open streams are re-sent and carry on.
  */
 import { fileURLToPath } from 'node:url';
 import { Client, type ListenHandle, type ListenNotification } from '@statemcp/client';
@@ -16,10 +17,15 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.terminate()));
 });
 
+function serverProcess(): StdioClientTransport {
+  return new StdioClientTransport({ command: node, args: [...sourceLoaderArgs, fixture('listen-server.mjs')], cwd: packageRoot });
+}
+
 async function connect(): Promise<Client> {
-  const client = new Client({ name: 'statemcp-stdio-listen', version: '0.0.0' }, { era: 'auto' });
+  // A slow start on a busy machine must not make discovery fall back to the handshake.
+  const client = new Client({ name: 'statemcp-stdio-listen', version: '0.0.0' }, { era: 'auto', discoveryTimeoutMs: 60_000 });
   clients.push(client);
-  await client.connect(new StdioClientTransport({ command: node, args: [...sourceLoaderArgs, fixture('listen-server.mjs')], cwd: packageRoot }));
+  await client.connect(serverProcess());
   return client;
 }
 
@@ -74,5 +80,36 @@ describe('listen over stdio in the 2026-07-28 era', () => {
     const stream = await client.listen({ toolsListChanged: true });
     await client.callTool({ name: 'shutdown', arguments: {} });
     expect(await stream.ended).toEqual({ reason: 'server' });
+  });
+
+  it('re-sends the open streams to a restarted server process, and their notifications keep flowing', async () => {
+    const client = await connect();
+    const tools = await client.listen({ toolsListChanged: true });
+    const notes = await client.listen({ resourceSubscriptions: ['test://notes'] });
+    const once = await client.listen({ toolsListChanged: true }, { resume: false });
+    const toolsSeen = collect(tools);
+
+    // The server process dies: no graceful end, the connection is lost.
+    await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow();
+    expect(['peerClosed', 'transportError']).toContain((await client.closed).reason);
+    expect((await once.ended).reason).toBe('connection');
+
+    // A new server process: both waiting streams are sent again (new requests of the new connection).
+    const resumed = Promise.all([tools, notes].map((stream) => new Promise((resolve) => stream.onResumed(resolve))));
+    await client.connect(serverProcess());
+    expect(await resumed).toEqual([{ toolsListChanged: true }, { resourceSubscriptions: ['test://notes'] }]);
+
+    const toTools = next(tools);
+    const toNotes = next(notes);
+    await client.callTool({ name: 'add_tool', arguments: { name: 'after_restart' } });
+    await client.callTool({ name: 'touch', arguments: { uri: 'test://notes' } });
+    expect((await toTools).params._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': tools.id });
+    expect(await toNotes).toMatchObject({ method: 'notifications/resources/updated', params: { uri: 'test://notes', _meta: { 'io.modelcontextprotocol/subscriptionId': notes.id } } });
+    expect(toolsSeen.map((notification) => notification.method)).toEqual(['notifications/tools/list_changed']);
+
+    // Closing the client ends them; a stream closed while it waited ends at once.
+    await client.close();
+    expect((await tools.ended).reason).toBe('connection');
+    expect((await notes.ended).reason).toBe('connection');
   });
 });

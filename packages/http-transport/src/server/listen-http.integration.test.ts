@@ -2,8 +2,8 @@
  * `subscriptions/listen` over stateless Streamable HTTP on real 127.0.0.1 sockets: the listen
  * POST is answered with an SSE stream whose first event is the acknowledgement, change
  * notifications arrive on it tagged with the subscription id, closing the stream on the client
- * cancels it on the server (no session, no `notifications/cancelled` POST), and the server's
- * close ends it with the graceful result.
+ * cancels it on the server (no session, no `notifications/cancelled` POST), the server's
+ * close ends it with the graceful result, and a stream whose response broke is sent again.
  */
 import { Client, type ListenNotification } from '@statemcp/client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,6 +57,24 @@ describe('subscriptions/listen over Streamable HTTP (2026-07-28)', () => {
     const stream = await client.listen({ toolsListChanged: true });
     await mcp.close();
     expect(await stream.ended).toEqual({ reason: 'server' });
+    await client.close();
+  });
+
+  it('sends the listen again when its response stream breaks after the acknowledgement, and it carries on', async () => {
+    const { mcp, url } = await servers.start();
+    const client = new Client({ name: 'listen-http', version: '1.0.0' }, { era: 'modern' });
+    await client.connect(new StreamableHttpClientTransport(url));
+    const stream = await client.listen({ toolsListChanged: true });
+    const firstId = stream.id;
+    const resumed = new Promise((resolve) => stream.onResumed(resolve));
+    // The server side of the listen goes away without its graceful result (as a restarted instance's would).
+    const [live] = mcp.server.subscriptions.live;
+    await live?.connection.terminate();
+    expect(await resumed).toEqual({ toolsListChanged: true });
+    expect(stream.id).not.toBe(firstId);
+    const arriving = next(stream);
+    mcp.registerTool('added', {}, () => ({ content: [] }));
+    expect((await arriving).params._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': stream.id });
     await client.close();
   });
 });
