@@ -7,6 +7,7 @@
  */
 import { Client } from '@statemcp/client';
 import { OAuthClientProvider } from '@statemcp/client/auth';
+import { SimulatedClock } from '@statemcp/protocol';
 import { SignJWT, calculateJwkThumbprint, decodeProtectedHeader, generateKeyPair, importJWK, jwtVerify, base64url } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -176,5 +177,22 @@ describe('OAuthClientProvider as the transport authProvider', () => {
     deployment.expireNext = true;
     await client.listTools();
     expect(deployment.grants).toEqual(['authorization_code', 'refresh_token']);
+  });
+
+  it('does not count the time the user takes to sign in against the request timeout', async () => {
+    const deployment = await deploy({ dpop: false });
+    const clock = new SimulatedClock();
+    // The user reads the consent page for a minute; the first request's timeout is one second.
+    const slowUser = async (url: URL): Promise<URL> => {
+      clock.advance(60_000);
+      return approve(url);
+    };
+    const provider = new OAuthClientProvider({ clientMetadata: { client_name: 'test', redirect_uris: [REDIRECT] }, authorize: slowUser, fetch: deployment.fetch });
+    const transport = new StreamableHttpClientTransport(RESOURCE, { fetch: deployment.fetch, authProvider: provider, standaloneStream: false, clock });
+    const client = new Client({ name: 'oauth-test', version: '1.0.0' }, { clock, defaultTimeoutMs: 1000, discoveryTimeoutMs: 1000 });
+    opened.push(client);
+    await client.connect(transport, { timeoutMs: 1000 });
+    expect(provider.authorized).toBe(true);
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'patient' } }))).toBe('patient');
   });
 });
