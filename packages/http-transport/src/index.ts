@@ -62,6 +62,7 @@ export {
   withFetchMiddleware,
 } from './client/index.js';
 export type {
+  AuthMiddlewareOptions,
   FetchLogEntry,
   FetchMiddleware,
   HeadersOption,

@@ -4,10 +4,12 @@
  * resource server's requests — a fresh `jti` each time, `ath` binding the access token, and
  * the nonce the resource server last supplied for that origin.
  */
-import { SignJWT, base64url, exportJWK } from 'jose';
+import { SignJWT, base64url, exportJWK, importJWK } from 'jose';
 import * as oauth from 'oauth4webapi';
+import type { OAuthStoredTokens } from './store.js';
 
 type KeyPair = Awaited<ReturnType<typeof oauth.generateKeyPair>>;
+type StoredDpopKey = NonNullable<OAuthStoredTokens['dpop_key']>;
 
 /** A DPoP key and the resource servers' nonces. */
 export class DpopKey {
@@ -21,9 +23,25 @@ export class DpopKey {
     this.handle = oauth.DPoP({}, keyPair);
   }
 
-  /** A new ES256 key pair (the private key not extractable). */
+  /** A new ES256 key pair; the private key is extractable, to be stored with the tokens bound to it. */
   static async generate(): Promise<DpopKey> {
-    return new DpopKey(await oauth.generateKeyPair('ES256'));
+    return new DpopKey(await oauth.generateKeyPair('ES256', { extractable: true }));
+  }
+
+  /** The key pair of a stored private JWK (as {@link toJwk} wrote it). */
+  static async fromJwk(jwk: StoredDpopKey): Promise<DpopKey> {
+    const { kty, crv, x, y, d } = jwk;
+    const privateKey = await importJWK({ kty, crv, x, y, d }, 'ES256', { extractable: true });
+    const publicKey = await importJWK({ kty, crv, x, y }, 'ES256', { extractable: true });
+    if (privateKey instanceof Uint8Array || publicKey instanceof Uint8Array) throw new TypeError('A stored DPoP key must be an EC key');
+    return new DpopKey({ privateKey, publicKey });
+  }
+
+  /** The private key as a JWK (`d` included): store it as a secret, with the tokens bound to it. */
+  async toJwk(): Promise<StoredDpopKey> {
+    const { kty, crv, x, y, d } = await exportJWK(this.#keyPair.privateKey);
+    if (kty === undefined || crv === undefined || x === undefined || y === undefined || d === undefined) throw new TypeError('The DPoP key did not export as an EC private JWK');
+    return { kty, crv, x, y, d };
   }
 
   /** Remembers the nonce a resource server sent (`DPoP-Nonce`); true when it is new. */

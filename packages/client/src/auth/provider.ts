@@ -12,7 +12,8 @@
  *   only where the authorization server lists it; a 403 `insufficient_scope` re-authorizes
  *   with the union of the scopes, at most `maxStepUps` times in a row;
  * - DPoP when the authorization server supports ES256 proofs: a proof at the token endpoint
- *   and on every MCP request, with the servers' nonces;
+ *   and on every MCP request, with the servers' nonces; the key is stored with the tokens
+ *   bound to it (`dpop_key`), so stored tokens outlive a restart;
  * - one authorization or refresh in flight at a time; requests wait for it. Tokens go to the
  *   store and into headers, never into errors or logs.
  */
@@ -197,8 +198,12 @@ export class OAuthClientProvider {
 
   async #loadTokens(url: string): Promise<OAuthStoredTokens | undefined> {
     const stored = await this.#store.getTokens(new URL(url).href);
-    // A DPoP-bound token is useless without the key it is bound to (the key is not stored).
-    if (stored === undefined || (stored.token_type === 'dpop' && this.#dpop === undefined)) return undefined;
+    if (stored === undefined) return undefined;
+    if (stored.token_type === 'dpop') {
+      // A DPoP-bound token is useless without the key it is bound to, stored with it.
+      if (stored.dpop_key === undefined) return undefined;
+      this.#dpop = await DpopKey.fromJwk(stored.dpop_key);
+    }
     this.#tokens = stored;
     return stored;
   }
@@ -309,7 +314,9 @@ export class OAuthClientProvider {
     return authorizationCodeGrant(exchange, params, redirectUri, codeVerifier, context.resource);
   }
 
-  async #save(serverUrl: URL, tokens: OAuthStoredTokens): Promise<void> {
+  async #save(serverUrl: URL, granted: OAuthStoredTokens): Promise<void> {
+    // A DPoP-bound token is stored with its key, so a restarted client can still use it.
+    const tokens = granted.token_type === 'dpop' && this.#dpop !== undefined ? { ...granted, dpop_key: await this.#dpop.toJwk() } : granted;
     this.#tokens = tokens;
     await this.#store.setTokens(serverUrl.href, tokens);
   }

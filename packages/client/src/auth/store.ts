@@ -23,6 +23,12 @@ export interface OAuthStoredTokens {
   readonly scope?: string;
   /** The issuer that granted them: a token is never sent after its issuer changed. */
   readonly issuer: string;
+  /**
+   * With a DPoP-bound token (`token_type` `dpop`): the ES256 private key (a JWK, `d`
+   * included) it is bound to, so a restarted client can use the token and its refresh token.
+   * A secret like the tokens.
+   */
+  readonly dpop_key?: { readonly kty: string; readonly crv: string; readonly x: string; readonly y: string; readonly d: string };
 }
 
 /**

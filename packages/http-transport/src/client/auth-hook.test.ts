@@ -37,6 +37,32 @@ describe('authMiddleware', () => {
     ]);
   });
 
+  it('reports onAuthorizing from the first refusal being handled to the end of the last, not for successes', async () => {
+    const events: boolean[] = [];
+    let release: () => void = () => {};
+    const login = new Promise<void>((resolve) => (release = resolve));
+    const provider: HttpAuthProvider = {
+      headers: () => ({}),
+      onResponse: async (_request, response) => {
+        if (response.ok) return false;
+        await login;
+        return true;
+      },
+    };
+    const base = recorder([401, 401, 200, 200]);
+    const authorized = authMiddleware(provider, { onAuthorizing: (active) => events.push(active) })(base.fetch);
+    const first = authorized('https://api.example/mcp');
+    const second = authorized('https://api.example/mcp');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual([true]);
+    release();
+    expect((await first).status).toBe(200);
+    expect((await second).status).toBe(200);
+    expect(events).toEqual([true, false]);
+    expect((await authorized('https://api.example/mcp')).status).toBe(200);
+    expect(events).toEqual([true, false]);
+  });
+
   it('hands the refusal through when the provider declines', async () => {
     const base = recorder([403]);
     const response = await authMiddleware({ headers: () => ({}), onResponse: () => false })(base.fetch)('https://api.example/mcp');

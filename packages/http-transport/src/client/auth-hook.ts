@@ -33,6 +33,16 @@ export interface HttpAuthProvider {
 /** Upper bound of attempts per request, whatever the provider answers (a provider bug cannot loop). */
 export const MAX_AUTH_ATTEMPTS = 8;
 
+/** Options of {@link authMiddleware}. */
+export interface AuthMiddlewareOptions {
+  /**
+   * Told when authorization begins (`true`: the provider is handling a refusal — a login, a
+   * refresh, a step-up) and when the last one in flight ends (`false`). The transports pass
+   * it on as `TransportSink.onAuthorizing`, so request timeouts do not run during a login.
+   */
+  readonly onAuthorizing?: (active: boolean) => void;
+}
+
 /**
  * A `fetch` middleware applying `provider` to every call: its headers are set on each attempt
  * (replacing same-named ones), and the call is repeated while `onResponse` answers `true`, at
@@ -44,14 +54,25 @@ export const MAX_AUTH_ATTEMPTS = 8;
  * const fetch = withFetchMiddleware(nodeHttpFetch, authMiddleware(provider));
  * ```
  */
-export function authMiddleware(provider: HttpAuthProvider): FetchMiddleware {
+export function authMiddleware(provider: HttpAuthProvider, options: AuthMiddlewareOptions = {}): FetchMiddleware {
+  let authorizing = 0;
+  const onResponse = async (request: HttpAuthRequest, response: Response, sent: Headers): Promise<boolean> => {
+    // A success only updates the provider (a nonce); a refusal may mean a login of any length.
+    if (response.ok || options.onAuthorizing === undefined) return provider.onResponse(request, response, sent);
+    if (authorizing++ === 0) options.onAuthorizing(true);
+    try {
+      return await provider.onResponse(request, response, sent);
+    } finally {
+      if (--authorizing === 0) options.onAuthorizing(false);
+    }
+  };
   return (next) => async (input, init) => {
     const request: HttpAuthRequest = { method: requestMethod(input, init), url: requestUrl(input) };
     for (let attempt = 1; ; attempt++) {
       const headers = new Headers(init?.headers ?? (isRequest(input) ? input.headers : undefined));
       for (const [name, value] of Object.entries(await provider.headers(request))) headers.set(name, value);
       const response = await next(input, { ...init, headers });
-      if (attempt >= MAX_AUTH_ATTEMPTS || !(await provider.onResponse(request, response, headers))) return response;
+      if (attempt >= MAX_AUTH_ATTEMPTS || !(await onResponse(request, response, headers))) return response;
       await response.body?.cancel().catch(() => undefined);
     }
   };

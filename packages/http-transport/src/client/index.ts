@@ -18,7 +18,7 @@ export { DEFAULT_RECONNECT_OPTIONS, reconnectDelay } from './reconnect.js';
 export type { ReconnectOptions } from './reconnect.js';
 export type { HeadersOption } from './request-headers.js';
 export { authMiddleware, MAX_AUTH_ATTEMPTS } from './auth-hook.js';
-export type { HttpAuthProvider, HttpAuthRequest } from './auth-hook.js';
+export type { AuthMiddlewareOptions, HttpAuthProvider, HttpAuthRequest } from './auth-hook.js';
 export { headersMiddleware, loggingMiddleware, withFetchMiddleware } from './fetch-middleware.js';
 export type { FetchLogEntry, FetchMiddleware, LoggingMiddlewareOptions } from './fetch-middleware.js';
 export { parseRetryAfter, retryMiddleware } from './fetch-retry.js';

@@ -6,7 +6,8 @@
  * signature, `htm`/`htu`, `ath` and the `cnf.jkt` binding).
  */
 import { Client } from '@statemcp/client';
-import { OAuthClientProvider } from '@statemcp/client/auth';
+import { InMemoryOAuthStore, OAuthClientProvider, type OAuthStore } from '@statemcp/client/auth';
+import { SimulatedClock } from '@statemcp/protocol';
 import { SignJWT, calculateJwkThumbprint, decodeProtectedHeader, generateKeyPair, importJWK, jwtVerify, base64url } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -138,8 +139,8 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((client) => client.close()));
 });
 
-async function connect(deployment: Deployment): Promise<{ client: Client; provider: OAuthClientProvider }> {
-  const provider = new OAuthClientProvider({ clientMetadata: { client_name: 'test', redirect_uris: [REDIRECT] }, authorize: approve, fetch: deployment.fetch });
+async function connect(deployment: Deployment, store?: OAuthStore): Promise<{ client: Client; provider: OAuthClientProvider }> {
+  const provider = new OAuthClientProvider({ clientMetadata: { client_name: 'test', redirect_uris: [REDIRECT] }, authorize: approve, fetch: deployment.fetch, ...(store !== undefined && { store }) });
   const transport = new StreamableHttpClientTransport(RESOURCE, { fetch: deployment.fetch, authProvider: provider, standaloneStream: false });
   const client = new Client({ name: 'oauth-test', version: '1.0.0' }, { defaultTimeoutMs: 10_000 });
   opened.push(client);
@@ -176,5 +177,40 @@ describe('OAuthClientProvider as the transport authProvider', () => {
     deployment.expireNext = true;
     await client.listTools();
     expect(deployment.grants).toEqual(['authorization_code', 'refresh_token']);
+  });
+
+  it('does not count the time the user takes to sign in against the request timeout', async () => {
+    const deployment = await deploy({ dpop: false });
+    const clock = new SimulatedClock();
+    // The user reads the consent page for a minute; the first request's timeout is one second.
+    const slowUser = async (url: URL): Promise<URL> => {
+      clock.advance(60_000);
+      return approve(url);
+    };
+    const provider = new OAuthClientProvider({ clientMetadata: { client_name: 'test', redirect_uris: [REDIRECT] }, authorize: slowUser, fetch: deployment.fetch });
+    const transport = new StreamableHttpClientTransport(RESOURCE, { fetch: deployment.fetch, authProvider: provider, standaloneStream: false, clock });
+    const client = new Client({ name: 'oauth-test', version: '1.0.0' }, { clock, defaultTimeoutMs: 1000, discoveryTimeoutMs: 1000 });
+    opened.push(client);
+    await client.connect(transport, { timeoutMs: 1000 });
+    expect(provider.authorized).toBe(true);
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'patient' } }))).toBe('patient');
+  });
+
+  it('stores the DPoP key with the bound token: a restarted client uses the stored token and refreshes with the same key', async () => {
+    const deployment = await deploy({ dpop: true });
+    const store = new InMemoryOAuthStore();
+    const first = await connect(deployment, store);
+    await first.client.close();
+    const stored = await store.getTokens(RESOURCE);
+    expect(stored).toMatchObject({ token_type: 'dpop', dpop_key: { kty: 'EC', crv: 'P-256' } });
+    expect(typeof stored?.dpop_key?.d).toBe('string');
+    // "Restart": a new provider over the same store, no login, the stored token and key.
+    const again = await connect(deployment, store);
+    expect(firstText(await again.client.callTool({ name: 'echo', arguments: { text: 'restarted' } }))).toBe('restarted');
+    expect(deployment.grants).toEqual(['authorization_code']);
+    deployment.expireNext = true;
+    await again.client.listTools();
+    expect(deployment.grants).toEqual(['authorization_code', 'refresh_token']);
+    expect((await store.getTokens(RESOURCE))?.dpop_key).toEqual(stored?.dpop_key);
   });
 });

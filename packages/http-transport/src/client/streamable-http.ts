@@ -114,7 +114,9 @@ export class StreamableHttpClientTransport implements Transport {
   constructor(url: URL | string, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
     const base = options.fetch ?? defaultFetch(options.requestInit);
-    this.#fetch = options.authProvider === undefined ? base : authMiddleware(options.authProvider)(base);
+    // While the provider authorizes, the session's request timeouts wait (a login is not a silent server).
+    const onAuthorizing = (active: boolean): void => this.#sink()?.onAuthorizing?.(active);
+    this.#fetch = options.authProvider === undefined ? base : authMiddleware(options.authProvider, { onAuthorizing })(base);
     // The legacy fallback builds its transport from the options: it gets the authorized fetch too.
     this.#options = options.authProvider === undefined ? options : { ...options, fetch: this.#fetch };
     this.#clock = options.clock ?? systemClock;

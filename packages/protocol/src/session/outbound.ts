@@ -82,6 +82,8 @@ export class OutboundRequests {
   #held: Array<{ readonly record: OutboundRecord; readonly message: JsonRpcRequest; readonly options: RequestOptions }> = [];
   /** Requests that may answer `input_required` (digest §6.6), with what their retries need. */
   readonly #rounds = new WeakMap<OutboundRecord, Rounds>();
+  /** While the transport authorizes: the requests whose timeout waits for it to end. */
+  #paused: Set<OutboundRecord> | undefined;
 
   constructor(host: OutboundHost) {
     this.#host = host;
@@ -454,11 +456,41 @@ export class OutboundRequests {
     this.#host.ledger.retainProgress(record.progressToken, task.taskId, record.onProgress);
   }
 
+  /**
+   * The transport is authorizing (`true`) or done (`false`), see `TransportSink.onAuthorizing`:
+   * the pending requests' timeouts stop, then each starts over in full. The maximum total
+   * timeout (`maxTotalTimeoutMs`) keeps running: it is the caller's hard limit.
+   */
+  pauseTimeouts(active: boolean): void {
+    const ledger = this.#host.ledger;
+    if (active) {
+      if (this.#paused !== undefined) return;
+      const paused = (this.#paused = new Set());
+      for (const record of ledger.pendingOutbound()) {
+        if (record.timer === undefined) continue;
+        this.#host.clock.clearTimeout(record.timer);
+        record.timer = undefined;
+        paused.add(record);
+      }
+      return;
+    }
+    const paused = this.#paused;
+    this.#paused = undefined;
+    for (const record of paused ?? []) {
+      // Settled meanwhile, or between input rounds (the next round arms its own timer): nothing to restart.
+      if (ledger.outbound(record.id) === record && record.state !== 'waitingForInput') this.#armTimeout(record);
+    }
+  }
+
   #armTimeout(record: OutboundRecord): void {
     const clock = this.#host.clock;
     if (record.timer !== undefined) clock.clearTimeout(record.timer);
     record.timer = undefined;
     if (record.timeoutMs === Infinity) return; // open by design (a listen stream): no timer
+    if (this.#paused !== undefined) {
+      this.#paused.add(record); // armed once the authorization ends
+      return;
+    }
     record.timer = clock.setTimeout(() => this.#expire(record, record.timeoutMs, false), record.timeoutMs, { keepAlive: record.awaited });
   }
 

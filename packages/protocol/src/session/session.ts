@@ -276,6 +276,7 @@ export class Session {
       onClose: (info) => this.#onTransportClosed(info),
       onUndeliverable: (ids, error) => this.#outbound.undeliverable(ids, error),
       onSessionExpired: () => void this.#dispatch({ type: 'sessionExpired' }),
+      onAuthorizing: (active) => this.#outbound.pauseTimeouts(active),
     };
     const assumed = transport.assumedProtocolVersion;
     if (assumed !== undefined && this.role === 'server') {

@@ -45,6 +45,13 @@ export interface TransportSink {
    * handshake again; see the contract above.
    */
   onSessionExpired?(): void;
+  /**
+   * The transport is authorizing (`true`: an OAuth login, refresh or step-up began; nothing it
+   * sends can be answered until it ends) or done (`false`). While authorizing, the runner
+   * pauses its requests' timeouts — a user signing in in a browser is not a silent peer — and
+   * each pending request gets its full timeout again once authorization ends.
+   */
+  onAuthorizing?(active: boolean): void;
 }
 
 /** Per-message context a transport can attach (HTTP headers, auth, the HTTP request). */

@@ -36,6 +36,9 @@ describe('loopbackAuthorization', () => {
   });
 });
 
+/** A private EC JWK as the provider stores it (made-up values: the store does not look inside). */
+const DPOP_KEY = { kty: 'EC', crv: 'P-256', x: 'x-coordinate', y: 'y-coordinate', d: 'private-scalar' };
+
 describe('FileOAuthStore', () => {
   it('keeps registrations and tokens in a private file across instances', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'statemcp-oauth-'));
@@ -46,10 +49,14 @@ describe('FileOAuthStore', () => {
     await Promise.all([
       store.setClient('https://as.example', { client_id: 'c1' }),
       store.setTokens('https://mcp.example/mcp', { access_token: 'at', token_type: 'bearer', issuer: 'https://as.example' }),
+      store.setTokens('https://dpop.example/mcp', { access_token: 'bound', token_type: 'dpop', issuer: 'https://as.example', dpop_key: DPOP_KEY }),
     ]);
     const again = new FileOAuthStore(path);
     await expect(again.getClient('https://as.example')).resolves.toEqual({ client_id: 'c1' });
     await expect(again.getTokens('https://mcp.example/mcp')).resolves.toMatchObject({ access_token: 'at' });
+    // The DPoP key a token is bound to is kept with it, in the same owner-only file.
+    await expect(again.getTokens('https://dpop.example/mcp')).resolves.toMatchObject({ token_type: 'dpop', dpop_key: DPOP_KEY });
+    await again.setTokens('https://dpop.example/mcp', undefined);
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     await again.setTokens('https://mcp.example/mcp', undefined);
     expect(JSON.parse(await readFile(path, 'utf8'))).toEqual({ clients: { 'https://as.example': { client_id: 'c1' } }, tokens: {} });
