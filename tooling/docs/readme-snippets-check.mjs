@@ -124,7 +124,8 @@ export function typeCheckOutlines(outlines) {
     const outline = virtual.get(path);
     return outline === undefined ? getSourceFile.call(host, path, language, ...rest) : ts.createSourceFile(path, outline.source, language, true);
   };
-  const program = ts.createProgram({ rootNames: [...virtual.keys()], options, host });
+  const ambient = join(here, 'readme-snippets-ambient.d.ts');
+  const program = ts.createProgram({ rootNames: [ambient, ...virtual.keys()], options, host });
   const problems = [];
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
     const outline = diagnostic.file === undefined ? undefined : virtual.get(diagnostic.file.fileName);

@@ -16,7 +16,7 @@ export async function listToolsAsUser(serverUrl: string): Promise<string[]> {
   const login = await loopbackAuthorization({ open: (url) => console.error(`Sign in at ${url.href}`) });
   try {
     const authProvider = new OAuthClientProvider({
-      // Registered on first use (a Client ID Metadata Document URL, or Dynamic Client Registration).
+      // Registered on first use by Dynamic Client Registration (or set clientMetadataUrl: a Client ID Metadata Document).
       clientMetadata: { client_name: 'report-cli', redirect_uris: [login.redirectUri] },
       authorize: login.authorize,
       store: new FileOAuthStore(join(homedir(), '.report-cli', 'oauth.json')),
