@@ -10,6 +10,8 @@ const guide = [
   { text: 'Examples', link: '/guide/examples' },
   { text: 'The 2026-07-28 era', link: '/guide/modern-era' },
   { text: 'Tasks', link: '/guide/tasks' },
+  { text: 'Authorization', link: '/guide/authorization' },
+  { text: 'Skills', link: '/guide/skills' },
   { text: 'The inspector', link: '/guide/inspector' },
   { text: 'Migrating from the official SDK', link: '/guide/migrating' },
 ];

@@ -1,5 +1,6 @@
 // Runs every example the guides show and checks what it printed.
 import { describe, expect, it } from 'vitest';
+import { main as authorization } from './authorization.js';
 import { main as errors } from './errors.js';
 import { main as gateway } from './gateway.js';
 import { main as lifecycle } from './lifecycle.js';
@@ -7,7 +8,9 @@ import { main as longRunning } from './long-running.js';
 import { main as prompts } from './prompts.js';
 import { main as resources } from './resources.js';
 import { main as samplingElicitation } from './sampling-elicitation.js';
+import { main as skills } from './skills.js';
 import { main as statelessHttp } from './stateless-http.js';
+import { main as tasksExtension } from './tasks-extension.js';
 import { main as tools } from './tools.js';
 import { main as websocket } from './websocket.js';
 
@@ -90,5 +93,31 @@ describe('the guides’ examples', () => {
     expect(output).toContain('unknown tool: invalid-request: server answered -32602');
     expect(output).toContain('prompts on a server without prompts: invalid-request: CAPABILITY_NOT_SUPPORTED — nothing was sent');
     expect(output).toContain('a call past its timeout: timeout: REQUEST_TIMEOUT after the timeout');
+  });
+
+  it('tasks extension: a task started through one instance is collected through another by its id', async () => {
+    const output = await run(tasksExtension);
+    expect(output).toContain('stopped waiting for task working');
+    expect(output).toContain('status seen by the second instance: working');
+    expect(output).toContain('result: {"type":"text","text":"report for Q3 is ready"}');
+    expect(output).toContain('final status: completed');
+  });
+
+  it('skills: a folder published, listed, loaded on demand, a stale entry refused and refreshed', async () => {
+    const output = await run(skills);
+    expect(output).toContain('published: skill://release-notes/SKILL.md');
+    expect(output).toMatch(/release-notes: Write the release notes .*; files: skill:\/\/release-notes\/SKILL\.md \(\d+ bytes\), skill:\/\/release-notes\/references\/template\.md/);
+    expect(output).toContain('template: ## <version>');
+    expect(output).toContain('stale entry refused: size');
+    expect(output).toContain('reloaded: Mention breaking changes first.');
+  });
+
+  it('authorization: client-credentials tokens from a real issuer, a step-up on 403, a 401 without a token', async () => {
+    const output = await run(authorization);
+    expect(output).toContain('token request: client_credentials, scope=mcp\n');
+    expect(output).toContain('whoami: {"type":"text","text":"report-bot with [mcp], DPoP token"}');
+    expect(output).toContain('token request: client_credentials, scope=mcp admin');
+    expect(output).toContain('purge: {"type":"text","text":"purged"}');
+    expect(output).toMatch(/no token: 401 Bearer scope="mcp", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"/);
   });
 });
