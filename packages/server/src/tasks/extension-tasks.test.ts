@@ -20,9 +20,11 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
 async function modernPeer(server: McpServer) {
   const [clientTransport, serverTransport] = InMemoryTransport.createPair();
   const waiting = new Map<unknown, (response: JsonObject) => void>();
+  const notifications: JsonObject[] = [];
   const onMessage = (value: unknown): void => {
     const message = value as JsonObject;
-    waiting.get(message.id)?.(message);
+    if (message.id === undefined) notifications.push(message);
+    else waiting.get(message.id)?.(message);
   };
   await clientTransport.start({ onMessage, onClose: () => undefined });
   await server.connect(serverTransport);
@@ -39,6 +41,23 @@ async function modernPeer(server: McpServer) {
     return response.finally(() => waiting.delete(id));
   };
   return {
+    notifications,
+    /** Opens a `subscriptions/listen` stream (its id is `listen-<n>`) without waiting for its end; resolves once acknowledged or refused. */
+    async listen(filter: JsonObject, capabilities: JsonObject = TASKS): Promise<{ id: string; refused?: JsonObject }> {
+      const id = `listen-${next++}`;
+      const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities, 'io.modelcontextprotocol/clientInfo': { name: 'listener', version: '1' } };
+      const answered = new Promise<JsonObject>((resolve) => waiting.set(id, resolve));
+      await clientTransport.send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta, notifications: filter } });
+      const acknowledged = new Promise<void>((resolve) => {
+        const check = (): void => {
+          if (notifications.some((message) => message.method === 'notifications/subscriptions/acknowledged' && ((message.params as JsonObject)._meta as JsonObject)['io.modelcontextprotocol/subscriptionId'] === id)) resolve();
+          else setImmediate(check);
+        };
+        check();
+      });
+      const first = await Promise.race([answered, acknowledged.then(() => undefined)]);
+      return first?.error === undefined ? { id } : { id, refused: first.error as JsonObject };
+    },
     /** Sends the following requests as verified principal `subject` (an `AuthInfo` on the transport), or without auth. */
     actAs(subject: string | undefined): void {
       clientTransport.context = subject === undefined ? undefined : { authInfo: principal(subject) };
@@ -283,6 +302,35 @@ describe('ExtensionTasks', () => {
       expect((await peer.call('tasks/get', { taskId })).ttlMs).toBe(60_000);
       now += 1;
       expect((await peer.error('tasks/get', { taskId })).code).toBe(-32602);
+    });
+  });
+
+  describe('notifications/tasks', () => {
+    it('goes to the listen streams that name the task and belong to its owner', async () => {
+      const { server, gate } = taskServer();
+      const peer = await modernPeer(server);
+      peer.actAs('alice');
+      const { taskId } = await peer.call('tools/call', { name: 'slow', arguments: { label: 'watched' } });
+      const mine = await peer.listen({ taskIds: [taskId, 7] });
+      const other = await peer.listen({ taskIds: ['someone-else'] });
+      peer.actAs('bob');
+      const foreign = await peer.listen({ taskIds: [taskId] });
+      expect(foreign.refused).toBeUndefined();
+      gate.resolve();
+      await flush();
+      const tasks = peer.notifications.filter((message) => message.method === 'notifications/tasks');
+      expect(tasks).toHaveLength(1);
+      const params = tasks[0]?.params as JsonObject;
+      expect(params).toMatchObject({ taskId, status: 'completed', result: { content: [{ text: 'done watched' }] }, _meta: { 'io.modelcontextprotocol/subscriptionId': mine.id } });
+      expect(params).not.toHaveProperty('resultType');
+      expect(other.id).not.toBe(mine.id);
+    });
+
+    it('refuses a taskIds filter without the extension with -32021', async () => {
+      const { server } = taskServer();
+      const peer = await modernPeer(server);
+      const { refused } = await peer.listen({ taskIds: ['x'] }, {});
+      expect(refused).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } } });
     });
   });
 

@@ -34,7 +34,9 @@ import { requestExtra, type RequestExtra } from '../request-extra.js';
 import type { ServerRequestContext } from '../server.js';
 import { runTool, type ToolEntry } from '../tools.js';
 import { MemoryTaskStore, type DurableTaskStore, type StoredTask } from './durable-store.js';
+import type { ListenSubscriptions } from '../subscriptions.js';
 import { DeferredTaskExtra } from './deferred-extra.js';
+import { listenTaskNotifier } from './task-listen.js';
 import { taskRequestExtra, type TaskInputChannel } from './task-input.js';
 
 /** Receives every change of a task's state (the full `DetailedTask`, as `notifications/tasks` carries it). */
@@ -116,6 +118,7 @@ export class ExtensionTasks {
   readonly #live = new Map<string, LiveTask>();
   readonly #queues = new Map<string, Promise<unknown>>();
   #notifier: TaskNotifier | undefined;
+  #listen: TaskNotifier | undefined;
 
   constructor(options: ExtensionTaskOptions = {}) {
     this.#now = options.now ?? Date.now;
@@ -129,6 +132,14 @@ export class ExtensionTasks {
   /** Replaces the notifier (a `subscriptions/listen` implementation plugs in here). */
   setNotifier(notifier: TaskNotifier | undefined): void {
     this.#notifier = notifier;
+  }
+
+  /**
+   * Publishes `notifications/tasks` on the listen streams of `subscriptions` whose `taskIds`
+   * name the task and whose authorization context owns it (besides the notifier).
+   */
+  attachListen(subscriptions: ListenSubscriptions): void {
+    this.#listen = listenTaskNotifier(subscriptions, (context) => this.#owner(requestExtra(context)));
   }
 
   /**
@@ -316,7 +327,9 @@ export class ExtensionTasks {
       const next = change(current);
       if (next === undefined) return;
       await this.#store.put(next);
-      this.#notifier?.taskChanged(detailed(next), next.owner);
+      const view = detailed(next);
+      this.#listen?.taskChanged(view, next.owner);
+      this.#notifier?.taskChanged(view, next.owner);
     });
     const settled = run.catch(() => undefined);
     this.#queues.set(taskId, settled);
