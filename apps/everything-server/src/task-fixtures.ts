@@ -14,7 +14,7 @@ function describeAnswer(answer: ElicitResult): string {
   return `${answer.action}${answer.content === undefined ? '' : ` ${JSON.stringify(answer.content)}`}`;
 }
 
-/** Registers `greet`, `slow_compute`, `failing_job`, `protocol_error_job`, `confirm_delete` and `multi_input`. */
+/** Registers `greet`, `slow_compute`, `failing_job`, `protocol_error_job`, `confirm_delete`, `multi_input` and `test_tool_with_task`. */
 export function registerTaskFixtures(server: McpServer, sleep: (ms: number, signal: AbortSignal) => Promise<void>): void {
   server.registerTool('greet', { description: 'Greets by name (never a task)', inputSchema: { name: z.string() } }, ({ name }) => text(`Hello, ${name}!`));
 
@@ -69,4 +69,23 @@ export function registerTaskFixtures(server: McpServer, sleep: (ms: number, sign
     ]);
     return text(`Answers: ${describeAnswer(name)}; ${describeAnswer(confirm)}`);
   });
+
+  server.registerTool(
+    'test_tool_with_task',
+    {
+      description: 'Asks for a user name in a Multi Round-Trip round, then continues as a task that greets that name',
+      execution: { taskSupport: 'required' },
+      deferTask: true,
+    },
+    async (_args, extra) => {
+      const answer = await extra.elicit(
+        { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+        { inputKey: 'user_name' },
+      );
+      await extra.continueAsTask();
+      await sleep(100, extra.signal);
+      const name = answer.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : 'stranger';
+      return text(`Hello, ${name}! (finished as a task)`);
+    },
+  );
 }

@@ -58,6 +58,7 @@ import { LIST_METHOD, collectPages, pageFetcher, paginate } from './pagination.j
 import { checkRoots, sameRoots } from './roots.js';
 import { ServerRequestHandlers } from './server-requests.js';
 import { ToolTask, type TaskChannel } from './tool-task.js';
+import type { DetailedTask as ToolTaskState } from '@statemcp/protocol';
 import { skillsCall } from './skills-calls.js';
 import { ResponseCache, type ResponseCacheStats } from './response-cache.js';
 import { requestOptions, sessionOptions } from './session-options.js';
@@ -482,6 +483,7 @@ export class Client {
       protocolVersion: this.#session.protocolVersion ?? '',
       ...(tool !== undefined ? { tool } : {}),
       report: (build) => this.#session.reportTaskTransition(build),
+      watch: (taskId, onPush) => this.#streams.watchTask(taskId, (params) => onPush(params === undefined ? undefined : ({ ...params, resultType: 'complete' } as unknown as ToolTaskState))),
     };
   }
 

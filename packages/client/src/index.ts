@@ -9,7 +9,7 @@ export { ToolTask } from './tool-task.js';
 export type { TaskChannel } from './tool-task.js';
 export { applyFormDefaults } from './elicitation.js';
 export type { ListChangedOptions } from './list-refresh.js';
-export type { ListenEnd, ListenHandle, ListenNotification, ListenOptions, SubscriptionFilter } from './listen.js';
+export type { ListenEnd, ListenHandle, ListenNotification, ListenOptions, SubscriptionFilter, TaskWatch } from './listen.js';
 export type { ResponseCacheEvent, ResponseCacheOptions, ResponseCacheStats } from './response-cache.js';
 
 export type {

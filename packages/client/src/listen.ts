@@ -267,6 +267,14 @@ export class ListenStream implements ListenHandle {
   }
 }
 
+/** A task followed through `notifications/tasks` (see {@link ListenStreams.watchTask}). */
+export interface TaskWatch {
+  /** True while an open stream's acknowledged `taskIds` names the task (its changes will be pushed). */
+  readonly covered: boolean;
+  /** Stops watching. */
+  stop(): void;
+}
+
 /** The listen streams of one client: routes the server's notifications to them. */
 export class ListenStreams {
   /** Modern streams by subscription id. */
@@ -274,6 +282,27 @@ export class ListenStreams {
   readonly #legacy = new Set<ListenStream>();
   /** Streams whose connection was lost, waiting for the next one. */
   readonly #waiting = new Set<ListenStream>();
+  readonly #taskWatchers = new Set<{ readonly taskId: string; readonly listener: (params: JsonObject | undefined) => void }>();
+
+  /**
+   * Follows task `taskId`: `listener` gets the params of each `notifications/tasks` for it that
+   * arrives on a stream, and `undefined` when a stream ends (coverage may have changed).
+   */
+  watchTask(taskId: string, listener: (params: JsonObject | undefined) => void): TaskWatch {
+    const watcher = { taskId, listener };
+    this.#taskWatchers.add(watcher);
+    const tagged = this.#tagged;
+    return {
+      get covered(): boolean {
+        for (const stream of tagged.values()) {
+          const ids = stream.done ? undefined : (stream.acknowledged as { taskIds?: unknown }).taskIds;
+          if (Array.isArray(ids) && ids.includes(taskId)) return true;
+        }
+        return false;
+      },
+      stop: () => this.#taskWatchers.delete(watcher),
+    };
+  }
 
   /**
    * Routes `session`'s acknowledgements here. Its end ends every stream — but when the
@@ -281,6 +310,7 @@ export class ListenStreams {
    */
   install(session: Session): void {
     session.setNotificationHandler('notifications/subscriptions/acknowledged', (params) => this.route('notifications/subscriptions/acknowledged', params));
+    session.setNotificationHandler('notifications/tasks', (params) => this.route('notifications/tasks', params));
     void session.closed.then((info) => {
       // The error (and its stack trace) only when a stream is open: building it on every close
       // showed in the handshake profile (connect, then close, thousands of times).
@@ -337,6 +367,7 @@ export class ListenStreams {
   remove(stream: ListenStream): void {
     if (stream.id !== undefined && this.#tagged.get(stream.id) === stream) this.#tagged.delete(stream.id);
     this.#legacy.delete(stream);
+    for (const watcher of [...this.#taskWatchers]) watcher.listener(undefined);
   }
 
   /** True when a legacy stream still asks for updates of `uri` (its `resources/subscribe` stays). */
@@ -362,6 +393,7 @@ export class ListenStreams {
       if (stream === undefined) return;
       if (method === 'notifications/subscriptions/acknowledged') stream.acknowledge(isJsonObject(params.notifications) ? params.notifications : {});
       else stream.deliver(method, params);
+      if (method === 'notifications/tasks') for (const watcher of [...this.#taskWatchers]) if (watcher.taskId === params.taskId) watcher.listener(params);
       return;
     }
     const wanted = LEGACY_ROUTES[method];

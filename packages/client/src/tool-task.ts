@@ -21,6 +21,7 @@ import {
   type TaskInputRequest,
   type TaskTransitionReport,
 } from '@statemcp/protocol';
+import type { TaskWatch } from './listen.js';
 import type { HandlerContext } from './options.js';
 import type { CallToolResult } from './types.js';
 
@@ -36,6 +37,11 @@ export interface TaskChannel {
   readonly tool?: string;
   /** Publishes a status change the handle observed (`Session.reportTaskTransition`); `build` runs only when someone inspects. */
   report?(build: () => TaskTransitionReport): void;
+  /**
+   * Follows the task's `notifications/tasks` on the client's listen streams: `onPush` gets each
+   * pushed state, or `undefined` when coverage may have changed (a stream ended).
+   */
+  watch?(taskId: string, onPush: (task: DetailedTask | undefined) => void): TaskWatch;
 }
 
 /** Poll interval when the server suggests none, ms. */
@@ -99,16 +105,47 @@ export class ToolTask {
    */
   async *statuses(signal?: AbortSignal): AsyncGenerator<DetailedTask, void, undefined> {
     let previous = '';
-    for (;;) {
-      const task = await this.get(signal);
-      const fingerprint = `${task.status}:${Object.keys(task.inputRequests ?? {}).join(',')}`;
-      if (fingerprint !== previous) {
-        previous = fingerprint;
-        yield task;
+    let pushed: DetailedTask | undefined;
+    let wake: (() => void) | undefined;
+    const watch = this.#channel.watch?.(this.taskId, (task) => {
+      if (task !== undefined) pushed = task;
+      wake?.();
+    });
+    // While a listen stream covers the task its changes are pushed and the handle waits for
+    // them; without one (or once the stream drops) it polls `tasks/get`.
+    const pause = (ms: number): Promise<void> => {
+      if (pushed !== undefined) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        // `stop` ends the wait (timer cleared, listener removed) however it ends.
+        const stop = new AbortController();
+        const finish = (): void => {
+          wake = undefined;
+          stop.abort();
+          resolve();
+        };
+        wake = finish;
+        const either = signal === undefined ? stop.signal : AbortSignal.any([signal, stop.signal]);
+        this.#sleep(watch?.covered === true ? undefined : ms, either).then(finish, (error: Error) => {
+          if (!stop.signal.aborted) reject(error);
+        });
+      });
+    };
+    try {
+      for (;;) {
+        const task = pushed ?? (await this.get(signal));
+        if (pushed !== undefined) this.#last = pushed;
+        pushed = undefined;
+        const fingerprint = `${task.status}:${Object.keys(task.inputRequests ?? {}).join(',')}`;
+        if (fingerprint !== previous) {
+          previous = fingerprint;
+          yield task;
+        }
+        if (isTaskTerminal(task.status)) return;
+        const waitMs = task.pollIntervalMs ?? DEFAULT_POLL_MS;
+        if (task.status !== 'input_required' || !(await this.#answerInputs(task.inputRequests ?? {}, signal))) await pause(waitMs);
       }
-      if (isTaskTerminal(task.status)) return;
-      if (task.status === 'input_required') await this.#answerInputs(task.inputRequests ?? {}, signal);
-      else await this.#sleep(task.pollIntervalMs ?? DEFAULT_POLL_MS, signal);
+    } finally {
+      watch?.stop();
     }
   }
 
@@ -126,12 +163,10 @@ export class ToolTask {
     throw new JsonRpcError(ErrorCode.InternalError, `Task ${this.taskId} ended ${final?.status ?? 'without a state'} and has no result`);
   }
 
-  async #answerInputs(requests: Record<string, TaskInputRequest>, signal: AbortSignal | undefined): Promise<void> {
+  /** Answers the input requests not answered yet; false when there were none. */
+  async #answerInputs(requests: Record<string, TaskInputRequest>, signal: AbortSignal | undefined): Promise<boolean> {
     const pending = Object.entries(requests).filter(([key]) => !this.#answered.has(key));
-    if (pending.length === 0) {
-      await this.#sleep(this.#last?.pollIntervalMs ?? DEFAULT_POLL_MS, signal);
-      return;
-    }
+    if (pending.length === 0) return false;
     const inputResponses: Record<string, JsonObject> = {};
     await Promise.all(
       pending.map(async ([key, request]) => {
@@ -140,6 +175,7 @@ export class ToolTask {
       }),
     );
     await this.#channel.request('tasks/update', { taskId: this.taskId, inputResponses }, signal);
+    return true;
   }
 
   #context(key: string, method: string, signal: AbortSignal | undefined): HandlerContext {
@@ -161,20 +197,24 @@ export class ToolTask {
     };
   }
 
-  #sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  /** Waits `ms` on the client's clock (forever when undefined: only `signal` ends it then). */
+  #sleep(ms: number | undefined, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
         reject(signal.reason as Error);
         return;
       }
       const onAbort = (): void => {
-        this.#channel.clock.clearTimeout(timer);
+        if (timer !== undefined) this.#channel.clock.clearTimeout(timer);
         reject(signal?.reason as Error);
       };
-      const timer = this.#channel.clock.setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
+      const timer =
+        ms === undefined
+          ? undefined
+          : this.#channel.clock.setTimeout(() => {
+              signal?.removeEventListener('abort', onAbort);
+              resolve();
+            }, ms);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }

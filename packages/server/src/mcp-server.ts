@@ -129,6 +129,7 @@ export class McpServer {
     const store = new TaskStore(options.clock, taskOptions ?? {}, (record) => this.#tasks.notifyStatus(record));
     this.#tasks = new ToolTasks(this.server, store, () => this.#pageSize());
     this.#extensionTasks = taskExtension === false ? undefined : new ExtensionTasks(taskExtension);
+    this.#extensionTasks?.attachListen(this.server.subscriptions);
     // A list enabled explicitly answers (empty) even before anything is registered.
     const overrides = options.capabilities ?? {};
     if (typeof overrides.tools === 'object') this.#installTools();
@@ -174,9 +175,11 @@ export class McpServer {
   }
 
   /**
-   * Where `notifications/tasks` go (tasks extension, 2026-07-28): every change of an extension
-   * task's state reaches `notifier` with the task's authorization context, for delivery on the
-   * `subscriptions/listen` streams whose `taskIds` filter names it. `undefined` stops delivery.
+   * An observer of task changes (tasks extension, 2026-07-28): every change of an extension
+   * task's state reaches `notifier` with the task's authorization context. `notifications/tasks`
+   * themselves are built in: they go to the `subscriptions/listen` streams whose `taskIds`
+   * filter names the task and that the task's owner opened, whatever is set here. `undefined`
+   * removes the observer.
    *
    * @example
    * ```ts

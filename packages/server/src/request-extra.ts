@@ -114,6 +114,15 @@ export interface RequestExtra {
   createMessage(params: CreateMessageRequestParams, options?: InputRequestOptions): Promise<CreateMessageResult>;
   /** `roots/list`, in both eras like {@link elicit}. */
   listRoots(options?: InputRequestOptions): Promise<ListRootsResult>;
+  /**
+   * Tasks extension (2026-07-28), for a tool registered with `deferTask: true`: ends the inline
+   * phase — the input the handler gathered so far came through Multi Round-Trip rounds — and
+   * turns the call into a task: the task is created durably, the client gets its
+   * `CreateTaskResult`, and the handler runs on as the task (read `extra.signal` again after
+   * this: it is now the task's; later `elicit()` calls become the task's `inputRequests`).
+   * Resolves at once, changing nothing, when the call does not run as a task.
+   */
+  continueAsTask(): Promise<void>;
 }
 
 /**
@@ -230,6 +239,10 @@ class DirectRequestExtra implements RequestExtra {
   /** What the capability checks of input requests see: this request's own declarations. */
   #peerView(): PeerView {
     return { version: this.protocolVersion, clientCapabilities: this.clientCapabilities, strict: true };
+  }
+
+  continueAsTask(): Promise<void> {
+    return Promise.resolve();
   }
 
   #related(options: InputRequestOptions = {}): RequestOptions {

@@ -40,10 +40,11 @@ export interface ListenSubscription {
   readonly filter: Readonly<JsonObject>;
   /** The connection the stream runs on. */
   readonly connection: ServerConnection;
+  /** The listen request's own context (its authorization, declared capabilities, identity). */
+  readonly context: ServerRequestContext;
 }
 
 interface LiveSubscription extends ListenSubscription {
-  readonly context: ServerRequestContext;
   /** Answers the listen request with the graceful `SubscriptionsListenResult`. */
   readonly finish: () => void;
 }
@@ -102,17 +103,18 @@ export class ListenSubscriptions {
 
   /** The live streams. */
   get live(): readonly ListenSubscription[] {
-    return [...this.#live].map(({ id, filter, connection }) => ({ id, filter, connection }));
+    return [...this.#live].map(({ id, filter, connection, context }) => ({ id, filter, connection, context }));
   }
 
   /**
    * Sends `method` with `params` (tagged with each stream's id) on every live stream whose
-   * honoured filter passes `matches`; resolves with how many streams it went to.
+   * honoured filter passes `matches` (which also sees the stream, e.g. to check who opened it);
+   * resolves with how many streams it went to.
    */
-  async publish(method: string, params: JsonObject | undefined, matches: (filter: Readonly<JsonObject>) => boolean): Promise<number> {
+  async publish(method: string, params: JsonObject | undefined, matches: (filter: Readonly<JsonObject>, subscription: ListenSubscription) => boolean): Promise<number> {
     const sends: Promise<void>[] = [];
     for (const subscription of this.#live) {
-      if (!matches(subscription.filter)) continue;
+      if (!matches(subscription.filter, subscription)) continue;
       sends.push(subscription.context.sendNotification(method, tagged(params, subscription.id)).catch(() => undefined));
     }
     await Promise.all(sends);

@@ -36,6 +36,13 @@ export interface ToolConfig<I extends ObjectSchemaInput | undefined = undefined,
   readonly icons?: Icon[];
   /** `taskSupport`: `forbidden` (default), `optional` or `required` (2025-11-25+). */
   readonly execution?: ToolExecution;
+  /**
+   * Tasks extension (2026-07-28): when the call runs as a task, the handler first runs inline —
+   * its `extra.elicit()` / `createMessage()` / `listRoots()` are Multi Round-Trip rounds — and the
+   * task is created only when it calls `extra.continueAsTask()` (a handler that returns before
+   * that answers inline). Default `false`: the task is created before the handler starts.
+   */
+  readonly deferTask?: boolean;
   readonly _meta?: Meta;
 }
 
@@ -71,6 +78,8 @@ export interface ToolEntry {
   readonly perVersion: Map<string, JsonObject>;
   /** Input properties mirrored in `Mcp-Param-*` headers (2026-07-28 HTTP), computed once. */
   headerParams: ReadonlyMap<string, string>;
+  /** The handler creates the task itself (`extra.continueAsTask()`), after its MRTR rounds. */
+  deferTask: boolean;
 }
 
 /** Starts a tool call as a task; provided by the tasks module. */
@@ -80,7 +89,10 @@ export type TaskStarter = (entry: ToolEntry, args: unknown, params: JsonObject, 
 export interface ExtensionTaskRunner {
   /** Whether this call runs as a task (throws -32021 for a task-only tool without the extension). */
   wantsTask(entry: ToolEntry, context: ServerRequestContext): boolean;
-  /** Creates the task durably, starts the handler and returns the `CreateTaskResult`. */
+  /**
+   * Creates the task durably, starts the handler and returns the `CreateTaskResult`; for a
+   * `deferTask` tool the handler starts inline and the task is created when it asks for it.
+   */
   start(entry: ToolEntry, args: unknown, context: ServerRequestContext): Promise<JsonObject>;
 }
 
@@ -88,7 +100,7 @@ function compileTool(
   name: string,
   config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>,
   validator: JsonSchemaValidator | undefined,
-): Pick<ToolEntry, 'wire' | 'input' | 'output' | 'headerParams'> {
+): Pick<ToolEntry, 'wire' | 'input' | 'output' | 'headerParams' | 'deferTask'> {
   const input = config.inputSchema === undefined ? undefined : compileObjectSchema(config.inputSchema, 'input', `Tool ${name} inputSchema`, validator);
   const output = config.outputSchema === undefined ? undefined : compileObjectSchema(config.outputSchema, 'output', `Tool ${name} outputSchema`, validator);
   const wire: ToolDefinition = { name, inputSchema: input?.jsonSchema ?? EMPTY_INPUT };
@@ -99,7 +111,7 @@ function compileTool(
   if (config.icons !== undefined) wire.icons = config.icons;
   if (config.execution !== undefined) wire.execution = config.execution;
   if (config._meta !== undefined) wire._meta = config._meta;
-  return { wire, input, output, headerParams: annotatedParams(wire.inputSchema) };
+  return { wire, input, output, headerParams: annotatedParams(wire.inputSchema), deferTask: config.deferTask === true };
 }
 
 function checkToolName(name: string): void {

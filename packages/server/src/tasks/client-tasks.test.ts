@@ -4,7 +4,7 @@
  * handler), hands out the task handle, and a second client picks up a task by id after the
  * first one died mid-task.
  */
-import { Client } from '@statemcp/client';
+import { Client, type ListenHandle, type ToolTask } from '@statemcp/client';
 import { InMemoryTransport, SimulatedClock, TASKS_EXTENSION_ID, withExtension, type TaskStatusKind } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -101,6 +101,34 @@ describe('Client with the tasks extension', () => {
     expect(seen[0]).toBe('input_required');
     expect(seen.at(-1)).toBe('completed');
     expect((await handle.result()).content).toEqual([{ type: 'text', text: 'q4: decline' }]);
+    await second.close();
+  });
+
+  it('is driven by notifications/tasks while a listen stream names the task, and polls again once it drops', async () => {
+    const clock = new SimulatedClock();
+    const gate = deferred();
+    const client = await connect(server(gate.promise), clock);
+    const opened: Promise<ListenHandle>[] = [];
+    const call = client.callTool({ name: 'report', arguments: { topic: 'pushed' } }, { onTask: (task) => opened.push(client.listen({ taskIds: [task.taskId] })) });
+    await flush();
+    const stream = await opened[0];
+    expect(stream?.acknowledged).toEqual({ taskIds: [expect.any(String)] });
+    gate.resolve();
+    // The clock never moves: only the pushed states (input_required, then completed) can end the call.
+    expect((await call).content).toEqual([{ type: 'text', text: 'pushed: accept' }]);
+
+    const gate2 = deferred();
+    const mcp = server(gate2.promise);
+    const second = await connect(mcp, clock);
+    let handle: ToolTask | undefined;
+    const watched = second.callTool({ name: 'report', arguments: { topic: 'dropped' } }, { onTask: (task) => (handle = task) });
+    await flush();
+    const dropping = await second.listen({ taskIds: [handle?.taskId ?? ''] });
+    await dropping.close();
+    gate2.resolve();
+    // With the stream gone the handle is back to polling on the clock.
+    expect((await drive(clock, watched)).content).toEqual([{ type: 'text', text: 'dropped: accept' }]);
+    await client.close();
     await second.close();
   });
 

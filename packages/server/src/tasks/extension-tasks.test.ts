@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryTransport, TASKS_EXTENSION_ID, type DetailedTask, type JsonObject } from '@statemcp/protocol';
+import { InMemoryTransport, TASKS_EXTENSION_ID, type AuthInfo, type DetailedTask, type JsonObject } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer, type McpServerOptions } from '../mcp-server.js';
@@ -19,8 +19,14 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
 /** A raw 2026-07-28 peer; each call names its own client capabilities and identity. */
 async function modernPeer(server: McpServer) {
   const [clientTransport, serverTransport] = InMemoryTransport.createPair();
-  const received: JsonObject[] = [];
-  await clientTransport.start({ onMessage: (value) => received.push(value as JsonObject), onClose: () => undefined });
+  const waiting = new Map<unknown, (response: JsonObject) => void>();
+  const notifications: JsonObject[] = [];
+  const onMessage = (value: unknown): void => {
+    const message = value as JsonObject;
+    if (message.id === undefined) notifications.push(message);
+    else waiting.get(message.id)?.(message);
+  };
+  await clientTransport.start({ onMessage, onClose: () => undefined });
   await server.connect(serverTransport);
   let next = 1;
   const send = async (method: string, params: JsonObject, capabilities: JsonObject, client: string): Promise<JsonObject> => {
@@ -30,13 +36,32 @@ async function modernPeer(server: McpServer) {
       'io.modelcontextprotocol/clientCapabilities': capabilities,
       'io.modelcontextprotocol/clientInfo': { name: client, version: '1' },
     };
+    const response = new Promise<JsonObject>((resolve) => waiting.set(id, resolve));
     await clientTransport.send({ jsonrpc: '2.0', id, method, params: { _meta, ...params } });
-    await flush();
-    const response = received.find((message) => message.id === id);
-    if (response === undefined) throw new Error(`no response to ${method}`);
-    return response;
+    return response.finally(() => waiting.delete(id));
   };
   return {
+    notifications,
+    /** Opens a `subscriptions/listen` stream (its id is `listen-<n>`) without waiting for its end; resolves once acknowledged or refused. */
+    async listen(filter: JsonObject, capabilities: JsonObject = TASKS): Promise<{ id: string; refused?: JsonObject }> {
+      const id = `listen-${next++}`;
+      const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': capabilities, 'io.modelcontextprotocol/clientInfo': { name: 'listener', version: '1' } };
+      const answered = new Promise<JsonObject>((resolve) => waiting.set(id, resolve));
+      await clientTransport.send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta, notifications: filter } });
+      const acknowledged = new Promise<void>((resolve) => {
+        const check = (): void => {
+          if (notifications.some((message) => message.method === 'notifications/subscriptions/acknowledged' && ((message.params as JsonObject)._meta as JsonObject)['io.modelcontextprotocol/subscriptionId'] === id)) resolve();
+          else setImmediate(check);
+        };
+        check();
+      });
+      const first = await Promise.race([answered, acknowledged.then(() => undefined)]);
+      return first?.error === undefined ? { id } : { id, refused: first.error as JsonObject };
+    },
+    /** Sends the following requests as verified principal `subject` (an `AuthInfo` on the transport), or without auth. */
+    actAs(subject: string | undefined): void {
+      clientTransport.context = subject === undefined ? undefined : { authInfo: principal(subject) };
+    },
     /** The result, or throws with the error object. */
     async call(method: string, params: JsonObject = {}, capabilities: JsonObject = { ...TASKS, elicitation: {} }, client = 'alice'): Promise<JsonObject> {
       const response = await send(method, params, capabilities, client);
@@ -49,6 +74,11 @@ async function modernPeer(server: McpServer) {
       return response.error as { code: number; data?: JsonObject };
     },
   };
+}
+
+/** A verified principal as the authorization layer hands it over. */
+function principal(subject: string): AuthInfo {
+  return { token: `token-of-${subject}-${Math.random()}`, clientId: 'shared-client', scopes: [], tokenType: 'Bearer', issuer: 'https://as.example', subject, claims: { sub: subject } };
 }
 
 function taskServer(options: McpServerOptions = {}) {
@@ -74,6 +104,14 @@ function taskServer(options: McpServerOptions = {}) {
     const schema = { type: 'object' as const, properties: {} };
     const answers = await Promise.all([extra.elicit({ message: 'a', requestedSchema: schema }), extra.elicit({ message: 'b', requestedSchema: schema })]);
     return { content: [{ type: 'text', text: answers.map((answer) => answer.action).join('+') }] };
+  });
+  server.registerTool('greet_later', { execution: { taskSupport: 'required' }, deferTask: true }, async (_args, extra) => {
+    const answer = await extra.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, { inputKey: 'user_name' });
+    if (answer.action !== 'accept') return { content: [{ type: 'text', text: 'nobody to greet' }] };
+    await extra.continueAsTask();
+    signals.push(extra.signal);
+    await gate.promise;
+    return { content: [{ type: 'text', text: `Hello, ${String(answer.content?.name)}` }] };
   });
   return { server, gate, signals };
 }
@@ -125,6 +163,37 @@ describe('ExtensionTasks', () => {
       const crashed = await peer.call('tools/call', { name: 'crash' });
       await flush();
       expect(await peer.call('tasks/get', { taskId: crashed.taskId })).toMatchObject({ status: 'completed', result: { isError: true } });
+    });
+  });
+
+  describe('deferTask', () => {
+    it('completes the MRTR round inline, then creates the task that finishes with the gathered answer', async () => {
+      const { server, gate, signals } = taskServer();
+      const peer = await modernPeer(server);
+      const round = await peer.call('tools/call', { name: 'greet_later' });
+      expect(round).toMatchObject({ resultType: 'input_required', inputRequests: { user_name: { method: 'elicitation/create' } } });
+      expect(round).not.toHaveProperty('taskId');
+      const created = await peer.call('tools/call', { name: 'greet_later', inputResponses: { user_name: { action: 'accept', content: { name: 'Alice' } } }, requestState: round.requestState });
+      expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+      expect(created).not.toHaveProperty('requestState');
+      expect(created).not.toHaveProperty('inputRequests');
+      expect(await peer.call('tasks/get', { taskId: created.taskId })).toMatchObject({ status: 'working' });
+      await peer.call('tasks/cancel', { taskId: created.taskId });
+      expect(signals[0]?.aborted).toBe(true);
+
+      const again = await peer.call('tools/call', { name: 'greet_later', inputResponses: { user_name: { action: 'accept', content: { name: 'Bob' } } }, requestState: round.requestState });
+      gate.resolve();
+      await flush();
+      expect(await peer.call('tasks/get', { taskId: again.taskId })).toMatchObject({ status: 'completed', result: { content: [{ text: 'Hello, Bob' }] } });
+    });
+
+    it('answers inline when the handler returns before it continues as a task', async () => {
+      const { server } = taskServer();
+      const peer = await modernPeer(server);
+      const round = await peer.call('tools/call', { name: 'greet_later' });
+      const result = await peer.call('tools/call', { name: 'greet_later', inputResponses: { user_name: { action: 'decline' } }, requestState: round.requestState });
+      expect(result).toMatchObject({ resultType: 'complete', content: [{ text: 'nobody to greet' }] });
+      expect(result).not.toHaveProperty('taskId');
     });
   });
 
@@ -200,6 +269,28 @@ describe('ExtensionTasks', () => {
       expect((await peer.call('tasks/get', { taskId }, TASKS, 'alice')).status).toBe('completed');
     });
 
+    it('binds a task to the verified principal: another one cannot get, update or cancel it', async () => {
+      const { server, gate } = taskServer();
+      const peer = await modernPeer(server);
+      peer.actAs('alice');
+      const { taskId } = await peer.call('tools/call', { name: 'ask_twice' });
+      await flush();
+      peer.actAs('bob');
+      expect((await peer.error('tasks/get', { taskId })).code).toBe(-32602);
+      expect((await peer.error('tasks/update', { taskId, inputResponses: { 'input-1': { action: 'accept', content: { ok: true } } } })).code).toBe(-32602);
+      expect((await peer.error('tasks/cancel', { taskId })).code).toBe(-32602);
+      peer.actAs(undefined);
+      expect((await peer.error('tasks/get', { taskId })).code).toBe(-32602);
+      peer.actAs('alice');
+      expect(await peer.call('tasks/get', { taskId })).toMatchObject({ status: 'input_required', inputRequests: { 'input-1': { method: 'elicitation/create' } } });
+
+      peer.actAs(undefined);
+      gate.resolve();
+      const unbound = await peer.call('tools/call', { name: 'slow', arguments: { label: 'anyone' } });
+      peer.actAs('bob');
+      expect((await peer.call('tasks/get', { taskId: unbound.taskId })).status).toBe('completed');
+    });
+
     it('forgets a task once its ttlMs has passed (-32602)', async () => {
       let now = Date.parse('2026-11-25T00:00:00Z');
       const { server, gate } = taskServer({ taskExtension: { ttlMs: 60_000, now: () => now } });
@@ -211,6 +302,35 @@ describe('ExtensionTasks', () => {
       expect((await peer.call('tasks/get', { taskId })).ttlMs).toBe(60_000);
       now += 1;
       expect((await peer.error('tasks/get', { taskId })).code).toBe(-32602);
+    });
+  });
+
+  describe('notifications/tasks', () => {
+    it('goes to the listen streams that name the task and belong to its owner', async () => {
+      const { server, gate } = taskServer();
+      const peer = await modernPeer(server);
+      peer.actAs('alice');
+      const { taskId } = await peer.call('tools/call', { name: 'slow', arguments: { label: 'watched' } });
+      const mine = await peer.listen({ taskIds: [taskId, 7] });
+      const other = await peer.listen({ taskIds: ['someone-else'] });
+      peer.actAs('bob');
+      const foreign = await peer.listen({ taskIds: [taskId] });
+      expect(foreign.refused).toBeUndefined();
+      gate.resolve();
+      await flush();
+      const tasks = peer.notifications.filter((message) => message.method === 'notifications/tasks');
+      expect(tasks).toHaveLength(1);
+      const params = tasks[0]?.params as JsonObject;
+      expect(params).toMatchObject({ taskId, status: 'completed', result: { content: [{ text: 'done watched' }] }, _meta: { 'io.modelcontextprotocol/subscriptionId': mine.id } });
+      expect(params).not.toHaveProperty('resultType');
+      expect(other.id).not.toBe(mine.id);
+    });
+
+    it('refuses a taskIds filter without the extension with -32021', async () => {
+      const { server } = taskServer();
+      const peer = await modernPeer(server);
+      const { refused } = await peer.listen({ taskIds: ['x'] }, {});
+      expect(refused).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } } });
     });
   });
 

@@ -37,6 +37,9 @@ import { requestExtra, type RequestExtra } from '../request-extra.js';
 import type { ServerRequestContext } from '../server.js';
 import { runTool, type ToolEntry } from '../tools.js';
 import { MemoryTaskStore, type DurableTaskStore, type StoredTask } from './durable-store.js';
+import type { ListenSubscriptions } from '../subscriptions.js';
+import { DeferredTaskExtra } from './deferred-extra.js';
+import { listenTaskNotifier } from './task-listen.js';
 import { taskRequestExtra, type TaskInputChannel } from './task-input.js';
 
 /** Receives every change of a task's state (the full `DetailedTask`, as `notifications/tasks` carries it). */
@@ -57,15 +60,27 @@ export interface ExtensionTaskOptions {
   readonly notifier?: TaskNotifier;
   /**
    * The authorization context a task is bound to, from the request that creates or reads it
-   * (default: derived from `extra.authInfo` — its `clientId`, `subject` or `token` — when present).
+   * (default: the verified principal of `extra.auth` — issuer and subject, or client — when
+   * present, else `extra.authInfo`'s `subject`, `clientId` or `token`; unbound without either).
    */
   readonly owner?: (extra: RequestExtra) => string | undefined;
   /** Wall clock, ms since the epoch (default `Date.now`). */
   readonly now?: () => number;
 }
 
-/** The default binding: an auth context's stable identity, if the transport supplied one. */
+/**
+ * The default binding. With a verified principal (`extra.auth`, from the authorization layer)
+ * the task belongs to it: the token's subject — or, for a client-credentials token without
+ * one, its client — scoped by the issuer, so a new token of the same principal still reaches
+ * its tasks and another principal never does. Otherwise an unverified `authInfo` the transport
+ * supplied binds by its `subject`, `clientId` or `token`; with neither, the task is unbound.
+ */
 function defaultOwner(extra: RequestExtra): string | undefined {
+  const principal = extra.auth;
+  if (principal !== undefined) {
+    const who = principal.subject === undefined ? ['client', principal.clientId] : ['subject', principal.subject];
+    return `principal:${JSON.stringify([principal.issuer ?? null, ...who])}`;
+  }
   const auth = extra.authInfo as { clientId?: unknown; subject?: unknown; token?: unknown } | undefined | null;
   if (typeof auth !== 'object' || auth === null) return undefined;
   for (const key of ['subject', 'clientId', 'token'] as const) {
@@ -115,6 +130,7 @@ export class ExtensionTasks {
   readonly #live = new Map<string, LiveTask>();
   readonly #queues = new Map<string, Promise<unknown>>();
   #notifier: TaskNotifier | undefined;
+  #listen: TaskNotifier | undefined;
 
   constructor(options: ExtensionTaskOptions = {}) {
     this.#now = options.now ?? Date.now;
@@ -131,6 +147,14 @@ export class ExtensionTasks {
   }
 
   /**
+   * Publishes `notifications/tasks` on the listen streams of `subscriptions` whose `taskIds`
+   * name the task and whose authorization context owns it (besides the notifier).
+   */
+  attachListen(subscriptions: ListenSubscriptions): void {
+    this.#listen = listenTaskNotifier(subscriptions, (context) => this.#owner(requestExtra(context)));
+  }
+
+  /**
    * Whether this call runs as a task: yes when the tool allows it and the request declared the
    * extension; a `required` tool without the extension is -32021.
    */
@@ -144,9 +168,34 @@ export class ExtensionTasks {
     return false;
   }
 
-  /** Creates the task durably, starts the handler and returns the `TaskCreatedResult`. */
+  /**
+   * Creates the task durably, starts the handler and returns the `TaskCreatedResult`. A
+   * `deferTask` tool's handler starts inline instead (its input requests are MRTR rounds of
+   * this request) and the task is created when it calls `extra.continueAsTask()`; a handler
+   * that returns first answers inline.
+   */
   async start(entry: ToolEntry, args: unknown, context: ServerRequestContext): Promise<JsonObject> {
     const direct = requestExtra(context);
+    if (!entry.deferTask) {
+      const { created, extra } = await this.#create(entry, context, direct);
+      void this.#run(entry, args, extra, context.protocolVersion, () => created.taskId);
+      return created as unknown as JsonObject;
+    }
+    let created: TaskCreatedResult | undefined;
+    let announce!: (result: JsonObject) => void;
+    const escalated = new Promise<JsonObject>((resolve) => (announce = resolve));
+    const extra = new DeferredTaskExtra(direct, async () => {
+      const task = await this.#create(entry, context, direct);
+      created = task.created;
+      announce(task.created as unknown as JsonObject);
+      return task.extra;
+    });
+    const inline = this.#run(entry, args, extra, context.protocolVersion, () => created?.taskId);
+    return Promise.race([escalated, inline.then((result) => (created === undefined ? result : escalated))]);
+  }
+
+  /** Writes a new `working` task to the store (durable creation) and builds the handler's task extra. */
+  async #create(entry: ToolEntry, context: ServerRequestContext, direct: RequestExtra): Promise<{ created: TaskCreatedResult; extra: RequestExtra }> {
     const now = this.#now();
     const stamp = new Date(now).toISOString();
     const record: StoredTask = {
@@ -161,18 +210,33 @@ export class ExtensionTasks {
     const live: LiveTask = { controller: new AbortController(), waiting: new Map(), origin: { session: context.connection.session, requestId: context.requestId, tool: entry.name } };
     this.#live.set(taskId, live);
     reportMove(live.origin, record, record, 'created');
-    const extra = taskRequestExtra(direct, taskId, live.controller.signal, this.#channel(taskId, live));
-    void runTool(entry, args, extra, context.protocolVersion)
+    return { created: { resultType: 'task', ...record.task }, extra: taskRequestExtra(direct, taskId, live.controller.signal, this.#channel(taskId, live)) };
+  }
+
+  /**
+   * Runs the handler; once it ends, the task `taskId()` names (if any by then) completes or
+   * fails with its outcome. Resolves with the shaped result, rejects with a protocol error.
+   */
+  #run(entry: ToolEntry, args: unknown, extra: RequestExtra, version: string, taskId: () => string | undefined): Promise<JsonObject> {
+    const running = runTool(entry, args, extra, version);
+    void running
       .then(
-        (result) => this.#finish(taskId, 'complete', { result: withoutResultType(result) }),
+        (result) => {
+          const id = taskId();
+          return id === undefined ? undefined : this.#finish(id, 'complete', { result: withoutResultType(result) });
+        },
         (error: unknown) => {
+          const id = taskId();
+          if (id === undefined) return undefined;
           const { code, message, data } = toWireError(error);
-          return this.#finish(taskId, 'fail', { error: data === undefined ? { code, message } : { code, message, data } });
+          return this.#finish(id, 'fail', { error: data === undefined ? { code, message } : { code, message, data } });
         },
       )
-      .finally(() => this.#live.delete(taskId));
-    const created: TaskCreatedResult = { resultType: 'task', ...record.task };
-    return created as unknown as JsonObject;
+      .finally(() => {
+        const id = taskId();
+        if (id !== undefined) this.#live.delete(id);
+      });
+    return running;
   }
 
   /** `tasks/get`. */
@@ -278,7 +342,9 @@ export class ExtensionTasks {
       await this.#store.put(next);
       const origin = this.#live.get(taskId)?.origin;
       if (origin !== undefined) reportMove(origin, current, next, taskEventBetween(current.task.status, next.task.status));
-      this.#notifier?.taskChanged(detailed(next), next.owner);
+      const view = detailed(next);
+      this.#listen?.taskChanged(view, next.owner);
+      this.#notifier?.taskChanged(view, next.owner);
     });
     const settled = run.catch(() => undefined);
     this.#queues.set(taskId, settled);

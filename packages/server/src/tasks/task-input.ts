@@ -60,5 +60,6 @@ export function taskRequestExtra(base: RequestExtra, taskId: string, signal: Abo
     elicit: async (params, options) => (await ask('elicitation/create', params, options)) as unknown as ElicitResult,
     createMessage: async (params, options) => (await ask('sampling/createMessage', params, options)) as unknown as CreateMessageResult,
     listRoots: async (options) => (await ask('roots/list', undefined, options)) as unknown as ListRootsResult,
+    continueAsTask: () => Promise.resolve(),
   };
 }

@@ -150,6 +150,7 @@ export class ToolTasks {
       elicit: (params, given) => awaitInput(() => connection.elicitInput(withRelatedTask(params as unknown as JsonObject, taskId) as never, options(given))),
       createMessage: (params, given) => awaitInput(() => connection.createMessage(withRelatedTask(params as unknown as JsonObject, taskId) as never, options(given))),
       listRoots: (given) => awaitInput(() => connection.listRoots(options(given))),
+      continueAsTask: () => Promise.resolve(),
     };
   }
 
