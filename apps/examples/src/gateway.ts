@@ -37,7 +37,7 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   const upstreamServer = createUpstream();
   const [upstreamClientSide, upstreamServerSide] = InMemoryTransport.createPair();
   await upstreamServer.connect(upstreamServerSide);
-  const upstream = new Client({ name: 'gateway-upstream', version: '1.0.0' });
+  const upstream = new Client({ name: 'gateway-upstream', version: '1.0.0' }, { era: 'legacy' });
   await upstream.connect(upstreamClientSide);
 
   const gateway = await createGateway(upstream);
@@ -46,7 +46,7 @@ export async function main(log: (line: string) => void = console.log): Promise<v
 
   const clients = await Promise.all(
     ['alice', 'bob'].map(async (name) => {
-      const client = new Client({ name, version: '1.0.0' });
+      const client = new Client({ name, version: '1.0.0' }, { era: 'legacy' });
       await client.connect(new StreamableHttpClientTransport(http.url));
       return client;
     }),

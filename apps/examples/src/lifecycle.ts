@@ -24,6 +24,7 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   const client = new Client(
     { name: 'lifecycle-client', version: '1.0.0' },
     {
+      era: 'legacy',
       inspect: (event) => {
         const line = describe(event);
         if (line !== undefined) log(line);

@@ -37,7 +37,7 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   const server = createWorkServer((reason) => aborted.push(reason));
   const [clientSide, serverSide] = InMemoryTransport.createPair();
   await server.connect(serverSide);
-  const client = new Client({ name: 'work-client', version: '1.0.0' });
+  const client = new Client({ name: 'work-client', version: '1.0.0' }, { era: 'legacy' });
   await client.connect(clientSide);
 
   // 5 steps of 20 ms take 100 ms, more than the 50 ms timeout: each progress update restarts it.

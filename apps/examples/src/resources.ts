@@ -39,7 +39,7 @@ export async function main(log: (line: string) => void = console.log): Promise<v
   const server = createNotesServer();
   const [clientSide, serverSide] = InMemoryTransport.createPair();
   await server.connect(serverSide);
-  const client = new Client({ name: 'resources-example', version: '1.0.0' });
+  const client = new Client({ name: 'resources-example', version: '1.0.0' }, { era: 'legacy' });
   await client.connect(clientSide);
 
   log(`resources: ${(await client.listAllResources()).map((resource) => resource.uri).join(', ')}`);

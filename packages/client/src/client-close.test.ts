@@ -42,7 +42,8 @@ describe('Client', () => {
       const clock = new SimulatedClock();
       const transport = new StuckTransport();
       const closes: string[] = [];
-      const client = new Client(info, { clock, closeDeadlineMs: 5_000, onclose: (closeInfo) => closes.push(closeInfo.reason) });
+      // StuckTransport answers only the handshake: the legacy era is pinned.
+      const client = new Client(info, { era: 'legacy', clock, closeDeadlineMs: 5_000, onclose: (closeInfo) => closes.push(closeInfo.reason) });
       await client.connect(transport);
       const pending = client.listTools();
       pending.catch(() => undefined);
@@ -122,7 +123,7 @@ describe('Client', () => {
   describe('#terminate', () => {
     it('ends the connection at once even if the transport never reports closing', async () => {
       const transport = new StuckTransport();
-      const client = new Client(info, { clock: new SimulatedClock() });
+      const client = new Client(info, { era: 'legacy', clock: new SimulatedClock() });
       await client.connect(transport);
       await client.terminate();
       expect(client.state).toMatchObject({ kind: 'terminated', reason: 'terminated' });

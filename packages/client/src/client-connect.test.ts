@@ -20,7 +20,7 @@ describe('Client', () => {
       expect(peer.server.peer?.info.name).toBe('test-client');
     });
 
-    it('proposes its newest version, then sends notifications/initialized exactly once', async () => {
+    it('discovers first (era auto), then on a legacy server proposes its newest version and sends notifications/initialized exactly once', async () => {
       const server = await createScriptedServer();
       const client = new Client(info);
       await client.connect(server.clientSide);
@@ -28,7 +28,7 @@ describe('Client', () => {
       const [initialize] = server.requests('initialize');
       expect(initialize?.params).toMatchObject({ protocolVersion: '2025-11-25', clientInfo: info, capabilities: {} });
       expect(server.notifications('notifications/initialized')).toHaveLength(1);
-      expect(server.received[0]?.method).toBe('initialize');
+      expect(server.received.slice(0, 2).map((m) => m.method)).toEqual(['server/discover', 'initialize']);
     });
 
     it('proposes options.protocolVersion when given', async () => {
@@ -144,7 +144,7 @@ describe('Client', () => {
       const listing = client.listTools();
       await connecting;
       await expect(listing).resolves.toEqual({ tools: [] });
-      expect(server.received.map((m) => m.method)).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
+      expect(server.received.map((m) => m.method)).toEqual(['server/discover', 'initialize', 'notifications/initialized', 'tools/list']);
     });
 
     it('keeps them in the ledger while they wait, visible in pendingRequests()', async () => {

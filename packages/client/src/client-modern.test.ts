@@ -54,9 +54,17 @@ describe('Client (modern era)', () => {
       expect(server.requests('initialize')).toHaveLength(1);
     });
 
-    it("keeps to the handshake by default (era 'legacy')", async () => {
+    it("discovers by default (era 'auto') and falls back to the handshake on a legacy server", async () => {
       const server = await createScriptedServer();
       const client = new Client(info);
+      await client.connect(server.clientSide);
+      expect(server.received.slice(0, 2).map((m) => m.method)).toEqual(['server/discover', 'initialize']);
+      expect(client.era).toBe('legacy');
+    });
+
+    it("keeps to the handshake with era 'legacy'", async () => {
+      const server = await createScriptedServer();
+      const client = new Client(info, { era: 'legacy' });
       await client.connect(server.clientSide);
       expect(server.received[0]?.method).toBe('initialize');
       expect(client.era).toBe('legacy');

@@ -45,7 +45,8 @@ describe('Client', () => {
   describe('calls made while the session is resumed after it expired', () => {
     it('wait in the ledger as created and go out after the new notifications/initialized', async () => {
       const transport = new ExpiringTransport();
-      const client = new Client({ name: 'c', version: '1' });
+      // A session that expires is the legacy era's (Streamable HTTP sessions): pinned.
+      const client = new Client({ name: 'c', version: '1' }, { era: 'legacy' });
       const connecting = client.connect(transport);
       await flush();
       transport.answer(transport.lastId('initialize'), initializeResult);

@@ -203,9 +203,10 @@ export class Client {
   // ------------------------------------------------------------------ connecting
 
   /**
-   * Attaches `transport` and runs the handshake through the connection machine: proposes
-   * the newest supported revision (or `options.protocolVersion`), accepts any revision it
-   * supports, sends `notifications/initialized` and resolves in Operating. A server answer
+   * Attaches `transport` and agrees on an era through the connection machine: with `era`
+   * `auto` (default) it discovers with `server/discover` and, on a legacy server, runs the
+   * handshake — proposes the newest supported revision (or `options.protocolVersion`), accepts
+   * any revision it supports, sends `notifications/initialized`. Resolves in Operating. A server answer
    * this client cannot speak closes the connection and rejects with
    * `UnsupportedProtocolVersionError`. Throws `AlreadyConnectedError` while another
    * connection is live or being set up.

@@ -30,7 +30,7 @@ export async function connectAndNegotiate(
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
   };
   try {
-    await session.negotiate(params, { ...requestOptions, era: clientOptions.era ?? 'legacy' });
+    await session.negotiate(params, { ...requestOptions, era: clientOptions.era ?? 'auto' });
   } catch (error) {
     // The machine is shutting the failed connection down; reject once it has finished.
     if (session.state.kind === 'shuttingDown') await session.closed;

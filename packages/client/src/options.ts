@@ -50,14 +50,15 @@ export interface ClientOptions {
    */
   readonly strictCapabilities?: boolean;
   /**
-   * Which protocol era to speak (digest §5.4): `legacy` (default) runs the `initialize`
-   * handshake; `auto` discovers with `server/discover` at 2026-07-28 and falls back to the
-   * handshake on a legacy server; `modern` never falls back.
+   * Which protocol era to speak (digest §5.4): `auto` (default) discovers with
+   * `server/discover` at 2026-07-28 and falls back to the `initialize` handshake on a legacy
+   * server (no discovery when `protocolVersion` or `supportedVersions` pin the legacy era);
+   * `modern` never falls back; `legacy` runs the handshake only.
    */
   readonly era?: EraPreference;
   /**
-   * Protocol versions this client speaks (default: every legacy revision, plus 2026-07-28 when
-   * `era` is `auto` or `modern`).
+   * Protocol versions this client speaks (default: every legacy revision, plus 2026-07-28 unless
+   * `era` is `legacy`).
    */
   readonly supportedVersions?: readonly string[];
   /** The version to propose in `initialize` (default: the newest of `supportedVersions`). */
@@ -99,7 +100,11 @@ export interface ClientOptions {
    * Bounded by `maxEntries` / `maxBytes`; `false` turns it off. Legacy results are never cached.
    */
   readonly cache?: false | ResponseCacheOptions;
-  /** Modern era: how long `server/discover` may take before the server is taken for a legacy one, ms (default 10 000). */
+  /**
+   * Modern era: how long `server/discover` may take before the server is taken for a legacy one,
+   * ms (default 10 000). Not applied on a transport whose peer answers or exits (stdio): there
+   * discovery waits for the answer, bounded by the connect timeout.
+   */
   readonly discoveryTimeoutMs?: number;
 }
 

@@ -16,7 +16,7 @@ export function sessionOptions(options: ClientOptions, capabilities: () => Clien
     customMethods,
     ...(o.supportedVersions !== undefined
       ? { supportedVersions: o.supportedVersions }
-      : (o.era ?? 'legacy') !== 'legacy'
+      : (o.era ?? 'auto') !== 'legacy'
         ? { supportedVersions: [...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS] }
         : {}),
     ...(o.maxInputRounds !== undefined ? { maxInputRounds: o.maxInputRounds } : {}),

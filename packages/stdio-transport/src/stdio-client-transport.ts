@@ -119,6 +119,8 @@ const isWindows = process.platform === 'win32';
  */
 export class StdioClientTransport implements Transport {
   readonly canSendRequests = true;
+  /** The child process answers every request or exits: a client's discovery waits for its answer. */
+  readonly answersUntilClosed = true;
   readonly #options: StdioClientTransportOptions;
   readonly #clock: Clock;
   readonly #strayOutput: StrayOutputReporter | undefined;

@@ -24,7 +24,8 @@ afterEach(async () => {
 });
 
 async function connect(transport: StdioClientTransport): Promise<Client> {
-  const client = new Client({ name: 'statemcp-stdio-e2e', version: '0.0.0' });
+  // These tests measure the handshake era's throughput and crash reporting: pinned (era-negotiation.integration.test.ts covers 'auto').
+  const client = new Client({ name: 'statemcp-stdio-e2e', version: '0.0.0' }, { era: 'legacy' });
   clients.push(client);
   await client.connect(transport);
   return client;

@@ -5,7 +5,7 @@ import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 /** Lists, calls, logs, prompts and reads against the greeter at `url`. */
 export async function exerciseGreeter(url: URL): Promise<string[]> {
   const lines: string[] = [];
-  const client = new Client({ name: 'greeter-client', version: '1.0.0' });
+  const client = new Client({ name: 'greeter-client', version: '1.0.0' }, { era: 'legacy' });
   client.onLoggingMessage((message) => lines.push(`log ${message.level}: ${String(message.data)}`));
   await client.connect(new StreamableHttpClientTransport(url, { standaloneStream: false }));
 

@@ -72,6 +72,7 @@ describe('Client over Streamable HTTP with McpServer: full lifecycle per legacy 
   });
 });
 
+// Session recovery is the legacy era's: these clients pin it (a modern client holds no session to lose).
 describe('Client over Streamable HTTP with McpServer: server restarted under a live client', () => {
   it('the same Client object: next call meets 404, re-initializes, retries and succeeds', async () => {
     const a = await servers.start();
@@ -84,7 +85,7 @@ describe('Client over Streamable HTTP with McpServer: server restarted under a l
       // The standalone GET stream's reconnection stays far away, so the call is what meets B.
       reconnect: { initialDelayMs: 30_000, maxDelayMs: 30_000 },
     });
-    const client = newClient();
+    const client = newClient({ era: 'legacy' });
     await client.connect(transport);
     expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'before' } }))).toBe('before');
     const first = transport.sessionId;
@@ -135,7 +136,7 @@ describe('Client over Streamable HTTP with McpServer: server restarted under a l
     const a = await servers.start();
     const port = a.listening.port;
     const transport = new StreamableHttpClientTransport(a.url);
-    const client = newClient();
+    const client = newClient({ era: 'legacy' });
     await client.connect(transport);
     expect(firstText(await client.callTool({ name: 'echo', arguments: { text: 'before' } }))).toBe('before');
 
@@ -164,7 +165,7 @@ describe('Client over Streamable HTTP with McpServer: server restarted under a l
     const a = await servers.start();
     const port = a.listening.port;
     const transport = new StreamableHttpClientTransport(a.url, { reconnect: { initialDelayMs: 10, maxDelayMs: 50, maxRetries: 20 } });
-    const client = newClient();
+    const client = newClient({ era: 'legacy' });
     await client.connect(transport);
     await expect.poll(() => transport.standaloneStreamState?.kind).toBe('open');
     const first = transport.sessionId;
@@ -187,7 +188,7 @@ describe('Client over Streamable HTTP with McpServer: server restarted under a l
     const port = a.listening.port;
     const events: InspectEvent[] = [];
     const transport = new StreamableHttpClientTransport(a.url, { reconnect: { initialDelayMs: 30_000, maxDelayMs: 30_000 } });
-    const client = newClient({ inspect: (event) => events.push(event) });
+    const client = newClient({ era: 'legacy', inspect: (event) => events.push(event) });
     await client.connect(transport);
     expect(client.protocolVersion).toBe('2025-11-25');
     await servers.stop(a);

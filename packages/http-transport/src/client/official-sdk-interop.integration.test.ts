@@ -77,13 +77,14 @@ async function startOfficialStreamable(): Promise<Running> {
       retryInterval: 500,
       onsessioninitialized: (id) => {
         transports.set(id, transport);
+        // Only a server whose session was initialized is kept: a modern client's `server/discover` probe meets a fresh one too.
+        servers.push(server);
       },
     });
     transport.onclose = () => {
       if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
     };
     const server = officialServer();
-    servers.push(server);
     await server.connect(transport);
     await transport.handleRequest(req, res);
   };
@@ -137,7 +138,10 @@ describe('interop with the official TypeScript SDK server', () => {
     const deleted = running.requests.find((r) => r.method === 'DELETE');
     expect(deleted?.headers['mcp-session-id']).toBe(sessionId);
     expect(running.transports.size).toBe(0);
-    const posts = running.requests.filter((r) => r.method === 'POST').slice(1);
+    // The client's default era probed with `server/discover` first (refused with 400 / -32000 "Server not initialized"), then initialized.
+    const [probe, initialize, ...posts] = running.requests.filter((r) => r.method === 'POST');
+    expect(probe?.headers['mcp-method']).toBe('server/discover');
+    expect(initialize?.headers['mcp-session-id']).toBeUndefined();
     for (const post of posts) {
       expect(post.headers['mcp-session-id']).toBe(sessionId);
       expect(post.headers['mcp-protocol-version']).toBe('2025-11-25');

@@ -91,7 +91,7 @@ describe('stateless Streamable HTTP with McpServer', () => {
     const { url, http } = await servers.start({ stateless: true });
     const recorder = recordingFetch();
     let asked = 0;
-    const client = new Client({ name: 'statemcp-client', version: '0.1.0' });
+    const client = new Client({ name: 'statemcp-client', version: '0.1.0' }, { era: 'legacy' });
     client.onSampling(() => {
       asked++;
       return { model: 'm', role: 'assistant', content: { type: 'text', text: 'unreachable' } };

@@ -14,6 +14,14 @@
  * - the caller cancelled, or the connection closed → no fallback;
  * - anything else (another error code, an HTTP refusal without a modern body, no answer in
  *   time) → legacy. The fallback is never keyed to one error code (digest §5.4).
+ *
+ * When the era is decided:
+ * - `auto` with `protocolVersion` pinned to a handshake revision, or no modern version in
+ *   `supportedVersions`: the handshake at once, no discovery;
+ * - no modern-era fallback target (only 2026-07-28 allowed): discovery that never falls back;
+ * - "in time" is `discoveryTimeoutMs`, except on a transport whose peer answers every request
+ *   or closes (`Transport.answersUntilClosed`, stdio): there a late answer would meet a server
+ *   that already went modern, so discovery waits for it (bounded by the connect timeout).
  */
 import { ConnectionClosedError, JsonRpcError, RequestCancelledError, UnsupportedProtocolVersionError } from '../errors/errors.js';
 import { ErrorCode, isJsonObject, type JsonObject } from '../jsonrpc/messages.js';
@@ -69,6 +77,8 @@ export type NegotiateOutcome =
 /** What negotiation needs from its session besides discovery. */
 export interface NegotiationHost extends DiscoveryHost {
   readonly discoveryTimeoutMs: number | undefined;
+  /** The transport's peer answers or closes (`Transport.answersUntilClosed`): discovery is not timed out by `discoveryTimeoutMs`. */
+  readonly discoveryAwaitsAnswer: boolean;
   /** Resolves when the session reached Terminated. */
   readonly closed: Promise<unknown>;
   initialize(params: InitializeParams, options: RequestOptions): Promise<InitializeResultShape>;
@@ -81,15 +91,23 @@ export interface NegotiationHost extends DiscoveryHost {
 export async function negotiateEra(host: NegotiationHost, params: InitializeParams, options: NegotiateOptions): Promise<NegotiateOutcome> {
   const { era = 'auto', ...requestOptions } = options;
   let handshakeParams = params;
-  if (era !== 'legacy') {
-    const timeoutMs = requestOptions.timeoutMs ?? host.discoveryTimeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS;
-    const discovery = await runClientDiscovery(host, era, { ...requestOptions, timeoutMs });
+  // A version pinned for the handshake (`protocolVersion` of a revision with one) means the legacy era: no discovery.
+  const pinnedLegacy = params.protocolVersion !== undefined && handshakeOf(params.protocolVersion);
+  if (era === 'modern' || (era === 'auto' && !pinnedLegacy)) {
+    const timeoutMs = requestOptions.timeoutMs ?? (host.discoveryAwaitsAnswer ? undefined : (host.discoveryTimeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS));
+    const discoveryOptions = timeoutMs === undefined ? requestOptions : { ...requestOptions, timeoutMs };
+    const discovery = await runClientDiscovery(host, era, discoveryOptions, params.protocolVersion);
     if (discovery.kind === 'failed') {
       await host.closed;
       throw discovery.error;
     }
     if (discovery.kind === 'modern') return { era: 'modern', result: discovery.result };
     if (discovery.version !== undefined) handshakeParams = { ...params, protocolVersion: discovery.version };
+    else if (params.protocolVersion !== undefined && !handshakeOf(params.protocolVersion)) {
+      // A modern version was pinned and the server is legacy: the handshake proposes the newest legacy version.
+      const { protocolVersion: _modern, ...rest } = params;
+      handshakeParams = rest;
+    }
   }
   return { era: 'legacy', result: await host.initialize(handshakeParams, requestOptions) };
 }
@@ -102,10 +120,9 @@ const MODERN_REFUSALS: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, 
  * `era: 'modern'` never falls back. Returns `legacy` without touching the machine when this
  * side speaks no modern version.
  */
-export async function runClientDiscovery(host: DiscoveryHost, era: 'auto' | 'modern', options: RequestOptions): Promise<DiscoveryOutcome> {
-  const handshake = (version: string): boolean => getRevision(version)?.features.handshake ?? true;
-  const modern = newestFirst(host.supported.filter((version) => !handshake(version)));
-  const legacy = newestFirst(host.supported.filter(handshake));
+export async function runClientDiscovery(host: DiscoveryHost, era: 'auto' | 'modern', options: RequestOptions, pinned?: string): Promise<DiscoveryOutcome> {
+  const modern = newestFirst(host.supported.filter((version) => !handshakeOf(version)));
+  const legacy = newestFirst(host.supported.filter(handshakeOf));
   const fail = (error: Error, reason: CloseReason): DiscoveryOutcome => {
     host.dispatch({ type: 'discoveryFailed', fallBack: false, reason, error });
     return { kind: 'failed', error };
@@ -115,7 +132,7 @@ export async function runClientDiscovery(host: DiscoveryHost, era: 'auto' | 'mod
     host.dispatch({ type: 'discoveryFailed', fallBack: true, reason: 'initializeFailed', error });
     return { kind: 'legacy', version };
   };
-  let proposed = modern[0];
+  let proposed = pinned !== undefined && modern.includes(pinned) ? pinned : modern[0];
   if (proposed === undefined) return { kind: 'legacy', version: undefined };
   // Each version is tried at most twice: a -32022 that names the version just sent may be a transient refusal.
   const tried = new Map<string, number>();
@@ -167,6 +184,11 @@ function peerOf(result: DiscoverResultShape): PeerInfo {
   return typeof result.instructions === 'string'
     ? { capabilities: result.capabilities, info, instructions: result.instructions }
     : { capabilities: result.capabilities, info };
+}
+
+/** Whether `version` is of the handshake era (an unknown version counts as one: it can only be proposed in `initialize`). */
+function handshakeOf(version: string): boolean {
+  return getRevision(version)?.features.handshake ?? true;
 }
 
 function supportedOf(data: unknown): string[] {

@@ -21,10 +21,12 @@ const DISCOVERED = {
   _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'raw-modern', version: '2' } },
 };
 
-async function setup(client: Partial<SessionOptions> = {}) {
+async function setup(client: Partial<SessionOptions> = {}, transport: { answersUntilClosed?: boolean } = {}) {
   const clock = new SimulatedClock();
   const events: InspectEvent[] = [];
-  const [clientEnd, serverEnd] = InMemoryTransport.createPair();
+  const [pairEnd, serverEnd] = InMemoryTransport.createPair();
+  // A transport like stdio's, whose peer answers or exits, when asked.
+  const clientEnd = transport.answersUntilClosed === true ? Object.assign(pairEnd, { answersUntilClosed: true }) : pairEnd;
   const session = new Session({
     role: 'client',
     clock,
@@ -132,6 +134,65 @@ describe('Session (modern era, client)', () => {
       await flush();
       clock.advance(500);
       await flush();
+      expect(last('initialize').params).toMatchObject({ protocolVersion: '2025-11-25' });
+    });
+
+    it('waits past discoveryTimeoutMs on a transport whose peer answers or exits, and takes the late answer as modern', async () => {
+      const { session, last, reply, clock, peer } = await setup({ discoveryTimeoutMs: 500 }, { answersUntilClosed: true });
+      const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO });
+      await flush();
+      clock.advance(5_000);
+      await flush();
+      expect(peer.sent('initialize')).toEqual([]);
+      expect(session.state.kind).toBe('initializing');
+      await reply(last('server/discover'), { result: DISCOVERED });
+      await expect(agreed).resolves.toMatchObject({ era: 'modern' });
+      expect(session.state).toMatchObject({ kind: 'operating', version: MODERN });
+    });
+
+    it('still falls back at once there when the answer is a legacy one (-32601)', async () => {
+      const { session, last, reply } = await setup({ discoveryTimeoutMs: 500 }, { answersUntilClosed: true });
+      const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO });
+      await flush();
+      await reply(last('server/discover'), { error: { code: -32601, message: 'Method not found' } });
+      await reply(last('initialize'), { result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'legacy', version: '1' } } });
+      await expect(agreed).resolves.toMatchObject({ era: 'legacy' });
+    });
+
+    it('skips discovery when protocolVersion pins a handshake revision', async () => {
+      const { session, last, reply, peer } = await setup();
+      const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO, protocolVersion: '2025-06-18' });
+      await flush();
+      expect(peer.sent('server/discover')).toEqual([]);
+      const init = last('initialize');
+      expect(init.params).toMatchObject({ protocolVersion: '2025-06-18' });
+      await reply(init, { result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'legacy', version: '1' } } });
+      await expect(agreed).resolves.toMatchObject({ era: 'legacy' });
+    });
+
+    it('skips discovery when supportedVersions holds no modern revision', async () => {
+      const { session, last, peer } = await setup({ supportedVersions: ['2025-11-25'] });
+      void session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO });
+      await flush();
+      expect(peer.sent('server/discover')).toEqual([]);
+      expect(last('initialize').params).toMatchObject({ protocolVersion: '2025-11-25' });
+    });
+
+    it('never falls back when only 2026-07-28 is allowed: a legacy answer ends the connection', async () => {
+      const { session, last, reply, peer } = await setup({ supportedVersions: [MODERN] });
+      const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO });
+      await flush();
+      await reply(last('server/discover'), { error: { code: -32601, message: 'Method not found' } });
+      await expect(agreed).rejects.toMatchObject({ code: -32601 });
+      expect(peer.sent('initialize')).toEqual([]);
+      expect(session.state.kind).toBe('terminated');
+    });
+
+    it('with a modern protocolVersion pinned, falls back to the newest legacy version on a legacy server', async () => {
+      const { session, last, reply } = await setup();
+      void session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO, protocolVersion: MODERN });
+      await flush();
+      await reply(last('server/discover'), { error: { code: -32601, message: 'Method not found' } });
       expect(last('initialize').params).toMatchObject({ protocolVersion: '2025-11-25' });
     });
 

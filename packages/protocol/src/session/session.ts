@@ -325,7 +325,13 @@ export class Session {
   async negotiate(params: InitializeParams, options: NegotiateOptions = {}): Promise<NegotiateOutcome> {
     if (this.role !== 'client') throw new InvalidStateError('Only a client negotiates an era', this.#state.kind);
     this.#clientInfo = params.clientInfo;
-    const host = { ...this.#handshakeHost, supported: this.#supported, discoveryTimeoutMs: this.#options.discoveryTimeoutMs, closed: this.closed };
+    const host = {
+      ...this.#handshakeHost,
+      supported: this.#supported,
+      discoveryTimeoutMs: this.#options.discoveryTimeoutMs,
+      discoveryAwaitsAnswer: this.#transport?.answersUntilClosed === true,
+      closed: this.closed,
+    };
     return negotiateEra({ ...host, initialize: (p, o) => this.initialize(p, o) }, params, options);
   }
 

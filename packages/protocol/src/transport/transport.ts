@@ -143,4 +143,12 @@ export interface Transport {
    * HTTP). The session fails such requests at once with `NoReturnChannelError` when false.
    */
   readonly canSendRequests?: boolean;
+  /**
+   * True when the peer behind this transport is one endpoint that answers every request or
+   * closes the channel (a child process on stdio). A client's modern-era discovery then has no
+   * `discoveryTimeoutMs` of its own: a slow-starting server's late answer could not be told
+   * apart from a legacy server's silence, so it waits for the answer (bounded by the connect
+   * timeout, else the default request timeout) or for the channel to close.
+   */
+  readonly answersUntilClosed?: boolean;
 }
