@@ -23,6 +23,7 @@ const ENTRIES = {
     'src/auth/index.ts',
   ],
   inspector: ['src/index.ts'],
+  'redis-store': ['src/index.ts'],
 };
 
 /** The public names of one index file (the alias when renamed with `as`). */

@@ -13,11 +13,16 @@
 export {
   HttpErrorCode,
   InMemoryEventStore,
+  InMemoryMessageBus,
+  InMemorySessionStore,
+  InMemorySubscriptionStore,
   LOOPBACK_HOSTS,
   PROTOCOL_VERSION_HEADER,
   SESSION_ID_HEADER,
   SessionManager,
+  SharedStoreUnavailableError,
   acceptsMediaType,
+  busChannel,
   createHostGuard,
   createStreamableHttpServer,
   isLoopbackAddress,
@@ -25,6 +30,7 @@ export {
 } from './server/index.js';
 export type {
   AuthenticateResult,
+  BusHandler,
   EventStore,
   HandleRequestOptions,
   HttpAuthorization,
@@ -32,16 +38,21 @@ export type {
   HostGuardOptions,
   HostGuardResult,
   InMemoryEventStoreOptions,
+  InMemorySessionStoreOptions,
   ListeningServer,
   ManagedSession,
+  MessageBus,
   ReplayResult,
   SessionEndReason,
+  SessionRecord,
+  SessionStore,
   SessionManagerOptions,
   SessionRegistry,
   StoredEvent,
   StreamableHttpServer,
   StreamableHttpServerOptions,
   StreamableHttpSessionTransport,
+  SubscriptionStore,
 } from './server/index.js';
 
 // Client

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Clock } from '@statemcp/protocol';
+import type { ClusterOptions } from './cluster-relay.js';
 import type { EventStore } from './event-store.js';
 import type { HostGuardOptions } from './host-guard.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
@@ -114,6 +115,12 @@ export interface StreamableHttpServerOptions {
    * `systemClock` from `@statemcp/protocol`; tests pass a `SimulatedClock`.
    */
   clock?: Clock;
+  /**
+   * Run as one instance of a cluster (scale-out): session records go to `cluster.sessions`, and
+   * requests for a session another instance runs are relayed to it over `cluster.bus`, so a load
+   * balancer may send any request to any instance. Use the same shared `eventStore` everywhere.
+   */
+  cluster?: ClusterOptions;
   /** Session lifecycle notifications (observability). */
   onSessionCreated?: (sessionId: string) => void;
   /** Called once when a session ends (DELETE, idle timeout, close). */

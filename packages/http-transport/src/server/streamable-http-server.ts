@@ -34,6 +34,7 @@ import {
   type RequestId,
 } from '@statemcp/protocol';
 import { createAuthGate, type Admitted } from './auth-gate.js';
+import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
 import { createEraRouting } from './era-routing.js';
 import { HttpErrorCode, emptyResponse, errorResponse } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
@@ -45,6 +46,7 @@ import { hostGuardFor, legacyPathsOf, managerOptionsOf, nodeHttp } from './serve
 import { SessionManager, type ManagedSession, type SessionEndReason } from './session-manager.js';
 import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
+import { SharedStoreUnavailableError } from './shared-state.js';
 
 type AnySessionTransport = HttpServerSessionTransport | LegacySseSessionTransport;
 
@@ -97,6 +99,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       return;
     }
     if (manager.peek(id)?.transport === transport) manager.forget(id);
+    cluster?.unregister(id);
     options.onSessionClosed?.(id);
   };
 
@@ -162,6 +165,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (!(transport instanceof HttpServerSessionTransport) || transport.closed) {
       return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { id: replyId });
     }
+    cluster?.touch(id);
     return transport;
   };
 
@@ -302,6 +306,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       }
       manager.add(sessionId, managed(transport, principal));
       reservationHeld = false;
+      const unshared = await cluster?.register(sessionId, transport.protocolVersion, items[0], principal, () => manager.delete(sessionId, 'server-closed'));
+      if (unshared !== undefined) return unshared;
       response.headers.set(SESSION_ID_HEADER, sessionId);
       options.onSessionCreated?.(sessionId);
       return response;
@@ -403,6 +409,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
     const admitted = await auth.admit(inbound);
     if (admitted instanceof Response) return admitted;
+    if (cluster !== undefined && legacyRoute === undefined) {
+      const relayed = await relayToOwner(cluster, inbound, maxBody, (id) => manager.peek(id) !== undefined);
+      if (relayed !== undefined) return relayed;
+    }
 
     if (legacy !== undefined && legacyRoute === 'sse') {
       return inbound.method === 'GET' ? handleLegacyGet(inbound, legacy.messagePath, admitted.principal) : emptyResponse(405, { allow: 'GET' });
@@ -427,9 +437,17 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       return await handle(inbound);
     } catch (error) {
       options.onError?.(error);
+      if (error instanceof SharedStoreUnavailableError) {
+        return errorResponse(503, HttpErrorCode.Refused, `Service Unavailable: ${error.message}`, { headers: { 'retry-after': '1' } });
+      }
       return errorResponse(500, ErrorCode.InternalError, 'Internal error');
     }
   };
+
+  const cluster: ClusterMembership | undefined =
+    options.cluster === undefined || stateless
+      ? undefined
+      : joinCluster(options.cluster, manager.idleTimeoutMs, (request) => server.handleFetch(request), (error) => options.onError?.(error));
 
   const server: StreamableHttpServer = {
     handleNodeRequest: async (req, res, requestOptions) => {

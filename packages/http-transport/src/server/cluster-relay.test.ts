@@ -1,0 +1,130 @@
+import type { JsonObject } from '@statemcp/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InMemoryEventStore } from './event-store.js';
+import { InMemoryMessageBus, InMemorySessionStore } from './memory-shared-state.js';
+import type { StreamableHttpServer } from './server-options.js';
+import { createStreamableHttpServer } from './streamable-http-server.js';
+import { ACCEPT_BOTH, createServerSession, initializeBody, messagesOf, postInit, readEvents } from './test-support.js';
+
+const URL_ = 'http://127.0.0.1/mcp';
+const servers: StreamableHttpServer[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+/** Two instances of one server sharing the session store, the bus and the event store, as in a cluster. */
+function cluster() {
+  const sessions = new InMemorySessionStore();
+  const bus = new InMemoryMessageBus();
+  const eventStore = new InMemoryEventStore();
+  const instance = (instanceId: string): StreamableHttpServer => {
+    const server = createStreamableHttpServer({
+      eventStore,
+      cluster: { instanceId, sessions, bus },
+      connect: async (transport) => {
+        const session = createServerSession(transport, {
+          ask: async (_args, context) => {
+            await context.sendRequest('ping');
+            return { content: [{ type: 'text', text: `pong received by ${instanceId}` }] };
+          },
+        });
+        await session.connect(transport);
+      },
+    });
+    servers.push(server);
+    return server;
+  };
+  return { sessions, bus, a: instance('a'), b: instance('b') };
+}
+
+const post = (sessionId: string, body: unknown, extra: Record<string, string> = {}): RequestInit =>
+  postInit(body, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25', ...extra });
+
+async function openOn(server: StreamableHttpServer): Promise<string> {
+  const response = await server.handleFetch(new Request(URL_, postInit(initializeBody())));
+  expect(response.status).toBe(200);
+  const sessionId = response.headers.get('mcp-session-id') ?? '';
+  expect(sessionId).not.toBe('');
+  return sessionId;
+}
+
+describe('cluster relay', () => {
+  it('serves a session opened on A from B: POST, a server-to-client request answered on B, resume, DELETE', async () => {
+    const { sessions, bus, a, b } = cluster();
+    const sessionId = await openOn(a);
+    expect(sessions.get(sessionId)).toMatchObject({ sessionId, owner: 'a', protocolVersion: '2025-11-25', clientCapabilities: {} });
+    expect(a.sessions.size).toBe(1);
+    expect(b.sessions.size).toBe(0);
+
+    const initialized = await b.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', method: 'notifications/initialized' })));
+    expect(initialized.status).toBe(202);
+
+    const call = await b.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask' } })));
+    expect(call.status).toBe(200);
+    expect(call.headers.get('content-type')).toContain('text/event-stream');
+    const reader = call.body;
+    const first = await readEvents(reader, (event) => event.data.includes('"ping"'));
+    const ping = messagesOf(first.events).find((message) => message['method'] === 'ping');
+    expect(ping).toBeDefined();
+    const pingEventId = first.events.find((event) => event.data.includes('"ping"'))?.id ?? '';
+
+    // The client's answer goes to B; the request waiting on A completes.
+    const answered = await b.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', id: ping?.['id'] as number, result: {} })));
+    expect(answered.status).toBe(202);
+
+    // The client lost the stream: it resumes on B from the ping's event id and gets A's result.
+    const resumed = await b.handleFetch(
+      new Request(URL_, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25', 'last-event-id': pingEventId } }),
+    );
+    expect(resumed.status).toBe(200);
+    const rest = await readEvents(resumed.body, (event) => event.data.includes('"result"'));
+    const result = messagesOf(rest.events).find((message) => message['id'] === 1);
+    expect((result?.['result'] as JsonObject | undefined)?.['content']).toEqual([{ type: 'text', text: 'pong received by a' }]);
+
+    const deleted = await b.handleFetch(new Request(URL_, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } }));
+    expect(deleted.status).toBe(200);
+    expect(a.sessions.size).toBe(0);
+    expect(sessions.get(sessionId)).toBeUndefined();
+    expect(bus.channelCount).toBe(0);
+    for (const server of [a, b]) {
+      const after = await server.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', id: 2, method: 'tools/list' })));
+      expect(after.status).toBe(404);
+    }
+  });
+
+  it('answers 404 on every instance for a session no instance runs', async () => {
+    const { a, b } = cluster();
+    for (const server of [a, b]) {
+      const response = await server.handleFetch(new Request(URL_, post('unknown', { jsonrpc: '2.0', id: 1, method: 'tools/list' })));
+      expect(response.status).toBe(404);
+    }
+  });
+
+  it('answers 503 with a typed cause while the shared session store is unreachable', async () => {
+    const errors: unknown[] = [];
+    const { SharedStoreUnavailableError } = await import('./shared-state.js');
+    const server = createStreamableHttpServer({
+      cluster: {
+        instanceId: 'a',
+        bus: new InMemoryMessageBus(),
+        sessions: {
+          put: () => Promise.reject(new SharedStoreUnavailableError('sessions', 'down')),
+          get: () => Promise.reject(new SharedStoreUnavailableError('sessions', 'down')),
+          touch: () => false,
+          delete: () => false,
+        },
+      },
+      onError: (error) => errors.push(error),
+      connect: (transport) => createServerSession(transport).connect(transport),
+    });
+    servers.push(server);
+    const opened = await server.handleFetch(new Request(URL_, postInit(initializeBody())));
+    expect(opened.status).toBe(503);
+    expect(server.sessions.size).toBe(0);
+    const used = await server.handleFetch(new Request(URL_, post('elsewhere', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: ACCEPT_BOTH })));
+    expect(used.status).toBe(503);
+    expect(errors.every((error) => error instanceof SharedStoreUnavailableError)).toBe(true);
+    expect(errors).toHaveLength(2);
+  });
+});

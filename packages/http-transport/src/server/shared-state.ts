@@ -1,0 +1,111 @@
+/**
+ * What several instances of one Streamable HTTP server must share to serve the same sessions
+ * behind a load balancer (scale-out, issue 15). Each piece is a small storage contract; the
+ * in-memory implementations (`memory-shared-state.ts`) are the zero-configuration default, and
+ * `@statemcp/redis-store` implements every one of them over Redis.
+ *
+ * ```
+ *  SessionStore       session records: id, negotiated version, client capabilities, principal,
+ *                     the instance running the session's machine, expiry (refreshed on use)
+ *  EventStore         SSE events for `Last-Event-ID` resumption, bounded per stream (event-store.ts)
+ *  MessageBus         cross-instance routing: a message produced on instance A for a stream or
+ *                     a session whose HTTP exchange is held open on instance B
+ *  SubscriptionStore  listen / resource subscriptions: which subscribers follow which key
+ *  DurableTaskStore   the tasks extension's records (`@statemcp/server`, tasks/durable-store.ts)
+ * ```
+ *
+ * A session's connection machine is never shared: it stays one machine on the instance that
+ * runs it (its record's `owner`); the other instances reach it through the {@link MessageBus}.
+ * Every method may be asynchronous; a store that cannot reach its backend rejects with
+ * {@link SharedStoreUnavailableError}, so a request fails with a typed error instead of
+ * corrupting anything.
+ */
+import { LocalErrorCode, McpError, type JsonObject } from '@statemcp/protocol';
+
+/** The shared record of one stateful (legacy-era) session. Plain JSON. */
+export interface SessionRecord {
+  /** The `Mcp-Session-Id`. */
+  readonly sessionId: string;
+  /** The version the session negotiated; `undefined` while its handshake is in flight. */
+  readonly protocolVersion: string | undefined;
+  /** The capabilities the client declared in `initialize`. */
+  readonly clientCapabilities: JsonObject | undefined;
+  /** The principal that created the session (requests of another principal get 404). */
+  readonly principal: string | undefined;
+  /** The id of the instance running the session's connection machine. */
+  readonly owner: string;
+  /** Wall-clock ms (epoch) after which the session is gone unless used again. */
+  readonly expiresAt: number;
+}
+
+/**
+ * Shared session records. `put` and `touch` (re)start the record's time to live; an expired
+ * record is gone for every instance at once.
+ */
+export interface SessionStore {
+  /** Stores (or replaces) a record that lives `ttlMs` from now. */
+  put(record: SessionRecord, ttlMs: number): Promise<void> | void;
+  /** The record, or `undefined` when unknown, deleted or expired. */
+  get(sessionId: string): Promise<SessionRecord | undefined> | SessionRecord | undefined;
+  /** Restarts the record's time to live. Resolves false when the record is gone. */
+  touch(sessionId: string, ttlMs: number): Promise<boolean> | boolean;
+  /** Deletes the record. Resolves false when it was already gone. */
+  delete(sessionId: string): Promise<boolean> | boolean;
+}
+
+/** Receives the messages published on a channel (JSON text, delivered in publish order). */
+export type BusHandler = (payload: string) => void;
+
+/**
+ * Cross-instance message routing: fire-and-forget publish/subscribe on named channels (the
+ * channel names of {@link busChannel}). Delivery is at most once, to the subscribers present
+ * at publish time; what must survive a missed delivery goes to the {@link EventStore} first.
+ */
+export interface MessageBus {
+  /** Publishes `payload` on `channel`; resolves with the number of subscribers reached, when known. */
+  publish(channel: string, payload: string): Promise<number | undefined> | number | undefined;
+  /**
+   * Subscribes `handler` to `channel`; resolves once messages published afterwards are
+   * delivered. The returned function unsubscribes (idempotent).
+   */
+  subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>>;
+}
+
+/** The channel names the server uses on a {@link MessageBus}, keyed by session and stream. */
+export const busChannel = {
+  /** Messages for the instance running session `sessionId` (POSTed items, replies, DELETE). */
+  session: (sessionId: string): string => `session:${sessionId}`,
+  /** Messages for whichever instance holds stream `streamId` of session `sessionId` open. */
+  stream: (sessionId: string, streamId: string): string => `stream:${sessionId}:${streamId}`,
+} as const;
+
+/**
+ * Subscriptions shared by every instance: which subscribers (sessions, listen streams) follow
+ * which key (a resource URI, a listen topic), so a change seen on one instance notifies them all.
+ */
+export interface SubscriptionStore {
+  /** Adds `subscriber` to the followers of `key`. */
+  add(key: string, subscriber: string): Promise<void> | void;
+  /** Removes `subscriber` from the followers of `key`. Resolves false when it was not there. */
+  remove(key: string, subscriber: string): Promise<boolean> | boolean;
+  /** The followers of `key`, in no particular order. */
+  subscribers(key: string): Promise<string[]> | string[];
+  /** Removes `subscriber` from every key (its session ended). Resolves with how many were dropped. */
+  removeAll(subscriber: string): Promise<number> | number;
+}
+
+/**
+ * A shared store's backend (e.g. Redis) cannot be reached. Requests that needed it fail with
+ * this error (HTTP servers answer 503); nothing was half-written. A typed local error of the
+ * statemcp family with the `TRANSPORT_ERROR` code (category `interrupted`: retry later).
+ */
+export class SharedStoreUnavailableError extends McpError {
+  override readonly name: string = 'SharedStoreUnavailableError';
+  /** Which store failed, e.g. `'sessions'`, `'events'`, `'bus'`, `'tasks'`. */
+  readonly store: string;
+
+  constructor(store: string, message: string, options?: { cause?: unknown }) {
+    super(LocalErrorCode.TransportError, message, options);
+    this.store = store;
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * @statemcp/redis-store — Redis implementations of the shared-state contracts of
+ * `@statemcp/http-transport` (sessions, resumable SSE events, cross-instance routing,
+ * subscriptions) and of the tasks extension's `DurableTaskStore` (`@statemcp/server`), so one
+ * MCP server runs on several instances behind a load balancer. The Redis client
+ * (`@redis/client`) is a dependency of this package only.
+ */
+export { connectRedisStores } from './redis-stores.js';
+export { RedisConnection } from './redis-connection.js';
+export { RedisSessionStore } from './redis-session-store.js';
+export { RedisEventStore } from './redis-event-store.js';
+export { RedisMessageBus } from './redis-message-bus.js';
+export { RedisSubscriptionStore } from './redis-subscription-store.js';
+export { RedisTaskStore } from './redis-task-store.js';
+
+export type { RedisStores, RedisStoresOptions } from './redis-stores.js';
+export type { RedisCommandClient, RedisConnectionOptions } from './redis-connection.js';
+export type { RedisEventStoreOptions } from './redis-event-store.js';

@@ -1,0 +1,125 @@
+/**
+ * Resumability events in Redis Streams: one stream per SSE stream (`<prefix>events:<stream>`),
+ * capped at `maxEventsPerStream` entries (`XADD … MAXLEN`) and expiring `streamTtlMs` after its
+ * last write, so storage is bounded per stream and abandoned streams vanish by themselves.
+ *
+ * Event ids are `<stream>:<entry>` where `<entry>` is the Redis entry id (`<ms>-<seq>`,
+ * monotonic per stream): any instance can tell the stream of a `Last-Event-ID` and replay what
+ * another instance wrote. Appending is O(1); a replay is O(events replayed).
+ */
+import type { JsonRpcMessage } from '@statemcp/protocol';
+import type { EventStore, ReplayResult, StoredEvent } from '@statemcp/http-transport';
+import type { RedisConnection } from './redis-connection.js';
+
+const STORE = 'events';
+const FIELD = 'm';
+const PAGE = 200;
+
+/** Options of a {@link RedisEventStore}. */
+export interface RedisEventStoreOptions {
+  /** Entries kept per stream (`MAXLEN`, exact); older ones are trimmed first. Default 1000. */
+  maxEventsPerStream?: number;
+  /** A stream with no write for this long is dropped whole, ms. Default 1 hour. */
+  streamTtlMs?: number;
+}
+
+interface EntryId {
+  readonly ms: bigint;
+  readonly seq: bigint;
+}
+
+function parseEntry(text: string): EntryId | undefined {
+  const match = /^([0-9]{1,20})-([0-9]{1,20})$/.exec(text);
+  if (match === null) return undefined;
+  return { ms: BigInt(match[1] ?? '0'), seq: BigInt(match[2] ?? '0') };
+}
+
+function compareEntries(a: EntryId, b: EntryId): number {
+  if (a.ms !== b.ms) return a.ms < b.ms ? -1 : 1;
+  return a.seq === b.seq ? 0 : a.seq < b.seq ? -1 : 1;
+}
+
+function parseEventId(eventId: string): { streamId: string; entry: string; parsed: EntryId } | undefined {
+  const colon = eventId.lastIndexOf(':');
+  if (colon <= 0) return undefined;
+  const entry = eventId.slice(colon + 1);
+  const parsed = parseEntry(entry);
+  return parsed === undefined ? undefined : { streamId: eventId.slice(0, colon), entry, parsed };
+}
+
+/** The {@link EventStore} over Redis Streams, shared by every instance. */
+export class RedisEventStore implements EventStore {
+  readonly maxEventsPerStream: number;
+  readonly streamTtlMs: number;
+  readonly #redis: RedisConnection;
+
+  constructor(redis: RedisConnection, options: RedisEventStoreOptions = {}) {
+    this.#redis = redis;
+    this.maxEventsPerStream = options.maxEventsPerStream ?? 1000;
+    if (!Number.isSafeInteger(this.maxEventsPerStream) || this.maxEventsPerStream < 1) throw new RangeError('maxEventsPerStream must be a positive integer');
+    this.streamTtlMs = options.streamTtlMs ?? 60 * 60_000;
+    if (!(this.streamTtlMs > 0)) throw new RangeError('streamTtlMs must be positive');
+  }
+
+  #key(streamId: string): string {
+    return this.#redis.key(`events:${streamId}`);
+  }
+
+  async append(streamId: string, message: JsonRpcMessage | undefined): Promise<string> {
+    if (/[\r\n\0]/.test(streamId)) throw new RangeError('A stream id must not contain CR, LF or NUL');
+    const key = this.#key(streamId);
+    const data = message === undefined ? '' : JSON.stringify(message);
+    const replies = await this.#redis.run(STORE, (client) =>
+      client
+        .multi()
+        .xAdd(key, '*', { [FIELD]: data }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '=', threshold: this.maxEventsPerStream } })
+        .pExpire(key, Math.ceil(this.streamTtlMs))
+        .exec(),
+    );
+    const entry: unknown = replies[0];
+    if (typeof entry !== 'string') throw new TypeError('XADD answered without an entry id');
+    return `${streamId}:${entry}`;
+  }
+
+  streamIdOf(eventId: string): string | undefined {
+    return parseEventId(eventId)?.streamId;
+  }
+
+  async replayAfter(lastEventId: string, send: (event: StoredEvent) => void | Promise<void>): Promise<ReplayResult | undefined> {
+    const parsed = parseEventId(lastEventId);
+    if (parsed === undefined) return undefined;
+    const key = this.#key(parsed.streamId);
+    const [own, first, last] = await this.#redis.run(STORE, async (client) => {
+      const replies = await client.multi().xRange(key, parsed.entry, parsed.entry).xRange(key, '-', '+', { COUNT: 1 }).xRevRange(key, '+', '-', { COUNT: 1 }).exec();
+      return replies as unknown as [{ id: string }[], { id: string }[], { id: string }[]];
+    });
+    const firstId = first[0]?.id;
+    const lastId = last[0]?.id;
+    if (firstId === undefined || lastId === undefined) return undefined;
+    let truncated = false;
+    if (own.length === 0) {
+      const firstEntry = parseEntry(firstId);
+      const lastEntry = parseEntry(lastId);
+      // Unknown id: evicted if it is older than what is retained; forged if it is within or after it.
+      if (firstEntry === undefined || lastEntry === undefined || compareEntries(parsed.parsed, firstEntry) >= 0) return undefined;
+      truncated = true;
+    }
+    let cursor = truncated ? '-' : `(${parsed.entry}`;
+    for (;;) {
+      const start = cursor;
+      const page = (await this.#redis.run(STORE, (client) => client.xRange(key, start, '+', { COUNT: PAGE }))) ?? [];
+      for (const entry of page) {
+        const data = entry.message[FIELD];
+        if (typeof data === 'string' && data !== '') await send({ id: `${parsed.streamId}:${entry.id}`, message: JSON.parse(data) as JsonRpcMessage });
+      }
+      const tail = page.at(-1);
+      if (page.length < PAGE || tail === undefined) break;
+      cursor = `(${tail.id}`;
+    }
+    return { streamId: parsed.streamId, truncated };
+  }
+
+  async removeStream(streamId: string): Promise<void> {
+    await this.#redis.run(STORE, (client) => client.del(this.#key(streamId)));
+  }
+}

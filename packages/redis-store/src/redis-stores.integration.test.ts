@@ -1,0 +1,207 @@
+import type { JsonRpcMessage } from '@statemcp/protocol';
+import { SharedStoreUnavailableError, busChannel, type StoredEvent } from '@statemcp/http-transport';
+import type { StoredTask } from '@statemcp/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedisStores, type RedisStores } from './redis-stores.js';
+import { testRedisUrl, uniquePrefix } from './test-redis-server.js';
+
+let redis: { url: string; stop: () => Promise<void> };
+const open: RedisStores[] = [];
+
+beforeAll(async () => {
+  redis = await testRedisUrl();
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((stores) => stores.close()));
+});
+afterAll(async () => {
+  await redis.stop();
+});
+
+async function stores(keyPrefix: string, extra: { maxEventsPerStream?: number } = {}): Promise<RedisStores> {
+  const created = await connectRedisStores({ url: redis.url, keyPrefix, ...extra });
+  open.push(created);
+  return created;
+}
+
+const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+
+async function collect(store: RedisStores['events'], lastEventId: string): Promise<{ events: StoredEvent[]; result: Awaited<ReturnType<RedisStores['events']['replayAfter']>> }> {
+  const events: StoredEvent[] = [];
+  const result = await store.replayAfter(lastEventId, (event) => {
+    events.push(event);
+  });
+  return { events, result };
+}
+
+describe('RedisSessionStore', () => {
+  it('shares a record between instances, refreshes its TTL on touch and deletes it for all', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    const b = await stores(prefix);
+    await a.sessions.put(
+      { sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: { sampling: {} }, principal: 'alice', owner: 'a', expiresAt: 0 },
+      60_000,
+    );
+    const seen = await b.sessions.get('s1');
+    expect(seen).toMatchObject({ sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: { sampling: {} }, principal: 'alice', owner: 'a' });
+    expect(seen?.expiresAt).toBeGreaterThan(Date.now() + 50_000);
+    expect(await b.sessions.touch('s1', 120_000)).toBe(true);
+    expect((await a.sessions.get('s1'))?.expiresAt).toBeGreaterThan(Date.now() + 110_000);
+    expect(await b.sessions.delete('s1')).toBe(true);
+    expect(await a.sessions.get('s1')).toBeUndefined();
+    expect(await a.sessions.touch('s1', 1000)).toBe(false);
+    expect(await a.sessions.delete('s1')).toBe(false);
+  });
+
+  it('lets Redis expire a record for every instance', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    await a.sessions.put({ sessionId: 's2', protocolVersion: undefined, clientCapabilities: undefined, principal: undefined, owner: 'a', expiresAt: 0 }, 1);
+    // Redis expires keys on access once their time has passed; 1 ms is over by the next round trip.
+    await a.connection.client.ping();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await a.sessions.get('s2')).toBeUndefined();
+  });
+});
+
+describe('RedisEventStore', () => {
+  it('replays on one instance what another appended, after the given id, without priming events', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    const b = await stores(prefix);
+    const priming = await a.events.append('k.1', undefined);
+    const first = await a.events.append('k.1', note(1));
+    await a.events.append('k.2', note(99));
+    const second = await a.events.append('k.1', note(2));
+    expect(b.events.streamIdOf(first)).toBe('k.1');
+    const all = await collect(b.events, priming);
+    expect(all.result).toEqual({ streamId: 'k.1', truncated: false });
+    expect(all.events).toEqual([
+      { id: first, message: note(1) },
+      { id: second, message: note(2) },
+    ]);
+    const rest = await collect(b.events, first);
+    expect(rest.events.map((event) => event.id)).toEqual([second]);
+  });
+
+  it('caps each stream with MAXLEN and reports the gap of an evicted cursor', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix, { maxEventsPerStream: 3 });
+    const ids: string[] = [];
+    for (let n = 0; n < 6; n++) ids.push(await a.events.append('k.1', note(n)));
+    expect(await a.connection.client.xLen(a.connection.key('events:k.1'))).toBe(3);
+    const replay = await collect(a.events, ids[0] ?? '');
+    expect(replay.result).toEqual({ streamId: 'k.1', truncated: true });
+    expect(replay.events.map((event) => event.id)).toEqual(ids.slice(3));
+  });
+
+  it('refuses forged, malformed and removed cursors', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    const id = await a.events.append('k.1', note(1));
+    expect(await a.events.replayAfter('k.1:99999999999999-0', () => undefined)).toBeUndefined();
+    expect(await a.events.replayAfter('nonsense', () => undefined)).toBeUndefined();
+    expect(a.events.streamIdOf('k.1:12')).toBeUndefined();
+    await a.events.removeStream('k.1');
+    expect(await a.events.replayAfter(id, () => undefined)).toBeUndefined();
+  });
+});
+
+describe('RedisMessageBus', () => {
+  it('routes a message published on one instance to the subscriber of its channel on another', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    const b = await stores(prefix);
+    const received: string[] = [];
+    const arrived = new Promise<void>((resolve) => {
+      void b.bus
+        .subscribe(busChannel.stream('s1', 'k.1'), (payload) => {
+          received.push(payload);
+          if (received.length === 2) resolve();
+        })
+        .then(async () => {
+          expect(await a.bus.publish(busChannel.session('s1'), 'not for this stream')).toBe(0);
+          expect(await a.bus.publish(busChannel.stream('s1', 'k.1'), 'one')).toBe(1);
+          await a.bus.publish(busChannel.stream('s1', 'k.1'), 'two');
+        });
+    });
+    await arrived;
+    expect(received).toEqual(['one', 'two']);
+  });
+
+  it('unsubscribes a channel when its last local handler leaves', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    const first = await a.bus.subscribe('c', () => undefined);
+    const second = await a.bus.subscribe('c', () => undefined);
+    await first();
+    expect(await a.bus.publish('c', 'x')).toBe(1);
+    await second();
+    await second();
+    expect(await a.bus.publish('c', 'x')).toBe(0);
+  });
+});
+
+describe('RedisSubscriptionStore', () => {
+  it('shares who follows what and drops a subscriber everywhere at once', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    const b = await stores(prefix);
+    await a.subscriptions.add('file:///a', 's1');
+    await a.subscriptions.add('file:///b', 's1');
+    await b.subscriptions.add('file:///a', 's2');
+    expect((await b.subscriptions.subscribers('file:///a')).sort()).toEqual(['s1', 's2']);
+    expect(await b.subscriptions.remove('file:///a', 's2')).toBe(true);
+    expect(await b.subscriptions.remove('file:///a', 's2')).toBe(false);
+    expect(await b.subscriptions.removeAll('s1')).toBe(2);
+    expect(await a.subscriptions.subscribers('file:///a')).toEqual([]);
+    expect(await a.subscriptions.subscribers('file:///b')).toEqual([]);
+  });
+});
+
+describe('RedisTaskStore', () => {
+  const task = (taskId: string, expiresAt: number | null, status: 'working' | 'cancelled' = 'working'): StoredTask => ({
+    task: { taskId, status, createdAt: '2026-11-25T00:00:00Z', lastUpdatedAt: '2026-11-25T00:00:00Z', ttl: 60_000 } as unknown as StoredTask['task'],
+    owner: 'alice',
+    inputRequests: {},
+    inputKeysIssued: 0,
+    expiresAt,
+  });
+
+  it('creates on one instance what another reads, updates and deletes; put never revives a deleted task', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    const b = await stores(prefix);
+    await a.tasks.create(task('t1', Date.now() + 60_000));
+    expect((await b.tasks.get('t1'))?.task.status).toBe('working');
+    await b.tasks.put(task('t1', Date.now() + 60_000, 'cancelled'));
+    expect((await a.tasks.get('t1'))?.task.status).toBe('cancelled');
+    const ttl = await a.connection.client.pTTL(a.connection.key('task:t1'));
+    expect(ttl).toBeGreaterThan(50_000);
+    await a.tasks.delete('t1');
+    await b.tasks.put(task('t1', Date.now() + 60_000, 'cancelled'));
+    expect(await a.tasks.get('t1')).toBeUndefined();
+  });
+
+  it('keeps a task without expiry and drops one whose expiry has passed', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    await a.tasks.create(task('forever', null));
+    expect(await a.connection.client.pTTL(a.connection.key('task:forever'))).toBe(-1);
+    await a.tasks.create(task('gone', Date.now() - 1));
+    expect(await a.tasks.get('gone')).toBeUndefined();
+  });
+});
+
+describe('connectRedisStores', () => {
+  it('rejects with SharedStoreUnavailableError when Redis is not there', async () => {
+    const { createServer } = await import('node:net');
+    const probe = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => probe.once('listening', resolve));
+    const address = probe.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    await expect(connectRedisStores({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 1000 })).rejects.toBeInstanceOf(SharedStoreUnavailableError);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * Every shared store of one server instance over one pair of Redis connections: what a
+ * scaled-out deployment passes to its server (`eventStore`, the session and subscription
+ * stores, the message bus) and to the tasks extension (`tasks.store`).
+ */
+import { RedisConnection, type RedisConnectionOptions } from './redis-connection.js';
+import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.js';
+import { RedisMessageBus } from './redis-message-bus.js';
+import { RedisSessionStore } from './redis-session-store.js';
+import { RedisSubscriptionStore } from './redis-subscription-store.js';
+import { RedisTaskStore } from './redis-task-store.js';
+
+/** Options of {@link connectRedisStores}: the connection's plus the event store's bounds. */
+export interface RedisStoresOptions extends RedisConnectionOptions, RedisEventStoreOptions {}
+
+/** The shared stores of one instance and the connection they use. */
+export interface RedisStores {
+  readonly connection: RedisConnection;
+  readonly sessions: RedisSessionStore;
+  readonly events: RedisEventStore;
+  readonly bus: RedisMessageBus;
+  readonly subscriptions: RedisSubscriptionStore;
+  readonly tasks: RedisTaskStore;
+  /** Closes the connections. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to Redis and builds every store on that connection. Rejects with
+ * `SharedStoreUnavailableError` when Redis cannot be reached.
+ *
+ * @example
+ * ```ts
+ * const stores = await connectRedisStores({ url: 'redis://127.0.0.1:6390', keyPrefix: 'myapp:' });
+ * const mcp = createStreamableHttpServer({ connect: (t) => server.connect(t), eventStore: stores.events });
+ * ```
+ */
+export async function connectRedisStores(options: RedisStoresOptions = {}): Promise<RedisStores> {
+  const connection = await RedisConnection.connect(options);
+  const eventOptions: RedisEventStoreOptions = {};
+  if (options.maxEventsPerStream !== undefined) eventOptions.maxEventsPerStream = options.maxEventsPerStream;
+  if (options.streamTtlMs !== undefined) eventOptions.streamTtlMs = options.streamTtlMs;
+  return {
+    connection,
+    sessions: new RedisSessionStore(connection),
+    events: new RedisEventStore(connection, eventOptions),
+    bus: new RedisMessageBus(connection),
+    subscriptions: new RedisSubscriptionStore(connection),
+    tasks: new RedisTaskStore(connection),
+    close: () => connection.close(),
+  };
+}
