@@ -43,6 +43,8 @@ export function describeEvent(event: InspectEvent): string | undefined {
       if (message.method !== 'notifications/cancelled' && message.method !== 'notifications/initialized') return undefined;
       return `notify      → ${message.method}${message.params === undefined ? '' : ` ${JSON.stringify(message.params)}`}`;
     }
+    case 'task.transition':
+      return `task        ${event.side} ${event.taskId.slice(0, 8)}… ${event.from} → ${event.to}  (${event.event})`;
     case 'message.in':
     case 'diagnostic':
       return undefined;

@@ -28,7 +28,8 @@ export async function runDemoSession(): Promise<{ cancelled: unknown; expired: u
   const server = demoServer();
   const [clientSide, serverSide] = InMemoryTransport.createPair();
   await server.connect(serverSide);
-  const client = new Client({ name: 'inspector-demo-client', version: '1.0.0' });
+  // The legacy era: the walk under test is the handshake's, Uninitialized → Initializing → Initialized → Operating → ….
+  const client = new Client({ name: 'inspector-demo-client', version: '1.0.0' }, { era: 'legacy' });
   await client.connect(clientSide);
   await client.listTools();
   await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
