@@ -31,7 +31,8 @@ describe('createEverythingServer', () => {
     const server = createEverythingServer({ stepDelayMs: 1 });
     const [clientSide, serverSide] = InMemoryTransport.createPair();
     await server.connect(serverSide);
-    client = new Client({ name: 'test', version: '1.0.0' });
+    // The handshake era's fixtures (logging notifications, resources/subscribe); the modern ones are below.
+    client = new Client({ name: 'test', version: '1.0.0' }, { era: 'legacy' });
     setup(client);
     await client.connect(clientSide);
     return client;

@@ -20,7 +20,8 @@ export async function main(): Promise<string[]> {
   });
   server.notification('com.example/seen', { params: z.object({ hit: z.string() }) }, ({ hit }) => void lines.push(`server saw ${hit}`));
 
-  const client = new Client({ name: 'search-client', version: '1.0.0' });
+  // The handshake era: a server sends requests of its own (com.example/confirm) only on a session.
+  const client = new Client({ name: 'search-client', version: '1.0.0' }, { era: 'legacy' });
   client.method('com.example/confirm', Confirm, ({ question }) => {
     lines.push(`client asked: ${question}`);
     return { ok: true };

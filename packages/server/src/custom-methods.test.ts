@@ -112,3 +112,17 @@ describe('Server custom methods with our client', () => {
     await client.close();
   });
 });
+
+describe('Server custom methods in the 2026-07-28 era', () => {
+  it('declares the opt-in under extensions in server/discover, so our client calls the method', async () => {
+    const server = searchServer();
+    const client = new Client({ name: 'c', version: '1' }, { era: 'modern' });
+    const [a, b] = InMemoryTransport.createPair();
+    await server.connect(b);
+    await client.connect(a);
+    expect(client.protocolVersion).toBe('2026-07-28');
+    await expect(client.request('com.example/search', { query: 'q' }, search)).resolves.toEqual({ hits: ['hit for q'] });
+    await client.close();
+    await server.close();
+  });
+});

@@ -287,7 +287,8 @@ export class Server {
     const supported = (this.#options.supportedVersions ?? MODERN_PROTOCOL_VERSIONS).filter(isModernVersion);
     const result: JsonObject = {
       supportedVersions: [...supported].sort().reverse(),
-      capabilities: capabilitiesFor(this.capabilities(), version),
+      // Custom methods' opt-ins are declared here as in the handshake (under `extensions` from 2026-07-28).
+      capabilities: capabilitiesFor(declareCustomOptIns(this.capabilities(), this.#custom.optIns(), version), version),
     };
     if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
     return completeResult(result, version, resolveCacheHints(this.#options.cache));
