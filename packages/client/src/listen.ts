@@ -267,7 +267,7 @@ export class ListenStream implements ListenHandle {
   }
 }
 
-/** A task followed through `notifications/tasks` (see {@link ListenStreams.watchTask}). */
+/** A task followed through `notifications/tasks` on the client's listen streams: `covered` while an open stream names it; `stop()` ends the watch. */
 export interface TaskWatch {
   /** True while an open stream's acknowledged `taskIds` names the task (its changes will be pushed). */
   readonly covered: boolean;
