@@ -19,7 +19,8 @@ export async function main(): Promise<string[]> {
 
   const [clientTransport, serverTransport] = InMemoryTransport.createPair();
   await server.connect(serverTransport);
-  const client = new Client({ name: 'example-client', version: '1.0.0' });
+  // The handshake era, where list changes arrive on the session (2026-07-28 delivers them on a client.listen() stream).
+  const client = new Client({ name: 'example-client', version: '1.0.0' }, { era: 'legacy' });
   await client.connect(clientTransport);
 
   const uri = new UriTemplate('files://{root}{/path*}{?rev}').expand({ root: 'docs', path: ['guide', 'intro.md'], rev: '7' });
