@@ -57,7 +57,8 @@ class ScriptedServer implements Transport {
 }
 
 async function connected(): Promise<{ client: Client; server: ScriptedServer }> {
-  const client = new Client({ name: 'c', version: '1' });
+  // The legacy era's resumption (resources/subscribe again); the modern era's is covered over real stdio and HTTP.
+  const client = new Client({ name: 'c', version: '1' }, { era: 'legacy' });
   const server = new ScriptedServer();
   await client.connect(server);
   return { client, server };
