@@ -29,7 +29,8 @@ async function connectOne(url: string): Promise<Connected> {
       if (change.stream === 'standalone' && change.state.kind === 'open') streamOpen();
     },
   });
-  const client = new Client({ name: 'fault-suite-sessions', version: '1.0.0' });
+  // The handshake era: the fault is one GET stream held per session (2026-07-28 has neither).
+  const client = new Client({ name: 'fault-suite-sessions', version: '1.0.0' }, { era: 'legacy' });
   await within(
     (async () => {
       await client.connect(transport, { timeoutMs: SESSION_BOUND_MS });
