@@ -25,7 +25,9 @@ function wrap(client: Client, cancels: () => number): BenchClient {
 
 async function connect(transport: Transport, era?: 'modern'): Promise<BenchClient> {
   const cancels = countCancels(transport);
-  const client = new Client(INFO, era === undefined ? {} : { era });
+  // Every other option at its default; the era pinned so a row compares one protocol across stacks (the
+  // default 'auto' would take the 2026-07-28 era against our own servers, the handshake against the official ones).
+  const client = new Client(INFO, { era: era ?? 'legacy' });
   await client.connect(transport);
   return wrap(client, cancels);
 }
