@@ -39,6 +39,7 @@ import {
 import { buildCapabilities } from './capabilities.js';
 import { connectAndNegotiate } from './connect-handshake.js';
 import { ClientCustomMethods, customSpec, type CustomCallOptions, type CustomNotificationHandler, type CustomNotifyOptions, type CustomRequestHandler } from './custom-methods.js';
+import { ListChangedStream, type ChangedList } from './list-changed-stream.js';
 import { watchLists, type ListRefresher } from './list-refresh.js';
 import { NotificationListeners } from './listeners.js';
 import { ListenStreams, type ListenHandle, type ListenOptions, type SubscriptionFilter } from './listen.js';
@@ -89,6 +90,12 @@ import type {
   Tool,
 } from './types.js';
 
+/** The lists the client's own listen stream can carry. */
+const CHANGED_LISTS: readonly ChangedList[] = ['tools', 'prompts', 'resources'];
+
+/** How long `connect()` waits for the acknowledgement of the client's own listen stream without a timeout of its own, ms. */
+const DEFAULT_LISTEN_ACK_WAIT_MS = 60_000;
+
 /**
  * An MCP client. One client holds one connection at a time; after it has closed,
  * `connect()` may be called again and starts a fresh session at Uninitialized.
@@ -118,6 +125,7 @@ export class Client {
   readonly #custom = new ClientCustomMethods();
   readonly #refreshers: readonly ListRefresher<unknown>[];
   readonly #cache: ResponseCache | undefined;
+  readonly #listChanged: ListChangedStream;
   #session: Session;
   #declared: ClientCapabilities = {};
   #handshake: Promise<void> | undefined;
@@ -131,6 +139,11 @@ export class Client {
     if (options.roots !== undefined) this.#serverRequests.roots = checkRoots(options.roots);
     this.#listeners.add('notifications/tools/list_changed', () => this.#toolOutput.clear());
     this.#listeners.tap = (method, params) => this.#streams.route(method, params);
+    const listChanged = (this.#listChanged = new ListChangedStream(options.autoListen ?? true, () =>
+      this.#session.state.kind === 'operating' && this.era === 'modern' ? this.#listenHost() : undefined,
+    ));
+    this.#listeners.admit = (method, params) => listChanged.admits(method, params);
+    for (const list of CHANGED_LISTS) if (options.listChanged?.[list] !== undefined) listChanged.want(list);
     const cache = (this.#cache = options.cache === false ? undefined : new ResponseCache(options.clock ?? systemClock, options.cache));
     if (cache !== undefined) for (const method of ResponseCache.notifications) this.#listeners.add(method, (params) => cache.notified(method, params));
     this.#refreshers = watchLists(this.#listeners, options.clock ?? systemClock, options.listChanged, (kind, maxPages) =>
@@ -206,7 +219,9 @@ export class Client {
    * Attaches `transport` and agrees on an era through the connection machine: with `era`
    * `auto` (default) it discovers with `server/discover` and, on a legacy server, runs the
    * handshake — proposes the newest supported revision (or `options.protocolVersion`), accepts
-   * any revision it supports, sends `notifications/initialized`. Resolves in Operating. A server answer
+   * any revision it supports, sends `notifications/initialized`. Resolves in Operating — in the
+   * 2026-07-28 era once the client's own listen stream for list-change listeners, if it opens
+   * one, was acknowledged (`ClientOptions.autoListen`). A server answer
    * this client cannot speak closes the connection and rejects with
    * `UnsupportedProtocolVersionError`. Throws `AlreadyConnectedError` while another
    * connection is live or being set up.
@@ -232,6 +247,8 @@ export class Client {
     } finally {
       this.#handshake = undefined;
     }
+    // 2026-07-28: the stream that carries list changes to the listeners (list-changed-stream.ts).
+    await this.#listChanged.updateWithin(this.#options.clock ?? systemClock, options.timeoutMs ?? this.#options.defaultTimeoutMs ?? DEFAULT_LISTEN_ACK_WAIT_MS);
   }
 
   async #runHandshake(session: Session, transport: Transport, options: ConnectOptions): Promise<void> {
@@ -269,6 +286,7 @@ export class Client {
    */
   async close(): Promise<void> {
     this.#streams.endWaiting(); // listen streams waiting out a lost connection end here
+    await this.#listChanged.close(); // the client's own stream ends 'closed', its request cancelled
     await this.#session.close();
   }
 
@@ -349,19 +367,32 @@ export class Client {
 
   // ------------------------------------------------------------------ notification listeners
 
-  /** Calls `listener` on `notifications/tools/list_changed`; returns an unsubscribe function. */
+  /**
+   * Calls `listener` on `notifications/tools/list_changed`; returns an unsubscribe function. In
+   * the 2026-07-28 era the client opens a listen stream for it (see `ClientOptions.autoListen`).
+   */
   onToolsListChanged(listener: () => void): () => void {
-    return this.#listeners.add('notifications/tools/list_changed', () => listener());
+    return this.#onListChanged('tools', listener);
   }
 
-  /** Calls `listener` on `notifications/resources/list_changed`; returns an unsubscribe function. */
+  /** Calls `listener` on `notifications/resources/list_changed`; returns an unsubscribe function. Modern era: see `onToolsListChanged`. */
   onResourcesListChanged(listener: () => void): () => void {
-    return this.#listeners.add('notifications/resources/list_changed', () => listener());
+    return this.#onListChanged('resources', listener);
   }
 
-  /** Calls `listener` on `notifications/prompts/list_changed`; returns an unsubscribe function. */
+  /** Calls `listener` on `notifications/prompts/list_changed`; returns an unsubscribe function. Modern era: see `onToolsListChanged`. */
   onPromptsListChanged(listener: () => void): () => void {
-    return this.#listeners.add('notifications/prompts/list_changed', () => listener());
+    return this.#onListChanged('prompts', listener);
+  }
+
+  #onListChanged(list: ChangedList, listener: () => void): () => void {
+    const remove = this.#listeners.add(`notifications/${list}/list_changed`, () => listener());
+    const release = this.#listChanged.want(list);
+    void this.#listChanged.update(); // connected in the modern era: the stream widens to this list
+    return () => {
+      remove();
+      release();
+    };
   }
 
   /** Calls `listener` with the URI of a subscribed resource that changed; returns an unsubscribe function. */

@@ -18,7 +18,8 @@
  * ```
  *
  * Notifications of a stream also reach the client-wide listeners (`onToolsListChanged`, the
- * `listChanged` auto-refresh), so a listen stream is what feeds them in the modern era.
+ * `listChanged` auto-refresh), so a listen stream is what feeds them in the modern era; the
+ * client opens one for them itself (`list-changed-stream.ts`).
  *
  * A stream outlives a lost connection (the server process exited, the transport failed; not
  * `client.close()`): it waits, and the client's next `connect()` opens it again in the era the

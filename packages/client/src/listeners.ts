@@ -23,6 +23,8 @@ export class NotificationListeners {
   readonly #listeners = new Map<ListenedNotification, Set<Listener>>();
   /** Sees every listened notification first (the listen streams' router). */
   tap: ((method: ListenedNotification, params: JsonObject) => void) | undefined;
+  /** Decides, after the tap, whether the listeners hear a notification (default: they all do). */
+  admit: ((method: ListenedNotification, params: JsonObject) => boolean) | undefined;
 
   /** Adds a listener; returns a function that removes it. */
   add(method: ListenedNotification, listener: Listener): () => void {
@@ -47,6 +49,7 @@ export class NotificationListeners {
 
   #emit(method: ListenedNotification, params: JsonObject): void {
     this.tap?.(method, params);
+    if (this.admit !== undefined && !this.admit(method, params)) return;
     const set = this.#listeners.get(method);
     if (set === undefined) return;
     let failure: Error | undefined;

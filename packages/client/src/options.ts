@@ -106,6 +106,15 @@ export interface ClientOptions {
    * discovery waits for the answer, bounded by the connect timeout.
    */
   readonly discoveryTimeoutMs?: number;
+  /**
+   * 2026-07-28 era: let the client open ONE `subscriptions/listen` stream itself for the lists
+   * that have `on…ListChanged` listeners or `listChanged` auto-refresh and whose `listChanged`
+   * the server advertises (default true). It opens after `connect()`'s discovery (which resolves
+   * once the server acknowledged it), widens when a listener for another list is added later,
+   * resumes after a lost connection and closes with `client.close()`. `false`: no stream is
+   * opened; the application calls `client.listen(...)` itself. The legacy era needs none.
+   */
+  readonly autoListen?: boolean;
 }
 
 /** The lists `ClientOptions.listChanged` can keep fresh, each with its callback and debounce. */

@@ -19,15 +19,15 @@ export async function main(): Promise<string[]> {
 
   const [clientTransport, serverTransport] = InMemoryTransport.createPair();
   await server.connect(serverTransport);
-  // The handshake era, where list changes arrive on the session (2026-07-28 delivers them on a client.listen() stream).
-  const client = new Client({ name: 'example-client', version: '1.0.0' }, { era: 'legacy' });
+  const client = new Client({ name: 'example-client', version: '1.0.0' });
+  // Listening before connect(): in the 2026-07-28 era the client then opens its listen stream for prompts as it connects.
+  const changed = new Promise<void>((resolve) => client.onPromptsListChanged(resolve));
   await client.connect(clientTransport);
 
   const uri = new UriTemplate('files://{root}{/path*}{?rev}').expand({ root: 'docs', path: ['guide', 'intro.md'], rev: '7' });
   const read = await client.readResource({ uri });
 
   // Both changes reach the client as one notification per list.
-  const changed = new Promise<void>((resolve) => client.onPromptsListChanged(resolve));
   files.update({ name: 'documents', uriTemplate: 'docs://{+path}', mimeType: 'text/markdown' }, (docUri, { path }) => ({
     contents: [{ uri: docUri, text: `# ${path}` }],
   }));

@@ -6,7 +6,7 @@
  * close ends it with the graceful result, and a stream whose response broke is sent again.
  */
 import { Client, type ListenNotification } from '@statemcp/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { Servers, recordingFetch } from '../../test/mcp-fixture.js';
 import { StreamableHttpClientTransport } from '../client/streamable-http.js';
@@ -75,6 +75,46 @@ describe('subscriptions/listen over Streamable HTTP (2026-07-28)', () => {
     const arriving = next(stream);
     mcp.registerTool('added', {}, () => ({ content: [] }));
     expect((await arriving).params._meta).toEqual({ 'io.modelcontextprotocol/subscriptionId': stream.id });
+    await client.close();
+  });
+
+  it("opens the client's own stream for onToolsListChanged in era 'auto', and client.close() ends it on the server", async () => {
+    const { mcp, url } = await servers.start();
+    const { fetch, exchanges } = recordingFetch();
+    const client = new Client({ name: 'list-watcher', version: '1.0.0' });
+    const changed = new Promise<void>((resolve) => client.onToolsListChanged(resolve));
+    await client.connect(new StreamableHttpClientTransport(url, { fetch }));
+    expect(client.era).toBe('modern');
+    expect(exchanges.filter((exchange) => exchange.rpc === 'subscriptions/listen')).toHaveLength(1);
+    const [live] = mcp.server.subscriptions.live;
+    expect(live?.filter).toEqual({ toolsListChanged: true });
+
+    mcp.registerTool('added', {}, () => ({ content: [] }));
+    await changed;
+    await client.close();
+    await live?.connection.closed;
+    expect(mcp.server.subscriptions.live).toEqual([]);
+  });
+
+  it("sends the client's own stream again when its response breaks, and the listener keeps hearing changes", async () => {
+    const { mcp, url } = await servers.start();
+    const client = new Client({ name: 'list-watcher', version: '1.0.0' });
+    let changes = 0;
+    client.onToolsListChanged(() => changes++);
+    await client.connect(new StreamableHttpClientTransport(url));
+    const [first] = mcp.server.subscriptions.live;
+    await first?.connection.terminate(); // as a restarted instance's would
+    await vi.waitFor(
+      () => {
+        const live = mcp.server.subscriptions.live;
+        expect(live).toHaveLength(1);
+        expect(live[0]?.id).not.toBe(first?.id);
+      },
+      { timeout: 10_000 },
+    );
+
+    mcp.registerTool('added', {}, () => ({ content: [] }));
+    await vi.waitFor(() => expect(changes).toBe(1), { timeout: 10_000 });
     await client.close();
   });
 });

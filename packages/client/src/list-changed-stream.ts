@@ -1,0 +1,140 @@
+/**
+ * The client's own listen stream for list changes in the 2026-07-28 era. There a server sends
+ * `notifications/{tools,prompts,resources}/list_changed` only on a `subscriptions/listen`
+ * stream, so `onToolsListChanged` and the `listChanged` auto-refresh would hear nothing without
+ * one. The client opens ONE stream itself (an ordinary `client.listen` stream: same opening,
+ * resumption and `inspect` events) for exactly the lists that
+ *
+ * - someone listens to (an `on…ListChanged` listener, or `ClientOptions.listChanged`), and
+ * - the server advertises `listChanged` for (its `server/discover` capabilities).
+ *
+ * ```
+ *  connect() ─▶ Operating (modern) ─▶ wanted ∩ advertised empty? ── yes ─▶ no stream
+ *                                            │ no
+ *                                            ▼
+ *                       subscriptions/listen {toolsListChanged, …} ─▶ acknowledged ─▶ connect() resolves
+ *  listener for another list added ─▶ a stream for the union ─▶ acknowledged ─▶ the previous one closed
+ *  connection lost ─▶ waits, opened again by the next connect() (like every resumable stream)
+ *  client.close() ─▶ closed first (its request cancelled), then the connection
+ * ```
+ *
+ * Removing listeners does not narrow the stream; it lasts until `client.close()`. While the
+ * stream covers a list, the client-wide listeners hear that list's changes from it alone: the
+ * copies of the same change on the application's own streams still reach those streams, not
+ * the listeners a second time. `ClientOptions.autoListen: false` turns all of this off.
+ */
+import { SUBSCRIPTION_ID_META_KEY, isJsonObject, type Clock, type JsonObject, type TimerHandle } from '@statemcp/protocol';
+import { openListen, type ListenHost } from './listen-open.js';
+import type { ListenHandle, SubscriptionFilter } from './listen.js';
+
+/** The lists whose changes the stream can carry. */
+export type ChangedList = 'tools' | 'prompts' | 'resources';
+
+const FILTER_KEY = { tools: 'toolsListChanged', prompts: 'promptsListChanged', resources: 'resourcesListChanged' } as const satisfies Record<ChangedList, keyof SubscriptionFilter>;
+
+const LIST_OF: Readonly<Record<string, ChangedList>> = {
+  'notifications/tools/list_changed': 'tools',
+  'notifications/prompts/list_changed': 'prompts',
+  'notifications/resources/list_changed': 'resources',
+};
+
+/** The list-changed stream of one client, across its connections. */
+export class ListChangedStream {
+  readonly #enabled: boolean;
+  /** How many listeners want each list (the `listChanged` option's lists count once, for good). */
+  readonly #wanted = new Map<ChangedList, number>();
+  /** The modern, Operating connection to open the stream on; undefined otherwise. */
+  readonly #host: () => ListenHost | undefined;
+  #stream: ListenHandle | undefined;
+  #requested = new Set<ChangedList>();
+  /** Updates run one after the other (a listener added while a stream is being opened waits for it). */
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(enabled: boolean, host: () => ListenHost | undefined) {
+    this.#enabled = enabled;
+    this.#host = host;
+  }
+
+  /** Someone listens to `list`'s changes; returns the function that says it stopped. */
+  want(list: ChangedList): () => void {
+    this.#wanted.set(list, (this.#wanted.get(list) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#wanted.set(list, (this.#wanted.get(list) ?? 1) - 1);
+    };
+  }
+
+  /**
+   * Opens the stream (or a wider one in its place) when a wanted, advertised list is not
+   * covered yet; resolves once the server acknowledged it, or at once when nothing is to open.
+   * Never rejects: a stream the server refuses leaves the client without one.
+   */
+  update(): Promise<void> {
+    const next = this.#queue.then(() => this.#reconcile());
+    this.#queue = next;
+    return next;
+  }
+
+  /**
+   * `update()`, waiting at most `timeoutMs` on `clock` for the acknowledgement (connect() does
+   * not hang on a server that never acknowledges; the stream still opens when it does).
+   */
+  async updateWithin(clock: Clock, timeoutMs: number): Promise<void> {
+    let timer: TimerHandle | undefined;
+    const expired = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, timeoutMs)));
+    try {
+      await Promise.race([this.update(), expired]);
+    } finally {
+      if (timer !== undefined) clock.clearTimeout(timer);
+    }
+  }
+
+  /** Closes the stream (before the client closes its connection): its request is cancelled, it ends `closed`. */
+  async close(): Promise<void> {
+    const stream = this.#stream;
+    this.#forget(stream);
+    await stream?.close();
+  }
+
+  /**
+   * Whether the client-wide listeners hear this notification: not when it is another stream's
+   * copy of a list change that the client's own stream carries.
+   */
+  admits(method: string, params: JsonObject): boolean {
+    const list = LIST_OF[method];
+    const stream = this.#stream;
+    if (list === undefined || stream === undefined || stream.acknowledged[FILTER_KEY[list]] !== true) return true;
+    const id = isJsonObject(params._meta) ? params._meta[SUBSCRIPTION_ID_META_KEY] : undefined;
+    return id === undefined || id === stream.id;
+  }
+
+  async #reconcile(): Promise<void> {
+    const host = this.#host();
+    if (!this.#enabled || host === undefined) return;
+    const capabilities = host.serverCapabilities;
+    const missing = [...this.#wanted].filter(([list, count]) => count > 0 && !this.#requested.has(list) && capabilities?.[list]?.listChanged === true).map(([list]) => list);
+    if (missing.length === 0) return;
+    const lists = new Set([...this.#requested, ...missing]);
+    const filter: Record<string, boolean> = {};
+    for (const list of lists) filter[FILTER_KEY[list]] = true;
+    let opened: ListenHandle;
+    try {
+      opened = await openListen(host, filter, { resume: true });
+    } catch {
+      return; // refused, or the connection ended meanwhile: the failed request is in `inspect`
+    }
+    const previous = this.#stream;
+    this.#stream = opened;
+    this.#requested = lists;
+    void opened.ended.then(() => this.#forget(opened));
+    await previous?.close();
+  }
+
+  #forget(stream: ListenHandle | undefined): void {
+    if (stream === undefined || this.#stream !== stream) return;
+    this.#stream = undefined;
+    this.#requested = new Set();
+  }
+}
