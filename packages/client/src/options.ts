@@ -102,7 +102,7 @@ export interface ClientOptions {
   readonly cache?: false | ResponseCacheOptions;
   /**
    * Modern era: how long `server/discover` may take before the server is taken for a legacy one,
-   * ms (default 10 000). Not applied on a transport whose peer answers or exits (stdio): there
+   * ms (default 10 000). Not applied on a transport whose peer answers or closes (stdio, WebSocket): there
    * discovery waits for the answer, bounded by the connect timeout.
    */
   readonly discoveryTimeoutMs?: number;

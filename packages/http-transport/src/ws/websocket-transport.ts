@@ -82,6 +82,12 @@ export class WebSocketClientTransport implements Transport {
   readonly #options: WebSocketClientTransportOptions;
   #state: ClientState = { kind: 'new' };
   readonly canSendRequests = true;
+  /**
+   * The server at the other end of the socket answers every request or closes it (like a child
+   * process on stdio): a client's 2026-07-28 discovery waits for its answer instead of taking a
+   * slow server for a legacy one after `discoveryTimeoutMs`.
+   */
+  readonly answersUntilClosed = true;
 
   constructor(url: URL | string, options: WebSocketClientTransportOptions = {}) {
     this.#url = new URL(url);
