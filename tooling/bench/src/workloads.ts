@@ -12,7 +12,7 @@ import * as statemcpClients from './clients/statemcp.js';
 import { waitForExit, type BenchClient } from './clients/types.js';
 import type { Counts } from './config.js';
 import { closedLoop, type Metric, type Sample, type Workload } from './runner.js';
-import { ECHO_TEXT, ECHO_TOOL, MIB, fullGc } from './spec.js';
+import { ECHO_TEXT, ECHO_TOOL, MIB, bigResponseLine, fullGc } from './spec.js';
 import { inspectorWorkloads } from './inspector-workload.js';
 import { latencyPercentiles } from './stats.js';
 
@@ -182,8 +182,8 @@ export function workloads(c: Counts): Workload[] {
 
   const big: Workload = {
     id: 'stdio.1mib',
-    title: '1 MiB tool result over stdio',
-    detail: `${c.bigCalls} sequential calls after 5 warm-up; floor = child writes a prebuilt 1 MiB line per request`,
+    title: '1 MiB text tool result (quotes, backslashes, tabs, newlines) over stdio',
+    detail: `${c.bigCalls} sequential calls after 5 warm-up; a text of 1 MiB whose JSON encoding escapes 16 of every 53 characters (${(bigResponseLine(MIB).length / MIB).toFixed(2)} MiB on the wire); byte floor = child writes the raw floor's prebuilt response line per request`,
     stacks: [...MCP_STACKS, 'floor'],
     metrics: [m('mibPerSec', 'MiB/s', 1, true), m('msPerCall', 'ms/call', 2, false)],
     run: async (stack) => {
@@ -200,8 +200,10 @@ export function workloads(c: Counts): Workload[] {
       };
       if (stack === 'floor') {
         const pipe = spawnPipeFloor(fixturePath('pipe-echo'), ['--big', String(MIB)]);
+        const lineBytes = Buffer.byteLength(bigResponseLine(MIB));
         try {
-          return await measure(() => pipe.roundTrip('1'));
+          // The floor counts the text it carried when the whole response line arrived.
+          return await measure(async () => ((await pipe.roundTrip('1')) === lineBytes ? MIB : -1));
         } finally {
           await pipe.stop();
         }
