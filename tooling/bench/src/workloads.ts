@@ -4,9 +4,8 @@
  * (`statemcp`, `sdk1`, `sdk2`, `raw`), plus `floor` (a byte floor where one applies) and
  * `fetch` (the raw JSON-RPC client on `fetch` instead of node:http).
  */
-import { Agent } from 'node:http';
 import { MCP_STACKS, adapter, fixturePath } from './adapters.js';
-import { httpPoster, openIdleSession, spawnHttpServer, spawnPipeFloor } from './children.js';
+import { httpPoster, spawnHttpServer, spawnPipeFloor } from './children.js';
 import * as rawClients from './clients/raw.js';
 import * as statemcpClients from './clients/statemcp.js';
 import { waitForExit, type BenchClient } from './clients/types.js';
@@ -14,6 +13,7 @@ import type { Counts } from './config.js';
 import { closedLoop, type Metric, type Sample, type Workload } from './runner.js';
 import { ECHO_TEXT, ECHO_TOOL, MIB, bigResponseLine, fullGc } from './spec.js';
 import { inspectorWorkloads } from './inspector-workload.js';
+import { sessionsWorkload } from './sessions-workload.js';
 import { latencyPercentiles } from './stats.js';
 
 const m = (key: string, label: string, digits: number, higherIsBetter: boolean): Metric => ({ key, label, digits, higherIsBetter });
@@ -237,64 +237,6 @@ export function workloads(c: Counts): Workload[] {
     },
   };
 
-  const sessions: Workload = {
-    id: 'http.sessions',
-    title: `${c.sessions} idle Streamable HTTP sessions on one server (child, after GC)`,
-    detail: `sessions opened 8 at a time with raw initialize + initialized POSTs; memory from the child after a full GC, minus its baseline${c.idleWaitMs > 0 ? `; then again after ${c.idleWaitMs / 1000} s without traffic (and a full GC)` : ''}`,
-    stacks: MCP_STACKS,
-    metrics: [
-      m('rssKB', 'RSS KB/session', 1, false),
-      m('heapKB', 'heap KB/session', 1, false),
-      m('heapTotalKB', 'committed heap KB/session', 1, false),
-      m('externalKB', 'external KB/session', 2, false),
-      ...(c.idleWaitMs > 0 ? [m('idleRssKB', `RSS KB/session after ${c.idleWaitMs / 1000} s idle`, 1, false)] : []),
-      m('openPerSec', 'sessions opened/s', 0, true),
-    ],
-    ratioMetrics: c.idleWaitMs > 0 ? ['rssKB', 'idleRssKB', 'heapKB'] : ['rssKB', 'heapKB'],
-    run: async (stack) => {
-      const server = await spawnHttpServer(httpFixture(stack));
-      const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-      try {
-        // Warm the server's code paths so the baseline includes compiled code, not per-session state.
-        for (let i = 0; i < 5; i++) await openIdleSession(server.url, agent);
-        const before = await server.memory();
-        const t0 = performance.now();
-        let opened = 0;
-        const deadline = t0 + limit;
-        await Promise.all(
-          Array.from({ length: 8 }, async () => {
-            while (opened < c.sessions && performance.now() < deadline) {
-              opened++;
-              await openIdleSession(server.url, agent);
-            }
-          }),
-        );
-        const openMs = performance.now() - t0;
-        const after = await server.memory();
-        const live = after.sessions - before.sessions;
-        if (live !== c.sessions) throw new Error(`server reports ${live} new sessions, expected ${c.sessions}`);
-        const idle: Sample = {};
-        if (c.idleWaitMs > 0) {
-          await new Promise((resolve) => setTimeout(resolve, c.idleWaitMs));
-          const rested = await server.memory();
-          if (rested.sessions !== after.sessions) throw new Error('sessions ended while idle');
-          idle.idleRssKB = (rested.rss - before.rss) / c.sessions / 1024;
-        }
-        return {
-          ...idle,
-          rssKB: (after.rss - before.rss) / c.sessions / 1024,
-          heapKB: (after.heapUsed - before.heapUsed) / c.sessions / 1024,
-          heapTotalKB: (after.heapTotal - before.heapTotal) / c.sessions / 1024,
-          externalKB: (after.external - before.external) / c.sessions / 1024,
-          openPerSec: (c.sessions / openMs) * 1000,
-        };
-      } finally {
-        agent.destroy();
-        await server.stop();
-      }
-    },
-  };
-
   const timeouts: Workload = {
     id: 'timeouts.stdio',
     title: `${c.timeouts} concurrent requests timing out at 50 ms (stdio child)`,
@@ -428,7 +370,7 @@ export function workloads(c: Counts): Workload[] {
     httpCalls(1, 1, c.httpSeq),
     httpCalls(16, 8, c.httpConcurrent),
     modernHttp,
-    sessions,
+    sessionsWorkload(c, limit),
     timeouts,
     ...inspectorWorkloads(c),
   ];
