@@ -16,6 +16,12 @@ export interface Metric {
 
 export type Sample = Record<string, number>;
 
+/** Paired ratios to report: `mine` ÷ each of `others`, per repetition. */
+export interface Comparison {
+  readonly mine: string;
+  readonly others: readonly string[];
+}
+
 export interface Workload {
   readonly id: string;
   readonly title: string;
@@ -25,6 +31,8 @@ export interface Workload {
   readonly metrics: readonly Metric[];
   /** Metric keys whose statemcp ratios are reported (default: the first metric). */
   readonly ratioMetrics?: readonly string[];
+  /** Which ratios (default: statemcp ÷ every other stack). */
+  readonly comparisons?: readonly Comparison[];
   run(stack: string): Promise<Sample>;
 }
 
@@ -35,6 +43,7 @@ export interface WorkloadResult {
   readonly stacks: readonly string[];
   readonly metrics: readonly Metric[];
   readonly ratioMetrics: readonly string[];
+  readonly comparisons: readonly Comparison[];
   /** values[stack][metric][rep] (NaN when the run failed). */
   readonly values: Record<string, Record<string, number[]>>;
   readonly errors: string[];
@@ -85,6 +94,8 @@ export async function runWorkload(
     stacks: workload.stacks,
     metrics: workload.metrics,
     ratioMetrics: workload.ratioMetrics ?? [workload.metrics[0]?.key ?? ''],
+    comparisons:
+      workload.comparisons ?? (workload.stacks.includes('statemcp') ? [{ mine: 'statemcp', others: workload.stacks.filter((s) => s !== 'statemcp') }] : []),
     values,
     errors,
     elapsedMs: performance.now() - started,

@@ -5,12 +5,13 @@
  * `fetch` (the raw JSON-RPC client on `fetch` instead of node:http).
  */
 import { MCP_STACKS, adapter, fixturePath } from './adapters.js';
+import { allocatedBytes } from './allocation.js';
 import { httpPoster, spawnHttpServer, spawnPipeFloor } from './children.js';
 import * as rawClients from './clients/raw.js';
 import * as statemcpClients from './clients/statemcp.js';
 import { waitForExit, type BenchClient } from './clients/types.js';
 import type { Counts } from './config.js';
-import { closedLoop, type Metric, type Sample, type Workload } from './runner.js';
+import { closedLoop, type Comparison, type Metric, type Sample, type Workload } from './runner.js';
 import { ECHO_TEXT, ECHO_TOOL, MIB, bigResponseLine, fullGc } from './spec.js';
 import { inspectorWorkloads } from './inspector-workload.js';
 import { sessionsWorkload } from './sessions-workload.js';
@@ -23,10 +24,35 @@ const P99 = m('p99', 'p99 ms', 3, false);
 /** CPU time (user + system) of the harness process per call: both sides in-memory, the client side otherwise. */
 const CPU = m('cpuUs', 'CPU µs/call', 1, false);
 const CLIENT_CPU = m('cpuUs', 'client CPU µs/call', 1, false);
+/** V8 heap bytes allocated per call, client and server together (see allocation.ts). */
+const ALLOCATED = m('allocBytes', 'bytes allocated/call', 0, false);
+/** Sequential calls whose allocation is counted (after the timed loop). */
+const ALLOCATION_CALLS = 5_000;
 
 /** A tools/call request line of the same shape as the stacks send (for the byte floors). */
 const ECHO_REQUEST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: ECHO_TOOL, arguments: { text: ECHO_TEXT } } });
 const ECHO_RESPONSE = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: ECHO_TEXT }] } });
+
+/**
+ * HTTP rows: every MCP stack on its default client (statemcp: `nodeHttpFetch`, node:http with
+ * keep-alive; the official SDKs: the global `fetch`), plus statemcp and the raw floor on the
+ * global `fetch`, so each statemcp row has a floor over the same client stack.
+ */
+const HTTP_STACKS: readonly string[] = [...MCP_STACKS, 'statemcp-fetch', 'raw-fetch'];
+
+/** Ratios paired by client stack: node:http against raw over node:http, global fetch against raw over global fetch. */
+function httpComparisons(extra: readonly string[] = []): Comparison[] {
+  return [
+    { mine: 'statemcp', others: ['sdk1', 'sdk2', 'raw', ...extra] },
+    { mine: 'statemcp-fetch', others: ['sdk1', 'sdk2', 'raw-fetch'] },
+  ];
+}
+
+/** The server fixture behind an HTTP row's stack. */
+function httpServerOf(stack: string): string {
+  if (stack === 'statemcp-fetch') return 'statemcp';
+  return stack === 'raw-fetch' || stack === 'floor' ? 'raw' : stack;
+}
 
 function loadSample(result: { opsPerSec: number; latencies: number[]; cpuUsPerOp: number }): Sample {
   const { p50, p99 } = latencyPercentiles(result.latencies);
@@ -50,15 +76,24 @@ export function workloads(c: Counts): Workload[] {
   const inMemoryCalls = (concurrency: number, total: number): Workload => ({
     id: concurrency === 1 ? 'call.memory.seq' : `call.memory.c${concurrency}`,
     title: `tools/call echo, in-memory, ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`,
-    detail: `${total} calls after ${memoryWarmup} warm-up calls`,
+    detail: `${total} calls after ${memoryWarmup} warm-up calls${concurrency === 1 ? `; then bytes allocated on the V8 heap over ${Math.min(total, ALLOCATION_CALLS)} more sequential calls (used heap growth plus what each GC freed, both sides)` : ''}`,
     stacks: MCP_STACKS,
-    metrics: [CALLS, P50, P99, CPU],
-    ratioMetrics: ['callsPerSec', 'cpuUs'],
+    metrics: concurrency === 1 ? [CALLS, P50, P99, CPU, ALLOCATED] : [CALLS, P50, P99, CPU],
+    ratioMetrics: concurrency === 1 ? ['callsPerSec', 'cpuUs', 'allocBytes'] : ['callsPerSec', 'cpuUs'],
     run: async (stack) => {
       const pair = await adapter(stack).inMemory({});
       try {
         await warm(pair.client, memoryWarmup);
-        return loadSample(await closedLoop(total, concurrency, limit, () => pair.client.echo(ECHO_TEXT)));
+        const sample = loadSample(await closedLoop(total, concurrency, limit, () => pair.client.echo(ECHO_TEXT)));
+        if (concurrency === 1) {
+          // Counted in a separate pass of plain sequential calls, after the timed loop.
+          const calls = Math.min(total, ALLOCATION_CALLS);
+          const bytes = await allocatedBytes(async () => {
+            for (let i = 0; i < calls; i++) await pair.client.echo(ECHO_TEXT);
+          });
+          sample.allocBytes = bytes / calls;
+        }
+        return sample;
       } finally {
         await pair.close();
       }
@@ -99,12 +134,13 @@ export function workloads(c: Counts): Workload[] {
         : `tools/call echo, Streamable HTTP child process, ${clients} clients × ${perClient} concurrent`,
     detail:
       clients === 1
-        ? `${total} calls after ${httpWarmup} warm-up calls; raw = node:http keep-alive JSON-RPC, fetch = same with a fetch client, floor = node:http byte echo`
-        : `${total} calls after ${Math.max(httpWarmup, 2 * clients * perClient)} warm-up calls at full concurrency`,
-    stacks: clients === 1 ? [...MCP_STACKS, 'fetch', 'floor'] : MCP_STACKS,
+        ? `${total} calls after ${httpWarmup} warm-up calls; statemcp on its default nodeHttpFetch and on the global fetch, the official SDKs on the global fetch; raw = JSON-RPC over node:http keep-alive or the global fetch; floor = node:http byte echo`
+        : `${total} calls after ${Math.max(httpWarmup, 2 * clients * perClient)} warm-up calls at full concurrency; statemcp on its default nodeHttpFetch and on the global fetch, raw over node:http keep-alive and over the global fetch`,
+    stacks: clients === 1 ? [...HTTP_STACKS, 'floor'] : HTTP_STACKS,
+    comparisons: httpComparisons(clients === 1 ? ['floor'] : []),
     metrics: [CALLS, P50, P99, CLIENT_CPU],
     run: async (stack) => {
-      const server = await spawnHttpServer(httpFixture(stack === 'fetch' || stack === 'floor' ? 'raw' : stack), stack === 'floor' ? ['--echo'] : []);
+      const server = await spawnHttpServer(httpFixture(httpServerOf(stack)), stack === 'floor' ? ['--echo'] : []);
       try {
         if (stack === 'floor') {
           const poster = httpPoster(server.url);
@@ -115,7 +151,7 @@ export function workloads(c: Counts): Workload[] {
             poster.close();
           }
         }
-        const connect = stack === 'fetch' ? rawClients.httpFetch : (url: string) => adapter(stack).http(url);
+        const connect = stack === 'statemcp-fetch' ? statemcpClients.httpGlobalFetch : stack === 'raw-fetch' ? rawClients.httpFetch : (url: string) => adapter(stack).http(url);
         const list: BenchClient[] = [];
         try {
           for (let i = 0; i < clients; i++) list.push(await connect(server.url));
@@ -336,13 +372,20 @@ export function workloads(c: Counts): Workload[] {
   const modernHttp: Workload = {
     id: 'call.http.modern',
     title: 'tools/call echo, Streamable HTTP child process, 1 client sequential, 2026-07-28 stateless (no session)',
-    detail: `${c.httpSeq} calls after ${httpWarmup} warm-up calls; statemcp and raw POST 2026-07-28 requests with _meta and routing headers, no session; the official SDKs their default legacy session`,
-    stacks: MCP_STACKS,
+    detail: `${c.httpSeq} calls after ${httpWarmup} warm-up calls; statemcp and raw POST 2026-07-28 requests with _meta and routing headers, no session, each on node:http keep-alive (statemcp's default) and on the global fetch; the official SDKs their default legacy session`,
+    stacks: HTTP_STACKS,
+    comparisons: httpComparisons(),
     metrics: [CALLS, P50, P99, CLIENT_CPU],
     run: async (stack) => {
-      const server = await spawnHttpServer(httpFixture(stack));
+      const server = await spawnHttpServer(httpFixture(httpServerOf(stack)));
       try {
-        const connect = stack === 'statemcp' ? statemcpClients.httpModern : stack === 'raw' ? rawClients.httpModern : (url: string) => adapter(stack).http(url);
+        const modern: Record<string, (url: string) => Promise<BenchClient>> = {
+          statemcp: statemcpClients.httpModern,
+          'statemcp-fetch': statemcpClients.httpModernGlobalFetch,
+          raw: rawClients.httpModern,
+          'raw-fetch': rawClients.httpModernFetch,
+        };
+        const connect = modern[stack] ?? ((url: string) => adapter(stack).http(url));
         const client = await connect(server.url);
         try {
           await warm(client, httpWarmup);
