@@ -1,5 +1,6 @@
 /**
- * Proves the harness works end to end: builds the bundles, runs every workload once in
+ * Proves the harness works end to end: compiles the harness against statemcp's built `dist`
+ * (turbo runs the packages' `build` first: `@statemcp/bench#test` depends on `^build`), runs every workload once in
  * `--smoke` mode (tiny counts, one repetition) against every stack, and checks the report.
  * No timing assertions: only that each workload ran on each stack without errors and
  * produced finite numbers.
@@ -11,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COUNTS } from '../src/config.js';
 
 const run = promisify(execFile);
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -56,6 +58,15 @@ describe('pnpm bench', () => {
       const values = timeouts?.values[stack];
       expect(values?.rejected, stack).toEqual(values?.cancels);
     }
+    // HTTP rows: statemcp and the raw floor on both client stacks, ratios paired per stack.
+    const http = report.results.find((r) => r.id === 'call.http.seq');
+    expect(http?.stacks).toEqual(expect.arrayContaining(['statemcp', 'statemcp-fetch', 'raw', 'raw-fetch']));
+    // Every session held its GET stream, and statemcp ended each one when the session was DELETEd.
+    const sessions = report.results.find((r) => r.id === 'http.sessions');
+    expect(sessions?.values.statemcp?.streamsEnded).toEqual([COUNTS.smoke.sessions]);
+    expect(sessions?.values.statemcp?.closedHeapKB?.length).toBe(1);
+    const allocated = report.results.find((r) => r.id === 'call.memory.seq')?.values.statemcp?.allocBytes ?? [];
+    expect(allocated.length === 1 && (allocated[0] ?? 0) > 0).toBe(true);
     expect(report.targets.length).toBeGreaterThanOrEqual(8);
   }, 300_000);
 });
