@@ -1,7 +1,8 @@
 /**
  * Proves the harness works end to end: compiles the harness against statemcp's built `dist`
- * (turbo runs the packages' `build` first: `@statemcp/bench#test` depends on `^build`), runs every workload once in
- * `--smoke` mode (tiny counts, one repetition) against every stack, and checks the report.
+ * (turbo runs the packages' `build` first: `@statemcp/bench#test` depends on `^build`), runs
+ * every workload once in `--smoke` mode (tiny counts, one repetition) against every stack,
+ * and checks the report.
  * No timing assertions: only that each workload ran on each stack without errors and
  * produced finite numbers.
  */
