@@ -37,7 +37,7 @@ describe('pnpm bench', () => {
     await run(process.execPath, ['build.mjs', '--skip-packages'], { cwd: root, timeout: 60_000 });
     const { stdout } = await run(process.execPath, ['--expose-gc', 'dist/bench.mjs', '--smoke', '--out', out], {
       cwd: root,
-      timeout: 280_000,
+      timeout: 460_000,
       maxBuffer: 16 * 1024 * 1024,
     });
     expect(stdout).toContain('### Targets');
@@ -69,5 +69,5 @@ describe('pnpm bench', () => {
     const allocated = report.results.find((r) => r.id === 'call.memory.seq')?.values.statemcp?.allocBytes ?? [];
     expect(allocated.length === 1 && (allocated[0] ?? 0) > 0).toBe(true);
     expect(report.targets.length).toBeGreaterThanOrEqual(8);
-  }, 300_000);
+  }, 480_000);
 });
