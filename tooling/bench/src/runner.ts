@@ -62,6 +62,21 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
   }
 }
 
+/** An error's message with its causes (`fetch failed` says nothing without them). */
+function describeError(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 4; depth++) {
+    if (!(e instanceof Error)) {
+      parts.push(String(e));
+      break;
+    }
+    const code = (e as { code?: unknown }).code;
+    parts.push(typeof code === 'string' ? `${e.message} (${code})` : e.message);
+    e = e.cause;
+  }
+  return parts.join(' ← ');
+}
+
 export async function runWorkload(
   workload: Workload,
   options: { reps: number; runLimitMs: number; log: (line: string) => void },
@@ -80,7 +95,7 @@ export async function runWorkload(
       try {
         sample = await withTimeout(workload.run(stack), options.runLimitMs, `${workload.id} on ${stack}`);
       } catch (error) {
-        const message = `${workload.id} / ${stack} / rep ${rep + 1}: ${error instanceof Error ? error.message : String(error)}`;
+        const message = `${workload.id} / ${stack} / rep ${rep + 1}: ${describeError(error)}`;
         errors.push(message);
         options.log(`  ! ${message}`);
       }
