@@ -67,7 +67,7 @@ function describeError(error: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = error, depth = 0; e !== undefined && depth < 4; depth++) {
     if (!(e instanceof Error)) {
-      parts.push(String(e));
+      parts.push(typeof e === 'string' ? e : JSON.stringify(e) ?? typeof e);
       break;
     }
     const code = (e as { code?: unknown }).code;
