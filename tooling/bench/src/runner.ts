@@ -62,12 +62,20 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
   }
 }
 
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return typeof value;
+  }
+}
+
 /** An error's message with its causes (`fetch failed` says nothing without them). */
 function describeError(error: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = error, depth = 0; e !== undefined && depth < 4; depth++) {
     if (!(e instanceof Error)) {
-      parts.push(typeof e === 'string' ? e : JSON.stringify(e) ?? typeof e);
+      parts.push(typeof e === 'string' ? e : safeJson(e));
       break;
     }
     const code = (e as { code?: unknown }).code;
