@@ -1,12 +1,55 @@
-// Bundles the harness and every child-process fixture with esbuild, so each stack runs as one
-// plain JavaScript file (statemcp from its TypeScript sources via the `@statemcp/source`
-// condition, the official SDKs from their published JavaScript). Same treatment for all.
-import { readdirSync } from 'node:fs';
+// Builds what the bench runs, the way users get it:
+//
+// 1. statemcp's packages are built to their `dist` (`turbo run build` over the bench's
+//    dependencies; cached when nothing changed), so every stack runs its published JavaScript
+//    through its package's `exports` default condition, exactly as installed from npm.
+//    `--skip-packages` leaves that step to the caller (the vitest test: turbo's `^build`).
+// 2. The harness and every child-process fixture are compiled with esbuild, which strips the
+//    TypeScript and inlines only the harness's own files: every package (`@statemcp/*`, the
+//    official SDKs, zod, ws) stays an `import` resolved from node_modules at run time, so a
+//    cold start loads the same files a user's process loads.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = dirname(fileURLToPath(import.meta.url));
+const repoRoot = join(root, '../..');
+const packageJson = createRequire(import.meta.url)('./package.json');
+const statemcpPackages = Object.keys(packageJson.dependencies).filter((name) => name.startsWith('@statemcp/'));
+
+function buildPackages() {
+  const turboArgs = ['run', 'build', '--filter=@statemcp/bench^...', '--output-logs=errors-only'];
+  // turbo runs each package's `build` script with pnpm: use the pnpm on PATH (`pnpm bench`,
+  // turbo's own tasks), else the pinned one through npx.
+  const hasPnpm = spawnSync('pnpm', ['--version'], { stdio: 'ignore' }).status === 0;
+  const [command, args] = hasPnpm
+    ? [join(repoRoot, 'node_modules/.bin/turbo'), turboArgs]
+    : ['npx', ['-y', 'pnpm@10.34.8', 'exec', 'turbo', ...turboArgs]];
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) throw new Error(`building statemcp's packages failed (${command} ${args.join(' ')})`);
+}
+
+/** Every statemcp package the bench imports must resolve to a built file (the `default` condition). */
+function checkPackagesBuilt() {
+  const missing = [];
+  for (const name of statemcpPackages) {
+    try {
+      if (!existsSync(fileURLToPath(import.meta.resolve(name)))) missing.push(name);
+    } catch {
+      missing.push(name);
+    }
+  }
+  if (missing.length > 0) {
+    throw new Error(`statemcp is not built: ${missing.join(', ')}. Run \`npx -y pnpm@10.34.8 turbo run build --filter=@statemcp/bench^...\` (or \`node build.mjs\` without --skip-packages).`);
+  }
+}
+
+if (!process.argv.includes('--skip-packages')) buildPackages();
+checkPackagesBuilt();
+
 const fixtures = readdirSync(join(root, 'src/fixtures'))
   .filter((f) => f.endsWith('.ts') && f !== 'side-channel.ts')
   .map((f) => join('src/fixtures', f));
@@ -14,16 +57,16 @@ const fixtures = readdirSync(join(root, 'src/fixtures'))
 const common = {
   absWorkingDir: root,
   bundle: true,
+  // Only the harness's own files are inlined; every package is imported from node_modules.
+  packages: 'external',
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  conditions: ['@statemcp/source'],
   outExtension: { '.js': '.mjs' },
   sourcemap: 'linked',
   logLevel: 'warning',
-  // CommonJS dependencies bundled into ESM need a real `require`.
-  banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
 };
 
+rmSync(join(root, 'dist'), { recursive: true, force: true });
 await build({ ...common, entryPoints: ['src/bench.ts'], outdir: 'dist' });
 await build({ ...common, entryPoints: fixtures, outdir: 'dist/fixtures' });

@@ -142,55 +142,97 @@ export function httpPoster(url: string): { post(body: string): Promise<string>; 
   };
 }
 
+/** A session the sessions workload opened: its id and its standalone GET SSE stream. */
+export interface OpenSession {
+  readonly sessionId: string;
+  /** Resolves once the server ended the GET stream (or the socket closed). */
+  readonly streamEnded: Promise<void>;
+  /** Closes the GET stream from the client side. */
+  destroyStream(): void;
+}
+
+const SESSION_PROTOCOL_VERSION = '2025-06-18';
+
+/** One request on `agent`; resolves with the status and the session id header once the body ended. */
+function sessionRequest(
+  url: URL,
+  agent: Agent,
+  method: 'POST' | 'DELETE',
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; sessionId: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method,
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+      },
+      (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => {
+          const id = res.headers['mcp-session-id'];
+          resolve({ status: res.statusCode ?? 0, sessionId: typeof id === 'string' ? id : undefined });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /**
- * Opens one idle Streamable HTTP session the way any client would (POST `initialize`,
- * read the reply, POST `notifications/initialized`) without a client library, so the
- * sessions workload measures only the server.
+ * Opens one Streamable HTTP session the way a client does, without a client library, so the
+ * sessions workload measures only the server: POST `initialize`, POST
+ * `notifications/initialized`, then the standalone GET SSE stream (on `streamAgent`, one
+ * socket each), resolved once the server answered 200 and left the stream open.
  */
-export async function openIdleSession(url: string, agent: Agent): Promise<string> {
+export async function openSessionWithStream(url: string, agent: Agent, streamAgent: Agent): Promise<OpenSession> {
   const target = new URL(url);
-  const post = (body: string, headers: Record<string, string>): Promise<{ status: number; sessionId: string | undefined }> =>
-    new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          path: target.pathname,
-          method: 'POST',
-          agent,
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'content-length': Buffer.byteLength(body),
-            ...headers,
-          },
-        },
-        (res) => {
-          res.on('data', () => undefined);
-          res.on('end', () => {
-            const id = res.headers['mcp-session-id'];
-            resolve({ status: res.statusCode ?? 0, sessionId: typeof id === 'string' ? id : undefined });
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
-  const init = await post(
+  const init = await sessionRequest(
+    target,
+    agent,
+    'POST',
     JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench-session', version: '1.0.0' } },
+      params: { protocolVersion: SESSION_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench-session', version: '1.0.0' } },
     }),
     {},
   );
-  if (init.status !== 200 || init.sessionId === undefined) throw new Error(`initialize answered ${init.status} without a session id`);
-  const done = await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), {
-    'mcp-session-id': init.sessionId,
-    'mcp-protocol-version': '2025-06-18',
-  });
+  const sessionId = init.sessionId;
+  if (init.status !== 200 || sessionId === undefined) throw new Error(`initialize answered ${init.status} without a session id`);
+  const headers = { 'mcp-session-id': sessionId, 'mcp-protocol-version': SESSION_PROTOCOL_VERSION };
+  const done = await sessionRequest(target, agent, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), headers);
   if (done.status !== 202 && done.status !== 200) throw new Error(`notifications/initialized answered ${done.status}`);
-  return init.sessionId;
+  return new Promise<OpenSession>((resolve, reject) => {
+    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'GET', agent: streamAgent, headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        reject(new Error(`the GET stream answered ${res.statusCode ?? 0}`));
+        return;
+      }
+      const streamEnded = new Promise<void>((ended) => res.once('close', () => ended()));
+      res.on('data', () => undefined);
+      resolve({ sessionId, streamEnded, destroyStream: () => void req.destroy() });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** DELETEs a session (the client ending it); resolves with the status. */
+export async function deleteSession(url: string, agent: Agent, sessionId: string): Promise<number> {
+  const { status } = await sessionRequest(new URL(url), agent, 'DELETE', '', { 'mcp-session-id': sessionId, 'mcp-protocol-version': SESSION_PROTOCOL_VERSION });
+  return status;
 }

@@ -90,18 +90,17 @@ export function workloadMarkdown(result: WorkloadResult): string {
     const cells = result.metrics.map((m) => cell(spread(result.values[stack]?.[m.key] ?? []), m.digits));
     lines.push(`| ${STACK_LABELS[stack] ?? stack} | ${cells.join(' | ')} |`);
   }
-  if (result.stacks.includes('statemcp')) {
-    const others = result.stacks.filter((s) => s !== 'statemcp');
-    const ratios: string[] = [];
-    for (const metric of result.ratioMetrics) {
-      const label = result.metrics.find((m) => m.key === metric)?.label ?? metric;
+  const ratios: string[] = [];
+  for (const metric of result.ratioMetrics) {
+    const label = result.metrics.find((m) => m.key === metric)?.label ?? metric;
+    for (const { mine, others } of result.comparisons) {
       for (const other of others) {
-        const r = ratio(result, metric, other);
-        if (r.n > 0) ratios.push(`${label} statemcp ÷ ${STACK_LABELS[other] ?? other}: **${cell(r, ratioDigits(r))}×**`);
+        const r = ratio(result, metric, other, mine);
+        if (r.n > 0) ratios.push(`${label} ${STACK_LABELS[mine] ?? mine} ÷ ${STACK_LABELS[other] ?? other}: **${cell(r, ratioDigits(r))}×**`);
       }
     }
-    if (ratios.length > 0) lines.push('', `Paired ratios (per repetition, then median): ${ratios.join('; ')}.`);
   }
+  if (ratios.length > 0) lines.push('', `Paired ratios (per repetition, then median): ${ratios.join('; ')}.`);
   if (result.errors.length > 0) lines.push('', `Errors: ${result.errors.map((e) => `\`${e}\``).join('; ')}`);
   return lines.join('\n');
 }
@@ -112,31 +111,55 @@ export interface TargetCheck {
   readonly met: boolean | undefined;
 }
 
+/**
+ * Issue 19's targets, checked against statemcp's medians (paired ratios where the target is
+ * relative). HTTP rows are checked on both client stacks, each against the raw floor on the
+ * same client: statemcp's default `nodeHttpFetch` against raw over node:http, statemcp on the
+ * global `fetch` against raw over the global `fetch`.
+ */
 export function targets(results: readonly WorkloadResult[]): TargetCheck[] {
   const byId = new Map(results.map((r) => [r.id, r]));
   const checks: TargetCheck[] = [];
-  const ratioTarget = (name: string, id: string, metric: string, other: string, test: (v: number) => boolean): void => {
+  const ratioTarget = (name: string, id: string, metric: string, other: string, test: (v: number) => boolean, mine = 'statemcp'): void => {
     const result = byId.get(id);
-    if (result === undefined) return;
-    const r = ratio(result, metric, other);
+    if (result === undefined || !result.stacks.includes(mine) || !result.stacks.includes(other)) return;
+    const r = ratio(result, metric, other, mine);
     checks.push({ name, measured: r.n === 0 ? 'n/a' : `${fmt(r.median, 2)}×`, met: r.n === 0 ? undefined : test(r.median) });
   };
   const absoluteTarget = (name: string, id: string, metric: string, unit: string, test: (v: number) => boolean): void => {
     const result = byId.get(id);
-    if (result === undefined) return;
+    if (result === undefined || !result.metrics.some((m) => m.key === metric)) return;
     const s = median(result, 'statemcp', metric);
     checks.push({ name, measured: s.n === 0 ? 'n/a' : `${fmt(s.median, 1)} ${unit}`, met: s.n === 0 ? undefined : test(s.median) });
   };
-  ratioTarget('in-memory sequential calls/s ≥ 3× official 1.x', 'call.memory.seq', 'callsPerSec', 'sdk1', (v) => v >= 3);
+  ratioTarget('in-memory sequential calls/s ≥ 4× official 1.x', 'call.memory.seq', 'callsPerSec', 'sdk1', (v) => v >= 4);
   ratioTarget('in-memory handshake p50 ≤ 0.25× official 1.x', 'handshake.memory', 'p50', 'sdk1', (v) => v <= 0.25);
   ratioTarget('stdio sequential calls/s ≥ 0.8× raw floor', 'call.stdio.seq', 'callsPerSec', 'raw', (v) => v >= 0.8);
-  ratioTarget('stdio 64-concurrent calls/s ≥ 2.5× official 1.x', 'call.stdio.c64', 'callsPerSec', 'sdk1', (v) => v >= 2.5);
-  ratioTarget('Streamable HTTP sequential calls/s ≥ 0.9× raw floor', 'call.http.seq', 'callsPerSec', 'raw', (v) => v >= 0.9);
-  absoluteTarget('≤ 25 KB server RSS per idle HTTP session (right after opening + GC)', 'http.sessions', 'rssKB', 'KB', (v) => v <= 25);
-  if (byId.get('http.sessions')?.metrics.some((m) => m.key === 'idleRssKB') === true) {
-    absoluteTarget('≤ 25 KB server RSS per idle HTTP session (after the idle wait + GC)', 'http.sessions', 'idleRssKB', 'KB', (v) => v <= 25);
+  ratioTarget('stdio 64-concurrent calls/s ≥ 0.8× raw floor', 'call.stdio.c64', 'callsPerSec', 'raw', (v) => v >= 0.8);
+  ratioTarget('stdio cold start ≤ 1.5× raw floor', 'stdio.lifecycle', 'coldMs', 'raw', (v) => v <= 1.5);
+  ratioTarget('stdio shutdown ≤ 1.2× raw floor', 'stdio.lifecycle', 'shutdownMs', 'raw', (v) => v <= 1.2);
+  for (const [id, what] of [
+    ['call.http.seq', 'Streamable HTTP 1 client sequential'],
+    ['call.http.16x8', 'Streamable HTTP 16 clients × 8 concurrent'],
+  ] as const) {
+    ratioTarget(`${what} calls/s ≥ 0.8× raw floor (default nodeHttpFetch vs raw on node:http)`, id, 'callsPerSec', 'raw', (v) => v >= 0.8);
+    ratioTarget(`${what} calls/s ≥ 0.8× raw floor (global fetch vs raw on global fetch)`, id, 'callsPerSec', 'raw-fetch', (v) => v >= 0.8, 'statemcp-fetch');
   }
-  ratioTarget('1 MiB over stdio ≥ 0.9× raw pipe floor', 'stdio.1mib', 'mibPerSec', 'floor', (v) => v >= 0.9);
+  const sessions = byId.get('http.sessions');
+  absoluteTarget('sessions each holding its GET stream: ≤ 10 KB server heap per session', 'http.sessions', 'heapKB', 'KB', (v) => v <= 10);
+  absoluteTarget('sessions each holding its GET stream: ≤ 25 KB server RSS per session', 'http.sessions', 'rssKB', 'KB', (v) => v <= 25);
+  absoluteTarget('sessions each holding its GET stream: ≤ 25 KB server RSS per session after the idle wait', 'http.sessions', 'idleRssKB', 'KB', (v) => v <= 25);
+  if (sessions !== undefined) {
+    const mine = median(sessions, 'statemcp', 'closedHeapKB');
+    const theirs = median(sessions, 'sdk1', 'closedHeapKB');
+    const known = mine.n > 0 && theirs.n > 0;
+    checks.push({
+      name: 'heap left after closing all those sessions ≤ official 1.x',
+      measured: known ? `${fmt(mine.median, 0)} KB (1.x: ${fmt(theirs.median, 0)} KB)` : 'n/a',
+      met: known ? mine.median <= theirs.median : undefined,
+    });
+  }
+  ratioTarget('1 MiB escaped text over stdio MiB/s ≥ 0.9× raw JSON-RPC floor', 'stdio.1mib', 'mibPerSec', 'raw', (v) => v >= 0.9);
   absoluteTarget('≤ 150 KB server heap retained after the timeouts', 'timeouts.stdio', 'serverKB', 'KB', (v) => v <= 150);
   // statemcp ÷ inspected ≤ 1/0.9: the page costs less than 10 % of the calls/s.
   ratioTarget('stdio calls/s at ≈1 000 events/s with a live inspector page ≥ 0.9× without', 'inspector.stdio.1k', 'callsPerSec', 'inspected', (v) => v <= 1 / 0.9);
@@ -144,6 +167,11 @@ export function targets(results: readonly WorkloadResult[]): TargetCheck[] {
   if (stalled !== undefined) {
     const s = median(stalled, 'stalled', 'retainedMiB');
     checks.push({ name: 'memory with a stalled inspector page at full rate stays bounded (≤ 16 MiB heap + external growth)', measured: s.n === 0 ? 'n/a' : `${fmt(s.max, 1)} MiB (max)`, met: s.n === 0 ? undefined : s.max <= 16 });
+  }
+  const allocated = median(byId.get('call.memory.seq'), 'statemcp', 'allocBytes');
+  if (allocated.n > 0) {
+    // A record, not a threshold: compare it with the previous run's figure.
+    checks.push({ name: 'bytes allocated per sequential in-memory call, both sides (no more than the previous run)', measured: `${fmt(allocated.median, 0)} B`, met: undefined });
   }
   return checks;
 }
@@ -164,7 +192,10 @@ export function fullMarkdown(env: Environment, results: readonly WorkloadResult[
   const checks = targets(results);
   if (checks.length > 0) {
     lines.push('### Targets', '', '| target | statemcp | met |', '|---|---:|:---:|');
-    for (const check of checks) lines.push(`| ${check.name} | ${check.measured} | ${check.met === undefined ? 'n/a' : check.met ? 'yes' : 'no'} |`);
+    for (const check of checks) {
+      const met = check.met === undefined ? (check.measured === 'n/a' ? 'n/a' : '—') : check.met ? 'yes' : 'no';
+      lines.push(`| ${check.name} | ${check.measured} | ${met} |`);
+    }
     lines.push('');
   }
   for (const result of results) lines.push(workloadMarkdown(result), '');

@@ -16,6 +16,12 @@ export interface Metric {
 
 export type Sample = Record<string, number>;
 
+/** Paired ratios to report: `mine` ÷ each of `others`, per repetition. */
+export interface Comparison {
+  readonly mine: string;
+  readonly others: readonly string[];
+}
+
 export interface Workload {
   readonly id: string;
   readonly title: string;
@@ -25,6 +31,8 @@ export interface Workload {
   readonly metrics: readonly Metric[];
   /** Metric keys whose statemcp ratios are reported (default: the first metric). */
   readonly ratioMetrics?: readonly string[];
+  /** Which ratios (default: statemcp ÷ every other stack). */
+  readonly comparisons?: readonly Comparison[];
   run(stack: string): Promise<Sample>;
 }
 
@@ -35,6 +43,7 @@ export interface WorkloadResult {
   readonly stacks: readonly string[];
   readonly metrics: readonly Metric[];
   readonly ratioMetrics: readonly string[];
+  readonly comparisons: readonly Comparison[];
   /** values[stack][metric][rep] (NaN when the run failed). */
   readonly values: Record<string, Record<string, number[]>>;
   readonly errors: string[];
@@ -51,6 +60,29 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
   } finally {
     clearTimeout(timer);
   }
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return typeof value;
+  }
+}
+
+/** An error's message with its causes (`fetch failed` says nothing without them). */
+function describeError(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 4; depth++) {
+    if (!(e instanceof Error)) {
+      parts.push(typeof e === 'string' ? e : safeJson(e));
+      break;
+    }
+    const code = (e as { code?: unknown }).code;
+    parts.push(typeof code === 'string' ? `${e.message} (${code})` : e.message);
+    e = e.cause;
+  }
+  return parts.join(' ← ');
 }
 
 export async function runWorkload(
@@ -71,7 +103,7 @@ export async function runWorkload(
       try {
         sample = await withTimeout(workload.run(stack), options.runLimitMs, `${workload.id} on ${stack}`);
       } catch (error) {
-        const message = `${workload.id} / ${stack} / rep ${rep + 1}: ${error instanceof Error ? error.message : String(error)}`;
+        const message = `${workload.id} / ${stack} / rep ${rep + 1}: ${describeError(error)}`;
         errors.push(message);
         options.log(`  ! ${message}`);
       }
@@ -85,6 +117,8 @@ export async function runWorkload(
     stacks: workload.stacks,
     metrics: workload.metrics,
     ratioMetrics: workload.ratioMetrics ?? [workload.metrics[0]?.key ?? ''],
+    comparisons:
+      workload.comparisons ?? (workload.stacks.includes('statemcp') ? [{ mine: 'statemcp', others: workload.stacks.filter((s) => s !== 'statemcp') }] : []),
     values,
     errors,
     elapsedMs: performance.now() - started,

@@ -41,16 +41,32 @@ export interface ServerStats extends ServerCounters {
   readonly arrayBuffers: number;
 }
 
+/**
+ * The repeated unit of {@link bigText}: ordinary words with double quotes, backslashes, tabs
+ * and newlines, so serializing the text exercises JSON string escaping (16 of its 53
+ * characters need one) as real tool output (code, logs, tables, paths) does.
+ */
+const BIG_TEXT_UNIT = 'row 42\t"name": "C:\\Users\\bench\\file.txt"\tsaid \\"hi\\"\n';
+
 const bigTexts = new Map<number, string>();
 
-/** A cached text of `bytes` ASCII bytes (building it is not what we measure). */
+/**
+ * A cached text of `bytes` ASCII characters (so `bytes` UTF-8 bytes) with quotes,
+ * backslashes, tabs and newlines; its JSON encoding is longer. Building it is not what we
+ * measure.
+ */
 export function bigText(bytes: number): string {
   let text = bigTexts.get(bytes);
   if (text === undefined) {
-    text = 'x'.repeat(bytes);
+    text = BIG_TEXT_UNIT.repeat(Math.ceil(bytes / BIG_TEXT_UNIT.length)).slice(0, bytes);
     bigTexts.set(bytes, text);
   }
   return text;
+}
+
+/** The raw floor's JSON-RPC response line carrying {@link bigText} (what the byte floor writes). */
+export function bigResponseLine(bytes: number): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: bigText(bytes) }] } });
 }
 
 /** Runs a full GC (twice, so weak/finalizable objects go too) when `--expose-gc` is on. */

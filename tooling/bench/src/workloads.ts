@@ -4,16 +4,17 @@
  * (`statemcp`, `sdk1`, `sdk2`, `raw`), plus `floor` (a byte floor where one applies) and
  * `fetch` (the raw JSON-RPC client on `fetch` instead of node:http).
  */
-import { Agent } from 'node:http';
 import { MCP_STACKS, adapter, fixturePath } from './adapters.js';
-import { httpPoster, openIdleSession, spawnHttpServer, spawnPipeFloor } from './children.js';
+import { allocatedBytes } from './allocation.js';
+import { httpPoster, spawnHttpServer, spawnPipeFloor } from './children.js';
 import * as rawClients from './clients/raw.js';
 import * as statemcpClients from './clients/statemcp.js';
 import { waitForExit, type BenchClient } from './clients/types.js';
 import type { Counts } from './config.js';
-import { closedLoop, type Metric, type Sample, type Workload } from './runner.js';
-import { ECHO_TEXT, ECHO_TOOL, MIB, fullGc } from './spec.js';
+import { closedLoop, type Comparison, type Metric, type Sample, type Workload } from './runner.js';
+import { ECHO_TEXT, ECHO_TOOL, MIB, bigResponseLine, fullGc } from './spec.js';
 import { inspectorWorkloads } from './inspector-workload.js';
+import { sessionsWorkload } from './sessions-workload.js';
 import { latencyPercentiles } from './stats.js';
 
 const m = (key: string, label: string, digits: number, higherIsBetter: boolean): Metric => ({ key, label, digits, higherIsBetter });
@@ -23,10 +24,35 @@ const P99 = m('p99', 'p99 ms', 3, false);
 /** CPU time (user + system) of the harness process per call: both sides in-memory, the client side otherwise. */
 const CPU = m('cpuUs', 'CPU µs/call', 1, false);
 const CLIENT_CPU = m('cpuUs', 'client CPU µs/call', 1, false);
+/** V8 heap bytes allocated per call, client and server together (see allocation.ts). */
+const ALLOCATED = m('allocBytes', 'bytes allocated/call', 0, false);
+/** Sequential calls whose allocation is counted (after the timed loop). */
+const ALLOCATION_CALLS = 5_000;
 
 /** A tools/call request line of the same shape as the stacks send (for the byte floors). */
 const ECHO_REQUEST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: ECHO_TOOL, arguments: { text: ECHO_TEXT } } });
 const ECHO_RESPONSE = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: ECHO_TEXT }] } });
+
+/**
+ * HTTP rows: every MCP stack on its default client (statemcp: `nodeHttpFetch`, node:http with
+ * keep-alive; the official SDKs: the global `fetch`), plus statemcp and the raw floor on the
+ * global `fetch`, so each statemcp row has a floor over the same client stack.
+ */
+const HTTP_STACKS: readonly string[] = [...MCP_STACKS, 'statemcp-fetch', 'raw-fetch'];
+
+/** Ratios paired by client stack: node:http against raw over node:http, global fetch against raw over global fetch. */
+function httpComparisons(extra: readonly string[] = []): Comparison[] {
+  return [
+    { mine: 'statemcp', others: ['sdk1', 'sdk2', 'raw', ...extra] },
+    { mine: 'statemcp-fetch', others: ['sdk1', 'sdk2', 'raw-fetch'] },
+  ];
+}
+
+/** The server fixture behind an HTTP row's stack. */
+function httpServerOf(stack: string): string {
+  if (stack === 'statemcp-fetch') return 'statemcp';
+  return stack === 'raw-fetch' || stack === 'floor' ? 'raw' : stack;
+}
 
 function loadSample(result: { opsPerSec: number; latencies: number[]; cpuUsPerOp: number }): Sample {
   const { p50, p99 } = latencyPercentiles(result.latencies);
@@ -50,15 +76,24 @@ export function workloads(c: Counts): Workload[] {
   const inMemoryCalls = (concurrency: number, total: number): Workload => ({
     id: concurrency === 1 ? 'call.memory.seq' : `call.memory.c${concurrency}`,
     title: `tools/call echo, in-memory, ${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`,
-    detail: `${total} calls after ${memoryWarmup} warm-up calls`,
+    detail: `${total} calls after ${memoryWarmup} warm-up calls${concurrency === 1 ? `; then bytes allocated on the V8 heap over ${Math.min(total, ALLOCATION_CALLS)} more sequential calls (used heap growth plus what each GC freed, both sides)` : ''}`,
     stacks: MCP_STACKS,
-    metrics: [CALLS, P50, P99, CPU],
-    ratioMetrics: ['callsPerSec', 'cpuUs'],
+    metrics: concurrency === 1 ? [CALLS, P50, P99, CPU, ALLOCATED] : [CALLS, P50, P99, CPU],
+    ratioMetrics: concurrency === 1 ? ['callsPerSec', 'cpuUs', 'allocBytes'] : ['callsPerSec', 'cpuUs'],
     run: async (stack) => {
       const pair = await adapter(stack).inMemory({});
       try {
         await warm(pair.client, memoryWarmup);
-        return loadSample(await closedLoop(total, concurrency, limit, () => pair.client.echo(ECHO_TEXT)));
+        const sample = loadSample(await closedLoop(total, concurrency, limit, () => pair.client.echo(ECHO_TEXT)));
+        if (concurrency === 1) {
+          // Counted in a separate pass of plain sequential calls, after the timed loop.
+          const calls = Math.min(total, ALLOCATION_CALLS);
+          const bytes = await allocatedBytes(async () => {
+            for (let i = 0; i < calls; i++) await pair.client.echo(ECHO_TEXT);
+          });
+          sample.allocBytes = bytes / calls;
+        }
+        return sample;
       } finally {
         await pair.close();
       }
@@ -99,12 +134,13 @@ export function workloads(c: Counts): Workload[] {
         : `tools/call echo, Streamable HTTP child process, ${clients} clients × ${perClient} concurrent`,
     detail:
       clients === 1
-        ? `${total} calls after ${httpWarmup} warm-up calls; raw = node:http keep-alive JSON-RPC, fetch = same with a fetch client, floor = node:http byte echo`
-        : `${total} calls after ${Math.max(httpWarmup, 2 * clients * perClient)} warm-up calls at full concurrency`,
-    stacks: clients === 1 ? [...MCP_STACKS, 'fetch', 'floor'] : MCP_STACKS,
+        ? `${total} calls after ${httpWarmup} warm-up calls; statemcp on its default nodeHttpFetch and on the global fetch, the official SDKs on the global fetch; raw = JSON-RPC over node:http keep-alive or the global fetch; floor = node:http byte echo`
+        : `${total} calls after ${Math.max(httpWarmup, 2 * clients * perClient)} warm-up calls at full concurrency; statemcp on its default nodeHttpFetch and on the global fetch, raw over node:http keep-alive and over the global fetch`,
+    stacks: clients === 1 ? [...HTTP_STACKS, 'floor'] : HTTP_STACKS,
+    comparisons: httpComparisons(clients === 1 ? ['floor'] : []),
     metrics: [CALLS, P50, P99, CLIENT_CPU],
     run: async (stack) => {
-      const server = await spawnHttpServer(httpFixture(stack === 'fetch' || stack === 'floor' ? 'raw' : stack), stack === 'floor' ? ['--echo'] : []);
+      const server = await spawnHttpServer(httpFixture(httpServerOf(stack)), stack === 'floor' ? ['--echo'] : []);
       try {
         if (stack === 'floor') {
           const poster = httpPoster(server.url);
@@ -115,7 +151,7 @@ export function workloads(c: Counts): Workload[] {
             poster.close();
           }
         }
-        const connect = stack === 'fetch' ? rawClients.httpFetch : (url: string) => adapter(stack).http(url);
+        const connect = stack === 'statemcp-fetch' ? statemcpClients.httpGlobalFetch : stack === 'raw-fetch' ? rawClients.httpFetch : (url: string) => adapter(stack).http(url);
         const list: BenchClient[] = [];
         try {
           for (let i = 0; i < clients; i++) list.push(await connect(server.url));
@@ -182,8 +218,8 @@ export function workloads(c: Counts): Workload[] {
 
   const big: Workload = {
     id: 'stdio.1mib',
-    title: '1 MiB tool result over stdio',
-    detail: `${c.bigCalls} sequential calls after 5 warm-up; floor = child writes a prebuilt 1 MiB line per request`,
+    title: '1 MiB text tool result (quotes, backslashes, tabs, newlines) over stdio',
+    detail: `${c.bigCalls} sequential calls after 5 warm-up; a text of 1 MiB whose JSON encoding escapes 16 of every 53 characters (${(bigResponseLine(MIB).length / MIB).toFixed(2)} MiB on the wire); byte floor = child writes the raw floor's prebuilt response line per request`,
     stacks: [...MCP_STACKS, 'floor'],
     metrics: [m('mibPerSec', 'MiB/s', 1, true), m('msPerCall', 'ms/call', 2, false)],
     run: async (stack) => {
@@ -200,8 +236,10 @@ export function workloads(c: Counts): Workload[] {
       };
       if (stack === 'floor') {
         const pipe = spawnPipeFloor(fixturePath('pipe-echo'), ['--big', String(MIB)]);
+        const lineBytes = Buffer.byteLength(bigResponseLine(MIB));
         try {
-          return await measure(() => pipe.roundTrip('1'));
+          // The floor counts the text it carried when the whole response line arrived.
+          return await measure(async () => ((await pipe.roundTrip('1')) === lineBytes ? MIB : -1));
         } finally {
           await pipe.stop();
         }
@@ -231,64 +269,6 @@ export function workloads(c: Counts): Workload[] {
         return loadSample(await closedLoop(c.listCalls, 1, limit, () => pair.client.listTools()));
       } finally {
         await pair.close();
-      }
-    },
-  };
-
-  const sessions: Workload = {
-    id: 'http.sessions',
-    title: `${c.sessions} idle Streamable HTTP sessions on one server (child, after GC)`,
-    detail: `sessions opened 8 at a time with raw initialize + initialized POSTs; memory from the child after a full GC, minus its baseline${c.idleWaitMs > 0 ? `; then again after ${c.idleWaitMs / 1000} s without traffic (and a full GC)` : ''}`,
-    stacks: MCP_STACKS,
-    metrics: [
-      m('rssKB', 'RSS KB/session', 1, false),
-      m('heapKB', 'heap KB/session', 1, false),
-      m('heapTotalKB', 'committed heap KB/session', 1, false),
-      m('externalKB', 'external KB/session', 2, false),
-      ...(c.idleWaitMs > 0 ? [m('idleRssKB', `RSS KB/session after ${c.idleWaitMs / 1000} s idle`, 1, false)] : []),
-      m('openPerSec', 'sessions opened/s', 0, true),
-    ],
-    ratioMetrics: c.idleWaitMs > 0 ? ['rssKB', 'idleRssKB', 'heapKB'] : ['rssKB', 'heapKB'],
-    run: async (stack) => {
-      const server = await spawnHttpServer(httpFixture(stack));
-      const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-      try {
-        // Warm the server's code paths so the baseline includes compiled code, not per-session state.
-        for (let i = 0; i < 5; i++) await openIdleSession(server.url, agent);
-        const before = await server.memory();
-        const t0 = performance.now();
-        let opened = 0;
-        const deadline = t0 + limit;
-        await Promise.all(
-          Array.from({ length: 8 }, async () => {
-            while (opened < c.sessions && performance.now() < deadline) {
-              opened++;
-              await openIdleSession(server.url, agent);
-            }
-          }),
-        );
-        const openMs = performance.now() - t0;
-        const after = await server.memory();
-        const live = after.sessions - before.sessions;
-        if (live !== c.sessions) throw new Error(`server reports ${live} new sessions, expected ${c.sessions}`);
-        const idle: Sample = {};
-        if (c.idleWaitMs > 0) {
-          await new Promise((resolve) => setTimeout(resolve, c.idleWaitMs));
-          const rested = await server.memory();
-          if (rested.sessions !== after.sessions) throw new Error('sessions ended while idle');
-          idle.idleRssKB = (rested.rss - before.rss) / c.sessions / 1024;
-        }
-        return {
-          ...idle,
-          rssKB: (after.rss - before.rss) / c.sessions / 1024,
-          heapKB: (after.heapUsed - before.heapUsed) / c.sessions / 1024,
-          heapTotalKB: (after.heapTotal - before.heapTotal) / c.sessions / 1024,
-          externalKB: (after.external - before.external) / c.sessions / 1024,
-          openPerSec: (c.sessions / openMs) * 1000,
-        };
-      } finally {
-        agent.destroy();
-        await server.stop();
       }
     },
   };
@@ -392,13 +372,20 @@ export function workloads(c: Counts): Workload[] {
   const modernHttp: Workload = {
     id: 'call.http.modern',
     title: 'tools/call echo, Streamable HTTP child process, 1 client sequential, 2026-07-28 stateless (no session)',
-    detail: `${c.httpSeq} calls after ${httpWarmup} warm-up calls; statemcp and raw POST 2026-07-28 requests with _meta and routing headers, no session; the official SDKs their default legacy session`,
-    stacks: MCP_STACKS,
+    detail: `${c.httpSeq} calls after ${httpWarmup} warm-up calls; statemcp and raw POST 2026-07-28 requests with _meta and routing headers, no session, each on node:http keep-alive (statemcp's default) and on the global fetch; the official SDKs their default legacy session`,
+    stacks: HTTP_STACKS,
+    comparisons: httpComparisons(),
     metrics: [CALLS, P50, P99, CLIENT_CPU],
     run: async (stack) => {
-      const server = await spawnHttpServer(httpFixture(stack));
+      const server = await spawnHttpServer(httpFixture(httpServerOf(stack)));
       try {
-        const connect = stack === 'statemcp' ? statemcpClients.httpModern : stack === 'raw' ? rawClients.httpModern : (url: string) => adapter(stack).http(url);
+        const modern: Record<string, (url: string) => Promise<BenchClient>> = {
+          statemcp: statemcpClients.httpModern,
+          'statemcp-fetch': statemcpClients.httpModernGlobalFetch,
+          raw: rawClients.httpModern,
+          'raw-fetch': rawClients.httpModernFetch,
+        };
+        const connect = modern[stack] ?? ((url: string) => adapter(stack).http(url));
         const client = await connect(server.url);
         try {
           await warm(client, httpWarmup);
@@ -426,7 +413,7 @@ export function workloads(c: Counts): Workload[] {
     httpCalls(1, 1, c.httpSeq),
     httpCalls(16, 8, c.httpConcurrent),
     modernHttp,
-    sessions,
+    sessionsWorkload(c, limit),
     timeouts,
     ...inspectorWorkloads(c),
   ];

@@ -1,6 +1,8 @@
 /**
- * Proves the harness works end to end: builds the bundles, runs every workload once in
- * `--smoke` mode (tiny counts, one repetition) against every stack, and checks the report.
+ * Proves the harness works end to end: compiles the harness against statemcp's built `dist`
+ * (turbo runs the packages' `build` first: `@statemcp/bench#test` depends on `^build`), runs
+ * every workload once in `--smoke` mode (tiny counts, one repetition) against every stack,
+ * and checks the report.
  * No timing assertions: only that each workload ran on each stack without errors and
  * produced finite numbers.
  */
@@ -11,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COUNTS } from '../src/config.js';
 
 const run = promisify(execFile);
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -30,10 +33,11 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('pnpm bench', () => {
   it('runs every workload on every stack in --smoke mode', async () => {
-    await run(process.execPath, ['build.mjs'], { cwd: root, timeout: 60_000 });
+    // statemcp's dist comes from turbo's `^build` (turbo.json); this compiles the harness only.
+    await run(process.execPath, ['build.mjs', '--skip-packages'], { cwd: root, timeout: 60_000 });
     const { stdout } = await run(process.execPath, ['--expose-gc', 'dist/bench.mjs', '--smoke', '--out', out], {
       cwd: root,
-      timeout: 280_000,
+      timeout: 460_000,
       maxBuffer: 16 * 1024 * 1024,
     });
     expect(stdout).toContain('### Targets');
@@ -55,6 +59,15 @@ describe('pnpm bench', () => {
       const values = timeouts?.values[stack];
       expect(values?.rejected, stack).toEqual(values?.cancels);
     }
+    // HTTP rows: statemcp and the raw floor on both client stacks, ratios paired per stack.
+    const http = report.results.find((r) => r.id === 'call.http.seq');
+    expect(http?.stacks).toEqual(expect.arrayContaining(['statemcp', 'statemcp-fetch', 'raw', 'raw-fetch']));
+    // Every session held its GET stream, and statemcp ended each one when the session was DELETEd.
+    const sessions = report.results.find((r) => r.id === 'http.sessions');
+    expect(sessions?.values.statemcp?.streamsEnded).toEqual([COUNTS.smoke.sessions]);
+    expect(sessions?.values.statemcp?.closedHeapKB?.length).toBe(1);
+    const allocated = report.results.find((r) => r.id === 'call.memory.seq')?.values.statemcp?.allocBytes ?? [];
+    expect(allocated.length === 1 && (allocated[0] ?? 0) > 0).toBe(true);
     expect(report.targets.length).toBeGreaterThanOrEqual(8);
-  }, 300_000);
+  }, 480_000);
 });

@@ -105,20 +105,25 @@ export async function inMemoryModern(options: ServerOptions): Promise<InMemoryPa
   return { client: wrap(client, close), close };
 }
 
+/** The headers of a 2026-07-28 stateless POST: version, method and tool name for routing. */
+function modernHeaders(message: { method?: unknown; params?: { name?: unknown } }): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': String(message.method),
+  };
+  if (typeof message.params?.name === 'string') headers['mcp-name'] = message.params.name;
+  return headers;
+}
+
 /** 2026-07-28 stateless HTTP on node:http: no session, `_meta` and the routing headers on every POST. */
 export function httpModern(url: string): Promise<BenchClient> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const target = new URL(url);
   const client: RawClient = new RawClient((message) => {
     const body = JSON.stringify(message);
-    const headers: Record<string, string | number> = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'content-length': Buffer.byteLength(body),
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': String(message.method),
-    };
-    if (typeof message.params?.name === 'string') headers['mcp-name'] = message.params.name;
+    const headers = { ...modernHeaders(message), 'content-length': Buffer.byteLength(body) };
     const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (chunk: Buffer) => parts.push(chunk));
@@ -131,4 +136,18 @@ export function httpModern(url: string): Promise<BenchClient> {
   });
   client.modern();
   return Promise.resolve(wrap(client, async () => agent.destroy()));
+}
+
+/** {@link httpModern} POSTing with the global `fetch` (undici). */
+export function httpModernFetch(url: string): Promise<BenchClient> {
+  const client: RawClient = new RawClient((message) => {
+    fetch(url, { method: 'POST', headers: modernHeaders(message), body: JSON.stringify(message) })
+      .then(async (res) => {
+        const text = await res.text();
+        if (res.status === 200) client.onMessage(JSON.parse(text));
+      })
+      .catch((error: unknown) => client.failAll(error instanceof Error ? error : new Error(String(error))));
+  });
+  client.modern();
+  return Promise.resolve(wrap(client, async () => undefined));
 }

@@ -71,8 +71,14 @@ export async function stdio(fixture: string, args: readonly string[]): Promise<S
   return { client, pid };
 }
 
+/** The transport's default `fetch`: `nodeHttpFetch` (node:http with keep-alive) on Node. */
 export function http(url: string): Promise<BenchClient> {
   return connect(new StreamableHttpClientTransport(url));
+}
+
+/** The same client on the global `fetch` (undici), the client stack of the official SDKs. */
+export function httpGlobalFetch(url: string): Promise<BenchClient> {
+  return connect(new StreamableHttpClientTransport(url, { fetch: globalThis.fetch }));
 }
 
 /** 2026-07-28 in-process: discovery instead of the handshake, the per-request `_meta` validated on every call. */
@@ -95,7 +101,12 @@ export async function inMemoryModern(options: ServerOptions): Promise<InMemoryPa
   };
 }
 
-/** 2026-07-28 stateless Streamable HTTP: no session, every POST stands alone. */
+/** 2026-07-28 stateless Streamable HTTP: no session, every POST stands alone (default `fetch`). */
 export function httpModern(url: string): Promise<BenchClient> {
   return connect(new StreamableHttpClientTransport(url), 'modern');
+}
+
+/** {@link httpModern} on the global `fetch`. */
+export function httpModernGlobalFetch(url: string): Promise<BenchClient> {
+  return connect(new StreamableHttpClientTransport(url, { fetch: globalThis.fetch }), 'modern');
 }

@@ -11,7 +11,8 @@ export const STACK_LABELS: Readonly<Record<string, string>> = {
   raw: 'raw JSON-RPC floor',
   floor: 'byte floor',
   json: 'JSON floor',
-  fetch: 'raw JSON-RPC, fetch client',
+  'statemcp-fetch': 'statemcp, global fetch',
+  'raw-fetch': 'raw JSON-RPC floor, global fetch',
   inspected: 'statemcp with a live inspector page',
   stalled: 'statemcp with a stalled inspector page',
 };
