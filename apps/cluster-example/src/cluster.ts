@@ -19,7 +19,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { startRedisServer } from '@statemcp/testing';
-import { startRoundRobinProxy, type RoundRobinProxy } from './round-robin-proxy.js';
+import { startRoundRobinProxy, type RoundRobinProxy, type RoundRobinProxyOptions } from './round-robin-proxy.js';
 
 const require = createRequire(import.meta.url);
 const SERVER_BIN = require.resolve('@statemcp/app-everything-server/bin/everything-server.mjs');
@@ -35,6 +35,8 @@ export interface ClusterOptions {
   readonly port?: number;
   /** Where the instances' log lines go, prefixed with their id (default: this process's stderr). */
   readonly log?: (line: string) => void;
+  /** Told which instance (index into `instances`) each request went to. */
+  readonly onForward?: RoundRobinProxyOptions['onForward'];
 }
 
 /** One running instance. */
@@ -128,7 +130,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       return { id, child: instance.child, ready: instance.ready };
     });
     const instances = await Promise.all(started.map(async ({ id, child, ready }) => ({ id, url: await ready, pid: child.pid ?? 0 })));
-    proxy = await startRoundRobinProxy({ targets: instances.map((instance) => instance.url), ...(options.port === undefined ? {} : { port: options.port }) });
+    proxy = await startRoundRobinProxy({
+      targets: instances.map((instance) => instance.url),
+      ...(options.port === undefined ? {} : { port: options.port }),
+      ...(options.onForward === undefined ? {} : { onForward: options.onForward }),
+    });
     return { url: new URL('/mcp', proxy.url), instances, redisUrl, keyPrefix, stop };
   } catch (error) {
     await stop();

@@ -38,7 +38,7 @@ export async function run(argv: readonly string[]): Promise<void> {
   }
   const cluster = await startCluster(options);
   const redis = options.redisUrl === undefined ? `a private redis-server at ${cluster.redisUrl}` : cluster.redisUrl;
-  process.stderr.write(`cluster-example: ${cluster.instances.length} instances (${cluster.instances.map((i) => `${i.id} ${i.url.host}`).join(', ')}) over ${redis}\n`);
+  process.stderr.write(`cluster-example: ${cluster.instances.length} instances (${cluster.instances.map((i) => `${i.id} ${i.url.host} pid ${i.pid}`).join(', ')}) over ${redis}\n`);
   process.stdout.write(`cluster-example: proxy listening on ${cluster.url.href}\n`);
   const stop = (signal: string): void => {
     process.stderr.write(`cluster-example: ${signal}, stopping\n`);

@@ -28,7 +28,14 @@ export interface RoundRobinProxyOptions {
   /** Port to listen on (default 0: a free port). */
   readonly port?: number;
   /** Called once per forwarded request with the index of the target chosen (tests, logs). */
-  readonly onForward?: (target: number, method: string, path: string) => void;
+  readonly onForward?: (target: number, request: ForwardedRequest) => void;
+}
+
+/** What {@link RoundRobinProxyOptions.onForward} learns of a forwarded request. */
+export interface ForwardedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
 }
 
 /** A listening proxy. */
@@ -72,7 +79,7 @@ export async function startRoundRobinProxy(options: RoundRobinProxyOptions): Pro
     const target = targets[index] as URL;
     const path = incoming.url ?? '/';
     const method = incoming.method ?? 'GET';
-    options.onForward?.(index, method, path);
+    options.onForward?.(index, { method, path, headers: incoming.headers });
     const outgoing = forward({ host: target.hostname, port: target.port, method, path, headers: endToEnd(incoming.headers) }, (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
       // Server-sent events must not wait in a buffer: send the head now, every chunk as it comes.
