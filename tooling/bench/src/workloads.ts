@@ -14,6 +14,7 @@ import type { Counts } from './config.js';
 import { closedLoop, type Metric, type Sample, type Workload } from './runner.js';
 import { ECHO_TEXT, ECHO_TOOL, MIB, fullGc } from './spec.js';
 import { inspectorWorkloads } from './inspector-workload.js';
+import { CLUSTER_WORKLOAD_IDS, clusterWorkloads } from './cluster-workload.js';
 import { latencyPercentiles } from './stats.js';
 
 const m = (key: string, label: string, digits: number, higherIsBetter: boolean): Metric => ({ key, label, digits, higherIsBetter });
@@ -429,6 +430,7 @@ export function workloads(c: Counts): Workload[] {
     sessions,
     timeouts,
     ...inspectorWorkloads(c),
+    ...clusterWorkloads(c),
   ];
 }
 
@@ -436,4 +438,4 @@ export function workloads(c: Counts): Workload[] {
 export const SLOW_WORKLOADS: ReadonlySet<string> = new Set(['http.sessions', 'timeouts.stdio', 'stdio.lifecycle', 'call.http.16x8']);
 
 /** Workloads that spawn a child per run (repetitions: `childReps`). */
-export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq']);
+export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq', ...CLUSTER_WORKLOAD_IDS]);
