@@ -5,7 +5,9 @@
  * the baseline of the single-server leg (tooling/conformance/expected-failures.yaml): the
  * cluster must fail nothing the single server does not.
  *
- *   pnpm --filter @statemcp/cluster-example conformance [--verbose]
+ *   pnpm --filter @statemcp/cluster-example conformance [--verbose] [--suite S] [--spec-version V]
+ *
+ * (`--suite` and `--spec-version` go to the suite's CLI, e.g. `--suite all --spec-version 2026-07-28`.)
  *
  * Exit status: the suite's. The CLI's log and checks.json files land in
  * .conformance-results/cluster-<timestamp>/ at the repository root.
@@ -14,19 +16,22 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { startCluster } from './cluster.js';
 
 /** The suite's pinned version; the same pin as tooling/conformance/run.mjs. */
 const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const verbose = process.argv.includes('--verbose');
+const { values: cli } = parseArgs({ options: { verbose: { type: 'boolean', default: false }, suite: { type: 'string', default: 'active' }, 'spec-version': { type: 'string' } } });
+const verbose = cli.verbose;
 
 const out = join(root, '.conformance-results', `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`);
 mkdirSync(out, { recursive: true });
 const logs: string[] = [];
 const cluster = await startCluster({ instances: 3, log: (line) => logs.push(line) });
 process.stdout.write(`conformance: 3 instances behind ${cluster.url.href}\n`);
-const args = ['-y', '-p', 'node@22', '-p', CONFORMANCE_PACKAGE, 'conformance', 'server', '--url', cluster.url.href, '--suite', 'active'];
+const args = ['-y', '-p', 'node@22', '-p', CONFORMANCE_PACKAGE, 'conformance', 'server', '--url', cluster.url.href, '--suite', cli.suite];
+if (cli['spec-version'] !== undefined) args.push('--spec-version', cli['spec-version']);
 args.push('--expected-failures', join(root, 'tooling', 'conformance', 'expected-failures.yaml'), '-o', out);
 const code = await new Promise<number>((done) => {
   const child = spawn(process.platform === 'win32' ? 'npx.cmd' : 'npx', args, {
