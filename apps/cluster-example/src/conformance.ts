@@ -5,9 +5,10 @@
  * the baseline of the single-server leg (tooling/conformance/expected-failures.yaml): the
  * cluster must fail nothing the single server does not.
  *
- *   pnpm --filter @statemcp/cluster-example conformance [--verbose] [--suite S] [--spec-version V]
+ *   pnpm --filter @statemcp/cluster-example conformance
+ *   node apps/cluster-example/bin/conformance.mjs [--verbose] [--suite S] [--spec-version V]
  *
- * (`--suite` and `--spec-version` go to the suite's CLI, e.g. `--suite all --spec-version 2026-07-28`.)
+ * (`--suite` and `--spec-version` go to the suite's CLI.)
  *
  * Exit status: the suite's. The CLI's log and checks.json files land in
  * .conformance-results/cluster-<timestamp>/ at the repository root.
