@@ -2,6 +2,8 @@
 # Extra CI checks, run by .ci/run after set-up, typecheck, lint and test (issue 6):
 #   - the official MCP conformance suite against apps/everything-server and apps/everything-client,
 #     gated by tooling/conformance/expected-failures.yaml (regressions and stale entries both fail);
+#   - the suite's server scenarios (--suite active) through apps/cluster-example: three instances over
+#     one Redis behind a round-robin proxy, gated by the same baseline;
 #   - the MCP Inspector CLI driving apps/everything-server over stdio and Streamable HTTP;
 #   - the quickstart demo, which must exit 0;
 #   - the benchmark harness in --quick mode (no timing is asserted);
@@ -22,6 +24,9 @@ PNPM="npx -y pnpm@10.34.8"
 
 echo "== conformance"
 $PNPM run conformance
+
+echo "== conformance through a 3-instance cluster (round-robin proxy, Redis)"
+$PNPM --filter @statemcp/cluster-example conformance
 
 echo "== inspector interop"
 $PNPM run inspector-check

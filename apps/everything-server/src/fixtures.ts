@@ -6,7 +6,7 @@
  * in-memory transport.
  */
 import type { RequestId } from '@statemcp/protocol';
-import { McpServer, type CallToolResult, type ElicitRequestFormParams, type ServerConnection } from '@statemcp/server';
+import { McpServer, type CallToolResult, type DurableTaskStore, type ElicitRequestFormParams, type RequestStateOptions, type ServerConnection } from '@statemcp/server';
 import { z } from 'zod';
 import { PNG_BASE64, WAV_BASE64 } from './media.js';
 import { registerMrtrFixtures } from './mrtr-fixtures.js';
@@ -23,6 +23,10 @@ export interface EverythingServerOptions {
   readonly closeRequestStream?: (connection: ServerConnection, requestId: RequestId) => boolean;
   /** Pause between the steps of the logging, progress and reconnection tools, ms (default 50). */
   readonly stepDelayMs?: number;
+  /** Where the tasks extension keeps its tasks (default: in memory); shared by a cluster's instances. */
+  readonly taskStore?: DurableTaskStore;
+  /** How Multi Round-Trip `requestState` is sealed; a cluster's instances share one key. */
+  readonly requestState?: RequestStateOptions;
 }
 
 /** The schema `test_elicitation` asks the client to fill in. */
@@ -136,6 +140,8 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
   const step = options.stepDelayMs ?? 50;
   const server = new McpServer(SERVER_INFO, {
     instructions: 'Conformance fixtures of statemcp: every tool, resource and prompt the official MCP conformance suite calls.',
+    ...(options.taskStore === undefined ? {} : { taskExtension: { store: options.taskStore } }),
+    ...(options.requestState === undefined ? {} : { requestState: options.requestState }),
   });
 
   // ── tools ────────────────────────────────────────────────────────────────────────────
@@ -315,6 +321,10 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     { title: 'Watched resource', description: 'A resource clients can subscribe to', mimeType: 'text/plain' },
     (uri) => ({ contents: [{ uri, mimeType: 'text/plain', text: 'Watched resource content' }] }),
   );
+  server.registerTool('touch_watched_resource', { description: 'Tells the subscribers of test://watched-resource that it changed' }, async () => {
+    await server.notifyResourceUpdated('test://watched-resource');
+    return text('test://watched-resource updated');
+  });
 
   // ── prompts ──────────────────────────────────────────────────────────────────────────
   server.registerPrompt('test_simple_prompt', { description: 'A prompt without arguments' }, () => ({

@@ -22,6 +22,27 @@ describe('parseArgs', () => {
     expect(() => parseArgs(['--http', '--auth-dpop'])).toThrow(/need --auth ISSUER/);
   });
 
+  it('reads the --redis flags, with the requestState key from --state-key or the environment', () => {
+    const key = 'k'.repeat(32);
+    expect(parseArgs(['--http', '--redis', 'redis://127.0.0.1:6390', '--instance-id', 'a', '--redis-prefix', 'demo:', '--state-key', key], {})).toEqual({
+      kind: 'http',
+      port: 0,
+      host: '127.0.0.1',
+      cluster: { redisUrl: 'redis://127.0.0.1:6390', instanceId: 'a', keyPrefix: 'demo:', stateKey: key },
+    });
+    const fromEnv = parseArgs(['--http', '--redis', 'redis://127.0.0.1:6390'], { STATEMCP_REQUEST_STATE_KEY: key });
+    expect(fromEnv).toMatchObject({ cluster: { stateKey: key, keyPrefix: 'statemcp:' } });
+    expect(fromEnv.kind === 'http' ? fromEnv.cluster?.instanceId : undefined).toMatch(/-\d+$/);
+  });
+
+  it('rejects --redis without --http, without a long enough key, and cluster flags without --redis', () => {
+    const env = { STATEMCP_REQUEST_STATE_KEY: 'k'.repeat(32) };
+    expect(() => parseArgs(['--stdio', '--redis', 'redis://x'], env)).toThrow(/--redis needs --http/);
+    expect(() => parseArgs(['--http', '--redis', 'redis://x'], {})).toThrow(/shared requestState key/);
+    expect(() => parseArgs(['--http', '--redis', 'redis://x', '--state-key', 'short'], {})).toThrow(/at least 32 bytes/);
+    expect(() => parseArgs(['--http', '--instance-id', 'a'], env)).toThrow(/need --redis URL/);
+  });
+
   it('rejects missing, conflicting and unknown arguments', () => {
     expect(() => parseArgs([])).toThrow(/usage/);
     expect(() => parseArgs(['--stdio', '--http'])).toThrow(/choose one/);

@@ -6,12 +6,18 @@
  *                                                      (127.0.0.1 and a random port by default)
  *   … --http --auth ISSUER [--auth-jwks URL] [--auth-scope S]… [--auth-dpop [--auth-dpop-nonce]]
  *        [--auth-resource URL]                         behind OAuth: JWT access tokens of ISSUER
+ *   … --http --redis URL [--instance-id ID] [--redis-prefix P] [--state-key KEY]
+ *                                                      one instance of a cluster over Redis
+ *                                                      (serve-cluster.ts); the requestState key
+ *                                                      comes from --state-key or the
+ *                                                      STATEMCP_REQUEST_STATE_KEY variable
  *
  * Over HTTP every session gets an `Mcp-Session-Id`, SSE streams are resumable through an
  * in-memory event store, and the Host/Origin guard (DNS-rebinding protection) is on. Both modes
  * publish the `skills/` folder (skills extension). The URL
  * is printed to stdout once the server listens; logs go to stderr.
  */
+import { hostname } from 'node:os';
 import type { RequestId } from '@statemcp/protocol';
 import { createStreamableHttpServer, InMemoryEventStore, type StreamableHttpSessionTransport } from '@statemcp/http-transport';
 import type { ServerConnection } from '@statemcp/server';
@@ -19,23 +25,27 @@ import { StdioServerTransport } from '@statemcp/stdio-transport';
 import { createEverythingServer } from './fixtures.js';
 import { addSkills } from './skills.js';
 import { deferredAuthorization, protectedResourceFor, type AuthMode } from './serve-auth.js';
+import { connectCluster, STATE_KEY_ENV, type ClusterMode, type ClusterWiring } from './serve-cluster.js';
 
 export type Mode =
   | { readonly kind: 'stdio' }
-  | { readonly kind: 'http'; readonly port: number; readonly host: string; readonly auth?: AuthMode };
+  | { readonly kind: 'http'; readonly port: number; readonly host: string; readonly auth?: AuthMode; readonly cluster?: ClusterMode };
 
 const USAGE =
   'usage: everything-server --stdio | --http [--port N] [--host 127.0.0.1]\n' +
-  '         [--auth ISSUER [--auth-jwks URL] [--auth-scope S]... [--auth-dpop] [--auth-dpop-nonce] [--auth-resource URL]]';
+  '         [--auth ISSUER [--auth-jwks URL] [--auth-scope S]... [--auth-dpop] [--auth-dpop-nonce] [--auth-resource URL]]\n' +
+  `         [--redis URL [--instance-id ID] [--redis-prefix P] [--state-key KEY (or ${STATE_KEY_ENV})]]`;
 
-/** Parses the command line; throws with the usage on anything unexpected. */
-export function parseArgs(argv: readonly string[]): Mode {
+/** Parses the command line (`env` supplies the shared requestState key); throws with the usage on anything unexpected. */
+export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Mode {
   let kind: 'stdio' | 'http' | undefined;
   let port = 0;
   let host = '127.0.0.1';
   let issuer: string | undefined;
   const auth = { jwksUri: undefined as string | undefined, scopes: [] as string[], dpop: false, dpopNonce: false, resource: undefined as string | undefined };
   let authFlags = false;
+  const cluster = { redisUrl: undefined as string | undefined, instanceId: undefined as string | undefined, keyPrefix: undefined as string | undefined, stateKey: env[STATE_KEY_ENV] };
+  let clusterFlags = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     const value = (): string => {
@@ -67,6 +77,14 @@ export function parseArgs(argv: readonly string[]): Mode {
     } else if (arg === '--auth-resource') {
       auth.resource = value();
       authFlags = true;
+    } else if (arg === '--redis') {
+      cluster.redisUrl = value();
+    } else if (arg === '--instance-id' || arg === '--redis-prefix' || arg === '--state-key') {
+      const given = value();
+      if (arg === '--instance-id') cluster.instanceId = given;
+      else if (arg === '--redis-prefix') cluster.keyPrefix = given;
+      else cluster.stateKey = given;
+      clusterFlags = true;
     } else {
       throw new Error(`unknown argument ${String(arg)}\n${USAGE}`);
     }
@@ -74,8 +92,23 @@ export function parseArgs(argv: readonly string[]): Mode {
   if (kind === undefined) throw new Error(USAGE);
   if ((issuer !== undefined || authFlags) && kind !== 'http') throw new Error(`--auth needs --http\n${USAGE}`);
   if (authFlags && issuer === undefined) throw new Error(`--auth-* flags need --auth ISSUER\n${USAGE}`);
+  if (cluster.redisUrl !== undefined && kind !== 'http') throw new Error(`--redis needs --http\n${USAGE}`);
+  if (clusterFlags && cluster.redisUrl === undefined) throw new Error(`--instance-id, --redis-prefix and --state-key need --redis URL\n${USAGE}`);
   if (kind === 'stdio') return { kind };
-  return issuer === undefined ? { kind, port, host } : { kind, port, host, auth: { issuer, ...auth } };
+  const base = issuer === undefined ? { kind, port, host } : { kind, port, host, auth: { issuer, ...auth } };
+  if (cluster.redisUrl === undefined) return base;
+  if (cluster.stateKey === undefined || new TextEncoder().encode(cluster.stateKey).length < 32) {
+    throw new Error(`--redis needs the instances' shared requestState key, at least 32 bytes: --state-key KEY or ${STATE_KEY_ENV}\n${USAGE}`);
+  }
+  return {
+    ...base,
+    cluster: {
+      redisUrl: cluster.redisUrl,
+      instanceId: cluster.instanceId ?? `${hostname()}-${process.pid}`,
+      keyPrefix: cluster.keyPrefix ?? 'statemcp:',
+      stateKey: cluster.stateKey,
+    },
+  };
 }
 
 export async function serveStdio(): Promise<void> {
@@ -86,10 +119,11 @@ export async function serveStdio(): Promise<void> {
   process.stderr.write('everything-server: serving over stdio\n');
 }
 
-export async function serveHttp(port: number, host: string, auth?: AuthMode): Promise<void> {
+export async function serveHttp(port: number, host: string, auth?: AuthMode, cluster?: ClusterWiring): Promise<void> {
   const transports = new WeakMap<ServerConnection, StreamableHttpSessionTransport>();
   const server = createEverythingServer({
     closeRequestStream: (connection: ServerConnection, requestId: RequestId) => transports.get(connection)?.closeRequestStream(requestId) ?? false,
+    ...cluster?.fixtures,
   });
   await addSkills(server);
   const authorization = auth === undefined ? undefined : deferredAuthorization();
@@ -97,6 +131,7 @@ export async function serveHttp(port: number, host: string, auth?: AuthMode): Pr
     path: '/mcp',
     ...(authorization === undefined ? {} : { authorization: authorization.layer }),
     eventStore: new InMemoryEventStore(),
+    ...cluster?.http,
     retryIntervalMs: 500,
     connect: async (transport) => {
       const connection = await server.connect(transport);
@@ -112,7 +147,10 @@ export async function serveHttp(port: number, host: string, auth?: AuthMode): Pr
   }
   process.stdout.write(`everything-server listening on ${listening.url.href}\n`);
   const stop = (): void => {
-    void listening.close().finally(() => process.exit(0));
+    void listening
+      .close()
+      .then(() => cluster?.close())
+      .finally(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -127,6 +165,31 @@ export async function run(argv: readonly string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  if (mode.kind === 'stdio') await serveStdio();
-  else await serveHttp(mode.port, mode.host, mode.auth);
+  if (mode.kind === 'stdio') {
+    await serveStdio();
+    return;
+  }
+  let cluster: ClusterWiring | undefined;
+  if (mode.cluster !== undefined) {
+    try {
+      cluster = await connectCluster(mode.cluster);
+    } catch (error) {
+      process.stderr.write(`everything-server: cannot join the cluster at ${redactedUrl(mode.cluster.redisUrl)}: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stderr.write(`everything-server: instance ${mode.cluster.instanceId} of the cluster at ${redactedUrl(mode.cluster.redisUrl)}\n`);
+  }
+  await serveHttp(mode.port, mode.host, mode.auth, cluster);
+}
+
+/** The Redis URL without its password, for messages. */
+function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return '(invalid URL)';
+  }
 }

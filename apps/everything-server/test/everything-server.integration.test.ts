@@ -121,6 +121,23 @@ describe('everything-server over Streamable HTTP', () => {
   });
 });
 
+describe('everything-server --redis', () => {
+  it('exits with status 1 and says why when Redis cannot be reached at start', async () => {
+    const child = spawn(process.execPath, [LAUNCHER, '--http', '--redis', 'redis://127.0.0.1:1', '--instance-id', 'a'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, STATEMCP_REQUEST_STATE_KEY: 'k'.repeat(32) },
+    });
+    let err = '';
+    let out = '';
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (status) => resolve(status)));
+    expect(code).toBe(1);
+    expect(err).toContain('cannot join the cluster at redis://127.0.0.1:1');
+    expect(out).not.toContain('listening');
+  });
+});
+
 describe('everything-server over stdio', () => {
   it('serves a client and exits when it closes', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [LAUNCHER, '--stdio'] });

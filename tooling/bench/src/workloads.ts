@@ -15,6 +15,7 @@ import { closedLoop, type Comparison, type Metric, type Sample, type Workload } 
 import { ECHO_TEXT, ECHO_TOOL, MIB, bigResponseLine, fullGc } from './spec.js';
 import { inspectorWorkloads } from './inspector-workload.js';
 import { sessionsWorkload } from './sessions-workload.js';
+import { CLUSTER_WORKLOAD_IDS, clusterWorkloads } from './cluster-workload.js';
 import { latencyPercentiles } from './stats.js';
 
 const m = (key: string, label: string, digits: number, higherIsBetter: boolean): Metric => ({ key, label, digits, higherIsBetter });
@@ -416,6 +417,7 @@ export function workloads(c: Counts): Workload[] {
     sessionsWorkload(c, limit),
     timeouts,
     ...inspectorWorkloads(c),
+    ...clusterWorkloads(c),
   ];
 }
 
@@ -423,4 +425,4 @@ export function workloads(c: Counts): Workload[] {
 export const SLOW_WORKLOADS: ReadonlySet<string> = new Set(['http.sessions', 'timeouts.stdio', 'stdio.lifecycle', 'call.http.16x8']);
 
 /** Workloads that spawn a child per run (repetitions: `childReps`). */
-export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq']);
+export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq', ...CLUSTER_WORKLOAD_IDS]);

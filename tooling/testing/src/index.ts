@@ -1,3 +1,5 @@
 /** Test helpers shared across statemcp packages. */
 export { createOfficialBridge } from './official-bridge.js';
+export { startRedisServer, testRedisUrl, uniquePrefix } from './redis-server.js';
 export type { OfficialTransportLike } from './official-bridge.js';
+export type { TestRedis } from './redis-server.js';

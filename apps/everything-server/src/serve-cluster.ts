@@ -1,0 +1,54 @@
+/**
+ * `--redis`: the everything server as one instance of a cluster. Every shared store comes from
+ * `@statemcp/redis-store` (loaded only here, with a dynamic import, so a server started without
+ * `--redis` never loads the Redis client): session records and the message bus for the
+ * cross-instance relay, the resumable SSE event store, and the tasks extension's durable store.
+ * The Multi Round-Trip `requestState` key is shared by the instances (one instance seals a
+ * round's state, another may open it).
+ */
+import type { StreamableHttpServerOptions } from '@statemcp/http-transport';
+import type { EverythingServerOptions } from './fixtures.js';
+
+/** The environment variable holding the shared `requestState` key when `--state-key` is not given. */
+export const STATE_KEY_ENV = 'STATEMCP_REQUEST_STATE_KEY';
+
+/** How one instance joins the cluster (the `--redis` flags). */
+export interface ClusterMode {
+  /** `redis://…` of the shared Redis. */
+  readonly redisUrl: string;
+  /** This instance's id, unique in the cluster (the `owner` of the sessions it runs). */
+  readonly instanceId: string;
+  /** Prefix of every Redis key and channel; the instances of one cluster share it. */
+  readonly keyPrefix: string;
+  /** The HMAC key sealing `requestState` (at least 32 bytes), the same on every instance. */
+  readonly stateKey: string;
+}
+
+/** The options a cluster instance adds to the HTTP server and to the fixtures, and how to let go of Redis. */
+export interface ClusterWiring {
+  readonly http: Pick<StreamableHttpServerOptions, 'cluster' | 'eventStore'>;
+  readonly fixtures: Pick<EverythingServerOptions, 'taskStore' | 'requestState'>;
+  /** Closes the Redis connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to Redis and builds the wiring. Rejects (with the package's
+ * `SharedStoreUnavailableError`) when Redis cannot be reached, so the server fails at start
+ * rather than on its first request.
+ */
+export async function connectCluster(mode: ClusterMode): Promise<ClusterWiring> {
+  const { connectRedisStores } = await import('@statemcp/redis-store');
+  const stores = await connectRedisStores({
+    url: mode.redisUrl,
+    keyPrefix: mode.keyPrefix,
+    connectTimeoutMs: 3000,
+    onError: (error) => process.stderr.write(`everything-server: redis: ${error.message}\n`),
+  });
+  // The subscription store (stores.subscriptions) is not wired: the server has no option for it yet.
+  return {
+    http: { cluster: { instanceId: mode.instanceId, sessions: stores.sessions, bus: stores.bus }, eventStore: stores.events },
+    fixtures: { taskStore: stores.tasks, requestState: { key: mode.stateKey } },
+    close: () => stores.close(),
+  };
+}

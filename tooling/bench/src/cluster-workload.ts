@@ -1,0 +1,123 @@
+/**
+ * What scale-out costs and buys on this machine: statemcp's client (handshake era, one session
+ * per client) calling `tools/call echo` over Streamable HTTP against
+ *
+ * - `statemcp` — one instance whose stores are in memory (the single-server baseline);
+ * - `redis` — one instance whose session records, relay bus and SSE event store are
+ *   `@statemcp/redis-store`'s (the per-request price of the shared stores, nothing relayed);
+ * - `cluster` — three such instances behind the round-robin proxy of `apps/cluster-example`,
+ *   so about two requests in three reach an instance that does not run their session and are
+ *   relayed to its owner over Redis.
+ *
+ * Each run starts its own `redis-server` (or uses `STATEMCP_REDIS_URL`) and fixture processes.
+ * Server CPU µs/call is the CPU time of every instance (user + system, read through the fixture
+ * control channel; the reading after the loop includes one full GC per instance) divided by the
+ * calls; Redis's own CPU is not in it. Client CPU µs/call is this process's, which for `cluster`
+ * includes the proxy. On a 2-core machine the three instances, Redis, the proxy and the client
+ * share two cores, so `cluster` shows the relay's cost more than any gain in throughput.
+ *
+ * - `cluster.http.seq`: one client, sequential calls (per-request latency and CPU overhead).
+ * - `cluster.http.8x4`: 8 clients × 4 calls in flight (throughput).
+ */
+import { randomUUID } from 'node:crypto';
+import { startRoundRobinProxy, type RoundRobinProxy } from '@statemcp/cluster-example/round-robin-proxy';
+import { testRedisUrl } from '@statemcp/testing';
+import { adapter, fixturePath } from './adapters.js';
+import { spawnHttpServer, type HttpChild } from './children.js';
+import type { BenchClient } from './clients/types.js';
+import type { Counts } from './config.js';
+import { closedLoop, type Metric, type Sample, type Workload } from './runner.js';
+import { ECHO_TEXT } from './spec.js';
+import { latencyPercentiles } from './stats.js';
+
+const STACKS = ['statemcp', 'redis', 'cluster'] as const;
+type Stack = (typeof STACKS)[number];
+
+const METRICS: readonly Metric[] = [
+  { key: 'callsPerSec', label: 'calls/s', digits: 0, higherIsBetter: true },
+  { key: 'p50', label: 'p50 ms', digits: 3, higherIsBetter: false },
+  { key: 'p99', label: 'p99 ms', digits: 3, higherIsBetter: false },
+  { key: 'serverCpuUs', label: 'server CPU µs/call', digits: 1, higherIsBetter: false },
+  { key: 'cpuUs', label: 'client CPU µs/call', digits: 1, higherIsBetter: false },
+];
+
+/** The instances of one stack, the endpoint clients use, and how to read their CPU. */
+interface Deployment {
+  readonly url: string;
+  /** CPU time of every instance so far, µs. */
+  serverCpuUs(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function cpuOf(children: readonly HttpChild[]): Promise<number> {
+  const reports = await Promise.all(children.map((child) => child.memory()));
+  return reports.reduce((sum, report) => sum + ((report as unknown as { cpuUs?: number }).cpuUs ?? Number.NaN), 0);
+}
+
+async function deploy(stack: Stack): Promise<Deployment> {
+  const fixture = fixturePath('http-cluster');
+  if (stack === 'statemcp') {
+    const child = await spawnHttpServer(fixture);
+    return { url: child.url, serverCpuUs: () => cpuOf([child]), stop: () => child.stop() };
+  }
+  const redis = await testRedisUrl();
+  const prefix = `bench-cluster:${randomUUID()}:`;
+  const children: HttpChild[] = [];
+  let proxy: RoundRobinProxy | undefined;
+  const stop = async (): Promise<void> => {
+    await proxy?.close();
+    await Promise.all(children.map((child) => child.stop()));
+    await redis.stop();
+  };
+  try {
+    const count = stack === 'cluster' ? 3 : 1;
+    for (let i = 0; i < count; i++) children.push(await spawnHttpServer(fixture, ['--redis', redis.url, '--instance-id', `bench-${i + 1}`, '--prefix', prefix]));
+    if (stack === 'cluster') proxy = await startRoundRobinProxy({ targets: children.map((child) => new URL(child.url)) });
+    const url = proxy === undefined ? (children[0] as HttpChild).url : new URL('/mcp', proxy.url).href;
+    return { url, serverCpuUs: () => cpuOf(children), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function clusterCalls(id: string, title: string, clients: number, perClient: number, total: number, warmup: number, limit: number): Workload {
+  const workers = clients * perClient;
+  return {
+    id,
+    title,
+    detail: `${total} calls after ${warmup} warm-up calls, ${clients} client${clients === 1 ? '' : 's'} × ${perClient} in flight (handshake era, one session per client); statemcp = 1 instance, in-memory stores; redis = 1 instance, Redis stores; cluster = 3 Redis instances behind the round-robin proxy (client CPU includes the proxy)`,
+    stacks: STACKS,
+    metrics: METRICS,
+    ratioMetrics: ['callsPerSec', 'serverCpuUs'],
+    run: async (stack): Promise<Sample> => {
+      const deployment = await deploy(stack as Stack);
+      const list: BenchClient[] = [];
+      try {
+        for (let i = 0; i < clients; i++) list.push(await adapter('statemcp').http(deployment.url));
+        await closedLoop(warmup, workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
+        const cpuBefore = await deployment.serverCpuUs();
+        const result = await closedLoop(total, workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
+        const serverCpuUs = ((await deployment.serverCpuUs()) - cpuBefore) / Math.max(1, result.completed);
+        const { p50, p99 } = latencyPercentiles(result.latencies);
+        return { callsPerSec: result.opsPerSec, p50, p99, serverCpuUs, cpuUs: result.cpuUsPerOp };
+      } finally {
+        await Promise.all(list.map((client) => client.close().catch(() => undefined)));
+        await deployment.stop();
+      }
+    },
+  };
+}
+
+/** The cluster workloads (registered in workloads.ts; both spawn children per run). */
+export function clusterWorkloads(c: Counts): Workload[] {
+  const limit = c.runLimitMs * 0.8;
+  const warmup = Math.max(10, Math.min(c.warmup, 100));
+  return [
+    clusterCalls('cluster.http.seq', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, sequential', 1, 1, c.httpSeq, warmup, limit),
+    clusterCalls('cluster.http.8x4', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, 8 clients × 4 concurrent', 8, 4, c.httpConcurrent, Math.max(warmup, 64), limit),
+  ];
+}
+
+/** Ids of {@link clusterWorkloads}. */
+export const CLUSTER_WORKLOAD_IDS: readonly string[] = ['cluster.http.seq', 'cluster.http.8x4'];
