@@ -18,7 +18,24 @@ import { build } from 'esbuild';
 const root = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(root, '../..');
 const packageJson = createRequire(import.meta.url)('./package.json');
-const statemcpPackages = Object.keys(packageJson.dependencies).filter((name) => name.startsWith('@statemcp/'));
+/**
+ * The harness's own helpers from private workspace packages (a private Redis server, the cluster
+ * example's proxy): not part of any measured stack, so they are inlined from their sources
+ * instead of being imported from a `dist` they do not publish.
+ */
+const harnessHelpers = new Set(['@statemcp/testing', '@statemcp/cluster-example']);
+const statemcpPackages = Object.keys(packageJson.dependencies).filter((name) => name.startsWith('@statemcp/') && !harnessHelpers.has(name));
+
+/** Every bare import stays external (resolved from node_modules at run time) except the harness helpers. */
+const externalPackages = {
+  name: 'external-packages',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+      return harnessHelpers.has(name) ? undefined : { path: args.path, external: true };
+    });
+  },
+};
 
 function buildPackages() {
   const turboArgs = ['run', 'build', '--filter=@statemcp/bench^...', '--output-logs=errors-only'];
@@ -57,8 +74,9 @@ const fixtures = readdirSync(join(root, 'src/fixtures'))
 const common = {
   absWorkingDir: root,
   bundle: true,
-  // Only the harness's own files are inlined; every package is imported from node_modules.
-  packages: 'external',
+  // Only the harness's own files (and its helpers) are inlined; every package is imported from node_modules.
+  plugins: [externalPackages],
+  conditions: ['@statemcp/source'],
   platform: 'node',
   format: 'esm',
   target: 'node20',
