@@ -39,6 +39,20 @@ export interface TaskCommandsOptions {
   readonly replyTimeoutMs?: number;
 }
 
+/** A command message, or undefined for anything else. */
+function parseCommand(payload: string): CommandMessage | undefined {
+  let message: Partial<CommandMessage> | null;
+  try {
+    message = JSON.parse(payload) as Partial<CommandMessage> | null;
+  } catch {
+    return undefined;
+  }
+  const kind = message?.command?.kind;
+  if (typeof message?.reply !== 'string' || (kind !== 'cancel' && kind !== 'update')) return undefined;
+  if (kind === 'update' && (typeof message.command?.inputResponses !== 'object' || message.command.inputResponses === null)) return undefined;
+  return message as CommandMessage;
+}
+
 function taskChannel(taskId: string): string {
   return `task:${taskId}`;
 }
@@ -61,7 +75,8 @@ export class TaskCommands {
    */
   serve(taskId: string, apply: ApplyTaskCommand): Promise<() => Promise<void>> {
     return this.#bus.subscribe(taskChannel(taskId), (payload) => {
-      const message = JSON.parse(payload) as CommandMessage;
+      const message = parseCommand(payload);
+      if (message === undefined) return; // not a command of ours: nobody to answer
       void apply(taskId, message.command).then(
         () => this.#answer(message.reply, { ok: true }),
         (error: unknown) => this.#answer(message.reply, { ok: false, message: error instanceof Error ? error.message : String(error) }),
