@@ -93,7 +93,13 @@ export class TaskCommands {
     const reply = `${taskChannel(taskId)}:${globalThis.crypto.randomUUID()}`;
     let settle!: (outcome: ReplyMessage | undefined) => void;
     const answered = new Promise<ReplyMessage | undefined>((resolve) => (settle = resolve));
-    const unsubscribe = await this.#bus.subscribe(reply, (payload) => settle(JSON.parse(payload) as ReplyMessage));
+    const unsubscribe = await this.#bus.subscribe(reply, (payload) => {
+      try {
+        settle(JSON.parse(payload) as ReplyMessage);
+      } catch {
+        settle({ ok: false, message: 'Invalid reply from the instance running the task' });
+      }
+    });
     const timer = this.#clock.setTimeout(() => settle(undefined), this.#replyTimeoutMs);
     try {
       const reached = await this.#bus.publish(taskChannel(taskId), JSON.stringify({ command, reply } satisfies CommandMessage));
