@@ -159,6 +159,38 @@ describe('tasks across instances', () => {
   });
 });
 
+/** One JSON-RPC exchange of a 2025-11-25 session over plain HTTP: the reply, from a JSON or an SSE body. */
+async function rpc(url: URL, sessionId: string | undefined, message: Record<string, unknown>): Promise<{ response: Response; reply: Record<string, unknown> | undefined }> {
+  const headers: Record<string, string> = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' };
+  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...message }) });
+  const text = await response.text();
+  if (text === '' || response.status === 202) return { response, reply: undefined };
+  const json = response.headers.get('content-type')?.includes('text/event-stream') === true ? text.split('\n').find((line) => line.startsWith('data: {'))?.slice(6) : text;
+  return { response, reply: json === undefined ? undefined : (JSON.parse(json) as Record<string, unknown>) };
+}
+
+describe('2025-11-25 tasks across instances', () => {
+  it('polls, awaits and cancels on B a task of a session A runs (the relay carries tasks/get, tasks/result, tasks/cancel)', async () => {
+    const { a, b } = await cluster();
+    const init = await rpc(a.url, undefined, { id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const sessionId = init.response.headers.get('mcp-session-id') ?? '';
+    await rpc(b.url, sessionId, { method: 'notifications/initialized' });
+    const created = await rpc(b.url, sessionId, { id: 1, method: 'tools/call', params: { name: 'wait_for_cancel', task: { ttl: 60_000 } } });
+    const { taskId } = (created.reply?.['result'] as { task: { taskId: string; status: string } }).task;
+    const polled = await rpc(b.url, sessionId, { id: 2, method: 'tasks/get', params: { taskId } });
+    expect(polled.reply?.['result']).toMatchObject({ taskId, status: 'working' });
+
+    const awaited = rpc(b.url, sessionId, { id: 3, method: 'tasks/result', params: { taskId } });
+    const cancelled = await rpc(b.url, sessionId, { id: 4, method: 'tasks/cancel', params: { taskId } });
+    expect(cancelled.reply?.['result']).toMatchObject({ taskId, status: 'cancelled' });
+    await eventually(() => a.aborted.includes(taskId));
+    // tasks/result was waiting on A: the cancelled task has no result.
+    expect((await awaited).reply?.['error']).toMatchObject({ code: -32602 });
+    expect(b.mcp.connections).toHaveLength(0);
+  });
+});
+
 describe('legacy HTTP+SSE across instances', () => {
   it('relays the POSTs of a session whose stream A holds from B, and its answers arrive on the stream', async () => {
     const { stores, a, b } = await cluster();
