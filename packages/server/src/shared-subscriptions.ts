@@ -63,7 +63,6 @@ export class SharedSubscriptions {
   /** Local targets that follow at least one key, by target id. */
   readonly #targets = new Map<string, DeliverNote>();
   #channel: Promise<() => Promise<void>> | undefined;
-  #closed = false;
 
   constructor(options: ServerClusterOptions, onError: (error: unknown) => void = () => undefined) {
     this.#instanceId = options.instanceId;
@@ -115,10 +114,11 @@ export class SharedSubscriptions {
     return followers.length;
   }
 
-  /** Stops receiving notes (the server closed). Targets still registered are dropped from the store. */
+  /**
+   * Stops receiving notes (the server closed): targets still registered are dropped from the
+   * store and the instance's channel is left (a later `follow` subscribes it again).
+   */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
     const targets = [...this.#targets.keys()];
     await Promise.all(targets.map((target) => this.drop(target).catch(this.#onError)));
     const channel = this.#channel;
