@@ -222,6 +222,9 @@ export { INPUT_REQUIRED_METHODS } from './session/input-rounds.js';
 export { CustomMethodTable, assertCustomMethodName, customMethodRefusal, customOptInPath, declareCustomOptIns } from './session/custom-methods.js';
 export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, CustomSchemaResult, InferCustom } from './session/custom-methods.js';
 export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
+
+// Scale-out: what the instances of one server share
+export type { BusHandler, MessageBus, SubscriptionStore } from './cluster/shared-contracts.js';
 export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
 export type { Requester } from './session/handler-context.js';
 export type {

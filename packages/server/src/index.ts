@@ -25,6 +25,7 @@ export type { InputRequestOptions, RelatedRequestOptions, RequestExtra } from '.
 export type { RequestStateOptions } from './request-state.js';
 export { CORE_LISTEN_FIELDS, ListenSubscriptions } from './subscriptions.js';
 export type { ListenFilterField, ListenSubscription } from './subscriptions.js';
+export type { ServerClusterOptions } from './shared-subscriptions.js';
 
 
 export type { CustomNotificationHandler, CustomNotifyOptions, CustomRequestHandler, CustomRequestOptions } from './custom-methods.js';

@@ -31,6 +31,7 @@ import {
   type ResourceMetadata,
   type ResourceTemplateMetadata,
 } from './resources.js';
+import { resourceKey, type ServerClusterOptions } from './shared-subscriptions.js';
 import { Server, type ServerOptions, type ServerRequestContext, type ServerSessionOptions } from './server.js';
 import type { LoggingMessage, ServerConnection } from './server-connection.js';
 import { ExtensionTasks, type ExtensionTaskOptions, type TaskNotifier } from './tasks/extension-tasks.js';
@@ -72,6 +73,15 @@ export interface McpServerOptions extends ServerSessionOptions {
   readonly taskExtension?: ExtensionTaskOptions | false;
   /** Called with every new connection, before its handshake. */
   readonly onconnection?: (connection: ServerConnection) => void;
+  /**
+   * Run as one instance of a cluster (scale-out, with the HTTP server's `cluster` option and the
+   * same `instanceId`): resource subscriptions are shared, so `notifyResourceUpdated` on any
+   * instance reaches the subscribers on every instance; a task of the tasks extension created on
+   * one instance is cancelled and answered (`tasks/cancel`, `tasks/update`) from any other,
+   * the command travelling over `cluster.bus` to the instance that runs it. Pair it with a shared
+   * task store (`taskExtension.store`). Without it, everything stays in this process.
+   */
+  readonly cluster?: ServerClusterOptions;
   /**
    * The JSON Schema engine for schemas given as plain JSON Schema (`inputSchema`,
    * `outputSchema`, `argsSchema`). Default: the built-in `defaultJsonSchemaValidator`;
@@ -128,7 +138,8 @@ export class McpServer {
     this.server = new Server(serverInfo, serverOptions);
     const store = new TaskStore(options.clock, taskOptions ?? {}, (record) => this.#tasks.notifyStatus(record));
     this.#tasks = new ToolTasks(this.server, store, () => this.#pageSize());
-    this.#extensionTasks = taskExtension === false ? undefined : new ExtensionTasks(taskExtension);
+    const cluster = options.cluster === undefined ? undefined : { bus: options.cluster.bus, ...(options.clock === undefined ? {} : { clock: options.clock }) };
+    this.#extensionTasks = taskExtension === false ? undefined : new ExtensionTasks(taskExtension, cluster);
     this.#extensionTasks?.attachListen(this.server.subscriptions);
     // A list enabled explicitly answers (empty) even before anything is registered.
     const overrides = options.capabilities ?? {};
@@ -273,9 +284,16 @@ export class McpServer {
 
   /**
    * Sends `notifications/resources/updated` to every connection subscribed to `uri`
-   * (`resources/subscribe`) and every listen stream whose `resourceSubscriptions` name it.
+   * (`resources/subscribe`) and every listen stream whose `resourceSubscriptions` name it. With
+   * the `cluster` option, those of every instance: the subscribers of `uri` are read from the
+   * shared store and each instance that has some gets one message (O(subscribers of `uri`)).
    */
   async notifyResourceUpdated(uri: string): Promise<void> {
+    const { shared } = this.server;
+    if (shared !== undefined) {
+      await shared.publish(resourceKey(uri), { method: 'notifications/resources/updated', params: { uri } });
+      return;
+    }
     const listening = this.server.subscriptions.publish('notifications/resources/updated', { uri }, (filter) => Array.isArray(filter.resourceSubscriptions) && filter.resourceSubscriptions.includes(uri));
     await Promise.all([...this.server.connections.map((connection) => connection.notifyResourceUpdated(uri).catch(() => false)), listening]);
   }
@@ -345,12 +363,18 @@ export class McpServer {
       this.#listResult(this.#resources.listTemplates(params, context.protocolVersion, this.#pageSize()), context.protocolVersion),
     );
     this.#install('resources/read', (params, context) => this.#resources.read(String(params.uri), context.protocolVersion, requestExtra(context), this.#options.cache));
-    this.#install('resources/subscribe', (params, context) => {
-      context.connection.subscribe(String(params.uri));
+    this.#install('resources/subscribe', async (params, context) => {
+      const { connection } = context;
+      const uri = String(params.uri);
+      // In a cluster the subscription is shared before it is acknowledged (a change on any instance reaches it).
+      await this.server.shared?.follow(connection.id, resourceKey(uri), (note) => connection.notifyResourceUpdated(String(note.params.uri)).catch(() => false));
+      connection.subscribe(uri);
       return {};
     });
-    this.#install('resources/unsubscribe', (params, context) => {
-      context.connection.unsubscribe(String(params.uri));
+    this.#install('resources/unsubscribe', async (params, context) => {
+      const uri = String(params.uri);
+      context.connection.unsubscribe(uri);
+      await this.server.shared?.unfollow(context.connection.id, resourceKey(uri));
       return {};
     });
     this.#installCompletions();

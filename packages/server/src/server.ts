@@ -47,6 +47,7 @@ import { isLoggingLevel } from './logging-levels.js';
 import { RequestStateSealer, type RequestStateOptions } from './request-state.js';
 import { capabilitiesFor, implementationFor } from './revision-features.js';
 import { ServerConnection } from './server-connection.js';
+import { SharedSubscriptions, type ServerClusterOptions } from './shared-subscriptions.js';
 import { ListenSubscriptions } from './subscriptions.js';
 import type { Implementation, ServerCapabilities } from './wire-types.js';
 
@@ -93,6 +94,13 @@ export interface ServerOptions extends ServerSessionOptions {
    * share one) and its lifetime.
    */
   readonly requestState?: RequestStateOptions;
+  /**
+   * Run as one instance of a cluster (scale-out): resource subscriptions (`resources/subscribe`
+   * and the `resourceSubscriptions` of listen streams) go to `cluster.subscriptions`, and a
+   * resource change published on any instance reaches the subscribers on every instance over
+   * `cluster.bus`. Without it, subscriptions stay in this process (the single-instance cost).
+   */
+  readonly cluster?: ServerClusterOptions;
 }
 
 /** What a server request handler gets besides its params. */
@@ -130,11 +138,16 @@ export class Server {
    * The live `subscriptions/listen` streams (2026-07-28+): publish change notifications to
    * them, end them, or teach them a filter key of an extension.
    */
-  readonly subscriptions = new ListenSubscriptions();
+  readonly subscriptions: ListenSubscriptions;
+  /** @internal The cross-instance subscriptions of a cluster member (`cluster` option); undefined alone. */
+  readonly shared: SharedSubscriptions | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
     this.info = info;
     this.#options = options;
+    this.shared = options.cluster === undefined ? undefined : new SharedSubscriptions(options.cluster);
+    this.subscriptions = new ListenSubscriptions();
+    this.subscriptions.share(this.shared);
     this.#sealer = new RequestStateSealer(options.requestState);
     this.setRequestHandler('server/discover', (_params, context) => this.#discover(context.protocolVersion));
     this.setRequestHandler('subscriptions/listen', (params, context) => this.subscriptions.listen(params, context));
@@ -228,7 +241,7 @@ export class Server {
       throw new AlreadyConnectedError('This transport is already connected to a server; create a new transport for each connection');
     }
     this.#transports.add(transport);
-    const { instructions: _i, capabilities: _c, cache: _cache, serverInfoInResults: _s, requestState: _r, onconnection, ...sessionOptions } = this.#options;
+    const { instructions: _i, capabilities: _c, cache: _cache, serverInfoInResults: _s, requestState: _r, cluster: _cluster, onconnection, ...sessionOptions } = this.#options;
     const connection = new ServerConnection(this, (self) =>
       new Session({
         ...sessionOptions,
@@ -239,6 +252,8 @@ export class Server {
         onclose: () => {
           this.#connections.delete(self);
           this.#transports.delete(transport);
+          // Its resource subscriptions end with it, on every instance.
+          this.shared?.drop(self.id).catch(() => undefined);
         },
       }),
     );
@@ -264,6 +279,7 @@ export class Server {
   async close(): Promise<void> {
     await this.subscriptions.end();
     await Promise.all([...this.#connections].map((connection) => connection.close()));
+    await this.shared?.close();
   }
 
   #initializeResult(connection: ServerConnection, _params: InitializeParams, version: string, _context: InboundContext | undefined): InitializeResultShape {

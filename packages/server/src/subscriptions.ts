@@ -19,6 +19,7 @@
  */
 import { SUBSCRIPTION_ID_META_KEY, isJsonObject, type JsonObject, type RequestId } from '@statemcp/protocol';
 import type { ServerRequestContext } from './server.js';
+import { resourceKey, type SharedSubscriptions } from './shared-subscriptions.js';
 import type { ServerConnection } from './server-connection.js';
 
 /** One key of the `SubscriptionFilter`: what of the client's request for it the server honours. */
@@ -47,7 +48,11 @@ export interface ListenSubscription {
 interface LiveSubscription extends ListenSubscription {
   /** Answers the listen request with the graceful `SubscriptionsListenResult`. */
   readonly finish: () => void;
+  /** Runs once when the stream is gone (ended or cancelled): its shared follows end. */
+  readonly gone: () => void;
 }
+
+let listenTargets = 0;
 
 /** A list-change key, honoured when the connection declared `listChanged` for its list. */
 function listChangedField(key: string, list: 'tools' | 'prompts' | 'resources'): ListenFilterField {
@@ -95,6 +100,15 @@ function tagged(params: JsonObject | undefined, id: RequestId): JsonObject {
 export class ListenSubscriptions {
   readonly #fields = new Map<string, ListenFilterField>(CORE_LISTEN_FIELDS.map((field) => [field.key, field]));
   readonly #live = new Set<LiveSubscription>();
+  #shared: SharedSubscriptions | undefined;
+
+  /**
+   * @internal Makes streams whose filter names resources follow them across the instances of a
+   * cluster (the server's `cluster` option): a change published on any instance reaches them.
+   */
+  share(shared: SharedSubscriptions | undefined): void {
+    this.#shared = shared;
+  }
 
   /** Adds (or replaces) a filter key; streams opened afterwards honour it. */
   defineField(field: ListenFilterField): void {
@@ -132,6 +146,7 @@ export class ListenSubscriptions {
       if (!which(subscription)) continue;
       this.#live.delete(subscription);
       subscription.finish();
+      subscription.gone();
       ended++;
     }
     // The replies are written once the handlers' promise chains have run: one macrotask later.
@@ -146,22 +161,41 @@ export class ListenSubscriptions {
       const honoured = this.#fields.get(key)?.honour(value, context);
       if (honoured !== undefined) filter[key] = honoured;
     }
+    const shared = this.#shared;
+    const uris = Array.isArray(filter.resourceSubscriptions) ? filter.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string') : [];
+    if (shared === undefined || uris.length === 0) return this.#open(filter, context, () => undefined);
+    // In a cluster the stream follows its resources in the shared store before it is acknowledged.
+    const target = `listen-${++listenTargets}`;
+    const gone = (): void => void shared.drop(target).catch(() => undefined);
+    const deliver = (note: { method: string; params: JsonObject }): Promise<unknown> => context.sendNotification(note.method, tagged(note.params, context.requestId)).catch(() => undefined);
+    return Promise.all(uris.map((uri) => shared.follow(target, resourceKey(uri), deliver))).then(
+      () => this.#open(filter, context, gone),
+      (error: unknown) => {
+        gone();
+        throw error;
+      },
+    );
+  }
+
+  /** Acknowledges `filter` and keeps the stream live until it is ended or cancelled; `gone` runs then. */
+  #open(filter: JsonObject, context: ServerRequestContext, gone: () => void): Promise<JsonObject> {
     const id = context.requestId;
     const result: JsonObject = { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META_KEY]: id } };
     return new Promise<JsonObject>((resolve) => {
       if (context.signal.aborted) {
+        gone();
         resolve(result);
         return;
       }
       // Written before the stream goes live: nothing of this subscription can precede it.
       context.sendNotification('notifications/subscriptions/acknowledged', { _meta: { [SUBSCRIPTION_ID_META_KEY]: id }, notifications: filter }).catch(() => undefined);
-      const subscription: LiveSubscription = { id, filter, connection: context.connection, context, finish: () => resolve(result) };
+      const subscription: LiveSubscription = { id, filter, connection: context.connection, context, finish: () => resolve(result), gone };
       this.#live.add(subscription);
       // Cancelled by the client, or the connection ended: the session sends no reply.
       context.signal.addEventListener(
         'abort',
         () => {
-          this.#live.delete(subscription);
+          if (this.#live.delete(subscription)) gone();
           resolve(result);
         },
         { once: true },

@@ -196,7 +196,7 @@ export function joinCluster(
   const relays = new Map<string, () => Promise<void>>();
   return {
     register: async (sessionId, protocolVersion, initialize, principal, end) => {
-      const clientCapabilities = (initialize as { params?: { capabilities?: JsonObject } }).params?.capabilities;
+      const clientCapabilities = (initialize as { params?: { capabilities?: JsonObject } } | undefined)?.params?.capabilities;
       try {
         await cluster.sessions.put({ sessionId, protocolVersion, clientCapabilities, principal, owner: cluster.instanceId, expiresAt: 0 }, ttl);
         relays.set(sessionId, await serveRelayedRequests(cluster.bus, sessionId, serve, onError));
@@ -226,9 +226,16 @@ export function joinCluster(
 /**
  * Relays `inbound` when it names a session that another instance runs; `undefined` when this
  * instance should answer it (its own session, no session header, or a session unknown everywhere).
+ * A legacy HTTP+SSE POST (`legacyMessage`) names its session in `?sessionId=` like `/messages` reads it.
  */
-export async function relayToOwner(cluster: ClusterMembership, inbound: InboundRequest, maxBody: number, ownsSession: (id: string) => boolean): Promise<Response | undefined> {
-  const sessionId = inbound.header(SESSION_ID_HEADER);
+export async function relayToOwner(
+  cluster: ClusterMembership,
+  inbound: InboundRequest,
+  maxBody: number,
+  ownsSession: (id: string) => boolean,
+  legacyMessage = false,
+): Promise<Response | undefined> {
+  const sessionId = (legacyMessage ? inbound.searchParams.get('sessionId') : undefined) ?? inbound.header(SESSION_ID_HEADER);
   if (sessionId === undefined || sessionId === '' || ownsSession(sessionId)) return undefined;
   let body: string | undefined;
   if (inbound.method === 'POST') {

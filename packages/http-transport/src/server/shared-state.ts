@@ -15,7 +15,7 @@
  * ```
  *
  * A session's connection machine is never shared: it stays one machine on the instance that
- * runs it (its record's `owner`); the other instances reach it through the {@link MessageBus}.
+ * runs it (its record's `owner`); the other instances reach it through the `MessageBus`.
  * Every method may be asynchronous; a store that cannot reach its backend rejects with
  * {@link SharedStoreUnavailableError}, so a request fails with a typed error instead of
  * corrupting anything.
@@ -53,46 +53,19 @@ export interface SessionStore {
   delete(sessionId: string): Promise<boolean> | boolean;
 }
 
-/** Receives the messages published on a channel (JSON text, delivered in publish order). */
-export type BusHandler = (payload: string) => void;
-
 /**
- * Cross-instance message routing: fire-and-forget publish/subscribe on named channels (the
- * channel names of {@link busChannel}). Delivery is at most once, to the subscribers present
- * at publish time; what must survive a missed delivery goes to the {@link EventStore} first.
+ * The bus and the subscription store are shared with the server role, so their contracts live
+ * in `@statemcp/protocol` (`BusHandler`, `MessageBus`, `SubscriptionStore`); re-exported here.
  */
-export interface MessageBus {
-  /** Publishes `payload` on `channel`; resolves with the number of subscribers reached, when known. */
-  publish(channel: string, payload: string): Promise<number | undefined> | number | undefined;
-  /**
-   * Subscribes `handler` to `channel`; resolves once messages published afterwards are
-   * delivered. The returned function unsubscribes (idempotent).
-   */
-  subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>>;
-}
+export type { BusHandler, MessageBus, SubscriptionStore } from '@statemcp/protocol';
 
-/** The channel names the server uses on a {@link MessageBus}, keyed by session and stream. */
+/** The channel names the server uses on a `MessageBus`, keyed by session and stream. */
 export const busChannel = {
   /** Messages for the instance running session `sessionId` (POSTed items, replies, DELETE). */
   session: (sessionId: string): string => `session:${sessionId}`,
   /** Messages for whichever instance holds stream `streamId` of session `sessionId` open. */
   stream: (sessionId: string, streamId: string): string => `stream:${sessionId}:${streamId}`,
 } as const;
-
-/**
- * Subscriptions shared by every instance: which subscribers (sessions, listen streams) follow
- * which key (a resource URI, a listen topic), so a change seen on one instance notifies them all.
- */
-export interface SubscriptionStore {
-  /** Adds `subscriber` to the followers of `key`. */
-  add(key: string, subscriber: string): Promise<void> | void;
-  /** Removes `subscriber` from the followers of `key`. Resolves false when it was not there. */
-  remove(key: string, subscriber: string): Promise<boolean> | boolean;
-  /** The followers of `key`, in no particular order. */
-  subscribers(key: string): Promise<string[]> | string[];
-  /** Removes `subscriber` from every key (its session ended). Resolves with how many were dropped. */
-  removeAll(subscriber: string): Promise<number> | number;
-}
 
 /**
  * A shared store's backend (e.g. Redis) cannot be reached. Requests that needed it fail with

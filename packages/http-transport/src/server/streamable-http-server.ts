@@ -367,6 +367,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       if (!(await connectTransport(transport))) {
         return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
       }
+      // In a cluster, POSTs to `/messages` for this session may land on any instance: they are relayed here.
+      const unshared = await cluster?.register(sessionId, undefined, undefined, principal, () => manager.delete(sessionId, 'server-closed'));
+      if (unshared !== undefined) return unshared;
       options.onSessionCreated?.(sessionId);
       return transport.connection.response;
     } finally {
@@ -379,6 +382,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (id === undefined || id === null || id === '') return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: sessionId is required');
     const transport = manager.peek(id)?.principal === admitted.principal ? manager.get(id)?.transport : undefined;
     if (!(transport instanceof LegacySseSessionTransport)) return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found');
+    cluster?.touch(id);
     const parsed = await readJsonBody(inbound, maxBody);
     if (parsed instanceof Response) return parsed;
     const scopeRefusal = auth.authorize(admitted, Array.isArray(parsed.value) ? parsed.value : [parsed.value]);
@@ -409,8 +413,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
     const admitted = await auth.admit(inbound);
     if (admitted instanceof Response) return admitted;
-    if (cluster !== undefined && legacyRoute === undefined) {
-      const relayed = await relayToOwner(cluster, inbound, maxBody, (id) => manager.peek(id) !== undefined);
+    if (cluster !== undefined && legacyRoute !== 'sse') {
+      const relayed = await relayToOwner(cluster, inbound, maxBody, (id) => manager.peek(id) !== undefined, legacyRoute === 'messages');
       if (relayed !== undefined) return relayed;
     }
 

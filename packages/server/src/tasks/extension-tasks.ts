@@ -40,6 +40,7 @@ import { MemoryTaskStore, type DurableTaskStore, type StoredTask } from './durab
 import type { ListenSubscriptions } from '../subscriptions.js';
 import { DeferredTaskExtra } from './deferred-extra.js';
 import { listenTaskNotifier } from './task-listen.js';
+import { TaskCommands, type TaskCommand, type TaskCommandsOptions } from './task-commands.js';
 import { taskRequestExtra, type TaskInputChannel } from './task-input.js';
 
 /** Receives every change of a task's state (the full `DetailedTask`, as `notifications/tasks` carries it). */
@@ -104,6 +105,8 @@ interface LiveTask {
   readonly waiting: Map<string, (answer: JsonObject) => void>;
   /** The session of the `tools/call` that created the task: its moves show in that session's `inspect`. */
   readonly origin: TaskOrigin;
+  /** Stops serving other instances' commands for the task (a no-op alone). */
+  readonly release: () => Promise<void>;
 }
 
 /** The request a task was created by, for its `task.transition` inspect events. */
@@ -131,8 +134,11 @@ export class ExtensionTasks {
   readonly #queues = new Map<string, Promise<unknown>>();
   #notifier: TaskNotifier | undefined;
   #listen: TaskNotifier | undefined;
+  /** In a cluster: `tasks/cancel` and `tasks/update` for a task running on another instance go there. */
+  readonly #commands: TaskCommands | undefined;
 
-  constructor(options: ExtensionTaskOptions = {}) {
+  constructor(options: ExtensionTaskOptions = {}, cluster?: TaskCommandsOptions) {
+    this.#commands = cluster === undefined ? undefined : new TaskCommands(cluster);
     this.#now = options.now ?? Date.now;
     this.#store = options.store ?? new MemoryTaskStore({ now: this.#now });
     this.#ttlMs = options.ttlMs === undefined ? 3_600_000 : options.ttlMs;
@@ -206,8 +212,16 @@ export class ExtensionTasks {
       expiresAt: this.#ttlMs === null ? null : now + this.#ttlMs,
     };
     const { taskId } = record.task;
-    await this.#store.create(record);
-    const live: LiveTask = { controller: new AbortController(), waiting: new Map(), origin: { session: context.connection.session, requestId: context.requestId, tool: entry.name } };
+    // Serving commands first: once the task exists, a cancel from any instance reaches its handler.
+    const release = (await this.#commands?.serve(taskId, (id, command) => this.#apply(id, command))) ?? (() => Promise.resolve());
+    try {
+      await this.#store.create(record);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    const origin = { session: context.connection.session, requestId: context.requestId, tool: entry.name };
+    const live: LiveTask = { controller: new AbortController(), waiting: new Map(), origin, release };
     this.#live.set(taskId, live);
     reportMove(live.origin, record, record, 'created');
     return { created: { resultType: 'task', ...record.task }, extra: taskRequestExtra(direct, taskId, live.controller.signal, this.#channel(taskId, live)) };
@@ -234,7 +248,9 @@ export class ExtensionTasks {
       )
       .finally(() => {
         const id = taskId();
-        if (id !== undefined) this.#live.delete(id);
+        if (id === undefined) return;
+        void this.#live.get(id)?.release().catch(() => undefined);
+        this.#live.delete(id);
       });
     return running;
   }
@@ -250,7 +266,34 @@ export class ExtensionTasks {
     const record = await this.#require(params, context);
     const responses = params.inputResponses;
     if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) throw new JsonRpcError(ErrorCode.InvalidParams, 'tasks/update needs an inputResponses object');
-    const taskId = record.task.taskId;
+    await this.#command(record.task.taskId, { kind: 'update', inputResponses: responses as JsonObject });
+    return { resultType: 'complete' };
+  }
+
+  /** `tasks/cancel`: cooperative; a terminal task acks unchanged. */
+  async cancel(params: JsonObject, context: ServerRequestContext): Promise<JsonObject> {
+    const record = await this.#require(params, context);
+    await this.#command(record.task.taskId, { kind: 'cancel' });
+    return { resultType: 'complete' };
+  }
+
+  /**
+   * Applies a command where the task runs: here when it runs here (or there is no cluster);
+   * else on the instance running it, over the bus; on the record alone when no instance runs it.
+   */
+  async #command(taskId: string, command: TaskCommand): Promise<void> {
+    if (this.#commands === undefined || this.#live.has(taskId)) return this.#apply(taskId, command);
+    if (!(await this.#commands.send(taskId, command))) await this.#apply(taskId, command);
+  }
+
+  /** Applies a command in this process: the record moves through the task machine, the live handler hears of it. */
+  async #apply(taskId: string, command: TaskCommand): Promise<void> {
+    if (command.kind === 'cancel') {
+      await this.#mutate(taskId, (current) => (isTaskTerminal(current.task.status) ? undefined : { ...moved(current, 'cancel', this.#now(), 'Cancelled by the client'), inputRequests: {} }));
+      this.#live.get(taskId)?.controller.abort(new Error('The task was cancelled'));
+      return;
+    }
+    const responses = command.inputResponses;
     const delivered: [string, JsonObject][] = [];
     await this.#mutate(taskId, (current) => {
       const outstanding = { ...current.inputRequests };
@@ -269,16 +312,6 @@ export class ExtensionTasks {
       live?.waiting.delete(key);
       resolve?.(answer);
     }
-    return { resultType: 'complete' };
-  }
-
-  /** `tasks/cancel`: cooperative; a terminal task acks unchanged. */
-  async cancel(params: JsonObject, context: ServerRequestContext): Promise<JsonObject> {
-    const record = await this.#require(params, context);
-    const taskId = record.task.taskId;
-    await this.#mutate(taskId, (current) => (isTaskTerminal(current.task.status) ? undefined : { ...moved(current, 'cancel', this.#now(), 'Cancelled by the client'), inputRequests: {} }));
-    this.#live.get(taskId)?.controller.abort(new Error('The task was cancelled'));
-    return { resultType: 'complete' };
   }
 
   /** -32021 unless the request declared the extension (the three `tasks/*` methods). */
