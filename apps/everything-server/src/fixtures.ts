@@ -6,7 +6,7 @@
  * in-memory transport.
  */
 import type { RequestId } from '@statemcp/protocol';
-import { McpServer, type CallToolResult, type DurableTaskStore, type ElicitRequestFormParams, type RequestStateOptions, type ServerConnection } from '@statemcp/server';
+import { McpServer, type CallToolResult, type DurableTaskStore, type ElicitRequestFormParams, type RequestStateOptions, type ServerClusterOptions, type ServerConnection } from '@statemcp/server';
 import { z } from 'zod';
 import { PNG_BASE64, WAV_BASE64 } from './media.js';
 import { registerMrtrFixtures } from './mrtr-fixtures.js';
@@ -27,6 +27,8 @@ export interface EverythingServerOptions {
   readonly taskStore?: DurableTaskStore;
   /** How Multi Round-Trip `requestState` is sealed; a cluster's instances share one key. */
   readonly requestState?: RequestStateOptions;
+  /** Resource subscriptions and task commands shared with the other instances of a cluster. */
+  readonly cluster?: ServerClusterOptions;
 }
 
 /** The schema `test_elicitation` asks the client to fill in. */
@@ -142,6 +144,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
     instructions: 'Conformance fixtures of statemcp: every tool, resource and prompt the official MCP conformance suite calls.',
     ...(options.taskStore === undefined ? {} : { taskExtension: { store: options.taskStore } }),
     ...(options.requestState === undefined ? {} : { requestState: options.requestState }),
+    ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
   });
 
   // ── tools ────────────────────────────────────────────────────────────────────────────

@@ -2,7 +2,8 @@
  * `--redis`: the everything server as one instance of a cluster. Every shared store comes from
  * `@statemcp/redis-store` (loaded only here, with a dynamic import, so a server started without
  * `--redis` never loads the Redis client): session records and the message bus for the
- * cross-instance relay, the resumable SSE event store, and the tasks extension's durable store.
+ * cross-instance relay, the resumable SSE event store, the tasks extension's durable store, and
+ * the subscription store with which a resource change on one instance reaches subscribers on all.
  * The Multi Round-Trip `requestState` key is shared by the instances (one instance seals a
  * round's state, another may open it).
  */
@@ -27,7 +28,7 @@ export interface ClusterMode {
 /** The options a cluster instance adds to the HTTP server and to the fixtures, and how to let go of Redis. */
 export interface ClusterWiring {
   readonly http: Pick<StreamableHttpServerOptions, 'cluster' | 'eventStore'>;
-  readonly fixtures: Pick<EverythingServerOptions, 'taskStore' | 'requestState'>;
+  readonly fixtures: Pick<EverythingServerOptions, 'taskStore' | 'requestState' | 'cluster'>;
   /** Closes the Redis connections. */
   close(): Promise<void>;
 }
@@ -45,10 +46,13 @@ export async function connectCluster(mode: ClusterMode): Promise<ClusterWiring> 
     connectTimeoutMs: 3000,
     onError: (error) => process.stderr.write(`everything-server: redis: ${error.message}\n`),
   });
-  // The subscription store (stores.subscriptions) is not wired: the server has no option for it yet.
   return {
     http: { cluster: { instanceId: mode.instanceId, sessions: stores.sessions, bus: stores.bus }, eventStore: stores.events },
-    fixtures: { taskStore: stores.tasks, requestState: { key: mode.stateKey } },
+    fixtures: {
+      taskStore: stores.tasks,
+      requestState: { key: mode.stateKey },
+      cluster: { instanceId: mode.instanceId, bus: stores.bus, subscriptions: stores.subscriptions },
+    },
     close: () => stores.close(),
   };
 }
