@@ -143,7 +143,7 @@ export async function relayRequest(
   });
   let finished = false;
   let headSeen = false;
-  let stopWatch: (() => void) | undefined;
+  let stopWatch: (() => void) | undefined = undefined;
   const finish = async (aborted: boolean): Promise<void> => {
     if (finished) return;
     finished = true;
@@ -241,13 +241,13 @@ export interface ClusterMembership {
 /** What the cluster side needs from its server. */
 export interface ClusterHost {
   /** The server's fetch front door. */
-  serve(request: Request): Promise<Response>;
+  serve: (request: Request) => Promise<Response>;
   /**
    * Rebuilds the connection of a session this instance has just claimed from a dead owner
    * (`from`); false when it could not (the claim is then undone by deleting the record).
    */
-  adopt(record: SessionRecord, from: string): Promise<boolean>;
-  onError(error: unknown): void;
+  adopt: (record: SessionRecord, from: string) => Promise<boolean>;
+  onError: (error: unknown) => void;
   clock: Clock;
 }
 
@@ -263,8 +263,20 @@ export function joinCluster(cluster: ClusterOptions, ttlMs: number, host: Cluste
     relays.set(sessionId, await serveRelayedRequests(cluster.bus, sessionId, serve, onError));
     liveness?.beat();
   };
-  /** Takes over the session of a dead owner; false when another instance claimed it first (or it is gone). */
-  const adopt = async (record: SessionRecord): Promise<boolean | undefined> => {
+  /** Adoptions under way here: concurrent requests for the session wait for the one adoption. */
+  const adopting = new Map<string, Promise<boolean | undefined>>();
+  /**
+   * Takes over the session of a dead owner: true once it runs here; false when another instance
+   * claimed it first; `undefined` when it is gone (or cannot be adopted).
+   */
+  const adopt = (record: SessionRecord): Promise<boolean | undefined> => {
+    const pending = adopting.get(record.sessionId);
+    if (pending !== undefined) return pending;
+    const adoption = claimAndRebuild(record).finally(() => adopting.delete(record.sessionId));
+    adopting.set(record.sessionId, adoption);
+    return adoption;
+  };
+  const claimAndRebuild = async (record: SessionRecord): Promise<boolean | undefined> => {
     if (cluster.sessions.claim === undefined) return undefined;
     const claimed = await cluster.sessions.claim(record.sessionId, record.owner, cluster.instanceId, ttl);
     if (claimed === undefined) return false;
@@ -304,7 +316,12 @@ export function joinCluster(cluster: ClusterOptions, ttlMs: number, host: Cluste
       // Twice at most: when another instance wins the adoption, relay to it.
       for (let attempt = 0; attempt < 2; attempt++) {
         const record = await cluster.sessions.get(sessionId);
-        if (record === undefined || record.owner === cluster.instanceId) return undefined;
+        if (record === undefined) return undefined;
+        if (record.owner === cluster.instanceId) {
+          // Adopted here by a concurrent request: serve it once the session's machine is up.
+          await adopting.get(sessionId);
+          return undefined;
+        }
         if (liveness?.knownDead(record.owner) !== true) {
           const watch = liveness === undefined ? undefined : (onLost: (loss: OwnerLoss) => void) => liveness.watch(record.owner, onLost);
           const relayed = await relayRequest(cluster.bus, sessionId, request, watch);
