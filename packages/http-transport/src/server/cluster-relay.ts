@@ -303,10 +303,15 @@ export function joinCluster(cluster: ClusterOptions, ttlMs: number, host: Cluste
     },
     unregister: (sessionId) => {
       const stop = relays.get(sessionId);
+      // Never shared (its registration failed): no record of this instance to delete.
+      if (stop === undefined) return;
       relays.delete(sessionId);
-      // The record goes first: a relay that then reaches nobody finds no record to adopt.
-      void Promise.resolve(cluster.sessions.delete(sessionId))
-        .then(() => stop?.())
+      // The record goes first: a relay that then reaches nobody finds no record to adopt. Only
+      // this instance's record: an instance that stalled past its liveness must not delete the
+      // record of the instance that adopted the session meanwhile.
+      void Promise.resolve(cluster.sessions.get(sessionId))
+        .then((record) => (record?.owner === cluster.instanceId ? cluster.sessions.delete(sessionId) : false))
+        .then(() => stop())
         .catch(onError);
     },
     touch: (sessionId) => {
