@@ -13,6 +13,7 @@
 export {
   HttpErrorCode,
   InMemoryEventStore,
+  InMemoryLivenessStore,
   InMemoryMessageBus,
   InMemorySessionStore,
   InMemorySubscriptionStore,
@@ -40,6 +41,7 @@ export type {
   InMemoryEventStoreOptions,
   InMemorySessionStoreOptions,
   ListeningServer,
+  LivenessStore,
   ManagedSession,
   MessageBus,
   ReplayResult,
@@ -49,6 +51,7 @@ export type {
   SessionManagerOptions,
   SessionRegistry,
   StoredEvent,
+  StreamRequests,
   StreamableHttpServer,
   StreamableHttpServerOptions,
   StreamableHttpSessionTransport,

@@ -252,4 +252,4 @@ export { InMemoryTransport } from './transport/in-memory.js';
 export { isAuthInfo } from './transport/auth-info.js';
 export type { AuthInfo } from './transport/auth-info.js';
 export { decodeHeaderValue, encodeHeaderValue } from './transport/header-values.js';
-export type { HttpRequestInfo, InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';
+export type { AdoptedSession, HttpRequestInfo, InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';

@@ -8,6 +8,7 @@
 export { connectRedisStores } from './redis-stores.js';
 export { RedisConnection } from './redis-connection.js';
 export { RedisSessionStore } from './redis-session-store.js';
+export { RedisLivenessStore } from './redis-liveness-store.js';
 export { RedisEventStore } from './redis-event-store.js';
 export { RedisMessageBus } from './redis-message-bus.js';
 export { RedisSubscriptionStore } from './redis-subscription-store.js';

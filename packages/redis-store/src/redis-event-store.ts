@@ -6,9 +6,13 @@
  * Event ids are `<stream>:<entry>` where `<entry>` is the Redis entry id (`<ms>-<seq>`,
  * monotonic per stream): any instance can tell the stream of a `Last-Event-ID` and replay what
  * another instance wrote. Appending is O(1); a replay is O(events replayed).
+ *
+ * In a cluster, the requests a POST stream carries are kept beside it (`<prefix>requests:<stream>`,
+ * same time to live), so the instance adopting a dead owner's session can end the ones it never
+ * answered.
  */
-import type { JsonRpcMessage } from '@statemcp/protocol';
-import type { EventStore, ReplayResult, StoredEvent } from '@statemcp/http-transport';
+import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
+import type { EventStore, ReplayResult, StoredEvent, StreamRequests } from '@statemcp/http-transport';
 import type { RedisConnection } from './redis-connection.js';
 
 const STORE = 'events';
@@ -65,6 +69,10 @@ export class RedisEventStore implements EventStore {
     return this.#redis.key(`events:${streamId}`);
   }
 
+  #requestsKey(streamId: string): string {
+    return this.#redis.key(`requests:${streamId}`);
+  }
+
   async append(streamId: string, message: JsonRpcMessage | undefined): Promise<string> {
     if (/[\r\n\0]/.test(streamId)) throw new RangeError('A stream id must not contain CR, LF or NUL');
     const key = this.#key(streamId);
@@ -74,6 +82,7 @@ export class RedisEventStore implements EventStore {
         .multi()
         .xAdd(key, '*', { [FIELD]: data }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '=', threshold: this.maxEventsPerStream } })
         .pExpire(key, Math.ceil(this.streamTtlMs))
+        .pExpire(this.#requestsKey(streamId), Math.ceil(this.streamTtlMs))
         .exec(),
     );
     const entry: unknown = replies[0];
@@ -120,6 +129,28 @@ export class RedisEventStore implements EventStore {
   }
 
   async removeStream(streamId: string): Promise<void> {
-    await this.#redis.run(STORE, (client) => client.del(this.#key(streamId)));
+    await this.#redis.run(STORE, (client) => client.del([this.#key(streamId), this.#requestsKey(streamId)]));
+  }
+
+  async trackRequests(streamId: string, requests: StreamRequests): Promise<void> {
+    const value = JSON.stringify({ requestIds: requests.requestIds, instanceId: requests.instanceId });
+    await this.#redis.run(STORE, (client) => client.set(this.#requestsKey(streamId), value, { PX: Math.ceil(this.streamTtlMs) }));
+  }
+
+  async unansweredRequests(streamId: string): Promise<StreamRequests | undefined> {
+    const [tracked, entries] = await this.#redis.run(STORE, async (client) => {
+      const replies = await client.multi().get(this.#requestsKey(streamId)).xRange(this.#key(streamId), '-', '+').exec();
+      return replies as unknown as [string | null, { message: Record<string, string> }[]];
+    });
+    if (tracked === null) return undefined;
+    const requests = JSON.parse(tracked) as { requestIds: RequestId[]; instanceId: string };
+    const pending = new Set<RequestId>(requests.requestIds);
+    for (const entry of entries) {
+      const data = entry.message[FIELD];
+      if (typeof data !== 'string' || data === '') continue;
+      const message = JSON.parse(data) as JsonRpcMessage;
+      if (!('method' in message) && 'id' in message && message.id !== null) pending.delete(message.id);
+    }
+    return { requestIds: requests.requestIds.filter((id) => pending.has(id)), instanceId: requests.instanceId };
   }
 }

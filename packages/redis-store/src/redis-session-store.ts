@@ -2,13 +2,23 @@
  * Session records in Redis hashes (`<prefix>session:<id>`), one per session, whose time to
  * live Redis keeps: `put` and `touch` set it (`PEXPIRE`), so an expired session disappears for
  * every instance at the same moment and nothing has to sweep. `expiresAt` is not stored: it is
- * read back from the key's remaining time to live. Every operation is O(1).
+ * read back from the key's remaining time to live. Every operation is O(1); `claim` is one Lua
+ * script (compare the owner, then set it), so of several instances adopting a dead owner's
+ * session exactly one wins.
  */
 import type { JsonObject } from '@statemcp/protocol';
 import type { SessionRecord, SessionStore } from '@statemcp/http-transport';
 import type { RedisConnection } from './redis-connection.js';
 
 const STORE = 'sessions';
+
+/** KEYS[1] the record; ARGV: expected owner, new owner, ttl ms. 1 when moved, 0 otherwise. */
+const CLAIM = `if redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then
+  redis.call('HSET', KEYS[1], 'owner', ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  return 1
+end
+return 0`;
 
 /** The {@link SessionStore} over Redis hashes with a time to live refreshed on use. */
 export class RedisSessionStore implements SessionStore {
@@ -31,6 +41,7 @@ export class RedisSessionStore implements SessionStore {
     if (record.protocolVersion !== undefined) fields['protocolVersion'] = record.protocolVersion;
     if (record.principal !== undefined) fields['principal'] = record.principal;
     if (record.clientCapabilities !== undefined) fields['clientCapabilities'] = JSON.stringify(record.clientCapabilities);
+    if (record.clientInfo !== undefined) fields['clientInfo'] = JSON.stringify(record.clientInfo);
     await this.#redis.run(STORE, (client) => client.multi().del(key).hSet(key, fields).pExpire(key, Math.max(1, Math.ceil(ttlMs))).exec());
   }
 
@@ -43,11 +54,13 @@ export class RedisSessionStore implements SessionStore {
     const owner = fields['owner'];
     if (owner === undefined || ttl <= 0) return undefined;
     const capabilities = fields['clientCapabilities'];
+    const clientInfo = fields['clientInfo'];
     return {
       sessionId,
       protocolVersion: fields['protocolVersion'],
       clientCapabilities: capabilities === undefined ? undefined : (JSON.parse(capabilities) as JsonObject),
       principal: fields['principal'],
+      clientInfo: clientInfo === undefined ? undefined : (JSON.parse(clientInfo) as JsonObject),
       owner,
       expiresAt: this.#now() + ttl,
     };
@@ -63,5 +76,11 @@ export class RedisSessionStore implements SessionStore {
     const key = this.#key(sessionId);
     const removed = await this.#redis.run(STORE, (client) => client.del(key));
     return Number(removed) === 1;
+  }
+
+  async claim(sessionId: string, from: string, to: string, ttlMs: number): Promise<SessionRecord | undefined> {
+    const key = this.#key(sessionId);
+    const moved = await this.#redis.run(STORE, (client) => client.eval(CLAIM, { keys: [key], arguments: [from, to, String(Math.max(1, Math.ceil(ttlMs)))] }));
+    return Number(moved) === 1 ? this.get(sessionId) : undefined;
   }
 }

@@ -65,6 +65,38 @@ describe('RedisSessionStore', () => {
   });
 });
 
+describe('RedisSessionStore (failover)', () => {
+  it('lets exactly one of several instances claim a dead owner\'s session, keeping the rest of the record', async () => {
+    const prefix = uniquePrefix();
+    const [a, b, c] = await Promise.all([stores(prefix), stores(prefix), stores(prefix)]);
+    const record = { sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: { roots: {} }, principal: 'alice', clientInfo: { name: 'c', version: '1' }, owner: 'dead', expiresAt: 0 };
+    await a.sessions.put(record, 60_000);
+    const claims = await Promise.all([a, b, c].map((stores, index) => stores.sessions.claim('s1', 'dead', `adopter-${index}`, 60_000)));
+    const winners = claims.filter((claim) => claim !== undefined);
+    expect(winners).toHaveLength(1);
+    expect(winners[0]).toMatchObject({ protocolVersion: '2025-11-25', clientCapabilities: { roots: {} }, principal: 'alice', clientInfo: { name: 'c', version: '1' } });
+    expect((await b.sessions.get('s1'))?.owner).toBe(winners[0]?.owner);
+    expect(await a.sessions.claim('gone', 'dead', 'x', 60_000)).toBeUndefined();
+  });
+});
+
+describe('RedisLivenessStore', () => {
+  it('keeps an instance alive until its beat expires, and says whether the previous beat was still there', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    const b = await stores(prefix);
+    expect(await b.liveness.isAlive('a')).toBe(false);
+    expect(await a.liveness.beat('a', 150)).toBe(false);
+    expect(await a.liveness.beat('a', 150)).toBe(true);
+    expect(await b.liveness.isAlive('a')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await b.liveness.isAlive('a')).toBe(false);
+    await a.liveness.beat('a', 60_000);
+    await a.liveness.forget('a');
+    expect(await b.liveness.isAlive('a')).toBe(false);
+  });
+});
+
 describe('RedisEventStore', () => {
   it('replays on one instance what another appended, after the given id, without priming events', async () => {
     const prefix = uniquePrefix();
@@ -105,6 +137,21 @@ describe('RedisEventStore', () => {
     expect(a.events.streamIdOf('k.1:12')).toBeUndefined();
     await a.events.removeStream('k.1');
     expect(await a.events.replayAfter(id, () => undefined)).toBeUndefined();
+  });
+});
+
+describe('RedisEventStore (failover)', () => {
+  it('tracks the requests of a stream and lists those no stored response answers, for any instance', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    const b = await stores(prefix);
+    expect(await b.events.unansweredRequests('k.1')).toBeUndefined();
+    await a.events.trackRequests('k.1', { requestIds: [1, 'two'], instanceId: 'a' });
+    await a.events.append('k.1', note(1));
+    await a.events.append('k.1', { jsonrpc: '2.0', id: 1, result: {} });
+    expect(await b.events.unansweredRequests('k.1')).toEqual({ requestIds: ['two'], instanceId: 'a' });
+    await b.events.removeStream('k.1');
+    expect(await b.events.unansweredRequests('k.1')).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { RedisConnection, type RedisConnectionOptions } from './redis-connection.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.js';
+import { RedisLivenessStore } from './redis-liveness-store.js';
 import { RedisMessageBus } from './redis-message-bus.js';
 import { RedisSessionStore } from './redis-session-store.js';
 import { RedisSubscriptionStore } from './redis-subscription-store.js';
@@ -17,6 +18,8 @@ export interface RedisStoresOptions extends RedisConnectionOptions, RedisEventSt
 export interface RedisStores {
   readonly connection: RedisConnection;
   readonly sessions: RedisSessionStore;
+  /** Instance liveness (`cluster.liveness`): a dead owner's sessions are adopted. */
+  readonly liveness: RedisLivenessStore;
   readonly events: RedisEventStore;
   readonly bus: RedisMessageBus;
   readonly subscriptions: RedisSubscriptionStore;
@@ -43,6 +46,7 @@ export async function connectRedisStores(options: RedisStoresOptions = {}): Prom
   return {
     connection,
     sessions: new RedisSessionStore(connection),
+    liveness: new RedisLivenessStore(connection),
     events: new RedisEventStore(connection, eventOptions),
     bus: new RedisMessageBus(connection),
     subscriptions: new RedisSubscriptionStore(connection),

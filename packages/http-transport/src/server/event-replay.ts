@@ -1,8 +1,10 @@
 /**
  * A session transport's use of its {@link EventStore} when a client resumes a stream
  * (`GET` + `Last-Event-ID`) and when the session ends: replaying one stream's events after a
- * given id, writing them to the new connection, and forgetting the session's streams.
+ * given id, writing them to the new connection, ending the requests of a stream whose instance
+ * died, and forgetting the session's streams.
  */
+import { ErrorCode, type JsonRpcMessage } from '@statemcp/protocol';
 import { encodeSseEvent } from '../shared/sse-encode.js';
 import type { EventStore, StoredEvent } from './event-store.js';
 import type { SseConnection } from './sse-connection.js';
@@ -37,4 +39,30 @@ export function forgetStreams(store: EventStore | undefined, key: string, count:
       // a store that fails to forget only keeps memory longer
     }
   }
+}
+
+/**
+ * Failover: ends the requests of `streamId` that the instance serving them never answered (it
+ * died) with a JSON-RPC error naming that instance, stored on the stream before it is returned
+ * for writing, so a later resume replays the same error and nothing is answered twice. The
+ * code is -32603 (Internal error): the request may or may not have run, and only the client
+ * knows whether it is safe to send again.
+ */
+export async function endUnanswered(store: EventStore, streamId: string): Promise<StoredEvent[]> {
+  const unanswered = await store.unansweredRequests?.(streamId);
+  if (unanswered === undefined) return [];
+  const ended: StoredEvent[] = [];
+  for (const id of unanswered.requestIds) {
+    const message: JsonRpcMessage = {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: ErrorCode.InternalError,
+        message: `Internal error: instance ${unanswered.instanceId}, which was handling this request, stopped before answering it; the session continues on another instance`,
+        data: { lostInstance: unanswered.instanceId },
+      },
+    };
+    ended.push({ id: await store.append(streamId, message), message });
+  }
+  return ended;
 }

@@ -26,6 +26,22 @@ describe('InMemoryEventStore', () => {
     });
   });
 
+  describe('#unansweredRequests', () => {
+    it('lists the tracked requests of a stream that no stored response answers', () => {
+      const store = new InMemoryEventStore();
+      expect(store.unansweredRequests('s.1')).toBeUndefined();
+      store.trackRequests('s.1', { requestIds: [1, 'two', 3], instanceId: 'a' });
+      store.append('s.1', undefined);
+      store.append('s.1', note(0));
+      store.append('s.1', { jsonrpc: '2.0', id: 1, result: {} });
+      store.append('s.1', { jsonrpc: '2.0', id: 3, error: { code: -32603, message: 'x' } });
+      store.append('s.2', { jsonrpc: '2.0', id: 'two', result: {} });
+      expect(store.unansweredRequests('s.1')).toEqual({ requestIds: ['two'], instanceId: 'a' });
+      store.removeStream('s.1');
+      expect(store.unansweredRequests('s.1')).toBeUndefined();
+    });
+  });
+
   describe('#replayAfter', () => {
     it('replays only later events of the same stream, in order, skipping priming events', async () => {
       const store = new InMemoryEventStore();

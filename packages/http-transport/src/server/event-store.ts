@@ -10,7 +10,7 @@
  * stores that grow until the process dies. Implement {@link EventStore} over Redis or a
  * database to resume across processes.
  */
-import type { JsonRpcMessage } from '@statemcp/protocol';
+import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
 
 /** One stored event as replayed to a reconnecting client. */
 export interface StoredEvent {
@@ -27,6 +27,14 @@ export interface ReplayResult {
    * the client missed some messages. The transport reports this through `sink.onError`.
    */
   readonly truncated: boolean;
+}
+
+/** The requests one POST stream carries (failover: see {@link EventStore.trackRequests}). */
+export interface StreamRequests {
+  /** The ids of the requests the stream answers. */
+  readonly requestIds: readonly RequestId[];
+  /** The instance that served them. */
+  readonly instanceId: string;
 }
 
 /**
@@ -51,6 +59,29 @@ export interface EventStore {
   streamIdOf(eventId: string): string | undefined;
   /** Forgets a stream (its session ended). Optional. */
   removeStream?(streamId: string): void | Promise<void>;
+  /**
+   * Optional, for clusters: records, when the POST stream `streamId` opens, which requests it
+   * carries, so that the instance adopting the session after the one serving them died can end
+   * the requests left unanswered instead of leaving their client waiting forever.
+   */
+  trackRequests?(streamId: string, requests: StreamRequests): void | Promise<void>;
+  /**
+   * The requests tracked for `streamId` that have no response stored on it yet; `undefined`
+   * when the stream was not tracked or is gone.
+   */
+  unansweredRequests?(streamId: string): StreamRequests | undefined | Promise<StreamRequests | undefined>;
+}
+
+/**
+ * The requests of `requests` that none of `messages` answers (a response or error with their id):
+ * what {@link EventStore.unansweredRequests} computes from a stream's stored events.
+ */
+export function withoutAnswered(requests: StreamRequests, messages: Iterable<JsonRpcMessage | undefined>): StreamRequests {
+  const pending = new Set<RequestId>(requests.requestIds);
+  for (const message of messages) {
+    if (message !== undefined && !('method' in message) && 'id' in message && message.id !== null) pending.delete(message.id);
+  }
+  return { requestIds: requests.requestIds.filter((id) => pending.has(id)), instanceId: requests.instanceId };
 }
 
 /** Bounds of an {@link InMemoryEventStore}. */
@@ -67,6 +98,8 @@ interface StreamLog {
   /** Retained events; `events[head]` has sequence `nextSeq - (events.length - head)`. */
   events: (JsonRpcMessage | undefined)[];
   head: number;
+  /** The requests the stream carries, when tracked. */
+  requests?: StreamRequests;
 }
 
 function retained(log: StreamLog): number {
@@ -159,6 +192,21 @@ export class InMemoryEventStore implements EventStore {
 
   removeStream(streamId: string): void {
     this.#streams.delete(streamId);
+  }
+
+  trackRequests(streamId: string, requests: StreamRequests): void {
+    let log = this.#streams.get(streamId);
+    if (log === undefined) {
+      log = { nextSeq: 0, events: [], head: 0 };
+      this.#streams.set(streamId, log);
+    }
+    log.requests = { requestIds: [...requests.requestIds], instanceId: requests.instanceId };
+  }
+
+  unansweredRequests(streamId: string): StreamRequests | undefined {
+    const log = this.#streams.get(streamId);
+    if (log?.requests === undefined) return undefined;
+    return withoutAnswered(log.requests, log.events.slice(log.head));
   }
 }
 

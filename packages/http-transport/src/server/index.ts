@@ -9,7 +9,7 @@ export { InMemoryEventStore } from './event-store.js';
 export { SessionManager, isValidSessionId } from './session-manager.js';
 export { createHostGuard, isLoopbackAddress, LOOPBACK_HOSTS } from './host-guard.js';
 export { HttpErrorCode } from './http-response.js';
-export { InMemoryMessageBus, InMemorySessionStore, InMemorySubscriptionStore } from './memory-shared-state.js';
+export { InMemoryLivenessStore, InMemoryMessageBus, InMemorySessionStore, InMemorySubscriptionStore } from './memory-shared-state.js';
 export { SharedStoreUnavailableError, busChannel } from './shared-state.js';
 
 export type {
@@ -22,8 +22,8 @@ export type {
   HandleRequestOptions,
 } from './server-options.js';
 export type { StreamableHttpSessionTransport } from './session-transport.js';
-export type { EventStore, StoredEvent, ReplayResult, InMemoryEventStoreOptions } from './event-store.js';
+export type { EventStore, StoredEvent, StreamRequests, ReplayResult, InMemoryEventStoreOptions } from './event-store.js';
 export type { ManagedSession, SessionEndReason, SessionManagerOptions } from './session-manager.js';
 export type { HostGuardOptions, HostGuardInput, HostGuardResult } from './host-guard.js';
 export type { InMemorySessionStoreOptions } from './memory-shared-state.js';
-export type { BusHandler, MessageBus, SessionRecord, SessionStore, SubscriptionStore } from './shared-state.js';
+export type { BusHandler, LivenessStore, MessageBus, SessionRecord, SessionStore, SubscriptionStore } from './shared-state.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { McpError, StatemcpError } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import * as sharedState from './memory-shared-state.js';
-import { InMemoryMessageBus, InMemorySessionStore, InMemorySubscriptionStore } from './memory-shared-state.js';
+import { InMemoryLivenessStore, InMemoryMessageBus, InMemorySessionStore, InMemorySubscriptionStore } from './memory-shared-state.js';
 import { SharedStoreUnavailableError, busChannel, type SessionRecord } from './shared-state.js';
 
 const record = (sessionId: string): SessionRecord => ({
@@ -50,6 +50,42 @@ describe('InMemorySessionStore', () => {
       expect(store.delete('s1')).toBe(true);
       expect(store.delete('s1')).toBe(false);
       expect(store.get('s1')).toBeUndefined();
+    });
+  });
+});
+
+describe('InMemorySessionStore (failover)', () => {
+  describe('#claim', () => {
+    it('moves the record to a new owner only from the owner named, restarting its time to live', () => {
+      let now = 0;
+      const store = new InMemorySessionStore({ now: () => now });
+      store.put(record('s1'), 100);
+      now = 50;
+      expect(store.claim('s1', 'instance-b', 'instance-c', 100)).toBeUndefined();
+      expect(store.claim('s1', 'instance-a', 'instance-b', 100)).toMatchObject({ owner: 'instance-b', principal: 'alice', expiresAt: 150 });
+      expect(store.claim('s1', 'instance-a', 'instance-c', 100)).toBeUndefined();
+      expect(store.get('s1')?.owner).toBe('instance-b');
+      now = 150;
+      expect(store.claim('s1', 'instance-b', 'instance-c', 100)).toBeUndefined();
+    });
+  });
+});
+
+describe('InMemoryLivenessStore', () => {
+  describe('#beat', () => {
+    it('keeps an instance alive for the time to live of its last beat, and says whether the previous one had lapsed', () => {
+      let now = 0;
+      const liveness = new InMemoryLivenessStore({ now: () => now });
+      expect(liveness.isAlive('a')).toBe(false);
+      expect(liveness.beat('a', 100)).toBe(false);
+      now = 99;
+      expect(liveness.isAlive('a')).toBe(true);
+      expect(liveness.beat('a', 100)).toBe(true);
+      now = 199;
+      expect(liveness.isAlive('a')).toBe(false);
+      expect(liveness.beat('a', 100)).toBe(false);
+      liveness.forget('a');
+      expect(liveness.isAlive('a')).toBe(false);
     });
   });
 });

@@ -4,7 +4,7 @@
  * (`@statemcp/redis-store`) matches. Time comes from an injected wall clock so tests drive
  * expiry without sleeping.
  */
-import type { BusHandler, MessageBus, SessionRecord, SessionStore, SubscriptionStore } from './shared-state.js';
+import type { BusHandler, LivenessStore, MessageBus, SessionRecord, SessionStore, SubscriptionStore } from './shared-state.js';
 
 /** Options of an {@link InMemorySessionStore}. */
 export interface InMemorySessionStoreOptions {
@@ -59,6 +59,43 @@ export class InMemorySessionStore implements SessionStore {
 
   delete(sessionId: string): boolean {
     return this.#records.delete(sessionId);
+  }
+
+  claim(sessionId: string, from: string, to: string, ttlMs: number): SessionRecord | undefined {
+    const record = this.get(sessionId);
+    if (record?.owner !== from) return undefined;
+    const claimed = { ...record, owner: to, expiresAt: this.#now() + ttlMs };
+    this.#records.set(sessionId, claimed);
+    return claimed;
+  }
+}
+
+/**
+ * Instance liveness in a `Map` of expiry times (wall clock). Servers of one process sharing it
+ * behave as instances of a cluster; a test declares an instance dead by letting time pass
+ * without its beats, or with {@link InMemoryLivenessStore.forget}.
+ */
+export class InMemoryLivenessStore implements LivenessStore {
+  readonly #expiries = new Map<string, number>();
+  readonly #now: () => number;
+
+  constructor(options: InMemorySessionStoreOptions = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  beat(instanceId: string, ttlMs: number): boolean {
+    const wasAlive = this.isAlive(instanceId);
+    this.#expiries.set(instanceId, this.#now() + ttlMs);
+    return wasAlive;
+  }
+
+  isAlive(instanceId: string): boolean {
+    const expiry = this.#expiries.get(instanceId);
+    return expiry !== undefined && this.#now() < expiry;
+  }
+
+  forget(instanceId: string): void {
+    this.#expiries.delete(instanceId);
   }
 }
 

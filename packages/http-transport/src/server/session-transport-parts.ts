@@ -23,6 +23,12 @@ export interface SessionTransportSettings {
   onClosed?: (transport: HttpServerSessionTransport) => void;
   /** Called when an HTTP exchange of this session opens or ends (activity for idle timeouts). */
   onActivity?: (transport: HttpServerSessionTransport) => void;
+  /**
+   * Cluster mode: this instance's id. POST streams then record their request ids in the event
+   * store (`trackRequests`), so an instance adopting the session after this one died can end
+   * the requests left unanswered.
+   */
+  instanceId?: string;
 }
 
 /** One POST carrying requests, answered as SSE. Lives across reconnections. */

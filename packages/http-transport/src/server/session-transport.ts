@@ -28,6 +28,7 @@ import {
   TransportError,
   hasFeature,
   requestIdInUse,
+  type AdoptedSession,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type RequestId,
@@ -36,7 +37,7 @@ import {
   type TransportSink,
 } from '@statemcp/protocol';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
-import { forgetStreams, replayStream, writeReplayed } from './event-replay.js';
+import { endUnanswered, forgetStreams, replayStream, writeReplayed } from './event-replay.js';
 import { HttpErrorCode, emptyResponse, errorResponse, jsonResponse, modernErrorStatus } from './http-response.js';
 import { SseConnection } from './sse-connection.js';
 import type { AcceptedPost, JsonExchange, RequestStream, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
@@ -53,8 +54,13 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   readonly stateless: boolean;
   readonly canSendRequests: boolean;
   readonly #settings: SessionTransportSettings;
+  /**
+   * What every stream id of the session starts with, whichever instance wrote it (its length
+   * and the session id: no session's scope is a prefix of another's); empty when stateless.
+   */
+  readonly #scope: string;
   /** Prefix of every stream id of this transport: ownership check for `Last-Event-ID`. */
-  readonly #key = globalThis.crypto.randomUUID();
+  readonly #key: string;
   #nextStream = 1;
   #sink: TransportSink | undefined;
   #state: 'new' | 'started' | 'closed' = 'new';
@@ -70,9 +76,14 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
    * request: the session starts in Operating at this version (protocol `sessionAssumed`).
    */
   readonly assumedProtocolVersion: string | undefined;
+  /** A session taken over from an instance that died: its machine starts in Operating (protocol `sessionAdopted`). */
+  readonly adoptedSession: AdoptedSession | undefined;
 
-  constructor(sessionId: string | undefined, settings: SessionTransportSettings, requestProtocolVersion?: string, carriesInitialize = false) {
+  constructor(sessionId: string | undefined, settings: SessionTransportSettings, requestProtocolVersion?: string, carriesInitialize = false, adoptedSession?: AdoptedSession) {
     this.sessionId = sessionId;
+    this.adoptedSession = sessionId === undefined ? undefined : adoptedSession;
+    this.#scope = sessionId === undefined ? '' : `${sessionId.length}.${sessionId}.`;
+    this.#key = `${this.#scope}${globalThis.crypto.randomUUID()}`;
     this.requestProtocolVersion = sessionId === undefined ? requestProtocolVersion : undefined;
     this.assumedProtocolVersion = sessionId === undefined && !carriesInitialize ? requestProtocolVersion : undefined;
     this.stateless = sessionId === undefined;
@@ -272,6 +283,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     stream.connection = connection;
     this.#streams.set(stream.id, stream);
     for (const id of post.requestIds) this.#routes.set(id, stream);
+    this.#track(stream.id, post.requestIds);
     this.#prime(stream, post.version);
     this.#settings.onActivity?.(this);
     this.#deliver(sink, post);
@@ -347,6 +359,19 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     return new SseConnection({ headers, keepAliveMs, clock, maxBufferedBytes: maxStreamBufferBytes, stalledTimeoutMs: stalledStreamTimeoutMs });
   }
 
+  /**
+   * Cluster mode: records which requests a new POST stream carries (beside its events, not in
+   * their order: it runs alongside the priming append, so it costs no round trip of its own).
+   */
+  #track(streamId: string, requestIds: readonly RequestId[]): void {
+    const store = this.#settings.eventStore;
+    const instanceId = this.#settings.instanceId;
+    if (store?.trackRequests === undefined || instanceId === undefined) return;
+    void Promise.resolve()
+      .then(() => store.trackRequests?.(streamId, { requestIds: [...requestIds], instanceId }))
+      .catch((error: unknown) => this.#report(error));
+  }
+
   /** Priming event: an id with empty data (and `retry:`), for 2025-11-25+ clients with a store. */
   #prime(stream: RequestStream | StandaloneStream, version: string): void {
     const store = this.#settings.eventStore;
@@ -387,16 +412,21 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const store = this.#settings.eventStore;
     if (this.#state !== 'started') return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { headers });
     const streamId = store?.streamIdOf(lastEventId);
-    if (store === undefined || streamId === undefined || !streamId.startsWith(`${this.#key}.`)) {
+    const own = streamId?.startsWith(`${this.#key}.`) === true;
+    // A stream of this session written by an instance that ran it before (cluster failover).
+    const inherited = !own && this.#scope !== '' && streamId?.startsWith(this.#scope) === true;
+    if (store === undefined || streamId === undefined || !(own || inherited)) {
       return errorResponse(400, ErrorCode.InvalidRequest, 'Last-Event-ID does not name an event of this session', { headers });
     }
-    const live: RequestStream | StandaloneStream | undefined = streamId === this.#standalone.id ? this.#standalone : this.#streams.get(streamId);
+    const live: RequestStream | StandaloneStream | undefined = !own ? undefined : streamId === this.#standalone.id ? this.#standalone : this.#streams.get(streamId);
     if (live === undefined) {
-      // The stream already ended (e.g. its result was stored while the client was away).
+      // The stream already ended (e.g. its result was stored while the client was away), or an
+      // instance that died wrote it: its requests left unanswered end with an error, stored once.
       const replay = await replayStream(store, lastEventId);
       if (replay === undefined) return errorResponse(400, ErrorCode.InvalidRequest, 'Unknown or expired Last-Event-ID', { headers });
       const connection = this.#newConnection(headers, 0);
       writeReplayed(connection, replay.events);
+      if (inherited) writeReplayed(connection, await endUnanswered(store, streamId));
       connection.close();
       if (replay.truncated) this.#report(new TransportError('Resumed a stream whose older events were evicted; some were lost'));
       return connection.response;

@@ -7,6 +7,8 @@
  * ```
  *  SessionStore       session records: id, negotiated version, client capabilities, principal,
  *                     the instance running the session's machine, expiry (refreshed on use)
+ *  LivenessStore      which instances are alive: a record per instance with a short time to
+ *                     live, refreshed on a timer; a dead owner's sessions are adopted (failover)
  *  EventStore         SSE events for `Last-Event-ID` resumption, bounded per stream (event-store.ts)
  *  MessageBus         cross-instance routing: a message produced on instance A for a stream or
  *                     a session whose HTTP exchange is held open on instance B
@@ -32,6 +34,8 @@ export interface SessionRecord {
   readonly clientCapabilities: JsonObject | undefined;
   /** The principal that created the session (requests of another principal get 404). */
   readonly principal: string | undefined;
+  /** The `clientInfo` the client sent in `initialize`, when recorded (restored on adoption). */
+  readonly clientInfo?: JsonObject | undefined;
   /** The id of the instance running the session's connection machine. */
   readonly owner: string;
   /** Wall-clock ms (epoch) after which the session is gone unless used again. */
@@ -51,6 +55,32 @@ export interface SessionStore {
   touch(sessionId: string, ttlMs: number): Promise<boolean> | boolean;
   /** Deletes the record. Resolves false when it was already gone. */
   delete(sessionId: string): Promise<boolean> | boolean;
+  /**
+   * Atomically moves the session to instance `to` if its record still names `from` as owner,
+   * restarting its time to live (failover: exactly one of several instances adopting a dead
+   * owner's session wins). Resolves with the updated record, or `undefined` when the record is
+   * gone or names another owner. Optional: with a store that lacks it, the sessions of a dead
+   * owner are lost (404) instead of adopted.
+   */
+  claim?(sessionId: string, from: string, to: string, ttlMs: number): Promise<SessionRecord | undefined> | SessionRecord | undefined;
+}
+
+/**
+ * Which instances of a cluster are alive. Each instance that runs sessions refreshes its own
+ * record every third of `ttlMs`; an instance whose record expired is dead (crashed, killed,
+ * partitioned from the store), and the sessions it ran may be adopted by another instance.
+ */
+export interface LivenessStore {
+  /**
+   * Records that `instanceId` is alive for the next `ttlMs`. Resolves true when its previous
+   * record was still there; false on the first beat and when it had expired (the instance was
+   * presumed dead meanwhile).
+   */
+  beat(instanceId: string, ttlMs: number): Promise<boolean> | boolean;
+  /** True while the last beat of `instanceId` has not expired. */
+  isAlive(instanceId: string): Promise<boolean> | boolean;
+  /** Removes the record of an instance that stops (graceful shutdown). */
+  forget(instanceId: string): Promise<void> | void;
 }
 
 /**

@@ -46,7 +46,7 @@ import { hostGuardFor, legacyPathsOf, managerOptionsOf, nodeHttp } from './serve
 import { SessionManager, type ManagedSession, type SessionEndReason } from './session-manager.js';
 import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
-import { SharedStoreUnavailableError } from './shared-state.js';
+import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.js';
 
 type AnySessionTransport = HttpServerSessionTransport | LegacySseSessionTransport;
 
@@ -115,6 +115,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     onActivity: (transport) => {
       if (transport.sessionId !== undefined) manager.touch(transport.sessionId);
     },
+    ...(options.cluster === undefined ? {} : { instanceId: options.cluster.instanceId }),
   });
 
   /** Runs the user's `connect`; false (after closing the transport) when it failed. */
@@ -448,10 +449,35 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
   };
 
+  /**
+   * Failover: rebuilds the connection of a session claimed from a dead instance, straight into
+   * Operating from its record (protocol `sessionAdopted`). False when it could not be rebuilt.
+   */
+  const adoptSession = async (record: SessionRecord): Promise<boolean> => {
+    if (closed || record.protocolVersion === undefined || manager.peek(record.sessionId) !== undefined || !manager.reserve()) return false;
+    let reservationHeld = true;
+    try {
+      const peer = { capabilities: record.clientCapabilities ?? {}, info: { name: 'unknown', version: 'unknown', ...record.clientInfo } };
+      const transport = new HttpServerSessionTransport(record.sessionId, settingsFor(), undefined, false, { protocolVersion: record.protocolVersion, peer });
+      if (!(await connectTransport(transport))) return false;
+      manager.add(record.sessionId, managed(transport, record.principal));
+      reservationHeld = false;
+      options.onSessionCreated?.(record.sessionId);
+      return true;
+    } finally {
+      if (reservationHeld) manager.release();
+    }
+  };
+
   const cluster: ClusterMembership | undefined =
     options.cluster === undefined || stateless
       ? undefined
-      : joinCluster(options.cluster, manager.idleTimeoutMs, (request) => server.handleFetch(request), (error) => options.onError?.(error));
+      : joinCluster(options.cluster, manager.idleTimeoutMs, {
+          serve: (request) => server.handleFetch(request),
+          adopt: adoptSession,
+          onError: (error) => options.onError?.(error),
+          clock: options.clock ?? systemClock,
+        });
 
   const server: StreamableHttpServer = {
     handleNodeRequest: async (req, res, requestOptions) => {
@@ -500,6 +526,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       if (closed) return;
       closed = true;
       manager.close();
+      await cluster?.leave();
       await Promise.all([...inFlightStateless].map((transport) => transport.terminate('local', { reason: 'server-closed' })));
     },
   };

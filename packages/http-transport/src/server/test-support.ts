@@ -2,7 +2,7 @@
  * Helpers for this folder's tests: a protocol `Session` in the server role behind the HTTP
  * server, a tiny SSE reader, and raw request builders. Not exported from the package.
  */
-import { Session, type JsonObject, type RequestContext } from '@statemcp/protocol';
+import { Session, type InspectListener, type JsonObject, type RequestContext } from '@statemcp/protocol';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
 
 export const ACCEPT_BOTH = 'application/json, text/event-stream';
@@ -17,8 +17,9 @@ export interface TestEvent {
 export type ToolHandler = (args: JsonObject, context: RequestContext, transport: StreamableHttpSessionTransport) => JsonObject | Promise<JsonObject>;
 
 /** A server-role Session with `tools/list` and `tools/call` dispatching to `tools`. */
-export function createServerSession(transport: StreamableHttpSessionTransport, tools: Record<string, ToolHandler> = {}): Session {
+export function createServerSession(transport: StreamableHttpSessionTransport, tools: Record<string, ToolHandler> = {}, inspect?: InspectListener): Session {
   const session = new Session({
+    ...(inspect === undefined ? {} : { inspect }),
     role: 'server',
     capabilities: () => ({ tools: {}, logging: {} }),
     onInitialize: (_params, version) => ({ protocolVersion: version, capabilities: { tools: {}, logging: {} }, serverInfo: { name: 'http-test', version: '1.0.0' } }),

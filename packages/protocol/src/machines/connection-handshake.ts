@@ -99,6 +99,15 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
     apply: (state, event) =>
       step({ kind: 'operating', config: state.config, version: event.version, peer: event.peer }, { type: 'negotiated', version: event.version }),
   },
+  sessionAdopted: {
+    to: ['operating'],
+    spec: 'digest §5.2 Sessions (one session id, served by whichever instance runs it); architecture §3',
+    doc: 'server, scale-out: the instance running the session died; this one adopts it from the shared record, operating at its negotiated version',
+    apply(state, event) {
+      if (state.config.role !== 'server') return step(state, ignore('only a server adopts a session'));
+      return step({ kind: 'operating', config: state.config, version: event.version, peer: event.peer }, { type: 'negotiated', version: event.version });
+    },
+  },
   sessionExpired: {
     to: [],
     spec: 'digest §5.2 Sessions',
@@ -201,6 +210,12 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
     doc: 'a handshake already happened on this connection: ignored',
     apply: (state) => step(state, ignore('initialize in flight')),
   },
+  sessionAdopted: {
+    to: [],
+    spec: 'digest §5.2',
+    doc: 'this connection has its own handshake in flight: ignored',
+    apply: (state) => step(state, ignore('initialize in flight')),
+  },
   sessionExpired: {
     to: [],
     spec: 'digest §5.2 Sessions',
@@ -301,6 +316,12 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
     to: [],
     spec: 'digest §5.2',
     doc: 'a handshake already happened on this connection: ignored',
+    apply: (state) => step(state, ignore('already initialized')),
+  },
+  sessionAdopted: {
+    to: [],
+    spec: 'digest §5.2',
+    doc: 'this connection already runs a session: ignored',
     apply: (state) => step(state, ignore('already initialized')),
   },
   sessionExpired: sessionExpiredRow<'initialized'>(),

@@ -124,6 +124,13 @@ export type ConnectionEvent =
    */
   | { readonly type: 'sessionAssumed'; readonly version: string; readonly peer: PeerInfo }
   /**
+   * Server, scale-out: the instance that ran this session's machine is gone and this instance
+   * takes the session over from its shared record (the version it negotiated and the client's
+   * capabilities). The handshake happened on the dead instance, so the machine starts in
+   * Operating; it stays one machine, now running here.
+   */
+  | { readonly type: 'sessionAdopted'; readonly version: string; readonly peer: PeerInfo }
+  /**
    * Client: the transport reports that the peer forgot the session (Streamable HTTP 404 for
    * the session id). The handshake runs again to continue it.
    */
@@ -155,6 +162,7 @@ export const CONNECTION_EVENT_TYPES: readonly ConnectionEventType[] = Object.fre
   'discovered',
   'discoveryFailed',
   'sessionAssumed',
+  'sessionAdopted',
   'sessionExpired',
   'closeRequested',
   'terminateRequested',

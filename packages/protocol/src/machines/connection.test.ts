@@ -41,6 +41,7 @@ function sampleEvent(type: ConnectionEventType): ConnectionEvent {
       return { type, method: 'notifications/progress' };
     case 'initializeSucceeded':
     case 'sessionAssumed':
+    case 'sessionAdopted':
       return { type, version: '2025-11-25', peer };
     case 'discovered':
       return { type, version: '2026-07-28', peer };
@@ -290,6 +291,17 @@ describe('transition', () => {
       expect(step.state).toMatchObject({ kind: 'operating', version: '2025-06-18' });
       expect(step.effects).toEqual([{ type: 'negotiated', version: '2025-06-18' }]);
       expect(effectTypes(stateOf('operating', server), { type: 'sessionAssumed', version: '2025-06-18', peer })).toEqual(['ignore']);
+    });
+
+    it('adopts a session from a dead instance straight into operating at its negotiated version, with the recorded peer', () => {
+      const adopted = { type: 'sessionAdopted', version: '2025-06-18', peer } as const;
+      const step = transition(initialConnectionState(server), adopted);
+      expect(step.state).toMatchObject({ kind: 'operating', version: '2025-06-18', peer });
+      expect(step.effects).toEqual([{ type: 'negotiated', version: '2025-06-18' }]);
+      expect(effectTypes(initialConnectionState(client), adopted)).toEqual(['ignore']);
+      for (const kind of ['initializing', 'initialized', 'operating', 'shuttingDown', 'terminated'] as const) {
+        expect(effectTypes(stateOf(kind, server), adopted)).toEqual(['ignore']);
+      }
     });
 
     it('returns a server to uninitialized after a failed initialize', () => {

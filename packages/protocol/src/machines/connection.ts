@@ -13,6 +13,9 @@
  *                                  shuttingDown ──transport closed / drained / deadline──▶ terminated
  * ```
  *
+ * A server whose session another instance ran until it died adopts it (`sessionAdopted`, scale-out):
+ * Uninitialized ──▶ Operating at the recorded version with the recorded client capabilities.
+ *
  * Every state × event pair has a row: the target states (for diagrams), the spec section it
  * implements, and a pure `apply` returning the next state and the effects for the runner.
  * Message gating (which requests and notifications are legal in which state) lives here too,
@@ -105,6 +108,12 @@ const OPERATING: ConnectionTable['operating'] = {
     doc: 'a handshake already happened on this connection: ignored',
     apply: (state) => step(state, ignore('already operating')),
   },
+  sessionAdopted: {
+    to: [],
+    spec: 'digest §5.2',
+    doc: 'this connection already runs a session: ignored',
+    apply: (state) => step(state, ignore('already operating')),
+  },
   sessionExpired: sessionExpiredRow<'operating'>(),
   ...discoveryIgnoredRows<'operating'>('already operating'),
   ...liveClosingRows<'operating'>(),
@@ -151,6 +160,12 @@ const SHUTTING_DOWN: ConnectionTable['shuttingDown'] = {
     apply: (state) => step(state, ignore('shutting down')),
   },
   sessionAssumed: {
+    to: [],
+    spec: 'architecture §3',
+    doc: 'too late: ignored',
+    apply: (state) => step(state, ignore('shutting down')),
+  },
+  sessionAdopted: {
     to: [],
     spec: 'architecture §3',
     doc: 'too late: ignored',
@@ -219,6 +234,7 @@ const TERMINATED: ConnectionTable['terminated'] = {
   initializeSucceeded: terminalRow('final state: ignored', () => ignore('terminated')),
   initializeFailed: terminalRow('final state: ignored', () => ignore('terminated')),
   sessionAssumed: terminalRow('final state: ignored', () => ignore('terminated')),
+  sessionAdopted: terminalRow('final state: ignored', () => ignore('terminated')),
   sessionExpired: terminalRow('final state: ignored', () => ignore('terminated')),
   discovered: terminalRow('final state: ignored', () => ignore('terminated')),
   discoveryFailed: terminalRow('final state: ignored', () => ignore('terminated')),

@@ -284,6 +284,12 @@ export class Session {
       this.#revision = revisionFor(version);
       this.#dispatch({ type: 'sessionAssumed', version, peer: { capabilities: {}, info: { name: 'unknown', version: 'unknown' } } });
     }
+    const adopted = transport.adoptedSession;
+    if (adopted !== undefined && assumed === undefined && this.role === 'server') {
+      const version = negotiateServerVersion(adopted.protocolVersion, this.#supported);
+      this.#revision = revisionFor(version);
+      this.#dispatch({ type: 'sessionAdopted', version, peer: adopted.peer });
+    }
     try {
       await transport.start(sink);
     } catch (error) {

@@ -22,6 +22,7 @@
  *   `notifications/initialized` of the new handshake has gone out, and drops them on close.
  */
 import type { JsonRpcMessage, RequestId } from '../jsonrpc/messages.js';
+import type { PeerInfo } from '../machines/connection-types.js';
 
 /** Where a transport delivers what it receives. Implemented by the session runner. */
 export interface TransportSink {
@@ -139,6 +140,13 @@ export interface Transport {
    */
   readonly assumedProtocolVersion?: string | undefined;
   /**
+   * Set by a server transport that continues a session another instance ran until it died
+   * (scale-out: the Streamable HTTP server adopting a session from its shared record). A server
+   * session connected to it starts in Operating at the session's negotiated version with the
+   * client's declared capabilities, through the machine's `sessionAdopted` event.
+   */
+  readonly adoptedSession?: AdoptedSession | undefined;
+  /**
    * True when this transport can carry server-to-client requests (false for stateless
    * HTTP). The session fails such requests at once with `NoReturnChannelError` when false.
    */
@@ -151,4 +159,12 @@ export interface Transport {
    * timeout, else the default request timeout) or for the channel to close.
    */
   readonly answersUntilClosed?: boolean;
+}
+
+/** What a server session adopted from another instance starts from (see {@link Transport.adoptedSession}). */
+export interface AdoptedSession {
+  /** The version the session negotiated on the instance that ran it. */
+  readonly protocolVersion: string;
+  /** What the client declared in its `initialize` (capabilities, and `clientInfo` when known). */
+  readonly peer: PeerInfo;
 }
