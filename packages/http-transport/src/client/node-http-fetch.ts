@@ -77,7 +77,8 @@ export function isNodeRuntime(): boolean {
 
 function headerRecord(headers: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
   const record: Record<string, string> = {};
-  new Headers(headers).forEach((value, key) => {
+  // A `Headers` (what the transports pass) is already validated and lower-cased: no copy.
+  (headers instanceof Headers ? headers : new Headers(headers)).forEach((value, key) => {
     record[key] = value;
   });
   return record;

@@ -125,13 +125,16 @@ export class SseStreams {
   }
 
   #newRecord(role: 'standalone' | 'request', requestIds: readonly RequestId[]): StreamRecord {
+    const controller = new AbortController();
+    // A record made after the transport closed is stopped from the start.
+    if (this.#host.lifetime.aborted) controller.abort(this.#host.lifetime.reason);
     return {
       role,
       pending: new Set(requestIds),
       requestIds,
       tracker: new ReconnectTracker(this.#host.reconnect, this.#host.random),
       lastEventId: undefined,
-      controller: new AbortController(),
+      controller,
       timer: undefined,
       state: { kind: 'connecting', attempt: 0 },
     };
@@ -170,7 +173,7 @@ export class SseStreams {
         ...host.options.requestInit,
         method: 'GET',
         headers,
-        signal: AbortSignal.any([host.lifetime, record.controller.signal]),
+        signal: record.controller.signal,
       });
     } catch (error) {
       if (this.#isLive(record)) this.#retryOrDie(record, networkError('GET', url, error));
@@ -211,7 +214,7 @@ export class SseStreams {
     if (body === null) return;
     // A request stream is complete once every response it owed has arrived; reading stops
     // there even if the server keeps the connection open.
-    const complete = new AbortController();
+    const isComplete = (): boolean => record.role === 'request' && record.pending.size === 0;
     const parser = new SseParser(
       {
         onEvent: (event) => {
@@ -220,7 +223,6 @@ export class SseStreams {
           const parsed = parseJson(event.data);
           if (parsed.ok) this.#host.deliver(parsed.value);
           else this.#host.malformed(event.data, parsed.reason);
-          if (record.role === 'request' && record.pending.size === 0) complete.abort();
         },
         onLastEventId: (id) => {
           record.lastEventId = id;
@@ -234,9 +236,10 @@ export class SseStreams {
     );
     let failure: Error | undefined;
     try {
-      await readSseStream(body, parser, AbortSignal.any([this.#host.lifetime, record.controller.signal, complete.signal]));
+      // The record's own signal is enough: closing the transport stops every record.
+      await readSseStream(body, parser, record.controller.signal, isComplete);
     } catch (error) {
-      if (!complete.signal.aborted) {
+      if (!isComplete()) {
         const reason = error instanceof Error ? error.message : String(error);
         failure = new TransportError(`The SSE stream from ${this.#host.url.href} broke: ${reason}`, { cause: error });
       }

@@ -5,6 +5,7 @@
  * the node:http front door writes it out.
  */
 import { errorResponse as jsonRpcError, type RequestId } from '@statemcp/protocol';
+import type { SseConnection } from './sse-connection.js';
 
 /**
  * Implementation-defined server error codes (JSON-RPC reserves -32000…-32099 for them),
@@ -18,6 +19,18 @@ export const HttpErrorCode = {
   /** Host/Origin refused, authentication refused, or an HTTP-level rule broken. */
   Refused: -32000,
 } as const;
+
+/**
+ * What the server's core answers a request with: a finished web `Response`, or an open SSE
+ * connection, which each front door carries its own way (node:http writes it straight to the
+ * socket, the fetch handler returns its `Response`).
+ */
+export type HttpAnswer = Response | SseConnection;
+
+/** The answer as a web `Response` (the fetch front door). */
+export function toResponse(answer: HttpAnswer): Response {
+  return answer instanceof Response ? answer : answer.response;
+}
 
 /** A JSON body with `Content-Type: application/json`. */
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {

@@ -143,14 +143,23 @@ function joinHeader(value: string | string[] | undefined): string | undefined {
  * `url`), so the `path` option and the legacy SSE routes see the full path.
  */
 export function fromNodeRequest(req: IncomingMessage & { originalUrl?: unknown }, res?: ServerResponse, options: HandleRequestOptions = {}): InboundRequest {
-  let signal: AbortSignal | undefined;
-  if (res !== undefined) {
-    const controller = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    signal = controller.signal;
-  }
+  // Built on first read (only stateless and relayed requests use it): most requests never pay
+  // for an AbortController and a `close` listener that would keep this whole view alive.
+  let controller: AbortController | undefined;
+  const signalOf = (response: ServerResponse): AbortSignal => {
+    if (controller === undefined) {
+      const created = new AbortController();
+      controller = created;
+      if (response.destroyed) {
+        if (!response.writableFinished) created.abort();
+      } else {
+        response.once('close', () => {
+          if (!response.writableFinished) created.abort();
+        });
+      }
+    }
+    return controller.signal;
+  };
   const host = joinHeader(req.headers.host);
   const target = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
   const url = safeUrl(target, undefined);
@@ -180,7 +189,9 @@ export function fromNodeRequest(req: IncomingMessage & { originalUrl?: unknown }
       return headers;
     },
     readBody: (limit) => readNodeBody(req, limit, options.parsedBody),
-    signal,
+    get signal() {
+      return res === undefined ? undefined : signalOf(res);
+    },
     loopbackBind: localAddress === undefined ? undefined : isLoopbackAddress(localAddress),
     toRequest: () => {
       if (request === undefined) {

@@ -38,7 +38,7 @@ import {
 } from '@statemcp/protocol';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
 import { endUnanswered, forgetStreams, replayStream, writeReplayed } from './event-replay.js';
-import { HttpErrorCode, emptyResponse, errorResponse, jsonResponse, modernErrorStatus } from './http-response.js';
+import { HttpErrorCode, emptyResponse, errorResponse, jsonResponse, modernErrorStatus, type HttpAnswer } from './http-response.js';
 import { SseConnection } from './sse-connection.js';
 import type { AcceptedPost, JsonExchange, RequestStream, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
@@ -231,7 +231,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
    * Takes one POST that passed the HTTP checks: registers its requests' routes, then hands
    * every item to the session. Resolves with the HTTP answer (202, JSON body, or SSE).
    */
-  acceptPost(post: AcceptedPost): Promise<Response> {
+  acceptPost(post: AcceptedPost): Promise<HttpAnswer> {
     const sink = this.#sink;
     if (this.#state !== 'started' || sink === undefined) {
       return Promise.resolve(errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { headers: post.headers }));
@@ -249,7 +249,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       return Promise.resolve(emptyResponse(202, post.headers));
     }
     if (post.mode === 'json' || post.mode === 'auto') {
-      return new Promise<Response>((resolve) => {
+      return new Promise<HttpAnswer>((resolve) => {
         const exchange: JsonExchange = {
           kind: 'json',
           order: post.requestIds,
@@ -287,14 +287,14 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     this.#prime(stream, post.version);
     this.#settings.onActivity?.(this);
     this.#deliver(sink, post);
-    return Promise.resolve(connection.response);
+    return Promise.resolve(connection);
   }
 
   /**
    * Mode `auto`: a notification related to the request comes before its answer, so the answer
    * becomes an SSE stream (200) carrying the notification, then the response.
    */
-  #upgrade(exchange: JsonExchange, post: AcceptedPost, resolve: (response: Response) => void): RequestStream {
+  #upgrade(exchange: JsonExchange, post: AcceptedPost, resolve: (answer: HttpAnswer) => void): RequestStream {
     exchange.upgrade = undefined;
     this.#pendingJson--;
     const stream: RequestStream = { kind: 'sse', id: `${this.#key}.${this.#nextStream++}`, connection: undefined, chain: Promise.resolve(), pending: new Set(), done: false };
@@ -305,7 +305,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     }
     stream.connection = this.#openConnection(stream, post.headers);
     this.#streams.set(stream.id, stream);
-    resolve(stream.connection.response);
+    resolve(stream.connection);
     return stream;
   }
 
@@ -385,7 +385,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   }
 
   /** Opens the standalone GET stream. 409 when one is already open. */
-  openStandalone(version: string, headers: Record<string, string>): Response {
+  openStandalone(version: string, headers: Record<string, string>): HttpAnswer {
     if (this.#state !== 'started') return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { headers });
     const standalone = this.#standalone;
     if (standalone.connection?.open === true) {
@@ -400,7 +400,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       for (const entry of queued) connection.write(encodeSseEvent({ id: entry.id, data: JSON.stringify(entry.message) }));
     });
     this.#settings.onActivity?.(this);
-    return connection.response;
+    return connection;
   }
 
   /**
@@ -408,7 +408,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
    * after it (only that stream's), then keeps the connection for the stream's later events,
    * or closes it when the stream has already ended.
    */
-  async resume(lastEventId: string, headers: Record<string, string>): Promise<Response> {
+  async resume(lastEventId: string, headers: Record<string, string>): Promise<HttpAnswer> {
     const store = this.#settings.eventStore;
     if (this.#state !== 'started') return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { headers });
     const streamId = store?.streamIdOf(lastEventId);
@@ -429,9 +429,9 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       if (inherited) writeReplayed(connection, await endUnanswered(store, streamId));
       connection.close();
       if (replay.truncated) this.#report(new TransportError('Resumed a stream whose older events were evicted; some were lost'));
-      return connection.response;
+      return connection;
     }
-    let response: Response | undefined;
+    let response: SseConnection | undefined;
     let truncated = false;
     const task = live.chain.then(async () => {
       const replay = await replayStream(store, lastEventId);
@@ -443,7 +443,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       if ('queue' in live) live.queue = [];
       if ('done' in live && live.done) connection.close();
       else live.connection = connection;
-      response = connection.response;
+      response = connection;
     });
     live.chain = task.catch((error: unknown) => this.#report(error));
     await task;

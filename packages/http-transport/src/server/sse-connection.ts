@@ -1,20 +1,32 @@
 /**
- * One open SSE *connection*: a web `Response` whose body is a `ReadableStream` the server
- * writes into. A connection is not a logical stream: a logical stream (one POST's replies,
- * or the standalone GET stream) can live across several connections when the client
- * resumes with `Last-Event-ID` (digest §5.2).
+ * One open SSE *connection*: the server writes encoded event blocks into it, and one of the
+ * two front doors carries them to the client. A connection is not a logical stream: a logical
+ * stream (one POST's replies, or the standalone GET stream) can live across several
+ * connections when the client resumes with `Last-Event-ID` (digest §5.2).
  *
- * The body's queue is bounded in bytes (`maxBufferedBytes`). The node:http front door reads
- * it only as fast as the socket drains, so a client that stops reading fills the queue, and
- * {@link SseConnection.send} then waits until it has room again: the sender feels
+ * Where the bytes go is the connection's target, chosen once by the front door that answers:
+ *
+ * ```
+ *  unattached ──attach(res)──▶ node      node:http: blocks are written straight to the
+ *      │                                 `ServerResponse` (no web stream in between)
+ *      └──────.response──────▶ web       fetch handlers: a web `Response` whose body is a
+ *                                        `ReadableStream` the connection enqueues into
+ * ```
+ *
+ * Blocks written before the target is chosen wait in order and are handed over at once
+ * (node:http then sends the headers and those events in one write).
+ *
+ * Unread bytes are bounded (`maxBufferedBytes`): the web body's queue, or the bytes node:http
+ * has not yet handed to the kernel. A client that stops reading fills them, and
+ * {@link SseConnection.send} then waits until there is room again: the sender feels
  * backpressure instead of the server buffering without bound. A connection that stays full
- * past `stalledTimeoutMs` is abandoned (its unread bytes dropped, the response ended); with an
+ * past `stalledTimeoutMs` is abandoned (its unread bytes dropped, the connection ended); with an
  * event store its events can be resumed on a new connection.
  *
- * The client going away shows up as the stream's `cancel` (the node:http front door cancels
- * the body reader when the socket closes; Bun, Deno and workers do the same for fetch
- * handlers), reported once through `onCancel`.
+ * The client going away shows up as the response's `close` (node:http) or the body's `cancel`
+ * (Bun, Deno and workers cancel a fetch handler's body), reported once through `onCancel`.
  */
+import type { ServerResponse } from 'node:http';
 import { systemClock, type Clock, type TimerHandle } from '@statemcp/protocol';
 import { SSE_RESPONSE_HEADERS, encodeSseComment } from '../shared/sse-encode.js';
 
@@ -38,39 +50,89 @@ export interface SseConnectionOptions {
 /** What became of one {@link SseConnection.send}. */
 export type SseSendOutcome = 'written' | 'closed' | 'abandoned';
 
+/** How a connection ended before a front door took it. */
+type EarlyEnd = { readonly kind: 'closed' } | { readonly kind: 'abandoned'; readonly reason: Error };
+
+/** Where the blocks of a connection go. */
+type SseTarget =
+  | { readonly kind: 'unattached'; readonly blocks: string[]; bytes: number; end: EarlyEnd | undefined }
+  | { readonly kind: 'web'; readonly response: Response; readonly controller: ReadableStreamDefaultController<Uint8Array> }
+  | { readonly kind: 'node'; readonly res: ServerResponse };
+
 export class SseConnection {
-  readonly response: Response;
   /** Called once when the client disconnects (not when the server closes the connection). */
   onCancel: (() => void) | undefined;
+  readonly #headers: Record<string, string>;
+  readonly #maxBufferedBytes: number;
   readonly #clock: Clock;
   readonly #keepAliveMs: number;
   readonly #stalledTimeoutMs: number;
-  #controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  #target: SseTarget = { kind: 'unattached', blocks: [], bytes: 0, end: undefined };
   #open = true;
   #keepAlive: TimerHandle | undefined;
-  /** Writers waiting for room in the queue. */
-  #waiters: Array<() => void> = [];
+  /** Writers waiting for room. */
+  #waiters: Array<() => void> | undefined;
 
   constructor(options: SseConnectionOptions = {}) {
+    this.#headers = options.headers === undefined ? SSE_RESPONSE_HEADERS : { ...SSE_RESPONSE_HEADERS, ...options.headers };
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_SSE_BUFFER_BYTES;
     this.#clock = options.clock ?? systemClock;
     this.#keepAliveMs = options.keepAliveMs ?? 0;
     this.#stalledTimeoutMs = options.stalledTimeoutMs ?? 30_000;
+    this.#scheduleKeepAlive();
+  }
+
+  /**
+   * The connection as a web `Response` (the fetch front door). Built on first read; from then
+   * on the blocks go into its body.
+   */
+  get response(): Response {
+    const target = this.#target;
+    if (target.kind === 'web') return target.response;
+    if (target.kind === 'node') throw new Error('This SSE connection is written to a node:http response');
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
     const body = new ReadableStream<Uint8Array>(
       {
-        start: (controller) => {
-          this.#controller = controller;
+        start: (c) => {
+          controller = c;
         },
         pull: () => this.#wake(),
-        cancel: () => {
-          if (!this.#open) return;
-          this.#stop();
-          this.onCancel?.();
-        },
+        cancel: () => this.#cancelled(),
       },
-      { highWaterMark: options.maxBufferedBytes ?? DEFAULT_SSE_BUFFER_BYTES, size: (chunk) => chunk.byteLength },
+      { highWaterMark: this.#maxBufferedBytes, size: (chunk) => chunk.byteLength },
     );
-    this.response = new Response(body, { status: 200, headers: { ...SSE_RESPONSE_HEADERS, ...options.headers } });
-    this.#scheduleKeepAlive();
+    const response = new Response(body, { status: 200, headers: this.#headers });
+    this.#target = { kind: 'web', response, controller };
+    for (const block of target.blocks) controller.enqueue(encoder.encode(block));
+    if (target.end?.kind === 'closed') controller.close();
+    else if (target.end?.kind === 'abandoned') controller.error(target.end.reason);
+    return response;
+  }
+
+  /**
+   * Writes the connection to a node:http response (the node front door): headers and any
+   * waiting blocks at once, later blocks as they come. A response whose client already left
+   * counts as a disconnect.
+   */
+  attach(res: ServerResponse): void {
+    const target = this.#target;
+    if (target.kind !== 'unattached') throw new Error('This SSE connection already has a front door');
+    this.#target = { kind: 'node', res };
+    if (res.destroyed) {
+      this.#cancelled();
+      return;
+    }
+    res.writeHead(200, this.#headers);
+    res.on('close', () => this.#cancelled());
+    res.on('drain', () => this.#wake());
+    if (target.end?.kind === 'abandoned') {
+      res.destroy();
+      return;
+    }
+    for (const block of target.blocks) res.write(block);
+    if (target.end?.kind === 'closed') res.end();
+    else if (target.blocks.length === 0) res.flushHeaders();
+    else if (this.hasRoom) this.#wake();
   }
 
   /** True until the server closed it or the client went away. */
@@ -80,16 +142,38 @@ export class SseConnection {
 
   /** True while the unread bytes are within the bound. */
   get hasRoom(): boolean {
-    const size = this.#controller?.desiredSize;
-    return size === null || size === undefined || size > 0;
+    const target = this.#target;
+    switch (target.kind) {
+      case 'unattached':
+        return target.bytes < this.#maxBufferedBytes;
+      case 'web': {
+        const size = target.controller.desiredSize;
+        return size === null || size > 0;
+      }
+      case 'node':
+        return target.res.writableLength < this.#maxBufferedBytes;
+    }
   }
 
   /** Writes an encoded block. Returns false (and writes nothing) once closed. */
   write(block: string): boolean {
-    if (!this.#open || this.#controller === undefined) return false;
+    if (!this.#open) return false;
+    const target = this.#target;
     try {
-      this.#controller.enqueue(encoder.encode(block));
-      return true;
+      switch (target.kind) {
+        case 'unattached':
+          target.blocks.push(block);
+          // UTF-16 units: an estimate of the bytes, good enough for a bound.
+          target.bytes += block.length;
+          return true;
+        case 'web':
+          target.controller.enqueue(encoder.encode(block));
+          return true;
+        case 'node':
+          if (target.res.destroyed) throw new Error('destroyed');
+          target.res.write(block);
+          return true;
+      }
     } catch {
       this.#stop();
       return false;
@@ -108,7 +192,7 @@ export class SseConnection {
       abandoned = true;
       this.abandon(new Error(`The client read nothing from this SSE stream for ${this.#stalledTimeoutMs} ms`));
     }, this.#stalledTimeoutMs);
-    await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    await new Promise<void>((resolve) => (this.#waiters ??= []).push(resolve));
     this.#clock.clearTimeout(deadline);
     return abandoned ? 'abandoned' : 'written';
   }
@@ -117,30 +201,62 @@ export class SseConnection {
   close(): void {
     if (!this.#open) return;
     this.#stop();
+    const target = this.#target;
     try {
-      this.#controller?.close();
+      switch (target.kind) {
+        case 'unattached':
+          target.end = { kind: 'closed' };
+          break;
+        case 'web':
+          target.controller.close();
+          break;
+        case 'node':
+          target.res.end();
+          break;
+      }
     } catch {
       // already errored or closed by the consumer
     }
   }
 
   /**
-   * Ends a connection whose reader stopped reading: its unread bytes are dropped (erroring
-   * the body ends the response), and writers waiting for room are released.
+   * Ends a connection whose reader stopped reading: its unread bytes are dropped (the body
+   * errors, or the node:http response is destroyed), and writers waiting for room are released.
    */
   abandon(reason: Error): void {
     if (!this.#open) return;
     this.#stop();
+    const target = this.#target;
     try {
-      this.#controller?.error(reason);
+      switch (target.kind) {
+        case 'unattached':
+          target.blocks.length = 0;
+          target.bytes = 0;
+          target.end = { kind: 'abandoned', reason };
+          break;
+        case 'web':
+          target.controller.error(reason);
+          break;
+        case 'node':
+          target.res.destroy();
+          break;
+      }
     } catch {
       // already errored or closed by the consumer
     }
   }
 
+  /** The client went away (body cancelled, or the node:http response closed before we ended it). */
+  #cancelled(): void {
+    if (!this.#open) return;
+    this.#stop();
+    this.onCancel?.();
+  }
+
   #wake(): void {
     const waiters = this.#waiters;
-    this.#waiters = [];
+    if (waiters === undefined) return;
+    this.#waiters = undefined;
     for (const resolve of waiters) resolve();
   }
 

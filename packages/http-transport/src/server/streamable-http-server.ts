@@ -36,7 +36,7 @@ import {
 import { createAuthGate, type Admitted } from './auth-gate.js';
 import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
 import { createEraRouting } from './era-routing.js';
-import { HttpErrorCode, emptyResponse, errorResponse } from './http-response.js';
+import { HttpErrorCode, emptyResponse, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
 import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundRequest } from './inbound.js';
@@ -141,7 +141,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   const era = createEraRouting(options.supportedProtocolVersions, supportedVersions);
 
   /** A 2026-07-28 request: headers checked against the body, then served without a session (digest §5.3). */
-  const handleModern = async (inbound: InboundRequest, items: unknown[], requestIds: RequestId[], version: string, context: InboundContext): Promise<Response> => {
+  const handleModern = async (inbound: InboundRequest, items: unknown[], requestIds: RequestId[], version: string, context: InboundContext): Promise<HttpAnswer> => {
     const message = items[0] as JsonObject;
     const mismatch = headerMismatch(inbound, message, requestIds[0]);
     if (mismatch !== undefined) return mismatch;
@@ -185,7 +185,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return session?.protocolVersion ?? DEFAULT_HTTP_ASSUMED_VERSION;
   };
 
-  const handlePost = async (inbound: InboundRequest, admitted: Admitted): Promise<Response> => {
+  const handlePost = async (inbound: InboundRequest, admitted: Admitted): Promise<HttpAnswer> => {
     const accept = inbound.header('accept');
     if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list application/json and text/event-stream');
@@ -280,7 +280,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     initializeId: RequestId,
     contextFor: (sessionId: string | undefined) => InboundContext,
     principal: string | undefined,
-  ): Promise<Response> => {
+  ): Promise<HttpAnswer> => {
     if (closed || !manager.reserve()) {
       return errorResponse(503, HttpErrorCode.Refused, 'Service Unavailable: too many sessions', { headers: { 'retry-after': '5' } });
     }
@@ -300,7 +300,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
         context: contextFor(sessionId),
         headers: {},
       });
-      const response = await pending;
+      // The initialize reply is always a JSON body.
+      const response = toResponse(await pending);
       if (transport.protocolVersion === undefined || transport.closed || closed) {
         await transport.terminate('local', { reason: 'initialize failed' });
         return response;
@@ -317,7 +318,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
   };
 
-  const handleGet = async (inbound: InboundRequest, admitted: Admitted): Promise<Response> => {
+  const handleGet = async (inbound: InboundRequest, admitted: Admitted): Promise<HttpAnswer> => {
     if (stateless || era.isModernRequest(inbound)) return emptyResponse(405, { allow: 'POST' });
     if (!acceptsMediaType(inbound.header('accept'), 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
@@ -334,7 +335,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return session.openStandalone(version, headers);
   };
 
-  const handleDelete = async (inbound: InboundRequest, admitted: Admitted): Promise<Response> => {
+  const handleDelete = async (inbound: InboundRequest, admitted: Admitted): Promise<HttpAnswer> => {
     if (stateless || era.isModernRequest(inbound)) return emptyResponse(405, { allow: 'POST' });
     const session = lookupSession(inbound, admitted);
     if (session instanceof Response) return session;
@@ -344,7 +345,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return emptyResponse(200);
   };
 
-  const handleLegacyGet = async (inbound: InboundRequest, messagePath: string, principal: string | undefined): Promise<Response> => {
+  const handleLegacyGet = async (inbound: InboundRequest, messagePath: string, principal: string | undefined): Promise<HttpAnswer> => {
     if (!acceptsMediaType(inbound.header('accept'), 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
     }
@@ -372,13 +373,13 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const unshared = await cluster?.register(sessionId, undefined, undefined, principal, () => manager.delete(sessionId, 'server-closed'));
       if (unshared !== undefined) return unshared;
       options.onSessionCreated?.(sessionId);
-      return transport.connection.response;
+      return transport.connection;
     } finally {
       if (reservationHeld) manager.release();
     }
   };
 
-  const handleLegacyPost = async (inbound: InboundRequest, admitted: Admitted): Promise<Response> => {
+  const handleLegacyPost = async (inbound: InboundRequest, admitted: Admitted): Promise<HttpAnswer> => {
     const id = inbound.searchParams.get('sessionId') ?? inbound.header(SESSION_ID_HEADER);
     if (id === undefined || id === null || id === '') return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: sessionId is required');
     const transport = manager.peek(id)?.principal === admitted.principal ? manager.get(id)?.transport : undefined;
@@ -400,7 +401,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
   };
 
-  const handle = async (inbound: InboundRequest): Promise<Response> => {
+  const handle = async (inbound: InboundRequest): Promise<HttpAnswer> => {
     if (closed) return errorResponse(503, HttpErrorCode.SessionClosed, 'Service Unavailable: the server is shutting down');
     const served = auth.serve(inbound);
     if (served !== undefined) return served;
@@ -437,7 +438,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
   };
 
-  const safeHandle = async (inbound: InboundRequest): Promise<Response> => {
+  const safeHandle = async (inbound: InboundRequest): Promise<HttpAnswer> => {
     try {
       return await handle(inbound);
     } catch (error) {
@@ -481,10 +482,11 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
   const server: StreamableHttpServer = {
     handleNodeRequest: async (req, res, requestOptions) => {
-      const response = await safeHandle(fromNodeRequest(req, res, requestOptions));
-      await writeNodeResponse(response, res);
+      const answer = await safeHandle(fromNodeRequest(req, res, requestOptions));
+      if (answer instanceof Response) await writeNodeResponse(answer, res);
+      else answer.attach(res);
     },
-    handleFetch: (request, requestOptions) => safeHandle(fromFetchRequest(request, requestOptions)),
+    handleFetch: async (request, requestOptions) => toResponse(await safeHandle(fromFetchRequest(request, requestOptions))),
     sessions: {
       get size() {
         return manager.size;

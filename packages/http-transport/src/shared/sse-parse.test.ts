@@ -115,4 +115,20 @@ describe('readSseStream', () => {
     controller.abort(new Error('stop'));
     await expect(reading).rejects.toThrow('stop');
   });
+
+  it('stops reading and cancels the rest once isComplete says so, without waiting for the end', async () => {
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('data: one\n\n'));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const events: SseEvent[] = [];
+    await readSseStream(stream, new SseParser({ onEvent: (e) => events.push(e) }), undefined, () => events.length === 1);
+    expect(events.map((e) => e.data)).toEqual(['one']);
+    expect(cancelled).toBe(true);
+  });
 });

@@ -184,13 +184,16 @@ export class SseParser {
 
 /**
  * Reads a byte stream (a `fetch` response body) through an {@link SseParser} until it
- * ends, decoding UTF-8 across chunk boundaries. Resolves when the stream ends normally;
- * rejects with the read error (an `AbortError` when `signal` aborts it).
+ * ends, decoding UTF-8 across chunk boundaries. Resolves when the stream ends normally, or
+ * as soon as `isComplete` (asked after each chunk) says nothing more is wanted — the rest of
+ * the body is then cancelled; rejects with the read error (an `AbortError` when `signal`
+ * aborts it).
  */
 export async function readSseStream(
   body: ReadableStream<Uint8Array>,
   parser: SseParser,
   signal?: AbortSignal,
+  isComplete?: () => boolean,
 ): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder('utf-8');
@@ -205,6 +208,10 @@ export async function readSseStream(
       if (isAborted(signal)) throw signal?.reason;
       if (done) break;
       parser.feed(decoder.decode(value, { stream: true }));
+      if (isComplete?.() === true) {
+        reader.cancel().catch(() => undefined);
+        return;
+      }
     }
     const rest = decoder.decode();
     if (rest.length > 0) parser.feed(rest);
