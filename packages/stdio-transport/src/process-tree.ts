@@ -11,9 +11,10 @@
  * Exited processes whose parent has not collected them yet (zombies) hold no resources and
  * cannot be signalled further; on Linux they are not counted as alive here, because an
  * orphan may linger as a zombie for a while when PID 1 reaps lazily.
+ *
+ * `node:child_process` and `node:fs/promises` are loaded at first use, not at import: a server
+ * process imports this package as well and never needs them.
  */
-import { spawn } from 'node:child_process';
-import { readFile, readdir } from 'node:fs/promises';
 
 /** The signals the shutdown escalation uses. */
 export type TreeSignal = 'SIGTERM' | 'SIGKILL';
@@ -41,6 +42,7 @@ export function signalProcessGroup(pgid: number, signal: TreeSignal | 0): boolea
 /** Linux `/proc/<pid>/stat`: the state letter and process group id, or undefined if gone. */
 async function readLinuxStat(pid: string): Promise<{ state: string; pgrp: number } | undefined> {
   try {
+    const { readFile } = await import('node:fs/promises');
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     // "pid (comm) state ppid pgrp ..." — comm may contain spaces and parentheses.
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -64,6 +66,7 @@ export async function isProcessGroupAlive(pgid: number, platform: NodeJS.Platfor
   if (platform !== 'linux') return true;
   let entries: string[];
   try {
+    const { readdir } = await import('node:fs/promises');
     entries = await readdir('/proc');
   } catch {
     return true;
@@ -104,6 +107,7 @@ export async function signalProcessTree(
   }
   const args = ['/PID', String(pid), '/T'];
   if (signal === 'SIGKILL') args.push('/F');
+  const { spawn } = await import('node:child_process');
   return new Promise<boolean>((resolve) => {
     try {
       const killer = spawn('taskkill', args, { stdio: 'ignore', windowsHide: true });

@@ -4,7 +4,7 @@
  * signal the whole tree. Resolves once the process has spawned, or rejects with a
  * `TransportError` that names the command.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { TransportError } from '@statemcp/protocol';
 import { buildChildEnvironment } from './default-environment.js';
@@ -26,6 +26,8 @@ export async function spawnChild(options: StdioClientTransportOptions): Promise<
     new TransportError(`Could not start ${options.command}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   let child: ChildProcess;
   try {
+    // Loaded here, not at import: a server process imports this package too and never spawns.
+    const { spawn } = await import('node:child_process');
     child = spawn(options.command, [...(options.args ?? [])], {
       cwd: options.cwd,
       env: buildChildEnvironment(options.env),

@@ -14,8 +14,10 @@
  *   otherwise. The exit runs on an unref'd timer (`exitDelayMs`, default 100 ms) after
  *   `sink.onClose`, so a process that is ending anyway is not held up by it. Once stdout is
  *   broken (the client died) nothing can reach the client any more: queued messages fail at
- *   once and the exit follows on the next turn of the event loop, without `exitDelayMs`. Set
- *   `exitOnClose: false` to decide yourself.
+ *   once and the exit follows on the next turn of the event loop, without `exitDelayMs`. A
+ *   process whose event loop empties before the delay exits then (on `'beforeExit'`, once no
+ *   work is left, including work the application's own `'beforeExit'` listeners started),
+ *   through `process.exit()`. Set `exitOnClose: false` to decide yourself.
  */
 import type { Readable, Writable } from 'node:stream';
 import {
@@ -235,7 +237,9 @@ export class StdioServerTransport implements Transport {
     this.#stdin.off('close', this.#onEnd);
     this.#framer.reset();
     if (!this.#stdin.destroyed) this.#stdin.pause();
-    await settleWithin(this.#clock, this.#writer.whenIdle(), this.#flushTimeoutMs);
+    const flushed = this.#writer.whenIdle();
+    // Nothing queued (the usual end of a session): no flush bound to arm.
+    await (this.#writer.pending === 0 ? flushed : settleWithin(this.#clock, flushed, this.#flushTimeoutMs));
     this.#writer.fail(new ConnectionClosedError('The stdio transport is closed'));
     if (this.#stdout !== process.stdout && !this.#stdout.writableEnded) {
       try {
@@ -259,14 +263,24 @@ export class StdioServerTransport implements Transport {
     if (initiator === 'error' && error !== undefined) {
       process.stderr.write(`MCP stdio server: closing after a transport error: ${error.message}\n`);
     }
+    const exit = (): void => {
+      if (initiator === 'error' && process.exitCode === undefined) process.exit(1);
+      else process.exit();
+    };
     // Housekeeping: an unref'd timer, so a process that is ending anyway is not held up.
-    this.#clock.setTimeout(
-      () => {
-        if (initiator === 'error' && process.exitCode === undefined) process.exit(1);
-        else process.exit();
-      },
-      this.#stdoutBroken ? 0 : this.#exitDelayMs,
-    );
+    this.#clock.setTimeout(exit, this.#stdoutBroken ? 0 : this.#exitDelayMs);
+    // A process whose event loop empties sooner exits then, through `process.exit()`: the same
+    // 'exit' event, without the isolate teardown of a natural exit (a few ms for a loaded server).
+    // Checked on the next turn, once every 'beforeExit' listener ran: work the application
+    // starts there (a timer, a socket) keeps the process alive, and the check repeats when the
+    // loop empties again.
+    if (this.#usesProcessStreams && typeof process.getActiveResourcesInfo === 'function') {
+      process.on('beforeExit', () => {
+        setImmediate(() => {
+          if (process.getActiveResourcesInfo().length === 0) exit();
+        });
+      });
+    }
   }
 }
 

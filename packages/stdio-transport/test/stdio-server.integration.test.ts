@@ -11,8 +11,8 @@ const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const appArgs = [...sourceLoaderArgs, fixture('stdio-server-app.mjs')];
 
 /** Starts the StdioServerTransport fixture app and waits until it reports it is reading stdin. */
-async function startApp() {
-  const child = spawn(node, appArgs, { cwd: packageRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+async function startApp(flags: readonly string[] = []) {
+  const child = spawn(node, [...appArgs, ...flags], { cwd: packageRoot, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   const ready = new Promise<void>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => {
@@ -43,6 +43,22 @@ describe('StdioServerTransport (real process)', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(app.stderr()).toContain('closed (remote)');
+  });
+
+  it('exits with code 0 when its event loop empties after stdin closed', async () => {
+    const app = await startApp(['--idle']);
+    app.child.stdin.end();
+    const [code, signal] = await app.exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(app.stderr()).toContain('closed (remote)');
+  });
+
+  it("lets the application's own 'beforeExit' work finish before exiting", async () => {
+    const app = await startApp(['--idle', '--before-exit-work']);
+    app.child.stdin.end();
+    const [code] = await app.exited;
+    expect(code).toBe(0);
+    expect(app.stderr()).toContain('stdio-server-app: cleanup done');
   });
 
   it('answers a malformed line with -32700 and keeps serving', async () => {
