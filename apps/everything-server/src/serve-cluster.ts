@@ -2,10 +2,11 @@
  * `--redis`: the everything server as one instance of a cluster. Every shared store comes from
  * `@statemcp/redis-store` (loaded only here, with a dynamic import, so a server started without
  * `--redis` never loads the Redis client): session records and the message bus for the
- * cross-instance relay, the resumable SSE event store, the tasks extension's durable store, and
- * the subscription store with which a resource change on one instance reaches subscribers on all.
- * The Multi Round-Trip `requestState` key is shared by the instances (one instance seals a
- * round's state, another may open it).
+ * cross-instance relay, the instances' liveness (a dead instance's sessions are adopted), the
+ * resumable SSE event store, the tasks extension's durable store, and the subscription store
+ * with which a resource change on one instance reaches subscribers on all. The Multi Round-Trip
+ * `requestState` key is shared by the instances (one instance seals a round's state, another
+ * may open it).
  */
 import type { StreamableHttpServerOptions } from '@statemcp/http-transport';
 import type { EverythingServerOptions } from './fixtures.js';
@@ -47,7 +48,7 @@ export async function connectCluster(mode: ClusterMode): Promise<ClusterWiring> 
     onError: (error) => process.stderr.write(`everything-server: redis: ${error.message}\n`),
   });
   return {
-    http: { cluster: { instanceId: mode.instanceId, sessions: stores.sessions, bus: stores.bus }, eventStore: stores.events },
+    http: { cluster: { instanceId: mode.instanceId, sessions: stores.sessions, bus: stores.bus, liveness: stores.liveness }, eventStore: stores.events },
     fixtures: {
       taskStore: stores.tasks,
       requestState: { key: mode.stateKey },
