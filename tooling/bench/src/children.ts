@@ -1,7 +1,7 @@
 /** Child processes the harness drives directly: HTTP fixture servers and the byte floors. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { childNodeArgs, waitForExit } from './clients/types.js';
+import { childEnv, childNodeArgs, waitForExit } from './clients/types.js';
 import { withTimeout } from './runner.js';
 
 export interface MemoryReport {
@@ -25,7 +25,7 @@ export interface HttpChild {
 export async function spawnHttpServer(fixture: string, args: readonly string[] = []): Promise<HttpChild> {
   // BENCH_HTTP_SERVER_ARGS: extra fixture arguments for experiments (e.g. `--json` on statemcp).
   const extra = process.env.BENCH_HTTP_SERVER_ARGS?.split(' ').filter((s) => s.length > 0) ?? [];
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [...childNodeArgs(), fixture, ...args, ...extra], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [...childNodeArgs(), fixture, ...args, ...extra], { stdio: ['pipe', 'pipe', 'pipe'], env: childEnv() });
   const pid = child.pid ?? -1;
   let buffered = '';
   const waiters: ((line: string) => boolean)[] = [];
@@ -83,7 +83,7 @@ export interface PipeChild {
 }
 
 export function spawnPipeFloor(fixture: string, args: readonly string[] = []): PipeChild {
-  const child = spawn(process.execPath, [fixture, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fixture, ...args], { stdio: ['pipe', 'pipe', 'inherit'], env: childEnv() });
   const pid = child.pid ?? -1;
   const queue: ((bytes: number) => void)[] = [];
   let lineBytes = 0;

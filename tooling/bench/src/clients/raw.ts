@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { RawClient, RawLineSplitter, RawServer } from '../servers/raw.js';
 import { BIG_TOOL, ECHO_TOOL, SLEEP_TOOL, STATS_TOOL } from '../spec.js';
-import { childNodeArgs, expectText, parseStats, textLength, waitForExit, type BenchClient, type InMemoryPair, type ServerOptions, type StdioConnection } from './types.js';
+import { childEnv, childNodeArgs, expectText, parseStats, textLength, waitForExit, type BenchClient, type InMemoryPair, type ServerOptions, type StdioConnection } from './types.js';
 
 function wrap(client: RawClient, close: () => Promise<void>): BenchClient {
   const call = (name: string, args: Record<string, unknown>, timeoutMs?: number): Promise<unknown> =>
@@ -32,7 +32,7 @@ export async function inMemory(options: ServerOptions, timing?: { ms: number }):
 }
 
 export async function stdio(fixture: string, args: readonly string[]): Promise<StdioConnection> {
-  const child = spawn(process.execPath, [...childNodeArgs(), fixture, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...childNodeArgs(), fixture, ...args], { stdio: ['pipe', 'pipe', 'inherit'], env: childEnv() });
   const pid = child.pid ?? -1;
   const client: RawClient = new RawClient((message) => {
     child.stdin.write(`${JSON.stringify(message)}\n`);

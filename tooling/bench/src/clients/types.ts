@@ -94,6 +94,21 @@ export async function waitForExit(pid: number, limitMs = 10_000): Promise<void> 
  * Node flags for every child-process server: `--expose-gc` (memory side channels) plus
  * whatever `BENCH_CHILD_NODE_FLAGS` holds (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
+/**
+ * The environment of every child the harness spawns itself (the raw floors, the HTTP servers,
+ * the byte floors): the variables the SDKs' stdio clients pass on by default, and nothing else.
+ * Inheriting the whole environment would make those children pay for what the SDKs' children
+ * never see (e.g. `NODE_EXTRA_CA_CERTS`, which costs every Node start ≈100 ms of certificate parsing).
+ */
+export function childEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
 export function childNodeArgs(): string[] {
   const extra = process.env.BENCH_CHILD_NODE_FLAGS?.split(' ').filter((s) => s.length > 0) ?? [];
   return ['--expose-gc', ...extra];
