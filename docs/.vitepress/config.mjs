@@ -7,6 +7,7 @@ const guide = [
   { text: 'Errors', link: '/guide/errors' },
   { text: 'Transports and shutdown', link: '/guide/transports' },
   { text: 'Deploying over HTTP', link: '/guide/deploying-http' },
+  { text: 'Scaling out over Redis', link: '/guide/scale-out' },
   { text: 'Examples', link: '/guide/examples' },
   { text: 'The 2026-07-28 era', link: '/guide/modern-era' },
   { text: 'Tasks', link: '/guide/tasks' },
