@@ -15,9 +15,8 @@
  *   `sink.onClose`, so a process that is ending anyway is not held up by it. Once stdout is
  *   broken (the client died) nothing can reach the client any more: queued messages fail at
  *   once and the exit follows on the next turn of the event loop, without `exitDelayMs`. A
- *   process whose event loop empties before the delay exits then (on `'beforeExit'`, once no
- *   work is left, including work the application's own `'beforeExit'` listeners started),
- *   through `process.exit()`. Set `exitOnClose: false` to decide yourself.
+ *   process whose event loop empties before the delay simply ends then. Set `exitOnClose:
+ *   false` to decide yourself.
  */
 import type { Readable, Writable } from 'node:stream';
 import {
@@ -269,17 +268,10 @@ export class StdioServerTransport implements Transport {
     };
     // Housekeeping: an unref'd timer, so a process that is ending anyway is not held up.
     this.#clock.setTimeout(exit, this.#stdoutBroken ? 0 : this.#exitDelayMs);
-    // A process whose event loop empties sooner exits then, through `process.exit()`: the same
-    // 'exit' event, without the isolate teardown of a natural exit (a few ms for a loaded server).
-    // Checked on the next turn, once every 'beforeExit' listener ran: work the application
-    // starts there (a timer, a socket) keeps the process alive, and the check repeats when the
-    // loop empties again.
-    if (this.#usesProcessStreams && typeof process.getActiveResourcesInfo === 'function') {
-      process.on('beforeExit', () => {
-        setImmediate(() => {
-          if (process.getActiveResourcesInfo().length === 0) exit();
-        });
-      });
+    // The process's own pipes no longer hold the event loop (what was queued is written by
+    // now): a server with nothing else to do ends at once instead of waiting for the timer.
+    if (this.#usesProcessStreams) {
+      for (const stream of [this.#stdin, this.#stdout] as unknown as { unref?: () => void }[]) stream.unref?.();
     }
   }
 }
