@@ -1,23 +1,23 @@
 /**
- * Children are spawned detached (their own process group, so the whole tree can be
- * signalled). If this process exits while some still run, they would outlive it: an exit
- * hook sends each group SIGTERM (the child itself on Windows).
+ * If this process exits while children still run, they would outlive it: a child in its own
+ * process group (`processGroup: true`) gets no terminal signal, and a wrapper's grandchild
+ * is not signalled by anyone. An exit hook sends SIGTERM to each tracked child's tree. The
+ * 'exit' event runs synchronously, so each child says how to reach its tree synchronously:
+ * its process group, its descendants read from `/proc` (Linux) or `ps` (macOS/BSD), or the
+ * child itself (Windows).
  */
-import type { ChildProcess } from 'node:child_process';
 
 /** What the hook needs to know of a live child. */
 export interface LiveChild {
-  readonly child: ChildProcess;
-  readonly pid: number;
+  /** Sends SIGTERM to the child's tree, synchronously; never throws. */
+  terminateTreeSync(): void;
 }
 
-const isWindows = process.platform === 'win32';
-
-/** Children to signal if this process exits while they run (they were spawned detached). */
+/** Children to signal if this process exits while they run. */
 const liveChildren = new Set<LiveChild>();
 let exitHookInstalled = false;
 
-/** Signals `handle`'s process group if this process exits before {@link untrackLiveChild}. */
+/** Signals `handle`'s tree if this process exits before {@link untrackLiveChild}. */
 export function trackLiveChild(handle: LiveChild): void {
   if (!exitHookInstalled) {
     process.on('exit', onParentExit);
@@ -29,8 +29,7 @@ export function trackLiveChild(handle: LiveChild): void {
 function onParentExit(): void {
   for (const handle of liveChildren) {
     try {
-      if (isWindows) handle.child.kill();
-      else process.kill(-handle.pid, 'SIGTERM');
+      handle.terminateTreeSync();
     } catch {
       // Already gone.
     }

@@ -1,12 +1,15 @@
 /**
- * Signalling and observing a spawned server's whole process tree.
+ * How a shutdown reaches a spawned server's whole process tree ({@link TreeControl}), in the
+ * three ways a child can be spawned:
  *
- * On POSIX the client spawns the server with `detached: true`, which makes it the leader of
- * a new process group whose id is its pid; wrappers such as `npx`, `uvx` or a shell script
- * start their real server as a grandchild in that same group, so signalling `-pid` reaches
- * all of them. (A descendant that calls `setsid()` itself leaves the group and cannot be
- * reached this way.) On Windows there are no process groups; `taskkill /T` walks the tree
- * from the root, which works while the root is still alive.
+ * - POSIX default: the child stays in this process's group; its tree is followed as a union
+ *   of descendant snapshots (`descendant-tree.ts`).
+ * - POSIX `processGroup: true`: the child is spawned `detached`, leads a new process group
+ *   whose id is its pid, and wrappers (`npx`, `uvx`, shell scripts) start their real server
+ *   in that same group, so signalling `-pid` reaches all of them. (A descendant that calls
+ *   `setsid()` itself leaves the group and cannot be reached this way.)
+ * - Windows: no process groups; `taskkill /T` walks the tree from the root, which works
+ *   while the root is still alive.
  *
  * Exited processes whose parent has not collected them yet (zombies) hold no resources and
  * cannot be signalled further; on Linux they are not counted as alive here, because an
@@ -15,9 +18,48 @@
  * `node:child_process` and `node:fs/promises` are loaded at first use, not at import: a server
  * process imports this package as well and never needs them.
  */
+import type { ChildProcess } from 'node:child_process';
 
 /** The signals the shutdown escalation uses. */
 export type TreeSignal = 'SIGTERM' | 'SIGKILL';
+
+/** A child's process tree, as the shutdown escalation sees it. */
+export interface TreeControl {
+  /** Records the tree as it is now, before stdin is closed (only the descendant mode needs it). */
+  snapshot(): Promise<unknown>;
+  /** Signals every live process of the tree; false when there was nothing left to signal. Never rejects. */
+  signal(signal: TreeSignal): Promise<boolean>;
+  /** True while a process of the tree other than a reaped root is alive (polled after the root exited). */
+  isAlive(): Promise<boolean>;
+  /** SIGTERM to the tree, synchronously (the parent-exit hook). */
+  terminateTreeSync(): void;
+}
+
+/** POSIX `processGroup: true`: the tree is the process group the child leads. */
+export function processGroupTree(pgid: number): TreeControl {
+  return {
+    snapshot: () => Promise.resolve(),
+    signal: (signal) => {
+      try {
+        return Promise.resolve(signalProcessGroup(pgid, signal));
+      } catch {
+        return Promise.resolve(false);
+      }
+    },
+    isAlive: () => isProcessGroupAlive(pgid),
+    terminateTreeSync: () => process.kill(-pgid, 'SIGTERM'),
+  };
+}
+
+/** Windows: `taskkill /T` from the root while it runs; after the root exited nothing is reachable. */
+export function windowsTree(child: ChildProcess, pid: number, exited: () => boolean): TreeControl {
+  return {
+    snapshot: () => Promise.resolve(),
+    signal: (signal) => (exited() ? Promise.resolve(false) : signalProcessTree(pid, signal, 'win32')),
+    isAlive: () => Promise.resolve(false),
+    terminateTreeSync: () => child.kill(),
+  };
+}
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;

@@ -1,7 +1,10 @@
 /**
  * Starting the server process: no shell, the environment allow-list, stdio pipes (stderr as
- * configured), and on POSIX a process group of its own (`detached`) so that shutdown can
- * signal the whole tree. Resolves once the process has spawned, or rejects with a
+ * configured), and with `processGroup: true` on POSIX a process group of its own (`detached`)
+ * that shutdown signals as a whole. By default the child stays in this process's group, as
+ * the official SDKs spawn it: `detached` means `setsid()`, which on Linux also starts a new
+ * scheduling autogroup, and a busy stdio exchange between two autogroups loses most of its
+ * throughput. Resolves once the process has spawned, or rejects with a
  * `TransportError` that names the command.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -32,7 +35,7 @@ export async function spawnChild(options: StdioClientTransportOptions): Promise<
       cwd: options.cwd,
       env: buildChildEnvironment(options.env),
       stdio: ['pipe', 'pipe', options.stderr ?? 'pipe'],
-      detached: !isWindows,
+      detached: options.processGroup === true && !isWindows,
       windowsHide: true,
       shell: false,
     });

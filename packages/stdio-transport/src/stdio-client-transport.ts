@@ -4,20 +4,21 @@
  *
  * The transport owns the process tree and nothing of the lifecycle: the session decides
  * *when* to close, this class knows *how*. Closing walks the escalation the specification
- * recommends (digest §1.1 Shutdown), applied to the whole process group so that wrappers
- * such as `npx` or `uvx` leave no grandchild behind:
+ * recommends (digest §1.1 Shutdown), applied to the whole process tree so that wrappers
+ * such as `npx` or `uvx` leave no grandchild behind (the tree is the child's descendants, or
+ * with `processGroup: true` its process group; see `process-tree.ts`):
  *
  * ```
  *   close()
  *     │ end stdin ──────────── tree gone? ──yes──▶ done
  *     │   wait closeTimeoutMs        │ no
- *     │ SIGTERM to the group ─ tree gone? ──yes──▶ done
+ *     │ SIGTERM to the tree ── tree gone? ──yes──▶ done
  *     │   wait terminateTimeoutMs    │ no
- *     │ SIGKILL to the group ─ tree gone? ──yes──▶ done
+ *     │ SIGKILL to the tree ── tree gone? ──yes──▶ done
  *     │   wait killTimeoutMs         │ no
  *     └────────────────────────────▶ done (reported as `shutdown-incomplete`)
  *
- *   terminate(): SIGKILL to the group at once, then the same wait.
+ *   terminate(): SIGKILL to the tree at once, then the same wait.
  * ```
  *
  * The child's stderr is always drained (a full stderr pipe would otherwise block the
@@ -42,7 +43,8 @@ import {
 } from '@statemcp/protocol';
 import { FrameWriter } from './frame-writer.js';
 import { LineFramer, encodeFrame } from './line-framer.js';
-import { isProcessGroupAlive, signalProcessTree, type TreeSignal } from './process-tree.js';
+import { DescendantTree } from './descendant-tree.js';
+import { processGroupTree, windowsTree, type TreeControl, type TreeSignal } from './process-tree.js';
 import { trackLiveChild, untrackLiveChild } from './parent-exit.js';
 import { spawnChild, type SpawnedChild } from './spawn-child.js';
 import type { StdioClientDiagnostic, StdioClientStatus, StdioClientTransportOptions } from './stdio-client-options.js';
@@ -55,7 +57,7 @@ const DEFAULT_TERMINATE_TIMEOUT_MS = 2000;
 const DEFAULT_KILL_TIMEOUT_MS = 2000;
 /** After the child exits, how long stdout may keep delivering buffered output. */
 const EXIT_DRAIN_TIMEOUT_MS = 500;
-/** How often an exited leader's process group is checked for survivors. */
+/** How often an exited child's tree is checked for survivors. */
 const GROUP_POLL_INTERVAL_MS = 20;
 const DIAGNOSTIC_TEXT_LIMIT = 1024;
 
@@ -70,6 +72,8 @@ interface ChildHandle {
   readonly pid: number;
   readonly writer: FrameWriter;
   readonly framer: LineFramer;
+  /** How shutdown reaches the child's descendants (see `process-tree.ts`). */
+  readonly tree: TreeControl;
   exit: ExitInfo | undefined;
   readonly exited: Promise<ExitInfo>;
   /** Set once this side signalled the tree: an exit after that is our doing, not a crash. */
@@ -202,7 +206,7 @@ export class StdioClientTransport implements Transport {
   }
 
   /**
-   * Closes gracefully: stdin, then SIGTERM, then SIGKILL to the process group, each after
+   * Closes gracefully: stdin, then SIGTERM, then SIGKILL to the process tree, each after
    * its timeout, until no process of the tree is left. Idempotent; always settles.
    */
   async close(): Promise<void> {
@@ -223,7 +227,7 @@ export class StdioClientTransport implements Transport {
     }
   }
 
-  /** Forceful close: SIGKILL to the whole process group at once, then waits for it to vanish. */
+  /** Forceful close: SIGKILL to the whole process tree at once, then waits for it to vanish. */
   async terminate(): Promise<void> {
     const state = this.#state;
     switch (state.kind) {
@@ -267,9 +271,15 @@ export class StdioClientTransport implements Transport {
       });
 
     const framerOptions = options.maxMessageSize === undefined ? {} : { maxMessageSize: options.maxMessageSize };
+    const tree = isWindows
+      ? windowsTree(child, pid, () => handle.exit !== undefined)
+      : options.processGroup === true
+        ? processGroupTree(pid)
+        : await DescendantTree.forChild(pid);
     const handle: ChildHandle = {
       child,
       pid,
+      tree,
       writer: new FrameWriter(stdin, (cause) =>
         new ConnectionClosedError('The server process no longer accepts input', { cause, details: this.#details() }),
       ),
@@ -338,7 +348,7 @@ export class StdioClientTransport implements Transport {
       if (!(now.kind === 'closing' && now.initiator === 'local')) void this.#notifyCloseAfterDrain(handle);
     });
 
-    if (options.killOnParentExit !== false) trackLiveChild(handle);
+    if (options.killOnParentExit !== false) trackLiveChild(tree);
     this.#state = { kind: 'open', handle };
     this.#diagnostic({ type: 'spawned', pid });
   }
@@ -383,6 +393,8 @@ export class StdioClientTransport implements Transport {
   async #escalate(handle: ChildHandle): Promise<void> {
     const options = this.#options;
     try {
+      // Before stdin closes, while a wrapper still runs: its children are found by parentage.
+      await handle.tree.snapshot();
       handle.writer.end();
       this.#diagnostic({ type: 'stdin-closed', pid: handle.pid });
       let gone = await this.#waitTreeGone(handle, options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
@@ -398,7 +410,7 @@ export class StdioClientTransport implements Transport {
     } catch (error) {
       this.#sinkError(new TransportError(`Shutdown of the server process failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
     } finally {
-      untrackLiveChild(handle);
+      untrackLiveChild(handle.tree);
       handle.writer.fail(new ConnectionClosedError('The stdio transport is closed', { details: this.#details() }));
       await settleWithin(this.#clock, handle.outputDone, EXIT_DRAIN_TIMEOUT_MS);
       await this.#closeNotification;
@@ -414,13 +426,12 @@ export class StdioClientTransport implements Transport {
   async #signal(handle: ChildHandle, signal: TreeSignal): Promise<void> {
     handle.signalled = true;
     this.#diagnostic({ type: 'signal', signal, pid: handle.pid });
-    if (isWindows && handle.exit !== undefined) return;
-    await signalProcessTree(handle.pid, signal);
+    await handle.tree.signal(signal);
   }
 
   /**
-   * Waits up to `timeoutMs` for the leader to exit (event-driven) and then for every other
-   * member of its process group to vanish (polled: they are not our children).
+   * Waits up to `timeoutMs` for the child to exit (event-driven) and then for every other
+   * process of its tree to vanish (polled: they are not our children).
    */
   async #waitTreeGone(handle: ChildHandle, timeoutMs: number): Promise<boolean> {
     const deadline = this.#clock.now() + timeoutMs;
@@ -428,9 +439,8 @@ export class StdioClientTransport implements Transport {
       const exited = await settleWithin(this.#clock, handle.exited, timeoutMs);
       if (!exited) return false;
     }
-    if (isWindows) return true;
     for (;;) {
-      if (!(await isProcessGroupAlive(handle.pid))) return true;
+      if (!(await handle.tree.isAlive())) return true;
       const left = deadline - this.#clock.now();
       if (left <= 0) return false;
       await delay(this.#clock, Math.min(GROUP_POLL_INTERVAL_MS, left));

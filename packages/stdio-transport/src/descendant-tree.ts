@@ -1,0 +1,241 @@
+/**
+ * A spawned server's process tree, followed without a process group of its own (the default
+ * on POSIX: the child stays in this process's group and session, as the official SDKs spawn
+ * it, so that it shares this process's scheduling group rather than starting a new one).
+ *
+ * Membership is a union of snapshots that only grows: each snapshot adds every process whose
+ * parent is the root or a member. A grandchild whose parent exited is reparented (to PID 1
+ * or a subreaper) and no longer descends from the root, but it stays in the union once seen.
+ * On Linux a snapshot also adds every process that holds the child's end of its stdin or
+ * stdout: the real server behind a wrapper that exited before any snapshot (`npx`-like
+ * launchers) still talks over them. Each member is remembered with its start time, so a recycled pid
+ * is never signalled (macOS/BSD: `ps`'s `lstart`).
+ *
+ * Linux reads `/proc`; macOS and the BSDs run `ps -A -o pid=,ppid=,stat=,lstart=`. Zombies
+ * are not alive. The parent-exit hook needs a synchronous form: Linux reads `/proc`
+ * synchronously, elsewhere `ps` runs synchronously.
+ */
+import type * as ChildProcessModule from 'node:child_process';
+import type * as FsModule from 'node:fs';
+import type { TreeControl, TreeSignal } from './process-tree.js';
+
+/** One process as a scan saw it. */
+interface ProcessEntry {
+  readonly pid: number;
+  readonly ppid: number;
+  /** Start time: with the pid, the identity of a process. */
+  readonly start: string;
+  readonly dead: boolean;
+}
+
+interface SyncModules {
+  readonly fs: typeof FsModule;
+  readonly childProcess: typeof ChildProcessModule;
+}
+
+const isLinux = process.platform === 'linux';
+
+function parseLinuxStat(pid: number, stat: string): ProcessEntry | undefined {
+  // "pid (comm) state ppid pgrp session tty tpgid flags … starttime(22nd field) …"; comm may contain ") ".
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const state = rest[0];
+  const ppid = Number(rest[1]);
+  const start = rest[19];
+  if (state === undefined || start === undefined || !Number.isInteger(ppid)) return undefined;
+  return { pid, ppid, start, dead: state === 'Z' || state === 'X' || state === 'x' };
+}
+
+const PS_LINE = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.+?)\s*$/;
+
+function parsePs(output: string): ProcessEntry[] {
+  const entries: ProcessEntry[] = [];
+  for (const line of output.split('\n')) {
+    const match = PS_LINE.exec(line);
+    if (match === null) continue;
+    const [, pid = '', ppid = '', stat = '', start = ''] = match;
+    entries.push({ pid: Number(pid), ppid: Number(ppid), start, dead: stat.startsWith('Z') });
+  }
+  return entries;
+}
+
+const PS_ARGS = ['-A', '-o', 'pid=,ppid=,stat=,lstart='];
+
+async function scan(): Promise<ProcessEntry[]> {
+  if (isLinux) {
+    const { readFile, readdir } = await import('node:fs/promises');
+    const names = await readdir('/proc').catch(() => []);
+    const entries = await Promise.all(
+      names.filter((name) => /^\d+$/.test(name)).map(async (name) => {
+        const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => undefined);
+        return stat === undefined ? undefined : parseLinuxStat(Number(name), stat);
+      }),
+    );
+    return entries.filter((entry) => entry !== undefined);
+  }
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) => {
+    execFile('ps', PS_ARGS, { windowsHide: true }, (error, stdout) => resolve(error === null ? parsePs(stdout) : []));
+  });
+}
+
+/** The synchronous scan of the parent-exit hook (modules are already loaded there). */
+function scanSync({ fs, childProcess }: SyncModules): ProcessEntry[] {
+  try {
+    if (!isLinux) return parsePs(childProcess.execFileSync('ps', PS_ARGS, { encoding: 'utf8', windowsHide: true }));
+    const entries: ProcessEntry[] = [];
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const entry = parseLinuxStat(Number(name), fs.readFileSync(`/proc/${name}/stat`, 'utf8'));
+        if (entry !== undefined) entries.push(entry);
+      } catch {
+        // Exited meanwhile.
+      }
+    }
+    return entries;
+  } catch {
+    return [];
+  }
+}
+
+/** Linux: the pids (other than this one) holding any of `pipes` (`/proc/<pid>/fd` link texts) open. */
+async function pipeHolders(entries: readonly ProcessEntry[], pipes: ReadonlySet<string>): Promise<Set<number>> {
+  const holders = new Set<number>();
+  if (!isLinux || pipes.size === 0) return holders;
+  const { readdir, readlink } = await import('node:fs/promises');
+  await Promise.all(
+    entries.map(async ({ pid, dead }) => {
+      if (dead || pid === process.pid) return;
+      // Another user's processes answer EACCES: they cannot be ours.
+      const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
+      for (const fd of fds) {
+        const link = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => undefined);
+        if (link !== undefined && pipes.has(link)) {
+          holders.add(pid);
+          return;
+        }
+      }
+    }),
+  );
+  return holders;
+}
+
+/**
+ * Linux: what the child's stdin and stdout are (`socket:[inode]` texts: node connects a
+ * child's stdio through socket pairs). Whoever holds one of these holds the child's end.
+ */
+function stdioLinks(fs: typeof FsModule, root: number): Set<string> {
+  const links = new Set<string>();
+  for (const fd of [0, 1]) {
+    try {
+      const link = fs.readlinkSync(`/proc/${root}/fd/${fd}`);
+      if (link.startsWith('socket:') || link.startsWith('pipe:')) links.add(link);
+    } catch {
+      // Gone already, or no /proc: no stdio tracking.
+    }
+  }
+  return links;
+}
+
+/** The union of a child's descendants seen so far (see the module comment). */
+export class DescendantTree implements TreeControl {
+  readonly #root: number;
+  readonly #pipes: ReadonlySet<string>;
+  /** pid → start time of every process seen in the tree, the root included. */
+  readonly #members = new Map<number, string>();
+  /** Loaded at spawn: the parent-exit hook runs synchronously and cannot import. */
+  readonly #sync: SyncModules;
+
+  private constructor(root: number, pipes: ReadonlySet<string>, sync: SyncModules) {
+    this.#root = root;
+    this.#pipes = pipes;
+    this.#sync = sync;
+  }
+
+  /**
+   * The tree of a child just spawned. On Linux the root's start time and its stdio sockets
+   * are read now (three small synchronous reads), while the child surely runs; elsewhere the
+   * root's start time is learnt at the first snapshot.
+   */
+  static async forChild(root: number): Promise<DescendantTree> {
+    const [fs, childProcess] = await Promise.all([import('node:fs'), import('node:child_process')]);
+    const tree = new DescendantTree(root, isLinux ? stdioLinks(fs, root) : new Set(), { fs, childProcess });
+    if (isLinux) {
+      try {
+        const entry = parseLinuxStat(root, fs.readFileSync(`/proc/${root}/stat`, 'utf8'));
+        if (entry !== undefined) tree.#members.set(root, entry.start);
+      } catch {
+        // Already gone: its descendants can still be found through the pipes.
+      }
+    }
+    return tree;
+  }
+
+  /** Adds the current descendants of the root and of every member, and the pipe holders; returns the live members. */
+  snapshot(): Promise<number[]> {
+    return this.#scan(true);
+  }
+
+  async #scan(holders: boolean): Promise<number[]> {
+    const entries = await scan();
+    const extra = holders ? await pipeHolders(entries, this.#pipes) : new Set<number>();
+    return this.#merge(entries, extra);
+  }
+
+  /** Snapshots with pipe holders and sends `signal` to every live member. False when none was left. */
+  async signal(signal: TreeSignal): Promise<boolean> {
+    return signalAll(await this.#scan(true), signal);
+  }
+
+  /** True while a member is alive; the snapshot also picks up children the members started meanwhile. */
+  async isAlive(): Promise<boolean> {
+    return (await this.#scan(false)).length > 0;
+  }
+
+  /** Synchronous SIGTERM for the parent-exit hook (no pipe holders: reading every fd would hold up the exit). */
+  terminateTreeSync(): void {
+    signalAll(this.#merge(scanSync(this.#sync), new Set()), 'SIGTERM');
+  }
+
+  #merge(entries: readonly ProcessEntry[], holders: ReadonlySet<number>): number[] {
+    const byPid = new Map(entries.map((entry) => [entry.pid, entry]));
+    const root = byPid.get(this.#root);
+    // The root's start time is learnt at the first scan that sees it; after that it identifies it.
+    if (root !== undefined && !root.dead && !this.#members.has(this.#root)) this.#members.set(this.#root, root.start);
+    for (const pid of holders) {
+      const entry = byPid.get(pid);
+      if (entry !== undefined) this.#members.set(pid, entry.start);
+    }
+    const isMember = (entry: ProcessEntry | undefined): boolean => entry !== undefined && this.#members.get(entry.pid) === entry.start;
+    // Parents before children is not guaranteed by pid order: repeat until nothing is added.
+    for (let added = true; added; ) {
+      added = false;
+      for (const entry of entries) {
+        if (this.#members.has(entry.pid) || entry.pid === process.pid) continue;
+        if (isMember(byPid.get(entry.ppid))) {
+          this.#members.set(entry.pid, entry.start);
+          added = true;
+        }
+      }
+    }
+    const live: number[] = [];
+    for (const [pid, start] of this.#members) {
+      const entry = byPid.get(pid);
+      if (entry !== undefined && entry.start === start && !entry.dead) live.push(pid);
+    }
+    return live;
+  }
+}
+
+function signalAll(pids: readonly number[], signal: TreeSignal): boolean {
+  let any = false;
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+      any = true;
+    } catch {
+      // Exited meanwhile (ESRCH) or no longer ours (EPERM): nothing to do.
+    }
+  }
+  return any;
+}
