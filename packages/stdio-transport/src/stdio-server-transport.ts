@@ -15,8 +15,9 @@
  *   `sink.onClose`, so a process that is ending anyway is not held up by it. Once stdout is
  *   broken (the client died) nothing can reach the client any more: queued messages fail at
  *   once and the exit follows on the next turn of the event loop, without `exitDelayMs`. A
- *   process whose event loop empties before the delay simply ends then. Set `exitOnClose:
- *   false` to decide yourself.
+ *   process whose event loop empties before the delay ends then, through `process.exit()`
+ *   once its `'beforeExit'` listeners started no new work. Set `exitOnClose: false` to
+ *   decide yourself.
  */
 import type { Readable, Writable } from 'node:stream';
 import {
@@ -272,7 +273,26 @@ export class StdioServerTransport implements Transport {
     // now): a server with nothing else to do ends at once instead of waiting for the timer.
     if (this.#usesProcessStreams) {
       for (const stream of [this.#stdin, this.#stdout] as unknown as { unref?: () => void }[]) stream.unref?.();
+      exitWhenLoopEmpties(exit);
     }
   }
+}
+
+/**
+ * Calls `exit` once the event loop has emptied and the `'beforeExit'` listeners (the
+ * application's, whenever registered) started no new work: `process.exit()` then skips the
+ * environment and isolate teardown of a natural exit, which costs a process that loaded an
+ * SDK several ms. What `getActiveResourcesInfo()` lists when `'beforeExit'` fires is inert
+ * (the loop is empty: ref'd handles doing nothing, such as an idle stderr pipe); the check
+ * runs in an immediate, after every listener and the microtasks they queued, and exits only
+ * when nothing was added. Otherwise the new work runs and the next `'beforeExit'` checks again.
+ */
+function exitWhenLoopEmpties(exit: () => void): void {
+  process.prependListener('beforeExit', () => {
+    const inert = process.getActiveResourcesInfo().join();
+    setImmediate(() => {
+      if (process.getActiveResourcesInfo().join() === inert) exit();
+    });
+  });
 }
 

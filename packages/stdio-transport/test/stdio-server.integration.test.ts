@@ -45,12 +45,14 @@ describe('StdioServerTransport (real process)', () => {
     expect(app.stderr()).toContain('closed (remote)');
   });
 
-  it('exits with code 0 when its event loop empties after stdin closed', async () => {
+  it('exits with code 0 through process.exit() when its event loop empties after stdin closed', async () => {
     const app = await startApp(['--idle']);
     app.child.stdin.end();
     const [code, signal] = await app.exited;
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(app.stderr()).toContain('closed (remote)');
+    // Not a natural exit: process.exit() skips the teardown.
+    expect(app.stderr()).toContain('stdio-server-app: process.exit');
   });
 
   it("lets the application's own 'beforeExit' work finish before exiting", async () => {
@@ -58,7 +60,9 @@ describe('StdioServerTransport (real process)', () => {
     app.child.stdin.end();
     const [code] = await app.exited;
     expect(code).toBe(0);
-    expect(app.stderr()).toContain('stdio-server-app: cleanup done');
+    const stderr = app.stderr();
+    expect(stderr).toContain('stdio-server-app: cleanup done');
+    expect(stderr.indexOf('cleanup done')).toBeLessThan(stderr.indexOf('stdio-server-app: process.exit'));
   });
 
   it('answers a malformed line with -32700 and keeps serving', async () => {

@@ -197,8 +197,8 @@ export function workloads(c: Counts): Workload[] {
   const coldStart: Workload = {
     id: 'stdio.lifecycle',
     title: 'stdio cold start (spawn → Operating) and shutdown (close → child exited)',
-    detail: `${c.coldStarts} spawns per repetition, median of them`,
-    stacks: MCP_STACKS,
+    detail: `${c.coldStarts} spawns per repetition, median of them; raw + zod = the raw floor that also imports zod and builds the tools' zod shapes, as a user's server module does (the target is against raw; statemcp ÷ raw + zod is what statemcp adds)`,
+    stacks: [...MCP_STACKS, 'raw-zod'],
     metrics: [m('coldMs', 'cold start ms', 1, false), m('shutdownMs', 'shutdown ms', 1, false)],
     ratioMetrics: ['coldMs', 'shutdownMs'],
     run: async (stack) => {
@@ -206,7 +206,8 @@ export function workloads(c: Counts): Workload[] {
       const shutdown: number[] = [];
       for (let i = 0; i < c.coldStarts; i++) {
         const t0 = performance.now();
-        const { client, pid } = await adapter(stack).stdio(stdioFixture(stack), []);
+        // raw + zod: the raw client on the raw server fixture that also builds the zod shapes.
+        const { client, pid } = await adapter(stack === 'raw-zod' ? 'raw' : stack).stdio(stdioFixture(stack), []);
         cold.push(performance.now() - t0);
         const t1 = performance.now();
         await client.close();

@@ -62,6 +62,9 @@ describe('pnpm bench', () => {
     // HTTP rows: statemcp and the raw floor on both client stacks, ratios paired per stack.
     const http = report.results.find((r) => r.id === 'call.http.seq');
     expect(http?.stacks).toEqual(expect.arrayContaining(['statemcp', 'statemcp-fetch', 'raw', 'raw-fetch']));
+    // stdio cold start has a second floor (raw + zod), shown beside the target in Targets.
+    expect(report.results.find((r) => r.id === 'stdio.lifecycle')?.stacks).toContain('raw-zod');
+    expect(report.targets.some((t) => t.name.startsWith('stdio cold start ÷ raw floor + zod'))).toBe(true);
     // Every session held its GET stream, and statemcp ended each one when the session was DELETEd.
     const sessions = report.results.find((r) => r.id === 'http.sessions');
     expect(sessions?.values.statemcp?.streamsEnded).toEqual([COUNTS.smoke.sessions]);

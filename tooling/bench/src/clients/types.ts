@@ -9,6 +9,7 @@ export const STACK_LABELS: Readonly<Record<string, string>> = {
   sdk1: 'official 1.x',
   sdk2: 'official 2.x',
   raw: 'raw JSON-RPC floor',
+  'raw-zod': 'raw JSON-RPC floor + zod (import, tool shapes)',
   floor: 'byte floor',
   json: 'JSON floor',
   'statemcp-fetch': 'statemcp, global fetch',

@@ -1,6 +1,6 @@
 /** The benchmark server on statemcp (`@statemcp/server`). One `McpServer` serves every connection. */
 import { McpServer } from '@statemcp/server';
-import { z } from 'zod';
+import { bigShape, echoShape, listShape } from './tool-shapes.js';
 import { BIG_TOOL, ECHO_TOOL, MANY_TOOLS, SLEEP_TOOL, STATS_TOOL, bigText, extraTool, serverStats, untilAborted, type ServerCounters } from '../spec.js';
 
 export interface BenchServerOptions {
@@ -11,10 +11,10 @@ export interface BenchServerOptions {
 export function createStatemcpServer(options: BenchServerOptions = {}): { server: McpServer; counters: ServerCounters } {
   const counters: ServerCounters = { started: 0, aborted: 0 };
   const server = new McpServer({ name: 'bench-statemcp', version: '1.0.0' });
-  server.registerTool(ECHO_TOOL, { description: 'Echoes its text', inputSchema: { text: z.string() } }, ({ text }) => ({
+  server.registerTool(ECHO_TOOL, { description: 'Echoes its text', inputSchema: echoShape() }, ({ text }) => ({
     content: [{ type: 'text', text }],
   }));
-  server.registerTool(BIG_TOOL, { description: 'Returns a text of N bytes', inputSchema: { bytes: z.number().int().nonnegative() } }, ({ bytes }) => ({
+  server.registerTool(BIG_TOOL, { description: 'Returns a text of N bytes', inputSchema: bigShape() }, ({ bytes }) => ({
     content: [{ type: 'text', text: bigText(bytes) }],
   }));
   server.registerTool(SLEEP_TOOL, { description: 'Ends only when cancelled' }, async (_args, extra) => {
@@ -29,7 +29,7 @@ export function createStatemcpServer(options: BenchServerOptions = {}): { server
   if (options.manyTools === true) {
     for (let i = 0; i < MANY_TOOLS; i++) {
       const { name, description } = extraTool(i);
-      server.registerTool(name, { description, inputSchema: { query: z.string(), limit: z.number().int().optional() } }, ({ query }) => ({
+      server.registerTool(name, { description, inputSchema: listShape() }, ({ query }) => ({
         content: [{ type: 'text', text: query }],
       }));
     }
