@@ -272,12 +272,12 @@ export abstract class ClientConnection {
    *
    * @internal
    */
-  protected async call(method: string, params: object, options: CallOptions): Promise<JsonObject> {
+  protected call(method: string, params: object, options: CallOptions): Promise<JsonObject> {
     const cache = this.#cache;
     const version = this.#session.protocolVersion;
-    if (cache === undefined || !ResponseCache.caches(method) || version === undefined || !hasFeature(version, 'cacheableResults')) return this.#session.request(method, params as JsonObject, { ...requestOptions(options), waitForOperating: true });
+    if (cache === undefined || !ResponseCache.caches(method) || version === undefined || !hasFeature(version, 'cacheableResults')) return this.#session.request(method, params as JsonObject, requestOptions(options, { waitForOperating: true }));
     return cache.call(method, params as JsonObject, options.cache === false, (onInputRound) =>
-      this.#session.request(method, params as JsonObject, { ...requestOptions(options), waitForOperating: true, onInputRound }),
+      this.#session.request(method, params as JsonObject, requestOptions(options, { waitForOperating: true, onInputRound })),
     );
   }
 

@@ -252,7 +252,7 @@ export class Client extends ClientHandlers {
    */
   async request<P extends CustomSchema | undefined = undefined, R extends CustomSchema | undefined = undefined>(method: string, params?: JsonObject, options: CustomCallOptions<P, R> = {}): Promise<InferCustom<R>> {
     assertCustomMethodName(method);
-    return (await this.session.request(method, params, { ...requestOptions(options), custom: customSpec(options), waitForOperating: true })) as InferCustom<R>;
+    return (await this.session.request(method, params, requestOptions(options, { custom: customSpec(options), waitForOperating: true }))) as InferCustom<R>;
   }
 
   /** Sends the custom (non-spec) notification `method`; the same checks as {@link request}. */

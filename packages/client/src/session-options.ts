@@ -33,15 +33,19 @@ export function sessionOptions(options: ClientOptions, capabilities: () => Clien
   };
 }
 
-/** The runner's options for one call (drops client-only keys such as `validateOutput`). */
-export function requestOptions(options: CallOptions): RequestOptions {
+/**
+ * The runner's options for one call (drops client-only keys such as `validateOutput`), added
+ * to `into`: a fresh object the caller owns and may have filled with runner-only keys.
+ */
+export function requestOptions(options: CallOptions, into: Writable<RequestOptions> = {}): RequestOptions {
   const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, signal, onProgress, traceContext } = options;
-  return {
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    ...(maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs } : {}),
-    ...(resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress } : {}),
-    ...(signal !== undefined ? { signal } : {}),
-    ...(onProgress !== undefined ? { onProgress } : {}),
-    ...(traceContext !== undefined ? { traceContext } : {}),
-  };
+  if (timeoutMs !== undefined) into.timeoutMs = timeoutMs;
+  if (maxTotalTimeoutMs !== undefined) into.maxTotalTimeoutMs = maxTotalTimeoutMs;
+  if (resetTimeoutOnProgress !== undefined) into.resetTimeoutOnProgress = resetTimeoutOnProgress;
+  if (signal !== undefined) into.signal = signal;
+  if (onProgress !== undefined) into.onProgress = onProgress;
+  if (traceContext !== undefined) into.traceContext = traceContext;
+  return into;
 }
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };

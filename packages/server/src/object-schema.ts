@@ -16,6 +16,7 @@
 import { defaultJsonSchemaValidator, type CustomSchema, type CustomSchemaResult, type JsonSchemaValidator } from '@statemcp/protocol';
 import { z } from 'zod';
 import type { JsonSchemaObject } from './wire-types.js';
+import { thenMaybe, type MaybePromise } from './sync-or-async.js';
 
 /** The result of a Standard Schema validation (the same structural type protocol uses for custom methods). */
 export type StandardResult<Output> = CustomSchemaResult<Output>;
@@ -67,6 +68,11 @@ export interface CompiledSchema {
   /** The Standard Schema used for validation, when there is one. */
   readonly standard: StandardSchemaLike | undefined;
   validate(value: unknown): Promise<Validation>;
+  /**
+   * {@link CompiledSchema.validate} without the promise when the schema checks synchronously
+   * (zod's do unless they hold async refinements): the per-call path of tools.
+   */
+  check(value: unknown): MaybePromise<Validation>;
 }
 
 /** True when `value` implements Standard Schema. */
@@ -126,6 +132,11 @@ function formatIssues(result: Extract<StandardResult<unknown>, { issues: unknown
     .join('; ');
 }
 
+function toValidation(result: StandardResult<unknown>): Validation {
+  if (result.issues !== undefined) return { ok: false, message: formatIssues(result) };
+  return { ok: true, value: result.value };
+}
+
 /**
  * Compiles a schema input once. `io` picks the JSON Schema of the accepted input
  * (arguments) or of the produced output (structured results); `validator` is the engine
@@ -141,18 +152,14 @@ export function compileObjectSchema(
   if (standard === undefined) {
     const jsonSchema = deepFreeze(structuredClone(input) as JsonSchemaObject);
     if (jsonSchema.type !== 'object') throw new TypeError(`${what}: the JSON Schema must have type "object"`);
-    let check: ((value: unknown) => string | undefined) | undefined;
-    return {
-      jsonSchema,
-      kind: 'json',
-      standard: undefined,
-      validate: async (value) => {
-        if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'expected an object' };
-        check ??= validator.compile(jsonSchema);
-        const problem = check(value);
-        return problem === undefined ? { ok: true, value } : { ok: false, message: problem };
-      },
+    let compiled: ((value: unknown) => string | undefined) | undefined;
+    const checkNow = (value: unknown): Validation => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'expected an object' };
+      compiled ??= validator.compile(jsonSchema);
+      const problem = compiled(value);
+      return problem === undefined ? { ok: true, value } : { ok: false, message: problem };
     };
+    return { jsonSchema, kind: 'json', standard: undefined, validate: async (value) => checkNow(value), check: checkNow };
   }
   const jsonSchema = deepFreeze(jsonSchemaOf(standard, io, what)) as JsonSchemaObject;
   if (jsonSchema.type !== 'object') throw new TypeError(`${what}: the schema must describe an object (its JSON Schema has type ${JSON.stringify(jsonSchema.type)})`);
@@ -160,10 +167,7 @@ export function compileObjectSchema(
     jsonSchema,
     kind: 'standard',
     standard,
-    async validate(value) {
-      const result = await standard['~standard'].validate(value);
-      if (result.issues !== undefined) return { ok: false, message: formatIssues(result) };
-      return { ok: true, value: result.value };
-    },
+    validate: async (value) => toValidation(await standard['~standard'].validate(value)),
+    check: (value) => thenMaybe(standard['~standard'].validate(value), toValidation),
   };
 }

@@ -8,6 +8,7 @@
  */
 import { ErrorCode, JsonRpcError, getRevision, hasFeature, type JsonObject } from '@statemcp/protocol';
 import type { CompiledSchema } from './object-schema.js';
+import { thenMaybe, type MaybePromise } from './sync-or-async.js';
 import { completeResult } from './caching.js';
 import type { CallToolResult } from './wire-types.js';
 
@@ -23,20 +24,29 @@ export function resultFromThrown(error: unknown): CallToolResult {
   return toolErrorResult(message === '' ? 'Tool execution failed' : message);
 }
 
-/** Checks and shapes a handler's result for `version`; throws -32603 when the server broke its contract. */
-export async function finishToolResult(toolName: string, value: unknown, output: CompiledSchema | undefined, version: string): Promise<JsonObject> {
+/**
+ * Checks and shapes a handler's result for `version`; throws -32603 when the server broke its
+ * contract. Synchronous unless the tool's output schema validates asynchronously.
+ */
+export function finishToolResult(toolName: string, value: unknown, output: CompiledSchema | undefined, version: string): MaybePromise<JsonObject> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned a non-object result`);
   }
   const result: JsonObject = completeResult({ ...(value as JsonObject) }, version);
   const structured = result.structuredContent;
-  if (output !== undefined && result.isError !== true) {
-    if (typeof structured !== 'object' || structured === null) {
-      throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} has an outputSchema but returned no structuredContent`);
-    }
-    const checked = await output.validate(structured);
-    if (!checked.ok) throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned structuredContent that does not match its outputSchema: ${checked.message}`);
+  if (output === undefined || result.isError === true) return shapeToolResult(toolName, result, version);
+  if (typeof structured !== 'object' || structured === null) {
+    throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} has an outputSchema but returned no structuredContent`);
   }
+  return thenMaybe(output.check(structured), (checked) => {
+    if (!checked.ok) throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned structuredContent that does not match its outputSchema: ${checked.message}`);
+    return shapeToolResult(toolName, result, version);
+  });
+}
+
+/** The rest of {@link finishToolResult}, once `structuredContent` passed the output schema. */
+function shapeToolResult(toolName: string, result: JsonObject, version: string): JsonObject {
+  const structured = result.structuredContent;
   if (result.content === undefined) {
     if (structured === undefined) {
       const keys = Object.keys(result);

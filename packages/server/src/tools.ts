@@ -14,6 +14,7 @@ import { toolFor } from './revision-features.js';
 import type { ServerRequestContext } from './server.js';
 import { finishToolResult, resultFromThrown, toolErrorResult } from './tool-results.js';
 import { annotatedParams, checkParamHeaders } from './param-headers.js';
+import { isThenable, thenMaybe, type MaybePromise } from './sync-or-async.js';
 import type { CallToolResult, Icon, JsonSchemaObject, Meta, ToolDefinition, ToolAnnotations, ToolExecution } from './wire-types.js';
 
 /** Tool names: 1–128 characters from `A-Z a-z 0-9 _ - . /` (SEP-986). */
@@ -170,7 +171,7 @@ export class ToolRegistry {
   }
 
   /** `tools/call`. `tasksDeclared` says whether this connection declared task support for tool calls. */
-  async call(params: JsonObject, context: ServerRequestContext, tasksDeclared: boolean, startTask: TaskStarter | undefined, extension?: ExtensionTaskRunner): Promise<JsonObject> {
+  call(params: JsonObject, context: ServerRequestContext, tasksDeclared: boolean, startTask: TaskStarter | undefined, extension?: ExtensionTaskRunner): MaybePromise<JsonObject> {
     const name = String(params.name);
     const entry = this.entries.get(name);
     if (entry === undefined || !entry.enabled) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -183,29 +184,41 @@ export class ToolRegistry {
 
     const args = params.arguments ?? {};
     checkParamHeaders(entry.headerParams, args, context.transportContext?.headers, version);
-    let value: unknown = args;
-    if (entry.input !== undefined) {
-      const checked = await entry.input.validate(args);
-      if (!checked.ok) {
-        const message = `Invalid arguments for tool ${name}: ${checked.message}`;
-        if (hasFeature(version, 'validationAsToolError')) return toolErrorResult(message);
-        throw new JsonRpcError(ErrorCode.InvalidParams, message);
-      }
-      value = checked.value;
-    }
-    if (asTask && startTask !== undefined) return startTask(entry, value, params, context);
-    if (extensionTask && extension !== undefined) return extension.start(entry, value, context);
-    return runTool(entry, value, requestExtra(context), version);
+    const run = (value: unknown): MaybePromise<JsonObject> => {
+      if (asTask && startTask !== undefined) return startTask(entry, value, params, context);
+      if (extensionTask && extension !== undefined) return extension.start(entry, value, context);
+      return runToolNow(entry, value, requestExtra(context), version);
+    };
+    if (entry.input === undefined) return run(args);
+    return thenMaybe(entry.input.check(args), (checked) => {
+      if (checked.ok) return run(checked.value);
+      const message = `Invalid arguments for tool ${name}: ${checked.message}`;
+      if (hasFeature(version, 'validationAsToolError')) return toolErrorResult(message);
+      throw new JsonRpcError(ErrorCode.InvalidParams, message);
+    });
   }
 }
 
 /** Runs a tool's handler and shapes its result (shared by direct calls and tasks). */
 export async function runTool(entry: ToolEntry, args: unknown, extra: RequestExtra, version: string): Promise<JsonObject> {
+  return runToolNow(entry, args, extra, version);
+}
+
+/**
+ * {@link runTool} for a direct call: synchronous when the handler returns its result (not a
+ * promise) and the checks are synchronous, so the session answers without a promise chain.
+ * What the handler throws or rejects with is shaped the same way either way.
+ */
+function runToolNow(entry: ToolEntry, args: unknown, extra: RequestExtra, version: string): MaybePromise<JsonObject> {
   let value: unknown;
   try {
-    value = await (entry.handler as ToolCallback<unknown>)(args, extra);
+    value = (entry.handler as ToolCallback<unknown>)(args, extra);
   } catch (error) {
-    value = resultFromThrown(error);
+    return finishToolResult(entry.name, resultFromThrown(error), entry.output, version);
   }
-  return finishToolResult(entry.name, value, entry.output, version);
+  if (!isThenable(value)) return finishToolResult(entry.name, value, entry.output, version);
+  return Promise.resolve(value).then(
+    (settled) => finishToolResult(entry.name, settled, entry.output, version),
+    (error: unknown) => finishToolResult(entry.name, resultFromThrown(error), entry.output, version),
+  );
 }

@@ -9,7 +9,7 @@ import { isJsonObject, type JsonObject, type RequestId } from '../jsonrpc/messag
 import type { PeerInfo } from '../machines/connection-types.js';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY } from '../revisions/blocks/modern.js';
 import type { TraceContext } from '../observability/trace-context.js';
-import type { InboundRecord } from './ledger.js';
+import { handlerSignal, type InboundRecord } from './ledger.js';
 import type { ProgressHandle, RequestContext, RequestOptions } from './options.js';
 
 /** What a context needs from its session; one instance per session, shared by every context. */
@@ -76,7 +76,7 @@ export class HandlerContext implements RequestContext {
   }
 
   get signal(): AbortSignal {
-    return this.#record.controller.signal;
+    return handlerSignal(this.#record);
   }
 
   async sendProgress(progress: number, total?: number, message?: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RequestLedger, type InboundRecord } from './ledger.js';
+import { RequestLedger, handlerSignal, type InboundRecord } from './ledger.js';
 
 function ledger() {
   const moves: string[] = [];
@@ -8,7 +8,7 @@ function ledger() {
 }
 
 function inbound(id: number): InboundRecord {
-  return { direction: 'inbound', id, method: 'tools/call', startedAt: 0, state: 'processing', controller: new AbortController(), progressToken: undefined, trace: undefined, lastProgress: undefined, waitingOn: 0 };
+  return { direction: 'inbound', id, method: 'tools/call', startedAt: 0, state: 'processing', controller: undefined, abortReason: undefined, progressToken: undefined, trace: undefined, lastProgress: undefined, waitingOn: 0 };
 }
 
 describe('RequestLedger', () => {
@@ -29,8 +29,30 @@ describe('RequestLedger', () => {
       subject.addInbound(record);
       const reason = new Error('cancelled by the peer');
       expect(subject.settleInbound(record, { event: 'cancel', reason })).toBe(true);
-      expect(record.controller.signal.reason).toBe(reason);
+      expect(handlerSignal(record).reason).toBe(reason);
       expect(subject.settleInbound(record, { event: 'complete' })).toBe(false);
+    });
+
+    it('aborts a signal the handler read before the abort, once, with the reason', () => {
+      const { subject } = ledger();
+      const record = inbound(3);
+      subject.addInbound(record);
+      const signal = handlerSignal(record);
+      expect(signal.aborted).toBe(false);
+      const reasons: unknown[] = [];
+      signal.addEventListener('abort', () => reasons.push(signal.reason));
+      const reason = new Error('timed out');
+      expect(subject.settleInbound(record, { event: 'abort', reason })).toBe(true);
+      expect(reasons).toEqual([reason]);
+      expect(handlerSignal(record)).toBe(signal);
+    });
+
+    it('leaves the signal unaborted when the request completes', () => {
+      const { subject } = ledger();
+      const record = inbound(4);
+      subject.addInbound(record);
+      expect(subject.settleInbound(record, { event: 'complete' })).toBe(true);
+      expect(handlerSignal(record).aborted).toBe(false);
     });
   });
 

@@ -55,7 +55,13 @@ export interface OutboundRecord extends Omit<RecordBase, 'id'> {
 /** A request the peer sent and a handler is working on. */
 export interface InboundRecord extends RecordBase {
   readonly direction: 'inbound';
-  readonly controller: AbortController;
+  /**
+   * Aborts its handler's signal; created at the signal's first read ({@link handlerSignal}),
+   * since most handlers never read it.
+   */
+  controller: AbortController | undefined;
+  /** Why it was cancelled or aborted, once it was: a signal first read afterwards starts aborted. */
+  abortReason: { readonly reason: unknown } | undefined;
   readonly progressToken: string | number | undefined;
   lastProgress: number | undefined;
   /** Number of nested requests this handler is waiting on. */
@@ -63,6 +69,19 @@ export interface InboundRecord extends RecordBase {
 }
 
 export type LedgerRecord = OutboundRecord | InboundRecord;
+
+/**
+ * The abort signal of an inbound request's handler, created at its first read: aborted (now or
+ * later) when the request is cancelled or aborted, with the same reason.
+ */
+export function handlerSignal(record: InboundRecord): AbortSignal {
+  let controller = record.controller;
+  if (controller === undefined) {
+    controller = record.controller = new AbortController();
+    if (record.abortReason !== undefined) controller.abort(record.abortReason.reason);
+  }
+  return controller.signal;
+}
 
 /** A progress notification's payload as delivered to `onProgress`. */
 export interface ProgressUpdate {
@@ -207,7 +226,10 @@ export class RequestLedger {
    */
   settleInbound(record: InboundRecord, outcome: InboundSettlement): boolean {
     if (!this.move(record, outcome.event)) return false;
-    if (outcome.event === 'cancel' || outcome.event === 'abort') record.controller.abort(outcome.reason);
+    if (outcome.event === 'cancel' || outcome.event === 'abort') {
+      record.abortReason = { reason: outcome.reason };
+      record.controller?.abort(outcome.reason);
+    }
     return true;
   }
 

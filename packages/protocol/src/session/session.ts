@@ -525,11 +525,16 @@ export class Session {
     this.#dispatch(this.#closing.transportClosed(info));
   }
 
-  async #write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void> {
+  /** The transport's own promise (no async frame of ours per message); every failure rejects it. */
+  #write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void> {
     const transport = this.#transport;
-    if (transport === undefined) throw new InvalidStateError('Not connected', this.#state.kind);
-    this.#observer.messageOut(message);
-    await transport.send(message, relatedRequestId !== undefined ? { relatedRequestId } : undefined);
+    if (transport === undefined) return Promise.reject(new InvalidStateError('Not connected', this.#state.kind));
+    try {
+      this.#observer.messageOut(message);
+      return transport.send(message, relatedRequestId !== undefined ? { relatedRequestId } : undefined);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 }
 

@@ -9,6 +9,9 @@ import type { JsonRpcMessage } from '../jsonrpc/messages.js';
 import { cloneJson } from '../jsonrpc/clone-json.js';
 import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from './transport.js';
 
+/** What every successful send returns: one settled promise, shared (nothing can change it). */
+const SENT: Promise<void> = Promise.resolve();
+
 /**
  * One end of an in-memory pair.
  *
@@ -51,12 +54,22 @@ export class InMemoryTransport implements Transport {
     if (this.#closeInfo !== undefined) sink.onClose(this.#closeInfo);
   }
 
-  /** Delivers `message` to the peer on a later microtask, as a real channel would. */
-  async send(message: JsonRpcMessage): Promise<void> {
-    if (this.#closed) throw new ConnectionClosedError('The in-memory transport is closed');
+  /**
+   * Delivers `message` to the peer on a later microtask, as a real channel would. Resolves once
+   * the copy is queued; rejects when closed or when the message cannot be copied (a bigint, a cycle).
+   */
+  send(message: JsonRpcMessage): Promise<void> {
+    if (this.#closed) return Promise.reject(new ConnectionClosedError('The in-memory transport is closed'));
     const peer = this.#peer;
-    if (peer === undefined) throw new ConnectionClosedError('The in-memory transport has no peer');
-    peer.#enqueue(cloneJson(message), this.context);
+    if (peer === undefined) return Promise.reject(new ConnectionClosedError('The in-memory transport has no peer'));
+    let copy: unknown;
+    try {
+      copy = cloneJson(message);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    peer.#enqueue(copy, this.context);
+    return SENT;
   }
 
   /** Delivers a raw value to this end's own sink as if the peer had sent it (tests: bad input). */
