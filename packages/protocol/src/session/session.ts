@@ -55,6 +55,11 @@ type TransitionListener = (to: ConnectionState, from: ConnectionState, event: Co
 
 let sessionCounter = 0;
 
+/** What `InboundDispatcher`, `OutboundRequests` and the handshake need from a session. */
+type SessionHostObject = InboundHost & OutboundHost & HandshakeHost;
+/** Set by `Session`'s static block (see there). */
+let newSessionHost: (session: Session, ledger: RequestLedger, observer: SessionObserver, supported: readonly string[]) => SessionHostObject;
+
 /** The version lists a session derives from its supported versions; shared by every session with the same list. */
 interface VersionLists {
   readonly modern: readonly string[];
@@ -112,7 +117,7 @@ export class Session {
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
   readonly #transitionListeners = new Set<TransitionListener>();
   /** What the request machinery (both directions) and the handshake need from this session. */
-  readonly #host: InboundHost & OutboundHost & HandshakeHost;
+  readonly #host: SessionHostObject;
   #state: ConnectionState;
   #transport: Transport | undefined;
   #revision: Revision;
@@ -131,131 +136,136 @@ export class Session {
    * The host of the request machinery (`OutboundRequests`, `InboundDispatcher`) and of the
    * handshake: one object of methods per session. It was ≈40 arrow functions in three object
    * literals, ≈2.5 KB per session that an idle session (an open GET stream) kept for its life.
-   * Declared in the class body so that its methods read the session's private state.
+   * Declared in the class body so that its methods read the session's private state; a static
+   * block rather than a static field, so that the class body never names `Session` (bundlers
+   * would then rename the class: `Session.name` must stay `Session`).
    */
-  static readonly #Host = class SessionHost implements InboundHost, OutboundHost, HandshakeHost {
-    readonly role: Role;
-    readonly clock: Clock;
-    readonly options: SessionOptions;
-    readonly #session: Session;
+  static {
+    const SessionHost = class implements InboundHost, OutboundHost, HandshakeHost {
+      readonly role: Role;
+      readonly clock: Clock;
+      readonly options: SessionOptions;
+      readonly #session: Session;
 
-    constructor(
-      session: Session,
-      readonly ledger: RequestLedger,
-      readonly observer: SessionObserver,
-      /** The handshake negotiates among the revisions that have one. */
-      readonly supported: readonly string[],
-    ) {
-      this.#session = session;
-      this.role = session.role;
-      this.clock = session.#clock;
-      this.options = session.#options;
-    }
+      constructor(
+        session: Session,
+        readonly ledger: RequestLedger,
+        readonly observer: SessionObserver,
+        /** The handshake negotiates among the revisions that have one. */
+        readonly supported: readonly string[],
+      ) {
+        this.#session = session;
+        this.role = session.role;
+        this.clock = session.#clock;
+        this.options = session.#options;
+      }
 
-    get outbound(): OutboundRequests {
-      return this.#session.#outbound;
-    }
+      get outbound(): OutboundRequests {
+        return this.#session.#outbound;
+      }
 
-    revision(): Revision {
-      return this.#session.#revision;
-    }
+      revision(): Revision {
+        return this.#session.#revision;
+      }
 
-    protocolVersion(): string | undefined {
-      return this.#session.protocolVersion;
-    }
+      protocolVersion(): string | undefined {
+        return this.#session.protocolVersion;
+      }
 
-    peer(): PeerInfo | undefined {
-      return this.#session.peer;
-    }
+      peer(): PeerInfo | undefined {
+        return this.#session.peer;
+      }
 
-    stateKind(): ConnectionStateKind {
-      return this.#session.#state.kind;
-    }
+      stateKind(): ConnectionStateKind {
+        return this.#session.#state.kind;
+      }
 
-    canReply(): boolean {
-      return this.#session.#transport !== undefined && this.#session.#state.kind !== 'terminated';
-    }
+      canReply(): boolean {
+        return this.#session.#transport !== undefined && this.#session.#state.kind !== 'terminated';
+      }
 
-    isTerminated(): boolean {
-      return this.#session.#state.kind === 'terminated';
-    }
+      isTerminated(): boolean {
+        return this.#session.#state.kind === 'terminated';
+      }
 
-    isHoldingBack(): boolean {
-      return this.role === 'server' && this.#session.#state.kind === 'initializing';
-    }
+      isHoldingBack(): boolean {
+        return this.role === 'server' && this.#session.#state.kind === 'initializing';
+      }
 
-    isInitializing(): boolean {
-      return this.#session.#state.kind === 'initializing';
-    }
+      isInitializing(): boolean {
+        return this.#session.#state.kind === 'initializing';
+      }
 
-    gate(event: ConnectionEvent): ConnectionEffect[] {
-      return this.#session.#dispatch(event);
-    }
+      gate(event: ConnectionEvent): ConnectionEffect[] {
+        return this.#session.#dispatch(event);
+      }
 
-    dispatch(event: ConnectionEvent): void {
-      void this.#session.#dispatch(event);
-    }
+      dispatch(event: ConnectionEvent): void {
+        void this.#session.#dispatch(event);
+      }
 
-    write(message: JsonRpcMessage, related: RequestId | undefined): Promise<void> {
-      return this.#session.#write(message, related);
-    }
+      write(message: JsonRpcMessage, related: RequestId | undefined): Promise<void> {
+        return this.#session.#write(message, related);
+      }
 
-    requestHandler(method: string): RequestHandler | undefined {
-      return this.#session.#requestHandlers.get(method);
-    }
+      requestHandler(method: string): RequestHandler | undefined {
+        return this.#session.#requestHandlers.get(method);
+      }
 
-    notificationHandler(method: string): NotificationHandler | undefined {
-      return this.#session.#notificationHandlers.get(method);
-    }
+      notificationHandler(method: string): NotificationHandler | undefined {
+        return this.#session.#notificationHandlers.get(method);
+      }
 
-    answerInitialize(message: JsonRpcRequest, context: InboundContext | undefined): void {
-      void answerInitialize(this, message, context);
-    }
+      answerInitialize(message: JsonRpcRequest, context: InboundContext | undefined): void {
+        void answerInitialize(this, message, context);
+      }
 
-    notify(method: string, params: JsonObject | undefined, notifyOptions?: NotificationOptions): Promise<void> {
-      return this.#session.notify(method, params, notifyOptions);
-    }
+      notify(method: string, params: JsonObject | undefined, notifyOptions?: NotificationOptions): Promise<void> {
+        return this.#session.notify(method, params, notifyOptions);
+      }
 
-    sendNotification(method: string, params: JsonObject): Promise<void> {
-      return this.#session.notify(method, params);
-    }
+      sendNotification(method: string, params: JsonObject): Promise<void> {
+        return this.#session.notify(method, params);
+      }
 
-    request(method: string, params: JsonObject | undefined, requestOptions: RequestOptions): Promise<JsonObject> {
-      return this.#session.request(method, params, requestOptions);
-    }
+      request(method: string, params: JsonObject | undefined, requestOptions: RequestOptions): Promise<JsonObject> {
+        return this.#session.request(method, params, requestOptions);
+      }
 
-    closedError(message: string): ConnectionClosedError {
-      return this.#session.#closing.closedError(message);
-    }
+      closedError(message: string): ConnectionClosedError {
+        return this.#session.#closing.closedError(message);
+      }
 
-    endError(): Error | undefined {
-      const state = this.#session.#state;
-      return state.kind === 'shuttingDown' || state.kind === 'terminated' ? state.error : undefined;
-    }
+      endError(): Error | undefined {
+        const state = this.#session.#state;
+        return state.kind === 'shuttingDown' || state.kind === 'terminated' ? state.error : undefined;
+      }
 
-    // Client, in a revision with per-request `_meta`: what every request states (digest §6.2).
-    requestIdentity(): RequestIdentity | undefined {
-      const session = this.#session;
-      return this.role === 'client' && session.#revision.features.perRequestMeta
-        ? { version: session.#revision.version, capabilities: this.options.capabilities(), clientInfo: session.#clientInfo }
-        : undefined;
-    }
+      // Client, in a revision with per-request `_meta`: what every request states (digest §6.2).
+      requestIdentity(): RequestIdentity | undefined {
+        const session = this.#session;
+        return this.role === 'client' && session.#revision.features.perRequestMeta
+          ? { version: session.#revision.version, capabilities: this.options.capabilities(), clientInfo: session.#clientInfo }
+          : undefined;
+      }
 
-    // A property, not a method: `OutboundRequests` passes it on as a callback.
-    readonly answerInput: InputAnswerer = (method, params, context) => answerInput(this.#session.#requestHandlers.get(method), method, params, context);
+      // A property, not a method: `OutboundRequests` passes it on as a callback.
+      readonly answerInput: InputAnswerer = (method, params, context) => answerInput(this.#session.#requestHandlers.get(method), method, params, context);
 
-    useRevision(version: string): Revision {
-      return (this.#session.#revision = revisionFor(version));
-    }
+      useRevision(version: string): Revision {
+        return (this.#session.#revision = revisionFor(version));
+      }
 
-    replyResult(id: JsonRpcRequest['id'], result: JsonObject): void {
-      this.#session.#inbound.replyResult(id, result);
-    }
+      replyResult(id: JsonRpcRequest['id'], result: JsonObject): void {
+        this.#session.#inbound.replyResult(id, result);
+      }
 
-    replyError(id: JsonRpcRequest['id'], code: number, message: string, data?: unknown): void {
-      this.#session.#inbound.replyError(id, code, message, data);
-    }
-  };
+      replyError(id: JsonRpcRequest['id'], code: number, message: string, data?: unknown): void {
+        this.#session.#inbound.replyError(id, code, message, data);
+      }
+    };
+    newSessionHost = (session, ledger, observer, supported) => new SessionHost(session, ledger, observer, supported);
+  }
 
   constructor(options: SessionOptions) {
     this.#options = options;
@@ -274,7 +284,7 @@ export class Session {
       clearTimer: (handle) => this.#clock.clearTimeout(handle),
       listener: (record, from, event) => observer.request(record, from, event),
     }));
-    const host = (this.#host = new Session.#Host(this, ledger, observer, versions.handshake));
+    const host = (this.#host = newSessionHost(this, ledger, observer, versions.handshake));
     this.#outbound = new OutboundRequests(host);
     this.#inbound = new InboundDispatcher(host);
     this.#closing = new CloseTracker(options, this.#clock, observer);
