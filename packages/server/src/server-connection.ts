@@ -43,6 +43,9 @@ export interface LoggingMessage {
   readonly _meta?: JsonObject;
 }
 
+/** What `subscriptions` returns before the first subscribe. */
+const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
+
 /** What a connection needs from its server. */
 export interface ConnectionHost {
   /** Capabilities to declare for a handshake starting now. */
@@ -60,7 +63,8 @@ export class ServerConnection {
   readonly #host: ConnectionHost;
   #declared: ServerCapabilities | undefined;
   #logLevel: LoggingLevel | undefined;
-  readonly #subscriptions = new Set<string>();
+  /** Created on the first `resources/subscribe`: an idle connection holds no empty set. */
+  #subscriptions: Set<string> | undefined;
 
   /** @internal Created by `Server.connect`. */
   constructor(host: ConnectionHost, createSession: (connection: ServerConnection) => Session) {
@@ -119,7 +123,7 @@ export class ServerConnection {
 
   /** Resource URIs this client subscribed to. */
   get subscriptions(): ReadonlySet<string> {
-    return this.#subscriptions;
+    return this.#subscriptions ?? NO_SUBSCRIPTIONS;
   }
 
   /** Resolves once, when the connection has terminated. */
@@ -139,12 +143,12 @@ export class ServerConnection {
 
   /** @internal `resources/subscribe`. */
   subscribe(uri: string): void {
-    this.#subscriptions.add(uri);
+    (this.#subscriptions ??= new Set()).add(uri);
   }
 
   /** @internal `resources/unsubscribe`. */
   unsubscribe(uri: string): void {
-    this.#subscriptions.delete(uri);
+    this.#subscriptions?.delete(uri);
   }
 
   /**
@@ -176,7 +180,7 @@ export class ServerConnection {
    * the connection is operating; resolves whether it was sent.
    */
   async notifyResourceUpdated(uri: string): Promise<boolean> {
-    if (!this.#subscriptions.has(uri) || !this.isOperating || this.stateless) return false;
+    if (this.#subscriptions?.has(uri) !== true || !this.isOperating || this.stateless) return false;
     await this.session.notify('notifications/resources/updated', { uri });
     return true;
   }

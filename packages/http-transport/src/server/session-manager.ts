@@ -16,6 +16,7 @@
  * sweep with a `SimulatedClock` without sleeping.
  */
 import { systemClock, type Clock, type TimerHandle } from '@statemcp/protocol';
+import { flatString } from './flat-string.js';
 
 /** What the manager needs from a managed session. */
 export interface ManagedSession {
@@ -118,7 +119,7 @@ export class SessionManager<S extends ManagedSession> {
   /** Mints a fresh id (checked to be visible ASCII and unused). */
   mintId(): string {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const id = this.#generateId();
+      const id = flatString(this.#generateId());
       if (!isValidSessionId(id)) throw new RangeError('Session ids must be non-empty visible ASCII (0x21-0x7E)');
       if (!this.#sessions.has(id)) return id;
     }

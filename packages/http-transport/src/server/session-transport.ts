@@ -39,6 +39,7 @@ import {
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
 import { endUnanswered, forgetStreams, replayStream, writeReplayed } from './event-replay.js';
 import { HttpErrorCode, emptyResponse, errorResponse, jsonResponse, modernErrorStatus, type HttpAnswer } from './http-response.js';
+import { flatRandomUuid, flatString } from './flat-string.js';
 import { SseConnection } from './sse-connection.js';
 import type { AcceptedPost, JsonExchange, RequestStream, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
@@ -83,7 +84,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     this.sessionId = sessionId;
     this.adoptedSession = sessionId === undefined ? undefined : adoptedSession;
     this.#scope = sessionId === undefined ? '' : `${sessionId.length}.${sessionId}.`;
-    this.#key = `${this.#scope}${globalThis.crypto.randomUUID()}`;
+    this.#key = flatString(`${this.#scope}${flatRandomUuid()}`);
     this.requestProtocolVersion = sessionId === undefined ? requestProtocolVersion : undefined;
     this.assumedProtocolVersion = sessionId === undefined && !carriesInitialize ? requestProtocolVersion : undefined;
     this.stateless = sessionId === undefined;

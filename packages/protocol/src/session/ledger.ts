@@ -118,13 +118,15 @@ export type Settlement =
   | { readonly event: 'fail' | 'cancel' | 'expire' | 'abort'; readonly error: Error };
 
 export class RequestLedger {
-  readonly #outbound = new Map<RequestId, OutboundRecord>();
+  // Every map but `#inbound` is created on first use: a server session mostly never sends a
+  // request, and an idle session holding its GET stream paid ≈150 B per empty map.
   readonly #inbound = new Map<RequestId, InboundRecord>();
-  readonly #byToken = new Map<string | number, OutboundRecord>();
-  readonly #retained = new Map<string | number, RetainedProgress>();
-  readonly #recentlySettled = new Set<RequestId>();
+  #outbound: Map<RequestId, OutboundRecord> | undefined;
+  #byToken: Map<string | number, OutboundRecord> | undefined;
+  #retained: Map<string | number, RetainedProgress> | undefined;
+  #recentlySettled: Set<RequestId> | undefined;
   /** Insertion order of `#recentlySettled`, a ring of `#memory` slots (oldest at `#oldest` once full). */
-  readonly #settledOrder: RequestId[] = [];
+  #settledOrder: RequestId[] | undefined;
   #oldest = 0;
   readonly #memory: number;
   readonly #listener: LedgerListener;
@@ -137,8 +139,8 @@ export class RequestLedger {
   }
 
   addOutbound(record: OutboundRecord): void {
-    this.#outbound.set(record.id, record);
-    if (record.progressToken !== undefined) this.#byToken.set(record.progressToken, record);
+    (this.#outbound ??= new Map()).set(record.id, record);
+    if (record.progressToken !== undefined) (this.#byToken ??= new Map()).set(record.progressToken, record);
   }
 
   addInbound(record: InboundRecord): void {
@@ -146,7 +148,7 @@ export class RequestLedger {
   }
 
   outbound(id: RequestId): OutboundRecord | undefined {
-    return this.#outbound.get(id);
+    return this.#outbound?.get(id);
   }
 
   inbound(id: RequestId): InboundRecord | undefined {
@@ -158,16 +160,16 @@ export class RequestLedger {
   }
 
   byProgressToken(token: string | number): OutboundRecord | undefined {
-    return this.#byToken.get(token);
+    return this.#byToken?.get(token);
   }
 
   /** True when `id` belongs to an outbound request that settled recently (its late response is dropped silently). */
   wasRecentlySettled(id: RequestId): boolean {
-    return this.#recentlySettled.has(id);
+    return this.#recentlySettled?.has(id) === true;
   }
 
   get outboundCount(): number {
-    return this.#outbound.size;
+    return this.#outbound?.size ?? 0;
   }
 
   get inboundCount(): number {
@@ -191,11 +193,12 @@ export class RequestLedger {
    * for it is dropped silently; the record, its timers and its progress token carry on.
    */
   reissue(record: OutboundRecord, id: RequestId): void {
-    if (this.#outbound.get(record.id) !== record) return;
-    this.#outbound.delete(record.id);
+    const outbound = this.#outbound;
+    if (outbound?.get(record.id) !== record) return;
+    outbound.delete(record.id);
     this.#remember(record.id);
     record.id = id;
-    this.#outbound.set(id, record);
+    outbound.set(id, record);
   }
 
   /**
@@ -212,8 +215,8 @@ export class RequestLedger {
     record.maxTimer = undefined;
     record.detach?.();
     record.detach = undefined;
-    this.#outbound.delete(record.id);
-    if (record.progressToken !== undefined) this.#byToken.delete(record.progressToken);
+    this.#outbound?.delete(record.id);
+    if (record.progressToken !== undefined) this.#byToken?.delete(record.progressToken);
     this.#remember(record.id);
     if (outcome.event === 'complete') record.resolve(outcome.result);
     else record.reject(outcome.error);
@@ -235,27 +238,29 @@ export class RequestLedger {
 
   /** Keeps delivering progress for `token` after its request returned a task, until {@link releaseTask}. */
   retainProgress(token: string | number, taskId: string, onProgress: (progress: ProgressUpdate) => void): void {
-    this.#retained.set(token, { taskId, onProgress });
+    (this.#retained ??= new Map()).set(token, { taskId, onProgress });
   }
 
   /** The progress callback of a retained token, if any. */
   retainedProgress(token: string | number): ((progress: ProgressUpdate) => void) | undefined {
-    return this.#retained.get(token)?.onProgress;
+    return this.#retained?.get(token)?.onProgress;
   }
 
   /** Stops delivering progress for every token of `taskId`. */
   releaseTask(taskId: string): void {
-    for (const [token, entry] of this.#retained) if (entry.taskId === taskId) this.#retained.delete(token);
+    const retained = this.#retained;
+    if (retained === undefined) return;
+    for (const [token, entry] of retained) if (entry.taskId === taskId) retained.delete(token);
   }
 
   /** Forgets every retained token (the connection ended). */
   releaseAllTasks(): void {
-    this.#retained.clear();
+    this.#retained?.clear();
   }
 
   /** Every pending outbound record (a copy, safe to settle while iterating). */
   pendingOutbound(): OutboundRecord[] {
-    return [...this.#outbound.values()];
+    return this.#outbound === undefined ? [] : [...this.#outbound.values()];
   }
 
   /** Every in-flight inbound record (a copy). */
@@ -266,7 +271,7 @@ export class RequestLedger {
   /** Snapshot for inspection. */
   view(): PendingRequestView[] {
     const views: PendingRequestView[] = [];
-    for (const r of this.#outbound.values()) views.push({ id: r.id, direction: 'outbound', method: r.method, state: r.state, startedAt: r.startedAt });
+    for (const r of this.#outbound?.values() ?? []) views.push({ id: r.id, direction: 'outbound', method: r.method, state: r.state, startedAt: r.startedAt });
     for (const r of this.#inbound.values()) views.push({ id: r.id, direction: 'inbound', method: r.method, state: r.state, startedAt: r.startedAt });
     return views;
   }
@@ -277,14 +282,17 @@ export class RequestLedger {
    * had to skip the deleted entries at the front of the set (≈5× slower per settle).
    */
   #remember(id: RequestId): void {
-    if (this.#memory <= 0 || this.#recentlySettled.has(id)) return;
-    if (this.#settledOrder.length < this.#memory) {
-      this.#settledOrder.push(id);
+    if (this.#memory <= 0) return;
+    const settled = (this.#recentlySettled ??= new Set());
+    const order = (this.#settledOrder ??= []);
+    if (settled.has(id)) return;
+    if (order.length < this.#memory) {
+      order.push(id);
     } else {
-      this.#recentlySettled.delete(this.#settledOrder[this.#oldest] as RequestId);
-      this.#settledOrder[this.#oldest] = id;
+      settled.delete(order[this.#oldest] as RequestId);
+      order[this.#oldest] = id;
       this.#oldest = this.#oldest + 1 === this.#memory ? 0 : this.#oldest + 1;
     }
-    this.#recentlySettled.add(id);
+    settled.add(id);
   }
 }

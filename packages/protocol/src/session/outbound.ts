@@ -76,12 +76,15 @@ interface Rounds {
 export class OutboundRequests {
   readonly #host: OutboundHost;
   #nextId = 0;
-  /** Cancel notifications on their way out; the transport closes only once they are sent. */
-  readonly #cancelsInFlight = new Set<Promise<void>>();
+  /**
+   * Cancel notifications on their way out; the transport closes only once they are sent.
+   * Created on first use, as `#rounds`: most sessions never cancel nor send an input round.
+   */
+  #cancelsInFlight: Set<Promise<void>> | undefined;
   /** Requests the machine held back until Operating (made while the handshake ran), in order. */
   #held: Array<{ readonly record: OutboundRecord; readonly message: JsonRpcRequest; readonly options: RequestOptions }> = [];
   /** Requests that may answer `input_required` (digest §6.6), with what their retries need. */
-  readonly #rounds = new WeakMap<OutboundRecord, Rounds>();
+  #rounds: WeakMap<OutboundRecord, Rounds> | undefined;
   /** While the transport authorizes: the requests whose timeout waits for it to end. */
   #paused: Set<OutboundRecord> | undefined;
 
@@ -91,7 +94,7 @@ export class OutboundRequests {
 
   /** Cancellations still being written (the close waits for them, bounded by its deadline). */
   cancelsInFlight(): Promise<unknown> {
-    return Promise.allSettled([...this.#cancelsInFlight]);
+    return Promise.allSettled(this.#cancelsInFlight === undefined ? [] : [...this.#cancelsInFlight]);
   }
 
   /** Why `method` may not be sent now in this revision, to this peer, over this transport; undefined when it may. */
@@ -223,7 +226,7 @@ export class OutboundRequests {
       }
       const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
       if (outParams !== undefined) message.params = outParams;
-      if (INPUT_REQUIRED_METHODS.has(method)) this.#rounds.set(record, { params: outParams, count: 0, onRound: options.onInputRound });
+      if (INPUT_REQUIRED_METHODS.has(method)) (this.#rounds ??= new WeakMap()).set(record, { params: outParams, count: 0, onRound: options.onInputRound });
       if (held) this.#held.push({ record, message, options });
       else this.#dispatch(record, message, options);
     });
@@ -355,7 +358,7 @@ export class OutboundRequests {
   async #nextRound(record: OutboundRecord, result: JsonObject): Promise<void> {
     const host = this.#host;
     const { ledger } = host;
-    const rounds = this.#rounds.get(record) ?? { params: undefined, count: 0, onRound: undefined };
+    const rounds = this.#rounds?.get(record) ?? { params: undefined, count: 0, onRound: undefined };
     const max = host.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     if (++rounds.count > max) {
       ledger.settle(record, { event: 'fail', error: new InputRoundsExceededError(`${record.method} still needed input after ${max} rounds; giving up`) });
@@ -504,8 +507,8 @@ export class OutboundRequests {
     const sending = this.#host
       .sendNotification('notifications/cancelled', { requestId, reason })
       .catch((error: unknown) => this.#host.observer.diagnostic('could not send notifications/cancelled', error))
-      .finally(() => this.#cancelsInFlight.delete(sending));
-    this.#cancelsInFlight.add(sending);
+      .finally(() => this.#cancelsInFlight?.delete(sending));
+    (this.#cancelsInFlight ??= new Set()).add(sending);
   }
 }
 

@@ -10,14 +10,14 @@
  * - this file: the state, the effects, connecting and closing. `close()`: closeRequested →
  *   ShuttingDown → Terminated when the transport reports closed, or forcefully after `closeDeadlineMs`.
  */
-import { AlreadyConnectedError, InvalidStateError, RequestCancelledError, TransportError } from '../errors/errors.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcNotification, RequestId } from '../jsonrpc/messages.js';
+import { AlreadyConnectedError, InvalidStateError, RequestCancelledError, TransportError, type ConnectionClosedError } from '../errors/errors.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../jsonrpc/messages.js';
 import { initialConnectionState, transition } from '../machines/connection.js';
-import type { ConnectionEffect, ConnectionEvent, ConnectionState, PeerInfo, Role } from '../machines/connection-types.js';
+import type { ConnectionEffect, ConnectionEvent, ConnectionState, ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
 import { getRevision } from '../revisions/registry.js';
 import type { TaskTransitionReport } from '../observability/events.js';
 import type { Revision } from '../revisions/types.js';
-import type { Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
+import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
 import {
   LATEST_LEGACY_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
@@ -32,7 +32,7 @@ import { CloseTracker } from './close-tracker.js';
 import { checkCustomParams } from './custom-methods.js';
 import { negotiateEra, type NegotiateOptions, type NegotiateOutcome } from './discovery.js';
 import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
-import { InboundDispatcher } from './inbound.js';
+import { InboundDispatcher, type InboundHost } from './inbound.js';
 import { startKeepAlive } from './keep-alive.js';
 import { RequestLedger, type PendingRequestView } from './ledger.js';
 import { SessionObserver } from './observer.js';
@@ -46,13 +46,46 @@ import type {
   RequestOptions,
   SessionOptions,
 } from './options.js';
-import { answerInput } from './input-rounds.js';
-import { OutboundRequests, abortReason } from './outbound.js';
+import { answerInput, type InputAnswerer } from './input-rounds.js';
+import { OutboundRequests, abortReason, type OutboundHost } from './outbound.js';
+import type { RequestIdentity } from './request-meta.js';
 import { closeTransport, terminateTransport } from './transport-effects.js';
 
 type TransitionListener = (to: ConnectionState, from: ConnectionState, event: ConnectionEvent) => void;
 
 let sessionCounter = 0;
+
+/** What `InboundDispatcher`, `OutboundRequests` and the handshake need from a session. */
+type SessionHostObject = InboundHost & OutboundHost & HandshakeHost;
+/** Set by `Session`'s static block (see there). */
+let newSessionHost: (session: Session, ledger: RequestLedger, observer: SessionObserver, supported: readonly string[]) => SessionHostObject;
+
+/** The version lists a session derives from its supported versions; shared by every session with the same list. */
+interface VersionLists {
+  readonly modern: readonly string[];
+  readonly legacy: readonly string[];
+  /** The revisions that have a handshake: the ones `initialize` negotiates among. */
+  readonly handshake: readonly string[];
+}
+
+// A server is dual-era by default: legacy clients get the handshake, modern requests are served statelessly.
+const DUAL_ERA_VERSIONS: readonly string[] = [...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS];
+const NO_VERSIONS: readonly string[] = [];
+/** Keyed by the supported list itself: a server passes the same list to every connection, so an idle session holds no copies. */
+const versionListsCache = new WeakMap<readonly string[], VersionLists>();
+
+function versionListsOf(supported: readonly string[]): VersionLists {
+  let lists = versionListsCache.get(supported);
+  if (lists === undefined) {
+    lists = {
+      modern: supported.filter(isModernVersion),
+      legacy: supported.filter(isLegacyVersion),
+      handshake: supported.filter((version) => getRevision(version)?.features.handshake ?? true),
+    };
+    versionListsCache.set(supported, lists);
+  }
+  return lists;
+}
 
 /**
  * One MCP connection, either role.
@@ -83,8 +116,8 @@ export class Session {
   readonly #requestHandlers = new Map<string, RequestHandler>();
   readonly #notificationHandlers = new Map<string, NotificationHandler>();
   readonly #transitionListeners = new Set<TransitionListener>();
-  /** What the two halves of the handshake need from this session. */
-  readonly #handshakeHost: HandshakeHost;
+  /** What the request machinery (both directions) and the handshake need from this session. */
+  readonly #host: SessionHostObject;
   #state: ConnectionState;
   #transport: Transport | undefined;
   #revision: Revision;
@@ -99,16 +132,151 @@ export class Session {
   /** Resolves once, when the session reaches Terminated. */
   readonly closed: Promise<CloseInfo>;
 
+  /**
+   * The host of the request machinery (`OutboundRequests`, `InboundDispatcher`) and of the
+   * handshake: one object of methods per session. It was ≈40 arrow functions in three object
+   * literals, ≈2.5 KB per session that an idle session (an open GET stream) kept for its life.
+   * Declared in the class body so that its methods read the session's private state; a static
+   * block rather than a static field, so that the class body never names `Session` (bundlers
+   * would then rename the class: `Session.name` must stay `Session`).
+   */
+  static {
+    const SessionHost = class implements InboundHost, OutboundHost, HandshakeHost {
+      readonly role: Role;
+      readonly clock: Clock;
+      readonly options: SessionOptions;
+      readonly #session: Session;
+
+      constructor(
+        session: Session,
+        readonly ledger: RequestLedger,
+        readonly observer: SessionObserver,
+        /** The handshake negotiates among the revisions that have one. */
+        readonly supported: readonly string[],
+      ) {
+        this.#session = session;
+        this.role = session.role;
+        this.clock = session.#clock;
+        this.options = session.#options;
+      }
+
+      get outbound(): OutboundRequests {
+        return this.#session.#outbound;
+      }
+
+      revision(): Revision {
+        return this.#session.#revision;
+      }
+
+      protocolVersion(): string | undefined {
+        return this.#session.protocolVersion;
+      }
+
+      peer(): PeerInfo | undefined {
+        return this.#session.peer;
+      }
+
+      stateKind(): ConnectionStateKind {
+        return this.#session.#state.kind;
+      }
+
+      canReply(): boolean {
+        return this.#session.#transport !== undefined && this.#session.#state.kind !== 'terminated';
+      }
+
+      isTerminated(): boolean {
+        return this.#session.#state.kind === 'terminated';
+      }
+
+      isHoldingBack(): boolean {
+        return this.role === 'server' && this.#session.#state.kind === 'initializing';
+      }
+
+      isInitializing(): boolean {
+        return this.#session.#state.kind === 'initializing';
+      }
+
+      gate(event: ConnectionEvent): ConnectionEffect[] {
+        return this.#session.#dispatch(event);
+      }
+
+      dispatch(event: ConnectionEvent): void {
+        void this.#session.#dispatch(event);
+      }
+
+      write(message: JsonRpcMessage, related: RequestId | undefined): Promise<void> {
+        return this.#session.#write(message, related);
+      }
+
+      requestHandler(method: string): RequestHandler | undefined {
+        return this.#session.#requestHandlers.get(method);
+      }
+
+      notificationHandler(method: string): NotificationHandler | undefined {
+        return this.#session.#notificationHandlers.get(method);
+      }
+
+      answerInitialize(message: JsonRpcRequest, context: InboundContext | undefined): void {
+        void answerInitialize(this, message, context);
+      }
+
+      notify(method: string, params: JsonObject | undefined, notifyOptions?: NotificationOptions): Promise<void> {
+        return this.#session.notify(method, params, notifyOptions);
+      }
+
+      sendNotification(method: string, params: JsonObject): Promise<void> {
+        return this.#session.notify(method, params);
+      }
+
+      request(method: string, params: JsonObject | undefined, requestOptions: RequestOptions): Promise<JsonObject> {
+        return this.#session.request(method, params, requestOptions);
+      }
+
+      closedError(message: string): ConnectionClosedError {
+        return this.#session.#closing.closedError(message);
+      }
+
+      endError(): Error | undefined {
+        const state = this.#session.#state;
+        return state.kind === 'shuttingDown' || state.kind === 'terminated' ? state.error : undefined;
+      }
+
+      // Client, in a revision with per-request `_meta`: what every request states (digest §6.2).
+      requestIdentity(): RequestIdentity | undefined {
+        const session = this.#session;
+        return this.role === 'client' && session.#revision.features.perRequestMeta
+          ? { version: session.#revision.version, capabilities: this.options.capabilities(), clientInfo: session.#clientInfo }
+          : undefined;
+      }
+
+      // A property, not a method: `OutboundRequests` passes it on as a callback.
+      readonly answerInput: InputAnswerer = (method, params, context) => answerInput(this.#session.#requestHandlers.get(method), method, params, context);
+
+      useRevision(version: string): Revision {
+        return (this.#session.#revision = revisionFor(version));
+      }
+
+      replyResult(id: JsonRpcRequest['id'], result: JsonObject): void {
+        this.#session.#inbound.replyResult(id, result);
+      }
+
+      replyError(id: JsonRpcRequest['id'], code: number, message: string, data?: unknown): void {
+        this.#session.#inbound.replyError(id, code, message, data);
+      }
+    };
+    newSessionHost = (session, ledger, observer, supported) => new SessionHost(session, ledger, observer, supported);
+  }
+
   constructor(options: SessionOptions) {
     this.#options = options;
     this.role = options.role;
     this.id = options.sessionId ?? `${options.role}-${++sessionCounter}-${Math.random().toString(36).slice(2, 8)}`;
     this.#clock = options.clock ?? systemClock;
-    // A server is dual-era by default: legacy clients get the handshake, modern requests are served statelessly.
-    this.#supported = options.supportedVersions ?? (options.role === 'server' ? [...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS] : LEGACY_PROTOCOL_VERSIONS);
-    const modernVersions = options.role === 'server' ? this.#supported.filter(isModernVersion) : [];
+    this.#supported = options.supportedVersions ?? (options.role === 'server' ? DUAL_ERA_VERSIONS : LEGACY_PROTOCOL_VERSIONS);
+    const versions = versionListsOf(this.#supported);
+    const modernVersions = options.role === 'server' ? versions.modern : NO_VERSIONS;
     this.#state = initialConnectionState({ role: options.role, strictInitialized: options.strictInitialized ?? false, modernVersions });
-    const legacyVersions = this.#supported.filter(isLegacyVersion);
+    const legacyVersions = versions.legacy;
     this.#revision = revisionFor(proposeVersion(legacyVersions.length > 0 ? legacyVersions : this.#supported));
     const observer = (this.#observer = new SessionObserver(this.id, this.#clock, options.inspect));
     const ledger = (this.#ledger = new RequestLedger({
@@ -116,47 +284,9 @@ export class Session {
       clearTimer: (handle) => this.#clock.clearTimeout(handle),
       listener: (record, from, event) => observer.request(record, from, event),
     }));
-    const outbound = (this.#outbound = new OutboundRequests({
-      role: this.role,
-      clock: this.#clock,
-      ledger,
-      observer,
-      options,
-      revision: () => this.#revision,
-      peer: () => this.peer,
-      stateKind: () => this.#state.kind,
-      write: (message, related) => this.#write(message, related),
-      sendNotification: (method, params) => this.notify(method, params),
-      closedError: (message) => this.#closing.closedError(message),
-      endError: () => (this.#state.kind === 'shuttingDown' || this.#state.kind === 'terminated' ? this.#state.error : undefined),
-      // Client, in a revision with per-request `_meta`: what every request states (digest §6.2).
-      requestIdentity: () =>
-        this.role === 'client' && this.#revision.features.perRequestMeta
-          ? { version: this.#revision.version, capabilities: options.capabilities(), clientInfo: this.#clientInfo }
-          : undefined,
-      answerInput: (method, params, context) => answerInput(this.#requestHandlers.get(method), method, params, context),
-    }));
-    this.#inbound = new InboundDispatcher({
-      role: this.role,
-      clock: this.#clock,
-      ledger,
-      observer,
-      options,
-      outbound,
-      revision: () => this.#revision,
-      protocolVersion: () => this.protocolVersion,
-      peer: () => this.peer,
-      canReply: () => this.#transport !== undefined && this.#state.kind !== 'terminated',
-      isTerminated: () => this.#state.kind === 'terminated',
-      isHoldingBack: () => this.role === 'server' && this.#state.kind === 'initializing',
-      gate: (event) => this.#dispatch(event),
-      write: (message, related) => this.#write(message, related),
-      requestHandler: (method) => this.#requestHandlers.get(method),
-      notificationHandler: (method) => this.#notificationHandlers.get(method),
-      answerInitialize: (message, context) => void answerInitialize(this.#handshakeHost, message, context),
-      notify: (method, params, notifyOptions) => this.notify(method, params, notifyOptions),
-      request: (method, params, requestOptions) => this.request(method, params, requestOptions),
-    });
+    const host = (this.#host = newSessionHost(this, ledger, observer, versions.handshake));
+    this.#outbound = new OutboundRequests(host);
+    this.#inbound = new InboundDispatcher(host);
     this.#closing = new CloseTracker(options, this.#clock, observer);
     this.closed = this.#closing.closed;
     this.setRequestHandler('ping', () => ({}));
@@ -173,17 +303,6 @@ export class Session {
         options.keepAlive,
       );
     }
-    this.#handshakeHost = {
-      options,
-      // The handshake negotiates among the revisions that have one.
-      supported: this.#supported.filter((version) => getRevision(version)?.features.handshake ?? true),
-      useRevision: (version) => (this.#revision = revisionFor(version)),
-      isInitializing: () => this.#state.kind === 'initializing',
-      dispatch: (event) => void this.#dispatch(event),
-      request: (method, params, options) => this.request(method, params, options),
-      replyResult: (id, result) => this.#inbound.replyResult(id, result),
-      replyError: (id, code, message, data) => this.#inbound.replyError(id, code, message, data),
-    };
   }
 
   // ------------------------------------------------------------------ public state
@@ -308,7 +427,7 @@ export class Session {
   async initialize(params: InitializeParams, options: RequestOptions = {}): Promise<InitializeResultShape> {
     if (this.role !== 'client') throw new InvalidStateError('Only a client sends initialize', this.#state.kind);
     this.#initializeParams = params;
-    const outcome = await runClientHandshake(this.#handshakeHost, params, params.protocolVersion ?? proposeVersion(this.#handshakeHost.supported), options);
+    const outcome = await runClientHandshake(this.#host, params, params.protocolVersion ?? proposeVersion(this.#host.supported), options);
     if (!outcome.ok) {
       await this.closed;
       throw outcome.error;
@@ -331,8 +450,11 @@ export class Session {
   async negotiate(params: InitializeParams, options: NegotiateOptions = {}): Promise<NegotiateOutcome> {
     if (this.role !== 'client') throw new InvalidStateError('Only a client negotiates an era', this.#state.kind);
     this.#clientInfo = params.clientInfo;
+    const handshake = this.#host;
     const host = {
-      ...this.#handshakeHost,
+      useRevision: (version: string) => handshake.useRevision(version),
+      dispatch: (event: ConnectionEvent) => handshake.dispatch(event),
+      request: (method: string, params: JsonObject, requestOptions: RequestOptions) => handshake.request(method, params, requestOptions),
       supported: this.#supported,
       discoveryTimeoutMs: this.#options.discoveryTimeoutMs,
       discoveryAwaitsAnswer: this.#transport?.answersUntilClosed === true,
@@ -446,7 +568,7 @@ export class Session {
           this.#initializedSent.catch((error: unknown) => this.#observer.diagnostic('could not send notifications/initialized', error));
           break;
         case 'reinitialize':
-          void repeatClientHandshake(this.#handshakeHost, state, this.#initializeParams);
+          void repeatClientHandshake(this.#host, state, this.#initializeParams);
           break;
         case 'settleOutbound':
           this.#outbound.settleAll(effect.notify);
