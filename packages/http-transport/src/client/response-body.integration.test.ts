@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeHttpFetch } from './node-http-fetch.js';
-import { discardBody, readSseBody } from './response-body.js';
+import { discardBody, readSseBody, readText } from './response-body.js';
 import { SseParser } from '../shared/sse-parse.js';
 
 let server: Server | undefined;
@@ -103,5 +103,28 @@ describe('discardBody', () => {
     }
     await expect((await fetch(base)).json()).resolves.toEqual({ ignored: true });
     expect(connections).toBe(1);
+  });
+});
+
+describe('readText', () => {
+  it('reads a body sent in pieces as response.text() does (BOM dropped, split characters joined)', async () => {
+    const bytes = Buffer.from('\uFEFF{"text":"caf\u00e9 \u{1F600}"}', 'utf8');
+    const base = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(bytes.subarray(0, 14));
+      setTimeout(() => res.end(bytes.subarray(14)), 20);
+    });
+    const expected = await (await globalThis.fetch(base)).text();
+    expect(expected).toBe('{"text":"caf\u00e9 \u{1F600}"}');
+    await expect(readText(await createNodeHttpFetch({})(base))).resolves.toBe(expected);
+  });
+
+  it('rejects when the server cuts the body', async () => {
+    const base = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"partial":');
+      setTimeout(() => res.destroy(), 20);
+    });
+    await expect(readText(await createNodeHttpFetch({})(base))).rejects.toThrow();
   });
 });

@@ -21,6 +21,27 @@ export function readSseBody(response: Response, parser: SseParser, signal?: Abor
   return readSseStream(body, parser, signal, isComplete);
 }
 
+/** The whole body as text (UTF-8, a leading BOM dropped), as `response.text()` gives it. */
+export function readText(response: Response): Promise<string> {
+  const incoming = claimNodeBody(response);
+  if (incoming === undefined) return response.text();
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let ended = false;
+    incoming.once('end', () => {
+      ended = true;
+      resolve(utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    });
+    incoming.once('error', reject);
+    incoming.once('close', () => {
+      if (!ended) reject(new Error('The response body was closed before it ended'));
+    });
+  });
+}
+
+const utf8 = new TextDecoder();
+
 /** Drops a body nobody reads. A node body is drained, so its keep-alive socket goes back to the pool. */
 export async function discardBody(response: Response): Promise<void> {
   const incoming = claimNodeBody(response);
@@ -79,7 +100,10 @@ function readSseIncoming(incoming: IncomingMessage, parser: SseParser, signal: A
       }
     };
     const onError = (error: Error): void => settle(error);
-    const onClose = (): void => settle(new Error('The response body was closed before it ended'));
+    const onClose = (): void => {
+      // After 'end' (the usual case) there is nothing to report, and no error to build.
+      if (!settled) settle(new Error('The response body was closed before it ended'));
+    };
     if (signal?.aborted === true) {
       onAbort();
       return;

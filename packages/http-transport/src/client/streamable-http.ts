@@ -48,7 +48,7 @@ import { AbortScope } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import { defaultFetch } from './node-http-fetch.js';
-import { discardBody, hasBody } from './response-body.js';
+import { discardBody, hasBody, readText } from './response-body.js';
 import { resolveReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import { deleteHttpSession } from './delete-session.js';
@@ -354,7 +354,7 @@ export class StreamableHttpClientTransport implements Transport {
       return { kind: 'done' };
     }
     if (contentType.includes('application/json')) {
-      const text = await response.text().catch(() => '');
+      const text = await readText(response).catch(() => '');
       this.#assertOpen();
       const pending = new Set(requestIds);
       if (text.trim().length > 0) {
