@@ -94,7 +94,105 @@ function responseHeaders(raw: Http.IncomingHttpHeaders): Headers {
   return headers;
 }
 
-function abortError(signal: AbortSignal): Error {
+/**
+ * The `Response` of `nodeHttpFetch` for a response with a body: a real `Response` whose body
+ * is node's `IncomingMessage`, turned into a web `ReadableStream` (`Readable.toWeb`) only when
+ * something asks for `body`, a body reader such as `text()`, or `clone()`. The transports
+ * read the SSE and JSON answers of their POSTs straight off the `IncomingMessage`
+ * ({@link claimNodeBody}): no web stream, reader or promise per chunk on the path every call
+ * takes. The headers are converted to `Headers` on first read as well.
+ */
+class NodeHttpResponse extends Response {
+  readonly #incoming: Http.IncomingMessage;
+  readonly #readable: typeof NodeReadable;
+  #headers: Headers | undefined;
+  /** The web view of the body, built on first use; every body reader goes through it. */
+  #web: Response | undefined;
+  #claimed = false;
+
+  constructor(incoming: Http.IncomingMessage, readable: typeof NodeReadable, status: number, statusText: string) {
+    super(null, { status, statusText });
+    this.#incoming = incoming;
+    this.#readable = readable;
+  }
+
+  static {
+    // The lib types declare `Response`'s members as properties, so the overrides are put on
+    // the prototype here; each one reads the body through the web view built on first use.
+    const web = (response: NodeHttpResponse): Response => response.#webResponse();
+    const methods = ['arrayBuffer', 'blob', 'bytes', 'formData', 'json', 'text', 'clone'].filter((name) => name in Response.prototype);
+    const overrides: PropertyDescriptorMap = {
+      headers: {
+        configurable: true,
+        get(this: NodeHttpResponse): Headers {
+          return this.#headerView();
+        },
+      },
+      body: {
+        configurable: true,
+        get(this: NodeHttpResponse): ReadableStream<Uint8Array> | null {
+          return web(this).body;
+        },
+      },
+      bodyUsed: {
+        configurable: true,
+        get(this: NodeHttpResponse): boolean {
+          return this.#claimed || (this.#web?.bodyUsed ?? false);
+        },
+      },
+    };
+    for (const name of methods) {
+      overrides[name] = {
+        value(this: NodeHttpResponse): unknown {
+          const target = web(this) as unknown as Record<string, () => unknown>;
+          return (target[name] as () => unknown).call(target);
+        },
+        writable: true,
+        configurable: true,
+      };
+    }
+    Object.defineProperties(this.prototype, overrides);
+  }
+
+  /** The `IncomingMessage`, once, for a reader that consumes it directly; `undefined` if the web body was used. */
+  claim(): Http.IncomingMessage | undefined {
+    if (this.#claimed || this.#web !== undefined) return undefined;
+    this.#claimed = true;
+    return this.#incoming;
+  }
+
+  #headerView(): Headers {
+    this.#headers ??= responseHeaders(this.#incoming.headers);
+    return this.#headers;
+  }
+
+  #webResponse(): Response {
+    this.#web ??= new Response(this.#readable.toWeb(this.#incoming) as ReadableStream<Uint8Array>, {
+      status: this.status,
+      statusText: this.statusText,
+      headers: this.#headerView(),
+    });
+    return this.#web;
+  }
+}
+
+/**
+ * The body of a `nodeHttpFetch` response as node's `IncomingMessage`, for a reader that
+ * consumes it directly; `undefined` for any other `Response` (the global `fetch`, a
+ * middleware's own) or one whose web body was already touched. The body is claimed: call
+ * it once, right before reading.
+ */
+export function claimNodeBody(response: Response): Http.IncomingMessage | undefined {
+  return response instanceof NodeHttpResponse ? response.claim() : undefined;
+}
+
+/** True when `response` carries a body, without building a web stream for a `nodeHttpFetch` body. */
+export function hasBody(response: Response): boolean {
+  return response instanceof NodeHttpResponse || response.body !== null;
+}
+
+/** The error an aborted `signal` stands for: its reason when that is an `Error`, else an `AbortError`. */
+export function abortError(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   return reason instanceof Error ? reason : new DOMException(typeof reason === 'string' ? reason : 'This operation was aborted', 'AbortError');
 }
@@ -158,12 +256,11 @@ function request(loaded: Modules, url: URL, init: RequestInit, body: string | Ui
           resolve(request(loaded, new URL(location, url), next, keepsMethod ? body : undefined, redirects + 1));
           return;
         }
-        const headers = responseHeaders(incoming.headers);
         const statusText = incoming.statusMessage ?? '';
         if (NULL_BODY_STATUSES.has(status) || method === 'HEAD') {
           incoming.resume();
           signal?.removeEventListener('abort', onAbort);
-          resolve(new Response(null, { status, statusText, headers }));
+          resolve(new Response(null, { status, statusText, headers: responseHeaders(incoming.headers) }));
           return;
         }
         // From here the body stream carries any abort: destroying it errors the reader.
@@ -173,7 +270,7 @@ function request(loaded: Modules, url: URL, init: RequestInit, body: string | Ui
           signal.addEventListener('abort', abortBody, { once: true });
           incoming.once('close', () => signal.removeEventListener('abort', abortBody));
         }
-        resolve(new Response(loaded.Readable.toWeb(incoming) as ReadableStream<Uint8Array>, { status, statusText, headers }));
+        resolve(new NodeHttpResponse(incoming, loaded.Readable, status, statusText));
       },
     );
     signal?.addEventListener('abort', onAbort, { once: true });

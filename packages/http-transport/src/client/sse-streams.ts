@@ -15,7 +15,8 @@ import { errorForStatus, networkError, readBodyExcerpt } from './http-errors.js'
 import { ReconnectTracker, type ResolvedReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import type { StreamableHttpClientTransportOptions, StreamState } from './streamable-http-options.js';
-import { SseParser, readSseStream } from '../shared/sse-parse.js';
+import { discardBody, hasBody, readSseBody } from './response-body.js';
+import { SseParser } from '../shared/sse-parse.js';
 
 /** What the streams need from their transport. */
 export interface SseStreamsHost {
@@ -180,7 +181,7 @@ export class SseStreams {
       return;
     }
     if (!this.#isLive(record)) {
-      await response.body?.cancel().catch(() => undefined);
+      await discardBody(response);
       return;
     }
     if (!response.ok) {
@@ -199,8 +200,8 @@ export class SseStreams {
       return;
     }
     const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
-    if (!contentType.includes('text/event-stream') || response.body === null) {
-      await response.body?.cancel().catch(() => undefined);
+    if (!contentType.includes('text/event-stream') || !hasBody(response)) {
+      await discardBody(response);
       this.#die(record, new TransportError(`GET ${url} did not answer with an SSE stream (content-type ${JSON.stringify(contentType)})`));
       return;
     }
@@ -210,8 +211,6 @@ export class SseStreams {
 
   /** Reads one connection of a stream, then decides: done, reconnect, or fail. */
   async #readStream(record: StreamRecord, response: Response): Promise<void> {
-    const body = response.body;
-    if (body === null) return;
     // A request stream is complete once every response it owed has arrived; reading stops
     // there even if the server keeps the connection open.
     const isComplete = (): boolean => record.role === 'request' && record.pending.size === 0;
@@ -237,7 +236,7 @@ export class SseStreams {
     let failure: Error | undefined;
     try {
       // The record's own signal is enough: closing the transport stops every record.
-      await readSseStream(body, parser, record.controller.signal, isComplete);
+      await readSseBody(response, parser, record.controller.signal, isComplete);
     } catch (error) {
       if (!isComplete()) {
         const reason = error instanceof Error ? error.message : String(error);

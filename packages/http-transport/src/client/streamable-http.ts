@@ -48,6 +48,7 @@ import { AbortScope } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import { defaultFetch } from './node-http-fetch.js';
+import { discardBody, hasBody, readText } from './response-body.js';
 import { resolveReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import { deleteHttpSession } from './delete-session.js';
@@ -344,8 +345,8 @@ export class StreamableHttpClientTransport implements Transport {
     const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
     const isSse = contentType.includes('text/event-stream');
     if (isNotificationWithMethod(message, 'notifications/initialized')) this.#streams.openStandalone();
-    if (response.status === 202 || response.body === null || (requestIds.length === 0 && !isSse)) {
-      await response.body?.cancel().catch(() => undefined);
+    if (response.status === 202 || !hasBody(response) || (requestIds.length === 0 && !isSse)) {
+      await discardBody(response);
       return { kind: 'done' };
     }
     if (isSse) {
@@ -353,7 +354,7 @@ export class StreamableHttpClientTransport implements Transport {
       return { kind: 'done' };
     }
     if (contentType.includes('application/json')) {
-      const text = await response.text().catch(() => '');
+      const text = await readText(response).catch(() => '');
       this.#assertOpen();
       const pending = new Set(requestIds);
       if (text.trim().length > 0) {
@@ -364,7 +365,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (pending.size > 0) this.#undeliverable([...pending], new TransportError(`The JSON response from ${url} did not contain the answer to this request`));
       return { kind: 'done' };
     }
-    await response.body.cancel().catch(() => undefined);
+    await discardBody(response);
     const error = new TransportError(`POST ${url} answered with an unexpected content-type ${JSON.stringify(contentType)}`, {
       cause: new HttpResponseError('POST', url, response.status, response.statusText, '', undefined),
     });

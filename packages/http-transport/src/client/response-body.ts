@@ -1,0 +1,122 @@
+/**
+ * Reading a `fetch` response's body in the client transports: the SSE stream of a POST or GET
+ * and the bodies they discard. A `nodeHttpFetch` response is read straight off node's
+ * `IncomingMessage` (`'data'` events decoded by the stream's own UTF-8 decoder); any other
+ * `Response` through its web `ReadableStream`. Both paths give the parser the same text and
+ * stop the same way: at the end of the body, when the caller's `isComplete` says every
+ * awaited answer arrived, or when `signal` aborts (rejecting with its reason).
+ */
+import type { IncomingMessage } from 'node:http';
+import { abortError, claimNodeBody, hasBody } from './node-http-fetch.js';
+import { readSseStream, type SseParser } from '../shared/sse-parse.js';
+
+export { hasBody };
+
+/** Feeds `response`'s body to `parser` until it ends, `isComplete()` turns true, or `signal` aborts. */
+export function readSseBody(response: Response, parser: SseParser, signal?: AbortSignal, isComplete?: () => boolean): Promise<void> {
+  const incoming = claimNodeBody(response);
+  if (incoming !== undefined) return readSseIncoming(incoming, parser, signal, isComplete);
+  const body = response.body;
+  if (body === null) return Promise.resolve();
+  return readSseStream(body, parser, signal, isComplete);
+}
+
+/** The whole body as text (UTF-8, a leading BOM dropped), as `response.text()` gives it. */
+export function readText(response: Response): Promise<string> {
+  const incoming = claimNodeBody(response);
+  if (incoming === undefined) return response.text();
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let ended = false;
+    incoming.once('end', () => {
+      ended = true;
+      resolve(utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    });
+    incoming.once('error', reject);
+    incoming.once('close', () => {
+      if (!ended) reject(new Error('The response body was closed before it ended'));
+    });
+  });
+}
+
+const utf8 = new TextDecoder();
+
+/** Drops a body nobody reads. A node body is drained, so its keep-alive socket goes back to the pool. */
+export async function discardBody(response: Response): Promise<void> {
+  const incoming = claimNodeBody(response);
+  if (incoming !== undefined) {
+    incoming.resume();
+    return;
+  }
+  await response.body?.cancel().catch(() => undefined);
+}
+
+function readSseIncoming(incoming: IncomingMessage, parser: SseParser, signal: AbortSignal | undefined, isComplete: (() => boolean) | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    // 'error' and 'close' stay listened to after settling: a body destroyed with an error
+    // later (the fetch's own abort listener) must not emit an unhandled 'error'.
+    const settle = (error?: Error): void => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      incoming.off('data', onData);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onAbort = (): void => {
+      incoming.destroy();
+      if (signal !== undefined) settle(abortError(signal));
+    };
+    const onData = (text: string): void => {
+      if (settled) return;
+      try {
+        parser.feed(text);
+      } catch (error) {
+        incoming.destroy();
+        settle(asError(error));
+        return;
+      }
+      if (isComplete?.() === true) {
+        settle();
+        // Every awaited answer is in: stop reading. 'data' is emitted while node's parser is
+        // still inside the socket's bytes, so whether the body's last chunk came with them is
+        // known a microtask later: a body that ended keeps its keep-alive socket, one the
+        // server keeps open is cut (as a web reader's cancel does).
+        queueMicrotask(() => {
+          if (incoming.complete) incoming.resume();
+          else incoming.destroy();
+        });
+      }
+    };
+    const onEnd = (): void => {
+      if (settled) return;
+      try {
+        parser.end();
+        settle();
+      } catch (error) {
+        settle(asError(error));
+      }
+    };
+    const onError = (error: Error): void => settle(error);
+    const onClose = (): void => {
+      // After 'end' (the usual case) there is nothing to report, and no error to build.
+      if (!settled) settle(new Error('The response body was closed before it ended'));
+    };
+    if (signal?.aborted === true) {
+      onAbort();
+      return;
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    incoming.setEncoding('utf8');
+    incoming.on('data', onData);
+    incoming.once('end', onEnd);
+    incoming.once('error', onError);
+    incoming.once('close', onClose);
+  });
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
