@@ -6,9 +6,11 @@
  * Membership is a union of snapshots that only grows: each snapshot adds every process whose
  * parent is the root or a member. A grandchild whose parent exited is reparented (to PID 1
  * or a subreaper) and no longer descends from the root, but it stays in the union once seen.
- * On Linux a snapshot also adds every process that holds the child's end of its stdin or
- * stdout: the real server behind a wrapper that exited before any snapshot (`npx`-like
- * launchers) still talks over them. Each member is remembered with its start time, so a recycled pid
+ * On Linux a snapshot taken after the root exited (and every snapshot of the SIGTERM and
+ * SIGKILL steps) also adds every process that holds the child's end of its stdin or stdout:
+ * the real server behind a wrapper that exited before any snapshot (`npx`-like launchers)
+ * still talks over them. While the root runs, parentage alone finds its tree, so a graceful
+ * close walks `/proc` once and reads no descriptors. Each member is remembered with its start time, so a recycled pid
  * is never signalled (macOS/BSD: `ps`'s `lstart`).
  *
  * Linux reads `/proc`; macOS and the BSDs run `ps -A -o pid=,ppid=,stat=,lstart=`. Zombies
@@ -171,25 +173,43 @@ export class DescendantTree implements TreeControl {
     return tree;
   }
 
-  /** Adds the current descendants of the root and of every member, and the pipe holders; returns the live members. */
+  /** Adds the current descendants of the root and of every member (and, once the root has exited, the pipe holders); returns the live members. */
   snapshot(): Promise<number[]> {
-    return this.#scan(true);
+    return this.#scan('orphaned');
   }
 
-  async #scan(holders: boolean): Promise<number[]> {
+  /**
+   * `holders`: `always` reads every process's descriptors (the escalation: slow is fine there);
+   * `orphaned` only when the root has exited, the one case where parentage cannot lead to what
+   * it left behind (while the root runs, its whole tree descends from it). Reading every
+   * descriptor costs tens of milliseconds on a busy desktop, too much for every graceful close.
+   */
+  async #scan(holders: 'always' | 'orphaned' | 'never'): Promise<number[]> {
     const entries = await scan();
-    const extra = holders ? await pipeHolders(entries, this.#pipes) : new Set<number>();
+    const wanted = holders === 'always' || (holders === 'orphaned' && !this.#rootAliveIn(entries));
+    const extra = wanted ? await pipeHolders(entries, this.#pipes) : new Set<number>();
     return this.#merge(entries, extra);
+  }
+
+  #rootAliveIn(entries: readonly ProcessEntry[]): boolean {
+    const root = entries.find((entry) => entry.pid === this.#root);
+    const start = this.#members.get(this.#root);
+    return root !== undefined && !root.dead && (start === undefined || start === root.start);
   }
 
   /** Snapshots with pipe holders and sends `signal` to every live member. False when none was left. */
   async signal(signal: TreeSignal): Promise<boolean> {
-    return signalAll(await this.#scan(true), signal);
+    return signalAll(await this.#scan('always'), signal);
   }
 
-  /** True while a member is alive; the snapshot also picks up children the members started meanwhile. */
+  /**
+   * True while a member is alive; the snapshot also picks up children the members started
+   * meanwhile. When no member answers a null signal the tree is gone without a scan: the
+   * usual end of a graceful close (the server exited and left nothing) costs no `/proc` walk.
+   */
   async isAlive(): Promise<boolean> {
-    return (await this.#scan(false)).length > 0;
+    if (![...this.#members.keys()].some(answersSignal)) return false;
+    return (await this.#scan('never')).length > 0;
   }
 
   /** Synchronous SIGTERM for the parent-exit hook (no pipe holders: reading every fd would hold up the exit). */
@@ -238,4 +258,14 @@ function signalAll(pids: readonly number[], signal: TreeSignal): boolean {
     }
   }
   return any;
+}
+
+/** True while `pid` exists (a zombie or another user's process included: the scan decides those). */
+function answersSignal(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return typeof error === 'object' && error !== null && 'code' in error && error.code === 'EPERM';
+  }
 }
