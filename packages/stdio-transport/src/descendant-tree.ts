@@ -13,9 +13,9 @@
  * close walks `/proc` once and reads no descriptors. Each member is remembered with its start time, so a recycled pid
  * is never signalled (macOS/BSD: `ps`'s `lstart`).
  *
- * Linux reads `/proc`; macOS and the BSDs run `ps -A -o pid=,ppid=,stat=,lstart=`. Zombies
- * are not alive. The parent-exit hook needs a synchronous form: Linux reads `/proc`
- * synchronously, elsewhere `ps` runs synchronously.
+ * Linux reads `/proc` synchronously (in-memory files: faster than the thread pool); macOS
+ * and the BSDs run `ps -A -o pid=,ppid=,stat=,lstart=`, synchronously only in the parent-exit
+ * hook. Zombies are not alive.
  */
 import type * as ChildProcessModule from 'node:child_process';
 import type * as FsModule from 'node:fs';
@@ -62,25 +62,20 @@ function parsePs(output: string): ProcessEntry[] {
 
 const PS_ARGS = ['-A', '-o', 'pid=,ppid=,stat=,lstart='];
 
-async function scan(): Promise<ProcessEntry[]> {
-  if (isLinux) {
-    const { readFile, readdir } = await import('node:fs/promises');
-    const names = await readdir('/proc').catch(() => []);
-    const entries = await Promise.all(
-      names.filter((name) => /^\d+$/.test(name)).map(async (name) => {
-        const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => undefined);
-        return stat === undefined ? undefined : parseLinuxStat(Number(name), stat);
-      }),
-    );
-    return entries.filter((entry) => entry !== undefined);
-  }
+/**
+ * Every process of the machine. Linux reads `/proc` synchronously: the files live in memory,
+ * and one read each in a loop costs ≈1.5 ms for 80 processes where the same reads through the
+ * thread pool took 6–11 ms (every graceful close waits for one walk before it closes stdin).
+ */
+async function scan(sync: SyncModules): Promise<ProcessEntry[]> {
+  if (isLinux) return scanSync(sync);
   const { execFile } = await import('node:child_process');
   return new Promise((resolve) => {
     execFile('ps', PS_ARGS, { windowsHide: true }, (error, stdout) => resolve(error === null ? parsePs(stdout) : []));
   });
 }
 
-/** The synchronous scan of the parent-exit hook (modules are already loaded there). */
+/** The synchronous scan (the parent-exit hook's, and every scan on Linux; modules are loaded at spawn). */
 function scanSync({ fs, childProcess }: SyncModules): ProcessEntry[] {
   try {
     if (!isLinux) return parsePs(childProcess.execFileSync('ps', PS_ARGS, { encoding: 'utf8', windowsHide: true }));
@@ -185,7 +180,7 @@ export class DescendantTree implements TreeControl {
    * descriptor costs tens of milliseconds on a busy desktop, too much for every graceful close.
    */
   async #scan(holders: 'always' | 'orphaned' | 'never'): Promise<number[]> {
-    const entries = await scan();
+    const entries = await scan(this.#sync);
     const wanted = holders === 'always' || (holders === 'orphaned' && !this.#rootAliveIn(entries));
     const extra = wanted ? await pipeHolders(entries, this.#pipes) : new Set<number>();
     return this.#merge(entries, extra);
