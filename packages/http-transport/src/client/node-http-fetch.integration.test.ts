@@ -1,19 +1,17 @@
-import { Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeHttpFetch, nodeHttpFetch } from './node-http-fetch.js';
+import { startTestHttpServer, type TestHttpServer } from './test-http-server.js';
 
-let server: Server | undefined;
+let server: TestHttpServer | undefined;
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  server = createServer(handler);
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startTestHttpServer(handler);
+  return server.url;
 }
 
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => server?.close(() => resolve()) ?? resolve());
+  await server?.close();
   server = undefined;
 });
 
@@ -106,7 +104,7 @@ describe('nodeHttpFetch', () => {
 
   it('reports a refused connection as fetch does (TypeError with a cause)', async () => {
     const base = await serve((_req, res) => res.end());
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await server?.close();
     server = undefined;
     await expect(nodeHttpFetch(base, { method: 'GET' })).rejects.toMatchObject({ name: 'TypeError', message: 'fetch failed' });
   });
@@ -119,7 +117,7 @@ describe('nodeHttpFetch', () => {
     });
     expect(await (await nodeHttpFetch(base, { method: 'POST', body: 'a' })).text()).toBe('ok');
     // The server drops the idle connection; the client's pool may still hand it out.
-    server?.closeIdleConnections();
+    server?.server.closeIdleConnections();
     expect(await (await nodeHttpFetch(base, { method: 'POST', body: 'b' })).text()).toBe('ok');
     expect(requests).toBe(2);
   });

@@ -1,24 +1,19 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeHttpFetch } from './node-http-fetch.js';
 import { discardBody, readSseBody, readText } from './response-body.js';
 import { SseParser } from '../shared/sse-parse.js';
+import { startTestHttpServer, type TestHttpServer } from './test-http-server.js';
 
-let server: Server | undefined;
-let connections = 0;
+let server: TestHttpServer | undefined;
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  connections = 0;
-  server = createServer(handler);
-  server.on('connection', () => connections++);
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startTestHttpServer(handler);
+  return server.url;
 }
 
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => server?.close(() => resolve()) ?? resolve());
+  await server?.close();
   server = undefined;
 });
 
@@ -85,7 +80,7 @@ describe.each(Object.entries(sources))('readSseBody over %s', (_name, makeFetch)
       expect(events).toEqual(['answer']);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(connections).toBe(1);
+    expect(server?.connections).toBe(1);
   });
 });
 
@@ -102,7 +97,7 @@ describe('discardBody', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await expect((await fetch(base)).json()).resolves.toEqual({ ignored: true });
-    expect(connections).toBe(1);
+    expect(server?.connections).toBe(1);
   });
 });
 

@@ -185,3 +185,20 @@ export class RawLineSplitter {
     if (start < chunk.length) this.#parts.push(chunk.subarray(start));
   }
 }
+
+/**
+ * Serves the floor over this process's stdin/stdout (newline-delimited JSON) and exits when
+ * stdin ends, as the stdio fixtures do.
+ */
+export function serveRawStdio(manyTools: boolean): void {
+  const server = new RawServer({ manyTools });
+  const reply = (response: unknown): void => {
+    process.stdout.write(`${JSON.stringify(response)}\n`);
+  };
+  const splitter = new RawLineSplitter((line) => {
+    if (line.length === 0) return;
+    server.handle(JSON.parse(line), reply);
+  });
+  process.stdin.on('data', (chunk: Buffer) => splitter.push(chunk));
+  process.stdin.on('end', () => process.exit(0));
+}
