@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { LEGACY_PROTOCOL_VERSIONS, type JsonObject } from '@statemcp/protocol';
+import { LEGACY_PROTOCOL_VERSIONS, SimulatedClock, type JsonObject } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from './event-store.js';
 import { createStreamableHttpServer } from './streamable-http-server.js';
@@ -120,8 +120,12 @@ describe('createStreamableHttpServer over real sockets', () => {
       const gc = (globalThis as { gc?: () => void }).gc;
       const refs: WeakRef<object>[] = [];
       let closes = 0;
+      // Idle time is simulated: however slow the machine, no session idles out while the others
+      // are still opening, and every one of them does once the clock is moved past the timeout.
+      const clock = new SimulatedClock();
       const mcp = createStreamableHttpServer({
         sessionIdleTimeoutMs: 1000,
+        clock,
         connect: async (transport) => {
           const session = createServerSession(transport);
           refs.push(new WeakRef(transport), new WeakRef(session));
@@ -138,7 +142,10 @@ describe('createStreamableHttpServer over real sockets', () => {
         }
       };
       const settle = async (): Promise<void> => {
-        for (let i = 0; i < 100 && mcp.sessions.size > 0; i++) await delay(50);
+        expect(mcp.sessions.size).toBeGreaterThan(0);
+        clock.advance(1001); // past the idle timeout
+        clock.advance(1001); // and past the sweep after it
+        for (let i = 0; i < 200 && mcp.sessions.size > 0; i++) await delay(50);
         expect(mcp.sessions.size).toBe(0);
         for (let i = 0; i < 3; i++) {
           await delay(20);
@@ -150,7 +157,7 @@ describe('createStreamableHttpServer over real sockets', () => {
       const baseline = process.memoryUsage().heapUsed;
       refs.length = 0;
       await openMany(1000);
-      expect(mcp.sessions.size).toBeGreaterThan(0);
+      expect(mcp.sessions.size).toBe(1000);
       await settle();
       expect(closes).toBe(1100);
       if (gc !== undefined) {
