@@ -1,19 +1,10 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createNodeHttpFetch, nodeHttpFetch } from './node-http-fetch.js';
-import { startTestHttpServer, type TestHttpServer } from './test-http-server.js';
+import { serverPerTest } from './test-http-server.js';
 
-let server: TestHttpServer | undefined;
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  server = await startTestHttpServer(handler);
-  return server.url;
-}
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const servers = serverPerTest();
+const serve = servers.serve;
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
@@ -104,8 +95,7 @@ describe('nodeHttpFetch', () => {
 
   it('reports a refused connection as fetch does (TypeError with a cause)', async () => {
     const base = await serve((_req, res) => res.end());
-    await server?.close();
-    server = undefined;
+    await servers.close();
     await expect(nodeHttpFetch(base, { method: 'GET' })).rejects.toMatchObject({ name: 'TypeError', message: 'fetch failed' });
   });
 
@@ -117,7 +107,7 @@ describe('nodeHttpFetch', () => {
     });
     expect(await (await nodeHttpFetch(base, { method: 'POST', body: 'a' })).text()).toBe('ok');
     // The server drops the idle connection; the client's pool may still hand it out.
-    server?.server.closeIdleConnections();
+    servers.current?.server.closeIdleConnections();
     expect(await (await nodeHttpFetch(base, { method: 'POST', body: 'b' })).text()).toBe('ok');
     expect(requests).toBe(2);
   });

@@ -1,21 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createNodeHttpFetch } from './node-http-fetch.js';
 import { discardBody, readSseBody, readText } from './response-body.js';
 import { SseParser } from '../shared/sse-parse.js';
-import { startTestHttpServer, type TestHttpServer } from './test-http-server.js';
+import { serverPerTest } from './test-http-server.js';
 
-let server: TestHttpServer | undefined;
-
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  server = await startTestHttpServer(handler);
-  return server.url;
-}
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const servers = serverPerTest();
+const serve = servers.serve;
 
 function collector(): { parser: SseParser; events: string[] } {
   const events: string[] = [];
@@ -80,7 +70,7 @@ describe.each(Object.entries(sources))('readSseBody over %s', (_name, makeFetch)
       expect(events).toEqual(['answer']);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    expect(server?.connections).toBe(1);
+    expect(servers.current?.connections).toBe(1);
   });
 });
 
@@ -97,7 +87,7 @@ describe('discardBody', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     await expect((await fetch(base)).json()).resolves.toEqual({ ignored: true });
-    expect(server?.connections).toBe(1);
+    expect(servers.current?.connections).toBe(1);
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface TestHttpServer {
   readonly server: Server;
@@ -32,5 +33,33 @@ export async function startTestHttpServer(handler: (req: IncomingMessage, res: S
         server.closeAllConnections();
         server.close(() => resolve());
       })),
+  };
+}
+
+/** One server per test: `serve` starts it, `current` is the one running, and it is closed after each test. */
+export interface ServerPerTest {
+  serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string>;
+  readonly current: TestHttpServer | undefined;
+  /** Closes the running server now (before the test ends). */
+  close(): Promise<void>;
+}
+
+/** Call at the top of a test file: registers the `afterEach` that closes the test's server. */
+export function serverPerTest(): ServerPerTest {
+  let current: TestHttpServer | undefined;
+  const close = async (): Promise<void> => {
+    await current?.close();
+    current = undefined;
+  };
+  afterEach(close);
+  return {
+    async serve(handler) {
+      current = await startTestHttpServer(handler);
+      return current.url;
+    },
+    get current() {
+      return current;
+    },
+    close,
   };
 }
