@@ -1,12 +1,10 @@
 // 1 MiB text result over stdio (quotes, backslashes, tabs, newlines): statemcp's client from dist
 // against server-dist.mjs, and a raw JSON-RPC client against server-raw.mjs; alternated.
 //   node big.mjs ROUNDS CALLS
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-const cpuMs = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
 import { performance } from 'node:perf_hooks';
 import { Client } from '@statemcp/client';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
+import { cpuMs, rawClient } from './raw-client.mjs';
 
 const [rounds = 5, calls = 40] = process.argv.slice(2).map(Number);
 const MIB = 1024 * 1024;
@@ -21,32 +19,9 @@ async function statemcp() {
 }
 
 async function raw() {
-  const child = spawn(process.execPath, [...extra, 'server-raw.mjs'], { stdio: ['pipe', 'pipe', 'inherit'], env: { PATH: process.env.PATH } });
-  const waiting = new Map();
-  let parts = [];
-  let id = 0;
-  child.stdout.on('data', (chunk) => {
-    let start = 0;
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, start)) {
-      parts.push(chunk.subarray(start, i));
-      const message = JSON.parse(Buffer.concat(parts).toString('utf8'));
-      parts = [];
-      start = i + 1;
-      waiting.get(message.id)?.(message);
-      waiting.delete(message.id);
-    }
-    if (start < chunk.length) parts.push(chunk.subarray(start));
-  });
-  const request = (method, params) =>
-    new Promise((resolve) => {
-      const n = id++;
-      waiting.set(n, resolve);
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method, params })}\n`);
-    });
-  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } });
-  child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  const { child, request, close } = await rawClient('server-raw.mjs', { nodeArgs: extra });
   const call = async () => (await request('tools/call', { name: 'big', arguments: { bytes: MIB } })).result.content[0].text.length;
-  return { call, pid: child.pid, close: () => { child.stdin.end(); return new Promise((r) => child.once('exit', r)); } };
+  return { call, pid: child.pid, close };
 }
 
 const stacks = { raw, statemcp };

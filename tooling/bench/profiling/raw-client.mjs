@@ -1,0 +1,43 @@
+// Shared by the profiling scripts: the CPU time of a live process, and the raw floor's client (a
+// hand-written JSON-RPC client over a child's stdio, newline-delimited, no validation).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** CPU time (user + system) of a live process so far, in ms (Linux; 10 ms ticks). */
+export const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+/** Spawns `node [...nodeArgs] serverFile`, initializes it, and returns `request(method, params)`. */
+export async function rawClient(serverFile, { nodeArgs = [], detached = false } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, serverFile], { stdio: ['pipe', 'pipe', 'inherit'], env: { PATH: process.env.PATH }, detached });
+  const waiting = new Map();
+  let parts = [];
+  let id = 0;
+  child.stdout.on('data', (chunk) => {
+    let start = 0;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, start)) {
+      parts.push(chunk.subarray(start, i));
+      const message = JSON.parse(Buffer.concat(parts).toString('utf8'));
+      parts = [];
+      start = i + 1;
+      waiting.get(message.id)?.(message);
+      waiting.delete(message.id);
+    }
+    if (start < chunk.length) parts.push(chunk.subarray(start));
+  });
+  const request = (method, params) =>
+    new Promise((resolve) => {
+      const n = id++;
+      waiting.set(n, resolve);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: n, method, params })}\n`);
+    });
+  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } });
+  child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  const close = () => {
+    child.stdin.end();
+    return new Promise((resolve) => child.once('exit', resolve));
+  };
+  return { child, request, close };
+}
