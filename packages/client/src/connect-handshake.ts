@@ -21,7 +21,9 @@ export async function connectAndNegotiate(
 ): Promise<void> {
   await session.connect(transport);
   const params: InitializeParams = {
-    capabilities: structuredClone(declared),
+    // `declared` is this connection's own object (built fresh by `buildCapabilities`, never written to afterwards):
+    // no copy of it; the transport serialises (or, in memory, copies) what it sends.
+    capabilities: declared,
     clientInfo: { ...clientInfo },
     ...(clientOptions.protocolVersion !== undefined ? { protocolVersion: clientOptions.protocolVersion } : {}),
   };
