@@ -347,6 +347,7 @@ export class ListenStreams {
 
   /** Ends the streams waiting for a connection (the client was closed while disconnected). */
   endWaiting(): void {
+    if (this.#waiting.size === 0) return; // every close() asks: most clients have none
     for (const stream of this.takeWaiting()) stream.finish({ reason: 'connection', error: new ConnectionClosedError('The client was closed before it connected again') });
   }
 
