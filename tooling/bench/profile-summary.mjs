@@ -7,6 +7,12 @@ const inclusive = args.includes('--inclusive');
 const [file, topArg] = args.filter((a) => !a.startsWith('--'));
 const top = Number(topArg ?? 40);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
+/** A frame's file, short: `client/index.js` for a statemcp package's bundled `dist` (each package has its own `index.js`). */
+const shortUrl = (url) =>
+  url
+    .replace(/^.*\/(?:packages|@statemcp)\/([^/]+)\/dist\//, '$1/')
+    .replace(/^.*\/dist\//, '')
+    .replace(/^file:\/\//, '');
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map();
 const dt = profile.timeDeltas;
@@ -19,7 +25,7 @@ const perFn = new Map();
 const perPkg = new Map();
 for (const [id, us] of self) {
   const { callFrame: f } = byId.get(id);
-  const where = f.url.replace(/^.*\/dist\//, '').replace(/^file:\/\//, '');
+  const where = shortUrl(f.url);
   const key = `${f.functionName || '(anonymous)'}  ${where}:${f.lineNumber + 1}`;
   perFn.set(key, (perFn.get(key) ?? 0) + us);
   const pkg = f.url === '' ? f.functionName : where.replace(/:\d+$/, '');
@@ -37,7 +43,7 @@ if (!inclusive) {
   // Inclusive time: each sample counts once for every distinct function on its stack.
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const label = (n) => `${n.callFrame.functionName || '(anonymous)'}  ${n.callFrame.url.replace(/^.*\/dist\//, '')}:${n.callFrame.lineNumber + 1}`;
+  const label = (n) => `${n.callFrame.functionName || '(anonymous)'}  ${shortUrl(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
   const incl = new Map();
   for (let i = 0; i < profile.samples.length; i++) {
     const seen = new Set();

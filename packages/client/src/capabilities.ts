@@ -3,6 +3,7 @@
  * plus what its registered handlers imply (digest §1.1 Capability negotiation: every
  * feature owner MUST declare its capability).
  */
+import { cloneJson } from '@statemcp/protocol';
 import type { ElicitationSettings, SamplingSettings } from './options.js';
 import type { ClientCapabilities } from './types.js';
 
@@ -25,7 +26,7 @@ export interface ImpliedFeatures {
  * ```
  */
 export function buildCapabilities(declared: ClientCapabilities | undefined, implied: ImpliedFeatures): ClientCapabilities {
-  const capabilities: ClientCapabilities = structuredClone(declared ?? {});
+  const capabilities = (declared === undefined ? {} : cloneJson(declared)) as ClientCapabilities;
   if (implied.sampling !== undefined) {
     const sampling = { ...capabilities.sampling };
     if (implied.sampling.tools === true) sampling.tools = sampling.tools ?? {};

@@ -224,10 +224,12 @@ export abstract class ClientConnection {
     this.custom.install(session);
     this.listeners.install(session);
     this.streams.install(session);
-    watchListenResumes(session, () => this.listenHost());
-    void session.closed.then(() => {
-      for (const refresher of this.#refreshers) refresher.stop();
-    });
+    watchListenResumes(session, this.streams, () => this.listenHost());
+    if (this.#refreshers.length > 0) {
+      void session.closed.then(() => {
+        for (const refresher of this.#refreshers) refresher.stop();
+      });
+    }
     return session;
   }
 

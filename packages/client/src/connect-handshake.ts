@@ -3,7 +3,7 @@
  * to the session, then agree on an era (the handshake, or modern-era discovery) through the
  * session's connection machine.
  */
-import type { InitializeParams, RequestOptions, Session, Transport } from '@statemcp/protocol';
+import type { InitializeParams, NegotiateOptions, Session, Transport } from '@statemcp/protocol';
 import type { ClientOptions, ConnectOptions } from './options.js';
 import type { ClientCapabilities, Implementation } from './types.js';
 
@@ -21,16 +21,19 @@ export async function connectAndNegotiate(
 ): Promise<void> {
   await session.connect(transport);
   const params: InitializeParams = {
-    capabilities: structuredClone(declared),
+    // `declared` is this connection's own object (built fresh by `buildCapabilities`, never written to afterwards):
+    // no copy of it; the transport serialises (or, in memory, copies) what it sends.
+    capabilities: declared,
     clientInfo: { ...clientInfo },
     ...(clientOptions.protocolVersion !== undefined ? { protocolVersion: clientOptions.protocolVersion } : {}),
   };
-  const requestOptions: RequestOptions = {
+  const negotiateOptions: NegotiateOptions = {
+    era: clientOptions.era ?? 'auto',
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
   };
   try {
-    await session.negotiate(params, { ...requestOptions, era: clientOptions.era ?? 'auto' });
+    await session.negotiate(params, negotiateOptions);
   } catch (error) {
     // The machine is shutting the failed connection down; reject once it has finished.
     if (session.state.kind === 'shuttingDown') await session.closed;

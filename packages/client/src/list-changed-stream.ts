@@ -49,6 +49,8 @@ export class ListChangedStream {
   #requested = new Set<ChangedList>();
   /** Updates run one after the other (a listener added while a stream is being opened waits for it). */
   #queue: Promise<void> = Promise.resolve();
+  /** Updates queued or running. */
+  #queued = 0;
 
   constructor(enabled: boolean, host: () => ListenHost | undefined) {
     this.#enabled = enabled;
@@ -72,7 +74,8 @@ export class ListChangedStream {
    * Never rejects: a stream the server refuses leaves the client without one.
    */
   update(): Promise<void> {
-    const next = this.#queue.then(() => this.#reconcile());
+    this.#queued++;
+    const next = this.#queue.then(() => this.#reconcile()).finally(() => this.#queued--);
     this.#queue = next;
     return next;
   }
@@ -82,6 +85,9 @@ export class ListChangedStream {
    * not hang on a server that never acknowledges; the stream still opens when it does).
    */
   async updateWithin(clock: Clock, timeoutMs: number): Promise<void> {
+    // Nothing queued, and nothing wanted or no modern connection to open a stream on (a legacy handshake,
+    // `autoListen: false`): `update()` would find nothing to do, so no deadline timer is armed for it.
+    if (this.#queued === 0 && !this.#mayOpen()) return;
     let timer: TimerHandle | undefined;
     const expired = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, timeoutMs)));
     try {
@@ -108,6 +114,13 @@ export class ListChangedStream {
     if (list === undefined || stream === undefined || stream.acknowledged[FILTER_KEY[list]] !== true) return true;
     const id = isJsonObject(params._meta) ? params._meta[SUBSCRIPTION_ID_META_KEY] : undefined;
     return id === undefined || id === stream.id;
+  }
+
+  #mayOpen(): boolean {
+    if (!this.#enabled) return false;
+    let wanted = false;
+    for (const count of this.#wanted.values()) if (count > 0) wanted = true;
+    return wanted && this.#host() !== undefined;
   }
 
   async #reconcile(): Promise<void> {

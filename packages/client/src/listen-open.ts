@@ -52,11 +52,15 @@ export function resumeListens(host: ListenHost): void {
  * Operating again (a legacy handshake re-run after the Streamable HTTP server forgot the
  * session), the legacy streams subscribe to their resources again.
  */
-export function watchListenResumes(session: Session, host: () => ListenHost): void {
+export function watchListenResumes(session: Session, streams: ListenStreams, host: () => ListenHost): void {
   let operated = false;
   const stop = session.onTransition((to) => {
     if (to.kind === 'terminated') stop();
     if (to.kind !== 'operating') return;
+    if (!streams.resumable) {
+      operated = true; // nothing to open or subscribe again: the host is built only when a stream needs it
+      return;
+    }
     const current = host();
     if (operated) {
       for (const stream of current.streams.legacyStreams) for (const uri of stream.filter?.resourceSubscriptions ?? []) current.subscribe(uri).catch(() => undefined);

@@ -328,6 +328,11 @@ export class ListenStreams {
     });
   }
 
+  /** Whether a stream waits for a connection (or a legacy stream is live): something to open again once Operating. */
+  get resumable(): boolean {
+    return this.#waiting.size > 0 || this.#legacy.size > 0;
+  }
+
   /** The streams waiting for a connection; the caller opens each again (they are no longer waiting). */
   takeWaiting(): ListenStream[] {
     const streams = [...this.#waiting];
@@ -342,6 +347,7 @@ export class ListenStreams {
 
   /** Ends the streams waiting for a connection (the client was closed while disconnected). */
   endWaiting(): void {
+    if (this.#waiting.size === 0) return; // every close() asks: most clients have none
     for (const stream of this.takeWaiting()) stream.finish({ reason: 'connection', error: new ConnectionClosedError('The client was closed before it connected again') });
   }
 

@@ -16,6 +16,7 @@ export {
   parseJson,
 } from './jsonrpc/messages.js';
 export { isReservedMetaKey, isValidMetaKey } from './jsonrpc/meta-keys.js';
+export { cloneJson } from './jsonrpc/clone-json.js';
 export { batchRefusal, initializeInBatch, nestedBatch, requestIdInUse } from './jsonrpc/envelope-rules.js';
 export type {
   Classified,

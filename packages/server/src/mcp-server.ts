@@ -157,10 +157,13 @@ export class McpServer {
     if (this.#prompts.entries.size > 0) derived.prompts = { listChanged: true };
     if (this.#prompts.entries.size > 0 || this.#resources.hasTemplates || this.#prompts.hasCompleters || this.#resources.hasCompleters) derived.completions = {};
     if (this.#tools.hasTaskTools) derived.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
-    const merged: Record<string, unknown> = { ...derived };
-    const extensions = new Map(this.#extensions);
-    if (this.#tools.hasTaskTools && this.#extensionTasks !== undefined && !extensions.has(TASKS_EXTENSION_ID)) extensions.set(TASKS_EXTENSION_ID, {});
-    if (extensions.size > 0) merged.extensions = Object.fromEntries(extensions);
+    const merged: Record<string, unknown> = derived; // built fresh above: no copy
+    const taskExtension = this.#tools.hasTaskTools && this.#extensionTasks !== undefined && !this.#extensions.has(TASKS_EXTENSION_ID);
+    if (this.#extensions.size > 0 || taskExtension) {
+      const extensions: Record<string, unknown> = Object.fromEntries(this.#extensions);
+      if (taskExtension) extensions[TASKS_EXTENSION_ID] = {};
+      merged.extensions = extensions;
+    }
     for (const [key, value] of Object.entries(this.#options.capabilities ?? {})) {
       if (value === false) delete merged[key];
       else if (typeof value === 'object' && value !== null && typeof merged[key] === 'object') merged[key] = { ...(merged[key] as object), ...value };

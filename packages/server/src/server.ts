@@ -288,7 +288,7 @@ export class Server {
     const result: InitializeResultShape = {
       protocolVersion: version,
       capabilities: capabilitiesFor(capabilities, version),
-      serverInfo: implementationFor(this.info, version) as InitializeResultShape['serverInfo'],
+      serverInfo: this.#serverInfoFor(version) as InitializeResultShape['serverInfo'], // shaped once per version, frozen
     };
     if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
     return result;

@@ -278,9 +278,9 @@ export function transition(state: ConnectionState, event: ConnectionEvent): Conn
   return row.apply(state, event);
 }
 
-/** The state every connection starts in. */
+/** The state every connection starts in; `config` is copied and frozen unless it is frozen already (then shared). */
 export function initialConnectionState(config: ConnectionConfig): ConnectionState {
-  return { kind: 'uninitialized', config: Object.freeze({ ...config }) };
+  return { kind: 'uninitialized', config: Object.isFrozen(config) ? config : Object.freeze({ ...config }) };
 }
 
 /** True for the states in which messages can still flow. */

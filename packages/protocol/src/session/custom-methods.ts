@@ -224,6 +224,7 @@ export class CustomMethodTable {
 
   /** The opt-in ids this side declares (each once). */
   optIns(): string[] {
+    if (this.#requests.size === 0 && this.#notifications.size === 0) return []; // every handshake asks: most sides have none
     const ids = new Set<string>();
     for (const [method, spec] of [...this.#requests, ...this.#notifications]) {
       const id = optInOf(method, spec);

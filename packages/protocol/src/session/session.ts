@@ -13,7 +13,7 @@
 import { AlreadyConnectedError, InvalidStateError, RequestCancelledError, TransportError, type ConnectionClosedError } from '../errors/errors.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../jsonrpc/messages.js';
 import { initialConnectionState, transition } from '../machines/connection.js';
-import type { ConnectionEffect, ConnectionEvent, ConnectionState, ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
+import type { ConnectionConfig, ConnectionEffect, ConnectionEvent, ConnectionState, ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
 import { getRevision } from '../revisions/registry.js';
 import type { TaskTransitionReport } from '../observability/events.js';
 import type { Revision } from '../revisions/types.js';
@@ -30,7 +30,7 @@ import {
 import { systemClock, type Clock } from './clock.js';
 import { CloseTracker } from './close-tracker.js';
 import { checkCustomParams } from './custom-methods.js';
-import { negotiateEra, type NegotiateOptions, type NegotiateOutcome } from './discovery.js';
+import { negotiateEra, type NegotiateOptions, type NegotiateOutcome, type NegotiationHost } from './discovery.js';
 import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
 import { InboundDispatcher, type InboundHost } from './inbound.js';
 import { startKeepAlive } from './keep-alive.js';
@@ -66,6 +66,10 @@ interface VersionLists {
   readonly legacy: readonly string[];
   /** The revisions that have a handshake: the ones `initialize` negotiates among. */
   readonly handshake: readonly string[];
+  /** The version a new session's revision starts at (the newest legacy one, or the newest of all). */
+  readonly initial: string;
+  /** The machine's frozen config per role and `strictInitialized`, made once (`initialConnectionState` shares a frozen one). */
+  readonly configs: Map<string, ConnectionConfig>;
 }
 
 // A server is dual-era by default: legacy clients get the handshake, modern requests are served statelessly.
@@ -81,10 +85,22 @@ function versionListsOf(supported: readonly string[]): VersionLists {
       modern: supported.filter(isModernVersion),
       legacy: supported.filter(isLegacyVersion),
       handshake: supported.filter((version) => getRevision(version)?.features.handshake ?? true),
+      initial: proposeVersion(supported.some(isLegacyVersion) ? supported.filter(isLegacyVersion) : supported),
+      configs: new Map(),
     };
     versionListsCache.set(supported, lists);
   }
   return lists;
+}
+
+function connectionConfigOf(versions: VersionLists, role: Role, strictInitialized: boolean): ConnectionConfig {
+  const key = `${role}:${strictInitialized}`;
+  let config = versions.configs.get(key);
+  if (config === undefined) {
+    config = Object.freeze({ role, strictInitialized, modernVersions: role === 'server' ? versions.modern : NO_VERSIONS });
+    versions.configs.set(key, config);
+  }
+  return config;
 }
 
 /**
@@ -274,10 +290,8 @@ export class Session {
     this.#clock = options.clock ?? systemClock;
     this.#supported = options.supportedVersions ?? (options.role === 'server' ? DUAL_ERA_VERSIONS : LEGACY_PROTOCOL_VERSIONS);
     const versions = versionListsOf(this.#supported);
-    const modernVersions = options.role === 'server' ? versions.modern : NO_VERSIONS;
-    this.#state = initialConnectionState({ role: options.role, strictInitialized: options.strictInitialized ?? false, modernVersions });
-    const legacyVersions = versions.legacy;
-    this.#revision = revisionFor(proposeVersion(legacyVersions.length > 0 ? legacyVersions : this.#supported));
+    this.#state = initialConnectionState(connectionConfigOf(versions, options.role, options.strictInitialized ?? false));
+    this.#revision = revisionFor(versions.initial);
     const observer = (this.#observer = new SessionObserver(this.id, this.#clock, options.inspect));
     const ledger = (this.#ledger = new RequestLedger({
       memory: options.settledMemory ?? 1024,
@@ -451,16 +465,18 @@ export class Session {
     if (this.role !== 'client') throw new InvalidStateError('Only a client negotiates an era', this.#state.kind);
     this.#clientInfo = params.clientInfo;
     const handshake = this.#host;
-    const host = {
-      useRevision: (version: string) => handshake.useRevision(version),
-      dispatch: (event: ConnectionEvent) => handshake.dispatch(event),
-      request: (method: string, params: JsonObject, requestOptions: RequestOptions) => handshake.request(method, params, requestOptions),
+    // One object per negotiation (it was built, then spread into a second one with `initialize`).
+    const host: NegotiationHost = {
+      useRevision: (version) => handshake.useRevision(version),
+      dispatch: (event) => handshake.dispatch(event),
+      request: (method, requestParams, requestOptions) => handshake.request(method, requestParams, requestOptions),
       supported: this.#supported,
       discoveryTimeoutMs: this.#options.discoveryTimeoutMs,
       discoveryAwaitsAnswer: this.#transport?.answersUntilClosed === true,
       closed: this.closed,
+      initialize: (p, o) => this.initialize(p, o),
     };
-    return negotiateEra({ ...host, initialize: (p, o) => this.initialize(p, o) }, params, options);
+    return negotiateEra(host, params, options);
   }
 
   // ------------------------------------------------------------------ outbound
