@@ -286,8 +286,9 @@ export class StreamableHttpClientTransport implements Transport {
     const sessionId = isInitialize || modern !== undefined ? undefined : this.#sessionId;
     const url = this.#url.href;
     if (modern !== undefined && isRequestWithMethod(message, 'tools/list')) for (const id of requestIdsOf(message)) this.#toolLists.add(id);
-    const cancel = new AbortController();
-    if (modern !== undefined) for (const id of requestIdsOf(message)) this.#modernRequests.set(id, cancel);
+    // Only a modern request is cancelled by aborting its POST (`#cancelModern`): a legacy POST needs no controller of its own.
+    const cancel = modern === undefined ? undefined : new AbortController();
+    if (cancel !== undefined) for (const id of requestIdsOf(message)) this.#modernRequests.set(id, cancel);
     const headers = await buildHeaders(this.#options.headers, {
       accept: ACCEPT_BOTH,
       'content-type': 'application/json',
@@ -300,7 +301,7 @@ export class StreamableHttpClientTransport implements Transport {
     const scoped = this.#posts.child();
     let response: Response;
     try {
-      const signal = modern === undefined ? scoped.signal : AbortSignal.any([scoped.signal, cancel.signal]);
+      const signal = cancel === undefined ? scoped.signal : AbortSignal.any([scoped.signal, cancel.signal]);
       response = await this.#fetch(url, { ...this.#options.requestInit, method: 'POST', headers, body: JSON.stringify(message), signal });
     } catch (error) {
       scoped.release();
