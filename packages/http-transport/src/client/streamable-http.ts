@@ -44,7 +44,7 @@ import {
   type TransportCloseInfo,
   type TransportSink,
 } from '@statemcp/protocol';
-import { AbortScope } from './abort-scope.js';
+import { AbortScope, type ScopedSignal } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import { defaultFetch } from './node-http-fetch.js';
@@ -311,14 +311,14 @@ export class StreamableHttpClientTransport implements Transport {
     }
     try {
       this.#assertOpen();
-      return await this.#answer(message, response, sessionId);
+      return await this.#answer(message, response, sessionId, scoped);
     } finally {
       scoped.release();
     }
   }
 
   /** What the server's answer to one POST means. */
-  async #answer(message: JsonRpcMessage, response: Response, sessionId: string | undefined): Promise<PostOutcome> {
+  async #answer(message: JsonRpcMessage, response: Response, sessionId: string | undefined, scoped: ScopedSignal): Promise<PostOutcome> {
     const url = this.#url.href;
     const isInitialize = isRequestWithMethod(message, 'initialize');
     if (!response.ok) {
@@ -351,7 +351,7 @@ export class StreamableHttpClientTransport implements Transport {
       return { kind: 'done' };
     }
     if (isSse) {
-      this.#streams.consumeRequestStream(response, requestIds);
+      this.#streams.consumeRequestStream(response, requestIds, scoped);
       return { kind: 'done' };
     }
     if (contentType.includes('application/json')) {
