@@ -8,6 +8,8 @@
  */
 export interface ScopedSignal {
   readonly signal: AbortSignal;
+  /** Aborts this request's signal alone (whatever reads its answer stops with it). */
+  abort(reason?: unknown): void;
   /** The request is over: forget its signal (idempotent). */
   release(): void;
 }
@@ -32,10 +34,10 @@ export class AbortScope {
     const controller = new AbortController();
     if (this.#aborted) {
       controller.abort(this.#reason);
-      return { signal: controller.signal, release: () => undefined };
+      return { signal: controller.signal, abort: (reason) => controller.abort(reason), release: () => undefined };
     }
     this.#inFlight.add(controller);
-    return { signal: controller.signal, release: () => void this.#inFlight.delete(controller) };
+    return { signal: controller.signal, abort: (reason) => controller.abort(reason), release: () => void this.#inFlight.delete(controller) };
   }
 
   /** Aborts every signal still in flight and every later one. Idempotent. */

@@ -213,7 +213,7 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof 
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
     const body = init?.body;
     const simpleBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
-    if (url === undefined || !simpleBody || init?.redirect === 'error' || !/^https?:/i.test(url) || !isNodeRuntime()) return globalThis.fetch(input, init);
+    if (url === undefined || !simpleBody || init?.redirect === 'error' || !/^https?:/i.test(url) || (modules === undefined && !isNodeRuntime())) return globalThis.fetch(input, init);
     const loaded = load();
     const agents = { http: options.httpAgent ?? loaded.agents.http, https: options.httpsAgent ?? loaded.agents.https };
     return request({ ...loaded, agents }, new URL(url), init ?? {}, body ?? undefined, 0);
@@ -237,8 +237,15 @@ function request(loaded: Modules, url: URL, init: RequestInit, body: string | Ui
   const module = secure ? loaded.https : loaded.http;
   const method = (init.method ?? 'GET').toUpperCase();
   return new Promise<Response>((resolve, reject) => {
+    // One abort listener for the whole exchange: before the response it fails the request,
+    // after it the body stream carries the abort (destroying it errors the reader).
+    let answer: Http.IncomingMessage | undefined;
     const onAbort = () => {
       const reason = signal === undefined ? new DOMException('This operation was aborted', 'AbortError') : abortError(signal);
+      if (answer !== undefined) {
+        answer.destroy(reason);
+        return;
+      }
       outgoing.destroy(reason);
       reject(reason);
     };
@@ -263,19 +270,17 @@ function request(loaded: Modules, url: URL, init: RequestInit, body: string | Ui
           resolve(new Response(null, { status, statusText, headers: responseHeaders(incoming.headers) }));
           return;
         }
-        // From here the body stream carries any abort: destroying it errors the reader.
-        signal?.removeEventListener('abort', onAbort);
         if (signal !== undefined) {
-          const abortBody = () => incoming.destroy(abortError(signal));
-          signal.addEventListener('abort', abortBody, { once: true });
-          incoming.once('close', () => signal.removeEventListener('abort', abortBody));
+          answer = incoming;
+          incoming.once('close', () => signal.removeEventListener('abort', onAbort));
         }
         resolve(new NodeHttpResponse(incoming, loaded.Readable, status, statusText));
       },
     );
     signal?.addEventListener('abort', onAbort, { once: true });
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
-      signal?.removeEventListener('abort', onAbort);
+      // After the response, its body's 'close' removes the listener.
+      if (answer === undefined) signal?.removeEventListener('abort', onAbort);
       // A pooled keep-alive socket the server closed while idle fails before the request
       // reached the server: the one case Node's documentation says to retry (once).
       if (outgoing.reusedSocket && error.code === 'ECONNRESET' && !retried && signal?.aborted !== true) {

@@ -50,7 +50,8 @@ interface StreamRecord {
   readonly requestIds: readonly RequestId[];
   readonly tracker: ReconnectTracker;
   lastEventId: string | undefined;
-  readonly controller: AbortController;
+  /** Stops the stream's reads: its own controller, or for a POST's stream the POST's signal. */
+  readonly controller: Pick<AbortController, 'signal' | 'abort'>;
   timer: ReturnType<Clock['setTimeout']> | undefined;
   state: StreamState;
 }
@@ -69,9 +70,12 @@ export class SseStreams {
     return this.#standalone?.state;
   }
 
-  /** Reads the SSE body of a POST that carried `requestIds`, resuming it if it is cut. */
-  consumeRequestStream(response: Response, requestIds: readonly RequestId[]): void {
-    const record = this.#newRecord('request', requestIds);
+  /**
+   * Reads the SSE body of a POST that carried `requestIds`, resuming it if it is cut. `post`
+   * is the POST's own abort signal: the stream stops through it (no second signal per POST).
+   */
+  consumeRequestStream(response: Response, requestIds: readonly RequestId[], post?: Pick<AbortController, 'signal' | 'abort'>): void {
+    const record = this.#newRecord('request', requestIds, post);
     this.#requestStreams.add(record);
     this.#setState(record, { kind: 'open', lastEventId: undefined });
     void this.#readStream(record, response);
@@ -125,10 +129,10 @@ export class SseStreams {
     record.state = { kind: 'closed' };
   }
 
-  #newRecord(role: 'standalone' | 'request', requestIds: readonly RequestId[]): StreamRecord {
-    const controller = new AbortController();
+  #newRecord(role: 'standalone' | 'request', requestIds: readonly RequestId[], stopper?: Pick<AbortController, 'signal' | 'abort'>): StreamRecord {
+    const controller = stopper ?? new AbortController();
     // A record made after the transport closed is stopped from the start.
-    if (this.#host.lifetime.aborted) controller.abort(this.#host.lifetime.reason);
+    if (this.#host.lifetime.aborted && !controller.signal.aborted) controller.abort(this.#host.lifetime.reason);
     return {
       role,
       pending: new Set(requestIds),

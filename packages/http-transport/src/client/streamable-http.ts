@@ -44,7 +44,7 @@ import {
   type TransportCloseInfo,
   type TransportSink,
 } from '@statemcp/protocol';
-import { AbortScope } from './abort-scope.js';
+import { AbortScope, type ScopedSignal } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import { defaultFetch } from './node-http-fetch.js';
@@ -286,8 +286,9 @@ export class StreamableHttpClientTransport implements Transport {
     const sessionId = isInitialize || modern !== undefined ? undefined : this.#sessionId;
     const url = this.#url.href;
     if (modern !== undefined && isRequestWithMethod(message, 'tools/list')) for (const id of requestIdsOf(message)) this.#toolLists.add(id);
-    const cancel = new AbortController();
-    if (modern !== undefined) for (const id of requestIdsOf(message)) this.#modernRequests.set(id, cancel);
+    // Only a modern request is cancelled by aborting its POST (`#cancelModern`): a legacy POST needs no controller of its own.
+    const cancel = modern === undefined ? undefined : new AbortController();
+    if (cancel !== undefined) for (const id of requestIdsOf(message)) this.#modernRequests.set(id, cancel);
     const headers = await buildHeaders(this.#options.headers, {
       accept: ACCEPT_BOTH,
       'content-type': 'application/json',
@@ -300,7 +301,7 @@ export class StreamableHttpClientTransport implements Transport {
     const scoped = this.#posts.child();
     let response: Response;
     try {
-      const signal = modern === undefined ? scoped.signal : AbortSignal.any([scoped.signal, cancel.signal]);
+      const signal = cancel === undefined ? scoped.signal : AbortSignal.any([scoped.signal, cancel.signal]);
       response = await this.#fetch(url, { ...this.#options.requestInit, method: 'POST', headers, body: JSON.stringify(message), signal });
     } catch (error) {
       scoped.release();
@@ -310,14 +311,14 @@ export class StreamableHttpClientTransport implements Transport {
     }
     try {
       this.#assertOpen();
-      return await this.#answer(message, response, sessionId);
+      return await this.#answer(message, response, sessionId, scoped);
     } finally {
       scoped.release();
     }
   }
 
   /** What the server's answer to one POST means. */
-  async #answer(message: JsonRpcMessage, response: Response, sessionId: string | undefined): Promise<PostOutcome> {
+  async #answer(message: JsonRpcMessage, response: Response, sessionId: string | undefined, scoped: ScopedSignal): Promise<PostOutcome> {
     const url = this.#url.href;
     const isInitialize = isRequestWithMethod(message, 'initialize');
     if (!response.ok) {
@@ -350,7 +351,7 @@ export class StreamableHttpClientTransport implements Transport {
       return { kind: 'done' };
     }
     if (isSse) {
-      this.#streams.consumeRequestStream(response, requestIds);
+      this.#streams.consumeRequestStream(response, requestIds, scoped);
       return { kind: 'done' };
     }
     if (contentType.includes('application/json')) {
