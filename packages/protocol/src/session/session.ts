@@ -29,12 +29,13 @@ import {
 } from '../versions.js';
 import { systemClock, type Clock } from './clock.js';
 import { CloseTracker } from './close-tracker.js';
+import { Deadlines } from './deadlines.js';
 import { checkCustomParams } from './custom-methods.js';
 import { negotiateEra, type NegotiateOptions, type NegotiateOutcome } from './discovery.js';
 import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
 import { InboundDispatcher, type InboundHost } from './inbound.js';
 import { startKeepAlive } from './keep-alive.js';
-import { RequestLedger, type PendingRequestView } from './ledger.js';
+import { RequestLedger, type OutboundRecord, type PendingRequestView } from './ledger.js';
 import { SessionObserver } from './observer.js';
 import type {
   CloseInfo,
@@ -281,7 +282,7 @@ export class Session {
     const observer = (this.#observer = new SessionObserver(this.id, this.#clock, options.inspect));
     const ledger = (this.#ledger = new RequestLedger({
       memory: options.settledMemory ?? 1024,
-      clearTimer: (handle) => this.#clock.clearTimeout(handle),
+      deadlines: new Deadlines<OutboundRecord>(this.#clock),
       listener: (record, from, event) => observer.request(record, from, event),
     }));
     const host = (this.#host = newSessionHost(this, ledger, observer, versions.handshake));
