@@ -227,7 +227,10 @@ export class OutboundRequests {
       }
       const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
       if (outParams !== undefined) message.params = outParams;
-      if (INPUT_REQUIRED_METHODS.has(method)) (this.#rounds ??= new WeakMap()).set(record, { params: outParams, count: 0, onRound: options.onInputRound });
+      // Only a revision with Multi Round-Trip Requests answers input_required (a held request's revision is not settled yet).
+      if (INPUT_REQUIRED_METHODS.has(method) && (held || host.revision().features.multiRoundTrip)) {
+        (this.#rounds ??= new WeakMap()).set(record, { params: outParams, count: 0, onRound: options.onInputRound });
+      }
       if (held) this.#held.push({ record, message, options });
       else this.#dispatch(record, message, options);
     });
