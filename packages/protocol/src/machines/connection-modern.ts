@@ -16,7 +16,7 @@
  * ```
  */
 import { ErrorCode } from '../jsonrpc/messages.js';
-import { accept, INITIALIZE, rejectInbound, refuse, step, type EventOf, type StateOf } from './connection-steps.js';
+import { accept, accepted, INITIALIZE, rejectInbound, refuse, step, type EventOf, type StateOf } from './connection-steps.js';
 import type { ConnectionConfig, ConnectionStep, PeerInfo } from './connection-types.js';
 
 /** The peer of a modern connection: who the client is and what it declared travel with each request. */
@@ -57,7 +57,7 @@ export function modernInbound(state: StateOf<'operating'>, event: EventOf<'inbou
   if (event.method === INITIALIZE) return step(state, rejectInbound('Method not found: initialize (2026-07-28 has no handshake; use server/discover)', ErrorCode.MethodNotFound));
   const declared = event.declaredVersion;
   if (declared !== undefined && !servesModern(state.config, declared)) return unsupportedVersion(state, declared);
-  return step(state, accept);
+  return accepted(state);
 }
 
 /** Server, Operating at a modern version: servers never send requests (§6.6: input comes back through MRTR). */

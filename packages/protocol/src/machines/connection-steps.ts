@@ -48,6 +48,14 @@ export function step(state: ConnectionState, ...effects: ConnectionEffect[]): Co
   return { state, effects };
 }
 export const accept: ConnectionEffect = { type: 'accept' };
+const ACCEPT_ONLY: readonly ConnectionEffect[] = [accept]; // not frozen: for…of over a frozen array allocates per element
+/**
+ * `step(state, accept)` without an effects array per step: the Operating rows run for every
+ * message (issue 19), and their step is read, never kept nor changed.
+ */
+export function accepted(state: ConnectionState): ConnectionStep {
+  return { state, effects: ACCEPT_ONLY };
+}
 export function rejectInbound(message: string, code: number = ErrorCode.InvalidRequest, data?: unknown): ConnectionEffect {
   return data === undefined ? { type: 'rejectInbound', code, message } : { type: 'rejectInbound', code, message, data };
 }

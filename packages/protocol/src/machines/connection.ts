@@ -31,6 +31,7 @@ import {
   discoveryIgnoredRows,
   INITIALIZED_NOTIFICATION,
   accept,
+  accepted,
   drop,
   ignore,
   liveClosingRows,
@@ -58,7 +59,7 @@ const OPERATING: ConnectionTable['operating'] = {
       const modern = modernOutbound(state, event);
       if (modern !== undefined) return modern;
       if (event.method === INITIALIZE) return step(state, refuse('Already initialized'));
-      return step(state, accept);
+      return accepted(state);
     },
   },
   inboundRequest: {
@@ -69,7 +70,7 @@ const OPERATING: ConnectionTable['operating'] = {
       const modern = modernInbound(state, event);
       if (modern !== undefined) return modern;
       if (event.method === INITIALIZE) return step(state, rejectInbound('Already initialized; a second initialize is not allowed'));
-      return step(state, accept);
+      return accepted(state);
     },
   },
   outboundNotification: {
@@ -78,7 +79,7 @@ const OPERATING: ConnectionTable['operating'] = {
     doc: 'every notification but a second notifications/initialized',
     apply(state, event) {
       if (event.method === INITIALIZED_NOTIFICATION) return step(state, refuse('notifications/initialized was already sent'));
-      return step(state, accept);
+      return accepted(state);
     },
   },
   inboundNotification: {
@@ -87,7 +88,7 @@ const OPERATING: ConnectionTable['operating'] = {
     doc: 'every notification but a repeated notifications/initialized',
     apply(state, event) {
       if (event.method === INITIALIZED_NOTIFICATION) return step(state, drop('repeated notifications/initialized'));
-      return step(state, accept);
+      return accepted(state);
     },
   },
   initializeSucceeded: {

@@ -26,6 +26,12 @@ export interface Clock {
   setTimeout(callback: () => void, ms: number, options?: TimerOptions): TimerHandle;
   /** Cancels a timer that has not fired; a no-op otherwise. */
   clearTimeout(handle: TimerHandle): void;
+  /**
+   * Changes whether a pending timer keeps the process alive, without re-creating it (Node:
+   * `ref()` / `unref()`). Optional: without it, a timer that must stop keeping the process
+   * alive is cleared and created again.
+   */
+  setKeepAlive?(handle: TimerHandle, keepAlive: boolean): void;
 }
 
 /** The real clock: `performance.now()` and Node timers, unref'd unless `keepAlive` is set. */
@@ -39,12 +45,20 @@ export const systemClock: Clock = {
   clearTimeout(handle) {
     clearTimeout(handle as ReturnType<typeof setTimeout>);
   },
+  setKeepAlive(handle, keepAlive) {
+    const timer = handle as ReturnType<typeof setTimeout>;
+    if (typeof timer === 'object' && 'ref' in timer) {
+      if (keepAlive) timer.ref();
+      else timer.unref();
+    }
+  },
 };
 
 interface SimulatedTimer {
   readonly id: number;
   readonly at: number;
   readonly callback: () => void;
+  keepAlive: boolean;
 }
 
 /**
@@ -72,8 +86,8 @@ export class SimulatedClock implements Clock {
   }
 
   /** Schedules `callback` at the simulated time now + `ms`; it runs when `advance` passes that time. */
-  setTimeout(callback: () => void, ms: number, _options?: TimerOptions): TimerHandle {
-    const timer: SimulatedTimer = { id: this.#nextId++, at: this.#now + Math.max(0, ms), callback };
+  setTimeout(callback: () => void, ms: number, options?: TimerOptions): TimerHandle {
+    const timer: SimulatedTimer = { id: this.#nextId++, at: this.#now + Math.max(0, ms), callback, keepAlive: options?.keepAlive === true };
     this.#timers.set(timer.id, timer);
     return { id: timer.id };
   }
@@ -84,9 +98,23 @@ export class SimulatedClock implements Clock {
     if (typeof id === 'number') this.#timers.delete(id);
   }
 
+  /** Records whether a pending timer would keep a process alive (see {@link keepAliveTimers}). */
+  setKeepAlive(handle: TimerHandle, keepAlive: boolean): void {
+    const id = (handle as { id?: unknown }).id;
+    const timer = typeof id === 'number' ? this.#timers.get(id) : undefined;
+    if (timer !== undefined) timer.keepAlive = keepAlive;
+  }
+
   /** Number of timers not yet fired or cleared. */
   get pendingTimers(): number {
     return this.#timers.size;
+  }
+
+  /** Number of pending timers that would keep a process alive (`keepAlive`, as last set). */
+  get keepAliveTimers(): number {
+    let count = 0;
+    for (const timer of this.#timers.values()) if (timer.keepAlive) count++;
+    return count;
   }
 
   /** Moves time forward by `ms`, firing due timers in order. */

@@ -57,7 +57,7 @@ export interface InboundHost {
   /** True while the machine holds inbound messages back (a server answering initialize). */
   isHoldingBack(): boolean;
   /** Runs a gate event through the machine and returns the gate's effects. */
-  gate(event: ConnectionEvent): ConnectionEffect[];
+  gate(event: ConnectionEvent): readonly ConnectionEffect[];
   write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void>;
   requestHandler(method: string): RequestHandler | undefined;
   notificationHandler(method: string): NotificationHandler | undefined;

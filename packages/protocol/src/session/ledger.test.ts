@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { RequestLedger, handlerSignal, type InboundRecord } from './ledger.js';
+import { SimulatedClock } from './clock.js';
+import { Deadlines } from './deadlines.js';
+import { RequestLedger, handlerSignal, type InboundRecord, type OutboundRecord } from './ledger.js';
 
 function ledger() {
   const moves: string[] = [];
-  const subject = new RequestLedger({ memory: 4, clearTimer: () => undefined, listener: (record, from) => moves.push(`${String(record.id)}:${from}->${record.state}`) });
+  const subject = new RequestLedger({ memory: 4, deadlines: new Deadlines<OutboundRecord>(new SimulatedClock()), listener: (record, from) => moves.push(`${String(record.id)}:${from}->${record.state}`) });
   return { subject, moves };
 }
 

@@ -11,8 +11,8 @@ import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
 import type { RequestInputRound } from '../observability/events.js';
 import type { TraceContext } from '../observability/trace-context.js';
 import { isSettled, requestTransition, type RequestEventType, type RequestStateKind } from '../machines/request.js';
-import type { TimerHandle } from './clock.js';
 import type { CustomSchema } from './custom-methods.js';
+import type { Deadlines, DeadlineSlots } from './deadlines.js';
 
 interface RecordBase {
   readonly id: RequestId;
@@ -26,7 +26,7 @@ interface RecordBase {
 }
 
 /** A request this side sent and awaits. */
-export interface OutboundRecord extends Omit<RecordBase, 'id'> {
+export interface OutboundRecord extends Omit<RecordBase, 'id'>, DeadlineSlots {
   /**
    * Changes only when a modern-era request is sent again after an `InputRequiredResult`: each
    * round goes out under a new id ({@link RequestLedger.reissue}).
@@ -42,12 +42,8 @@ export interface OutboundRecord extends Omit<RecordBase, 'id'> {
   readonly resetTimeoutOnProgress: boolean;
   /** 2025-11-25 task-augmented request: cancelled with `tasks/cancel`, never `notifications/cancelled`. */
   readonly taskAugmented: boolean;
-  /** Whether its timers keep the process alive (every request but a keep-alive ping). */
-  readonly awaited: boolean;
   /** A custom method's result schema (spec methods are checked against the revision). */
   readonly customResult: CustomSchema | undefined;
-  timer: TimerHandle | undefined;
-  maxTimer: TimerHandle | undefined;
   /** Detaches the caller's AbortSignal listener. */
   detach: (() => void) | undefined;
 }
@@ -130,12 +126,13 @@ export class RequestLedger {
   #oldest = 0;
   readonly #memory: number;
   readonly #listener: LedgerListener;
-  readonly #clearTimer: (handle: TimerHandle) => void;
+  /** The outbound requests' timeouts and maximums, behind one timer. */
+  readonly deadlines: Deadlines<OutboundRecord>;
 
-  constructor(options: { memory: number; listener: LedgerListener; clearTimer: (handle: TimerHandle) => void }) {
+  constructor(options: { memory: number; listener: LedgerListener; deadlines: Deadlines<OutboundRecord> }) {
     this.#memory = options.memory;
     this.#listener = options.listener;
-    this.#clearTimer = options.clearTimer;
+    this.deadlines = options.deadlines;
   }
 
   addOutbound(record: OutboundRecord): void {
@@ -203,16 +200,13 @@ export class RequestLedger {
 
   /**
    * The one place an outbound request settles: moves it to its terminal state, clears its
-   * timers and signal listener, forgets it (remembering the id for late messages) and
+   * deadlines and signal listener, forgets it (remembering the id for late messages) and
    * resolves or rejects its promise. Returns false if it had already settled.
    */
   settle(record: OutboundRecord, outcome: Settlement): boolean {
     if (isSettled(record.state)) return false;
     if (!this.move(record, outcome.event)) return false;
-    if (record.timer !== undefined) this.#clearTimer(record.timer);
-    if (record.maxTimer !== undefined) this.#clearTimer(record.maxTimer);
-    record.timer = undefined;
-    record.maxTimer = undefined;
+    this.deadlines.remove(record);
     record.detach?.();
     record.detach = undefined;
     this.#outbound?.delete(record.id);

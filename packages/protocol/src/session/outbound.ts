@@ -90,6 +90,7 @@ export class OutboundRequests {
 
   constructor(host: OutboundHost) {
     this.#host = host;
+    host.ledger.deadlines.onExpire((record, maximum) => this.#expire(record, maximum ? (record.maxTotalTimeoutMs as number) : record.timeoutMs, maximum));
   }
 
   /** Cancellations still being written (the close waits for them, bounded by its deadline). */
@@ -203,8 +204,11 @@ export class OutboundRequests {
         trace,
         awaited,
         customResult: options.custom?.result,
-        timer: undefined,
-        maxTimer: undefined,
+        timeoutAt: Number.POSITIVE_INFINITY,
+        maxAt: Number.POSITIVE_INFINITY,
+        timeoutSeq: 0,
+        maxSeq: 0,
+        slot: -1,
         detach: undefined,
       };
       host.ledger.addOutbound(record);
@@ -213,11 +217,8 @@ export class OutboundRequests {
         parent.waitingOn++;
         host.ledger.move(parent, 'awaitInput');
       }
-      this.#armTimeout(record);
-      if (record.maxTotalTimeoutMs !== undefined) {
-        const max = record.maxTotalTimeoutMs;
-        record.maxTimer = host.clock.setTimeout(() => this.#expire(record, max, true), max, { keepAlive: awaited });
-      }
+      this.#armTimeout(record, record.startedAt);
+      if (record.maxTotalTimeoutMs !== undefined) host.ledger.deadlines.setMaximum(record, record.startedAt + record.maxTotalTimeoutMs);
       const signal = options.signal;
       if (signal !== undefined) {
         const onAbort = (): void => this.cancel(record, abortReason(signal));
@@ -226,7 +227,10 @@ export class OutboundRequests {
       }
       const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
       if (outParams !== undefined) message.params = outParams;
-      if (INPUT_REQUIRED_METHODS.has(method)) (this.#rounds ??= new WeakMap()).set(record, { params: outParams, count: 0, onRound: options.onInputRound });
+      // Only a revision with Multi Round-Trip Requests answers input_required (a held request's revision is not settled yet).
+      if (INPUT_REQUIRED_METHODS.has(method) && (held || host.revision().features.multiRoundTrip)) {
+        (this.#rounds ??= new WeakMap()).set(record, { params: outParams, count: 0, onRound: options.onInputRound });
+      }
       if (held) this.#held.push({ record, message, options });
       else this.#dispatch(record, message, options);
     });
@@ -307,6 +311,7 @@ export class OutboundRequests {
       const ended = record.state === 'created' ? host.endError() : undefined;
       host.ledger.settle(record, { event: 'abort', error: ended ?? host.closedError(`${record.method} did not complete: the connection closed`) });
     }
+    host.ledger.deadlines.stop();
   }
 
   onResult(message: JsonRpcResultResponse): void {
@@ -372,8 +377,7 @@ export class OutboundRequests {
     } catch (error) {
       host.observer.diagnostic('onInputRound threw', error);
     }
-    if (record.timer !== undefined) host.clock.clearTimeout(record.timer);
-    record.timer = undefined;
+    ledger.deadlines.setTimeout(record, Number.POSITIVE_INFINITY);
     // Settling the request (cancel, maximum, close) aborts the handlers still answering.
     const controller = new AbortController();
     const detach = record.detach;
@@ -470,9 +474,8 @@ export class OutboundRequests {
       if (this.#paused !== undefined) return;
       const paused = (this.#paused = new Set());
       for (const record of ledger.pendingOutbound()) {
-        if (record.timer === undefined) continue;
-        this.#host.clock.clearTimeout(record.timer);
-        record.timer = undefined;
+        if (record.timeoutAt === Number.POSITIVE_INFINITY) continue;
+        ledger.deadlines.setTimeout(record, Number.POSITIVE_INFINITY);
         paused.add(record);
       }
       return;
@@ -485,16 +488,15 @@ export class OutboundRequests {
     }
   }
 
-  #armTimeout(record: OutboundRecord): void {
-    const clock = this.#host.clock;
-    if (record.timer !== undefined) clock.clearTimeout(record.timer);
-    record.timer = undefined;
-    if (record.timeoutMs === Infinity) return; // open by design (a listen stream): no timer
-    if (this.#paused !== undefined) {
-      this.#paused.add(record); // armed once the authorization ends
-      return;
+  /** (Re)starts the request's timeout: `timeoutMs` from now, unless it has none or authorization pauses it. */
+  #armTimeout(record: OutboundRecord, now?: number): void {
+    const { clock, ledger } = this.#host;
+    let at = Number.POSITIVE_INFINITY; // open by design (a listen stream): no timeout
+    if (record.timeoutMs !== Infinity) {
+      if (this.#paused === undefined) at = (now ?? clock.now()) + record.timeoutMs;
+      else this.#paused.add(record); // armed once the authorization ends
     }
-    record.timer = clock.setTimeout(() => this.#expire(record, record.timeoutMs, false), record.timeoutMs, { keepAlive: record.awaited });
+    ledger.deadlines.setTimeout(record, at);
   }
 
   #expire(record: OutboundRecord, ms: number, maximum: boolean): void {

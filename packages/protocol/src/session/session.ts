@@ -29,12 +29,13 @@ import {
 } from '../versions.js';
 import { systemClock, type Clock } from './clock.js';
 import { CloseTracker } from './close-tracker.js';
+import { Deadlines } from './deadlines.js';
 import { checkCustomParams } from './custom-methods.js';
 import { negotiateEra, type NegotiateOptions, type NegotiateOutcome, type NegotiationHost } from './discovery.js';
 import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
 import { InboundDispatcher, type InboundHost } from './inbound.js';
 import { startKeepAlive } from './keep-alive.js';
-import { RequestLedger, type PendingRequestView } from './ledger.js';
+import { RequestLedger, type OutboundRecord, type PendingRequestView } from './ledger.js';
 import { SessionObserver } from './observer.js';
 import type {
   CloseInfo,
@@ -212,7 +213,7 @@ export class Session {
         return this.#session.#state.kind === 'initializing';
       }
 
-      gate(event: ConnectionEvent): ConnectionEffect[] {
+      gate(event: ConnectionEvent): readonly ConnectionEffect[] {
         return this.#session.#dispatch(event);
       }
 
@@ -295,7 +296,7 @@ export class Session {
     const observer = (this.#observer = new SessionObserver(this.id, this.#clock, options.inspect));
     const ledger = (this.#ledger = new RequestLedger({
       memory: options.settledMemory ?? 1024,
-      clearTimer: (handle) => this.#clock.clearTimeout(handle),
+      deadlines: new Deadlines<OutboundRecord>(this.#clock),
       listener: (record, from, event) => observer.request(record, from, event),
     }));
     const host = (this.#host = newSessionHost(this, ledger, observer, versions.handshake));
@@ -495,8 +496,8 @@ export class Session {
   #request(method: string, params: JsonObject | undefined, options: RequestOptions, awaited: boolean): Promise<JsonObject> {
     const transport = this.#transport;
     if (transport === undefined) return Promise.reject(new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind));
-    const effects = this.#dispatch({ type: 'outboundRequest', method, ...(options.waitForOperating === true ? { waitForOperating: true } : {}) });
-    const held = effects.some((effect) => effect.type === 'holdOutbound');
+    const effects = this.#dispatch(options.waitForOperating === true ? { type: 'outboundRequest', method, waitForOperating: true } : { type: 'outboundRequest', method });
+    const held = effects.some(isHold);
     const refused = held ? undefined : (this.#refusal(effects) ?? this.#outbound.refusal(method, options, transport));
     if (refused !== undefined) return Promise.reject(refused);
     if (options.signal?.aborted === true) {
@@ -548,12 +549,13 @@ export class Session {
 
   // ------------------------------------------------------------------ the machine and its effects
 
-  #dispatch(event: ConnectionEvent): ConnectionEffect[] {
+  /** Applies `event` to the connection machine, runs its effects and returns the gate's (an accepted message's step allocates none). */
+  #dispatch(event: ConnectionEvent): readonly ConnectionEffect[] {
     const from = this.#state;
     const { state, effects } = transition(from, event);
     this.#state = state;
     if (state.kind !== from.kind) this.#emitTransition(from, state, event);
-    const gateEffects: ConnectionEffect[] = [];
+    let performed = false;
     for (const effect of effects) {
       switch (effect.type) {
         case 'accept':
@@ -563,8 +565,7 @@ export class Session {
         case 'deferInbound':
         case 'holdOutbound':
         case 'ignore':
-          gateEffects.push(effect);
-          break;
+          continue; // the gate's: returned to the caller
         case 'releaseOutbound':
           // After notifications/initialized has gone out: nothing may overtake it.
           void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld());
@@ -608,8 +609,9 @@ export class Session {
           this.#finalize();
           break;
       }
+      performed = true;
     }
-    return gateEffects;
+    return performed ? effects.filter(isGateEffect) : effects;
   }
 
   /** Runs an outbound gate event; returns the local error to throw when refused, else undefined. */
@@ -680,4 +682,24 @@ function revisionFor(version: string): Revision {
   const revision = getRevision(version) ?? getRevision(LATEST_LEGACY_PROTOCOL_VERSION);
   if (revision === undefined) throw new Error(`No revision registered for ${version}`);
   return revision;
+}
+
+/** The effects a gate returns to its caller (the others the session performs itself). */
+function isGateEffect(effect: ConnectionEffect): boolean {
+  switch (effect.type) {
+    case 'accept':
+    case 'rejectInbound':
+    case 'refuseOutbound':
+    case 'dropInbound':
+    case 'deferInbound':
+    case 'holdOutbound':
+    case 'ignore':
+      return true;
+    default:
+      return false;
+  }
+}
+
+function isHold(effect: ConnectionEffect): boolean {
+  return effect.type === 'holdOutbound';
 }

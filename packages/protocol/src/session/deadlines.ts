@@ -1,0 +1,206 @@
+/**
+ * The deadlines of a session's outbound requests behind ONE clock timer (issue 19): a timer
+ * per request cost a Node `Timeout`, its timer list and two calls into the loop for every
+ * call, ≈5 % of an in-memory `tools/call`. Each request keeps two deadlines — its timeout
+ * (reset on progress) and its hard maximum — in a min-heap ordered by the earlier of the two;
+ * the timer waits for the heap's top.
+ *
+ * The timer is re-armed only when the earliest deadline moves EARLIER than the armed one. A
+ * request that settles, or a deadline that moves later, leaves it alone: it fires early, finds
+ * nothing due and waits again for the new top. With nothing left to wait for it stops keeping
+ * the process alive (`Clock.setKeepAlive`, or cleared when the clock cannot), so sequential
+ * calls share one timer instead of creating and clearing one each. Deadlines due at the same
+ * time fire in the order they were set, as separate timers did.
+ */
+import type { Clock, TimerHandle } from './clock.js';
+
+/** What the heap keeps on each request record. */
+export interface DeadlineSlots {
+  /** When its timeout fires; `Infinity`: none (paused, between input rounds, or open by design). */
+  timeoutAt: number;
+  /** When its hard maximum fires; `Infinity`: none. */
+  maxAt: number;
+  /** When each was set, in a session-wide order: equal deadlines fire in that order. */
+  timeoutSeq: number;
+  maxSeq: number;
+  /** Its index in the heap, -1 when it has no deadline. */
+  slot: number;
+  /** Whether its deadlines keep the process alive (every request but a keep-alive ping). */
+  readonly awaited: boolean;
+}
+
+/** Called when a request's deadline passes; `maximum`: it was the hard maximum. */
+export type ExpireCallback<R> = (record: R, maximum: boolean) => void;
+
+export class Deadlines<R extends DeadlineSlots> {
+  readonly #clock: Clock;
+  readonly #heap: R[] = [];
+  #onExpire: ExpireCallback<R> | undefined;
+  #seq = 0;
+  /** Records in the heap whose deadlines keep the process alive. */
+  #awaited = 0;
+  #timer: TimerHandle | undefined;
+  /** When the armed timer fires (`Infinity` when none is armed). */
+  #armedAt = Number.POSITIVE_INFINITY;
+  #keptAlive = false;
+  readonly #fire = (): void => this.#expireDue();
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  /** Who handles an expired deadline (the session's outbound requests, created after the ledger). */
+  onExpire(callback: ExpireCallback<R>): void {
+    this.#onExpire = callback;
+  }
+
+  /** Number of requests with a deadline. */
+  get size(): number {
+    return this.#heap.length;
+  }
+
+  /** Sets (or with `Infinity` removes) `record`'s timeout deadline. */
+  setTimeout(record: R, at: number): void {
+    record.timeoutAt = at;
+    record.timeoutSeq = ++this.#seq;
+    this.#place(record);
+  }
+
+  /** Sets `record`'s hard maximum. */
+  setMaximum(record: R, at: number): void {
+    record.maxAt = at;
+    record.maxSeq = ++this.#seq;
+    this.#place(record);
+  }
+
+  /** Forgets `record`'s deadlines (it settled). */
+  remove(record: R): void {
+    record.timeoutAt = record.maxAt = Number.POSITIVE_INFINITY;
+    if (record.slot < 0) return;
+    this.#delete(record);
+    this.#schedule();
+  }
+
+  /** Clears the timer (the connection ended); a later deadline arms a new one. */
+  stop(): void {
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#armedAt = Number.POSITIVE_INFINITY;
+  }
+
+  #place(record: R): void {
+    if (dueAt(record) === Number.POSITIVE_INFINITY) {
+      if (record.slot >= 0) this.#delete(record);
+    } else if (record.slot < 0) {
+      const heap = this.#heap;
+      record.slot = heap.length;
+      heap.push(record);
+      if (record.awaited) this.#awaited++;
+      this.#up(record.slot);
+    } else {
+      this.#down(this.#up(record.slot));
+    }
+    this.#schedule();
+  }
+
+  /** Arms, keeps or releases the timer for the heap's top. */
+  #schedule(): void {
+    const clock = this.#clock;
+    const top = this.#heap[0];
+    if (top === undefined) {
+      if (this.#timer === undefined || !this.#keptAlive) return;
+      if (clock.setKeepAlive === undefined) this.stop();
+      else clock.setKeepAlive(this.#timer, (this.#keptAlive = false));
+      return;
+    }
+    const at = dueAt(top);
+    const keepAlive = this.#awaited > 0;
+    if (this.#timer !== undefined && this.#armedAt <= at) {
+      if (keepAlive === this.#keptAlive) return;
+      if (clock.setKeepAlive !== undefined) {
+        clock.setKeepAlive(this.#timer, (this.#keptAlive = keepAlive));
+        return;
+      }
+    }
+    this.stop();
+    this.#timer = clock.setTimeout(this.#fire, Math.max(0, at - clock.now()), { keepAlive });
+    this.#armedAt = at;
+    this.#keptAlive = keepAlive;
+  }
+
+  /** The timer fired: every deadline due by now expires, in order; then it waits for the next. */
+  #expireDue(): void {
+    this.#timer = undefined;
+    this.#armedAt = Number.POSITIVE_INFINITY;
+    const now = this.#clock.now();
+    for (let top = this.#heap[0]; top !== undefined && dueAt(top) <= now; top = this.#heap[0]) {
+      const maximum = top.maxAt < top.timeoutAt || (top.maxAt === top.timeoutAt && top.maxSeq < top.timeoutSeq);
+      this.#delete(top);
+      this.#onExpire?.(top, maximum);
+    }
+    this.#schedule();
+  }
+
+  #delete(record: R): void {
+    const heap = this.#heap;
+    const slot = record.slot;
+    const last = heap.pop() as R;
+    record.slot = -1;
+    if (record.awaited) this.#awaited--;
+    if (last === record) return;
+    heap[slot] = last;
+    last.slot = slot;
+    this.#down(this.#up(slot));
+  }
+
+  /** Moves the record at `slot` up while it is due before its parent; returns where it ends. */
+  #up(slot: number): number {
+    const heap = this.#heap;
+    const record = heap[slot] as R;
+    while (slot > 0) {
+      const parentSlot = (slot - 1) >> 1;
+      const parent = heap[parentSlot] as R;
+      if (!before(record, parent)) break;
+      heap[slot] = parent;
+      parent.slot = slot;
+      slot = parentSlot;
+    }
+    heap[slot] = record;
+    record.slot = slot;
+    return slot;
+  }
+
+  #down(slot: number): void {
+    const heap = this.#heap;
+    const record = heap[slot] as R;
+    for (;;) {
+      let child = 2 * slot + 1;
+      if (child >= heap.length) break;
+      const right = child + 1;
+      if (right < heap.length && before(heap[right] as R, heap[child] as R)) child = right;
+      const next = heap[child] as R;
+      if (!before(next, record)) break;
+      heap[slot] = next;
+      next.slot = slot;
+      slot = child;
+    }
+    heap[slot] = record;
+    record.slot = slot;
+  }
+}
+
+function dueAt(record: DeadlineSlots): number {
+  return record.timeoutAt < record.maxAt ? record.timeoutAt : record.maxAt;
+}
+
+/** The order in which the deadline that comes first was set. */
+function dueSeq(record: DeadlineSlots): number {
+  if (record.timeoutAt !== record.maxAt) return record.timeoutAt < record.maxAt ? record.timeoutSeq : record.maxSeq;
+  return record.timeoutSeq < record.maxSeq ? record.timeoutSeq : record.maxSeq;
+}
+
+function before(a: DeadlineSlots, b: DeadlineSlots): boolean {
+  const atA = dueAt(a);
+  const atB = dueAt(b);
+  return atA < atB || (atA === atB && dueSeq(a) < dueSeq(b));
+}
