@@ -229,6 +229,7 @@ export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
 export type { Requester } from './session/handler-context.js';
 export type {
   CloseInfo,
+  HandlerLookup,
   InitializeParams,
   InitializeResultShape,
   NotificationContext,

@@ -36,7 +36,9 @@ import {
   type InitializeResultShape,
   type JsonObject,
   type NotificationContext,
+  type NotificationHandler,
   type RequestContext,
+  type RequestHandler,
   type SessionOptions,
   type Transport,
 } from '@statemcp/protocol';
@@ -177,9 +179,7 @@ export class Server {
 
   /** Answers `method` on every connection, present and future. Replaces an earlier handler. */
   setRequestHandler(method: string, handler: ServerRequestHandler): void {
-    const installNow = !this.#requestHandlers.has(method);
     this.#requestHandlers.set(method, handler);
-    if (installNow) for (const connection of this.#connections) this.#installRequest(connection, method);
   }
 
   /** Stops answering `method` on every connection (later requests get -32601), custom methods included. */
@@ -191,9 +191,7 @@ export class Server {
 
   /** Handles the notification `method` on every connection, present and future. */
   setNotificationHandler(method: string, handler: ServerNotificationHandler): void {
-    const installNow = !this.#notificationHandlers.has(method);
     this.#notificationHandlers.set(method, handler);
-    if (installNow) for (const connection of this.#connections) this.#installNotification(connection, method);
   }
 
   /** Stops handling the notification `method` on every connection. */
@@ -247,6 +245,7 @@ export class Server {
         ...sessionOptions,
         role: 'server',
         customMethods: this.#custom,
+        handlers: self,
         capabilities: () => self.capabilities,
         onInitialize: (params, version, context) => this.#initializeResult(self, params, version, context),
         onclose: () => {
@@ -258,8 +257,6 @@ export class Server {
       }),
     );
     const { session } = connection;
-    for (const method of this.#requestHandlers.keys()) this.#installRequest(connection, method);
-    for (const method of this.#notificationHandlers.keys()) this.#installNotification(connection, method);
     this.#connections.add(connection);
     onconnection?.(connection);
     try {
@@ -310,10 +307,15 @@ export class Server {
     return completeResult(result, version, resolveCacheHints(this.#options.cache));
   }
 
-  #installRequest(connection: ServerConnection, method: string): void {
-    connection.session.setRequestHandler(method, (params, context) => {
-      const handler = this.#requestHandlers.get(method);
-      if (handler === undefined) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  /**
+   * @internal The handler of `method` on `connection` (its session's shared handlers, see
+   * `SessionOptions.handlers`): looked up per request, so that no connection holds a handler
+   * map and a closure per method for its whole life.
+   */
+  requestHandlerFor(connection: ServerConnection, method: string): RequestHandler | undefined {
+    const handler = this.#requestHandlers.get(method);
+    if (handler === undefined) return undefined;
+    return (params, context) => {
       const serverContext = withConnection(context, connection);
       const result =
         INPUT_REQUIRED_METHODS.has(method) && hasFeature(context.protocolVersion, 'multiRoundTrip')
@@ -322,7 +324,7 @@ export class Server {
       if (this.#options.serverInfoInResults === false || !hasFeature(context.protocolVersion, 'perRequestMeta')) return result;
       const version = context.protocolVersion;
       return result instanceof Promise ? result.then((value: JsonObject) => this.#withServerInfo(value, version)) : this.#withServerInfo(result, version);
-    });
+    };
   }
 
   /** A modern result naming this server in `_meta["io.modelcontextprotocol/serverInfo"]` (a handler's own `_meta` is kept). */
@@ -344,12 +346,10 @@ export class Server {
     return shaped;
   }
 
-  #installNotification(connection: ServerConnection, method: string): void {
-    connection.session.setNotificationHandler(method, (params, context) => {
-      const handler = this.#notificationHandlers.get(method);
-      if (handler === undefined) return;
-      return handler(params, withConnection(context, connection));
-    });
+  /** @internal The notification handler of `method` on `connection` (see `requestHandlerFor`). */
+  notificationHandlerFor(connection: ServerConnection, method: string): NotificationHandler | undefined {
+    const handler = this.#notificationHandlers.get(method);
+    return handler === undefined ? undefined : (params, context) => handler(params, withConnection(context, connection));
   }
 }
 

@@ -71,6 +71,8 @@ interface VersionLists {
 // A server is dual-era by default: legacy clients get the handshake, modern requests are served statelessly.
 const DUAL_ERA_VERSIONS: readonly string[] = [...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS];
 const NO_VERSIONS: readonly string[] = [];
+/** Every session answers `ping` unless it (or its shared handlers) says otherwise. */
+const answerPing: RequestHandler = () => ({});
 /** Keyed by the supported list itself: a server passes the same list to every connection, so an idle session holds no copies. */
 const versionListsCache = new WeakMap<readonly string[], VersionLists>();
 
@@ -113,8 +115,13 @@ export class Session {
   readonly #ledger: RequestLedger;
   readonly #outbound: OutboundRequests;
   readonly #inbound: InboundDispatcher;
-  readonly #requestHandlers = new Map<string, RequestHandler>();
-  readonly #notificationHandlers = new Map<string, NotificationHandler>();
+  /**
+   * This session's own handlers, created on first use: most sessions answer from
+   * `options.handlers` (their server's table) and `ping` alone. `undefined` marks a method
+   * removed here, which hides the shared handler.
+   */
+  #requestHandlers: Map<string, RequestHandler | undefined> | undefined;
+  #notificationHandlers: Map<string, NotificationHandler | undefined> | undefined;
   readonly #transitionListeners = new Set<TransitionListener>();
   /** What the request machinery (both directions) and the handshake need from this session. */
   readonly #host: SessionHostObject;
@@ -209,11 +216,12 @@ export class Session {
       }
 
       requestHandler(method: string): RequestHandler | undefined {
-        return this.#session.#requestHandlers.get(method);
+        return this.#session.#requestHandler(method);
       }
 
       notificationHandler(method: string): NotificationHandler | undefined {
-        return this.#session.#notificationHandlers.get(method);
+        const own = this.#session.#notificationHandlers;
+        return own?.has(method) === true ? own.get(method) : this.options.handlers?.notificationHandler(method);
       }
 
       answerInitialize(message: JsonRpcRequest, context: InboundContext | undefined): void {
@@ -250,7 +258,7 @@ export class Session {
       }
 
       // A property, not a method: `OutboundRequests` passes it on as a callback.
-      readonly answerInput: InputAnswerer = (method, params, context) => answerInput(this.#session.#requestHandlers.get(method), method, params, context);
+      readonly answerInput: InputAnswerer = (method, params, context) => answerInput(this.#session.#requestHandler(method), method, params, context);
 
       useRevision(version: string): Revision {
         return (this.#session.#revision = revisionFor(version));
@@ -289,7 +297,6 @@ export class Session {
     this.#inbound = new InboundDispatcher(host);
     this.#closing = new CloseTracker(options, this.#clock, observer);
     this.closed = this.#closing.closed;
-    this.setRequestHandler('ping', () => ({}));
     if (options.keepAlive !== undefined) {
       startKeepAlive(
         {
@@ -345,22 +352,32 @@ export class Session {
 
   /** Answers inbound requests for `method` with `handler`; replaces an earlier handler. */
   setRequestHandler(method: string, handler: RequestHandler): void {
-    this.#requestHandlers.set(method, handler);
+    (this.#requestHandlers ??= new Map()).set(method, handler);
   }
 
   /** Stops answering `method`: later requests get -32601. */
   removeRequestHandler(method: string): void {
-    this.#requestHandlers.delete(method);
+    this.#requestHandlers?.delete(method);
+    // A shared handler (or the built-in `ping`) would still answer: hide it.
+    if (this.#requestHandler(method) !== undefined) (this.#requestHandlers ??= new Map()).set(method, undefined);
   }
 
   /** Handles inbound notifications `method` with `handler`; replaces an earlier handler. */
   setNotificationHandler(method: string, handler: NotificationHandler): void {
-    this.#notificationHandlers.set(method, handler);
+    (this.#notificationHandlers ??= new Map()).set(method, handler);
   }
 
   /** Stops handling the notification `method` (later ones are ignored). */
   removeNotificationHandler(method: string): void {
-    this.#notificationHandlers.delete(method);
+    this.#notificationHandlers?.delete(method);
+    if (this.#options.handlers?.notificationHandler(method) !== undefined) (this.#notificationHandlers ??= new Map()).set(method, undefined);
+  }
+
+  /** This session's own handler of `method`, else the shared one, else the built-in `ping`. */
+  #requestHandler(method: string): RequestHandler | undefined {
+    const own = this.#requestHandlers;
+    if (own?.has(method) === true) return own.get(method);
+    return this.#options.handlers?.requestHandler(method) ?? (method === 'ping' ? answerPing : undefined);
   }
 
   /**
