@@ -58,6 +58,8 @@ let sessionCounter = 0;
 /** What `InboundDispatcher`, `OutboundRequests` and the handshake need from a session. */
 type SessionHostObject = InboundHost & OutboundHost & HandshakeHost;
 /** Set by `Session`'s static block (see there). */
+let newSessionSink: (session: Session) => TransportSink;
+/** Set by `Session`'s static block (see there). */
 let newSessionHost: (session: Session, ledger: RequestLedger, observer: SessionObserver, supported: readonly string[]) => SessionHostObject;
 
 /** The version lists a session derives from its supported versions; shared by every session with the same list. */
@@ -273,6 +275,44 @@ export class Session {
       }
     };
     newSessionHost = (session, ledger, observer, supported) => new SessionHost(session, ledger, observer, supported);
+
+    /** What the transport calls: methods on one object per session, not seven closures. */
+    const SessionSink = class implements TransportSink {
+      readonly #session: Session;
+
+      constructor(session: Session) {
+        this.#session = session;
+      }
+
+      onMessage(value: unknown, context?: InboundContext): void {
+        this.#session.#inbound.receive(value, context);
+      }
+
+      onMalformed(text: string, reason: string): void {
+        this.#session.#inbound.receiveMalformed(text, reason);
+      }
+
+      onError(error: Error): void {
+        this.#session.#observer.diagnostic(`transport error: ${error.message}`, error);
+      }
+
+      onClose(info: TransportCloseInfo): void {
+        this.#session.#onTransportClosed(info);
+      }
+
+      onUndeliverable(ids: readonly RequestId[], error: Error): void {
+        this.#session.#outbound.undeliverable(ids, error);
+      }
+
+      onSessionExpired(): void {
+        void this.#session.#dispatch({ type: 'sessionExpired' });
+      }
+
+      onAuthorizing(active: boolean): void {
+        this.#session.#outbound.pauseTimeouts(active);
+      }
+    };
+    newSessionSink = (session) => new SessionSink(session);
   }
 
   constructor(options: SessionOptions) {
@@ -404,16 +444,7 @@ export class Session {
     if (this.#transport !== undefined) throw new AlreadyConnectedError('This session already has a transport; create a new session to connect again');
     if (this.#state.kind === 'terminated') throw new InvalidStateError('The session has terminated; create a new one', this.#state.kind);
     this.#transport = transport;
-    const inbound = this.#inbound;
-    const sink: TransportSink = {
-      onMessage: (value, context) => inbound.receive(value, context),
-      onMalformed: (text, reason) => inbound.receiveMalformed(text, reason),
-      onError: (error) => this.#observer.diagnostic(`transport error: ${error.message}`, error),
-      onClose: (info) => this.#onTransportClosed(info),
-      onUndeliverable: (ids, error) => this.#outbound.undeliverable(ids, error),
-      onSessionExpired: () => void this.#dispatch({ type: 'sessionExpired' }),
-      onAuthorizing: (active) => this.#outbound.pauseTimeouts(active),
-    };
+    const sink = newSessionSink(this);
     const assumed = transport.assumedProtocolVersion;
     if (assumed !== undefined && this.role === 'server') {
       const version = negotiateServerVersion(assumed, this.#supported);
