@@ -230,6 +230,7 @@ export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
 export type { Requester } from './session/handler-context.js';
 export type {
   CloseInfo,
+  HandlerLookup,
   InitializeParams,
   InitializeResultShape,
   NotificationContext,

@@ -14,8 +14,11 @@ import {
   type ConnectionState,
   type CustomSchema,
   type InferCustom,
+  type HandlerLookup,
   type JsonObject,
+  type NotificationHandler,
   type NotificationOptions,
+  type RequestHandler,
   type RequestOptions,
   type Session,
 } from '@statemcp/protocol';
@@ -51,13 +54,17 @@ export interface ConnectionHost {
   /** Capabilities to declare for a handshake starting now. */
   capabilities(): ServerCapabilities;
   readonly strictCapabilities: boolean;
+  /** The server's handler of `method`, answering on `connection`; undefined without one. */
+  requestHandlerFor(connection: ServerConnection, method: string): RequestHandler | undefined;
+  /** The server's handler of the notification `method` on `connection`; undefined without one. */
+  notificationHandlerFor(connection: ServerConnection, method: string): NotificationHandler | undefined;
 }
 
 /**
  * One client connection of a server. Per-connection state (log level, subscriptions,
  * declared capabilities) lives here; the lifecycle lives in `session`.
  */
-export class ServerConnection {
+export class ServerConnection implements HandlerLookup {
   /** The session runner of this connection (state, inspection, raw requests). */
   readonly session: Session;
   readonly #host: ConnectionHost;
@@ -70,6 +77,19 @@ export class ServerConnection {
   constructor(host: ConnectionHost, createSession: (connection: ServerConnection) => Session) {
     this.#host = host;
     this.session = createSession(this);
+  }
+
+  /**
+   * @internal The session's shared handlers (`SessionOptions.handlers`): the server's table,
+   * looked up per request, so that no connection holds a handler map of its own.
+   */
+  requestHandler(method: string): RequestHandler | undefined {
+    return this.#host.requestHandlerFor(this, method);
+  }
+
+  /** @internal The session's shared notification handlers (see `requestHandler`). */
+  notificationHandler(method: string): NotificationHandler | undefined {
+    return this.#host.notificationHandlerFor(this, method);
   }
 
   /** The session's id (inspection label). */

@@ -36,7 +36,9 @@ import {
   type InitializeResultShape,
   type JsonObject,
   type NotificationContext,
+  type NotificationHandler,
   type RequestContext,
+  type RequestHandler,
   type SessionOptions,
   type Transport,
 } from '@statemcp/protocol';
@@ -134,6 +136,8 @@ export class Server {
   readonly #transports = new WeakSet<Transport>();
   readonly #custom = new CustomMethodTable();
   readonly #sealer: RequestStateSealer;
+  /** The capabilities the latest handshake declared, shared by the connections that declared the same (see `#shareDeclared`). */
+  #declared: { readonly key: string; readonly capabilities: ServerCapabilities } | undefined;
   /**
    * The live `subscriptions/listen` streams (2026-07-28+): publish change notifications to
    * them, end them, or teach them a filter key of an extension.
@@ -177,9 +181,7 @@ export class Server {
 
   /** Answers `method` on every connection, present and future. Replaces an earlier handler. */
   setRequestHandler(method: string, handler: ServerRequestHandler): void {
-    const installNow = !this.#requestHandlers.has(method);
     this.#requestHandlers.set(method, handler);
-    if (installNow) for (const connection of this.#connections) this.#installRequest(connection, method);
   }
 
   /** Stops answering `method` on every connection (later requests get -32601), custom methods included. */
@@ -191,9 +193,7 @@ export class Server {
 
   /** Handles the notification `method` on every connection, present and future. */
   setNotificationHandler(method: string, handler: ServerNotificationHandler): void {
-    const installNow = !this.#notificationHandlers.has(method);
     this.#notificationHandlers.set(method, handler);
-    if (installNow) for (const connection of this.#connections) this.#installNotification(connection, method);
   }
 
   /** Stops handling the notification `method` on every connection. */
@@ -247,6 +247,7 @@ export class Server {
         ...sessionOptions,
         role: 'server',
         customMethods: this.#custom,
+        handlers: self,
         capabilities: () => self.capabilities,
         onInitialize: (params, version, context) => this.#initializeResult(self, params, version, context),
         onclose: () => {
@@ -258,8 +259,6 @@ export class Server {
       }),
     );
     const { session } = connection;
-    for (const method of this.#requestHandlers.keys()) this.#installRequest(connection, method);
-    for (const method of this.#notificationHandlers.keys()) this.#installNotification(connection, method);
     this.#connections.add(connection);
     onconnection?.(connection);
     try {
@@ -283,7 +282,7 @@ export class Server {
   }
 
   #initializeResult(connection: ServerConnection, _params: InitializeParams, version: string, _context: InboundContext | undefined): InitializeResultShape {
-    const capabilities = declareCustomOptIns(this.capabilities(), this.#custom.optIns(), version);
+    const capabilities = this.#shareDeclared(declareCustomOptIns(this.capabilities(), this.#custom.optIns(), version));
     connection.declare(capabilities);
     const result: InitializeResultShape = {
       protocolVersion: version,
@@ -292,6 +291,20 @@ export class Server {
     };
     if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
     return result;
+  }
+
+  /**
+   * The capabilities a handshake declares, one frozen object for every connection that
+   * declared the same ones: a connection keeps what it declared for its life, and a copy per
+   * connection was ≈150 B of every idle session.
+   */
+  #shareDeclared(capabilities: ServerCapabilities): ServerCapabilities {
+    const key = JSON.stringify(capabilities);
+    const shared = this.#declared;
+    if (shared?.key === key) return shared.capabilities;
+    const frozen = deepFreeze(structuredClone(capabilities));
+    this.#declared = { key, capabilities: frozen };
+    return frozen;
   }
 
   /**
@@ -310,10 +323,15 @@ export class Server {
     return completeResult(result, version, resolveCacheHints(this.#options.cache));
   }
 
-  #installRequest(connection: ServerConnection, method: string): void {
-    connection.session.setRequestHandler(method, (params, context) => {
-      const handler = this.#requestHandlers.get(method);
-      if (handler === undefined) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  /**
+   * @internal The handler of `method` on `connection` (its session's shared handlers, see
+   * `SessionOptions.handlers`): looked up per request, so that no connection holds a handler
+   * map and a closure per method for its whole life.
+   */
+  requestHandlerFor(connection: ServerConnection, method: string): RequestHandler | undefined {
+    const handler = this.#requestHandlers.get(method);
+    if (handler === undefined) return undefined;
+    return (params, context) => {
       const serverContext = withConnection(context, connection);
       const result =
         INPUT_REQUIRED_METHODS.has(method) && hasFeature(context.protocolVersion, 'multiRoundTrip')
@@ -322,7 +340,7 @@ export class Server {
       if (this.#options.serverInfoInResults === false || !hasFeature(context.protocolVersion, 'perRequestMeta')) return result;
       const version = context.protocolVersion;
       return result instanceof Promise ? result.then((value: JsonObject) => this.#withServerInfo(value, version)) : this.#withServerInfo(result, version);
-    });
+    };
   }
 
   /** A modern result naming this server in `_meta["io.modelcontextprotocol/serverInfo"]` (a handler's own `_meta` is kept). */
@@ -344,12 +362,10 @@ export class Server {
     return shaped;
   }
 
-  #installNotification(connection: ServerConnection, method: string): void {
-    connection.session.setNotificationHandler(method, (params, context) => {
-      const handler = this.#notificationHandlers.get(method);
-      if (handler === undefined) return;
-      return handler(params, withConnection(context, connection));
-    });
+  /** @internal The notification handler of `method` on `connection` (see `requestHandlerFor`). */
+  notificationHandlerFor(connection: ServerConnection, method: string): NotificationHandler | undefined {
+    const handler = this.#notificationHandlers.get(method);
+    return handler === undefined ? undefined : (params, context) => handler(params, withConnection(context, connection));
   }
 }
 
@@ -361,4 +377,13 @@ export class Server {
 function withConnection<C extends object>(context: C, connection: ServerConnection): C & { readonly connection: ServerConnection } {
   (context as C & { connection?: ServerConnection }).connection = connection;
   return context as C & { readonly connection: ServerConnection };
+}
+
+/** Freezes a JSON value and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }

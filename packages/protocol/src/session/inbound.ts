@@ -66,27 +66,46 @@ export interface InboundHost {
   request(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject>;
 }
 
-export class InboundDispatcher {
+export class InboundDispatcher implements HandlerContextHost {
   readonly #host: InboundHost;
   /** Messages the machine held back, in arrival order. */
   #deferred: Array<{ message: JsonRpcRequest | JsonRpcNotification; context: InboundContext | undefined }> = [];
-  /** Shared by every handler context of this session (see `HandlerContext`). */
-  readonly #contextHost: HandlerContextHost;
 
   constructor(host: InboundHost) {
     this.#host = host;
-    this.#contextHost = {
-      isLive: (record) => host.ledger.inbound(record.id) === record,
-      isTerminated: () => host.isTerminated(),
-      peer: () => host.peer(),
-      emitProgress: (record, progress, total, message) => this.#emitProgress(record, progress, total, message),
-      notify: (method, params, relatedRequestId) => host.notify(method, params, { relatedRequestId }),
-      request: (method, params, options) => host.request(method, params, options),
-      awaitInput: (record, inputKeys) => {
-        if (inputKeys !== undefined) record.input = { keys: [...inputKeys] };
-        host.ledger.move(record, 'awaitInput');
-      },
-    };
+  }
+
+  // ---------------------------------------------------------------- HandlerContextHost
+  // The dispatcher is the host every handler context of its session shares: methods on it,
+  // not an object of seven closures per session that an idle session kept for its life.
+
+  isLive(record: InboundRecord): boolean {
+    return this.#host.ledger.inbound(record.id) === record;
+  }
+
+  isTerminated(): boolean {
+    return this.#host.isTerminated();
+  }
+
+  peer(): PeerInfo | undefined {
+    return this.#host.peer();
+  }
+
+  emitProgress(record: InboundRecord, progress: number, total: number | undefined, message: string | undefined): Promise<void> {
+    return this.#emitProgress(record, progress, total, message);
+  }
+
+  notify(method: string, params: JsonObject | undefined, relatedRequestId: RequestId): Promise<void> {
+    return this.#host.notify(method, params, { relatedRequestId });
+  }
+
+  request(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject> {
+    return this.#host.request(method, params, options);
+  }
+
+  awaitInput(record: InboundRecord, inputKeys: readonly string[] | undefined): void {
+    if (inputKeys !== undefined) record.input = { keys: [...inputKeys] };
+    this.#host.ledger.move(record, 'awaitInput');
   }
 
   /** A parsed value from the transport: classified once, then routed. Never throws. */
@@ -293,7 +312,7 @@ export class InboundDispatcher {
     host.observer.request(record, 'created', 'dispatch', true);
     host.ledger.move(record, 'dispatch');
     const revision = host.revision();
-    const ctx = new HandlerContext(this.#contextHost, record, context, meta, host.protocolVersion() ?? revision.version, revision.features.perRequestMeta);
+    const ctx = new HandlerContext(this, record, context, meta, host.protocolVersion() ?? revision.version, revision.features.perRequestMeta);
     host.ledger.move(record, 'process');
     let outcome: Promise<JsonObject>;
     try {

@@ -74,6 +74,13 @@ export interface SessionOptions {
    */
   readonly customMethods?: CustomMethodTable;
   /**
+   * Handlers this session shares with others (a server's, one table for all its connections):
+   * asked for a method this session has no handler of its own for. A session's own
+   * `setRequestHandler` takes precedence, and its `removeRequestHandler` hides the shared one.
+   * Saves every session a handler map and a closure per method.
+   */
+  readonly handlers?: HandlerLookup;
+  /**
    * Supplies the W3C trace context (`traceparent`, `tracestate`, `baggage`) of each outbound
    * request that does not carry its own, e.g. from the active OpenTelemetry span. It is
    * validated; what is invalid is dropped, never sent.
@@ -209,6 +216,14 @@ export interface ProgressHandle {
 }
 
 /** Answers one inbound request: its result, or a thrown `JsonRpcError` for an error response. */
+/** Where a session finds the handlers it shares with other sessions (`SessionOptions.handlers`). */
+export interface HandlerLookup {
+  /** The handler answering requests for `method`, if any. */
+  requestHandler(method: string): RequestHandler | undefined;
+  /** The handler of the notification `method`, if any. */
+  notificationHandler(method: string): NotificationHandler | undefined;
+}
+
 export type RequestHandler = (params: JsonObject, context: RequestContext) => JsonObject | Promise<JsonObject>;
 
 /** What a notification handler gets besides its params. */

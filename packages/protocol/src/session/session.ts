@@ -59,6 +59,8 @@ let sessionCounter = 0;
 /** What `InboundDispatcher`, `OutboundRequests` and the handshake need from a session. */
 type SessionHostObject = InboundHost & OutboundHost & HandshakeHost;
 /** Set by `Session`'s static block (see there). */
+let newSessionSink: (session: Session) => TransportSink;
+/** Set by `Session`'s static block (see there). */
 let newSessionHost: (session: Session, ledger: RequestLedger, observer: SessionObserver, supported: readonly string[]) => SessionHostObject;
 
 /** The version lists a session derives from its supported versions; shared by every session with the same list. */
@@ -76,6 +78,8 @@ interface VersionLists {
 // A server is dual-era by default: legacy clients get the handshake, modern requests are served statelessly.
 const DUAL_ERA_VERSIONS: readonly string[] = [...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS];
 const NO_VERSIONS: readonly string[] = [];
+/** Every session answers `ping` unless it (or its shared handlers) says otherwise. */
+const answerPing: RequestHandler = () => ({});
 /** Keyed by the supported list itself: a server passes the same list to every connection, so an idle session holds no copies. */
 const versionListsCache = new WeakMap<readonly string[], VersionLists>();
 
@@ -130,8 +134,13 @@ export class Session {
   readonly #ledger: RequestLedger;
   readonly #outbound: OutboundRequests;
   readonly #inbound: InboundDispatcher;
-  readonly #requestHandlers = new Map<string, RequestHandler>();
-  readonly #notificationHandlers = new Map<string, NotificationHandler>();
+  /**
+   * This session's own handlers, created on first use: most sessions answer from
+   * `options.handlers` (their server's table) and `ping` alone. `undefined` marks a method
+   * removed here, which hides the shared handler.
+   */
+  #requestHandlers: Map<string, RequestHandler | undefined> | undefined;
+  #notificationHandlers: Map<string, NotificationHandler | undefined> | undefined;
   readonly #transitionListeners = new Set<TransitionListener>();
   /** What the request machinery (both directions) and the handshake need from this session. */
   readonly #host: SessionHostObject;
@@ -226,11 +235,12 @@ export class Session {
       }
 
       requestHandler(method: string): RequestHandler | undefined {
-        return this.#session.#requestHandlers.get(method);
+        return this.#session.#requestHandler(method);
       }
 
       notificationHandler(method: string): NotificationHandler | undefined {
-        return this.#session.#notificationHandlers.get(method);
+        const own = this.#session.#notificationHandlers;
+        return own?.has(method) === true ? own.get(method) : this.options.handlers?.notificationHandler(method);
       }
 
       answerInitialize(message: JsonRpcRequest, context: InboundContext | undefined): void {
@@ -267,7 +277,7 @@ export class Session {
       }
 
       // A property, not a method: `OutboundRequests` passes it on as a callback.
-      readonly answerInput: InputAnswerer = (method, params, context) => answerInput(this.#session.#requestHandlers.get(method), method, params, context);
+      readonly answerInput: InputAnswerer = (method, params, context) => answerInput(this.#session.#requestHandler(method), method, params, context);
 
       useRevision(version: string): Revision {
         return (this.#session.#revision = revisionFor(version));
@@ -282,6 +292,44 @@ export class Session {
       }
     };
     newSessionHost = (session, ledger, observer, supported) => new SessionHost(session, ledger, observer, supported);
+
+    /** What the transport calls: methods on one object per session, not seven closures. */
+    const SessionSink = class implements TransportSink {
+      readonly #session: Session;
+
+      constructor(session: Session) {
+        this.#session = session;
+      }
+
+      onMessage(value: unknown, context?: InboundContext): void {
+        this.#session.#inbound.receive(value, context);
+      }
+
+      onMalformed(text: string, reason: string): void {
+        this.#session.#inbound.receiveMalformed(text, reason);
+      }
+
+      onError(error: Error): void {
+        this.#session.#observer.diagnostic(`transport error: ${error.message}`, error);
+      }
+
+      onClose(info: TransportCloseInfo): void {
+        this.#session.#onTransportClosed(info);
+      }
+
+      onUndeliverable(ids: readonly RequestId[], error: Error): void {
+        this.#session.#outbound.undeliverable(ids, error);
+      }
+
+      onSessionExpired(): void {
+        void this.#session.#dispatch({ type: 'sessionExpired' });
+      }
+
+      onAuthorizing(active: boolean): void {
+        this.#session.#outbound.pauseTimeouts(active);
+      }
+    };
+    newSessionSink = (session) => new SessionSink(session);
   }
 
   constructor(options: SessionOptions) {
@@ -304,7 +352,6 @@ export class Session {
     this.#inbound = new InboundDispatcher(host);
     this.#closing = new CloseTracker(options, this.#clock, observer);
     this.closed = this.#closing.closed;
-    this.setRequestHandler('ping', () => ({}));
     if (options.keepAlive !== undefined) {
       startKeepAlive(
         {
@@ -360,22 +407,32 @@ export class Session {
 
   /** Answers inbound requests for `method` with `handler`; replaces an earlier handler. */
   setRequestHandler(method: string, handler: RequestHandler): void {
-    this.#requestHandlers.set(method, handler);
+    (this.#requestHandlers ??= new Map()).set(method, handler);
   }
 
   /** Stops answering `method`: later requests get -32601. */
   removeRequestHandler(method: string): void {
-    this.#requestHandlers.delete(method);
+    this.#requestHandlers?.delete(method);
+    // A shared handler (or the built-in `ping`) would still answer: hide it.
+    if (this.#requestHandler(method) !== undefined) (this.#requestHandlers ??= new Map()).set(method, undefined);
   }
 
   /** Handles inbound notifications `method` with `handler`; replaces an earlier handler. */
   setNotificationHandler(method: string, handler: NotificationHandler): void {
-    this.#notificationHandlers.set(method, handler);
+    (this.#notificationHandlers ??= new Map()).set(method, handler);
   }
 
   /** Stops handling the notification `method` (later ones are ignored). */
   removeNotificationHandler(method: string): void {
-    this.#notificationHandlers.delete(method);
+    this.#notificationHandlers?.delete(method);
+    if (this.#options.handlers?.notificationHandler(method) !== undefined) (this.#notificationHandlers ??= new Map()).set(method, undefined);
+  }
+
+  /** This session's own handler of `method`, else the shared one, else the built-in `ping`. */
+  #requestHandler(method: string): RequestHandler | undefined {
+    const own = this.#requestHandlers;
+    if (own?.has(method) === true) return own.get(method);
+    return this.#options.handlers?.requestHandler(method) ?? (method === 'ping' ? answerPing : undefined);
   }
 
   /**
@@ -402,16 +459,7 @@ export class Session {
     if (this.#transport !== undefined) throw new AlreadyConnectedError('This session already has a transport; create a new session to connect again');
     if (this.#state.kind === 'terminated') throw new InvalidStateError('The session has terminated; create a new one', this.#state.kind);
     this.#transport = transport;
-    const inbound = this.#inbound;
-    const sink: TransportSink = {
-      onMessage: (value, context) => inbound.receive(value, context),
-      onMalformed: (text, reason) => inbound.receiveMalformed(text, reason),
-      onError: (error) => this.#observer.diagnostic(`transport error: ${error.message}`, error),
-      onClose: (info) => this.#onTransportClosed(info),
-      onUndeliverable: (ids, error) => this.#outbound.undeliverable(ids, error),
-      onSessionExpired: () => void this.#dispatch({ type: 'sessionExpired' }),
-      onAuthorizing: (active) => this.#outbound.pauseTimeouts(active),
-    };
+    const sink = newSessionSink(this);
     const assumed = transport.assumedProtocolVersion;
     if (assumed !== undefined && this.role === 'server') {
       const version = negotiateServerVersion(assumed, this.#supported);
