@@ -6,6 +6,7 @@
  * Later revisions import these building blocks and extend them.
  */
 import { z } from 'zod';
+import { deferred } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import { LEGACY_ERA_FEATURES } from './blocks/era-features.js';
 import {
@@ -30,193 +31,193 @@ export const VERSION = '2024-11-05';
 
 /* ---------- Initialization ---------- */
 
-export const Implementation = z.looseObject({ name: z.string(), version: z.string() });
+export const Implementation = deferred(() => z.looseObject({ name: z.string(), version: z.string() }));
 
-export const ClientCapabilities = z.looseObject({
+export const ClientCapabilities = deferred(() => z.looseObject({
   experimental: ExperimentalCapabilities.optional(),
   roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
   sampling: CapabilityFlag.optional(),
-});
+}));
 
-export const ServerCapabilities = z.looseObject({
+export const ServerCapabilities = deferred(() => z.looseObject({
   experimental: ExperimentalCapabilities.optional(),
   logging: CapabilityFlag.optional(),
   prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
   resources: z.looseObject({ subscribe: z.boolean().optional(), listChanged: z.boolean().optional() }).optional(),
   tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-});
+}));
 
-export const InitializeRequestParams = RequestParams.extend({
+export const InitializeRequestParams = deferred(() => RequestParams.extend({
   protocolVersion: z.string(),
   capabilities: ClientCapabilities,
   clientInfo: Implementation,
-});
+}));
 
-export const InitializeResult = Result.extend({
+export const InitializeResult = deferred(() => Result.extend({
   protocolVersion: z.string(),
   capabilities: ServerCapabilities,
   serverInfo: Implementation,
   instructions: z.string().optional(),
-});
+}));
 
 /* ---------- Utilities ---------- */
 
-export const CancelledNotificationParams = NotificationParams.extend({
+export const CancelledNotificationParams = deferred(() => NotificationParams.extend({
   requestId: RequestId,
   reason: z.string().optional(),
-});
+}));
 
-export const ProgressNotificationParams = NotificationParams.extend({
+export const ProgressNotificationParams = deferred(() => NotificationParams.extend({
   progressToken: ProgressToken,
   progress: z.number(),
   total: z.number().optional(),
-});
+}));
 
-export const SetLevelRequestParams = RequestParams.extend({ level: LoggingLevel });
+export const SetLevelRequestParams = deferred(() => RequestParams.extend({ level: LoggingLevel }));
 
-export const LoggingMessageNotificationParams = NotificationParams.extend({
+export const LoggingMessageNotificationParams = deferred(() => NotificationParams.extend({
   level: LoggingLevel,
   logger: z.string().optional(),
   data: RequiredValue,
-});
+}));
 
 /* ---------- Content ---------- */
 
 /** `priority` is 0 (least important) to 1 (effectively required). */
-export const Priority = z.number().min(0).max(1);
+export const Priority = deferred(() => z.number().min(0).max(1));
 
-export const Annotations = z.looseObject({
+export const Annotations = deferred(() => z.looseObject({
   audience: z.array(Role).optional(),
   priority: Priority.optional(),
-});
+}));
 
-export const TextContent = z.looseObject({
+export const TextContent = deferred(() => z.looseObject({
   type: z.literal('text'),
   text: z.string(),
   annotations: Annotations.optional(),
-});
+}));
 
-export const ImageContent = z.looseObject({
+export const ImageContent = deferred(() => z.looseObject({
   type: z.literal('image'),
   /** Base64-encoded image data. */
   data: z.string(),
   mimeType: z.string(),
   annotations: Annotations.optional(),
-});
+}));
 
-export const ResourceContents = z.looseObject({ uri: z.string(), mimeType: z.string().optional() });
-export const TextResourceContents = ResourceContents.extend({ text: z.string() });
-export const BlobResourceContents = ResourceContents.extend({ blob: z.string() });
-export const AnyResourceContents = z.union([TextResourceContents, BlobResourceContents]);
+export const ResourceContents = deferred(() => z.looseObject({ uri: z.string(), mimeType: z.string().optional() }));
+export const TextResourceContents = deferred(() => ResourceContents.extend({ text: z.string() }));
+export const BlobResourceContents = deferred(() => ResourceContents.extend({ blob: z.string() }));
+export const AnyResourceContents = deferred(() => z.union([TextResourceContents, BlobResourceContents]));
 
-export const EmbeddedResource = z.looseObject({
+export const EmbeddedResource = deferred(() => z.looseObject({
   type: z.literal('resource'),
   resource: AnyResourceContents,
   annotations: Annotations.optional(),
-});
+}));
 
 /** What a tool result or prompt message may hold in this revision. */
-export const ContentBlock = z.discriminatedUnion('type', [TextContent, ImageContent, EmbeddedResource]);
+export const ContentBlock = deferred(() => z.discriminatedUnion('type', [TextContent, ImageContent, EmbeddedResource]));
 
 /* ---------- Resources ---------- */
 
-export const Resource = z.looseObject({
+export const Resource = deferred(() => z.looseObject({
   uri: z.string(),
   name: z.string(),
   description: z.string().optional(),
   mimeType: z.string().optional(),
   annotations: Annotations.optional(),
   size: z.number().optional(),
-});
+}));
 
-export const ResourceTemplate = z.looseObject({
+export const ResourceTemplate = deferred(() => z.looseObject({
   uriTemplate: z.string(),
   name: z.string(),
   description: z.string().optional(),
   mimeType: z.string().optional(),
   annotations: Annotations.optional(),
-});
+}));
 
-export const ListResourcesResult = PaginatedResult.extend({ resources: z.array(Resource) });
-export const ListResourceTemplatesResult = PaginatedResult.extend({ resourceTemplates: z.array(ResourceTemplate) });
+export const ListResourcesResult = deferred(() => PaginatedResult.extend({ resources: z.array(Resource) }));
+export const ListResourceTemplatesResult = deferred(() => PaginatedResult.extend({ resourceTemplates: z.array(ResourceTemplate) }));
 /** Params of `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
-export const ResourceRequestParams = RequestParams.extend({ uri: z.string() });
-export const ReadResourceResult = Result.extend({ contents: z.array(AnyResourceContents) });
-export const ResourceUpdatedNotificationParams = NotificationParams.extend({ uri: z.string() });
+export const ResourceRequestParams = deferred(() => RequestParams.extend({ uri: z.string() }));
+export const ReadResourceResult = deferred(() => Result.extend({ contents: z.array(AnyResourceContents) }));
+export const ResourceUpdatedNotificationParams = deferred(() => NotificationParams.extend({ uri: z.string() }));
 
 /* ---------- Prompts ---------- */
 
-export const PromptArgument = z.looseObject({
+export const PromptArgument = deferred(() => z.looseObject({
   name: z.string(),
   description: z.string().optional(),
   required: z.boolean().optional(),
-});
+}));
 
-export const Prompt = z.looseObject({
+export const Prompt = deferred(() => z.looseObject({
   name: z.string(),
   description: z.string().optional(),
   arguments: z.array(PromptArgument).optional(),
-});
+}));
 
-export const PromptMessage = z.looseObject({ role: Role, content: ContentBlock });
+export const PromptMessage = deferred(() => z.looseObject({ role: Role, content: ContentBlock }));
 
-export const ListPromptsResult = PaginatedResult.extend({ prompts: z.array(Prompt) });
+export const ListPromptsResult = deferred(() => PaginatedResult.extend({ prompts: z.array(Prompt) }));
 
-export const GetPromptRequestParams = RequestParams.extend({
+export const GetPromptRequestParams = deferred(() => RequestParams.extend({
   name: z.string(),
   arguments: z.record(z.string(), z.string()).optional(),
-});
+}));
 
-export const GetPromptResult = Result.extend({
+export const GetPromptResult = deferred(() => Result.extend({
   description: z.string().optional(),
   messages: z.array(PromptMessage),
-});
+}));
 
 /* ---------- Tools ---------- */
 
 /** A JSON Schema object describing a tool's arguments. */
-export const ToolInputSchema = z.looseObject({
+export const ToolInputSchema = deferred(() => z.looseObject({
   type: z.literal('object'),
   properties: z.record(z.string(), z.looseObject({})).optional(),
   required: z.array(z.string()).optional(),
-});
+}));
 
-export const Tool = z.looseObject({
+export const Tool = deferred(() => z.looseObject({
   name: z.string(),
   description: z.string().optional(),
   inputSchema: ToolInputSchema,
-});
+}));
 
-export const ListToolsResult = PaginatedResult.extend({ tools: z.array(Tool) });
+export const ListToolsResult = deferred(() => PaginatedResult.extend({ tools: z.array(Tool) }));
 
-export const CallToolRequestParams = RequestParams.extend({
+export const CallToolRequestParams = deferred(() => RequestParams.extend({
   name: z.string(),
   arguments: z.record(z.string(), z.unknown()).optional(),
-});
+}));
 
-export const CallToolResult = Result.extend({
+export const CallToolResult = deferred(() => Result.extend({
   content: z.array(ContentBlock),
   isError: z.boolean().optional(),
-});
+}));
 
 /* ---------- Sampling ---------- */
 
-export const SamplingContent = z.discriminatedUnion('type', [TextContent, ImageContent]);
+export const SamplingContent = deferred(() => z.discriminatedUnion('type', [TextContent, ImageContent]));
 
-export const SamplingMessage = z.looseObject({ role: Role, content: SamplingContent });
+export const SamplingMessage = deferred(() => z.looseObject({ role: Role, content: SamplingContent }));
 
-export const ModelHint = z.looseObject({ name: z.string().optional() });
+export const ModelHint = deferred(() => z.looseObject({ name: z.string().optional() }));
 
-export const ModelPreferences = z.looseObject({
+export const ModelPreferences = deferred(() => z.looseObject({
   hints: z.array(ModelHint).optional(),
   costPriority: Priority.optional(),
   speedPriority: Priority.optional(),
   intelligencePriority: Priority.optional(),
-});
+}));
 
-export const IncludeContext = z.enum(['none', 'thisServer', 'allServers']);
+export const IncludeContext = deferred(() => z.enum(['none', 'thisServer', 'allServers']));
 
-export const CreateMessageRequestParams = RequestParams.extend({
+export const CreateMessageRequestParams = deferred(() => RequestParams.extend({
   messages: z.array(SamplingMessage),
   modelPreferences: ModelPreferences.optional(),
   systemPrompt: z.string().optional(),
@@ -225,43 +226,43 @@ export const CreateMessageRequestParams = RequestParams.extend({
   maxTokens: z.number(),
   stopSequences: z.array(z.string()).optional(),
   metadata: z.looseObject({}).optional(),
-});
+}));
 
 /** `stopReason` is open: `endTurn`, `stopSequence`, `maxTokens` or any provider string. */
-export const StopReason = z.string();
+export const StopReason = deferred(() => z.string());
 
-export const CreateMessageResult = Result.extend({
+export const CreateMessageResult = deferred(() => Result.extend({
   role: Role,
   content: SamplingContent,
   model: z.string(),
   stopReason: StopReason.optional(),
-});
+}));
 
 /* ---------- Completion ---------- */
 
-export const PromptReference = z.looseObject({ type: z.literal('ref/prompt'), name: z.string() });
-export const ResourceReference = z.looseObject({ type: z.literal('ref/resource'), uri: z.string() });
+export const PromptReference = deferred(() => z.looseObject({ type: z.literal('ref/prompt'), name: z.string() }));
+export const ResourceReference = deferred(() => z.looseObject({ type: z.literal('ref/resource'), uri: z.string() }));
 
-export const CompletionArgument = z.looseObject({ name: z.string(), value: z.string() });
+export const CompletionArgument = deferred(() => z.looseObject({ name: z.string(), value: z.string() }));
 
-export const CompleteRequestParams = RequestParams.extend({
+export const CompleteRequestParams = deferred(() => RequestParams.extend({
   ref: z.discriminatedUnion('type', [PromptReference, ResourceReference]),
   argument: CompletionArgument,
-});
+}));
 
-export const CompleteResult = Result.extend({
+export const CompleteResult = deferred(() => Result.extend({
   completion: z.looseObject({
     /** At most 100 values. */
     values: z.array(z.string()).max(100),
     total: z.number().optional(),
     hasMore: z.boolean().optional(),
   }),
-});
+}));
 
 /* ---------- Roots ---------- */
 
-export const Root = z.looseObject({ uri: z.string(), name: z.string().optional() });
-export const ListRootsResult = Result.extend({ roots: z.array(Root) });
+export const Root = deferred(() => z.looseObject({ uri: z.string(), name: z.string().optional() }));
+export const ListRootsResult = deferred(() => Result.extend({ roots: z.array(Root) }));
 
 /* ---------- The method tables ---------- */
 

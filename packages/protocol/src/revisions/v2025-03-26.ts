@@ -4,6 +4,7 @@
  * capability, and an optional progress `message`.
  */
 import { z } from 'zod';
+import { deferred } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V1 from './v2024-11-05.js';
 import { LoggingLevel, NotificationParams, PaginatedRequestParams, PaginatedResult, RequestParams, Result, notification, request } from './blocks/base.js';
@@ -16,18 +17,18 @@ export const VERSION = '2025-03-26';
 export const Implementation = V1.Implementation;
 export const ClientCapabilities = V1.ClientCapabilities;
 
-export const ServerCapabilities = V1.ServerCapabilities.extend({
+export const ServerCapabilities = deferred(() => V1.ServerCapabilities.extend({
   /** Present if the server offers argument completion (`completion/complete`). */
   completions: z.looseObject({}).optional(),
-});
+}));
 
 export const InitializeRequestParams = V1.InitializeRequestParams;
-export const InitializeResult = V1.InitializeResult.extend({ capabilities: ServerCapabilities });
+export const InitializeResult = deferred(() => V1.InitializeResult.extend({ capabilities: ServerCapabilities }));
 
 /* ---------- Utilities ---------- */
 
 export const CancelledNotificationParams = V1.CancelledNotificationParams;
-export const ProgressNotificationParams = V1.ProgressNotificationParams.extend({ message: z.string().optional() });
+export const ProgressNotificationParams = deferred(() => V1.ProgressNotificationParams.extend({ message: z.string().optional() }));
 export const SetLevelRequestParams = V1.SetLevelRequestParams;
 export const LoggingMessageNotificationParams = V1.LoggingMessageNotificationParams;
 
@@ -37,13 +38,13 @@ export const Annotations = V1.Annotations;
 export const TextContent = V1.TextContent;
 export const ImageContent = V1.ImageContent;
 
-export const AudioContent = z.looseObject({
+export const AudioContent = deferred(() => z.looseObject({
   type: z.literal('audio'),
   /** Base64-encoded audio data. */
   data: z.string(),
   mimeType: z.string(),
   annotations: Annotations.optional(),
-});
+}));
 
 export const ResourceContents = V1.ResourceContents;
 export const TextResourceContents = V1.TextResourceContents;
@@ -51,7 +52,7 @@ export const BlobResourceContents = V1.BlobResourceContents;
 export const AnyResourceContents = V1.AnyResourceContents;
 export const EmbeddedResource = V1.EmbeddedResource;
 
-export const ContentBlock = z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent, EmbeddedResource]);
+export const ContentBlock = deferred(() => z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent, EmbeddedResource]));
 
 /* ---------- Resources ---------- */
 
@@ -67,36 +68,36 @@ export const ResourceUpdatedNotificationParams = V1.ResourceUpdatedNotificationP
 
 export const PromptArgument = V1.PromptArgument;
 export const Prompt = V1.Prompt;
-export const PromptMessage = V1.PromptMessage.extend({ content: ContentBlock });
+export const PromptMessage = deferred(() => V1.PromptMessage.extend({ content: ContentBlock }));
 export const ListPromptsResult = V1.ListPromptsResult;
 export const GetPromptRequestParams = V1.GetPromptRequestParams;
-export const GetPromptResult = V1.GetPromptResult.extend({ messages: z.array(PromptMessage) });
+export const GetPromptResult = deferred(() => V1.GetPromptResult.extend({ messages: z.array(PromptMessage) }));
 
 /* ---------- Tools ---------- */
 
 /** Hints about a tool's behaviour. Untrusted: never base safety decisions on them. */
-export const ToolAnnotations = z.looseObject({
+export const ToolAnnotations = deferred(() => z.looseObject({
   title: z.string().optional(),
   readOnlyHint: z.boolean().optional(),
   destructiveHint: z.boolean().optional(),
   idempotentHint: z.boolean().optional(),
   openWorldHint: z.boolean().optional(),
-});
+}));
 
 export const ToolInputSchema = V1.ToolInputSchema;
-export const Tool = V1.Tool.extend({ annotations: ToolAnnotations.optional() });
-export const ListToolsResult = PaginatedResult.extend({ tools: z.array(Tool) });
+export const Tool = deferred(() => V1.Tool.extend({ annotations: ToolAnnotations.optional() }));
+export const ListToolsResult = deferred(() => PaginatedResult.extend({ tools: z.array(Tool) }));
 export const CallToolRequestParams = V1.CallToolRequestParams;
-export const CallToolResult = V1.CallToolResult.extend({ content: z.array(ContentBlock) });
+export const CallToolResult = deferred(() => V1.CallToolResult.extend({ content: z.array(ContentBlock) }));
 
 /* ---------- Sampling ---------- */
 
-export const SamplingContent = z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent]);
-export const SamplingMessage = V1.SamplingMessage.extend({ content: SamplingContent });
+export const SamplingContent = deferred(() => z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent]));
+export const SamplingMessage = deferred(() => V1.SamplingMessage.extend({ content: SamplingContent }));
 export const ModelHint = V1.ModelHint;
 export const ModelPreferences = V1.ModelPreferences;
-export const CreateMessageRequestParams = V1.CreateMessageRequestParams.extend({ messages: z.array(SamplingMessage) });
-export const CreateMessageResult = V1.CreateMessageResult.extend({ content: SamplingContent });
+export const CreateMessageRequestParams = deferred(() => V1.CreateMessageRequestParams.extend({ messages: z.array(SamplingMessage) }));
+export const CreateMessageResult = deferred(() => V1.CreateMessageResult.extend({ content: SamplingContent }));
 
 /* ---------- Completion, roots ---------- */
 
@@ -145,7 +146,7 @@ export const envelope = jsonRpcEnvelope({ requests, notifications, errorId: 'req
  * A JSON-RPC batch: a non-empty array of requests and notifications, or a non-empty array
  * of responses. `initialize` must not be part of a batch.
  */
-export const JsonRpcBatch = z.union([
+export const JsonRpcBatch = deferred(() => z.union([
   z
     .array(z.union([envelope.JsonRpcRequest, envelope.JsonRpcNotification]))
     .min(1)
@@ -153,7 +154,7 @@ export const JsonRpcBatch = z.union([
       message: 'initialize must not be part of a JSON-RPC batch',
     }),
   z.array(z.union([envelope.JsonRpcResultResponse, envelope.JsonRpcErrorResponse])).min(1),
-]);
+]));
 
 export const revision_2025_03_26: Revision = {
   version: VERSION,

@@ -5,6 +5,7 @@
  * and form elicitation (`elicitation/create`). JSON-RPC batching is removed again.
  */
 import { z } from 'zod';
+import { deferred } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V2 from './v2025-03-26.js';
 import {
@@ -30,21 +31,21 @@ const title = { title: z.string().optional() };
 
 /* ---------- Initialization ---------- */
 
-export const Implementation = V2.Implementation.extend(title);
+export const Implementation = deferred(() => V2.Implementation.extend(title));
 
-export const ClientCapabilities = V2.ClientCapabilities.extend({
+export const ClientCapabilities = deferred(() => V2.ClientCapabilities.extend({
   /** Present if the client supports `elicitation/create`. */
   elicitation: z.looseObject({}).optional(),
-});
+}));
 
 export const ServerCapabilities = V2.ServerCapabilities;
 
-export const InitializeRequestParams = V2.InitializeRequestParams.extend({
+export const InitializeRequestParams = deferred(() => V2.InitializeRequestParams.extend({
   capabilities: ClientCapabilities,
   clientInfo: Implementation,
-});
+}));
 
-export const InitializeResult = V2.InitializeResult.extend({ serverInfo: Implementation });
+export const InitializeResult = deferred(() => V2.InitializeResult.extend({ serverInfo: Implementation }));
 
 /* ---------- Utilities ---------- */
 
@@ -55,48 +56,48 @@ export const LoggingMessageNotificationParams = V2.LoggingMessageNotificationPar
 
 /* ---------- Content ---------- */
 
-export const Annotations = V2.Annotations.extend({
+export const Annotations = deferred(() => V2.Annotations.extend({
   /** ISO 8601 timestamp of the last modification. */
   lastModified: z.string().optional(),
-});
+}));
 
 const annotated = { annotations: Annotations.optional(), ...meta };
 
-export const TextContent = V2.TextContent.extend(annotated);
-export const ImageContent = V2.ImageContent.extend(annotated);
-export const AudioContent = V2.AudioContent.extend(annotated);
+export const TextContent = deferred(() => V2.TextContent.extend(annotated));
+export const ImageContent = deferred(() => V2.ImageContent.extend(annotated));
+export const AudioContent = deferred(() => V2.AudioContent.extend(annotated));
 
-export const ResourceContents = V2.ResourceContents.extend(meta);
-export const TextResourceContents = ResourceContents.extend({ text: z.string() });
-export const BlobResourceContents = ResourceContents.extend({ blob: z.string() });
-export const AnyResourceContents = z.union([TextResourceContents, BlobResourceContents]);
+export const ResourceContents = deferred(() => V2.ResourceContents.extend(meta));
+export const TextResourceContents = deferred(() => ResourceContents.extend({ text: z.string() }));
+export const BlobResourceContents = deferred(() => ResourceContents.extend({ blob: z.string() }));
+export const AnyResourceContents = deferred(() => z.union([TextResourceContents, BlobResourceContents]));
 
-export const EmbeddedResource = V2.EmbeddedResource.extend({ resource: AnyResourceContents, ...annotated });
+export const EmbeddedResource = deferred(() => V2.EmbeddedResource.extend({ resource: AnyResourceContents, ...annotated }));
 
-export const Resource = V2.Resource.extend({ ...title, ...annotated });
+export const Resource = deferred(() => V2.Resource.extend({ ...title, ...annotated }));
 
 /** A link to a resource, returned by a tool or prompt; it need not appear in `resources/list`. */
-export const ResourceLink = Resource.extend({ type: z.literal('resource_link') });
+export const ResourceLink = deferred(() => Resource.extend({ type: z.literal('resource_link') }));
 
-export const ContentBlock = z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource]);
+export const ContentBlock = deferred(() => z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource]));
 
 /* ---------- Resources ---------- */
 
-export const ResourceTemplate = V2.ResourceTemplate.extend({ ...title, ...annotated });
-export const ListResourcesResult = PaginatedResult.extend({ resources: z.array(Resource) });
-export const ListResourceTemplatesResult = PaginatedResult.extend({ resourceTemplates: z.array(ResourceTemplate) });
+export const ResourceTemplate = deferred(() => V2.ResourceTemplate.extend({ ...title, ...annotated }));
+export const ListResourcesResult = deferred(() => PaginatedResult.extend({ resources: z.array(Resource) }));
+export const ListResourceTemplatesResult = deferred(() => PaginatedResult.extend({ resourceTemplates: z.array(ResourceTemplate) }));
 export const ResourceRequestParams = V2.ResourceRequestParams;
-export const ReadResourceResult = Result.extend({ contents: z.array(AnyResourceContents) });
+export const ReadResourceResult = deferred(() => Result.extend({ contents: z.array(AnyResourceContents) }));
 export const ResourceUpdatedNotificationParams = V2.ResourceUpdatedNotificationParams;
 
 /* ---------- Prompts ---------- */
 
-export const PromptArgument = V2.PromptArgument.extend(title);
-export const Prompt = V2.Prompt.extend({ ...title, arguments: z.array(PromptArgument).optional(), ...meta });
-export const PromptMessage = V2.PromptMessage.extend({ content: ContentBlock });
-export const ListPromptsResult = PaginatedResult.extend({ prompts: z.array(Prompt) });
+export const PromptArgument = deferred(() => V2.PromptArgument.extend(title));
+export const Prompt = deferred(() => V2.Prompt.extend({ ...title, arguments: z.array(PromptArgument).optional(), ...meta }));
+export const PromptMessage = deferred(() => V2.PromptMessage.extend({ content: ContentBlock }));
+export const ListPromptsResult = deferred(() => PaginatedResult.extend({ prompts: z.array(Prompt) }));
 export const GetPromptRequestParams = V2.GetPromptRequestParams;
-export const GetPromptResult = V2.GetPromptResult.extend({ messages: z.array(PromptMessage) });
+export const GetPromptResult = deferred(() => V2.GetPromptResult.extend({ messages: z.array(PromptMessage) }));
 
 /* ---------- Tools ---------- */
 
@@ -105,54 +106,54 @@ export const ToolInputSchema = V2.ToolInputSchema;
 /** A JSON Schema object describing a tool's `structuredContent`. */
 export const ToolOutputSchema = V2.ToolInputSchema;
 
-export const Tool = V2.Tool.extend({ ...title, outputSchema: ToolOutputSchema.optional(), ...meta });
-export const ListToolsResult = PaginatedResult.extend({ tools: z.array(Tool) });
+export const Tool = deferred(() => V2.Tool.extend({ ...title, outputSchema: ToolOutputSchema.optional(), ...meta }));
+export const ListToolsResult = deferred(() => PaginatedResult.extend({ tools: z.array(Tool) }));
 export const CallToolRequestParams = V2.CallToolRequestParams;
-export const CallToolResult = V2.CallToolResult.extend({
+export const CallToolResult = deferred(() => V2.CallToolResult.extend({
   content: z.array(ContentBlock),
   /** Structured output; conforms to the tool's `outputSchema` when it has one. */
   structuredContent: z.record(z.string(), z.unknown()).optional(),
-});
+}));
 
 /* ---------- Sampling ---------- */
 
-export const SamplingContent = z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent]);
-export const SamplingMessage = V2.SamplingMessage.extend({ content: SamplingContent });
+export const SamplingContent = deferred(() => z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent]));
+export const SamplingMessage = deferred(() => V2.SamplingMessage.extend({ content: SamplingContent }));
 export const ModelHint = V2.ModelHint;
 export const ModelPreferences = V2.ModelPreferences;
-export const CreateMessageRequestParams = V2.CreateMessageRequestParams.extend({ messages: z.array(SamplingMessage) });
-export const CreateMessageResult = V2.CreateMessageResult.extend({ content: SamplingContent });
+export const CreateMessageRequestParams = deferred(() => V2.CreateMessageRequestParams.extend({ messages: z.array(SamplingMessage) }));
+export const CreateMessageResult = deferred(() => V2.CreateMessageResult.extend({ content: SamplingContent }));
 
 /* ---------- Completion ---------- */
 
-export const PromptReference = V2.PromptReference.extend(title);
+export const PromptReference = deferred(() => V2.PromptReference.extend(title));
 /** Renamed from `ResourceReference`; the shape is unchanged. */
 export const ResourceTemplateReference = V2.ResourceReference;
 
-export const CompleteRequestParams = V2.CompleteRequestParams.extend({
+export const CompleteRequestParams = deferred(() => V2.CompleteRequestParams.extend({
   ref: z.discriminatedUnion('type', [PromptReference, ResourceTemplateReference]),
   /** Already-resolved arguments, for context-dependent completions. */
   context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
-});
+}));
 export const CompleteResult = V2.CompleteResult;
 
 /* ---------- Roots ---------- */
 
-export const Root = V2.Root.extend(meta);
-export const ListRootsResult = Result.extend({ roots: z.array(Root) });
+export const Root = deferred(() => V2.Root.extend(meta));
+export const ListRootsResult = deferred(() => Result.extend({ roots: z.array(Root) }));
 
 /* ---------- Elicitation ---------- */
 
-export const ElicitRequestParams = RequestParams.extend({
+export const ElicitRequestParams = deferred(() => RequestParams.extend({
   message: z.string(),
   requestedSchema: RequestedSchemaV3,
-});
+}));
 
-export const ElicitResult = Result.extend({
+export const ElicitResult = deferred(() => Result.extend({
   action: ElicitAction,
   /** The submitted data; only with `action: "accept"`. */
   content: ElicitContentV3.optional(),
-});
+}));
 
 /* ---------- The method tables ---------- */
 

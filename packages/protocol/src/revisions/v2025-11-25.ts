@@ -6,6 +6,7 @@
  * An error response may omit `id` when the request's id could not be read.
  */
 import { z } from 'zod';
+import { deferred } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V3 from './v2025-06-18.js';
 import {
@@ -43,26 +44,26 @@ const meta = { _meta: Meta.optional() };
 
 /* ---------- Icons, initialization ---------- */
 
-export const Icon = z.looseObject({
+export const Icon = deferred(() => z.looseObject({
   /** A URI (https: or data:) of the icon. */
   src: z.string(),
   mimeType: z.string().optional(),
   /** Sizes such as `"48x48"` or `"any"`. */
   sizes: z.array(z.string()).optional(),
   theme: z.enum(['light', 'dark']).optional(),
-});
+}));
 
 const icons = { icons: z.array(Icon).optional() };
 
-export const Implementation = V3.Implementation.extend({
+export const Implementation = deferred(() => V3.Implementation.extend({
   ...icons,
   description: z.string().optional(),
   websiteUrl: z.string().optional(),
-});
+}));
 
-const flag = z.looseObject({}).optional();
+const flag = deferred(() => z.looseObject({}).optional());
 
-export const ClientCapabilities = V3.ClientCapabilities.extend({
+export const ClientCapabilities = deferred(() => V3.ClientCapabilities.extend({
   sampling: z.looseObject({ context: flag, tools: flag }).optional(),
   /** `{}` means form mode only. */
   elicitation: z.looseObject({ form: flag, url: flag }).optional(),
@@ -78,9 +79,9 @@ export const ClientCapabilities = V3.ClientCapabilities.extend({
         .optional(),
     })
     .optional(),
-});
+}));
 
-export const ServerCapabilities = V3.ServerCapabilities.extend({
+export const ServerCapabilities = deferred(() => V3.ServerCapabilities.extend({
   tasks: z
     .looseObject({
       list: flag,
@@ -88,19 +89,19 @@ export const ServerCapabilities = V3.ServerCapabilities.extend({
       requests: z.looseObject({ tools: z.looseObject({ call: flag }).optional() }).optional(),
     })
     .optional(),
-});
+}));
 
-export const InitializeRequestParams = V3.InitializeRequestParams.extend({
+export const InitializeRequestParams = deferred(() => V3.InitializeRequestParams.extend({
   capabilities: ClientCapabilities,
   clientInfo: Implementation,
-});
+}));
 
-export const InitializeResult = V3.InitializeResult.extend({ capabilities: ServerCapabilities, serverInfo: Implementation });
+export const InitializeResult = deferred(() => V3.InitializeResult.extend({ capabilities: ServerCapabilities, serverInfo: Implementation }));
 
 /* ---------- Utilities ---------- */
 
 /** `requestId` became optional: task-augmented requests are cancelled with `tasks/cancel`. */
-export const CancelledNotificationParams = V3.CancelledNotificationParams.extend({ requestId: RequestId.optional() });
+export const CancelledNotificationParams = deferred(() => V3.CancelledNotificationParams.extend({ requestId: RequestId.optional() }));
 export const ProgressNotificationParams = V3.ProgressNotificationParams;
 export const SetLevelRequestParams = V3.SetLevelRequestParams;
 export const LoggingMessageNotificationParams = V3.LoggingMessageNotificationParams;
@@ -117,16 +118,16 @@ export const BlobResourceContents = V3.BlobResourceContents;
 export const AnyResourceContents = V3.AnyResourceContents;
 export const EmbeddedResource = V3.EmbeddedResource;
 
-export const Resource = V3.Resource.extend(icons);
-export const ResourceLink = Resource.extend({ type: z.literal('resource_link') });
+export const Resource = deferred(() => V3.Resource.extend(icons));
+export const ResourceLink = deferred(() => Resource.extend({ type: z.literal('resource_link') }));
 
-export const ContentBlock = z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource]);
+export const ContentBlock = deferred(() => z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource]));
 
 /* ---------- Resources ---------- */
 
-export const ResourceTemplate = V3.ResourceTemplate.extend(icons);
-export const ListResourcesResult = PaginatedResult.extend({ resources: z.array(Resource) });
-export const ListResourceTemplatesResult = PaginatedResult.extend({ resourceTemplates: z.array(ResourceTemplate) });
+export const ResourceTemplate = deferred(() => V3.ResourceTemplate.extend(icons));
+export const ListResourcesResult = deferred(() => PaginatedResult.extend({ resources: z.array(Resource) }));
+export const ListResourceTemplatesResult = deferred(() => PaginatedResult.extend({ resourceTemplates: z.array(ResourceTemplate) }));
 export const ResourceRequestParams = V3.ResourceRequestParams;
 export const ReadResourceResult = V3.ReadResourceResult;
 export const ResourceUpdatedNotificationParams = V3.ResourceUpdatedNotificationParams;
@@ -134,78 +135,78 @@ export const ResourceUpdatedNotificationParams = V3.ResourceUpdatedNotificationP
 /* ---------- Prompts ---------- */
 
 export const PromptArgument = V3.PromptArgument;
-export const Prompt = V3.Prompt.extend(icons);
-export const PromptMessage = V3.PromptMessage.extend({ content: ContentBlock });
-export const ListPromptsResult = PaginatedResult.extend({ prompts: z.array(Prompt) });
+export const Prompt = deferred(() => V3.Prompt.extend(icons));
+export const PromptMessage = deferred(() => V3.PromptMessage.extend({ content: ContentBlock }));
+export const ListPromptsResult = deferred(() => PaginatedResult.extend({ prompts: z.array(Prompt) }));
 export const GetPromptRequestParams = V3.GetPromptRequestParams;
-export const GetPromptResult = V3.GetPromptResult.extend({ messages: z.array(PromptMessage) });
+export const GetPromptResult = deferred(() => V3.GetPromptResult.extend({ messages: z.array(PromptMessage) }));
 
 /* ---------- Tools ---------- */
 
 export const ToolAnnotations = V3.ToolAnnotations;
-export const ToolInputSchema = V3.ToolInputSchema.extend({ $schema: z.string().optional() });
+export const ToolInputSchema = deferred(() => V3.ToolInputSchema.extend({ $schema: z.string().optional() }));
 export const ToolOutputSchema = ToolInputSchema;
 
-export const TaskSupport = z.enum(['forbidden', 'optional', 'required']);
+export const TaskSupport = deferred(() => z.enum(['forbidden', 'optional', 'required']));
 /** How a tool may be executed; `taskSupport` defaults to `"forbidden"`. */
-export const ToolExecution = z.looseObject({ taskSupport: TaskSupport.optional() });
+export const ToolExecution = deferred(() => z.looseObject({ taskSupport: TaskSupport.optional() }));
 
-export const Tool = V3.Tool.extend({
+export const Tool = deferred(() => V3.Tool.extend({
   ...icons,
   inputSchema: ToolInputSchema,
   outputSchema: ToolOutputSchema.optional(),
   execution: ToolExecution.optional(),
-});
-export const ListToolsResult = PaginatedResult.extend({ tools: z.array(Tool) });
-export const CallToolRequestParams = V3.CallToolRequestParams.extend(taskAugmented);
-export const CallToolResult = V3.CallToolResult.extend({ content: z.array(ContentBlock) });
+}));
+export const ListToolsResult = deferred(() => PaginatedResult.extend({ tools: z.array(Tool) }));
+export const CallToolRequestParams = deferred(() => V3.CallToolRequestParams.extend(taskAugmented));
+export const CallToolResult = deferred(() => V3.CallToolResult.extend({ content: z.array(ContentBlock) }));
 
 /* ---------- Sampling ---------- */
 
-export const ToolUseContent = z.looseObject({
+export const ToolUseContent = deferred(() => z.looseObject({
   type: z.literal('tool_use'),
   /** Identifies this call; matched by `ToolResultContent.toolUseId`. */
   id: z.string(),
   name: z.string(),
   input: z.record(z.string(), z.unknown()),
   ...meta,
-});
+}));
 
-export const ToolResultContent = z.looseObject({
+export const ToolResultContent = deferred(() => z.looseObject({
   type: z.literal('tool_result'),
   toolUseId: z.string(),
   content: z.array(ContentBlock),
   structuredContent: z.record(z.string(), z.unknown()).optional(),
   isError: z.boolean().optional(),
   ...meta,
-});
+}));
 
-export const SamplingMessageContentBlock = z.discriminatedUnion('type', [
+export const SamplingMessageContentBlock = deferred(() => z.discriminatedUnion('type', [
   TextContent,
   ImageContent,
   AudioContent,
   ToolUseContent,
   ToolResultContent,
-]);
+]));
 
 /** One content block, or several. */
-export const SamplingContent = z.union([SamplingMessageContentBlock, z.array(SamplingMessageContentBlock)]);
+export const SamplingContent = deferred(() => z.union([SamplingMessageContentBlock, z.array(SamplingMessageContentBlock)]));
 
-export const SamplingMessage = V3.SamplingMessage.extend({ content: SamplingContent, ...meta });
+export const SamplingMessage = deferred(() => V3.SamplingMessage.extend({ content: SamplingContent, ...meta }));
 export const ModelHint = V3.ModelHint;
 export const ModelPreferences = V3.ModelPreferences;
-export const ToolChoice = z.looseObject({ mode: z.enum(['auto', 'required', 'none']).optional() });
+export const ToolChoice = deferred(() => z.looseObject({ mode: z.enum(['auto', 'required', 'none']).optional() }));
 
-export const CreateMessageRequestParams = V3.CreateMessageRequestParams.extend({
+export const CreateMessageRequestParams = deferred(() => V3.CreateMessageRequestParams.extend({
   messages: z.array(SamplingMessage),
   /** Tools the model may call; needs the client's `sampling.tools` capability. */
   tools: z.array(Tool).optional(),
   toolChoice: ToolChoice.optional(),
   ...taskAugmented,
-});
+}));
 
 /** `stopReason` is open: `endTurn`, `stopSequence`, `maxTokens`, `toolUse` or any provider string. */
-export const CreateMessageResult = V3.CreateMessageResult.extend({ content: SamplingContent });
+export const CreateMessageResult = deferred(() => V3.CreateMessageResult.extend({ content: SamplingContent }));
 
 /* ---------- Completion, roots ---------- */
 
@@ -218,30 +219,30 @@ export const ListRootsResult = V3.ListRootsResult;
 
 /* ---------- Elicitation ---------- */
 
-export const ElicitRequestFormParams = RequestParams.extend({
+export const ElicitRequestFormParams = deferred(() => RequestParams.extend({
   mode: z.literal('form').optional(),
   message: z.string(),
   requestedSchema: RequestedSchemaV4,
   ...taskAugmented,
-});
+}));
 
-export const ElicitRequestURLParams = RequestParams.extend({
+export const ElicitRequestURLParams = deferred(() => RequestParams.extend({
   mode: z.literal('url'),
   message: z.string(),
   /** Unique id of this elicitation, echoed by `notifications/elicitation/complete`. */
   elicitationId: z.string(),
   url: z.string(),
   ...taskAugmented,
-});
+}));
 
-export const ElicitRequestParams = z.union([ElicitRequestURLParams, ElicitRequestFormParams]);
+export const ElicitRequestParams = deferred(() => z.union([ElicitRequestURLParams, ElicitRequestFormParams]));
 
-export const ElicitResult = V3.ElicitResult.extend({ content: ElicitContentV4.optional() });
+export const ElicitResult = deferred(() => V3.ElicitResult.extend({ content: ElicitContentV4.optional() }));
 
-export const ElicitationCompleteNotificationParams = NotificationParams.extend({ elicitationId: z.string() });
+export const ElicitationCompleteNotificationParams = deferred(() => NotificationParams.extend({ elicitationId: z.string() }));
 
 /** `error.data` of the -32042 URL_ELICITATION_REQUIRED error. */
-export const UrlElicitationRequiredErrorData = z.looseObject({ elicitations: z.array(ElicitRequestURLParams) });
+export const UrlElicitationRequiredErrorData = deferred(() => z.looseObject({ elicitations: z.array(ElicitRequestURLParams) }));
 export const URL_ELICITATION_REQUIRED = -32042;
 
 /* ---------- The method tables ---------- */

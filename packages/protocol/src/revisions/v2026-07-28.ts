@@ -14,6 +14,7 @@
  * -32002 / -32042 codes. Roots, sampling and logging remain but are deprecated (§6.10).
  */
 import { z } from 'zod';
+import { deferred } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import { MODERN_ERA_FEATURES } from './blocks/era-features.js';
 import * as V3 from './v2025-06-18.js';
@@ -44,40 +45,40 @@ export { SubscriptionFilter, SubscriptionsAcknowledgedNotificationParams, Subscr
 export const Implementation = V4.Implementation;
 
 /** Extensions a side supports, by prefixed id (`io.modelcontextprotocol/tasks`); `{}` = no settings. */
-export const Extensions = z.record(z.string(), z.looseObject({}));
+export const Extensions = deferred(() => z.record(z.string(), z.looseObject({})));
 
 /** Client capabilities, sent per request; core tasks moved to an extension, `roots.listChanged` is gone. */
-export const ClientCapabilities = V4.ClientCapabilities.omit({ tasks: true }).extend({
+export const ClientCapabilities = deferred(() => V4.ClientCapabilities.omit({ tasks: true }).extend({
   roots: CapabilityFlag.optional(),
   extensions: Extensions.optional(),
-});
+}));
 
 /** Server capabilities, reported by `server/discover`; core tasks moved to an extension. */
-export const ServerCapabilities = V4.ServerCapabilities.omit({ tasks: true }).extend({ extensions: Extensions.optional() });
+export const ServerCapabilities = deferred(() => V4.ServerCapabilities.omit({ tasks: true }).extend({ extensions: Extensions.optional() }));
 
 /** The `_meta` every request carries (§6.2). */
-export const RequestMeta = modernRequestMeta(ClientCapabilities, Implementation);
+export const RequestMeta = deferred(() => modernRequestMeta(ClientCapabilities, Implementation));
 /** `_meta` of results: may name the server (`io.modelcontextprotocol/serverInfo`). */
-export const ResultMeta = modernResultMeta(Implementation);
+export const ResultMeta = deferred(() => modernResultMeta(Implementation));
 
 const requestMeta = { _meta: RequestMeta };
 const complete = { resultType: z.literal('complete'), _meta: ResultMeta.optional() };
 
 /** Base of every request's params: `_meta` is required. */
-export const ModernRequestParams = RequestParams.extend(requestMeta);
+export const ModernRequestParams = deferred(() => RequestParams.extend(requestMeta));
 /** Base of every final result (`resultType: "complete"`), also the empty result. */
-export const CompleteResult = z.looseObject(complete);
+export const CompleteResult = deferred(() => z.looseObject(complete));
 /** A final result that may be cached for `ttlMs` within `cacheScope` (§6.8). */
-export const CacheableResult = CompleteResult.extend(cacheable);
+export const CacheableResult = deferred(() => CompleteResult.extend(cacheable));
 
 /* ---------- Discovery ---------- */
 
 /** The answer of `server/discover` (§6.4); the old top-level `serverInfo` moved to `_meta`. */
-export const DiscoverResult = CacheableResult.extend({
+export const DiscoverResult = deferred(() => CacheableResult.extend({
   supportedVersions: z.array(z.string()),
   capabilities: ServerCapabilities,
   instructions: z.string().optional(),
-});
+}));
 
 /* ---------- Content ---------- */
 
@@ -87,27 +88,27 @@ export const AnyResourceContents = V4.AnyResourceContents;
 /* ---------- MRTR input requests and responses (§6.6) ---------- */
 
 /** URL-mode elicitation without `elicitationId`: completion is signalled by the retry. */
-export const ElicitRequestURLParams = RequestParams.extend({ mode: z.literal('url'), message: z.string(), url: z.string() });
-export const ElicitRequestFormParams = V4.ElicitRequestFormParams.omit({ task: true });
-export const ElicitRequestParams = z.union([ElicitRequestURLParams, ElicitRequestFormParams]);
-export const CreateMessageRequestParams = V4.CreateMessageRequestParams.omit({ task: true });
+export const ElicitRequestURLParams = deferred(() => RequestParams.extend({ mode: z.literal('url'), message: z.string(), url: z.string() }));
+export const ElicitRequestFormParams = deferred(() => V4.ElicitRequestFormParams.omit({ task: true }));
+export const ElicitRequestParams = deferred(() => z.union([ElicitRequestURLParams, ElicitRequestFormParams]));
+export const CreateMessageRequestParams = deferred(() => V4.CreateMessageRequestParams.omit({ task: true }));
 export const ElicitResult = V4.ElicitResult;
 export const CreateMessageResult = V4.CreateMessageResult;
 export const Root = V4.Root;
 export const ListRootsResult = V4.ListRootsResult;
 
 /** A request the server needs the client to fulfil before it retries: `method` and `params` only. */
-export const InputRequest = z.discriminatedUnion('method', [
+export const InputRequest = deferred(() => z.discriminatedUnion('method', [
   z.looseObject({ method: z.literal('sampling/createMessage'), params: CreateMessageRequestParams }),
   z.looseObject({ method: z.literal('roots/list'), params: RequestParams.optional() }),
   z.looseObject({ method: z.literal('elicitation/create'), params: ElicitRequestParams }),
-]);
+]));
 
 /** The client's answer to one input request. */
-export const InputResponse = z.union([CreateMessageResult, ListRootsResult, ElicitResult]);
+export const InputResponse = deferred(() => z.union([CreateMessageResult, ListRootsResult, ElicitResult]));
 
 /** `resultType: "input_required"`: retry with `inputResponses` and/or the echoed `requestState`. */
-export const InputRequiredResult = inputRequiredResult(InputRequest);
+export const InputRequiredResult = deferred(() => inputRequiredResult(InputRequest));
 
 const retry = inputResponseFields(InputResponse);
 
@@ -120,34 +121,34 @@ function orInputRequired<R extends z.ZodType>(result: R) {
 
 export const Resource = V4.Resource;
 export const ResourceTemplate = V4.ResourceTemplate;
-export const PaginatedParams = PaginatedRequestParams.extend(requestMeta);
+export const PaginatedParams = deferred(() => PaginatedRequestParams.extend(requestMeta));
 const page = { ...cacheable, nextCursor: z.string().optional() };
-export const ListResourcesResult = CompleteResult.extend({ ...page, resources: z.array(Resource) });
-export const ListResourceTemplatesResult = CompleteResult.extend({ ...page, resourceTemplates: z.array(ResourceTemplate) });
-export const ReadResourceRequestParams = V4.ResourceRequestParams.extend({ ...requestMeta, ...retry });
-export const ReadResourceResult = CacheableResult.extend({ contents: z.array(AnyResourceContents) });
+export const ListResourcesResult = deferred(() => CompleteResult.extend({ ...page, resources: z.array(Resource) }));
+export const ListResourceTemplatesResult = deferred(() => CompleteResult.extend({ ...page, resourceTemplates: z.array(ResourceTemplate) }));
+export const ReadResourceRequestParams = deferred(() => V4.ResourceRequestParams.extend({ ...requestMeta, ...retry }));
+export const ReadResourceResult = deferred(() => CacheableResult.extend({ contents: z.array(AnyResourceContents) }));
 
 /* ---------- Prompts ---------- */
 
 export const Prompt = V4.Prompt;
 export const PromptMessage = V4.PromptMessage;
-export const ListPromptsResult = CompleteResult.extend({ ...page, prompts: z.array(Prompt) });
-export const GetPromptRequestParams = V4.GetPromptRequestParams.extend({ ...requestMeta, ...retry });
-export const GetPromptResult = V4.GetPromptResult.extend(complete);
+export const ListPromptsResult = deferred(() => CompleteResult.extend({ ...page, prompts: z.array(Prompt) }));
+export const GetPromptRequestParams = deferred(() => V4.GetPromptRequestParams.extend({ ...requestMeta, ...retry }));
+export const GetPromptResult = deferred(() => V4.GetPromptResult.extend(complete));
 
 /* ---------- Tools ---------- */
 
 /** Tools lose the core-tasks `execution` negotiation. */
-export const Tool = V4.Tool.omit({ execution: true });
-export const ListToolsResult = CompleteResult.extend({ ...page, tools: z.array(Tool) });
-export const CallToolRequestParams = V3.CallToolRequestParams.extend({ ...requestMeta, ...retry });
+export const Tool = deferred(() => V4.Tool.omit({ execution: true }));
+export const ListToolsResult = deferred(() => CompleteResult.extend({ ...page, tools: z.array(Tool) }));
+export const CallToolRequestParams = deferred(() => V3.CallToolRequestParams.extend({ ...requestMeta, ...retry }));
 /** `structuredContent` may be any JSON value now, not only an object. */
-export const CallToolResult = V4.CallToolResult.extend({ ...complete, structuredContent: z.unknown().optional() });
+export const CallToolResult = deferred(() => V4.CallToolResult.extend({ ...complete, structuredContent: z.unknown().optional() }));
 
 /* ---------- Completion ---------- */
 
-export const CompleteRequestParams = V4.CompleteRequestParams.extend(requestMeta);
-export const CompletionResult = V4.CompleteResult.extend(complete);
+export const CompleteRequestParams = deferred(() => V4.CompleteRequestParams.extend(requestMeta));
+export const CompletionResult = deferred(() => V4.CompleteResult.extend(complete));
 
 /* ---------- The tasks extension (io.modelcontextprotocol/tasks, SEP-2663, §7.5) ---------- */
 
@@ -162,37 +163,37 @@ const extensionTaskShape = {
   pollIntervalMs: z.int().positive().optional(),
 };
 /** A `tools/call` the server runs as a task: the task's fields inline, `resultType: "task"`. */
-export const CreateTaskResult = z.looseObject({ ...extensionTaskShape, resultType: z.literal('task'), _meta: ResultMeta.optional() });
+export const CreateTaskResult = deferred(() => z.looseObject({ ...extensionTaskShape, resultType: z.literal('task'), _meta: ResultMeta.optional() }));
 /** `tasks/get`: the task with its outstanding `inputRequests`, its `result` or its `error`. */
-export const DetailedTaskResult = CompleteResult.extend({
+export const DetailedTaskResult = deferred(() => CompleteResult.extend({
   ...extensionTaskShape,
   inputRequests: z.record(z.string(), z.looseObject({ method: z.string(), params: z.looseObject({}).optional() })).optional(),
   result: z.looseObject({}).optional(),
   error: z.looseObject({ code: z.int(), message: z.string(), data: z.unknown().optional() }).optional(),
-});
-export const TaskIdRequestParams = ModernRequestParams.extend({ taskId: z.string() });
-export const TasksUpdateRequestParams = TaskIdRequestParams.extend({ inputResponses: z.record(z.string(), z.looseObject({})) });
+}));
+export const TaskIdRequestParams = deferred(() => ModernRequestParams.extend({ taskId: z.string() }));
+export const TasksUpdateRequestParams = deferred(() => TaskIdRequestParams.extend({ inputResponses: z.record(z.string(), z.looseObject({})) }));
 /** `notifications/tasks`: the full task state (delivered on `subscriptions/listen`). */
-export const TasksNotificationParams = DetailedTaskResult.omit({ resultType: true, _meta: true }).extend({ _meta: SubscriptionNotificationMeta.optional() });
+export const TasksNotificationParams = deferred(() => DetailedTaskResult.omit({ resultType: true, _meta: true }).extend({ _meta: SubscriptionNotificationMeta.optional() }));
 
 /* ---------- Subscriptions ---------- */
 
-export const SubscriptionsListenRequestParams = ModernRequestParams.extend({ notifications: SubscriptionFilter });
+export const SubscriptionsListenRequestParams = deferred(() => ModernRequestParams.extend({ notifications: SubscriptionFilter }));
 
 /* ---------- Notifications ---------- */
 
 const notificationMeta = { _meta: SubscriptionNotificationMeta.optional() };
-export const ModernNotificationParams = NotificationParams.extend(notificationMeta);
+export const ModernNotificationParams = deferred(() => NotificationParams.extend(notificationMeta));
 /** `requestId` is required again: tasks no longer use `notifications/cancelled`. */
-export const CancelledNotificationParams = V3.CancelledNotificationParams.extend(notificationMeta);
-export const ProgressNotificationParams = V4.ProgressNotificationParams.extend(notificationMeta);
-export const LoggingMessageNotificationParams = V4.LoggingMessageNotificationParams.extend(notificationMeta);
-export const ResourceUpdatedNotificationParams = V4.ResourceUpdatedNotificationParams.extend(notificationMeta);
+export const CancelledNotificationParams = deferred(() => V3.CancelledNotificationParams.extend(notificationMeta));
+export const ProgressNotificationParams = deferred(() => V4.ProgressNotificationParams.extend(notificationMeta));
+export const LoggingMessageNotificationParams = deferred(() => V4.LoggingMessageNotificationParams.extend(notificationMeta));
+export const ResourceUpdatedNotificationParams = deferred(() => V4.ResourceUpdatedNotificationParams.extend(notificationMeta));
 
 /* ---------- Errors ---------- */
 
 /** `error.data` of -32021: the capabilities the client must declare for this request. */
-export const MissingRequiredClientCapabilityErrorData = missingRequiredClientCapabilityData(ClientCapabilities);
+export const MissingRequiredClientCapabilityErrorData = deferred(() => missingRequiredClientCapabilityData(ClientCapabilities));
 
 /* ---------- The method tables ---------- */
 
@@ -235,7 +236,7 @@ export const envelope = jsonRpcEnvelope({
 });
 
 /** There is no handshake: nothing is a valid `initialize` in this revision. */
-const NoHandshake = z.never();
+const NoHandshake = deferred(() => z.never());
 
 /** Tasks left the core in 2026-07-28 (an extension now): their schemas are not part of this revision. */
 const { Task: _task, CreateTaskResult: _createTaskResult, ...schemasWithoutTasks } = V4.revision_2025_11_25.schemas;

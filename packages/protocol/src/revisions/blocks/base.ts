@@ -4,57 +4,58 @@
  * keys are kept so newer peers can add fields without breaking older ones.
  */
 import { z } from 'zod';
+import { deferred } from './deferred.js';
 import type { Direction, NotificationSpec, RequestSpec } from '../types.js';
 
 /** A JSON-RPC request id as it appears inside params: a string or an integer. */
-export const RequestId = z.union([z.string(), z.int()]);
+export const RequestId = deferred(() => z.union([z.string(), z.int()]));
 
 /** `_meta.progressToken`: a string or an integer, unique among the sender's active requests. */
-export const ProgressToken = z.union([z.string(), z.int()]);
+export const ProgressToken = deferred(() => z.union([z.string(), z.int()]));
 
 /** An opaque pagination cursor. */
-export const Cursor = z.string();
+export const Cursor = deferred(() => z.string());
 
 /** `_meta` on results, notifications and data objects: an open map. */
-export const Meta = z.looseObject({});
+export const Meta = deferred(() => z.looseObject({}));
 
 /** `_meta` on request params: an open map whose one protocol key is `progressToken`. */
-export const RequestMeta = z.looseObject({ progressToken: ProgressToken.optional() });
+export const RequestMeta = deferred(() => z.looseObject({ progressToken: ProgressToken.optional() }));
 
 /** Base of every request's `params`. */
-export const RequestParams = z.looseObject({ _meta: RequestMeta.optional() });
+export const RequestParams = deferred(() => z.looseObject({ _meta: RequestMeta.optional() }));
 
 /** Base of every notification's `params`. */
-export const NotificationParams = z.looseObject({ _meta: Meta.optional() });
+export const NotificationParams = deferred(() => z.looseObject({ _meta: Meta.optional() }));
 
 /** Base of every result; also the empty result (`ping`, `resources/subscribe`, …). */
-export const Result = z.looseObject({ _meta: Meta.optional() });
+export const Result = deferred(() => z.looseObject({ _meta: Meta.optional() }));
 
 /** Params of paginated list requests. */
-export const PaginatedRequestParams = RequestParams.extend({ cursor: Cursor.optional() });
+export const PaginatedRequestParams = deferred(() => RequestParams.extend({ cursor: Cursor.optional() }));
 
 /** Base of paginated list results. */
-export const PaginatedResult = Result.extend({ nextCursor: Cursor.optional() });
+export const PaginatedResult = deferred(() => Result.extend({ nextCursor: Cursor.optional() }));
 
 /**
  * A value that must be present but may be any JSON value (`notifications/message` `data`).
  * `z.unknown()` alone would let a missing key through.
  */
-export const RequiredValue = z.unknown().refine((value) => value !== undefined, { message: 'Required' });
+export const RequiredValue = deferred(() => z.unknown().refine((value) => value !== undefined, { message: 'Required' }));
 
 /** Log severities, ordered least to most severe (RFC 5424). */
 export const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 
-export const LoggingLevel = z.enum(LOGGING_LEVELS);
+export const LoggingLevel = deferred(() => z.enum(LOGGING_LEVELS));
 
 /** The sender or recipient of a message in a conversation. */
-export const Role = z.enum(['user', 'assistant']);
+export const Role = deferred(() => z.enum(['user', 'assistant']));
 
 /** An open capability flag object (`logging: {}`, `sampling: {}`, …). */
-export const CapabilityFlag = z.looseObject({});
+export const CapabilityFlag = deferred(() => z.looseObject({}));
 
 /** `experimental` capabilities: non-standard features, each an object. */
-export const ExperimentalCapabilities = z.record(z.string(), z.looseObject({}));
+export const ExperimentalCapabilities = deferred(() => z.record(z.string(), z.looseObject({})));
 
 /** Builds a request entry for a revision table. */
 export function request<P extends z.ZodType, R extends z.ZodType>(

@@ -5,12 +5,13 @@
  * titled single-select enums (`oneOf`) and multi-select enums (`type: "array"`).
  */
 import { z } from 'zod';
+import { deferred } from './deferred.js';
 
 /* ---------- 2025-06-18 ---------- */
 
 const described = { title: z.string().optional(), description: z.string().optional() };
 
-export const StringFormat = z.enum(['email', 'uri', 'date', 'date-time']);
+export const StringFormat = deferred(() => z.enum(['email', 'uri', 'date', 'date-time']));
 
 const stringShapeV3 = {
   type: z.literal('string'),
@@ -29,63 +30,63 @@ function notAnEnum(value: Record<string, unknown>): boolean {
 }
 const notAnEnumMessage = { message: 'A string schema with "enum" or "oneOf" must be a valid enum schema' };
 
-export const StringSchemaV3 = z.looseObject(stringShapeV3).refine(notAnEnum, notAnEnumMessage);
+export const StringSchemaV3 = deferred(() => z.looseObject(stringShapeV3).refine(notAnEnum, notAnEnumMessage));
 
-export const NumberSchemaV3 = z.looseObject({
+export const NumberSchemaV3 = deferred(() => z.looseObject({
   type: z.enum(['number', 'integer']),
   ...described,
   minimum: z.number().optional(),
   maximum: z.number().optional(),
-});
+}));
 
-export const BooleanSchemaV3 = z.looseObject({
+export const BooleanSchemaV3 = deferred(() => z.looseObject({
   type: z.literal('boolean'),
   ...described,
   default: z.boolean().optional(),
-});
+}));
 
-export const EnumSchemaV3 = z.looseObject({
+export const EnumSchemaV3 = deferred(() => z.looseObject({
   type: z.literal('string'),
   ...described,
   enum: z.array(z.string()),
   /** Display names for the `enum` values. */
   enumNames: z.array(z.string()).optional(),
-});
+}));
 
-export const PrimitiveSchemaDefinitionV3 = z.union([EnumSchemaV3, StringSchemaV3, NumberSchemaV3, BooleanSchemaV3]);
+export const PrimitiveSchemaDefinitionV3 = deferred(() => z.union([EnumSchemaV3, StringSchemaV3, NumberSchemaV3, BooleanSchemaV3]));
 
-export const RequestedSchemaV3 = z.looseObject({
+export const RequestedSchemaV3 = deferred(() => z.looseObject({
   type: z.literal('object'),
   properties: z.record(z.string(), PrimitiveSchemaDefinitionV3),
   required: z.array(z.string()).optional(),
-});
+}));
 
 /** A submitted form: property name to value. */
-export const ElicitContentV3 = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+export const ElicitContentV3 = deferred(() => z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])));
 
 /* ---------- 2025-11-25 ---------- */
 
-export const StringSchemaV4 = z
+export const StringSchemaV4 = deferred(() => z
   .looseObject({ ...stringShapeV3, default: z.string().optional() })
-  .refine(notAnEnum, notAnEnumMessage);
-export const NumberSchemaV4 = NumberSchemaV3.extend({ default: z.number().optional() });
+  .refine(notAnEnum, notAnEnumMessage));
+export const NumberSchemaV4 = deferred(() => NumberSchemaV3.extend({ default: z.number().optional() }));
 export const BooleanSchemaV4 = BooleanSchemaV3;
 
-const TitledOption = z.looseObject({ const: z.string(), title: z.string() });
+const TitledOption = deferred(() => z.looseObject({ const: z.string(), title: z.string() }));
 
-export const UntitledSingleSelectEnumSchema = z.looseObject({
+export const UntitledSingleSelectEnumSchema = deferred(() => z.looseObject({
   type: z.literal('string'),
   ...described,
   enum: z.array(z.string()),
   default: z.string().optional(),
-});
+}));
 
-export const TitledSingleSelectEnumSchema = z.looseObject({
+export const TitledSingleSelectEnumSchema = deferred(() => z.looseObject({
   type: z.literal('string'),
   ...described,
   oneOf: z.array(TitledOption),
   default: z.string().optional(),
-});
+}));
 
 const multiSelect = {
   type: z.literal('array'),
@@ -95,36 +96,36 @@ const multiSelect = {
   default: z.array(z.string()).optional(),
 };
 
-export const UntitledMultiSelectEnumSchema = z.looseObject({
+export const UntitledMultiSelectEnumSchema = deferred(() => z.looseObject({
   ...multiSelect,
   items: z.looseObject({ type: z.literal('string'), enum: z.array(z.string()) }),
-});
+}));
 
-export const TitledMultiSelectEnumSchema = z.looseObject({
+export const TitledMultiSelectEnumSchema = deferred(() => z.looseObject({
   ...multiSelect,
   items: z.looseObject({ anyOf: z.array(TitledOption) }),
-});
+}));
 
 /** The 2025-06-18 enum with `enumNames`, kept for compatibility. */
-export const LegacyTitledEnumSchema = EnumSchemaV3.extend({ default: z.string().optional() });
+export const LegacyTitledEnumSchema = deferred(() => EnumSchemaV3.extend({ default: z.string().optional() }));
 
-export const EnumSchemaV4 = z.union([
+export const EnumSchemaV4 = deferred(() => z.union([
   TitledSingleSelectEnumSchema,
   LegacyTitledEnumSchema,
   UntitledSingleSelectEnumSchema,
   TitledMultiSelectEnumSchema,
   UntitledMultiSelectEnumSchema,
-]);
+]));
 
-export const PrimitiveSchemaDefinitionV4 = z.union([EnumSchemaV4, StringSchemaV4, NumberSchemaV4, BooleanSchemaV4]);
+export const PrimitiveSchemaDefinitionV4 = deferred(() => z.union([EnumSchemaV4, StringSchemaV4, NumberSchemaV4, BooleanSchemaV4]));
 
-export const RequestedSchemaV4 = z.looseObject({
+export const RequestedSchemaV4 = deferred(() => z.looseObject({
   $schema: z.string().optional(),
   type: z.literal('object'),
   properties: z.record(z.string(), PrimitiveSchemaDefinitionV4),
   required: z.array(z.string()).optional(),
-});
+}));
 
-export const ElicitContentV4 = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]));
+export const ElicitContentV4 = deferred(() => z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])));
 
-export const ElicitAction = z.enum(['accept', 'decline', 'cancel']);
+export const ElicitAction = deferred(() => z.enum(['accept', 'decline', 'cancel']));

@@ -7,6 +7,7 @@
  * the request it answers.
  */
 import { z } from 'zod';
+import { deferred } from './deferred.js';
 import type { NotificationSpec, RequestSpec } from '../types.js';
 import { RequestId } from './base.js';
 
@@ -31,9 +32,9 @@ export interface JsonRpcEnvelope {
   readonly JsonRpcMessage: z.ZodType;
 }
 
-const Version = z.literal('2.0');
-const Absent = z.never().optional();
-const ParamsObject = z.looseObject({}).optional();
+const Version = deferred(() => z.literal('2.0'));
+const Absent = deferred(() => z.never().optional());
+const ParamsObject = deferred(() => z.looseObject({}).optional());
 
 function checkAgainst(
   spec: { params: z.ZodType } | undefined,
@@ -52,53 +53,41 @@ function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined 
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-/** Builds the envelope schemas of one revision. */
+/** Builds the envelope schemas of one revision; each is built at its first use ({@link deferred}). */
 export function jsonRpcEnvelope(options: JsonRpcEnvelopeOptions): JsonRpcEnvelope {
-  const JsonRpcRequest = z
-    .looseObject({
-      jsonrpc: Version,
-      id: RequestId,
-      method: z.string().min(1),
-      params: ParamsObject,
-      result: Absent,
-      error: Absent,
-    })
-    .superRefine((message, ctx) => checkAgainst(own(options.requests, message.method), message.params, ctx));
+  const JsonRpcRequest = deferred(() =>
+    z
+      .looseObject({ jsonrpc: Version, id: RequestId, method: z.string().min(1), params: ParamsObject, result: Absent, error: Absent })
+      .superRefine((message, ctx) => checkAgainst(own(options.requests, message.method), message.params, ctx)),
+  );
 
-  const JsonRpcNotification = z
-    .looseObject({
-      jsonrpc: Version,
-      method: z.string().min(1),
-      params: ParamsObject,
-      id: Absent,
-      result: Absent,
-      error: Absent,
-    })
-    .superRefine((message, ctx) => checkAgainst(own(options.notifications, message.method), message.params, ctx));
+  const JsonRpcNotification = deferred(() =>
+    z
+      .looseObject({ jsonrpc: Version, method: z.string().min(1), params: ParamsObject, id: Absent, result: Absent, error: Absent })
+      .superRefine((message, ctx) => checkAgainst(own(options.notifications, message.method), message.params, ctx)),
+  );
 
-  const JsonRpcResultResponse = z.looseObject({
-    jsonrpc: Version,
-    id: RequestId,
-    result: z.looseObject({ _meta: z.looseObject({}).optional() }),
-    method: Absent,
-    error: Absent,
+  const JsonRpcResultResponse = deferred(() =>
+    z.looseObject({ jsonrpc: Version, id: RequestId, result: z.looseObject({ _meta: z.looseObject({}).optional() }), method: Absent, error: Absent }),
+  );
+
+  const errorData = options.errorData ?? {};
+  const JsonRpcErrorResponse = deferred(() => {
+    const ErrorObject = z.looseObject({ code: z.int(), message: z.string(), data: z.unknown().optional() });
+    const errorId = options.errorId === 'required' ? z.union([RequestId, z.null()]) : RequestId.optional();
+    return z
+      .looseObject({ jsonrpc: Version, id: errorId, error: ErrorObject, method: Absent, result: Absent })
+      .superRefine((message, ctx) => {
+        const schema = own(errorData, String(message.error.code));
+        if (schema === undefined) return;
+        const parsed = schema.safeParse(message.error.data);
+        if (parsed.success) return;
+        for (const issue of parsed.error.issues) {
+          ctx.addIssue({ code: 'custom', message: issue.message, path: ['error', 'data', ...issue.path] });
+        }
+      });
   });
 
-  const ErrorObject = z.looseObject({ code: z.int(), message: z.string(), data: z.unknown().optional() });
-  const errorId = options.errorId === 'required' ? z.union([RequestId, z.null()]) : RequestId.optional();
-  const errorData = options.errorData ?? {};
-  const JsonRpcErrorResponse = z
-    .looseObject({ jsonrpc: Version, id: errorId, error: ErrorObject, method: Absent, result: Absent })
-    .superRefine((message, ctx) => {
-      const schema = own(errorData, String(message.error.code));
-      if (schema === undefined) return;
-      const parsed = schema.safeParse(message.error.data);
-      if (parsed.success) return;
-      for (const issue of parsed.error.issues) {
-        ctx.addIssue({ code: 'custom', message: issue.message, path: ['error', 'data', ...issue.path] });
-      }
-    });
-
-  const JsonRpcMessage = z.union([JsonRpcRequest, JsonRpcNotification, JsonRpcResultResponse, JsonRpcErrorResponse]);
+  const JsonRpcMessage = deferred(() => z.union([JsonRpcRequest, JsonRpcNotification, JsonRpcResultResponse, JsonRpcErrorResponse]));
   return { JsonRpcRequest, JsonRpcNotification, JsonRpcResultResponse, JsonRpcErrorResponse, JsonRpcMessage };
 }

@@ -5,6 +5,7 @@
  * that embed capabilities or implementations are built from the revision's own schemas.
  */
 import { z } from 'zod';
+import { deferred } from './deferred.js';
 import { LoggingLevel, Meta, ProgressToken, RequestId } from './base.js';
 
 /** `_meta` key of the request's protocol version (required on every modern request). */
@@ -47,35 +48,35 @@ export function modernResultMeta(implementation: z.ZodType) {
 }
 
 /** `_meta` on notifications: open, tagged with the listen request's id on a listen stream. */
-export const SubscriptionNotificationMeta = z.looseObject({ [SUBSCRIPTION_ID_META_KEY]: RequestId.optional() });
+export const SubscriptionNotificationMeta = deferred(() => z.looseObject({ [SUBSCRIPTION_ID_META_KEY]: RequestId.optional() }));
 
 /** Caching hints (§6.8): `ttlMs` is an integer ≥ 0; `cacheScope` says who may share the entry. */
-export const CacheScope = z.enum(['public', 'private']);
+export const CacheScope = deferred(() => z.enum(['public', 'private']));
 export const cacheable = { ttlMs: z.int().nonnegative(), cacheScope: CacheScope };
 
 /**
  * Which notifications a `subscriptions/listen` stream delivers (§6.7). Omitted or `false`
  * means not subscribed; extensions add fields (the tasks extension adds `taskIds`).
  */
-export const SubscriptionFilter = z.looseObject({
+export const SubscriptionFilter = deferred(() => z.looseObject({
   toolsListChanged: z.boolean().optional(),
   promptsListChanged: z.boolean().optional(),
   resourcesListChanged: z.boolean().optional(),
   /** Resource URIs whose `notifications/resources/updated` the client wants. */
   resourceSubscriptions: z.array(z.string()).optional(),
-});
+}));
 
 /** Params of `notifications/subscriptions/acknowledged`: the tagged id and the honoured subset. */
-export const SubscriptionsAcknowledgedNotificationParams = z.looseObject({
+export const SubscriptionsAcknowledgedNotificationParams = deferred(() => z.looseObject({
   _meta: z.looseObject({ [SUBSCRIPTION_ID_META_KEY]: RequestId }),
   notifications: SubscriptionFilter,
-});
+}));
 
 /** The graceful end of a listen stream: `resultType: "complete"` tagged with the listen id. */
-export const SubscriptionsListenResult = z.looseObject({
+export const SubscriptionsListenResult = deferred(() => z.looseObject({
   resultType: z.literal('complete'),
   _meta: z.looseObject({ [SUBSCRIPTION_ID_META_KEY]: RequestId }),
-});
+}));
 
 /**
  * The MRTR answer of `tools/call`, `prompts/get` and `resources/read` (§6.6, rule 110):
@@ -105,7 +106,7 @@ export function missingRequiredClientCapabilityData(clientCapabilities: z.ZodTyp
 }
 
 /** `error.data` of -32022 UNSUPPORTED_PROTOCOL_VERSION: what the server speaks and what it was asked. */
-export const UnsupportedProtocolVersionErrorData = z.looseObject({
+export const UnsupportedProtocolVersionErrorData = deferred(() => z.looseObject({
   supported: z.array(z.string()),
   requested: z.string(),
-});
+}));

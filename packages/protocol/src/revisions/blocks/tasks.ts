@@ -4,17 +4,18 @@
  * fetched with `tasks/result`, listed with `tasks/list` and cancelled with `tasks/cancel`.
  */
 import { z } from 'zod';
+import { deferred } from './deferred.js';
 import { NotificationParams, PaginatedResult, RequestParams, Result } from './base.js';
 
 /** The statuses of a task, in the order a task usually moves through them. */
 export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
-export const TaskStatus = z.enum(TASK_STATUSES);
+export const TaskStatus = deferred(() => z.enum(TASK_STATUSES));
 
 /** The `task` param that turns a request into a task: the requested lifetime in ms. */
-export const TaskMetadata = z.looseObject({ ttl: z.number().optional() });
+export const TaskMetadata = deferred(() => z.looseObject({ ttl: z.number().optional() }));
 
 /** `_meta["io.modelcontextprotocol/related-task"]`: ties a message to a task. */
-export const RelatedTaskMetadata = z.looseObject({ taskId: z.string() });
+export const RelatedTaskMetadata = deferred(() => z.looseObject({ taskId: z.string() }));
 /** The `_meta` key that ties a message to the task it belongs to. */
 export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
 
@@ -32,24 +33,24 @@ const taskShape = {
   pollInterval: z.number().optional(),
 };
 
-export const Task = z.looseObject(taskShape);
+export const Task = deferred(() => z.looseObject(taskShape));
 
 /** What a receiver returns at once for a task-augmented request. */
-export const CreateTaskResult = Result.extend({ task: Task });
+export const CreateTaskResult = deferred(() => Result.extend({ task: Task }));
 
 /** Params of `tasks/get`, `tasks/result` and `tasks/cancel`. */
-export const TaskIdRequestParams = RequestParams.extend({ taskId: z.string() });
+export const TaskIdRequestParams = deferred(() => RequestParams.extend({ taskId: z.string() }));
 
 /** Result of `tasks/get` and `tasks/cancel`: the task's fields, inline. */
-export const TaskResult = Result.extend(taskShape);
+export const TaskResult = deferred(() => Result.extend(taskShape));
 
 /** Result of `tasks/result`: whatever the underlying request returns. */
 export const GetTaskPayloadResult = Result;
 
-export const ListTasksResult = PaginatedResult.extend({ tasks: z.array(Task) });
+export const ListTasksResult = deferred(() => PaginatedResult.extend({ tasks: z.array(Task) }));
 
 /** Params of `notifications/tasks/status`: the full task. */
-export const TaskStatusNotificationParams = NotificationParams.extend(taskShape);
+export const TaskStatusNotificationParams = deferred(() => NotificationParams.extend(taskShape));
 
 /** Params that may carry `task` (tools/call, sampling/createMessage, elicitation/create). */
 export const taskAugmented = { task: TaskMetadata.optional() };

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { deferred } from './deferred.js';
+
+describe('deferred', () => {
+  it('builds the schema at its first read, once', () => {
+    let builds = 0;
+    const Point = deferred(() => {
+      builds += 1;
+      return z.looseObject({ x: z.number() });
+    });
+    const Named = deferred(() => Point.extend({ name: z.string() }));
+    expect(builds).toBe(0);
+    expect(Named.safeParse({ x: 1, name: 'a' }).success).toBe(true);
+    expect(Named.safeParse({ x: '1', name: 'a' }).success).toBe(false);
+    expect(Point.parse({ x: 2, extra: true })).toEqual({ x: 2, extra: true });
+    expect(builds).toBe(1);
+  });
+
+  it('is then the schema: instanceof, in, prototype, own keys, nesting', () => {
+    const Text = deferred(() => z.looseObject({ type: z.literal('text'), text: z.string() }));
+    const Content = deferred(() => z.discriminatedUnion('type', [Text]));
+    expect('_zod' in Text).toBe(true);
+    expect(Text).toBeInstanceOf(z.ZodObject);
+    expect(Object.getPrototypeOf(Text)).toBe(Object.getPrototypeOf(z.looseObject({})));
+    expect(Object.keys(Text)).toEqual(Object.keys(z.looseObject({ type: z.literal('text'), text: z.string() })));
+    expect(z.array(Content).safeParse([{ type: 'text', text: 'hi' }]).success).toBe(true);
+    expect(z.array(Content).safeParse([{ type: 'image' }]).success).toBe(false);
+    expect(Text.optional().safeParse(undefined).success).toBe(true);
+  });
+
+  it('throws the build error at each read until the build succeeds', () => {
+    const Broken = deferred((): z.ZodString => {
+      throw new Error('no schema');
+    });
+    expect(() => Broken.safeParse('x')).toThrow('no schema');
+    expect(() => Broken.parse('x')).toThrow('no schema');
+  });
+});

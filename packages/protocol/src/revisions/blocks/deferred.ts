@@ -1,0 +1,36 @@
+/**
+ * A schema built at its first use. The five revision modules declare a few hundred zod
+ * schemas, each later revision extending its predecessor's; built at import they cost a
+ * process tens of milliseconds before its first message (issue 19: stdio cold start), although
+ * a session needs only the methods it exchanges.
+ *
+ * `deferred(build)` returns an empty object whose prototype is a proxy: the first property
+ * read (`_zod`, `.extend`, `.safeParse`, `in`, `instanceof`) reaches the proxy, which builds
+ * the schema, copies its own properties onto the object and gives the object the schema's
+ * prototype. From then on the object is an ordinary zod schema — no proxy left on the path
+ * of a parse, so a realized schema validates as fast as one built at import. zod's classic
+ * methods are bound to the built instance, so `.extend()` or `.optional()` of the stand-in
+ * are the schema's own. Before its first read the stand-in has no own keys (nothing in the
+ * SDK enumerates a schema's keys).
+ */
+export function deferred<T extends object>(build: () => T): T {
+  let built: T | undefined;
+  const realize = (): T => {
+    if (built !== undefined) return built;
+    built = build();
+    Object.defineProperties(stand, Object.getOwnPropertyDescriptors(built));
+    Object.setPrototypeOf(stand, Object.getPrototypeOf(built) as object | null);
+    return built;
+  };
+  const pending: ProxyHandler<object> = {
+    get: (_, key, receiver) => (realize(), Reflect.get(stand, key, receiver)),
+    has: (_, key) => (realize(), Reflect.has(stand, key)),
+    // `instanceof` walks the chain: the realized stand-in's prototype comes next.
+    getPrototypeOf: () => (realize(), Reflect.getPrototypeOf(stand)),
+    set: (_, key, value, receiver) => (realize(), Reflect.set(stand, key, value, receiver)),
+  };
+  // Created with its prototype rather than given one later: V8 keeps such an object in fast
+  // mode (an `Object.create(null)` one would stay a slow dictionary and slow every parse).
+  const stand = Object.create(new Proxy({}, pending)) as T;
+  return stand;
+}
