@@ -123,6 +123,20 @@ describe('Client response cache', () => {
   });
 
   describe('invalidation', () => {
+    it('drops a list before the application hears its list_changed, even from a listener that throws first', async () => {
+      const { server, client } = await connected((method) => (method === 'tools/list' ? tools(['a'], { ttlMs: 60_000, cacheScope: 'public' }) : undefined));
+      await client.listTools();
+      const heard: number[] = [];
+      client.onToolsListChanged(() => {
+        throw new Error('first listener fails');
+      });
+      client.onToolsListChanged(() => void client.listTools().then((result) => heard.push(result.tools.length)));
+      await server.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      await flush();
+      expect(heard).toEqual([1]);
+      expect(server.requests('tools/list')).toHaveLength(2);
+    });
+
     it('drops a list on its list_changed notification and a read on resources/updated for its URI', async () => {
       const events: ResponseCacheEvent[] = [];
       const { server, client } = await connected(

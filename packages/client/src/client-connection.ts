@@ -88,7 +88,6 @@ export abstract class ClientConnection {
     if (options.onSampling !== undefined) this.serverRequests.sampling = { handler: options.onSampling, settings: {} };
     if (options.onElicitation !== undefined) this.serverRequests.elicitation = { handler: options.onElicitation, settings: {} };
     if (options.roots !== undefined) this.serverRequests.roots = checkRoots(options.roots);
-    this.listeners.add('notifications/tools/list_changed', () => this.toolOutput.clear());
     this.listeners.tap = (method, params) => this.streams.route(method, params);
     const listChanged = (this.listChanged = new ListChangedStream(options.autoListen ?? true, () =>
       this.#session.state.kind === 'operating' && this.era === 'modern' ? this.listenHost() : undefined,
@@ -96,7 +95,11 @@ export abstract class ClientConnection {
     this.listeners.admit = (method, params) => listChanged.admits(method, params);
     for (const list of CHANGED_LISTS) if (options.listChanged?.[list] !== undefined) listChanged.want(list);
     const cache = (this.#cache = options.cache === false ? undefined : new ResponseCache(options.clock ?? systemClock, options.cache));
-    if (cache !== undefined) for (const method of ResponseCache.notifications) this.listeners.add(method, (params) => cache.notified(method, params));
+    // What a change makes stale, dropped before any other listener hears of it.
+    this.listeners.own = (method, params) => {
+      if (method === 'notifications/tools/list_changed') this.toolOutput.clear();
+      cache?.notified(method, params);
+    };
     this.#refreshers = watchLists(this.listeners, options.clock ?? systemClock, options.listChanged, (kind, maxPages) =>
       collectPages(pageFetcher(this, kind, {}, {}), LIST_METHOD[kind], undefined, maxPages),
     );

@@ -25,6 +25,12 @@ export class NotificationListeners {
   tap: ((method: ListenedNotification, params: JsonObject) => void) | undefined;
   /** Decides, after the tap, whether the listeners hear a notification (default: they all do). */
   admit: ((method: ListenedNotification, params: JsonObject) => boolean) | undefined;
+  /**
+   * The client's own listener (what a change makes stale: tool output schemas, cached
+   * responses), heard before every added one. One function instead of a listener per method
+   * keeps a new client from building five listener sets and their closures.
+   */
+  own: ((method: ListenedNotification, params: JsonObject) => void) | undefined;
 
   /** Adds a listener; returns a function that removes it. */
   add(method: ListenedNotification, listener: Listener): () => void {
@@ -50,16 +56,28 @@ export class NotificationListeners {
   #emit(method: ListenedNotification, params: JsonObject): void {
     this.tap?.(method, params);
     if (this.admit !== undefined && !this.admit(method, params)) return;
-    const set = this.#listeners.get(method);
-    if (set === undefined) return;
     let failure: Error | undefined;
-    for (const listener of [...set]) {
+    if (this.own !== undefined) {
       try {
-        listener(params);
+        this.own(method, params);
       } catch (error) {
-        failure ??= error instanceof Error ? error : new Error(`listener for ${method} threw a non-error value`, { cause: error });
+        failure = asError(method, error);
+      }
+    }
+    const set = this.#listeners.get(method);
+    if (set !== undefined) {
+      for (const listener of [...set]) {
+        try {
+          listener(params);
+        } catch (error) {
+          failure ??= asError(method, error);
+        }
       }
     }
     if (failure !== undefined) throw failure;
   }
+}
+
+function asError(method: ListenedNotification, error: unknown): Error {
+  return error instanceof Error ? error : new Error(`listener for ${method} threw a non-error value`, { cause: error });
 }

@@ -171,9 +171,6 @@ export class ResponseCache {
     return CACHEABLE_METHODS.has(method);
   }
 
-  /** The change notifications `notified` handles. */
-  static readonly notifications = ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed', 'notifications/resources/updated'] as const;
-
   #fresh(key: string): Entry | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
