@@ -75,13 +75,27 @@ export function isNodeRuntime(): boolean {
   );
 }
 
+/** The request headers for `node:http`, which validates their names and values itself. */
 function headerRecord(headers: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
+  // A plain record with lower-case names (what the transports pass) goes through as it is.
+  if (isLowerCaseRecord(headers)) return headers;
   const record: Record<string, string> = {};
-  // A `Headers` (what the transports pass) is already validated and lower-cased: no copy.
+  // A `Headers` is already validated and lower-cased: no copy.
   (headers instanceof Headers ? headers : new Headers(headers)).forEach((value, key) => {
     record[key] = value;
   });
   return record;
+}
+
+function isLowerCaseRecord(headers: ConstructorParameters<typeof Headers>[0]): headers is Record<string, string> {
+  if (typeof headers !== 'object' || headers === null) return false;
+  // Only a plain object: a `Headers`, an array or another iterable of pairs goes through `Headers`.
+  const prototype: unknown = Object.getPrototypeOf(headers);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  for (const name of Object.keys(headers)) {
+    if (name !== name.toLowerCase() || typeof (headers as Record<string, unknown>)[name] !== 'string') return false;
+  }
+  return true;
 }
 
 function responseHeaders(raw: Http.IncomingHttpHeaders): Headers {
