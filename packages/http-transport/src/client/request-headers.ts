@@ -15,14 +15,23 @@ const RESERVED = new Set(['accept', 'content-type', 'mcp-session-id', 'mcp-proto
  * Resolves the caller's headers and layers the transport's own on top, as a plain record with
  * lower-case names: `fetch` takes it as is, and `nodeHttpFetch` hands it to `node:http`
  * without the round trip through a `Headers` (the fetch validates the names and values).
+ * Synchronous unless the caller's headers are a function, so a POST with fixed headers takes
+ * no promise hop before its fetch.
  */
-export async function buildHeaders(
+export function buildHeaders(
   option: HeadersOption | undefined,
   own: Readonly<Record<string, string | undefined>>,
-): Promise<Record<string, string>> {
+): Record<string, string> | Promise<Record<string, string>> {
+  return typeof option === 'function' ? layered(option, own) : layer(option, own);
+}
+
+async function layered(option: () => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>, own: Readonly<Record<string, string | undefined>>): Promise<Record<string, string>> {
+  return layer(await option(), own);
+}
+
+function layer(extra: Readonly<Record<string, string>> | undefined, own: Readonly<Record<string, string | undefined>>): Record<string, string> {
   // No prototype: a caller's header may be named `constructor` or `__proto__`.
   const headers = Object.create(null) as Record<string, string>;
-  const extra = typeof option === 'function' ? await option() : option;
   if (extra !== undefined) {
     for (const name of Object.keys(extra)) {
       const key = name.toLowerCase();

@@ -289,13 +289,15 @@ export class StreamableHttpClientTransport implements Transport {
     // Only a modern request is cancelled by aborting its POST (`#cancelModern`): a legacy POST needs no controller of its own.
     const cancel = modern === undefined ? undefined : new AbortController();
     if (cancel !== undefined) for (const id of requestIdsOf(message)) this.#modernRequests.set(id, cancel);
-    const headers = await buildHeaders(this.#options.headers, {
+    const built = buildHeaders(this.#options.headers, {
       accept: ACCEPT_BOTH,
       'content-type': 'application/json',
       'mcp-session-id': sessionId,
       'mcp-protocol-version': isInitialize ? undefined : this.#protocolVersion,
       ...(modern !== undefined ? this.#paramHeaders.headersFor(message, modern) : {}),
     });
+    // Fixed headers come back synchronously: no promise hop before the fetch.
+    const headers = built instanceof Promise ? await built : built;
     this.#assertOpen();
     // A signal of its own per POST: one shared signal would collect a listener per POST in flight.
     const scoped = this.#posts.child();
