@@ -175,6 +175,14 @@ class NodeHttpResponse extends Response {
     return this.#incoming;
   }
 
+  /** One response header (a lower-case name), read off the `IncomingMessage` until `headers` is built. */
+  header(name: string): string | null {
+    if (this.#headers !== undefined) return this.#headers.get(name);
+    const value = this.#incoming.headers[name];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
   #headerView(): Headers {
     this.#headers ??= responseHeaders(this.#incoming.headers);
     return this.#headers;
@@ -198,6 +206,14 @@ class NodeHttpResponse extends Response {
  */
 export function claimNodeBody(response: Response): Http.IncomingMessage | undefined {
   return response instanceof NodeHttpResponse ? response.claim() : undefined;
+}
+
+/**
+ * One header of `response` (`name` in lower case), as `response.headers.get(name)` returns it;
+ * for a `nodeHttpFetch` response it is read without building the `Headers`.
+ */
+export function responseHeader(response: Response, name: string): string | null {
+  return response instanceof NodeHttpResponse ? response.header(name) : response.headers.get(name);
 }
 
 /** True when `response` carries a body, without building a web stream for a `nodeHttpFetch` body. */
