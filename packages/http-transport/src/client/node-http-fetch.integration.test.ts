@@ -1,6 +1,6 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { createNodeHttpFetch, nodeHttpFetch } from './node-http-fetch.js';
+import { createNodeHttpFetch, nodeHttpFetch, responseHeader } from './node-http-fetch.js';
 import { serverPerTest } from './test-http-server.js';
 
 const servers = serverPerTest();
@@ -27,6 +27,22 @@ describe('nodeHttpFetch', () => {
     expect(response.ok).toBe(true);
     expect(response.headers.get('x-echo-header')).toBe('yes');
     await expect(response.json()).resolves.toEqual({ method: 'POST', body: '{"a":1}' });
+  });
+
+  it('sends a plain record of any spelling, and reads one response header as Headers would', async () => {
+    const base = await serve((req, res) => {
+      res.setHeader('x-echo', `${String(req.headers['x-mixed'] ?? '')}|${String(req.headers['x-lower'] ?? '')}`);
+      res.setHeader('set-cookie', ['a=1', 'b=2']);
+      res.end('ok');
+    });
+    const response = await nodeHttpFetch(`${base}/`, { headers: { 'X-Mixed': 'one', 'x-mixed': 'two', 'x-lower': 'three' } });
+    expect(responseHeader(response, 'x-echo')).toBe('one, two|three');
+    expect(responseHeader(response, 'set-cookie')).toBe('a=1, b=2');
+    expect(responseHeader(response, 'x-absent')).toBeNull();
+    expect(response.headers.get('x-echo')).toBe('one, two|three');
+    expect(responseHeader(response, 'set-cookie')).toBe(response.headers.get('set-cookie'));
+    await expect(response.text()).resolves.toBe('ok');
+    await expect(nodeHttpFetch(`${base}/`, { headers: { 'x-bad': 'line\nbreak' } })).rejects.toThrow(TypeError);
   });
 
   it('streams the body as it arrives (SSE)', async () => {

@@ -75,13 +75,27 @@ export function isNodeRuntime(): boolean {
   );
 }
 
+/** The request headers for `node:http`, which validates their names and values itself. */
 function headerRecord(headers: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
+  // A plain record with lower-case names (what the transports pass) goes through as it is.
+  if (isLowerCaseRecord(headers)) return headers;
   const record: Record<string, string> = {};
-  // A `Headers` (what the transports pass) is already validated and lower-cased: no copy.
+  // A `Headers` is already validated and lower-cased: no copy.
   (headers instanceof Headers ? headers : new Headers(headers)).forEach((value, key) => {
     record[key] = value;
   });
   return record;
+}
+
+function isLowerCaseRecord(headers: ConstructorParameters<typeof Headers>[0]): headers is Record<string, string> {
+  if (typeof headers !== 'object' || headers === null) return false;
+  // Only a plain object: a `Headers`, an array or another iterable of pairs goes through `Headers`.
+  const prototype: unknown = Object.getPrototypeOf(headers);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  for (const name of Object.keys(headers)) {
+    if (name !== name.toLowerCase() || typeof (headers as Record<string, unknown>)[name] !== 'string') return false;
+  }
+  return true;
 }
 
 function responseHeaders(raw: Http.IncomingHttpHeaders): Headers {
@@ -161,6 +175,14 @@ class NodeHttpResponse extends Response {
     return this.#incoming;
   }
 
+  /** One response header (a lower-case name), read off the `IncomingMessage` until `headers` is built. */
+  header(name: string): string | null {
+    if (this.#headers !== undefined) return this.#headers.get(name);
+    const value = this.#incoming.headers[name];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
   #headerView(): Headers {
     this.#headers ??= responseHeaders(this.#incoming.headers);
     return this.#headers;
@@ -184,6 +206,14 @@ class NodeHttpResponse extends Response {
  */
 export function claimNodeBody(response: Response): Http.IncomingMessage | undefined {
   return response instanceof NodeHttpResponse ? response.claim() : undefined;
+}
+
+/**
+ * One header of `response` (`name` in lower case), as `response.headers.get(name)` returns it;
+ * for a `nodeHttpFetch` response it is read without building the `Headers`.
+ */
+export function responseHeader(response: Response, name: string): string | null {
+  return response instanceof NodeHttpResponse ? response.header(name) : response.headers.get(name);
 }
 
 /** True when `response` carries a body, without building a web stream for a `nodeHttpFetch` body. */

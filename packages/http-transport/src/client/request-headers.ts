@@ -11,20 +11,40 @@ export type HeadersOption =
 /** Headers the transport owns; a caller's value for them is ignored. */
 const RESERVED = new Set(['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id', 'content-length']);
 
-/** Resolves the caller's headers and layers the transport's own on top. */
-export async function buildHeaders(
+/**
+ * Resolves the caller's headers and layers the transport's own on top, as a plain record with
+ * lower-case names: `fetch` takes it as is, and `nodeHttpFetch` hands it to `node:http`
+ * without the round trip through a `Headers` (the fetch validates the names and values).
+ * Synchronous unless the caller's headers are a function, so a POST with fixed headers takes
+ * no promise hop before its fetch.
+ */
+export function buildHeaders(
   option: HeadersOption | undefined,
   own: Readonly<Record<string, string | undefined>>,
-): Promise<Headers> {
-  const headers = new Headers();
-  const extra = typeof option === 'function' ? await option() : option;
+): Record<string, string> | Promise<Record<string, string>> {
+  return typeof option === 'function' ? layered(option, own) : layer(option, own);
+}
+
+async function layered(option: () => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>, own: Readonly<Record<string, string | undefined>>): Promise<Record<string, string>> {
+  return layer(await option(), own);
+}
+
+function layer(extra: Readonly<Record<string, string>> | undefined, own: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  // No prototype: a caller's header may be named `constructor` or `__proto__`.
+  const headers = Object.create(null) as Record<string, string>;
   if (extra !== undefined) {
-    for (const [name, value] of Object.entries(extra)) {
-      if (!RESERVED.has(name.toLowerCase())) headers.set(name, value);
+    for (const name of Object.keys(extra)) {
+      const key = name.toLowerCase();
+      if (RESERVED.has(key)) continue;
+      // Two spellings of one name combine, as `Headers.append` would.
+      const value = extra[name] as string;
+      const previous = headers[key];
+      headers[key] = previous === undefined ? value : `${previous}, ${value}`;
     }
   }
-  for (const [name, value] of Object.entries(own)) {
-    if (value !== undefined) headers.set(name, value);
+  for (const name of Object.keys(own)) {
+    const value = own[name];
+    if (value !== undefined) headers[name] = value;
   }
   return headers;
 }

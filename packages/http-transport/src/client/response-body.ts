@@ -7,10 +7,10 @@
  * awaited answer arrived, or when `signal` aborts (rejecting with its reason).
  */
 import type { IncomingMessage } from 'node:http';
-import { abortError, claimNodeBody, hasBody } from './node-http-fetch.js';
+import { abortError, claimNodeBody, hasBody, responseHeader } from './node-http-fetch.js';
 import { readSseStream, type SseParser } from '../shared/sse-parse.js';
 
-export { hasBody };
+export { hasBody, responseHeader };
 
 /** Feeds `response`'s body to `parser` until it ends, `isComplete()` turns true, or `signal` aborts. */
 export function readSseBody(response: Response, parser: SseParser, signal?: AbortSignal, isComplete?: () => boolean): Promise<void> {

@@ -15,7 +15,7 @@ import { errorForStatus, networkError, readBodyExcerpt } from './http-errors.js'
 import { ReconnectTracker, type ResolvedReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import type { StreamableHttpClientTransportOptions, StreamState } from './streamable-http-options.js';
-import { discardBody, hasBody, readSseBody } from './response-body.js';
+import { discardBody, hasBody, readSseBody, responseHeader } from './response-body.js';
 import { SseParser } from '../shared/sse-parse.js';
 
 /** What the streams need from their transport. */
@@ -203,7 +203,7 @@ export class SseStreams {
       }
       return;
     }
-    const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
+    const contentType = (responseHeader(response, 'content-type') ?? '').toLowerCase();
     if (!contentType.includes('text/event-stream') || !hasBody(response)) {
       await discardBody(response);
       this.#die(record, new TransportError(`GET ${url} did not answer with an SSE stream (content-type ${JSON.stringify(contentType)})`));

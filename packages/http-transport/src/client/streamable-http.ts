@@ -48,7 +48,7 @@ import { AbortScope, type ScopedSignal } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import { defaultFetch } from './node-http-fetch.js';
-import { discardBody, hasBody, readText } from './response-body.js';
+import { discardBody, hasBody, readText, responseHeader } from './response-body.js';
 import { resolveReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import { deleteHttpSession } from './delete-session.js';
@@ -289,13 +289,15 @@ export class StreamableHttpClientTransport implements Transport {
     // Only a modern request is cancelled by aborting its POST (`#cancelModern`): a legacy POST needs no controller of its own.
     const cancel = modern === undefined ? undefined : new AbortController();
     if (cancel !== undefined) for (const id of requestIdsOf(message)) this.#modernRequests.set(id, cancel);
-    const headers = await buildHeaders(this.#options.headers, {
+    const built = buildHeaders(this.#options.headers, {
       accept: ACCEPT_BOTH,
       'content-type': 'application/json',
       'mcp-session-id': sessionId,
       'mcp-protocol-version': isInitialize ? undefined : this.#protocolVersion,
       ...(modern !== undefined ? this.#paramHeaders.headersFor(message, modern) : {}),
     });
+    // Fixed headers come back synchronously: no promise hop before the fetch.
+    const headers = built instanceof Promise ? await built : built;
     this.#assertOpen();
     // A signal of its own per POST: one shared signal would collect a listener per POST in flight.
     const scoped = this.#posts.child();
@@ -343,7 +345,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (isInitialize) this.#takeSessionId(response);
 
     const requestIds = requestIdsOf(message);
-    const contentType = (response.headers.get('content-type') ?? '').toLowerCase();
+    const contentType = (responseHeader(response, 'content-type') ?? '').toLowerCase();
     const isSse = contentType.includes('text/event-stream');
     if (isNotificationWithMethod(message, 'notifications/initialized')) this.#streams.openStandalone();
     if (response.status === 202 || !hasBody(response) || (requestIds.length === 0 && !isSse)) {
@@ -376,7 +378,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   #takeSessionId(response: Response): void {
     this.#established = true;
-    const issued = response.headers.get('mcp-session-id');
+    const issued = responseHeader(response, 'mcp-session-id');
     if (issued === null) {
       this.#sessionId = undefined;
     } else if (SESSION_ID_PATTERN.test(issued)) {
