@@ -215,7 +215,6 @@ export interface ProgressHandle {
   release(): void;
 }
 
-/** Answers one inbound request: its result, or a thrown `JsonRpcError` for an error response. */
 /** Where a session finds the handlers it shares with other sessions (`SessionOptions.handlers`). */
 export interface HandlerLookup {
   /** The handler answering requests for `method`, if any. */
@@ -224,6 +223,7 @@ export interface HandlerLookup {
   notificationHandler(method: string): NotificationHandler | undefined;
 }
 
+/** Answers one inbound request: its result, or a thrown `JsonRpcError` for an error response. */
 export type RequestHandler = (params: JsonObject, context: RequestContext) => JsonObject | Promise<JsonObject>;
 
 /** What a notification handler gets besides its params. */
