@@ -605,15 +605,8 @@ export class Session {
     if (state.kind !== from.kind) this.#emitTransition(from, state, event);
     let performed = false;
     for (const effect of effects) {
+      if (isGateEffect(effect)) continue; // the gate's: returned to the caller
       switch (effect.type) {
-        case 'accept':
-        case 'rejectInbound':
-        case 'refuseOutbound':
-        case 'dropInbound':
-        case 'deferInbound':
-        case 'holdOutbound':
-        case 'ignore':
-          continue; // the gate's: returned to the caller
         case 'releaseOutbound':
           // After notifications/initialized has gone out: nothing may overtake it.
           void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld());
@@ -732,8 +725,10 @@ function revisionFor(version: string): Revision {
   return revision;
 }
 
+type GateEffect = Extract<ConnectionEffect, { type: 'accept' | 'rejectInbound' | 'refuseOutbound' | 'dropInbound' | 'deferInbound' | 'holdOutbound' | 'ignore' }>;
+
 /** The effects a gate returns to its caller (the others the session performs itself). */
-function isGateEffect(effect: ConnectionEffect): boolean {
+function isGateEffect(effect: ConnectionEffect): effect is GateEffect {
   switch (effect.type) {
     case 'accept':
     case 'rejectInbound':
