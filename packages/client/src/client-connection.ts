@@ -26,6 +26,7 @@ import {
 } from '@statemcp/protocol';
 import { buildCapabilities } from './capabilities.js';
 import { connectAndNegotiate } from './connect-handshake.js';
+import { ClientHandlerTable, StaleResults } from './client-handler-table.js';
 import { ClientCustomMethods } from './custom-methods.js';
 import { ListChangedStream, type ChangedList } from './list-changed-stream.js';
 import { watchLists, type ListRefresher } from './list-refresh.js';
@@ -64,9 +65,9 @@ export abstract class ClientConnection {
   /** @internal */
   protected readonly options: ClientOptions;
   /** @internal */
-  protected readonly serverRequests = new ServerRequestHandlers();
+  protected readonly serverRequests: ServerRequestHandlers;
   /** @internal */
-  protected readonly listeners = new NotificationListeners();
+  protected readonly listeners: NotificationListeners;
   /** @internal */
   protected readonly streams = new ListenStreams();
   /** @internal */
@@ -77,6 +78,10 @@ export abstract class ClientConnection {
   readonly #cache: ResponseCache | undefined;
   /** @internal */
   protected readonly listChanged: ListChangedStream;
+  /** What each session answers and hears, shared by this client's sessions. */
+  readonly #handlers: ClientHandlerTable;
+  /** The capabilities sent in `initialize`, read by the sessions and the server-request rules. */
+  readonly #declaredNow = (): ClientCapabilities => this.#declared;
   #session: Session;
   #declared: ClientCapabilities = {};
   #handshake: Promise<void> | undefined;
@@ -85,21 +90,18 @@ export abstract class ClientConnection {
     this.clientInfo = { ...clientInfo };
     this.options = options;
     this.toolOutput = new ToolOutputValidator(options.jsonSchemaValidator);
+    this.serverRequests = new ServerRequestHandlers(this.#declaredNow);
     if (options.onSampling !== undefined) this.serverRequests.sampling = { handler: options.onSampling, settings: {} };
     if (options.onElicitation !== undefined) this.serverRequests.elicitation = { handler: options.onElicitation, settings: {} };
     if (options.roots !== undefined) this.serverRequests.roots = checkRoots(options.roots);
-    this.listeners.tap = (method, params) => this.streams.route(method, params);
     const listChanged = (this.listChanged = new ListChangedStream(options.autoListen ?? true, () =>
       this.#session.state.kind === 'operating' && this.era === 'modern' ? this.listenHost() : undefined,
     ));
-    this.listeners.admit = (method, params) => listChanged.admits(method, params);
     for (const list of CHANGED_LISTS) if (options.listChanged?.[list] !== undefined) listChanged.want(list);
     const cache = (this.#cache = options.cache === false ? undefined : new ResponseCache(options.clock ?? systemClock, options.cache));
     // What a change makes stale, dropped before any other listener hears of it.
-    this.listeners.own = (method, params) => {
-      if (method === 'notifications/tools/list_changed') this.toolOutput.clear();
-      cache?.notified(method, params);
-    };
+    this.listeners = new NotificationListeners(new StaleResults(this.toolOutput, cache));
+    this.#handlers = new ClientHandlerTable(this.serverRequests, this.listeners, this.streams, listChanged);
     this.#refreshers = watchLists(this.listeners, options.clock ?? systemClock, options.listChanged, (kind, maxPages) =>
       collectPages(pageFetcher(this, kind, {}, {}), LIST_METHOD[kind], undefined, maxPages),
     );
@@ -222,10 +224,8 @@ export abstract class ClientConnection {
   }
 
   #createSession(): Session {
-    const session = new Session(sessionOptions(this.options, () => this.#declared, this.custom.table));
-    this.serverRequests.install(session, () => this.#declared);
+    const session = new Session(sessionOptions(this.options, this.#declaredNow, this.custom.table, this.#handlers));
     this.custom.install(session);
-    this.listeners.install(session);
     this.streams.install(session);
     watchListenResumes(session, this.streams, () => this.listenHost());
     if (this.#refreshers.length > 0) {

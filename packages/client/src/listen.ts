@@ -306,12 +306,11 @@ export class ListenStreams {
   }
 
   /**
-   * Routes `session`'s acknowledgements here. Its end ends every stream — but when the
-   * connection was lost rather than closed, the resumable ones wait for the next connection.
+   * Ends every stream with `session` — but when the connection was lost rather than closed,
+   * the resumable ones wait for the next connection. (Its acknowledgements and task
+   * notifications reach `route` through the client's handler table.)
    */
   install(session: Session): void {
-    session.setNotificationHandler('notifications/subscriptions/acknowledged', (params) => this.route('notifications/subscriptions/acknowledged', params));
-    session.setNotificationHandler('notifications/tasks', (params) => this.route('notifications/tasks', params));
     void session.closed.then((info) => {
       // The error (and its stack trace) only when a stream is open: building it on every close
       // showed in the handshake profile (connect, then close, thousands of times).

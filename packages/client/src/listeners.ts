@@ -1,10 +1,11 @@
 /**
  * Listener sets for the notifications a server sends a client: list changes, resource
- * updates, log messages and URL-elicitation completion. One session handler per method
- * fans out to every listener; a listener that throws does not stop the others (the first
- * error is reported through the session's diagnostics).
+ * updates, log messages and URL-elicitation completion. The client's handler table
+ * (`client-handler-table.ts`) hands each one to `emit`, which fans out to every listener; a
+ * listener that throws does not stop the others (the first error is reported through the
+ * session's diagnostics).
  */
-import type { JsonObject, Session } from '@statemcp/protocol';
+import type { JsonObject } from '@statemcp/protocol';
 
 /** The server notifications a client can listen to, by method. */
 export const LISTENED_NOTIFICATIONS = [
@@ -19,18 +20,22 @@ export type ListenedNotification = (typeof LISTENED_NOTIFICATIONS)[number];
 
 type Listener = (params: JsonObject) => void;
 
+/** The client's own listener: what a change makes stale (tool output schemas, cached responses). */
+export interface OwnListener {
+  notified(method: ListenedNotification, params: JsonObject): void;
+}
+
 export class NotificationListeners {
   readonly #listeners = new Map<ListenedNotification, Set<Listener>>();
-  /** Sees every listened notification first (the listen streams' router). */
-  tap: ((method: ListenedNotification, params: JsonObject) => void) | undefined;
-  /** Decides, after the tap, whether the listeners hear a notification (default: they all do). */
-  admit: ((method: ListenedNotification, params: JsonObject) => boolean) | undefined;
   /**
-   * The client's own listener (what a change makes stale: tool output schemas, cached
-   * responses), heard before every added one. One function instead of a listener per method
-   * keeps a new client from building five listener sets and their closures.
+   * Heard before every added listener. One object instead of a listener per method keeps a
+   * new client from building five listener sets and their closures.
    */
-  own: ((method: ListenedNotification, params: JsonObject) => void) | undefined;
+  readonly #own: OwnListener | undefined;
+
+  constructor(own?: OwnListener) {
+    this.#own = own;
+  }
 
   /** Adds a listener; returns a function that removes it. */
   add(method: ListenedNotification, listener: Listener): () => void {
@@ -46,20 +51,12 @@ export class NotificationListeners {
     };
   }
 
-  /** Routes every listened notification of `session` to the listeners registered here. */
-  install(session: Session): void {
-    for (const method of LISTENED_NOTIFICATIONS) {
-      session.setNotificationHandler(method, (params) => this.#emit(method, params));
-    }
-  }
-
-  #emit(method: ListenedNotification, params: JsonObject): void {
-    this.tap?.(method, params);
-    if (this.admit !== undefined && !this.admit(method, params)) return;
+  /** Hands one notification to the own listener, then to every listener added for its method. */
+  emit(method: ListenedNotification, params: JsonObject): void {
     let failure: Error | undefined;
-    if (this.own !== undefined) {
+    if (this.#own !== undefined) {
       try {
-        this.own(method, params);
+        this.#own.notified(method, params);
       } catch (error) {
         failure = asError(method, error);
       }

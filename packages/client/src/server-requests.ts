@@ -10,7 +10,7 @@
  * - what a handler returns is checked against the negotiated revision's result schema, so
  *   a bug in the application is reported to the server as -32603, not as a malformed reply.
  */
-import { ErrorCode, JsonRpcError, getRevision, type JsonObject, type Session } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
 import { applyFormDefaults, assertDeclaredMode } from './elicitation.js';
 import type { ImpliedFeatures } from './capabilities.js';
 import type { ElicitationHandler, ElicitationSettings, HandlerContext, SamplingHandler, SamplingSettings } from './options.js';
@@ -29,14 +29,11 @@ export class ServerRequestHandlers {
     return { sampling: this.sampling?.settings, elicitation: this.elicitation?.settings, roots: this.roots !== undefined };
   }
 
-  #declared: () => ClientCapabilities = () => ({});
+  /** The capabilities the client sent in `initialize`, read at each request. */
+  readonly #declared: () => ClientCapabilities;
 
-  /** Registers the three request handlers on `session`; `declared` gives the capabilities sent in `initialize`. */
-  install(session: Session, declared: () => ClientCapabilities): void {
+  constructor(declared: () => ClientCapabilities) {
     this.#declared = declared;
-    for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list']) {
-      session.setRequestHandler(method, (params, context) => this.answer(method, params, context));
-    }
   }
 
   /**

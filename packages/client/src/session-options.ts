@@ -3,17 +3,18 @@
  * call's options into the runner's per-request options. Only the keys that were set are
  * passed, so the runner's own defaults apply to the rest.
  */
-import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, type CustomMethodTable, type RequestOptions, type SessionOptions } from '@statemcp/protocol';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, type CustomMethodTable, type HandlerLookup, type RequestOptions, type SessionOptions } from '@statemcp/protocol';
 import type { CallOptions, ClientOptions } from './options.js';
 import type { ClientCapabilities } from './types.js';
 
-/** The options of the client-role `Session` behind a `Client`; `capabilities` is read at each use. */
-export function sessionOptions(options: ClientOptions, capabilities: () => ClientCapabilities, customMethods: CustomMethodTable): SessionOptions {
+/** The options of the client-role `Session` behind a `Client`; `capabilities` is read at each use, `handlers` is the client's table. */
+export function sessionOptions(options: ClientOptions, capabilities: () => ClientCapabilities, customMethods: CustomMethodTable, handlers: HandlerLookup): SessionOptions {
   const o = options;
   return {
     role: 'client',
     capabilities,
     customMethods,
+    handlers,
     ...(o.supportedVersions !== undefined
       ? { supportedVersions: o.supportedVersions }
       : (o.era ?? 'auto') !== 'legacy'
