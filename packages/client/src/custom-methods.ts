@@ -39,27 +39,28 @@ export type CustomNotifyOptions<P extends CustomSchema | undefined = undefined> 
 /** The custom methods a client answers, installed on each of its sessions. */
 export class ClientCustomMethods {
   readonly table = new CustomMethodTable();
-  readonly #requests = new Map<string, RequestHandler>();
-  readonly #notifications = new Map<string, NotificationHandler>();
+  /** Built by the first registration (most clients define none). */
+  #requests: Map<string, RequestHandler> | undefined;
+  #notifications: Map<string, NotificationHandler> | undefined;
 
   /** Registers a custom request handler and installs it on `session` (the current one). */
   defineRequest(method: string, spec: CustomRequestSpec, handler: RequestHandler, session: Session): void {
     this.table.defineRequest(method, spec);
-    this.#requests.set(method, handler);
+    (this.#requests ??= new Map()).set(method, handler);
     session.setRequestHandler(method, handler);
   }
 
   /** Registers a custom notification handler and installs it on `session` (the current one). */
   defineNotification(method: string, spec: CustomNotificationSpec, handler: NotificationHandler, session: Session): void {
     this.table.defineNotification(method, spec);
-    this.#notifications.set(method, handler);
+    (this.#notifications ??= new Map()).set(method, handler);
     session.setNotificationHandler(method, handler);
   }
 
   /** Installs every registration on a new session. */
   install(session: Session): void {
-    for (const [method, handler] of this.#requests) session.setRequestHandler(method, handler);
-    for (const [method, handler] of this.#notifications) session.setNotificationHandler(method, handler);
+    if (this.#requests !== undefined) for (const [method, handler] of this.#requests) session.setRequestHandler(method, handler);
+    if (this.#notifications !== undefined) for (const [method, handler] of this.#notifications) session.setNotificationHandler(method, handler);
   }
 
   /** `capabilities` with every opt-in declared for `version`. */

@@ -42,13 +42,14 @@ const LIST_OF: Readonly<Record<string, ChangedList>> = {
 export class ListChangedStream {
   readonly #enabled: boolean;
   /** How many listeners want each list (the `listChanged` option's lists count once, for good). */
-  readonly #wanted = new Map<ChangedList, number>();
+  #wanted: Map<ChangedList, number> | undefined;
   /** The modern, Operating connection to open the stream on; undefined otherwise. */
   readonly #host: () => ListenHost | undefined;
   #stream: ListenHandle | undefined;
-  #requested = new Set<ChangedList>();
+  /** The lists the open stream asked for (none without a stream). */
+  #requested: ReadonlySet<ChangedList> | undefined;
   /** Updates run one after the other (a listener added while a stream is being opened waits for it). */
-  #queue: Promise<void> = Promise.resolve();
+  #queue: Promise<void> | undefined;
   /** Updates queued or running. */
   #queued = 0;
 
@@ -59,12 +60,13 @@ export class ListChangedStream {
 
   /** Someone listens to `list`'s changes; returns the function that says it stopped. */
   want(list: ChangedList): () => void {
-    this.#wanted.set(list, (this.#wanted.get(list) ?? 0) + 1);
+    const wanted = (this.#wanted ??= new Map());
+    wanted.set(list, (wanted.get(list) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.#wanted.set(list, (this.#wanted.get(list) ?? 1) - 1);
+      wanted.set(list, (wanted.get(list) ?? 1) - 1);
     };
   }
 
@@ -75,7 +77,7 @@ export class ListChangedStream {
    */
   update(): Promise<void> {
     this.#queued++;
-    const next = this.#queue.then(() => this.#reconcile()).finally(() => this.#queued--);
+    const next = (this.#queue ?? Promise.resolve()).then(() => this.#reconcile()).finally(() => this.#queued--);
     this.#queue = next;
     return next;
   }
@@ -119,7 +121,7 @@ export class ListChangedStream {
   #mayOpen(): boolean {
     if (!this.#enabled) return false;
     let wanted = false;
-    for (const count of this.#wanted.values()) if (count > 0) wanted = true;
+    if (this.#wanted !== undefined) for (const count of this.#wanted.values()) if (count > 0) wanted = true;
     return wanted && this.#host() !== undefined;
   }
 
@@ -127,9 +129,10 @@ export class ListChangedStream {
     const host = this.#host();
     if (!this.#enabled || host === undefined) return;
     const capabilities = host.serverCapabilities;
-    const missing = [...this.#wanted].filter(([list, count]) => count > 0 && !this.#requested.has(list) && capabilities?.[list]?.listChanged === true).map(([list]) => list);
+    const requested = this.#requested;
+    const missing = [...(this.#wanted ?? [])].filter(([list, count]) => count > 0 && requested?.has(list) !== true && capabilities?.[list]?.listChanged === true).map(([list]) => list);
     if (missing.length === 0) return;
-    const lists = new Set([...this.#requested, ...missing]);
+    const lists = new Set([...(requested ?? []), ...missing]);
     const filter: Record<string, boolean> = {};
     for (const list of lists) filter[FILTER_KEY[list]] = true;
     let opened: ListenHandle;
@@ -148,6 +151,6 @@ export class ListChangedStream {
   #forget(stream: ListenHandle | undefined): void {
     if (stream === undefined || this.#stream !== stream) return;
     this.#stream = undefined;
-    this.#requested = new Set();
+    this.#requested = undefined;
   }
 }

@@ -278,12 +278,13 @@ export interface TaskWatch {
 
 /** The listen streams of one client: routes the server's notifications to them. */
 export class ListenStreams {
+  // Each collection is built by its first entry: most clients never open a stream.
   /** Modern streams by subscription id. */
-  readonly #tagged = new Map<RequestId, ListenStream>();
-  readonly #legacy = new Set<ListenStream>();
+  #tagged: Map<RequestId, ListenStream> | undefined;
+  #legacy: Set<ListenStream> | undefined;
   /** Streams whose connection was lost, waiting for the next one. */
-  readonly #waiting = new Set<ListenStream>();
-  readonly #taskWatchers = new Set<{ readonly taskId: string; readonly listener: (params: JsonObject | undefined) => void }>();
+  #waiting: Set<ListenStream> | undefined;
+  #taskWatchers: Set<{ readonly taskId: string; readonly listener: (params: JsonObject | undefined) => void }> | undefined;
 
   /**
    * Follows task `taskId`: `listener` gets the params of each `notifications/tasks` for it that
@@ -291,8 +292,9 @@ export class ListenStreams {
    */
   watchTask(taskId: string, listener: (params: JsonObject | undefined) => void): TaskWatch {
     const watcher = { taskId, listener };
-    this.#taskWatchers.add(watcher);
-    const tagged = this.#tagged;
+    const watchers = (this.#taskWatchers ??= new Set());
+    watchers.add(watcher);
+    const tagged = (this.#tagged ??= new Map());
     return {
       get covered(): boolean {
         for (const stream of tagged.values()) {
@@ -301,7 +303,7 @@ export class ListenStreams {
         }
         return false;
       },
-      stop: () => this.#taskWatchers.delete(watcher),
+      stop: () => watchers.delete(watcher),
     };
   }
 
@@ -314,10 +316,10 @@ export class ListenStreams {
     void session.closed.then((info) => {
       // The error (and its stack trace) only when a stream is open: building it on every close
       // showed in the handshake profile (connect, then close, thousands of times).
-      const open = this.#tagged.size > 0 || this.#legacy.size > 0;
-      const error = open ? new ConnectionClosedError('The connection closed') : undefined;
+      const live = this.#live();
+      const error = live.length > 0 ? new ConnectionClosedError('The connection closed') : undefined;
       const lost = LOST.has(info.reason);
-      for (const stream of [...this.#tagged.values(), ...this.#legacy]) {
+      for (const stream of live) {
         this.remove(stream);
         if (lost && stream.resume) this.#wait(stream);
         else stream.finish({ reason: 'connection', error: error ?? new ConnectionClosedError('The connection closed') });
@@ -329,31 +331,32 @@ export class ListenStreams {
 
   /** Whether a stream waits for a connection (or a legacy stream is live): something to open again once Operating. */
   get resumable(): boolean {
-    return this.#waiting.size > 0 || this.#legacy.size > 0;
+    return (this.#waiting?.size ?? 0) > 0 || (this.#legacy?.size ?? 0) > 0;
   }
 
   /** The streams waiting for a connection; the caller opens each again (they are no longer waiting). */
   takeWaiting(): ListenStream[] {
-    const streams = [...this.#waiting];
-    this.#waiting.clear();
+    const streams = [...(this.#waiting ?? [])];
+    this.#waiting?.clear();
     return streams;
   }
 
   /** The live legacy streams (to subscribe again after the connection's handshake was re-run). */
   get legacyStreams(): readonly ListenStream[] {
-    return [...this.#legacy];
+    return [...(this.#legacy ?? [])];
   }
 
   /** Ends the streams waiting for a connection (the client was closed while disconnected). */
   endWaiting(): void {
-    if (this.#waiting.size === 0) return; // every close() asks: most clients have none
+    if (this.#waiting === undefined || this.#waiting.size === 0) return; // every close() asks: most clients have none
     for (const stream of this.takeWaiting()) stream.finish({ reason: 'connection', error: new ConnectionClosedError('The client was closed before it connected again') });
   }
 
   #wait(stream: ListenStream): void {
-    this.#waiting.add(stream);
+    const waiting = (this.#waiting ??= new Set());
+    waiting.add(stream);
     stream.reopen(() => {
-      this.#waiting.delete(stream);
+      waiting.delete(stream);
       stream.finish({ reason: 'closed' });
       return Promise.resolve();
     });
@@ -362,32 +365,37 @@ export class ListenStreams {
   /** A modern stream, routed by its id from now on. */
   addTagged(id: RequestId, stream: ListenStream): void {
     stream.id = id;
-    this.#tagged.set(id, stream);
+    (this.#tagged ??= new Map()).set(id, stream);
   }
 
   /** A legacy stream, routed by its filter. */
   addLegacy(stream: ListenStream): void {
-    this.#legacy.add(stream);
+    (this.#legacy ??= new Set()).add(stream);
   }
 
   remove(stream: ListenStream): void {
-    if (stream.id !== undefined && this.#tagged.get(stream.id) === stream) this.#tagged.delete(stream.id);
-    this.#legacy.delete(stream);
-    for (const watcher of [...this.#taskWatchers]) watcher.listener(undefined);
+    if (stream.id !== undefined && this.#tagged?.get(stream.id) === stream) this.#tagged.delete(stream.id);
+    this.#legacy?.delete(stream);
+    if (this.#taskWatchers !== undefined) for (const watcher of [...this.#taskWatchers]) watcher.listener(undefined);
   }
 
   /** True when a legacy stream still asks for updates of `uri` (its `resources/subscribe` stays). */
   legacyWants(uri: string): boolean {
-    for (const stream of this.#legacy) if (stream.filter?.resourceSubscriptions?.includes(uri) === true) return true;
+    for (const stream of this.#legacy ?? []) if (stream.filter?.resourceSubscriptions?.includes(uri) === true) return true;
     return false;
   }
 
   /** Every stream of the connection ends with it. */
   endAll(error: Error): void {
-    for (const stream of [...this.#tagged.values(), ...this.#legacy]) {
+    for (const stream of this.#live()) {
       this.remove(stream);
       stream.finish({ reason: 'connection', error });
     }
+  }
+
+  /** The connection's streams, modern and legacy (a copy: ending them removes them). */
+  #live(): ListenStream[] {
+    return [...(this.#tagged?.values() ?? []), ...(this.#legacy ?? [])];
   }
 
   /** A notification from the server: a tagged one goes to its stream, an untagged one to the legacy streams that asked for it. */
@@ -395,15 +403,15 @@ export class ListenStreams {
     const meta = isJsonObject(params._meta) ? params._meta : undefined;
     const id = meta?.[SUBSCRIPTION_ID_META_KEY];
     if (typeof id === 'string' || typeof id === 'number') {
-      const stream = this.#tagged.get(id);
+      const stream = this.#tagged?.get(id);
       if (stream === undefined) return;
       if (method === 'notifications/subscriptions/acknowledged') stream.acknowledge(isJsonObject(params.notifications) ? params.notifications : {});
       else stream.deliver(method, params);
-      if (method === 'notifications/tasks') for (const watcher of [...this.#taskWatchers]) if (watcher.taskId === params.taskId) watcher.listener(params);
+      if (method === 'notifications/tasks' && this.#taskWatchers !== undefined) for (const watcher of [...this.#taskWatchers]) if (watcher.taskId === params.taskId) watcher.listener(params);
       return;
     }
     const wanted = LEGACY_ROUTES[method];
     if (wanted === undefined) return;
-    for (const stream of this.#legacy) if (stream.filter !== undefined && wanted(stream.filter, params)) stream.deliver(method, params);
+    for (const stream of this.#legacy ?? []) if (stream.filter !== undefined && wanted(stream.filter, params)) stream.deliver(method, params);
   }
 }

@@ -26,7 +26,8 @@ export interface OwnListener {
 }
 
 export class NotificationListeners {
-  readonly #listeners = new Map<ListenedNotification, Set<Listener>>();
+  /** Built by the first `add`. */
+  #listeners: Map<ListenedNotification, Set<Listener>> | undefined;
   /**
    * Heard before every added listener. One object instead of a listener per method keeps a
    * new client from building five listener sets and their closures.
@@ -39,10 +40,11 @@ export class NotificationListeners {
 
   /** Adds a listener; returns a function that removes it. */
   add(method: ListenedNotification, listener: Listener): () => void {
-    let set = this.#listeners.get(method);
+    const listeners = (this.#listeners ??= new Map());
+    let set = listeners.get(method);
     if (set === undefined) {
       set = new Set();
-      this.#listeners.set(method, set);
+      listeners.set(method, set);
     }
     const entry: Listener = (params) => listener(params);
     set.add(entry);
@@ -61,7 +63,7 @@ export class NotificationListeners {
         failure = asError(method, error);
       }
     }
-    const set = this.#listeners.get(method);
+    const set = this.#listeners?.get(method);
     if (set !== undefined) {
       for (const listener of [...set]) {
         try {

@@ -97,7 +97,8 @@ export class ResponseCache {
   readonly #authContext: () => string;
   readonly #onEvent: ((event: ResponseCacheEvent) => void) | undefined;
   /** Keyed by scope + method + params; Map order is recency (a hit moves its entry last). */
-  readonly #entries = new Map<string, Entry>();
+  /** Built by the first store (a connection that caches nothing builds none). */
+  #entries: Map<string, Entry> | undefined;
   #bytes = 0;
   #hits = 0;
   #misses = 0;
@@ -109,18 +110,18 @@ export class ResponseCache {
     this.#clock = clock;
     this.#maxEntries = bound('maxEntries', options.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES);
     this.#maxBytes = bound('maxBytes', options.maxBytes ?? DEFAULT_CACHE_MAX_BYTES);
-    this.#authContext = options.authContext ?? (() => '');
+    this.#authContext = options.authContext ?? noAuthContext;
     this.#onEvent = options.onEvent;
   }
 
   /** The counters, and what is held now. */
   get stats(): ResponseCacheStats {
-    return { hits: this.#hits, misses: this.#misses, stores: this.#stores, invalidations: this.#invalidations, evictions: this.#evictions, entries: this.#entries.size, bytes: this.#bytes };
+    return { hits: this.#hits, misses: this.#misses, stores: this.#stores, invalidations: this.#invalidations, evictions: this.#evictions, entries: this.#entries?.size ?? 0, bytes: this.#bytes };
   }
 
   /** Drops every entry (a new connection may reach another server). */
   clear(): void {
-    this.#entries.clear();
+    this.#entries?.clear();
     this.#bytes = 0;
   }
 
@@ -172,14 +173,15 @@ export class ResponseCache {
   }
 
   #fresh(key: string): Entry | undefined {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
-    this.#entries.delete(key);
+    const entries = this.#entries;
+    const entry = entries?.get(key);
+    if (entries === undefined || entry === undefined) return undefined;
+    entries.delete(key);
     if (this.#clock.now() >= entry.expiresAt) {
       this.#bytes -= entry.bytes;
       return undefined;
     }
-    this.#entries.set(key, entry);
+    entries.set(key, entry);
     return entry;
   }
 
@@ -192,12 +194,13 @@ export class ResponseCache {
     const authContext = result.cacheScope === 'public' ? undefined : context;
     const key = authContext === undefined ? publicKey(method, paramsKey) : privateKey(authContext, method, paramsKey);
     this.#remove(key);
-    this.#entries.set(key, { method, params, json, bytes, expiresAt: this.#clock.now() + ttlMs, authContext });
+    const entries = (this.#entries ??= new Map());
+    entries.set(key, { method, params, json, bytes, expiresAt: this.#clock.now() + ttlMs, authContext });
     this.#bytes += bytes;
     this.#stores++;
     this.#emit({ type: 'store', method, params, ttlMs });
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#entries.size <= this.#maxEntries && this.#bytes <= this.#maxBytes) break;
+    for (const [oldest, entry] of entries) {
+      if (entries.size <= this.#maxEntries && this.#bytes <= this.#maxBytes) break;
       this.#remove(oldest);
       this.#evictions++;
       this.#emit({ type: 'evict', method: entry.method, params: entry.params });
@@ -205,6 +208,7 @@ export class ResponseCache {
   }
 
   #invalidateMethod(method: string, uri: string | undefined): void {
+    if (this.#entries === undefined) return;
     for (const [key, entry] of this.#entries) {
       if (entry.method !== method || (uri !== undefined && entry.params.uri !== uri)) continue;
       this.#remove(key);
@@ -214,9 +218,9 @@ export class ResponseCache {
   }
 
   #remove(key: string): void {
-    const entry = this.#entries.get(key);
+    const entry = this.#entries?.get(key);
     if (entry === undefined) return;
-    this.#entries.delete(key);
+    this.#entries?.delete(key);
     this.#bytes -= entry.bytes;
   }
 
@@ -269,6 +273,10 @@ function utf8Length(text: string): number {
     } else bytes += 2;
   }
   return bytes;
+}
+
+function noAuthContext(): string {
+  return '';
 }
 
 function bound(name: string, value: number): number {

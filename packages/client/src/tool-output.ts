@@ -21,7 +21,8 @@ interface Entry {
 
 /** Remembers output schemas by tool name and validates call results against them. */
 export class ToolOutputValidator {
-  readonly #entries = new Map<string, Entry>();
+  /** Built by the first listing that gives a tool an output schema. */
+  #entries: Map<string, Entry> | undefined;
   readonly #validator: JsonSchemaValidator;
 
   /** `validator` is the client's `jsonSchemaValidator` option; it defaults to the protocol package's engine. */
@@ -34,22 +35,23 @@ export class ToolOutputValidator {
     for (const tool of tools) {
       const schema = tool.outputSchema;
       if (schema === undefined) {
-        this.#entries.delete(tool.name);
+        this.#entries?.delete(tool.name);
         continue;
       }
       const key = JSON.stringify(schema);
-      if (this.#entries.get(tool.name)?.key !== key) this.#entries.set(tool.name, { schema, key, check: undefined });
+      const entries = (this.#entries ??= new Map());
+      if (entries.get(tool.name)?.key !== key) entries.set(tool.name, { schema, key, check: undefined });
     }
   }
 
   /** Forgets every schema (the server said its tool list changed). */
   clear(): void {
-    this.#entries.clear();
+    this.#entries?.clear();
   }
 
   /** True when a listing gave `name` an output schema. */
   has(name: string): boolean {
-    return this.#entries.has(name);
+    return this.#entries?.has(name) === true;
   }
 
   /**
@@ -58,7 +60,7 @@ export class ToolOutputValidator {
    * (`isError: true`) and tools never listed are not checked.
    */
   validate(name: string, result: CallToolResult): void {
-    const entry = this.#entries.get(name);
+    const entry = this.#entries?.get(name);
     if (entry === undefined || result.isError === true) return;
     if (result.structuredContent === undefined) {
       throw new InvalidResultError(`Tool ${name} declares an outputSchema but its result has no structuredContent`);
