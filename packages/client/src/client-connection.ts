@@ -207,13 +207,14 @@ export abstract class ClientConnection {
     const handshake = this.#runHandshake(this.#session, transport, options);
     this.#handshake = handshake;
     // Waiting calls observe the rejection through their own await; this keeps it from being reported as unhandled.
-    handshake.catch(() => undefined);
+    handshake.catch(ignore);
     try {
       await handshake;
     } finally {
       this.#handshake = undefined;
     }
     // 2026-07-28: the stream that carries list changes to the listeners (list-changed-stream.ts).
+    if (this.listChanged.idle) return;
     await this.listChanged.updateWithin(this.options.clock ?? systemClock, options.timeoutMs ?? this.options.defaultTimeoutMs ?? DEFAULT_LISTEN_ACK_WAIT_MS);
   }
 
@@ -252,7 +253,7 @@ export abstract class ClientConnection {
    */
   async close(): Promise<void> {
     this.streams.endWaiting(); // listen streams waiting out a lost connection end here
-    await this.listChanged.close(); // the client's own stream ends 'closed', its request cancelled
+    if (this.listChanged.open) await this.listChanged.close(); // the client's own stream ends 'closed', its request cancelled
     await this.#session.close();
   }
 
@@ -298,4 +299,9 @@ export abstract class ClientConnection {
   abstract subscribeResource(params: ResourceParams, options?: CallOptions): Promise<void>;
   /** Ends a subscription made with `subscribeResource`. */
   abstract unsubscribeResource(params: ResourceParams, options?: CallOptions): Promise<void>;
+}
+
+/** Marks a rejection as handled where it is observed elsewhere. */
+function ignore(): undefined {
+  return undefined;
 }

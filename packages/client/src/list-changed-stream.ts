@@ -87,9 +87,7 @@ export class ListChangedStream {
    * not hang on a server that never acknowledges; the stream still opens when it does).
    */
   async updateWithin(clock: Clock, timeoutMs: number): Promise<void> {
-    // Nothing queued, and nothing wanted or no modern connection to open a stream on (a legacy handshake,
-    // `autoListen: false`): `update()` would find nothing to do, so no deadline timer is armed for it.
-    if (this.#queued === 0 && !this.#mayOpen()) return;
+    if (this.idle) return;
     let timer: TimerHandle | undefined;
     const expired = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, timeoutMs)));
     try {
@@ -97,6 +95,20 @@ export class ListChangedStream {
     } finally {
       if (timer !== undefined) clock.clearTimeout(timer);
     }
+  }
+
+  /**
+   * True when `update()` would find nothing to do: nothing queued, and nothing wanted or no
+   * modern connection to open a stream on (a legacy handshake, `autoListen: false`). Then no
+   * deadline timer is armed for it, and `connect()` does not wait on it.
+   */
+  get idle(): boolean {
+    return this.#queued === 0 && !this.#mayOpen();
+  }
+
+  /** Whether the client's own stream is open: what `close()` has to end. */
+  get open(): boolean {
+    return this.#stream !== undefined;
   }
 
   /** Closes the stream (before the client closes its connection): its request is cancelled, it ends `closed`. */

@@ -7,31 +7,28 @@ import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, type CustomMethodTa
 import type { CallOptions, ClientOptions } from './options.js';
 import type { ClientCapabilities } from './types.js';
 
+/** Every revision this client speaks in the `auto` and `modern` eras: one array, so the runner's per-list tables are built once. */
+const DUAL_ERA_VERSIONS: readonly string[] = Object.freeze([...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS]);
+
 /** The options of the client-role `Session` behind a `Client`; `capabilities` is read at each use, `handlers` is the client's table. */
 export function sessionOptions(options: ClientOptions, capabilities: () => ClientCapabilities, customMethods: CustomMethodTable, handlers: HandlerLookup): SessionOptions {
   const o = options;
-  return {
-    role: 'client',
-    capabilities,
-    customMethods,
-    handlers,
-    ...(o.supportedVersions !== undefined
-      ? { supportedVersions: o.supportedVersions }
-      : (o.era ?? 'auto') !== 'legacy'
-        ? { supportedVersions: [...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS] }
-        : {}),
-    ...(o.maxInputRounds !== undefined ? { maxInputRounds: o.maxInputRounds } : {}),
-    ...(o.discoveryTimeoutMs !== undefined ? { discoveryTimeoutMs: o.discoveryTimeoutMs } : {}),
-    ...(o.clock !== undefined ? { clock: o.clock } : {}),
-    ...(o.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: o.defaultTimeoutMs } : {}),
-    ...(o.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: o.maxTotalTimeoutMs } : {}),
-    ...(o.resetTimeoutOnProgress !== undefined ? { resetTimeoutOnProgress: o.resetTimeoutOnProgress } : {}),
-    ...(o.strictCapabilities !== undefined ? { strictCapabilities: o.strictCapabilities } : {}),
-    ...(o.closeDeadlineMs !== undefined ? { closeDeadlineMs: o.closeDeadlineMs } : {}),
-    ...(o.inspect !== undefined ? { inspect: o.inspect } : {}),
-    ...(o.onclose !== undefined ? { onclose: o.onclose } : {}),
-    ...(o.traceContext !== undefined ? { traceContext: o.traceContext } : {}),
-  };
+  // One object, written key by key (a spread per option built a throw-away object each, per connection).
+  const into: Writable<SessionOptions> = { role: 'client', capabilities, customMethods, handlers };
+  if (o.supportedVersions !== undefined) into.supportedVersions = o.supportedVersions;
+  else if ((o.era ?? 'auto') !== 'legacy') into.supportedVersions = DUAL_ERA_VERSIONS;
+  if (o.maxInputRounds !== undefined) into.maxInputRounds = o.maxInputRounds;
+  if (o.discoveryTimeoutMs !== undefined) into.discoveryTimeoutMs = o.discoveryTimeoutMs;
+  if (o.clock !== undefined) into.clock = o.clock;
+  if (o.defaultTimeoutMs !== undefined) into.defaultTimeoutMs = o.defaultTimeoutMs;
+  if (o.maxTotalTimeoutMs !== undefined) into.maxTotalTimeoutMs = o.maxTotalTimeoutMs;
+  if (o.resetTimeoutOnProgress !== undefined) into.resetTimeoutOnProgress = o.resetTimeoutOnProgress;
+  if (o.strictCapabilities !== undefined) into.strictCapabilities = o.strictCapabilities;
+  if (o.closeDeadlineMs !== undefined) into.closeDeadlineMs = o.closeDeadlineMs;
+  if (o.inspect !== undefined) into.inspect = o.inspect;
+  if (o.onclose !== undefined) into.onclose = o.onclose;
+  if (o.traceContext !== undefined) into.traceContext = o.traceContext;
+  return into;
 }
 
 /**
