@@ -83,6 +83,19 @@ const answerPing: RequestHandler = () => ({});
 /** Keyed by the supported list itself: a server passes the same list to every connection, so an idle session holds no copies. */
 const versionListsCache = new WeakMap<readonly string[], VersionLists>();
 
+/** 36⁶: the six base-36 digits of a session label's random part. */
+const LABEL_SPACE = 2_176_782_336;
+
+/**
+ * Six random base-36 digits. Drawn as an integer: a fraction's `toString(36)` (the former way)
+ * was half of the session constructor's own time in the handshake profile.
+ */
+function randomLabel(): string {
+  return Math.floor(Math.random() * LABEL_SPACE)
+    .toString(36)
+    .padStart(6, '0');
+}
+
 function versionListsOf(supported: readonly string[]): VersionLists {
   let lists = versionListsCache.get(supported);
   if (lists === undefined) {
@@ -335,7 +348,7 @@ export class Session {
   constructor(options: SessionOptions) {
     this.#options = options;
     this.role = options.role;
-    this.id = options.sessionId ?? `${options.role}-${++sessionCounter}-${Math.random().toString(36).slice(2, 8)}`;
+    this.id = options.sessionId ?? `${options.role}-${++sessionCounter}-${randomLabel()}`;
     this.#clock = options.clock ?? systemClock;
     this.#supported = options.supportedVersions ?? (options.role === 'server' ? DUAL_ERA_VERSIONS : LEGACY_PROTOCOL_VERSIONS);
     const versions = versionListsOf(this.#supported);
