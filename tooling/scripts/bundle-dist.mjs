@@ -16,10 +16,17 @@ const entryPoints = Object.values(pkg.exports)
   .map((target) => (typeof target === 'object' && target !== null ? target['@statemcp/source'] : undefined))
   .filter((source) => typeof source === 'string');
 if (entryPoints.length === 0) throw new Error(`${pkg.name}: no "@statemcp/source" entry in the exports map`);
+// Subpath imports (`#name`) whose source differs by condition (`{ "@statemcp/source": { "node":
+// …, "default": … } }`) stay imports in the output, resolved by the runtime that loads dist:
+// each variant is an entry of its own.
+const importVariants = Object.values(pkg.imports ?? {}).flatMap((target) => {
+  const source = typeof target === 'object' && target !== null ? target['@statemcp/source'] : undefined;
+  return typeof source === 'object' && source !== null ? Object.values(source).filter((file) => typeof file === 'string') : [];
+});
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints,
+  entryPoints: [...entryPoints, ...importVariants],
   outbase: 'src',
   outdir: 'dist',
   bundle: true,
@@ -28,6 +35,7 @@ await build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
+  external: Object.keys(pkg.imports ?? {}),
   // Chunks sit at the root of dist, where the files of src/ did: `import.meta.url` keeps its depth.
   chunkNames: '[name]-[hash]',
   sourcemap: 'linked',

@@ -26,6 +26,27 @@ describe('compileObjectSchema', () => {
     await expect(compiled.validate({ a: 1 })).resolves.toMatchObject({ ok: false });
   });
 
+  it("converts a zod object at the first read of its JSON Schema, not at compile; other zod schemas are checked at compile", async () => {
+    let shapeReads = 0;
+    const compiled = compileObjectSchema(
+      z.object({
+        get city() {
+          shapeReads += 1;
+          return z.string();
+        },
+      }),
+      'input',
+      'test',
+    );
+    expect(shapeReads).toBe(0); // zod reads a getter shape once, at its first use
+    expect(compiled.jsonSchema.required).toEqual(['city']);
+    expect(shapeReads).toBe(1);
+    expect(compiled.jsonSchema).toBe(compiled.jsonSchema);
+    expect(Object.isFrozen(compiled.jsonSchema)).toBe(true);
+    await expect(compiled.validate({ city: 'Paris' })).resolves.toEqual({ ok: true, value: { city: 'Paris' } });
+    expect(() => compileObjectSchema(z.string() as never, 'input', 'Tool t inputSchema')).toThrow('Tool t inputSchema: the schema must describe an object (its JSON Schema has type "string")');
+  });
+
   it('keeps a JSON Schema verbatim (a copy, frozen) and passes objects through', async () => {
     const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' as const, $defs: { x: { $anchor: 'x' } } };
     const compiled = compileObjectSchema(schema, 'input', 'test');

@@ -10,8 +10,12 @@
  *   protocol package's engine by default; dialect from `$schema`, 2020-12 when absent),
  *   which then checks values.
  *
- * The JSON Schema is computed once, at registration, and frozen, so `tools/list` is
- * byte-stable and never recomputes it (lessons #18).
+ * The JSON Schema is computed once and frozen, so `tools/list` is byte-stable and never
+ * recomputes it (lessons #18). A zod object's (and a raw shape's) is computed when first read
+ * — the first `tools/list` or call — not at registration: zod's conversion is the costliest
+ * part of a registration and a stdio server's start-up pays it otherwise (issue 19). Its
+ * `type` is "object" by construction, so only what zod cannot convert is left to surface
+ * then; every other schema is converted and checked at registration.
  */
 import { defaultJsonSchemaValidator, type CustomSchema, type CustomSchemaResult, type JsonSchemaValidator } from '@statemcp/protocol';
 import { z } from 'zod';
@@ -61,7 +65,7 @@ export type Validation = { readonly ok: true; readonly value: unknown } | { read
 
 /** A schema compiled once at registration. */
 export interface CompiledSchema {
-  /** The JSON Schema advertised on the wire (frozen). */
+  /** The JSON Schema advertised on the wire (frozen; a zod object's computed at the first read). */
   readonly jsonSchema: JsonSchemaObject;
   /** How the schema was given. */
   readonly kind: 'standard' | 'json';
@@ -82,6 +86,11 @@ export function isStandardSchema(value: unknown): value is StandardSchemaLike {
 
 function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value;
+}
+
+/** A `z.object(…)`: its JSON Schema has `type: "object"` whatever it holds. */
+function isZodObject(value: StandardSchemaLike): boolean {
+  return isZodSchema(value) && value._zod.def.type === 'object';
 }
 
 /** zod 3 schemas carry `_def` but not zod 4's `_zod`. */
@@ -161,10 +170,17 @@ export function compileObjectSchema(
     };
     return { jsonSchema, kind: 'json', standard: undefined, validate: async (value) => checkNow(value), check: checkNow };
   }
-  const jsonSchema = deepFreeze(jsonSchemaOf(standard, io, what)) as JsonSchemaObject;
-  if (jsonSchema.type !== 'object') throw new TypeError(`${what}: the schema must describe an object (its JSON Schema has type ${JSON.stringify(jsonSchema.type)})`);
+  const derive = (): JsonSchemaObject => {
+    const jsonSchema = deepFreeze(jsonSchemaOf(standard, io, what)) as JsonSchemaObject;
+    if (jsonSchema.type !== 'object') throw new TypeError(`${what}: the schema must describe an object (its JSON Schema has type ${JSON.stringify(jsonSchema.type)})`);
+    return jsonSchema;
+  };
+  let jsonSchema = isZodObject(standard) ? undefined : derive();
   return {
-    jsonSchema,
+    get jsonSchema() {
+      jsonSchema ??= derive();
+      return jsonSchema;
+    },
     kind: 'standard',
     standard,
     validate: async (value) => toValidation(await standard['~standard'].validate(value)),

@@ -77,8 +77,8 @@ export interface ToolEntry {
   output: CompiledSchema | undefined;
   handler: ToolCallback<never>;
   readonly perVersion: Map<string, JsonObject>;
-  /** Input properties mirrored in `Mcp-Param-*` headers (2026-07-28 HTTP), computed once. */
-  headerParams: ReadonlyMap<string, string>;
+  /** Input properties mirrored in `Mcp-Param-*` headers (2026-07-28 HTTP), computed at the first call. */
+  headerParams: ReadonlyMap<string, string> | undefined;
   /** The handler creates the task itself (`extra.continueAsTask()`), after its MRTR rounds. */
   deferTask: boolean;
 }
@@ -104,15 +104,21 @@ function compileTool(
 ): Pick<ToolEntry, 'wire' | 'input' | 'output' | 'headerParams' | 'deferTask'> {
   const input = config.inputSchema === undefined ? undefined : compileObjectSchema(config.inputSchema, 'input', `Tool ${name} inputSchema`, validator);
   const output = config.outputSchema === undefined ? undefined : compileObjectSchema(config.outputSchema, 'output', `Tool ${name} outputSchema`, validator);
-  const wire: ToolDefinition = { name, inputSchema: input?.jsonSchema ?? EMPTY_INPUT };
+  // The schemas are read through, so a zod object's JSON Schema is made at the first list or call.
+  const wire: ToolDefinition = {
+    name,
+    get inputSchema() {
+      return input?.jsonSchema ?? EMPTY_INPUT;
+    },
+  };
   if (config.title !== undefined) wire.title = config.title;
   if (config.description !== undefined) wire.description = config.description;
-  if (output !== undefined) wire.outputSchema = output.jsonSchema;
+  if (output !== undefined) Object.defineProperty(wire, 'outputSchema', { get: () => output.jsonSchema, enumerable: true });
   if (config.annotations !== undefined) wire.annotations = config.annotations;
   if (config.icons !== undefined) wire.icons = config.icons;
   if (config.execution !== undefined) wire.execution = config.execution;
   if (config._meta !== undefined) wire._meta = config._meta;
-  return { wire, input, output, headerParams: annotatedParams(wire.inputSchema), deferTask: config.deferTask === true };
+  return { wire, input, output, headerParams: undefined, deferTask: config.deferTask === true };
 }
 
 function checkToolName(name: string): void {
@@ -183,6 +189,7 @@ export class ToolRegistry {
     if (!asTask && !extensionTask && support === 'required') throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${name} must be called as a task`);
 
     const args = params.arguments ?? {};
+    entry.headerParams ??= annotatedParams(entry.wire.inputSchema);
     checkParamHeaders(entry.headerParams, args, context.transportContext?.headers, version);
     const run = (value: unknown): MaybePromise<JsonObject> => {
       if (asTask && startTask !== undefined) return startTask(entry, value, params, context);

@@ -5,7 +5,9 @@
  * support 2020-12); an unknown dialect or an uncompilable schema yields a check that always
  * fails with a clear reason instead of silently passing. Network `$ref`s are never fetched.
  */
-import { Validator, type SchemaDraft } from '@cfworker/json-schema';
+import type { SchemaDraft, Validator } from '@cfworker/json-schema';
+// On Node, Bun and Deno the engine is loaded at the first compile, not with this module.
+import { loadValidator } from '#json-schema-engine';
 
 const MAX_REPORTED_ERRORS = 5;
 
@@ -70,7 +72,7 @@ export function compileJsonSchema(schema: Readonly<Record<string, unknown>>): Js
   try {
     // The validator annotates the schema it is given: hand it a private copy, so frozen or
     // shared schemas (a registered tool's, a listed tool's) stay untouched.
-    validator = new Validator(structuredClone(schema), draft, false);
+    validator = new (loadValidator())(structuredClone(schema), draft, false);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return () => `the schema could not be compiled: ${reason}`;

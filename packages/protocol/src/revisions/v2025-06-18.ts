@@ -5,7 +5,7 @@
  * and form elicitation (`elicitation/create`). JSON-RPC batching is removed again.
  */
 import { z } from 'zod';
-import { deferred } from './blocks/deferred.js';
+import { deferred, deferredShape } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V2 from './v2025-03-26.js';
 import {
@@ -25,9 +25,9 @@ import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
 export const VERSION = '2025-06-18';
 
 /** `_meta` as an optional member of a data object. */
-const meta = { _meta: Meta.optional() };
+const meta = deferredShape(() => ({ _meta: Meta.optional() }));
 /** `BaseMetadata.title`: a display name; `name` stays the programmatic identifier. */
-const title = { title: z.string().optional() };
+const title = deferredShape(() => ({ title: z.string().optional() }));
 
 /* ---------- Initialization ---------- */
 
@@ -61,7 +61,7 @@ export const Annotations = deferred(() => V2.Annotations.extend({
   lastModified: z.string().optional(),
 }));
 
-const annotated = { annotations: Annotations.optional(), ...meta };
+const annotated = deferredShape(() => ({ annotations: Annotations.optional(), ...meta }));
 
 export const TextContent = deferred(() => V2.TextContent.extend(annotated));
 export const ImageContent = deferred(() => V2.ImageContent.extend(annotated));

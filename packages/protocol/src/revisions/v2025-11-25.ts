@@ -6,7 +6,7 @@
  * An error response may omit `id` when the request's id could not be read.
  */
 import { z } from 'zod';
-import { deferred } from './blocks/deferred.js';
+import { deferred, deferredShape } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V3 from './v2025-06-18.js';
 import {
@@ -40,7 +40,7 @@ export const VERSION = '2025-11-25';
 
 export { CreateTaskResult, GetTaskPayloadResult, ListTasksResult, Task, TaskMetadata, TaskResult, TaskStatus, TaskStatusNotificationParams };
 
-const meta = { _meta: Meta.optional() };
+const meta = deferredShape(() => ({ _meta: Meta.optional() }));
 
 /* ---------- Icons, initialization ---------- */
 
@@ -53,7 +53,7 @@ export const Icon = deferred(() => z.looseObject({
   theme: z.enum(['light', 'dark']).optional(),
 }));
 
-const icons = { icons: z.array(Icon).optional() };
+const icons = deferredShape(() => ({ icons: z.array(Icon).optional() }));
 
 export const Implementation = deferred(() => V3.Implementation.extend({
   ...icons,

@@ -14,7 +14,7 @@
  * -32002 / -32042 codes. Roots, sampling and logging remain but are deprecated (§6.10).
  */
 import { z } from 'zod';
-import { deferred } from './blocks/deferred.js';
+import { deferred, deferredShape } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import { MODERN_ERA_FEATURES } from './blocks/era-features.js';
 import * as V3 from './v2025-06-18.js';
@@ -62,12 +62,12 @@ export const RequestMeta = deferred(() => modernRequestMeta(ClientCapabilities, 
 export const ResultMeta = deferred(() => modernResultMeta(Implementation));
 
 const requestMeta = { _meta: RequestMeta };
-const complete = { resultType: z.literal('complete'), _meta: ResultMeta.optional() };
+const complete = deferredShape(() => ({ resultType: z.literal('complete'), _meta: ResultMeta.optional() }));
 
 /** Base of every request's params: `_meta` is required. */
 export const ModernRequestParams = deferred(() => RequestParams.extend(requestMeta));
 /** Base of every final result (`resultType: "complete"`), also the empty result. */
-export const CompleteResult = deferred(() => z.looseObject(complete));
+export const CompleteResult = deferred(() => z.looseObject({ ...complete }));
 /** A final result that may be cached for `ttlMs` within `cacheScope` (§6.8). */
 export const CacheableResult = deferred(() => CompleteResult.extend(cacheable));
 
@@ -110,7 +110,7 @@ export const InputResponse = deferred(() => z.union([CreateMessageResult, ListRo
 /** `resultType: "input_required"`: retry with `inputResponses` and/or the echoed `requestState`. */
 export const InputRequiredResult = deferred(() => inputRequiredResult(InputRequest));
 
-const retry = inputResponseFields(InputResponse);
+const retry = deferredShape(() => inputResponseFields(InputResponse));
 
 /** A result of a request that may need more input: complete, or an `InputRequiredResult`. */
 function orInputRequired<R extends z.ZodType>(result: R) {
@@ -122,7 +122,7 @@ function orInputRequired<R extends z.ZodType>(result: R) {
 export const Resource = V4.Resource;
 export const ResourceTemplate = V4.ResourceTemplate;
 export const PaginatedParams = deferred(() => PaginatedRequestParams.extend(requestMeta));
-const page = { ...cacheable, nextCursor: z.string().optional() };
+const page = deferredShape(() => ({ ...cacheable, nextCursor: z.string().optional() }));
 export const ListResourcesResult = deferred(() => CompleteResult.extend({ ...page, resources: z.array(Resource) }));
 export const ListResourceTemplatesResult = deferred(() => CompleteResult.extend({ ...page, resourceTemplates: z.array(ResourceTemplate) }));
 export const ReadResourceRequestParams = deferred(() => V4.ResourceRequestParams.extend({ ...requestMeta, ...retry }));
@@ -152,7 +152,7 @@ export const CompletionResult = deferred(() => V4.CompleteResult.extend(complete
 
 /* ---------- The tasks extension (io.modelcontextprotocol/tasks, SEP-2663, §7.5) ---------- */
 
-const extensionTaskShape = {
+const extensionTaskShape = deferredShape(() => ({
   taskId: z.string(),
   status: TaskStatus,
   statusMessage: z.string().optional(),
@@ -161,7 +161,7 @@ const extensionTaskShape = {
   /** Lifetime in ms from creation; `null`: unlimited. */
   ttlMs: z.int().nonnegative().nullable(),
   pollIntervalMs: z.int().positive().optional(),
-};
+}));
 /** A `tools/call` the server runs as a task: the task's fields inline, `resultType: "task"`. */
 export const CreateTaskResult = deferred(() => z.looseObject({ ...extensionTaskShape, resultType: z.literal('task'), _meta: ResultMeta.optional() }));
 /** `tasks/get`: the task with its outstanding `inputRequests`, its `result` or its `error`. */
@@ -182,7 +182,7 @@ export const SubscriptionsListenRequestParams = deferred(() => ModernRequestPara
 
 /* ---------- Notifications ---------- */
 
-const notificationMeta = { _meta: SubscriptionNotificationMeta.optional() };
+const notificationMeta = deferredShape(() => ({ _meta: SubscriptionNotificationMeta.optional() }));
 export const ModernNotificationParams = deferred(() => NotificationParams.extend(notificationMeta));
 /** `requestId` is required again: tasks no longer use `notifications/cancelled`. */
 export const CancelledNotificationParams = deferred(() => V3.CancelledNotificationParams.extend(notificationMeta));

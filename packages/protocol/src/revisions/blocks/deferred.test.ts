@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deferred } from './deferred.js';
+import { deferred, deferredShape } from './deferred.js';
 
 describe('deferred', () => {
   it('builds the schema at its first read, once', () => {
@@ -35,5 +35,25 @@ describe('deferred', () => {
     });
     expect(() => Broken.safeParse('x')).toThrow('no schema');
     expect(() => Broken.parse('x')).toThrow('no schema');
+  });
+});
+
+describe('deferredShape', () => {
+  it('builds the fragment at its first spread, extend or read, once', () => {
+    let builds = 0;
+    const meta = deferredShape(() => {
+      builds += 1;
+      return { _meta: z.record(z.string(), z.unknown()).optional() };
+    });
+    const Point = deferred(() => z.looseObject({ x: z.number(), ...meta }));
+    const Named = deferred(() => z.object({ name: z.string() }).extend(meta));
+    expect(builds).toBe(0);
+    expect(Point.safeParse({ x: 1, _meta: { a: 1 } }).success).toBe(true);
+    expect(Point.safeParse({ x: 1, _meta: 'no' }).success).toBe(false);
+    expect(Object.keys(Named.shape)).toEqual(['name', '_meta']);
+    expect(Named.safeParse({ name: 'n', _meta: 3 }).success).toBe(false);
+    expect('_meta' in meta).toBe(true);
+    expect(Object.keys(meta)).toEqual(['_meta']);
+    expect(builds).toBe(1);
   });
 });

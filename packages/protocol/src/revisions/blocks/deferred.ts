@@ -34,3 +34,28 @@ export function deferred<T extends object>(build: () => T): T {
   const stand = Object.create(new Proxy({}, pending)) as T;
   return stand;
 }
+
+/**
+ * A shape fragment (`{ _meta: Meta.optional() }`, spread into objects or passed to
+ * `.extend`) built at its first use, like {@link deferred}'s schemas: reading, spreading or
+ * enumerating it builds it once. Only schema builders use fragments, so a fragment costs
+ * nothing until a schema that embeds it is built. Not for a shape kept by a schema
+ * (`z.object(fragment)` would read it through the proxy at every parse): spread it there.
+ */
+export function deferredShape<T extends object>(build: () => T): T {
+  let built = false;
+  const shape = {} as T;
+  const filled = (): T => {
+    if (!built) {
+      built = true;
+      Object.assign(shape, build());
+    }
+    return shape;
+  };
+  return new Proxy(shape, {
+    get: (_, key) => Reflect.get(filled(), key),
+    has: (_, key) => Reflect.has(filled(), key),
+    ownKeys: () => Reflect.ownKeys(filled()),
+    getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(filled(), key),
+  });
+}

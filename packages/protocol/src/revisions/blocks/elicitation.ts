@@ -5,21 +5,21 @@
  * titled single-select enums (`oneOf`) and multi-select enums (`type: "array"`).
  */
 import { z } from 'zod';
-import { deferred } from './deferred.js';
+import { deferred, deferredShape } from './deferred.js';
 
 /* ---------- 2025-06-18 ---------- */
 
-const described = { title: z.string().optional(), description: z.string().optional() };
+const described = deferredShape(() => ({ title: z.string().optional(), description: z.string().optional() }));
 
 export const StringFormat = deferred(() => z.enum(['email', 'uri', 'date', 'date-time']));
 
-const stringShapeV3 = {
+const stringShapeV3 = deferredShape(() => ({
   type: z.literal('string'),
   ...described,
   minLength: z.number().optional(),
   maxLength: z.number().optional(),
   format: StringFormat.optional(),
-};
+}));
 
 /**
  * A string schema must not carry `enum` / `oneOf`: with those it is an enum schema, and a
@@ -30,7 +30,7 @@ function notAnEnum(value: Record<string, unknown>): boolean {
 }
 const notAnEnumMessage = { message: 'A string schema with "enum" or "oneOf" must be a valid enum schema' };
 
-export const StringSchemaV3 = deferred(() => z.looseObject(stringShapeV3).refine(notAnEnum, notAnEnumMessage));
+export const StringSchemaV3 = deferred(() => z.looseObject({ ...stringShapeV3 }).refine(notAnEnum, notAnEnumMessage));
 
 export const NumberSchemaV3 = deferred(() => z.looseObject({
   type: z.enum(['number', 'integer']),
@@ -88,13 +88,13 @@ export const TitledSingleSelectEnumSchema = deferred(() => z.looseObject({
   default: z.string().optional(),
 }));
 
-const multiSelect = {
+const multiSelect = deferredShape(() => ({
   type: z.literal('array'),
   ...described,
   minItems: z.number().optional(),
   maxItems: z.number().optional(),
   default: z.array(z.string()).optional(),
-};
+}));
 
 export const UntitledMultiSelectEnumSchema = deferred(() => z.looseObject({
   ...multiSelect,

@@ -5,7 +5,7 @@
  * that embed capabilities or implementations are built from the revision's own schemas.
  */
 import { z } from 'zod';
-import { deferred } from './deferred.js';
+import { deferred, deferredShape } from './deferred.js';
 import { LoggingLevel, Meta, ProgressToken, RequestId } from './base.js';
 
 /** `_meta` key of the request's protocol version (required on every modern request). */
@@ -52,7 +52,7 @@ export const SubscriptionNotificationMeta = deferred(() => z.looseObject({ [SUBS
 
 /** Caching hints (§6.8): `ttlMs` is an integer ≥ 0; `cacheScope` says who may share the entry. */
 export const CacheScope = deferred(() => z.enum(['public', 'private']));
-export const cacheable = { ttlMs: z.int().nonnegative(), cacheScope: CacheScope };
+export const cacheable = deferredShape(() => ({ ttlMs: z.int().nonnegative(), cacheScope: CacheScope }));
 
 /**
  * Which notifications a `subscriptions/listen` stream delivers (§6.7). Omitted or `false`

@@ -4,7 +4,7 @@
  * fetched with `tasks/result`, listed with `tasks/list` and cancelled with `tasks/cancel`.
  */
 import { z } from 'zod';
-import { deferred } from './deferred.js';
+import { deferred, deferredShape } from './deferred.js';
 import { NotificationParams, PaginatedResult, RequestParams, Result } from './base.js';
 
 /** The statuses of a task, in the order a task usually moves through them. */
@@ -19,7 +19,7 @@ export const RelatedTaskMetadata = deferred(() => z.looseObject({ taskId: z.stri
 /** The `_meta` key that ties a message to the task it belongs to. */
 export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
 
-const taskShape = {
+const taskShape = deferredShape(() => ({
   taskId: z.string(),
   status: TaskStatus,
   statusMessage: z.string().optional(),
@@ -31,9 +31,9 @@ const taskShape = {
   ttl: z.number().nullable(),
   /** Suggested polling interval in ms. */
   pollInterval: z.number().optional(),
-};
+}));
 
-export const Task = deferred(() => z.looseObject(taskShape));
+export const Task = deferred(() => z.looseObject({ ...taskShape }));
 
 /** What a receiver returns at once for a task-augmented request. */
 export const CreateTaskResult = deferred(() => Result.extend({ task: Task }));
@@ -53,4 +53,4 @@ export const ListTasksResult = deferred(() => PaginatedResult.extend({ tasks: z.
 export const TaskStatusNotificationParams = deferred(() => NotificationParams.extend(taskShape));
 
 /** Params that may carry `task` (tools/call, sampling/createMessage, elicitation/create). */
-export const taskAugmented = { task: TaskMetadata.optional() };
+export const taskAugmented = deferredShape(() => ({ task: TaskMetadata.optional() }));
