@@ -30,8 +30,9 @@ async function layered(option: () => Readonly<Record<string, string>> | Promise<
 }
 
 function layer(extra: Readonly<Record<string, string>> | undefined, own: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  // No prototype: a caller's header may be named `constructor` or `__proto__`.
-  const headers = Object.create(null) as Record<string, string>;
+  // No prototype when the caller adds headers: one may be named `constructor` or `__proto__`.
+  // Without them, a literal keeps fast properties (a null-prototype object starts as a dictionary).
+  const headers = (extra === undefined ? {} : Object.create(null)) as Record<string, string>;
   if (extra !== undefined) {
     for (const name of Object.keys(extra)) {
       const key = name.toLowerCase();

@@ -10,12 +10,13 @@
  * ids as undeliverable; the session settles them with a local error. Nothing here invents a
  * peer's answer.
  */
-import { TransportError, parseJson, type Clock, type RequestId } from '@statemcp/protocol';
+import { TransportError, type Clock, type RequestId } from '@statemcp/protocol';
 import { errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
-import { ReconnectTracker, type ResolvedReconnectOptions } from './reconnect.js';
+import type { ResolvedReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import type { StreamableHttpClientTransportOptions, StreamState } from './streamable-http-options.js';
 import { discardBody, hasBody, readSseBody, responseHeader } from './response-body.js';
+import { SseStreamRecord as StreamRecord } from './sse-stream-record.js';
 import { SseParser } from '../shared/sse-parse.js';
 
 /** What the streams need from their transport. */
@@ -40,20 +41,6 @@ export interface SseStreamsHost {
   undeliverable(ids: readonly RequestId[], error: Error): void;
   /** The server answered 404 for the session on the standalone stream. */
   sessionExpired(sessionId: string): void;
-}
-
-/** One SSE stream: a POST's response stream (and its resumptions) or the standalone GET. */
-interface StreamRecord {
-  readonly role: 'standalone' | 'request';
-  /** Requests whose responses this stream still owes. */
-  readonly pending: Set<RequestId>;
-  readonly requestIds: readonly RequestId[];
-  readonly tracker: ReconnectTracker;
-  lastEventId: string | undefined;
-  /** Stops the stream's reads: its own controller, or for a POST's stream the POST's signal. */
-  readonly controller: Pick<AbortController, 'signal' | 'abort'>;
-  timer: ReturnType<Clock['setTimeout']> | undefined;
-  state: StreamState;
 }
 
 export class SseStreams {
@@ -133,16 +120,7 @@ export class SseStreams {
     const controller = stopper ?? new AbortController();
     // A record made after the transport closed is stopped from the start.
     if (this.#host.lifetime.aborted && !controller.signal.aborted) controller.abort(this.#host.lifetime.reason);
-    return {
-      role,
-      pending: new Set(requestIds),
-      requestIds,
-      tracker: new ReconnectTracker(this.#host.reconnect, this.#host.random),
-      lastEventId: undefined,
-      controller,
-      timer: undefined,
-      state: { kind: 'connecting', attempt: 0 },
-    };
+    return new StreamRecord(role, requestIds, controller, this.#host, { kind: 'connecting', attempt: 0 });
   }
 
   #setState(record: StreamRecord, state: StreamState): void {
@@ -162,7 +140,7 @@ export class SseStreams {
   async #connectGet(record: StreamRecord): Promise<void> {
     const host = this.#host;
     if (!this.#isLive(record)) return;
-    this.#setState(record, { kind: 'connecting', attempt: record.tracker.attempts });
+    this.#setState(record, { kind: 'connecting', attempt: record.attempts });
     const url = host.url.href;
     const sessionId = host.sessionId();
     let response: Response;
@@ -215,28 +193,9 @@ export class SseStreams {
 
   /** Reads one connection of a stream, then decides: done, reconnect, or fail. */
   async #readStream(record: StreamRecord, response: Response): Promise<void> {
-    // A request stream is complete once every response it owed has arrived; reading stops
-    // there even if the server keeps the connection open.
-    const isComplete = (): boolean => record.role === 'request' && record.pending.size === 0;
-    const parser = new SseParser(
-      {
-        onEvent: (event) => {
-          record.tracker.progress();
-          if (event.type !== 'message' || event.data.length === 0) return;
-          const parsed = parseJson(event.data);
-          if (parsed.ok) this.#host.deliver(parsed.value);
-          else this.#host.malformed(event.data, parsed.reason);
-        },
-        onLastEventId: (id) => {
-          record.lastEventId = id;
-          record.tracker.progress();
-        },
-        onRetry: (ms) => {
-          record.tracker.serverRetryMs = ms;
-        },
-      },
-      record.lastEventId !== undefined ? { lastEventId: record.lastEventId } : undefined,
-    );
+    // Reading stops once a request stream is complete, even if the server keeps the connection open.
+    const isComplete = (): boolean => record.complete;
+    const parser = new SseParser(record, record.lastEventId !== undefined ? { lastEventId: record.lastEventId } : undefined);
     let failure: Error | undefined;
     try {
       // The record's own signal is enough: closing the transport stops every record.

@@ -64,6 +64,8 @@ export type { SessionRecoveredInfo, StreamableHttpClientTransportOptions, Stream
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 const SESSION_ID_PATTERN = /^[\x21-\x7e]+$/;
+/** The outcome of a POST whose answer was taken (one shared object: it carries nothing). */
+const DONE: PostOutcome = Object.freeze({ kind: 'done' });
 
 /**
  * Streamable HTTP client transport.
@@ -313,61 +315,72 @@ export class StreamableHttpClientTransport implements Transport {
     }
     try {
       this.#assertOpen();
-      return await this.#answer(message, response, sessionId, scoped);
+      const outcome = this.#answer(message, response, sessionId, scoped);
+      return outcome instanceof Promise ? await outcome : outcome;
     } finally {
       scoped.release();
     }
   }
 
-  /** What the server's answer to one POST means. */
-  async #answer(message: JsonRpcMessage, response: Response, sessionId: string | undefined, scoped: ScopedSignal): Promise<PostOutcome> {
-    const url = this.#url.href;
-    const isInitialize = isRequestWithMethod(message, 'initialize');
-    if (!response.ok) {
-      const body = await readBodyExcerpt(response);
-      if (response.status === 404 && sessionId !== undefined) return { kind: 'sessionExpired', sessionId };
-      const error = errorForStatus('POST', url, response, body);
-      const legacyStatus = response.status === 400 || response.status === 404 || response.status === 405;
-      if (isInitialize && !this.#established && this.#options.legacyFallback !== false && legacyStatus && !isModernErrorBody(body)) {
-        return { kind: 'legacyCandidate', error };
-      }
-      // A JSON-RPC error response for this very request is an answer, not a failure.
-      const answer = errorAnswerFor(message, body);
-      if (answer !== undefined) {
-        this.#deliver(answer);
-        return { kind: 'done' };
-      }
-      this.#sink()?.onError?.(error);
-      throw error;
-    }
+  /**
+   * What the server's answer to one POST means. Synchronous for an SSE answer (the common
+   * case: the stream is read in the background), so that answer takes no promise of its own.
+   */
+  #answer(message: JsonRpcMessage, response: Response, sessionId: string | undefined, scoped: ScopedSignal): PostOutcome | Promise<PostOutcome> {
+    if (!response.ok) return this.#refused(message, response, sessionId);
     // Only the session's own traffic proves a replaced session works, not its handshake.
     if (sessionId !== undefined && !isNotificationWithMethod(message, 'notifications/initialized')) this.#replacedWithoutSuccess = false;
-    if (isInitialize) this.#takeSessionId(response);
+    if (isRequestWithMethod(message, 'initialize')) this.#takeSessionId(response);
 
     const requestIds = requestIdsOf(message);
     const contentType = (responseHeader(response, 'content-type') ?? '').toLowerCase();
     const isSse = contentType.includes('text/event-stream');
     if (isNotificationWithMethod(message, 'notifications/initialized')) this.#streams.openStandalone();
-    if (response.status === 202 || !hasBody(response) || (requestIds.length === 0 && !isSse)) {
-      await discardBody(response);
-      return { kind: 'done' };
-    }
+    if (response.status === 202 || !hasBody(response) || (requestIds.length === 0 && !isSse)) return discardBody(response).then(() => DONE);
     if (isSse) {
       this.#streams.consumeRequestStream(response, requestIds, scoped);
-      return { kind: 'done' };
+      return DONE;
     }
-    if (contentType.includes('application/json')) {
-      const text = await readText(response).catch(() => '');
-      this.#assertOpen();
-      const pending = new Set(requestIds);
-      if (text.trim().length > 0) {
-        const parsed = parseJson(text);
-        if (parsed.ok) this.#deliver(parsed.value, pending);
-        else this.#sink()?.onMalformed?.(text, parsed.reason);
-      }
-      if (pending.size > 0) this.#undeliverable([...pending], new TransportError(`The JSON response from ${url} did not contain the answer to this request`));
-      return { kind: 'done' };
+    if (contentType.includes('application/json')) return this.#readJson(response, requestIds);
+    return this.#unexpected(response, contentType);
+  }
+
+  /** A POST the server did not accept (a status other than 2xx). */
+  async #refused(message: JsonRpcMessage, response: Response, sessionId: string | undefined): Promise<PostOutcome> {
+    const url = this.#url.href;
+    const body = await readBodyExcerpt(response);
+    if (response.status === 404 && sessionId !== undefined) return { kind: 'sessionExpired', sessionId };
+    const error = errorForStatus('POST', url, response, body);
+    const legacyStatus = response.status === 400 || response.status === 404 || response.status === 405;
+    if (isRequestWithMethod(message, 'initialize') && !this.#established && this.#options.legacyFallback !== false && legacyStatus && !isModernErrorBody(body)) {
+      return { kind: 'legacyCandidate', error };
     }
+    // A JSON-RPC error response for this very request is an answer, not a failure.
+    const answer = errorAnswerFor(message, body);
+    if (answer !== undefined) {
+      this.#deliver(answer);
+      return DONE;
+    }
+    this.#sink()?.onError?.(error);
+    throw error;
+  }
+
+  /** A JSON body carrying the answers to the POST's requests. */
+  async #readJson(response: Response, requestIds: readonly RequestId[]): Promise<PostOutcome> {
+    const text = await readText(response).catch(() => '');
+    this.#assertOpen();
+    const pending = new Set(requestIds);
+    if (text.trim().length > 0) {
+      const parsed = parseJson(text);
+      if (parsed.ok) this.#deliver(parsed.value, pending);
+      else this.#sink()?.onMalformed?.(text, parsed.reason);
+    }
+    if (pending.size > 0) this.#undeliverable([...pending], new TransportError(`The JSON response from ${this.#url.href} did not contain the answer to this request`));
+    return DONE;
+  }
+
+  async #unexpected(response: Response, contentType: string): Promise<PostOutcome> {
+    const url = this.#url.href;
     await discardBody(response);
     const error = new TransportError(`POST ${url} answered with an unexpected content-type ${JSON.stringify(contentType)}`, {
       cause: new HttpResponseError('POST', url, response.status, response.statusText, '', undefined),
