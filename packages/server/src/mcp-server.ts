@@ -73,6 +73,8 @@ export interface McpServerOptions extends ServerSessionOptions {
   readonly taskExtension?: ExtensionTaskOptions | false;
   /** Called with every new connection, before its handshake. */
   readonly onconnection?: (connection: ServerConnection) => void;
+  /** Called once when a connection has terminated, right after its `closed` resolved. */
+  readonly onconnectionclose?: (connection: ServerConnection) => void;
   /**
    * Run as one instance of a cluster (scale-out, with the HTTP server's `cluster` option and the
    * same `instanceId`): resource subscriptions are shared, so `notifyResourceUpdated` on any
@@ -126,13 +128,14 @@ export class McpServer {
     this.#options = options;
     this.#tools = new ToolRegistry(() => this.#changed('tools'), options.jsonSchemaValidator);
     this.#prompts = new PromptRegistry(() => this.#changed('prompts'), options.jsonSchemaValidator);
-    const { pageSize: _p, tasks: taskOptions, taskExtension, capabilities: _c, onconnection, jsonSchemaValidator: _v, ...rest } = options;
+    const { pageSize: _p, tasks: taskOptions, taskExtension, capabilities: _c, onconnectionclose, jsonSchemaValidator: _v, ...rest } = options;
     const serverOptions: ServerOptions = {
       ...rest,
       capabilities: () => this.capabilities(),
-      onconnection: (connection) => {
-        void connection.closed.then(() => store.dropOwner(connection.id));
-        onconnection?.(connection);
+      // A connection's tasks end with it.
+      onconnectionclose: (connection) => {
+        store.dropOwner(connection.id);
+        onconnectionclose?.(connection);
       },
     };
     this.server = new Server(serverInfo, serverOptions);

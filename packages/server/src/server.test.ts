@@ -195,6 +195,21 @@ describe('Server', () => {
       expect(a.connection.state.kind).toBe('terminated');
     });
 
+    it('calls onconnectionclose once per connection, when it has terminated and left the server', async () => {
+      const events: string[] = [];
+      const server = new Server(INFO, {
+        onconnectionclose: (connection) => events.push(`${connection.id}:${connection.state.kind}:${server.connections.includes(connection)}`),
+      });
+      const a = await initializedClient(server);
+      const b = await initializedClient(server);
+      await a.connection.close();
+      expect(events).toEqual([`${a.connection.id}:terminated:false`]);
+      await server.close();
+      await b.connection.closed;
+      await a.connection.close();
+      expect(events).toEqual([`${a.connection.id}:terminated:false`, `${b.connection.id}:terminated:false`]);
+    });
+
     it('lets a transport be connected again after its connection ended', async () => {
       const server = new Server(INFO);
       const test = await initializedClient(server);

@@ -91,6 +91,11 @@ export interface ServerOptions extends ServerSessionOptions {
   /** Called with every new connection, before its handshake. */
   readonly onconnection?: (connection: ServerConnection) => void;
   /**
+   * Called once when a connection has terminated, right after its `closed` resolved (before
+   * callbacks awaiting `closed` run); costs no promise reaction per connection.
+   */
+  readonly onconnectionclose?: (connection: ServerConnection) => void;
+  /**
    * How the `requestState` of Multi Round-Trip rounds (2026-07-28+) is sealed: the HMAC key
    * (random per process by default — a cluster whose instances may each receive a retry must
    * share one) and its lifetime.
@@ -122,6 +127,15 @@ export interface ServerNotificationContext extends NotificationContext {
 export type ServerNotificationHandler = (params: JsonObject, context: ServerNotificationContext) => void | Promise<void>;
 
 /**
+ * One connection's session options: its connection (the session's shared handlers) and
+ * transport, over the options every connection of a server shares (their prototype).
+ */
+interface ConnectionSessionOptions extends SessionOptions {
+  readonly handlers: ServerConnection;
+  readonly transport: Transport;
+}
+
+/**
  * The low-level MCP server: one request handler per method, shared by every connection;
  * each `connect(transport)` runs its own server-role `Session`.
  */
@@ -136,6 +150,11 @@ export class Server {
   readonly #transports = new WeakSet<Transport>();
   readonly #custom = new CustomMethodTable();
   readonly #sealer: RequestStateSealer;
+  /**
+   * What every connection's session options share: the pass-through options and the
+   * connection callbacks as methods (closures per connection were ≈250 B of every idle one).
+   */
+  readonly #sessionOptions: SessionOptions;
   /** The capabilities the latest handshake declared, shared by the connections that declared the same (see `#shareDeclared`). */
   #declared: { readonly key: string; readonly capabilities: ServerCapabilities } | undefined;
   /**
@@ -153,6 +172,23 @@ export class Server {
     this.subscriptions = new ListenSubscriptions();
     this.subscriptions.share(this.shared);
     this.#sealer = new RequestStateSealer(options.requestState);
+    const { instructions: _i, capabilities: _c, cache: _cache, serverInfoInResults: _s, requestState: _r, cluster: _cluster, onconnection: _o, onconnectionclose: _oc, ...passThrough } = options;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the shared methods' `this` is the connection's options
+    const server = this;
+    this.#sessionOptions = {
+      ...passThrough,
+      role: 'server',
+      customMethods: this.#custom,
+      capabilities(this: ConnectionSessionOptions) {
+        return this.handlers.capabilities;
+      },
+      onInitialize(this: ConnectionSessionOptions, params, version, context) {
+        return server.#initializeResult(this.handlers, params, version, context);
+      },
+      onclose(this: ConnectionSessionOptions) {
+        server.#connectionClosed(this.handlers, this.transport);
+      },
+    };
     this.setRequestHandler('server/discover', (_params, context) => this.#discover(context.protocolVersion));
     this.setRequestHandler('subscriptions/listen', (params, context) => this.subscriptions.listen(params, context));
     this.setRequestHandler('logging/setLevel', (params, context) => {
@@ -241,26 +277,16 @@ export class Server {
       throw new AlreadyConnectedError('This transport is already connected to a server; create a new transport for each connection');
     }
     this.#transports.add(transport);
-    const { instructions: _i, capabilities: _c, cache: _cache, serverInfoInResults: _s, requestState: _r, cluster: _cluster, onconnection, ...sessionOptions } = this.#options;
-    const connection = new ServerConnection(this, (self) =>
-      new Session({
-        ...sessionOptions,
-        role: 'server',
-        customMethods: this.#custom,
-        handlers: self,
-        capabilities: () => self.capabilities,
-        onInitialize: (params, version, context) => this.#initializeResult(self, params, version, context),
-        onclose: () => {
-          this.#connections.delete(self);
-          this.#transports.delete(transport);
-          // Its resource subscriptions end with it, on every instance.
-          this.shared?.drop(self.id).catch(() => undefined);
-        },
-      }),
-    );
+    const shared = this.#sessionOptions;
+    const connection = new ServerConnection(this, (self) => {
+      const options = Object.create(shared) as { -readonly [K in keyof ConnectionSessionOptions]: ConnectionSessionOptions[K] };
+      options.handlers = self;
+      options.transport = transport;
+      return new Session(options);
+    });
     const { session } = connection;
     this.#connections.add(connection);
-    onconnection?.(connection);
+    this.#options.onconnection?.(connection);
     try {
       await session.connect(transport);
     } catch (error) {
@@ -279,6 +305,15 @@ export class Server {
     await this.subscriptions.end();
     await Promise.all([...this.#connections].map((connection) => connection.close()));
     await this.shared?.close();
+  }
+
+  /** A connection's session terminated (its `onclose`). */
+  #connectionClosed(connection: ServerConnection, transport: Transport): void {
+    this.#connections.delete(connection);
+    this.#transports.delete(transport);
+    // Its resource subscriptions end with it, on every instance.
+    this.shared?.drop(connection.id).catch(() => undefined);
+    this.#options.onconnectionclose?.(connection);
   }
 
   #initializeResult(connection: ServerConnection, _params: InitializeParams, version: string, _context: InboundContext | undefined): InitializeResultShape {

@@ -27,8 +27,9 @@
  * (Bun, Deno and workers cancel a fetch handler's body), reported once through `onCancel`.
  */
 import type { ServerResponse } from 'node:http';
-import { systemClock, type Clock, type TimerHandle } from '@statemcp/protocol';
+import { systemClock, type Clock } from '@statemcp/protocol';
 import { SSE_RESPONSE_HEADERS, encodeSseComment } from '../shared/sse-encode.js';
+import { KeepAliveSweeper, type KeepAliveTarget } from './keep-alive-sweeper.js';
 
 const encoder = new TextEncoder();
 
@@ -38,7 +39,10 @@ export const DEFAULT_SSE_BUFFER_BYTES = 1024 * 1024;
 /** Options of an {@link SseConnection}. */
 export interface SseConnectionOptions {
   readonly headers?: Record<string, string>;
-  /** Interval of comment keep-alives, ms; 0 disables. */
+  /**
+   * Interval of comment keep-alives, ms; 0 disables. The connections on one clock with one
+   * interval share a {@link KeepAliveSweeper}'s timer; each gets its comment every interval.
+   */
   readonly keepAliveMs?: number;
   /** Unread bytes the connection holds before {@link SseConnection.send} waits. */
   readonly maxBufferedBytes?: number;
@@ -59,17 +63,17 @@ type SseTarget =
   | { readonly kind: 'web'; readonly response: Response; readonly controller: ReadableStreamDefaultController<Uint8Array> }
   | { readonly kind: 'node'; readonly res: ServerResponse };
 
-export class SseConnection {
+export class SseConnection implements KeepAliveTarget {
   /** Called once when the client disconnects (not when the server closes the connection). */
   onCancel: (() => void) | undefined;
   readonly #headers: Record<string, string>;
   readonly #maxBufferedBytes: number;
   readonly #clock: Clock;
-  readonly #keepAliveMs: number;
   readonly #stalledTimeoutMs: number;
   #target: SseTarget = { kind: 'unattached', blocks: [], bytes: 0, end: undefined };
   #open = true;
-  #keepAlive: TimerHandle | undefined;
+  /** Sends this connection's keep-alive comments while it is open. */
+  #keepAlive: KeepAliveSweeper | undefined;
   /** Writers waiting for room. */
   #waiters: Array<() => void> | undefined;
 
@@ -77,9 +81,12 @@ export class SseConnection {
     this.#headers = options.headers === undefined ? SSE_RESPONSE_HEADERS : { ...SSE_RESPONSE_HEADERS, ...options.headers };
     this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_SSE_BUFFER_BYTES;
     this.#clock = options.clock ?? systemClock;
-    this.#keepAliveMs = options.keepAliveMs ?? 0;
     this.#stalledTimeoutMs = options.stalledTimeoutMs ?? 30_000;
-    this.#scheduleKeepAlive();
+    const keepAliveMs = options.keepAliveMs ?? 0;
+    if (keepAliveMs > 0) {
+      this.#keepAlive = KeepAliveSweeper.of(this.#clock, keepAliveMs);
+      this.#keepAlive.add(this);
+    }
   }
 
   /**
@@ -260,19 +267,15 @@ export class SseConnection {
     for (const resolve of waiters) resolve();
   }
 
-  #scheduleKeepAlive(): void {
-    if (this.#keepAliveMs <= 0 || !this.#open) return;
-    this.#keepAlive = this.#clock.setTimeout(() => {
-      this.#keepAlive = undefined;
-      // A full queue needs no keep-alive: there are bytes in flight already.
-      if (this.hasRoom) this.write(encodeSseComment());
-      this.#scheduleKeepAlive();
-    }, this.#keepAliveMs);
+  /** Called by the sweeper every keep-alive interval while the connection is open. */
+  sendKeepAlive(): void {
+    // A full queue needs no keep-alive: there are bytes in flight already.
+    if (this.hasRoom) this.write(encodeSseComment());
   }
 
   #stop(): void {
     this.#open = false;
-    if (this.#keepAlive !== undefined) this.#clock.clearTimeout(this.#keepAlive);
+    this.#keepAlive?.delete(this);
     this.#keepAlive = undefined;
     this.#wake();
   }

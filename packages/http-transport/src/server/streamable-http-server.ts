@@ -43,12 +43,11 @@ import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundReque
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
 import { headerMismatch } from './modern-headers.js';
 import { hostGuardFor, legacyPathsOf, managerOptionsOf, nodeHttp } from './server-setup.js';
-import { SessionManager, type ManagedSession, type SessionEndReason } from './session-manager.js';
+import { HttpSession, type AnySessionTransport } from './http-session.js';
+import { SessionManager } from './session-manager.js';
 import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.js';
-
-type AnySessionTransport = HttpServerSessionTransport | LegacySseSessionTransport;
 
 /**
  * Creates a Streamable HTTP server. Sessions meet the protocol through `connect`.
@@ -74,23 +73,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   const legacy = legacyPathsOf(options);
 
   const auth = createAuthGate(options);
-  /** A live session: its transport and the principal that opened it (requests of another get 404). */
-  type Entry = ManagedSession & { transport: AnySessionTransport; principal: string | undefined };
-  const manager = new SessionManager<Entry>(managerOptionsOf(options));
+  const manager = new SessionManager<HttpSession>(managerOptionsOf(options));
   let closed = false;
   /** Stateless transports whose request is still being answered (closed with the server). */
   const inFlightStateless = new Set<HttpServerSessionTransport>();
-
-  const endReasonInitiator = (reason: SessionEndReason): 'local' | 'remote' => (reason === 'deleted' ? 'remote' : 'local');
-
-  const managed = (transport: AnySessionTransport, principal: string | undefined): Entry => ({
-    transport,
-    principal,
-    isBusy: () => transport.isBusy(),
-    close: (reason) => {
-      void transport.terminate(endReasonInitiator(reason), { reason });
-    },
-  });
 
   const onTransportClosed = (transport: AnySessionTransport): void => {
     const id = transport.sessionId;
@@ -311,7 +297,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
         await transport.terminate('local', { reason: 'initialize failed' });
         return response;
       }
-      manager.add(sessionId, managed(transport, principal));
+      manager.add(sessionId, new HttpSession(transport, principal));
       reservationHeld = false;
       const unshared = await cluster?.register(sessionId, transport.protocolVersion, items[0], principal, () => manager.delete(sessionId, 'server-closed'));
       if (unshared !== undefined) return unshared;
@@ -369,7 +355,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
         stalledTimeoutMs: settings.stalledStreamTimeoutMs,
       };
       const transport = new LegacySseSessionTransport(sessionId, endpoint, connection, onTransportClosed);
-      manager.add(sessionId, managed(transport, principal));
+      manager.add(sessionId, new HttpSession(transport, principal));
       reservationHeld = false;
       if (!(await connectTransport(transport))) {
         return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
@@ -466,7 +452,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const peer = { capabilities: record.clientCapabilities ?? {}, info: { name: 'unknown', version: 'unknown', ...record.clientInfo } };
       const transport = new HttpServerSessionTransport(record.sessionId, settingsFor(), undefined, false, { protocolVersion: record.protocolVersion, peer });
       if (!(await connectTransport(transport))) return false;
-      manager.add(record.sessionId, managed(transport, record.principal));
+      manager.add(record.sessionId, new HttpSession(transport, record.principal));
       reservationHeld = false;
       options.onSessionCreated?.(record.sessionId);
       return true;

@@ -14,23 +14,33 @@ const DEFAULT_CLOSE_DEADLINE_MS = 10_000;
 
 /** One session's close bookkeeping. */
 export class CloseTracker {
-  /** Resolves once, when the session reaches Terminated. */
-  readonly closed: Promise<CloseInfo>;
   readonly #options: SessionOptions;
   readonly #clock: Clock;
   readonly #observer: SessionObserver;
   #deadline: TimerHandle | undefined;
   #cause: { info?: TransportCloseInfo } = {};
   #info: CloseInfo | undefined;
-  #resolve!: (info: CloseInfo) => void;
+  /** Made on first read: most sessions end without anyone awaiting them (no promise, no resolver). */
+  #closed: Promise<CloseInfo> | undefined;
+  #resolve: ((info: CloseInfo) => void) | undefined;
 
   constructor(options: SessionOptions, clock: Clock, observer: SessionObserver) {
     this.#options = options;
     this.#clock = clock;
     this.#observer = observer;
-    this.closed = new Promise((resolve) => {
-      this.#resolve = resolve;
-    });
+  }
+
+  /** Resolves once, when the session reaches Terminated (the same promise on every read). */
+  get closed(): Promise<CloseInfo> {
+    if (this.#closed !== undefined) return this.#closed;
+    const info = this.#info;
+    this.#closed =
+      info !== undefined
+        ? Promise.resolve(info)
+        : new Promise((resolve) => {
+            this.#resolve = resolve;
+          });
+    return this.#closed;
   }
 
   /** How the session ended, once finalized. */
@@ -70,7 +80,8 @@ export class CloseTracker {
     const details = this.#cause.info?.details;
     const info: CloseInfo = { reason, ...(error !== undefined ? { error } : {}), ...(details !== undefined ? { details } : {}) };
     this.#info = info;
-    this.#resolve(info);
+    this.#resolve?.(info);
+    this.#resolve = undefined;
     try {
       this.#options.onclose?.(info);
     } catch (err) {

@@ -23,7 +23,7 @@ function subject() {
   const clock = new CountingClock();
   const deadlines = new Deadlines<Entry>(clock);
   const expired: string[] = [];
-  deadlines.onExpire((record, maximum) => expired.push(`${record.name}${maximum ? ':max' : ''}@${clock.now()}`));
+  deadlines.onExpire({ deadlineExpired: (record, maximum) => expired.push(`${record.name}${maximum ? ':max' : ''}@${clock.now()}`) });
   return { clock, deadlines, expired };
 }
 

@@ -29,13 +29,16 @@ export interface DeadlineSlots {
   readonly awaited: boolean;
 }
 
-/** Called when a request's deadline passes; `maximum`: it was the hard maximum. */
-export type ExpireCallback<R> = (record: R, maximum: boolean) => void;
+/** Who handles an expired deadline (the session's outbound requests). */
+export interface DeadlineExpiry<R> {
+  /** A request's deadline passed; `maximum`: it was the hard maximum. */
+  deadlineExpired(record: R, maximum: boolean): void;
+}
 
 export class Deadlines<R extends DeadlineSlots> {
   readonly #clock: Clock;
   readonly #heap: R[] = [];
-  #onExpire: ExpireCallback<R> | undefined;
+  #onExpire: DeadlineExpiry<R> | undefined;
   #seq = 0;
   /** Records in the heap whose deadlines keep the process alive. */
   #awaited = 0;
@@ -43,15 +46,16 @@ export class Deadlines<R extends DeadlineSlots> {
   /** When the armed timer fires (`Infinity` when none is armed). */
   #armedAt = Number.POSITIVE_INFINITY;
   #keptAlive = false;
-  readonly #fire = (): void => this.#expireDue();
+  /** The timer's callback, made when a deadline is first armed: a session that never waits holds none. */
+  #fire: (() => void) | undefined;
 
   constructor(clock: Clock) {
     this.#clock = clock;
   }
 
   /** Who handles an expired deadline (the session's outbound requests, created after the ledger). */
-  onExpire(callback: ExpireCallback<R>): void {
-    this.#onExpire = callback;
+  onExpire(handler: DeadlineExpiry<R>): void {
+    this.#onExpire = handler;
   }
 
   /** Number of requests with a deadline. */
@@ -123,7 +127,7 @@ export class Deadlines<R extends DeadlineSlots> {
       }
     }
     this.stop();
-    this.#timer = clock.setTimeout(this.#fire, Math.max(0, at - clock.now()), { keepAlive });
+    this.#timer = clock.setTimeout((this.#fire ??= () => this.#expireDue()), Math.max(0, at - clock.now()), { keepAlive });
     this.#armedAt = at;
     this.#keptAlive = keepAlive;
   }
@@ -136,7 +140,7 @@ export class Deadlines<R extends DeadlineSlots> {
     for (let top = this.#heap[0]; top !== undefined && dueAt(top) <= now; top = this.#heap[0]) {
       const maximum = top.maxAt < top.timeoutAt || (top.maxAt === top.timeoutAt && top.maxSeq < top.timeoutSeq);
       this.#delete(top);
-      this.#onExpire?.(top, maximum);
+      this.#onExpire?.deadlineExpired(top, maximum);
     }
     this.#schedule();
   }

@@ -82,9 +82,10 @@ export async function answerInitialize(host: HandshakeHost, message: JsonRpcRequ
   const clientParams = parsed.data as InitializeParams;
   let result: InitializeResultShape;
   try {
-    const onInitialize = host.options.onInitialize;
-    if (onInitialize === undefined) throw new Error('This server session has no onInitialize option');
-    result = await onInitialize(clientParams, version, context);
+    const options = host.options;
+    if (options.onInitialize === undefined) throw new Error('This server session has no onInitialize option');
+    // A method call: the options may be an object whose callbacks are its methods.
+    result = await options.onInitialize(clientParams, version, context);
   } catch (error) {
     const wire = toWireError(error);
     host.replyError(id, wire.code, wire.message, wire.data);

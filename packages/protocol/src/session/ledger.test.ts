@@ -5,7 +5,7 @@ import { RequestLedger, handlerSignal, type InboundRecord, type OutboundRecord }
 
 function ledger() {
   const moves: string[] = [];
-  const subject = new RequestLedger({ memory: 4, deadlines: new Deadlines<OutboundRecord>(new SimulatedClock()), listener: (record, from) => moves.push(`${String(record.id)}:${from}->${record.state}`) });
+  const subject = new RequestLedger({ memory: 4, deadlines: new Deadlines<OutboundRecord>(new SimulatedClock()), listener: { request: (record, from) => moves.push(`${String(record.id)}:${from}->${record.state}`) } });
   return { subject, moves };
 }
 

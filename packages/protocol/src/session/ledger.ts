@@ -95,7 +95,10 @@ export interface PendingRequestView {
   readonly startedAt: number;
 }
 
-export type LedgerListener = (record: LedgerRecord, from: RequestStateKind, event: RequestEventType) => void;
+/** Hears every request move (the session's observer: an object, not a closure per session). */
+export interface LedgerListener {
+  request(record: LedgerRecord, from: RequestStateKind, event: RequestEventType): void;
+}
 
 /** How an inbound request ended: its handler answered, failed, or was cancelled or aborted. */
 export type InboundSettlement =
@@ -179,7 +182,7 @@ export class RequestLedger {
     const step = requestTransition(from, event);
     if (!step.changed) return false;
     record.state = step.state;
-    this.#listener(record, from, event);
+    this.#listener.request(record, from, event);
     if (step.settled && record.direction === 'inbound') this.#inbound.delete(record.id);
     return true;
   }

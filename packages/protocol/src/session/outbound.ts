@@ -27,6 +27,7 @@ import type { Revision } from '../revisions/types.js';
 import type { Transport } from '../transport/transport.js';
 import type { Clock } from './clock.js';
 import { customMethodRefusal, customOptInPath, optInOf, validateCustom } from './custom-methods.js';
+import type { DeadlineExpiry } from './deadlines.js';
 import type { OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
 import type { SessionObserver } from './observer.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, INPUT_REQUIRED_METHODS, gatherInputResponses, inputRequestContext, isInputRequired, readResultType, retryParams, type InputAnswerer } from './input-rounds.js';
@@ -73,7 +74,7 @@ interface Rounds {
   readonly onRound: ((round: number) => void) | undefined;
 }
 
-export class OutboundRequests {
+export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
   readonly #host: OutboundHost;
   #nextId = 0;
   /**
@@ -90,7 +91,7 @@ export class OutboundRequests {
 
   constructor(host: OutboundHost) {
     this.#host = host;
-    host.ledger.deadlines.onExpire((record, maximum) => this.#expire(record, maximum ? (record.maxTotalTimeoutMs as number) : record.timeoutMs, maximum));
+    host.ledger.deadlines.onExpire(this);
   }
 
   /** Cancellations still being written (the close waits for them, bounded by its deadline). */
@@ -497,6 +498,11 @@ export class OutboundRequests {
       else this.#paused.add(record); // armed once the authorization ends
     }
     ledger.deadlines.setTimeout(record, at);
+  }
+
+  /** A request's deadline passed (the ledger's deadlines call this); `maximum`: its hard maximum. */
+  deadlineExpired(record: OutboundRecord, maximum: boolean): void {
+    this.#expire(record, maximum ? (record.maxTotalTimeoutMs as number) : record.timeoutMs, maximum);
   }
 
   #expire(record: OutboundRecord, ms: number, maximum: boolean): void {

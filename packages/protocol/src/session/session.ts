@@ -80,6 +80,8 @@ const DUAL_ERA_VERSIONS: readonly string[] = [...LEGACY_PROTOCOL_VERSIONS, ...MO
 const NO_VERSIONS: readonly string[] = [];
 /** Every session answers `ping` unless it (or its shared handlers) says otherwise. */
 const answerPing: RequestHandler = () => ({});
+/** `#initializedSent` until a client sends it: one settled promise for every session. */
+const NOTHING_SENT: Promise<void> = Promise.resolve();
 /** Keyed by the supported list itself: a server passes the same list to every connection, so an idle session holds no copies. */
 const versionListsCache = new WeakMap<readonly string[], VersionLists>();
 
@@ -162,14 +164,12 @@ export class Session {
   #revision: Revision;
   #negotiated: string | undefined;
   #lastPeer: PeerInfo | undefined;
-  #initializedSent: Promise<void> = Promise.resolve();
+  #initializedSent: Promise<void> = NOTHING_SENT;
   /** Client: the parameters of the first handshake, sent again when the session expires. */
   #initializeParams: InitializeParams | undefined;
   /** Client, modern era: the `Implementation` stated in every request's `_meta`. */
   #clientInfo: JsonObject | undefined;
   readonly #closing: CloseTracker;
-  /** Resolves once, when the session reaches Terminated. */
-  readonly closed: Promise<CloseInfo>;
 
   /**
    * The host of the request machinery (`OutboundRequests`, `InboundDispatcher`) and of the
@@ -358,13 +358,12 @@ export class Session {
     const ledger = (this.#ledger = new RequestLedger({
       memory: options.settledMemory ?? 1024,
       deadlines: new Deadlines<OutboundRecord>(this.#clock),
-      listener: (record, from, event) => observer.request(record, from, event),
+      listener: observer,
     }));
     const host = (this.#host = newSessionHost(this, ledger, observer, versions.handshake));
     this.#outbound = new OutboundRequests(host);
     this.#inbound = new InboundDispatcher(host);
     this.#closing = new CloseTracker(options, this.#clock, observer);
-    this.closed = this.#closing.closed;
     if (options.keepAlive !== undefined) {
       startKeepAlive(
         {
@@ -381,6 +380,11 @@ export class Session {
   }
 
   // ------------------------------------------------------------------ public state
+
+  /** Resolves once, when the session reaches Terminated (the same promise on every read). */
+  get closed(): Promise<CloseInfo> {
+    return this.#closing.closed;
+  }
 
   /** The current connection state (a discriminated union; see `ConnectionState`). */
   get state(): ConnectionState {
