@@ -32,12 +32,26 @@ export function toResponse(answer: HttpAnswer): Response {
   return answer instanceof Response ? answer : answer.response;
 }
 
+/**
+ * The body text of the JSON answers built here, by `Response`: the node:http front door
+ * writes that string with one `end()` and a content length instead of reading the web stream
+ * back chunk by chunk (a reader, a promise per read and a chunked encoding per answer). A map,
+ * not a `Response` subclass: frameworks that swap the global `Response` (Hono's node server)
+ * must still see a plain one.
+ */
+const bodyTexts = new WeakMap<Response, string>();
+
+/** The body of a JSON answer built here, while nothing has read its stream. */
+export function unreadBodyText(response: Response): string | undefined {
+  return response.bodyUsed ? undefined : bodyTexts.get(response);
+}
+
 /** A JSON body with `Content-Type: application/json`. */
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+  const text = JSON.stringify(body);
+  const response = new Response(text, { status, headers: { 'content-type': 'application/json', ...headers } });
+  bodyTexts.set(response, text);
+  return response;
 }
 
 /** An HTTP error whose body is a JSON-RPC error response (`"id": null` unless the request's id is given). */

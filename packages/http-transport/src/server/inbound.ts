@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpRequestInfo } from '@statemcp/protocol';
 import { isLoopbackAddress } from './host-guard.js';
+import { unreadBodyText } from './http-response.js';
 import type { HandleRequestOptions } from './server-options.js';
 
 /**
@@ -237,9 +238,9 @@ async function readNodeBody(req: IncomingMessage & { body?: unknown }, limit: nu
 }
 
 /**
- * Writes a web `Response` to a node:http `ServerResponse`, streaming its body. When the
- * client goes away first, the body is cancelled, which is how SSE connections learn about
- * disconnects.
+ * Writes a web `Response` to a node:http `ServerResponse`: a JSON answer's kept text in one
+ * `end()` with its length, any other body streamed. When the client goes away first, a
+ * streamed body is cancelled, which is how SSE connections learn about disconnects.
  */
 export async function writeNodeResponse(response: Response, res: ServerResponse): Promise<void> {
   res.statusCode = response.status;
@@ -249,6 +250,13 @@ export async function writeNodeResponse(response: Response, res: ServerResponse)
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   if (response.status === 413) res.setHeader('connection', 'close');
+  const text = unreadBodyText(response);
+  if (text !== undefined) {
+    // The client may have left while the answer was prepared: `end` on a destroyed response is a no-op.
+    res.setHeader('content-length', Buffer.byteLength(text));
+    res.end(text);
+    return;
+  }
   const body = response.body;
   if (body === null) {
     res.end();

@@ -96,6 +96,22 @@ describe('createStreamableHttpServer over real sockets', () => {
       expect(missing.status).toBe(400);
     });
 
+    it('writes a JSON answer in one piece with its content length, not chunked', async () => {
+      const { url } = await start({ enableJsonResponse: true });
+      const sessionId = await handshake(url);
+      const ping = await fetch(url, postInit({ jsonrpc: '2.0', id: 7, method: 'ping' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }));
+      const body = await ping.text();
+      expect(ping.headers.get('content-type')).toBe('application/json');
+      expect(ping.headers.get('transfer-encoding')).toBeNull();
+      expect(ping.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+      expect(JSON.parse(body)).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+      const missing = await fetch(url, postInit({ jsonrpc: '2.0', id: 8, method: 'ping' }));
+      const error = await missing.text();
+      expect(missing.status).toBe(400);
+      expect(missing.headers.get('content-length')).toBe(String(Buffer.byteLength(error)));
+      expect(JSON.parse(error)).toMatchObject({ id: 8, error: { code: -32600 } });
+    });
+
     it('answers GET and DELETE with 405 in stateless mode', async () => {
       const { url } = await start({ stateless: true });
       expect((await fetch(url, { method: 'GET', headers: { accept: 'text/event-stream' } })).status).toBe(405);
