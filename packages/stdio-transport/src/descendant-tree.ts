@@ -10,8 +10,11 @@
  * SIGKILL steps) also adds every process that holds the child's end of its stdin or stdout:
  * the real server behind a wrapper that exited before any snapshot (`npx`-like launchers)
  * still talks over them. While the root runs, parentage alone finds its tree, so a graceful
- * close walks `/proc` once and reads no descriptors. Each member is remembered with its start time, so a recycled pid
- * is never signalled (macOS/BSD: `ps`'s `lstart`).
+ * close reads no descriptors: on Linux it follows each member's `/proc/<pid>/task/<tid>/children`
+ * lists down the tree (a few reads for a server without children) and walks all of `/proc` only
+ * when the kernel has no such files (`CONFIG_PROC_CHILDREN`) or the pipe holders are wanted.
+ * Each member is remembered with its start time, so a recycled pid is never signalled
+ * (macOS/BSD: `ps`'s `lstart`).
  *
  * Linux reads `/proc` synchronously (in-memory files: faster than the thread pool); macOS
  * and the BSDs run `ps -A -o pid=,ppid=,stat=,lstart=`, synchronously only in the parent-exit
@@ -65,7 +68,8 @@ const PS_ARGS = ['-A', '-o', 'pid=,ppid=,stat=,lstart='];
 /**
  * Every process of the machine. Linux reads `/proc` synchronously: the files live in memory,
  * and one read each in a loop costs ≈1.5 ms for 80 processes where the same reads through the
- * thread pool took 6–11 ms (every graceful close waits for one walk before it closes stdin).
+ * thread pool took 6–11 ms (the walk is the fallback where the kernel lists no children, and
+ * the escalation's way to the pipe holders).
  */
 async function scan(sync: SyncModules): Promise<ProcessEntry[]> {
   if (isLinux) return scanSync(sync);
@@ -93,6 +97,56 @@ function scanSync({ fs, childProcess }: SyncModules): ProcessEntry[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Linux: `seeds` and their descendants, found through each thread's `children` list (a child is
+ * listed under the thread that forked it), without walking `/proc`. Undefined when the kernel
+ * has no `children` files; a process that exits meanwhile is left out.
+ */
+function scanDescendants(fs: typeof FsModule, seeds: Iterable<number>): ProcessEntry[] | undefined {
+  if (!hasChildrenLists(fs)) return undefined;
+  const entries: ProcessEntry[] = [];
+  const queue = [...new Set(seeds)];
+  const seen = new Set(queue);
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    try {
+      const entry = parseLinuxStat(next, fs.readFileSync(`/proc/${next}/stat`, 'utf8'));
+      if (entry === undefined) continue;
+      entries.push(entry);
+      if (entry.dead) continue;
+      for (const tid of fs.readdirSync(`/proc/${next}/task`)) {
+        for (const child of readChildren(fs, next, tid)) {
+          if (seen.has(child)) continue;
+          seen.add(child);
+          queue.push(child);
+        }
+      }
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return entries;
+}
+
+function readChildren(fs: typeof FsModule, pid: number, tid: string): number[] {
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8')
+      .split(' ')
+      .filter((text) => text.length > 0)
+      .map(Number);
+  } catch {
+    return []; // The thread exited meanwhile.
+  }
+}
+
+let childrenLists: boolean | undefined;
+
+/** Whether this kernel lists each thread's children (`CONFIG_PROC_CHILDREN`); checked once, on this process's main thread. */
+function hasChildrenLists(fs: typeof FsModule): boolean {
+  childrenLists ??= fs.existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+  return childrenLists;
 }
 
 /** Linux: the pids (other than this one) holding any of `pipes` (`/proc/<pid>/fd` link texts) open. */
@@ -180,10 +234,19 @@ export class DescendantTree implements TreeControl {
    * descriptor costs tens of milliseconds on a busy desktop, too much for every graceful close.
    */
   async #scan(holders: 'always' | 'orphaned' | 'never'): Promise<number[]> {
+    if (holders !== 'always') {
+      const tree = this.#descendants();
+      if (tree !== undefined && (holders === 'never' || this.#rootAliveIn(tree))) return this.#merge(tree, new Set());
+    }
     const entries = await scan(this.#sync);
     const wanted = holders === 'always' || (holders === 'orphaned' && !this.#rootAliveIn(entries));
     const extra = wanted ? await pipeHolders(entries, this.#pipes) : new Set<number>();
     return this.#merge(entries, extra);
+  }
+
+  /** Linux with `children` lists: the members (the root included) and their descendants; else undefined. */
+  #descendants(): ProcessEntry[] | undefined {
+    return isLinux ? scanDescendants(this.#sync.fs, [this.#root, ...this.#members.keys()]) : undefined;
   }
 
   #rootAliveIn(entries: readonly ProcessEntry[]): boolean {
@@ -209,7 +272,7 @@ export class DescendantTree implements TreeControl {
 
   /** Synchronous SIGTERM for the parent-exit hook (no pipe holders: reading every fd would hold up the exit). */
   terminateTreeSync(): void {
-    signalAll(this.#merge(scanSync(this.#sync), new Set()), 'SIGTERM');
+    signalAll(this.#merge(this.#descendants() ?? scanSync(this.#sync), new Set()), 'SIGTERM');
   }
 
   #merge(entries: readonly ProcessEntry[], holders: ReadonlySet<number>): number[] {

@@ -236,7 +236,8 @@ export class StdioServerTransport implements Transport {
     this.#stdin.off('end', this.#onEnd);
     this.#stdin.off('close', this.#onEnd);
     this.#framer.reset();
-    if (!this.#stdin.destroyed) this.#stdin.pause();
+    // An ended stdin has nothing left to read (and Node destroys it next): no pause.
+    if (!this.#stdin.destroyed && !this.#stdin.readableEnded) this.#stdin.pause();
     const flushed = this.#writer.whenIdle();
     // Nothing queued (the usual end of a session): no flush bound to arm.
     await (this.#writer.pending === 0 ? flushed : settleWithin(this.#clock, flushed, this.#flushTimeoutMs));

@@ -12,7 +12,7 @@ import * as statemcpClients from './clients/statemcp.js';
 import { waitForExit, type BenchClient } from './clients/types.js';
 import type { Counts } from './config.js';
 import { closedLoop, type Comparison, type Metric, type Sample, type Workload } from './runner.js';
-import { ECHO_TEXT, ECHO_TOOL, MIB, bigResponseLine, fullGc } from './spec.js';
+import { ECHO_TEXT, ECHO_TOOL, MIB, bigResponseLine, fullGc, type ServerStats } from './spec.js';
 import { inspectorWorkloads } from './inspector-workload.js';
 import { sessionsWorkload } from './sessions-workload.js';
 import { CLUSTER_WORKLOAD_IDS, clusterWorkloads } from './cluster-workload.js';
@@ -62,6 +62,17 @@ function loadSample(result: { opsPerSec: number; latencies: number[]; cpuUsPerOp
 
 async function warm(client: BenchClient, n: number): Promise<void> {
   for (let i = 0; i < n; i++) await client.echo(ECHO_TEXT);
+}
+
+/** The server's stats once `aborted` sleep handlers in all were aborted (polled; at most 5 s). */
+async function untilAborted(client: BenchClient, aborted: number): Promise<ServerStats> {
+  const deadline = performance.now() + 5_000;
+  let stats = await client.stats();
+  while (stats.aborted < aborted && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    stats = await client.stats();
+  }
+  return stats;
 }
 
 export function workloads(c: Counts): Workload[] {
@@ -296,8 +307,11 @@ export function workloads(c: Counts): Workload[] {
         // One full-size warm-up round, so the code V8 compiles for these paths (which heap
         // snapshots show as the bulk of a cold round's growth) is in the baseline.
         await Promise.all(Array.from({ length: c.timeouts }, () => client.sleepUntilTimeout(50)));
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        const before = await client.stats();
+        // The baseline waits for every warm-up handler to be aborted: on a loaded machine some
+        // cancellations arrive after a fixed pause, and their handlers' contexts (and the
+        // measured round's still in flight, counted against the warm-up's late aborts) moved
+        // the retained heap by hundreds of KB either way.
+        const before = await untilAborted(client, c.timeouts);
         const cancelsBefore = client.cancelsSent();
         fullGc();
         const clientBefore = process.memoryUsage().heapUsed;
@@ -305,12 +319,7 @@ export function workloads(c: Counts): Workload[] {
         const outcomes = await Promise.all(Array.from({ length: c.timeouts }, () => client.sleepUntilTimeout(50)));
         const settleMs = performance.now() - t0;
         // Let the cancellations reach the server before measuring.
-        const deadline = performance.now() + 5_000;
-        let after = await client.stats();
-        while (after.aborted - before.aborted < c.timeouts && performance.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          after = await client.stats();
-        }
+        const after = await untilAborted(client, before.aborted + c.timeouts);
         fullGc();
         const clientAfter = process.memoryUsage().heapUsed;
         return {
