@@ -141,21 +141,24 @@ export class StdioServerTransport implements Transport {
     if (this.#stdin.readableEnded) this.#onEnd();
   }
 
-  /** Writes one message to stdout; resolves once it is handed to the OS. */
-  async send(message: JsonRpcMessage): Promise<void> {
+  /**
+   * Writes one message to stdout; resolves once it is handed to the OS. Not `async`: the
+   * writer's own promise is returned, so a message costs no extra promise and microtask hops.
+   */
+  send(message: JsonRpcMessage): Promise<void> {
     const state = this.#state;
     switch (state.kind) {
       case 'idle':
-        throw new InvalidStateError('StdioServerTransport.send() before start()', state.kind);
+        return Promise.reject(new InvalidStateError('StdioServerTransport.send() before start()', state.kind));
       case 'closing':
       case 'closed':
-        throw new ConnectionClosedError('The stdio transport is closed');
+        return Promise.reject(new ConnectionClosedError('The stdio transport is closed'));
       case 'open': {
         let frame: string;
         try {
           frame = encodeFrame(message);
         } catch (error) {
-          throw new InvalidArgumentError('The message cannot be serialized as JSON', { cause: error });
+          return Promise.reject(new InvalidArgumentError('The message cannot be serialized as JSON', { cause: error }));
         }
         return this.#writer.write(frame);
       }
