@@ -38,6 +38,22 @@ describe('FrameWriter', () => {
       expect(chunks).toEqual(['0\n', '1\n2\n3\n4\n5\n6\n7\n8\n9\n']);
     });
 
+    it('keeps frames that arrive while a write is in flight for one write when its callback runs', async () => {
+      const sink = slowSink(1024);
+      const writer = new FrameWriter(sink.stream, toError);
+      const first = writer.write('a\n');
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const later = [writer.write('b\n'), writer.write('c\n')];
+      expect(sink.written).toEqual(['a\n']);
+      expect(writer.pending).toBe(3);
+      sink.release();
+      await first;
+      expect(sink.written).toEqual(['a\n', 'b\nc\n']);
+      sink.release();
+      await Promise.all(later);
+      expect(writer.pending).toBe(0);
+    });
+
     it('does not join more than 64 KiB into one write', async () => {
       const chunks: string[] = [];
       const stream = new Writable({

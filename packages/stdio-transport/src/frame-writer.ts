@@ -7,9 +7,12 @@
  * stream has handed that frame to the OS (its write callback), or rejects when the stream
  * fails or the writer is shut.
  *
- * The first frame of a tick is written at once; frames that follow in the same tick (many
- * concurrent replies) are joined and written together on `process.nextTick`, so a burst
- * costs one system call instead of one per frame. Joining stops at {@link BATCH_BYTES}.
+ * One write is in flight at a time. A frame is written at once when none is; frames that
+ * arrive while one is (many concurrent replies) are joined and written together when its
+ * callback runs, so a burst costs one system call instead of one per frame. Joining stops at
+ * {@link BATCH_BYTES}. A pipe with room completes a write at once and Node runs its callback
+ * on `process.nextTick`, so a burst ends with its tick, and a message costs no timer or tick
+ * of its own beyond the stream's.
  *
  * A stream that fails (EPIPE when the reader died, a destroyed stream) fails the writer at
  * once: every queued and in-flight frame rejects and {@link FrameWriter.whenIdle} resolves,
@@ -33,14 +36,10 @@ export class FrameWriter {
   #queue: Array<QueuedFrame | undefined> = [];
   #head = 0;
   #blocked = false;
-  /** Batches handed to the stream whose write callback has not run yet. */
-  readonly #inFlight = new Set<QueuedFrame[]>();
-  #inFlightFrames = 0;
+  /** The batch handed to the stream whose write callback has not run yet: later frames wait for it. */
+  #inFlight: QueuedFrame[] | undefined;
   #closedError: Error | undefined;
   #ending = false;
-  /** A frame was written in the current tick: later ones wait for the tick's end. */
-  #wroteThisTick = false;
-  #flushing = false;
   #idleWaiters: Array<() => void> = [];
 
   /** @param toError turns a stream failure (EPIPE, destroyed stream) into the error callers see. */
@@ -53,7 +52,7 @@ export class FrameWriter {
 
   /** Frames queued or written but not yet confirmed by the stream. */
   get pending(): number {
-    return this.#queue.length - this.#head + this.#inFlightFrames;
+    return this.#queue.length - this.#head + (this.#inFlight?.length ?? 0);
   }
 
   write(data: string): Promise<void> {
@@ -86,10 +85,10 @@ export class FrameWriter {
     const queued = this.#queue.slice(this.#head);
     this.#queue = [];
     this.#head = 0;
+    const inFlight = this.#inFlight ?? [];
+    this.#inFlight = undefined;
+    for (const frame of inFlight) frame.reject(error);
     for (const frame of queued) frame?.reject(error);
-    for (const batch of this.#inFlight) for (const frame of batch) frame.reject(error);
-    this.#inFlight.clear();
-    this.#inFlightFrames = 0;
     this.#releaseIdleWaiters();
   }
 
@@ -102,24 +101,13 @@ export class FrameWriter {
     this.#pump();
   };
 
-  readonly #endTick = (): void => {
-    this.#wroteThisTick = false;
-    if (this.#head >= this.#queue.length) return;
-    this.#flushing = true;
-    try {
-      this.#pump();
-    } finally {
-      this.#flushing = false;
-    }
-  };
-
-  /** Takes the next frame, or (when flushing a tick's burst) every queued frame up to BATCH_BYTES. */
+  /** Takes the queued frames up to BATCH_BYTES (at least one). */
   #take(): QueuedFrame[] {
     const batch: QueuedFrame[] = [];
     let size = 0;
     while (this.#head < this.#queue.length) {
       const frame = this.#queue[this.#head];
-      if (frame !== undefined && batch.length > 0 && (!this.#flushing || size + frame.data.length > BATCH_BYTES)) break;
+      if (frame !== undefined && batch.length > 0 && size + frame.data.length > BATCH_BYTES) break;
       this.#queue[this.#head] = undefined;
       this.#head += 1;
       if (frame === undefined) continue;
@@ -130,28 +118,16 @@ export class FrameWriter {
   }
 
   #pump(): void {
-    while (!this.#blocked && this.#closedError === undefined && this.#head < this.#queue.length) {
-      if (this.#wroteThisTick && !this.#flushing) break; // the tick's end writes the rest together
+    while (this.#inFlight === undefined && !this.#blocked && this.#closedError === undefined && this.#head < this.#queue.length) {
       const batch = this.#take();
       if (batch.length === 0) continue;
-      if (!this.#wroteThisTick) {
-        this.#wroteThisTick = true;
-        process.nextTick(this.#endTick);
-      }
-      this.#track(batch);
+      this.#inFlight = batch;
       const data = batch.length === 1 ? (batch[0] as QueuedFrame).data : batch.map((frame) => frame.data).join('');
       let accepted: boolean;
       try {
-        accepted = this.#stream.write(data, (error) => {
-          if (!this.#untrack(batch)) return; // already rejected by fail()
-          for (const frame of batch) {
-            if (error === null || error === undefined) frame.resolve();
-            else frame.reject(this.#toError(error));
-          }
-          this.#notifyIdle();
-        });
+        accepted = this.#stream.write(data, (error) => this.#written(batch, error));
       } catch (error) {
-        this.#untrack(batch);
+        this.#inFlight = undefined;
         for (const frame of batch) frame.reject(this.#toError(error));
         continue;
       }
@@ -168,6 +144,17 @@ export class FrameWriter {
     this.#notifyIdle();
   }
 
+  /** The stream's callback for `batch`: settles its frames, then writes what queued meanwhile. */
+  #written(batch: QueuedFrame[], error: Error | null | undefined): void {
+    if (this.#inFlight !== batch) return; // already rejected by fail()
+    this.#inFlight = undefined;
+    for (const frame of batch) {
+      if (error === null || error === undefined) frame.resolve();
+      else frame.reject(this.#toError(error));
+    }
+    this.#pump();
+  }
+
   #maybeEnd(): void {
     if (!this.#ending || this.#closedError !== undefined || this.#head < this.#queue.length) return;
     if (this.#stream.writableEnded || this.#stream.destroyed) return;
@@ -176,18 +163,6 @@ export class FrameWriter {
     } catch {
       // A stream that cannot be ended is already unusable; its 'error'/'close' reports that.
     }
-  }
-
-  #track(batch: QueuedFrame[]): void {
-    this.#inFlight.add(batch);
-    this.#inFlightFrames += batch.length;
-  }
-
-  /** False when the batch was no longer in flight (the writer failed meanwhile). */
-  #untrack(batch: QueuedFrame[]): boolean {
-    if (!this.#inFlight.delete(batch)) return false;
-    this.#inFlightFrames -= batch.length;
-    return true;
   }
 
   #notifyIdle(): void {
