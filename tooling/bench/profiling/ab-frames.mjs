@@ -3,7 +3,9 @@
 // each build (`snapshot-dist.sh DIR`) answers echo requests from a hand-written peer over a
 // Unix socket, in batches that alternate between the builds, so load from other processes hits
 // both alike. The peer's own cost is the same for every build. Prints the median CPU µs per
-// round trip per build and the paired ratio to the first.
+// round trip per build and the paired ratio to the first. The dir `raw` stands for a
+// hand-written server side (setEncoding, split on '\n', JSON.parse; JSON.stringify + '\n', one
+// write, an already settled promise): the floor of the transport's own per-message work.
 //   node ab-frames.mjs ROUNDS BATCH IN_FLIGHT dirA dirB …
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
@@ -14,10 +16,32 @@ import { pathToFileURL } from 'node:url';
 const [rounds, batch, inFlight, ...dirs] = process.argv.slice(2);
 if (dirs.length < 2) throw new Error('usage: node ab-frames.mjs ROUNDS BATCH IN_FLIGHT dirA dirB …');
 
+/** The floor: what a hand-written newline-delimited JSON server side does per message. */
+class RawServerTransport {
+  #stdin;
+  #stdout;
+  constructor({ stdin, stdout }) {
+    this.#stdin = stdin;
+    this.#stdout = stdout;
+  }
+  async start(sink) {
+    let rest = '';
+    this.#stdin.setEncoding('utf8');
+    this.#stdin.on('data', (chunk) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop();
+      for (const line of lines) if (line.length > 0) sink.onMessage(JSON.parse(line));
+    });
+  }
+  send(message) {
+    this.#stdout.write(`${JSON.stringify(message)}\n`);
+    return Promise.resolve();
+  }
+}
+
 /** A StdioServerTransport of the build in `dir` on one end of a socket, a raw peer on the other. */
 async function pair(dir, index) {
-  const url = pathToFileURL(join(dir, 'node_modules/@statemcp/stdio-transport/dist/index.js')).href;
-  const { StdioServerTransport } = await import(url);
+  const { StdioServerTransport } = dir === 'raw' ? { StdioServerTransport: RawServerTransport } : await import(pathToFileURL(join(dir, 'node_modules/@statemcp/stdio-transport/dist/index.js')).href);
   const path = `/tmp/ab-frames-${process.pid}-${index}.sock`;
   rmSync(path, { force: true });
   const server = createServer();
