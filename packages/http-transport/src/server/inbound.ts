@@ -213,28 +213,52 @@ export function fromNodeRequest(req: IncomingMessage & { originalUrl?: unknown }
   return inbound;
 }
 
-async function readNodeBody(req: IncomingMessage & { body?: unknown }, limit: number, parsedBody: unknown): Promise<BodyRead> {
+/**
+ * The body of a node:http request, read with `'data'` and `'end'` listeners: no async
+ * iterator (with its generator, `finished` listeners and a promise per chunk) per request.
+ */
+function readNodeBody(req: IncomingMessage & { body?: unknown }, limit: number, parsedBody: unknown): Promise<BodyRead> {
   const declared = joinHeader(req.headers['content-length']);
-  if (parsedBody !== undefined) return preParsedBody(parsedBody, declared, limit);
+  if (parsedBody !== undefined) return Promise.resolve(preParsedBody(parsedBody, declared, limit));
   // A framework body parser (e.g. `express.json()`) may have consumed the stream already.
-  if (req.body !== undefined && req.readableEnded) return preParsedBody(req.body, declared, limit);
+  if (req.body !== undefined && req.readableEnded) return Promise.resolve(preParsedBody(req.body, declared, limit));
   // Past the limit the rest is read and discarded (up to a bound), so the 413 reaches a
   // client that is still uploading instead of a connection reset.
   const drainLimit = limit * 4 + 1024 * 1024;
-  if (Number(declared ?? Number.NaN) > drainLimit) return { ok: false, tooLarge: true };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+  if (Number(declared ?? Number.NaN) > drainLimit) return Promise.resolve({ ok: false, tooLarge: true });
+  if (req.readableEnded) return Promise.resolve({ ok: true, text: '' });
+  if (req.destroyed) return Promise.resolve({ ok: false, tooLarge: false, reason: 'Premature close' });
+  return new Promise<BodyRead>((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    // 'error' stays listened to after settling: a request destroyed with an error later must
+    // not emit an unhandled 'error'.
+    const settle = (read: BodyRead): void => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      resolve(read);
+    };
+    const onData = (chunk: Buffer): void => {
       size += chunk.byteLength;
-      if (size > drainLimit) return { ok: false, tooLarge: true };
+      if (size > drainLimit) {
+        settle({ ok: false, tooLarge: true });
+        req.destroy();
+        return;
+      }
       if (size <= limit) chunks.push(chunk);
-    }
-  } catch (error) {
-    return { ok: false, tooLarge: false, reason: error instanceof Error ? error.message : String(error) };
-  }
-  if (size > limit) return { ok: false, tooLarge: true };
-  return { ok: true, text: Buffer.concat(chunks, size).toString('utf8') };
+    };
+    const onEnd = (): void => settle(size > limit ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks, size).toString('utf8') });
+    const onError = (error: Error): void => settle({ ok: false, tooLarge: false, reason: error.message });
+    const onClose = (): void => settle({ ok: false, tooLarge: false, reason: 'Premature close' });
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.on('error', onError);
+    req.once('close', onClose);
+  });
 }
 
 /**
