@@ -190,7 +190,8 @@ export class ToolRegistry {
 
     const args = params.arguments ?? {};
     entry.headerParams ??= annotatedParams(entry.wire.inputSchema);
-    checkParamHeaders(entry.headerParams, args, context.transportContext?.headers, version);
+    // The request's headers are read only for a tool with header parameters: an HTTP front door builds them on first read.
+    if (entry.headerParams.size > 0) checkParamHeaders(entry.headerParams, args, context.transportContext?.headers, version);
     const run = (value: unknown): MaybePromise<JsonObject> => {
       if (asTask && startTask !== undefined) return startTask(entry, value, params, context);
       if (extensionTask && extension !== undefined) return extension.start(entry, value, context);

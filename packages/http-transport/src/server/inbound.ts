@@ -144,13 +144,71 @@ function joinHeader(value: string | string[] | undefined): string | undefined {
  * `url`), so the `path` option and the legacy SSE routes see the full path.
  */
 export function fromNodeRequest(req: IncomingMessage & { originalUrl?: unknown }, res?: ServerResponse, options: HandleRequestOptions = {}): InboundRequest {
-  // Built on first read (only stateless and relayed requests use it): most requests never pay
-  // for an AbortController and a `close` listener that would keep this whole view alive.
-  let controller: AbortController | undefined;
-  const signalOf = (response: ServerResponse): AbortSignal => {
-    if (controller === undefined) {
+  return new NodeInbound(req, res, options);
+}
+
+/**
+ * The node:http view: a class, so a request builds one object and no closures; the parts few
+ * requests need (the signal, the header record, a `Request`, the request info) are built on
+ * first read.
+ */
+class NodeInbound implements InboundRequest {
+  readonly method: string;
+  readonly pathname: string;
+  readonly searchParams: URLSearchParams;
+  readonly loopbackBind: boolean | undefined;
+  readonly #req: IncomingMessage & { originalUrl?: unknown };
+  readonly #res: ServerResponse | undefined;
+  readonly #options: HandleRequestOptions;
+  readonly #target: string;
+  #controller: AbortController | undefined = undefined;
+  #request: Request | undefined = undefined;
+  #headers: Readonly<Record<string, string>> | undefined = undefined;
+  #info: HttpRequestInfo | undefined = undefined;
+
+  constructor(req: IncomingMessage & { originalUrl?: unknown }, res: ServerResponse | undefined, options: HandleRequestOptions) {
+    this.#req = req;
+    this.#res = res;
+    this.#options = options;
+    this.#target = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
+    const url = safeUrl(this.#target, undefined);
+    this.method = (req.method ?? 'GET').toUpperCase();
+    this.pathname = url.pathname;
+    this.searchParams = url.searchParams;
+    const localAddress = options.localAddress ?? req.socket.localAddress;
+    this.loopbackBind = localAddress === undefined ? undefined : isLoopbackAddress(localAddress);
+  }
+
+  header(name: string): string | undefined {
+    return joinHeader(this.#req.headers[name]);
+  }
+
+  headerRecord(): Readonly<Record<string, string>> {
+    if (this.#headers === undefined) {
+      const record: Record<string, string> = {};
+      for (const [name, value] of Object.entries(this.#req.headers)) {
+        const joined = joinHeader(value);
+        if (joined !== undefined) record[name] = joined;
+      }
+      this.#headers = Object.freeze(record);
+    }
+    return this.#headers;
+  }
+
+  readBody(limit: number): Promise<BodyRead> {
+    return readNodeBody(this.#req, limit, this.#options.parsedBody);
+  }
+
+  /**
+   * Built on first read (only stateless and relayed requests use it): most requests never pay
+   * for an AbortController and a `close` listener that would keep this whole view alive.
+   */
+  get signal(): AbortSignal | undefined {
+    const response = this.#res;
+    if (response === undefined) return undefined;
+    if (this.#controller === undefined) {
       const created = new AbortController();
-      controller = created;
+      this.#controller = created;
       if (response.destroyed) {
         if (!response.writableFinished) created.abort();
       } else {
@@ -159,82 +217,82 @@ export function fromNodeRequest(req: IncomingMessage & { originalUrl?: unknown }
         });
       }
     }
-    return controller.signal;
-  };
-  const host = joinHeader(req.headers.host);
-  const target = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
-  const url = safeUrl(target, undefined);
-  const localAddress = options.localAddress ?? req.socket.localAddress;
-  let request: Request | undefined;
-  let headers: Readonly<Record<string, string>> | undefined;
-  let info: HttpRequestInfo | undefined;
-  const absoluteUrl = (): URL => {
-    const absolute = safeUrl(target, host);
-    if ((req.socket as { encrypted?: boolean }).encrypted === true) absolute.protocol = 'https:';
+    return this.#controller.signal;
+  }
+
+  toRequest(): Request {
+    if (this.#request === undefined) {
+      const fetchHeaders = new Headers();
+      for (const [name, value] of Object.entries(this.headerRecord())) {
+        try {
+          fetchHeaders.set(name, value);
+        } catch {
+          // a header value the fetch API refuses; hooks simply do not see it
+        }
+      }
+      this.#request = new Request(this.#absoluteUrl(), { method: this.method, headers: fetchHeaders });
+    }
+    return this.#request;
+  }
+
+  requestInfo(): HttpRequestInfo {
+    this.#info ??= freezeRequestInfo(this.method, this.#absoluteUrl().href, this.headerRecord(), this.#options.remoteAddress ?? this.#req.socket.remoteAddress);
+    return this.#info;
+  }
+
+  #absoluteUrl(): URL {
+    const absolute = safeUrl(this.#target, joinHeader(this.#req.headers.host));
+    if ((this.#req.socket as { encrypted?: boolean }).encrypted === true) absolute.protocol = 'https:';
     return absolute;
-  };
-  const inbound: InboundRequest = {
-    method: (req.method ?? 'GET').toUpperCase(),
-    pathname: url.pathname,
-    searchParams: url.searchParams,
-    header: (name) => joinHeader(req.headers[name]),
-    headerRecord: () => {
-      if (headers === undefined) {
-        const record: Record<string, string> = {};
-        for (const [name, value] of Object.entries(req.headers)) {
-          const joined = joinHeader(value);
-          if (joined !== undefined) record[name] = joined;
-        }
-        headers = Object.freeze(record);
-      }
-      return headers;
-    },
-    readBody: (limit) => readNodeBody(req, limit, options.parsedBody),
-    get signal() {
-      return res === undefined ? undefined : signalOf(res);
-    },
-    loopbackBind: localAddress === undefined ? undefined : isLoopbackAddress(localAddress),
-    toRequest: () => {
-      if (request === undefined) {
-        const fetchHeaders = new Headers();
-        for (const [name, value] of Object.entries(inbound.headerRecord())) {
-          try {
-            fetchHeaders.set(name, value);
-          } catch {
-            // a header value the fetch API refuses; hooks simply do not see it
-          }
-        }
-        request = new Request(absoluteUrl(), { method: inbound.method, headers: fetchHeaders });
-      }
-      return request;
-    },
-    requestInfo: () => (info ??= freezeRequestInfo(inbound.method, absoluteUrl().href, inbound.headerRecord(), options.remoteAddress ?? req.socket.remoteAddress)),
-  };
-  return inbound;
+  }
 }
 
-async function readNodeBody(req: IncomingMessage & { body?: unknown }, limit: number, parsedBody: unknown): Promise<BodyRead> {
+/**
+ * The body of a node:http request, read with `'data'` and `'end'` listeners: no async
+ * iterator (with its generator, `finished` listeners and a promise per chunk) per request.
+ */
+function readNodeBody(req: IncomingMessage & { body?: unknown }, limit: number, parsedBody: unknown): Promise<BodyRead> {
   const declared = joinHeader(req.headers['content-length']);
-  if (parsedBody !== undefined) return preParsedBody(parsedBody, declared, limit);
+  if (parsedBody !== undefined) return Promise.resolve(preParsedBody(parsedBody, declared, limit));
   // A framework body parser (e.g. `express.json()`) may have consumed the stream already.
-  if (req.body !== undefined && req.readableEnded) return preParsedBody(req.body, declared, limit);
+  if (req.body !== undefined && req.readableEnded) return Promise.resolve(preParsedBody(req.body, declared, limit));
   // Past the limit the rest is read and discarded (up to a bound), so the 413 reaches a
   // client that is still uploading instead of a connection reset.
   const drainLimit = limit * 4 + 1024 * 1024;
-  if (Number(declared ?? Number.NaN) > drainLimit) return { ok: false, tooLarge: true };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+  if (Number(declared ?? Number.NaN) > drainLimit) return Promise.resolve({ ok: false, tooLarge: true });
+  if (req.readableEnded) return Promise.resolve({ ok: true, text: '' });
+  if (req.destroyed) return Promise.resolve({ ok: false, tooLarge: false, reason: 'Premature close' });
+  return new Promise<BodyRead>((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    // 'error' stays listened to after settling: a request destroyed with an error later must
+    // not emit an unhandled 'error'.
+    const settle = (read: BodyRead): void => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      resolve(read);
+    };
+    const onData = (chunk: Buffer): void => {
       size += chunk.byteLength;
-      if (size > drainLimit) return { ok: false, tooLarge: true };
+      if (size > drainLimit) {
+        settle({ ok: false, tooLarge: true });
+        req.destroy();
+        return;
+      }
       if (size <= limit) chunks.push(chunk);
-    }
-  } catch (error) {
-    return { ok: false, tooLarge: false, reason: error instanceof Error ? error.message : String(error) };
-  }
-  if (size > limit) return { ok: false, tooLarge: true };
-  return { ok: true, text: Buffer.concat(chunks, size).toString('utf8') };
+    };
+    const onEnd = (): void => settle(size > limit ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks, size).toString('utf8') });
+    const onError = (error: Error): void => settle({ ok: false, tooLarge: false, reason: error.message });
+    const onClose = (): void => settle({ ok: false, tooLarge: false, reason: 'Premature close' });
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.on('error', onError);
+    req.once('close', onClose);
+  });
 }
 
 /**

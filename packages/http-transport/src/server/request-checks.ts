@@ -12,6 +12,26 @@ export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 /** True when an `Accept` value admits `type` (exact, `type/*` or `*\/*`, q > 0). */
 export function acceptsMediaType(accept: string | undefined, type: string): boolean {
   if (accept === undefined) return false;
+  // Clients send the same few `Accept` values on every request: remember the answers, in a
+  // table emptied when full, so a POST does not split and lower-case its header each time.
+  let answers = acceptAnswers.get(type);
+  if (answers === undefined) {
+    answers = new Map();
+    acceptAnswers.set(type, answers);
+  }
+  const known = answers.get(accept);
+  if (known !== undefined) return known;
+  const answer = admits(accept, type);
+  if (answers.size >= ACCEPT_ANSWERS_MAX) answers.clear();
+  answers.set(accept, answer);
+  return answer;
+}
+
+/** Remembered `Accept` values per media type. */
+const ACCEPT_ANSWERS_MAX = 64;
+const acceptAnswers = new Map<string, Map<string, boolean>>();
+
+function admits(accept: string, type: string): boolean {
   const [major] = type.split('/');
   for (const part of accept.split(',')) {
     const [range = '', ...params] = part.trim().toLowerCase().split(';');

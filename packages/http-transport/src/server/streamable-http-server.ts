@@ -220,8 +220,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     const { authInfo } = admitted;
     const contextFor = (sessionId: string | undefined): InboundContext => {
       const context: InboundContext = {
-        headers: inbound.headerRecord(),
-        // Built on first read: most handlers never look at it.
+        // Both built on first read: most handlers never look at them.
+        get headers() {
+          return inbound.headerRecord();
+        },
         get http() {
           return inbound.requestInfo();
         },
@@ -381,7 +383,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     const scopeRefusal = auth.authorize(admitted, Array.isArray(parsed.value) ? parsed.value : [parsed.value]);
     if (scopeRefusal !== undefined) return scopeRefusal;
     const context: InboundContext = {
-      headers: inbound.headerRecord(),
+      get headers() {
+        return inbound.headerRecord();
+      },
       get http() {
         return inbound.requestInfo();
       },
