@@ -4,7 +4,8 @@
 //   node --expose-gc inspector-big.mjs ROUNDS CALLS [BYTES]   (ONLY=plain|inspected: one mode, to profile it)
 // Prints per mode the median client, server and viewer CPU µs/call, calls/s, events/s reaching
 // the viewer and the client's major GCs per round, then the paired client CPU difference per
-// event (FRESH=1: a new server process per round, as the bench does).
+// event (FRESH=1: a new server process per round, as the bench does; HISTORY_BYTES=n: the
+// inspector's `historyBytes`).
 import { spawn } from 'node:child_process';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -18,7 +19,7 @@ const extra = (process.env.CHILD_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const viewerPath = new URL('../dist/fixtures/inspector-viewer.mjs', import.meta.url).pathname;
 
 async function viewed() {
-  const inspector = await startInspector();
+  const inspector = await startInspector(process.env.HISTORY_BYTES === undefined ? {} : { historyBytes: Number(process.env.HISTORY_BYTES) });
   const child = spawn(process.execPath, [viewerPath, `ws://127.0.0.1:${inspector.port}/events?token=${inspector.token}`, 'read'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = [];
   createInterface({ input: child.stdout }).on('line', (line) => waiting.shift()?.(line));
