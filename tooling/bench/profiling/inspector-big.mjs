@@ -3,7 +3,8 @@
 // process reading every frame (../dist/fixtures/inspector-viewer.mjs; build the bench first).
 //   node --expose-gc inspector-big.mjs ROUNDS CALLS [BYTES]   (ONLY=plain|inspected: one mode, to profile it)
 // Prints per mode the median client, server and viewer CPU µs/call, calls/s, events/s reaching
-// the viewer and the client's major GCs per round, then the paired client CPU difference per
+// the viewer, the client's main-thread CPU, GC pauses and major GCs per round, then the paired
+// client CPU difference per
 // event (FRESH=1: a new server process per round, as the bench does; HISTORY_BYTES=n: the
 // inspector's `historyBytes`).
 import { spawn } from 'node:child_process';
@@ -12,7 +13,11 @@ import { createInterface } from 'node:readline';
 import { Client } from '@statemcp/client';
 import { startInspector } from '@statemcp/inspector';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
+import { readFileSync } from 'node:fs';
 import { cpuMs } from './raw-client.mjs';
+
+/** On-CPU time of this process's main thread in µs (the scheduler's nanosecond count). */
+const mainThreadUs = () => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
 
 const [rounds = 6, calls = 200, bytes = 160 * 1024] = process.argv.slice(2).map(Number);
 const extra = (process.env.CHILD_NODE_FLAGS ?? '').split(' ').filter(Boolean);
@@ -69,20 +74,27 @@ for (let r = 0; r < rounds; r++) {
     const vc0 = v === undefined ? 0 : cpuMs(v.pid);
     globalThis.gc?.();
     const c0 = process.cpuUsage();
+    const m0 = mainThreadUs();
     let majorGcs = 0;
+    let gcMs = 0;
     const gcs = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) if (entry.detail?.kind !== constants.NODE_PERFORMANCE_GC_MINOR) majorGcs += 1;
+      for (const entry of list.getEntries()) {
+        gcMs += entry.duration;
+        if (entry.detail?.kind !== constants.NODE_PERFORMANCE_GC_MINOR) majorGcs += 1;
+      }
     });
     gcs.observe({ entryTypes: ['gc'] });
     const t0 = performance.now();
     for (let i = 0; i < calls; i++) await call();
     const ms = performance.now() - t0;
     const c = process.cpuUsage(c0);
-    gcs.disconnect();
+    const mainCpu = (mainThreadUs() - m0) / calls;
     const serverCpu = ((cpuMs(conn.pid) - s0) * 1000) / calls;
+    // the observer's entries arrive asynchronously: read them after the wait
     await new Promise((resolve) => setTimeout(resolve, 120));
+    gcs.disconnect();
     const events = ((await v?.events()) ?? 0) - e0;
-    out[mode].push({ cpu: ((c.user + c.system) / calls), perSec: calls / (ms / 1000), events, eventsPerSec: events / (ms / 1000), viewerCpu: v === undefined ? 0 : ((cpuMs(v.pid) - vc0) * 1000) / calls, serverCpu, majorGcs });
+    out[mode].push({ cpu: ((c.user + c.system) / calls), perSec: calls / (ms / 1000), events, eventsPerSec: events / (ms / 1000), viewerCpu: v === undefined ? 0 : ((cpuMs(v.pid) - vc0) * 1000) / calls, serverCpu, majorGcs, mainCpu, gcUs: (gcMs * 1000) / calls });
     if (shared === undefined) await conn.close();
     await v?.close();
   }
@@ -92,9 +104,12 @@ const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 for (const mode of ['plain', 'inspected'].filter((m) => out[m].length > 0)) {
   const rows = out[mode];
   console.log(`${mode}: client CPU ${med(rows.map((x) => x.cpu)).toFixed(0)} µs/call, ${med(rows.map((x) => x.perSec)).toFixed(0)} calls/s, ${med(rows.map((x) => x.eventsPerSec)).toFixed(0)} events/s to the viewer (${med(rows.map((x) => x.events / calls)).toFixed(2)} per call), server CPU ${med(rows.map((x) => x.serverCpu)).toFixed(0)} µs/call, viewer CPU ${med(rows.map((x) => x.viewerCpu)).toFixed(0)} µs/call`);
-  console.log(`  major GCs per round: ${rows.map((x) => x.majorGcs).join(', ')}`);
+  console.log(`  main thread CPU ${med(rows.map((x) => x.mainCpu)).toFixed(0)} µs/call, GC pauses ${med(rows.map((x) => x.gcUs)).toFixed(0)} µs/call; major GCs per round: ${rows.map((x) => x.majorGcs).join(', ')}`);
 }
 if (only !== undefined) process.exit(0);
 const diffs = out.plain.map((p, i) => out.inspected[i].cpu - p.cpu);
+const mainDiffs = out.plain.map((p, i) => out.inspected[i].mainCpu - p.mainCpu);
+const gcDiffs = out.plain.map((p, i) => out.inspected[i].gcUs - p.gcUs);
+console.log(`paired main thread CPU difference ${med(mainDiffs).toFixed(0)} µs/call (${mainDiffs.map((d) => d.toFixed(0)).join(', ')}), GC pauses ${med(gcDiffs).toFixed(0)} µs/call`);
 const perCall = med(out.inspected.map((x) => x.events / calls));
 console.log(`paired client CPU difference: ${med(diffs).toFixed(0)} µs/call (${diffs.map((d) => d.toFixed(0)).join(', ')}), ≈${(med(diffs) / perCall).toFixed(1)} µs/event; paired calls/s ratio plain ÷ inspected ${med(out.plain.map((p, i) => p.perSec / out.inspected[i].perSec)).toFixed(2)}`);
