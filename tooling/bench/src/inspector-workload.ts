@@ -6,8 +6,12 @@
  * the harness's heap + external memory growth shows what the inspector kept for it. Client
  * CPU µs/call (this process, user + system) is the steadier measure on a shared machine.
  *
- * - `inspector.stdio.1k` (the acceptance point: ≈1 000 events/s into the endpoint): `big` calls
- *   returning 160 KiB each, a CPU-bound stream of about 200 calls/s, five events per call.
+ * - `inspector.stdio.1k` (the acceptance point: ≈1 000 events/s into the endpoint): `big` calls,
+ *   five events each, in a CPU-bound stream. At the start of every repetition the result size is
+ *   calibrated on a plain client (no inspector) so that it runs ≈200 calls/s on this machine now,
+ *   and all three stacks of the repetition use that size: the page gets ≈1 000 events/s when the
+ *   inspected stack keeps pace, and fewer by exactly what the page costs (the calls are not paced,
+ *   so a page that slows them is not hidden by a rate both stacks reach).
  * - `inspector.stdio.seq` (full rate): short echo calls as fast as they go (tens of thousands
  *   of events/s) plus 1 000 synthetic events/s published on the diagnostics channel.
  * - `inspector.memory.seq`: short echo calls in memory, both sessions in this process, so the
@@ -26,11 +30,15 @@ import { closedLoop, withTimeout, type Metric, type Workload } from './runner.js
 import { ECHO_TEXT, fullGc } from './spec.js';
 import { latencyPercentiles } from './stats.js';
 
-/**
- * The result size of the 1k workload's calls: about 200 calls/s (≈1 000 events/s, measured at
- * the page) on the 2-core reference machine when it is quiet; fewer under load.
- */
-const PAGE_RATE_BYTES = 160 * 1024;
+/** The plain stack's call rate the 1k workload is sized for: five events per call, ≈1 000 events/s. */
+const PAGE_RATE_CALLS_PER_SEC = 200;
+
+/** The first guess of the 1k workload's result size (≈200 calls/s on the quiet 2-core reference machine). */
+const PAGE_RATE_START_BYTES = 160 * 1024;
+
+/** Calibrated sizes stay within these bounds and are whole KiB (the servers cache one text per size). */
+const PAGE_RATE_MIN_BYTES = 16 * 1024;
+const PAGE_RATE_MAX_BYTES = 2 * 1024 * 1024;
 
 /** Publishes `perSecond` diagnostic events, in bursts every 10 ms; returns the stop function. */
 function syntheticEvents(perSecond: number): () => void {
@@ -107,7 +115,10 @@ interface Shape {
   readonly syntheticPerSecond: number;
   /** Longest measured loop, in milliseconds. */
   readonly maxMs: number;
-  readonly op: (client: BenchClient) => Promise<unknown>;
+  /** One call; `resultBytes` is the calibrated size when `pageRate` is set. */
+  readonly op: (client: BenchClient, resultBytes: number) => Promise<unknown>;
+  /** Calibrate a result size per repetition (see `pageRateBytes`), `probeCalls` calls per round. */
+  readonly pageRate?: { readonly probeCalls: number };
   /** Client and server in this process, connected in memory (both sessions' events are inspected). */
   readonly inMemory?: boolean;
 }
@@ -122,31 +133,68 @@ async function stdioClient(): Promise<{ client: BenchClient; close: () => Promis
   return { client, close: () => client.close() };
 }
 
+/**
+ * The result size at which statemcp's plain stdio client (no inspector in the process) runs
+ * `PAGE_RATE_CALLS_PER_SEC` calls/s now. A call's time is a fixed part plus a part that grows
+ * with the size, so scaling the size by the measured rate undershoots the correction: up to
+ * three rounds of `probeCalls` calls each, stopping once a round lands within 5 %. One round
+ * changes the size by at most 2× either way, so a load spike during a probe cannot throw it far.
+ */
+async function pageRateBytes(startBytes: number, probeCalls: number): Promise<number> {
+  const { client, close } = await stdioClient();
+  try {
+    let bytes = startBytes;
+    for (let i = 0; i < 3; i++) await client.big(bytes);
+    for (let round = 0; round < 3; round++) {
+      const started = performance.now();
+      for (let i = 0; i < probeCalls; i++) await client.big(bytes);
+      const callsPerSec = (probeCalls * 1000) / (performance.now() - started);
+      if (Math.abs(callsPerSec / PAGE_RATE_CALLS_PER_SEC - 1) <= 0.05) break;
+      const factor = Math.min(2, Math.max(0.5, callsPerSec / PAGE_RATE_CALLS_PER_SEC));
+      const scaled = Math.round((bytes * factor) / 1024) * 1024;
+      bytes = Math.min(PAGE_RATE_MAX_BYTES, Math.max(PAGE_RATE_MIN_BYTES, scaled));
+    }
+    return bytes;
+  } finally {
+    await close();
+  }
+}
+
 function inspectorRun(shape: Shape): Workload {
+  // The 1k workload's size, calibrated by the first run of each repetition (whatever its stack).
+  let calibratedFor = -1;
+  let resultBytes = PAGE_RATE_START_BYTES;
   return {
     id: shape.id,
     title: shape.title,
     detail: shape.detail,
     stacks: STACKS,
-    metrics: METRICS,
+    metrics: shape.pageRate === undefined ? METRICS : [...METRICS, { key: 'resultKiB', label: 'result KiB (calibrated)', digits: 0, higherIsBetter: false }],
     ratioMetrics: ['callsPerSec', 'cpuUs'],
-    run: async (stack) => {
+    run: async (stack, repetition) => {
+      const pageRate = shape.pageRate;
+      if (pageRate !== undefined && calibratedFor !== repetition) {
+        calibratedFor = repetition;
+        resultBytes = await pageRateBytes(resultBytes, pageRate.probeCalls);
+      }
+      const op = (client: BenchClient): Promise<unknown> => shape.op(client, resultBytes);
       const stop = shape.syntheticPerSecond > 0 ? syntheticEvents(shape.syntheticPerSecond) : () => undefined;
       const before = retainedBytes();
       const viewed = stack === 'statemcp' ? undefined : await inspectedByOneViewer(stack === 'stalled' ? 'stall' : 'read');
       const { client, close } = shape.inMemory === true ? await memoryPair() : await stdioClient();
       try {
-        for (let i = 0; i < shape.warmup; i++) await shape.op(client);
+        for (let i = 0; i < shape.warmup; i++) await op(client);
         const eventsBefore = (await viewed?.events()) ?? 0;
         const started = performance.now();
-        const result = await closedLoop(shape.calls, 1, shape.maxMs, () => shape.op(client));
+        const result = await closedLoop(shape.calls, 1, shape.maxMs, () => op(client));
         const seconds = (performance.now() - started) / 1000;
         // Let the last batch reach the viewer before counting (two flush intervals).
         await new Promise((resolve) => setTimeout(resolve, 100));
         const eventsAfter = (await viewed?.events()) ?? 0;
         const retainedMiB = (retainedBytes() - before) / (1024 * 1024);
         const { p50 } = latencyPercentiles(result.latencies);
-        return { callsPerSec: result.opsPerSec, p50, cpuUs: result.cpuUsPerOp, eventsPerSec: (eventsAfter - eventsBefore) / seconds, retainedMiB };
+        const sample = { callsPerSec: result.opsPerSec, p50, cpuUs: result.cpuUsPerOp, eventsPerSec: (eventsAfter - eventsBefore) / seconds, retainedMiB };
+        return pageRate === undefined ? sample : { ...sample, resultKiB: resultBytes / 1024 };
       } finally {
         await close();
         stop();
@@ -166,13 +214,14 @@ export function inspectorWorkloads(c: Counts): Workload[] {
       {
         id: 'inspector.stdio.1k',
         title: 'tools/call over stdio at ≈1 000 inspect events/s, with a live inspector page',
-        detail: `${pageRateCalls} sequential calls returning ${PAGE_RATE_BYTES / 1024} KiB each (≈5 events per call; at most ${Math.round(limit / 2000)} s) after ${pageRateWarmup} warm-up calls; ${viewers}`,
+        detail: `${pageRateCalls} sequential calls (≈5 events per call; at most ${Math.round(limit / 2000)} s) after ${pageRateWarmup} warm-up calls, each returning a text whose size is calibrated at the start of every repetition so that the plain stack runs ≈${PAGE_RATE_CALLS_PER_SEC} calls/s (≈1 000 events/s) on this machine then (${PAGE_RATE_START_BYTES / 1024} KiB on the quiet reference machine), the same size for the three stacks of the repetition; the calls are not paced; ${viewers}`,
         calls: pageRateCalls,
         warmup: pageRateWarmup,
         syntheticPerSecond: 0,
         // Under load these calls slow down most: leave the run time for setup and the other stacks.
         maxMs: limit / 2,
-        op: (client) => client.big(PAGE_RATE_BYTES),
+        op: (client, resultBytes) => client.big(resultBytes),
+        pageRate: { probeCalls: Math.min(25, Math.max(3, pageRateCalls)) },
       },
     ),
     inspectorRun(

@@ -33,7 +33,8 @@ export interface Workload {
   readonly ratioMetrics?: readonly string[];
   /** Which ratios (default: statemcp ÷ every other stack). */
   readonly comparisons?: readonly Comparison[];
-  run(stack: string): Promise<Sample>;
+  /** One run of `stack` in repetition `repetition` (0-based; every stack runs once per repetition). */
+  run(stack: string, repetition: number): Promise<Sample>;
 }
 
 export interface WorkloadResult {
@@ -101,7 +102,7 @@ export async function runWorkload(
       fullGc();
       let sample: Sample | undefined;
       try {
-        sample = await withTimeout(workload.run(stack), options.runLimitMs, `${workload.id} on ${stack}`);
+        sample = await withTimeout(workload.run(stack, rep), options.runLimitMs, `${workload.id} on ${stack}`);
       } catch (error) {
         const message = `${workload.id} / ${stack} / rep ${rep + 1}: ${describeError(error)}`;
         errors.push(message);
