@@ -54,11 +54,13 @@ function answers(method: InputMethod, answer: unknown): boolean {
 /** The input requests and answers of one attempt of a modern-era request. */
 export class InputRound {
   readonly #available: JsonObject;
-  readonly #used: JsonObject = {};
-  readonly #requests: JsonObject = {};
+  // The three below are created on first need: most attempts never ask (a modern call of a tool
+  // that needs no input), and a Set and two objects per attempt showed in its allocation sites.
+  #used: JsonObject | undefined;
+  #requests: JsonObject | undefined;
   readonly #request: RequestContext | undefined;
   /** The unanswered input requests' rejections, called when the attempt ends. */
-  readonly #waiting = new Set<(error: Error) => void>();
+  #waiting: Set<(error: Error) => void> | undefined;
   #controller: AbortController | undefined;
   #unlink: (() => void) | undefined;
   #ended: Error | undefined;
@@ -112,23 +114,24 @@ export class InputRound {
     this.#unlink?.();
     this.#unlink = undefined;
     this.#controller?.abort(reason);
-    for (const reject of this.#waiting) reject(reason);
-    this.#waiting.clear();
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    if (waiting !== undefined) for (const reject of waiting) reject(reason);
   }
 
   /** The input requests still unanswered, keyed (the `inputRequests` of the result). */
   get requests(): JsonObject {
-    return this.#requests;
+    return (this.#requests ??= {});
   }
 
   /** The answers the handler used, keyed (carried on in the next `requestState`). */
   get used(): JsonObject {
-    return this.#used;
+    return (this.#used ??= {});
   }
 
   /** True once the handler asked for something that has no answer yet. */
   get incomplete(): boolean {
-    return Object.keys(this.#requests).length > 0;
+    return this.#requests !== undefined && Object.keys(this.#requests).length > 0;
   }
 
   /**
@@ -145,17 +148,17 @@ export class InputRound {
       if (!answers(method, answer)) {
         return Promise.reject(new JsonRpcError(ErrorCode.InvalidParams, `Invalid input response ${JSON.stringify(name)}: not a ${method} result`));
       }
-      this.#used[name] = answer;
+      (this.#used ??= {})[name] = answer;
       return Promise.resolve(answer as JsonObject);
     }
     if (this.#ended !== undefined) return Promise.reject(this.#ended);
-    this.#requests[name] = params === undefined ? { method } : { method, params };
+    (this.#requests ??= {})[name] = params === undefined ? { method } : { method, params };
     const onAsk = this.onAsk;
     this.onAsk = undefined;
     onAsk?.();
     // Settles only when the attempt ends (rejected): the retry runs the handler again with the answer.
     return new Promise<JsonObject>((_resolve, reject) => {
-      this.#waiting.add(reject);
+      (this.#waiting ??= new Set()).add(reject);
     });
   }
 }
