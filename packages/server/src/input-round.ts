@@ -54,11 +54,13 @@ function answers(method: InputMethod, answer: unknown): boolean {
 /** The input requests and answers of one attempt of a modern-era request. */
 export class InputRound {
   readonly #available: JsonObject;
-  readonly #used: JsonObject = {};
-  readonly #requests: JsonObject = {};
+  // The three below are created on first need: most attempts never ask (a modern call of a tool
+  // that needs no input), and a Set and two objects per attempt showed in its allocation sites.
+  #used: JsonObject | undefined;
+  #requests: JsonObject | undefined;
   readonly #request: RequestContext | undefined;
   /** The unanswered input requests' rejections, called when the attempt ends. */
-  readonly #waiting = new Set<(error: Error) => void>();
+  #waiting: Set<(error: Error) => void> | undefined;
   #controller: AbortController | undefined;
   #unlink: (() => void) | undefined;
   #ended: Error | undefined;
@@ -112,23 +114,24 @@ export class InputRound {
     this.#unlink?.();
     this.#unlink = undefined;
     this.#controller?.abort(reason);
-    for (const reject of this.#waiting) reject(reason);
-    this.#waiting.clear();
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    if (waiting !== undefined) for (const reject of waiting) reject(reason);
   }
 
   /** The input requests still unanswered, keyed (the `inputRequests` of the result). */
   get requests(): JsonObject {
-    return this.#requests;
+    return (this.#requests ??= {});
   }
 
   /** The answers the handler used, keyed (carried on in the next `requestState`). */
   get used(): JsonObject {
-    return this.#used;
+    return (this.#used ??= {});
   }
 
   /** True once the handler asked for something that has no answer yet. */
   get incomplete(): boolean {
-    return Object.keys(this.#requests).length > 0;
+    return this.#requests !== undefined && Object.keys(this.#requests).length > 0;
   }
 
   /**
@@ -145,17 +148,17 @@ export class InputRound {
       if (!answers(method, answer)) {
         return Promise.reject(new JsonRpcError(ErrorCode.InvalidParams, `Invalid input response ${JSON.stringify(name)}: not a ${method} result`));
       }
-      this.#used[name] = answer;
+      (this.#used ??= {})[name] = answer;
       return Promise.resolve(answer as JsonObject);
     }
     if (this.#ended !== undefined) return Promise.reject(this.#ended);
-    this.#requests[name] = params === undefined ? { method } : { method, params };
+    (this.#requests ??= {})[name] = params === undefined ? { method } : { method, params };
     const onAsk = this.onAsk;
     this.onAsk = undefined;
     onAsk?.();
     // Settles only when the attempt ends (rejected): the retry runs the handler again with the answer.
     return new Promise<JsonObject>((_resolve, reject) => {
-      this.#waiting.add(reject);
+      (this.#waiting ??= new Set()).add(reject);
     });
   }
 }
@@ -181,33 +184,6 @@ function nextTurn(): Promise<void> {
 
 type Outcome = { readonly ok: true; readonly value: JsonObject } | { readonly ok: false; readonly error: unknown };
 
-/**
- * The handler's outcome, or undefined when it first asked for input that has no answer yet.
- * One promise per attempt: the handler's settlement and the round's first unanswered ask race
- * to resolve it (a `Promise.race` over a chained handler promise and an `asked` promise cost
- * four promises and their reactions per call, on every modern call, asking or not).
- */
-function firstOf(round: InputRound, handler: () => JsonObject | PromiseLike<JsonObject>): Promise<Outcome | undefined> {
-  return new Promise((resolve) => {
-    round.onAsk = () => resolve(undefined);
-    let value: JsonObject | PromiseLike<JsonObject>;
-    try {
-      value = handler();
-    } catch (error) {
-      resolve({ ok: false, error });
-      return;
-    }
-    if (isThenable(value)) {
-      Promise.resolve(value).then(
-        (settled) => resolve({ ok: true, value: settled }),
-        (error: unknown) => resolve({ ok: false, error }),
-      );
-    } else {
-      resolve({ ok: true, value });
-    }
-  });
-}
-
 function isThenable(value: JsonObject | PromiseLike<JsonObject>): value is PromiseLike<JsonObject> {
   return typeof (value as { then?: unknown }).then === 'function';
 }
@@ -218,45 +194,112 @@ function isThenable(value: JsonObject | PromiseLike<JsonObject>): value is Promi
  * request), gives the handler the answers, and returns its result — or, when it asked for
  * input that has no answer yet, an `InputRequiredResult` with a newly sealed state. The
  * handler gets the params without `inputResponses` and `requestState`.
+ *
+ * A first attempt (no `requestState`) whose handler returns synchronously without asking is
+ * answered synchronously, with no promise: that is every modern call of a synchronous tool,
+ * and an `async` wrapper with its awaited race cost ≈1.5 KB and a promise chain per call.
+ * Everything else is as before; a synchronous throw still becomes a rejection.
  */
-export async function runInputRound(
+export function runInputRound(
   method: string,
   params: JsonObject,
   context: RequestContext,
   sealer: RequestStateSealer,
   handler: (params: JsonObject) => JsonObject | Promise<JsonObject>,
-): Promise<JsonObject> {
-  const { inputResponses, requestState, ...rest } = params;
-  const principal = principalOf(context);
-  const available: JsonObject = typeof requestState === 'string' ? { ...(await sealer.open(requestState, method, params, principal)) } : {};
+): JsonObject | Promise<JsonObject> {
+  try {
+    const { inputResponses, requestState } = params;
+    const rest = inputResponses === undefined && requestState === undefined ? params : withoutRoundFields(params);
+    const principal = principalOf(context);
+    if (typeof requestState === 'string') {
+      return sealer
+        .open(requestState, method, params, principal)
+        .then((opened) => attempt({ method, params, context, sealer, principal }, withAnswers({ ...opened }, inputResponses), () => handler(rest)));
+    }
+    return attempt({ method, params, context, sealer, principal }, withAnswers({}, inputResponses), () => handler(rest));
+  } catch (error) {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the handler threw, unchanged (the session's toWireError reads it)
+    return Promise.reject(error);
+  }
+}
+
+/** What an attempt needs to seal its state when it ends with an `InputRequiredResult`. */
+interface AttemptRequest {
+  readonly method: string;
+  readonly params: JsonObject;
+  readonly context: RequestContext;
+  readonly sealer: RequestStateSealer;
+  readonly principal: JsonObject | undefined;
+}
+
+/** `params` without the round's own fields (what the handler gets). */
+function withoutRoundFields(params: JsonObject): JsonObject {
+  const { inputResponses: _answers, requestState: _state, ...rest } = params;
+  return rest;
+}
+
+/** `available` completed with the retry's `inputResponses` (earlier rounds' answers win). */
+function withAnswers(available: JsonObject, inputResponses: unknown): JsonObject {
   if (isJsonObject(inputResponses)) {
     for (const [key, answer] of Object.entries(inputResponses)) if (!Object.hasOwn(available, key)) available[key] = answer;
   }
-  const round = new InputRound(available, context);
-  (context as WithRound)[ROUND] = round;
-  let outcome: Outcome | undefined;
-  // The outcome is also kept for an attempt that asked first: it is read once the next turn has run.
-  const first = await firstOf(round, () => {
-    const value = handler(rest);
-    if (!isThenable(value)) {
-      outcome = { ok: true, value };
-      return value;
-    }
-    return Promise.resolve(value).then(
-      (settled) => {
-        outcome = { ok: true, value: settled };
-        return settled;
-      },
-      (error: unknown) => {
-        outcome = { ok: false, error };
-        throw error;
-      },
-    );
-  });
+  return available;
+}
+
+/**
+ * Runs the handler once with the round's answers: its result at once when it returned
+ * synchronously without asking; otherwise (a promise, or an input request made) a promise of
+ * the outcome, see {@link settleAttempt}. A synchronous throw before any ask is thrown.
+ */
+function attempt(request: AttemptRequest, available: JsonObject, run: () => JsonObject | Promise<JsonObject>): JsonObject | Promise<JsonObject> {
+  const round = new InputRound(available, request.context);
+  (request.context as WithRound)[ROUND] = round;
+  let asked = false;
+  round.onAsk = () => {
+    asked = true;
+  };
+  let value: JsonObject | Promise<JsonObject>;
+  try {
+    value = run();
+  } catch (error) {
+    if (!asked) throw error;
+    // It asked, then threw: the attempt ends with the input request (as if the throw came later).
+    return settleAttempt(request, round, true, undefined, undefined);
+  }
+  if (isThenable(value)) return settleAttempt(request, round, asked, value, undefined);
+  return asked ? settleAttempt(request, round, true, undefined, { ok: true, value }) : value;
+}
+
+/**
+ * The outcome of an attempt that did not end synchronously. One promise races the handler's
+ * settlement and the round's first unanswered ask (a `Promise.race` over a chained handler
+ * promise and an `asked` promise cost four promises and their reactions per call). After an
+ * ask, the next macrotask lets the handler finish asking: every request it made in parallel
+ * is then recorded.
+ */
+async function settleAttempt(
+  request: AttemptRequest,
+  round: InputRound,
+  asked: boolean,
+  pending: PromiseLike<JsonObject> | undefined,
+  known: Outcome | undefined,
+): Promise<JsonObject> {
+  let settled = known;
+  let first: Outcome | undefined;
+  if (pending !== undefined) {
+    first = await new Promise<Outcome | undefined>((resolve) => {
+      if (asked) resolve(undefined);
+      else round.onAsk = () => resolve(undefined);
+      Promise.resolve(pending).then(
+        (value) => resolve((settled = { ok: true, value })),
+        (error: unknown) => resolve((settled = { ok: false, error })),
+      );
+    });
+  }
   if (first === undefined) await nextTurn();
-  const settled = first ?? outcome;
   if (settled !== undefined && !settled.ok) throw settled.error;
   if (!round.incomplete && settled !== undefined) return settled.value;
+  const { method, params, context, sealer, principal } = request;
   context.markWaitingForInput?.(Object.keys(round.requests));
   try {
     return { resultType: 'input_required', inputRequests: round.requests, requestState: await sealer.seal(method, params, round.used, principal) };

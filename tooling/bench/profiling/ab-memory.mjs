@@ -1,9 +1,9 @@
-// A/B of the in-memory handshake (or sequential call) between builds, in ONE process: batches
+// A/B of the in-memory handshake (or sequential call, legacy or 2026-07-28) between builds, in ONE process: batches
 // alternate between the builds, so load from other processes on a shared machine hits both
 // alike. Each build is a folder holding `node_modules/@statemcp/{protocol,client,server}` (see
 // `snapshot-dist.sh`). Prints per build the median CPU µs per unit over the batches (both sides
 // of the connection run in this process) and bytes allocated on the V8 heap per unit.
-//   node --expose-gc ab-memory.mjs handshake|seq ROUNDS BATCH dirA dirB …
+//   node --expose-gc ab-memory.mjs handshake|seq|modern ROUNDS BATCH dirA dirB …
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ const [mode, roundsArg, batchArg, ...dirs] = process.argv.slice(2);
 const rounds = Number(roundsArg);
 const batch = Number(batchArg);
 if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc');
-if (dirs.length === 0 || !(rounds > 0) || !(batch > 0)) throw new Error('usage: ab-memory.mjs handshake|seq ROUNDS BATCH dirA dirB …');
+if (dirs.length === 0 || !(rounds > 0) || !(batch > 0)) throw new Error('usage: ab-memory.mjs handshake|seq|modern ROUNDS BATCH dirA dirB …');
 
 async function load(dir) {
   const url = (pkg) => pathToFileURL(join(dir, 'node_modules', '@statemcp', pkg, 'dist', 'index.js')).href;
@@ -20,15 +20,15 @@ async function load(dir) {
   const { z } = await import(pathToFileURL(join(dir, 'node_modules', 'zod', 'index.js')).href);
   const server = new McpServer({ name: 'bench-statemcp', version: '1.0.0' });
   server.registerTool('echo', { description: 'Echoes its text', inputSchema: { text: z.string() } }, ({ text }) => ({ content: [{ type: 'text', text }] }));
-  const open = async () => {
+  const open = async (era) => {
     const [clientSide, serverSide] = InMemoryTransport.createPair();
     const connection = await server.connect(serverSide);
-    const client = new Client({ name: 'bench-client', version: '1.0.0' }, { era: 'legacy' });
+    const client = new Client({ name: 'bench-client', version: '1.0.0' }, { era });
     await client.connect(clientSide);
     return { client, close: async () => { await client.close(); await connection.close(); } };
   };
-  if (mode === 'handshake') return async () => (await open()).close();
-  const pair = await open();
+  if (mode === 'handshake') return async () => (await open('legacy')).close();
+  const pair = await open(mode === 'modern' ? 'modern' : 'legacy');
   return async () => {
     const result = await pair.client.callTool({ name: 'echo', arguments: { text: 'hello world' } });
     if (result.content[0].text !== 'hello world') throw new Error('bad echo');

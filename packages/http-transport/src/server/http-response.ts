@@ -5,6 +5,7 @@
  * the node:http front door writes it out.
  */
 import { errorResponse as jsonRpcError, type RequestId } from '@statemcp/protocol';
+import type { ServerResponse } from 'node:http';
 import type { SseConnection } from './sse-connection.js';
 
 /**
@@ -25,11 +26,59 @@ export const HttpErrorCode = {
  * connection, which each front door carries its own way (node:http writes it straight to the
  * socket, the fetch handler returns its `Response`).
  */
-export type HttpAnswer = Response | SseConnection;
+export type HttpAnswer = Response | SseConnection | JsonAnswer;
 
 /** The answer as a web `Response` (the fetch front door). */
 export function toResponse(answer: HttpAnswer): Response {
   return answer instanceof Response ? answer : answer.response;
+}
+
+/**
+ * A request's JSON answer (`enableJsonResponse`, and every 2026-07-28 answer): its status,
+ * headers and body text. The node:http front door writes it with one `end()` (`attach`); the
+ * web `Response` is built only when a fetch front door (or a step that edits the answer, such
+ * as setting the session id on an `initialize` answer) asks for it. Building it for every
+ * answer cost ≈10 % of the server CPU of a stateless 2026-07-28 call (a web stream, undici's
+ * `Response` and its headers), and node:http never read it.
+ */
+export class JsonAnswer {
+  /** The HTTP status (200, or the status a 2026-07-28 error maps to). */
+  readonly status: number;
+  /** The JSON text of the body. */
+  readonly text: string;
+  readonly #headers: Record<string, string>;
+  #response: Response | undefined;
+
+  /** `headers` are added to `Content-Type: application/json` (the caller's own object, not copied). */
+  constructor(body: unknown, status: number, headers: Record<string, string>) {
+    this.text = JSON.stringify(body);
+    this.status = status;
+    this.#headers = headers;
+  }
+
+  /** The answer as a web `Response` (built once; its body is still written with one `end()` on node:http). */
+  get response(): Response {
+    if (this.#response === undefined) {
+      this.#response = new Response(this.text, { status: this.status, headers: { 'content-type': 'application/json', ...this.#headers } });
+      bodyTexts.set(this.#response, this.text);
+    }
+    return this.#response;
+  }
+
+  /** Writes the answer to a node:http response, with its length, in one `end()` (a no-op when the client has left). */
+  attach(res: ServerResponse): void {
+    res.statusCode = this.status;
+    const built = this.#response;
+    if (built === undefined) {
+      res.setHeader('content-type', 'application/json');
+      for (const [name, value] of Object.entries(this.#headers)) res.setHeader(name, value);
+    } else {
+      // Someone read `response` and may have edited its headers: those are the answer's now.
+      built.headers.forEach((value, name) => res.setHeader(name, value));
+    }
+    res.setHeader('content-length', Buffer.byteLength(this.text));
+    res.end(this.text);
+  }
 }
 
 /**

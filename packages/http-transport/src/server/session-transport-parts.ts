@@ -4,6 +4,7 @@
  * stream, a JSON exchange, the standalone GET stream), and what the server hands over per POST.
  */
 import type { Clock, InboundContext, JsonRpcMessage, JsonRpcResponse, RequestId, Transport } from '@statemcp/protocol';
+import type { JsonAnswer } from './http-response.js';
 import type { EventStore } from './event-store.js';
 import type { HttpServerSessionTransport } from './session-transport.js';
 import type { SseConnection } from './sse-connection.js';
@@ -48,7 +49,10 @@ export interface JsonExchange {
   readonly order: readonly RequestId[];
   readonly batch: boolean;
   readonly responses: Map<RequestId, JsonRpcResponse>;
-  readonly resolve: (response: Response) => void;
+  /** The headers every answer of this POST carries (the fixed ones of its route). */
+  readonly headers: Record<string, string>;
+  /** Answers the POST (a `Response` gets `headers` added). */
+  readonly resolve: (answer: Response | JsonAnswer) => void;
   /** 2026-07-28+: an error answer gets the HTTP status its code maps to (400, 404) instead of 200. */
   readonly errorStatus?: boolean;
   /** Mode `auto`: turns this exchange into an SSE stream when a related notification comes before the answer. */

@@ -38,7 +38,7 @@ import {
 } from '@statemcp/protocol';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
 import { endUnanswered, forgetStreams, replayStream, writeReplayed } from './event-replay.js';
-import { HttpErrorCode, emptyResponse, errorResponse, jsonResponse, modernErrorStatus, type HttpAnswer } from './http-response.js';
+import { HttpErrorCode, JsonAnswer, emptyResponse, errorResponse, modernErrorStatus, type HttpAnswer } from './http-response.js';
 import { flatRandomUuid, flatString } from './flat-string.js';
 import { SseConnection } from './sse-connection.js';
 import type { AcceptedPost, JsonExchange, RequestStream, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
@@ -177,7 +177,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const bodies = exchange.order.map((id) => exchange.responses.get(id));
     const single = bodies[0];
     const status = exchange.errorStatus === true && !exchange.batch && single !== undefined && 'error' in single ? modernErrorStatus(single.error.code) : 200;
-    exchange.resolve(jsonResponse(exchange.batch ? bodies : single, status));
+    exchange.resolve(new JsonAnswer(exchange.batch ? bodies : single, status, exchange.headers));
     this.#afterExchange();
   }
 
@@ -257,9 +257,10 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
           batch: post.batch,
           responses: new Map(),
           errorStatus: hasFeature(post.version, 'routingHeaders'),
-          resolve: (response) => {
-            for (const [name, value] of Object.entries(post.headers)) response.headers.set(name, value);
-            resolve(response);
+          headers: post.headers,
+          resolve: (answer) => {
+            if (answer instanceof Response) for (const [name, value] of Object.entries(post.headers)) answer.headers.set(name, value);
+            resolve(answer);
           },
         };
         if (post.mode === 'auto') exchange.upgrade = () => this.#upgrade(exchange, post, resolve);
