@@ -625,8 +625,9 @@ export class Session {
       if (isGateEffect(effect)) continue; // the gate's: returned to the caller
       switch (effect.type) {
         case 'releaseOutbound':
-          // After notifications/initialized has gone out: nothing may overtake it.
-          void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld());
+          // After notifications/initialized has gone out: nothing may overtake it. Only requests made while
+          // Initializing are held, so with none waiting now there is nothing to release (and no promise hop to wait).
+          if (this.#outbound.holding) void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld());
           break;
         case 'replayDeferred':
           // After the current step: the initialize reply is handed to the transport first.
