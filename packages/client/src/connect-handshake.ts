@@ -25,13 +25,12 @@ export async function connectAndNegotiate(
     // no copy of it; the transport serialises (or, in memory, copies) what it sends.
     capabilities: declared,
     clientInfo: { ...clientInfo },
-    ...(clientOptions.protocolVersion !== undefined ? { protocolVersion: clientOptions.protocolVersion } : {}),
   };
-  const negotiateOptions: NegotiateOptions = {
-    era: clientOptions.era ?? 'auto',
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.signal !== undefined ? { signal: options.signal } : {}),
-  };
+  // Optional members assigned when present (a conditional spread builds and copies a throw-away object each).
+  if (clientOptions.protocolVersion !== undefined) params.protocolVersion = clientOptions.protocolVersion;
+  const negotiateOptions: { -readonly [K in keyof NegotiateOptions]: NegotiateOptions[K] } = { era: clientOptions.era ?? 'auto' };
+  if (options.timeoutMs !== undefined) negotiateOptions.timeoutMs = options.timeoutMs;
+  if (options.signal !== undefined) negotiateOptions.signal = options.signal;
   try {
     await session.negotiate(params, negotiateOptions);
   } catch (error) {

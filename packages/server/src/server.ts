@@ -45,6 +45,7 @@ import {
 } from '@statemcp/protocol';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import { completeResult, resolveCacheHints, type CacheHints } from './caching.js';
+import { DeclaredCapabilities } from './declared-capabilities.js';
 import { runInputRound } from './input-round.js';
 import { isLoggingLevel } from './logging-levels.js';
 import { RequestStateSealer, type RequestStateOptions } from './request-state.js';
@@ -156,8 +157,8 @@ export class Server {
    * connection callbacks as methods (closures per connection were ≈250 B of every idle one).
    */
   readonly #sessionOptions: SessionOptions;
-  /** The capabilities the latest handshake declared, shared by the connections that declared the same (see `#shareDeclared`). */
-  #declared: { readonly key: string; readonly capabilities: ServerCapabilities } | undefined;
+  /** The capabilities the latest handshake declared, shared by the connections that declared the same. */
+  readonly #declared = new DeclaredCapabilities();
   /**
    * The live `subscriptions/listen` streams (2026-07-28+): publish change notifications to
    * them, end them, or teach them a filter key of an extension.
@@ -318,7 +319,7 @@ export class Server {
   }
 
   #initializeResult(connection: ServerConnection, _params: InitializeParams, version: string, _context: InboundContext | undefined): InitializeResultShape {
-    const capabilities = this.#shareDeclared(declareCustomOptIns(this.capabilities(), this.#custom.optIns(), version));
+    const capabilities = this.#declared.share(declareCustomOptIns(this.capabilities(), this.#custom.optIns(), version));
     connection.declare(capabilities);
     const result: InitializeResultShape = {
       protocolVersion: version,
@@ -327,20 +328,6 @@ export class Server {
     };
     if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
     return result;
-  }
-
-  /**
-   * The capabilities a handshake declares, one frozen object for every connection that
-   * declared the same ones: a connection keeps what it declared for its life, and a copy per
-   * connection was ≈150 B of every idle session.
-   */
-  #shareDeclared(capabilities: ServerCapabilities): ServerCapabilities {
-    const key = JSON.stringify(capabilities);
-    const shared = this.#declared;
-    if (shared?.key === key) return shared.capabilities;
-    const frozen = deepFreeze(structuredClone(capabilities));
-    this.#declared = { key, capabilities: frozen };
-    return frozen;
   }
 
   /**
@@ -424,11 +411,3 @@ function withConnection<C extends object>(context: C, connection: ServerConnecti
   return context as C & { readonly connection: ServerConnection };
 }
 
-/** Freezes a JSON value and everything in it. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}

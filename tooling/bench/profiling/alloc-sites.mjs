@@ -25,4 +25,4 @@ const walk = (node) => {
 walk(profile.head);
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 console.log(`${mode}: ${(total / n).toFixed(0)} B sampled per unit`);
-for (const [key, bytes] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(bytes / n).toFixed(0).padStart(7)} B  ${key}`);
+for (const [key, bytes] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 30))) console.log(`${(bytes / n).toFixed(0).padStart(7)} B  ${key}`);

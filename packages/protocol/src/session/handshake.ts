@@ -35,26 +35,22 @@ export type ClientHandshakeOutcome = { readonly ok: true; readonly result: Initi
  * reports the outcome to the machine.
  */
 export async function runClientHandshake(host: HandshakeHost, params: InitializeParams, proposed: string, options: RequestOptions): Promise<ClientHandshakeOutcome> {
-  const fail = (error: Error, reason: 'initializeFailed' | 'versionMismatch' = 'initializeFailed'): ClientHandshakeOutcome => {
-    host.dispatch({ type: 'initializeFailed', reason, error });
-    return { ok: false, error };
-  };
   host.useRevision(proposed);
   let result: JsonObject;
   try {
     result = await host.request('initialize', { ...params, protocolVersion: proposed }, options);
   } catch (error) {
-    return fail(error instanceof Error ? error : new Error(String(error)));
+    return failHandshake(host, error instanceof Error ? error : new Error(String(error)));
   }
   const answered = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
   let version: string;
   try {
     version = acceptServerVersion(answered, host.supported);
   } catch (error) {
-    return fail(error instanceof UnsupportedProtocolVersionError ? error : new UnsupportedProtocolVersionError(answered, host.supported), 'versionMismatch');
+    return failHandshake(host, error instanceof UnsupportedProtocolVersionError ? error : new UnsupportedProtocolVersionError(answered, host.supported), 'versionMismatch');
   }
   const parsed = host.useRevision(version).schemas.InitializeResult.safeParse(result);
-  if (!parsed.success) return fail(new InvalidResultError(`Invalid InitializeResult: ${formatIssues(parsed.error)}`));
+  if (!parsed.success) return failHandshake(host, new InvalidResultError(`Invalid InitializeResult: ${formatIssues(parsed.error)}`));
   const shaped = parsed.data as InitializeResultShape;
   const peer: PeerInfo =
     typeof shaped.instructions === 'string'
@@ -62,6 +58,12 @@ export async function runClientHandshake(host: HandshakeHost, params: Initialize
       : { capabilities: shaped.capabilities, info: shaped.serverInfo };
   host.dispatch({ type: 'initializeSucceeded', version, peer });
   return { ok: true, result: shaped };
+}
+
+/** Client: reports a failed handshake to the machine (a module function: no closure per handshake). */
+function failHandshake(host: HandshakeHost, error: Error, reason: 'initializeFailed' | 'versionMismatch' = 'initializeFailed'): ClientHandshakeOutcome {
+  host.dispatch({ type: 'initializeFailed', reason, error });
+  return { ok: false, error };
 }
 
 /**

@@ -33,7 +33,7 @@ import type { InboundRecord, RequestLedger } from './ledger.js';
 import type { SessionObserver } from './observer.js';
 import type { NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import type { OutboundRequests } from './outbound.js';
-import { formatIssues } from './validation.js';
+import { acceptsNoParams, formatIssues } from './validation.js';
 
 /** Inbound messages held back while the server answers `initialize`; beyond it requests get -32600. */
 const MAX_DEFERRED_INBOUND = 1024;
@@ -366,7 +366,7 @@ export class InboundDispatcher implements HandlerContextHost {
       return;
     }
     if (custom !== undefined) return this.#deliverNotification(method, withoutMeta(params), context);
-    if (spec !== undefined) {
+    if (spec !== undefined && !(message.params === undefined && acceptsNoParams(spec.params))) {
       const parsed = spec.params.safeParse(params);
       if (!parsed.success) {
         host.observer.diagnostic(`dropped ${method} with invalid params: ${formatIssues(parsed.error)}`);

@@ -249,6 +249,11 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
     }
   }
 
+  /** True while requests made before the handshake completed wait to be sent. */
+  get holding(): boolean {
+    return this.#held.length > 0;
+  }
+
   /**
    * The connection is Operating: each held request still pending is checked again (the
    * peer's capabilities are known now) and sent, in the order it was made.

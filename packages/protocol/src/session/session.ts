@@ -530,19 +530,7 @@ export class Session {
   async negotiate(params: InitializeParams, options: NegotiateOptions = {}): Promise<NegotiateOutcome> {
     if (this.role !== 'client') throw new InvalidStateError('Only a client negotiates an era', this.#state.kind);
     this.#clientInfo = params.clientInfo;
-    const handshake = this.#host;
-    // One object per negotiation (it was built, then spread into a second one with `initialize`).
-    const host: NegotiationHost = {
-      useRevision: (version) => handshake.useRevision(version),
-      dispatch: (event) => handshake.dispatch(event),
-      request: (method, requestParams, requestOptions) => handshake.request(method, requestParams, requestOptions),
-      supported: this.#supported,
-      discoveryTimeoutMs: this.#options.discoveryTimeoutMs,
-      discoveryAwaitsAnswer: this.#transport?.answersUntilClosed === true,
-      closed: this.closed,
-      initialize: (p, o) => this.initialize(p, o),
-    };
-    return negotiateEra(host, params, options);
+    return negotiateEra(new SessionNegotiation(this, this.#host, this.#supported, this.#options.discoveryTimeoutMs, this.#transport?.answersUntilClosed === true), params, options);
   }
 
   // ------------------------------------------------------------------ outbound
@@ -625,8 +613,9 @@ export class Session {
       if (isGateEffect(effect)) continue; // the gate's: returned to the caller
       switch (effect.type) {
         case 'releaseOutbound':
-          // After notifications/initialized has gone out: nothing may overtake it.
-          void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld());
+          // After notifications/initialized has gone out: nothing may overtake it. Only requests made while
+          // Initializing are held, so with none waiting now there is nothing to release (and no promise hop to wait).
+          if (this.#outbound.holding) void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld());
           break;
         case 'replayDeferred':
           // After the current step: the initialize reply is handed to the transport first.
@@ -743,6 +732,41 @@ function revisionFor(version: string): Revision {
 }
 
 type GateEffect = Extract<ConnectionEffect, { type: 'accept' | 'rejectInbound' | 'refuseOutbound' | 'dropInbound' | 'deferInbound' | 'holdOutbound' | 'ignore' }>;
+
+/** What `negotiateEra` needs from a session: one object per negotiation, its methods on the prototype (no closure each). */
+class SessionNegotiation implements NegotiationHost {
+  readonly #session: Session;
+  readonly #host: SessionHostObject;
+  readonly closed: Promise<unknown>;
+
+  constructor(
+    session: Session,
+    host: SessionHostObject,
+    readonly supported: readonly string[],
+    readonly discoveryTimeoutMs: number | undefined,
+    readonly discoveryAwaitsAnswer: boolean,
+  ) {
+    this.#session = session;
+    this.#host = host;
+    this.closed = session.closed;
+  }
+
+  useRevision(version: string): Revision {
+    return this.#host.useRevision(version);
+  }
+
+  dispatch(event: ConnectionEvent): void {
+    this.#host.dispatch(event);
+  }
+
+  request(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+    return this.#host.request(method, params, options);
+  }
+
+  initialize(params: InitializeParams, options: RequestOptions): Promise<InitializeResultShape> {
+    return this.#session.initialize(params, options);
+  }
+}
 
 /** The effects a gate returns to its caller (the others the session performs itself). */
 function isGateEffect(effect: ConnectionEffect): effect is GateEffect {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatIssues } from './validation.js';
+import { acceptsNoParams, formatIssues } from './validation.js';
 
 describe('formatIssues', () => {
   it('names each failing path', () => {
@@ -14,5 +14,23 @@ describe('formatIssues', () => {
     const result = schema.safeParse({ content: 'nope' });
     expect(result.success).toBe(false);
     if (!result.success) expect(formatIssues(result.error)).toMatch(/^content: /);
+  });
+});
+
+describe('acceptsNoParams', () => {
+  it('answers what parsing {} answers, asking each schema once', () => {
+    const open = z.looseObject({ _meta: z.record(z.string(), z.unknown()).optional() });
+    const required = z.object({ progressToken: z.string(), progress: z.number() });
+    let parses = 0;
+    const counted = z.object({}).refine(() => {
+      parses++;
+      return true;
+    });
+    expect(acceptsNoParams(open)).toBe(true);
+    expect(acceptsNoParams(required)).toBe(false);
+    expect(acceptsNoParams(required)).toBe(false);
+    expect(acceptsNoParams(counted)).toBe(true);
+    expect(acceptsNoParams(counted)).toBe(true);
+    expect(parses).toBe(1);
   });
 });

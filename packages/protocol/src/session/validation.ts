@@ -35,3 +35,22 @@ export function formatIssues(error: z.ZodError): string {
   if (issues.length > MAX_ISSUES) parts.push(`and ${issues.length - MAX_ISSUES} more`);
   return parts.join('; ');
 }
+
+/** Whether each schema accepts `{}`, asked once per schema (see {@link acceptsNoParams}). */
+const acceptsEmpty = new WeakMap<z.ZodType, boolean>();
+
+/**
+ * Whether `schema` accepts a message sent without params (validated as `{}`). The answer
+ * depends on the schema alone, so it is computed on its first use and remembered: a
+ * notification without params (`notifications/initialized` on every handshake) then costs no
+ * parse. Only where the parsed value is not used (a notification's handler gets the params as
+ * they arrived).
+ */
+export function acceptsNoParams(schema: z.ZodType): boolean {
+  let accepts = acceptsEmpty.get(schema);
+  if (accepts === undefined) {
+    accepts = schema.safeParse({}).success;
+    acceptsEmpty.set(schema, accepts);
+  }
+  return accepts;
+}
