@@ -204,6 +204,8 @@ export abstract class ClientConnection {
     if (kind === 'shuttingDown') throw new InvalidStateError('The previous connection is still closing; await client.closed first', kind);
     if (kind === 'terminated') this.#session = this.#createSession();
     this.#cache?.clear();
+    const clock = this.options.clock ?? systemClock;
+    const started = clock.now();
     const handshake = this.#runHandshake(this.#session, transport, options);
     this.#handshake = handshake;
     // Waiting calls observe the rejection through their own await; this keeps it from being reported as unhandled.
@@ -213,9 +215,11 @@ export abstract class ClientConnection {
     } finally {
       this.#handshake = undefined;
     }
-    // 2026-07-28: the stream that carries list changes to the listeners (list-changed-stream.ts).
+    // 2026-07-28: the stream that carries list changes to the listeners (list-changed-stream.ts),
+    // waited for within what is left of the connect timeout (it bounds the whole connect).
     if (this.listChanged.idle) return;
-    await this.listChanged.updateWithin(this.options.clock ?? systemClock, options.timeoutMs ?? this.options.defaultTimeoutMs ?? DEFAULT_LISTEN_ACK_WAIT_MS);
+    const wait = options.timeoutMs === undefined ? (this.options.defaultTimeoutMs ?? DEFAULT_LISTEN_ACK_WAIT_MS) : Math.max(0, options.timeoutMs - (clock.now() - started));
+    await this.listChanged.updateWithin(clock, wait);
   }
 
   async #runHandshake(session: Session, transport: Transport, options: ConnectOptions): Promise<void> {

@@ -169,7 +169,12 @@ export interface CallToolOptions extends CallOptions {
 
 /** Options of `connect`. */
 export interface ConnectOptions {
-  /** Timeout of the `initialize` (or `server/discover`) request, ms (default: the client's `defaultTimeoutMs`, or `discoveryTimeoutMs`). */
+  /**
+   * Timeout of the whole connect, ms: discovery, the fallback handshake and, in the 2026-07-28
+   * era, the wait for the list-change stream share it; past it `connect()` rejects with a
+   * `RequestTimeoutError`. An authorization pause restarts it in full. Without it each request
+   * has its own: `discoveryTimeoutMs` for discovery, the client's `defaultTimeoutMs` for `initialize`.
+   */
   readonly timeoutMs?: number;
   /** Aborting it abandons the handshake and closes the connection (`initialize` itself is never cancelled on the wire). */
   readonly signal?: AbortSignal;

@@ -7,7 +7,7 @@ import { Session } from './session.js';
 import { flush, rawPeer } from './test-support.js';
 
 /** A client session over an in-memory transport whose sink the test holds (as an HTTP transport would). */
-async function clientWithSink() {
+async function clientWithSink(supportedVersions?: string[]) {
   const clock = new SimulatedClock();
   const [clientTransport, serverTransport] = InMemoryTransport.createPair();
   let sink: TransportSink | undefined;
@@ -16,7 +16,7 @@ async function clientWithSink() {
     sink = given;
     return start(given);
   };
-  const client = new Session({ role: 'client', clock, capabilities: () => ({}) });
+  const client = new Session({ role: 'client', clock, capabilities: () => ({}), ...(supportedVersions !== undefined && { supportedVersions }) });
   const peer = await rawPeer(serverTransport);
   await client.connect(clientTransport);
   if (sink?.onAuthorizing === undefined) throw new Error('the session gave no onAuthorizing');
@@ -69,5 +69,26 @@ describe('onAuthorizing', () => {
     authorizing(false);
     clock.advance(100);
     await expect(list).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT', timeoutMs: 100 });
+  });
+
+  it('restarts the whole connect timeout when an authorization ends during discovery', async () => {
+    const { clock, client, peer, authorizing } = await clientWithSink(['2025-11-25', '2026-07-28']);
+    const agreed = client.negotiate({ capabilities: {}, clientInfo: { name: 'c', version: '1' } }, { timeoutMs: 1000 });
+    const settled = settledFlag(agreed);
+    await flush();
+    clock.advance(900);
+    authorizing(true); // discovery was answered 401: the user signs in
+    clock.advance(60_000);
+    authorizing(false);
+    clock.advance(300);
+    const discover = peer.received.find((message) => message.method === 'server/discover');
+    await peer.send({ jsonrpc: '2.0', id: discover?.id ?? 0, error: { code: -32601, message: 'Method not found' } });
+    await flush();
+    // The fallback handshake gets what is left since the authorization ended: 1000 - 300 ms.
+    clock.advance(699);
+    await flush();
+    expect(settled()).toBe(false);
+    clock.advance(1);
+    await expect(agreed).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT', timeoutMs: 700 });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The modern era's way in (digest §5.4, §6.3, §6.4): a client sends `server/discover` at the
+ * The modern era's way in (2026-07-28, Lifecycle: discovery): a client sends `server/discover` at the
  * newest modern version it speaks, and reports what the answer means to the connection
  * machine — `discovered` (Operating at a mutual version) or `discoveryFailed` (with `fallBack`
  * when the server looks legacy, so the `initialize` handshake runs next). Like the handshake,
@@ -13,7 +13,8 @@
  * - -32020 / -32021 → a modern server refused us: no fallback;
  * - the caller cancelled, or the connection closed → no fallback;
  * - anything else (another error code, an HTTP refusal without a modern body, no answer in
- *   time) → legacy. The fallback is never keyed to one error code (digest §5.4).
+ *   time) → legacy. The fallback is never keyed to one error code (2026-07-28, Transports:
+ *   backwards compatibility).
  *
  * When the era is decided:
  * - `auto` with `protocolVersion` pinned to a handshake revision, or no modern version in
@@ -22,8 +23,14 @@
  * - "in time" is `discoveryTimeoutMs`, except on a transport whose peer answers every request
  *   or closes (`Transport.answersUntilClosed`, stdio): there a late answer would meet a server
  *   that already went modern, so discovery waits for it (bounded by the connect timeout).
+ *
+ * The connect timeout (`timeoutMs` of the negotiation) bounds the whole negotiation, not each
+ * request: discovery gets all of it, the fallback handshake what is left. A discovery that
+ * timed out after the whole connect timeout has nothing left to fall back with, so it fails
+ * with its `RequestTimeoutError`. An authorization pause restarts the budget in full, as it
+ * restarts every pending request's timeout (`TransportSink.onAuthorizing`).
  */
-import { ConnectionClosedError, JsonRpcError, RequestCancelledError, UnsupportedProtocolVersionError } from '../errors/errors.js';
+import { ConnectionClosedError, JsonRpcError, RequestCancelledError, RequestTimeoutError, UnsupportedProtocolVersionError } from '../errors/errors.js';
 import { ErrorCode, isJsonObject, type JsonObject } from '../jsonrpc/messages.js';
 import type { CloseReason, ConnectionEvent, PeerInfo } from '../machines/connection-types.js';
 import { SERVER_INFO_META_KEY } from '../revisions/blocks/modern.js';
@@ -36,7 +43,7 @@ const DEFAULT_DISCOVERY_TIMEOUT_MS = 10_000;
 /** Which era a client may use: `auto` prefers the modern one and falls back to the handshake. */
 export type EraPreference = 'auto' | 'modern' | 'legacy';
 
-/** What `server/discover` answers (2026-07-28, digest §6.4). */
+/** What `server/discover` answers (2026-07-28, schema `DiscoverResult`). */
 export interface DiscoverResultShape {
   resultType: 'complete';
   supportedVersions: string[];
@@ -81,6 +88,10 @@ export interface NegotiationHost extends DiscoveryHost {
   readonly discoveryAwaitsAnswer: boolean;
   /** Resolves when the session reached Terminated. */
   readonly closed: Promise<unknown>;
+  /** The session clock's time, ms. */
+  now(): number;
+  /** When an authorization last ended and restarted the pending timeouts (`-Infinity` if none has). */
+  readonly timeoutsRestartedAt: number;
   initialize(params: InitializeParams, options: RequestOptions): Promise<InitializeResultShape>;
 }
 
@@ -91,12 +102,15 @@ export interface NegotiationHost extends DiscoveryHost {
 export async function negotiateEra(host: NegotiationHost, params: InitializeParams, options: NegotiateOptions): Promise<NegotiateOutcome> {
   const { era = 'auto', ...requestOptions } = options;
   let handshakeParams = params;
+  let handshakeOptions: RequestOptions = requestOptions;
   // A version pinned for the handshake (`protocolVersion` of a revision with one) means the legacy era: no discovery.
   const pinnedLegacy = params.protocolVersion !== undefined && handshakeOf(params.protocolVersion);
   if (era === 'modern' || (era === 'auto' && !pinnedLegacy)) {
-    const timeoutMs = requestOptions.timeoutMs ?? (host.discoveryAwaitsAnswer ? undefined : (host.discoveryTimeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS));
+    const budget = requestOptions.timeoutMs;
+    const started = host.now();
+    const timeoutMs = budget ?? (host.discoveryAwaitsAnswer ? undefined : (host.discoveryTimeoutMs ?? DEFAULT_DISCOVERY_TIMEOUT_MS));
     const discoveryOptions = timeoutMs === undefined ? requestOptions : { ...requestOptions, timeoutMs };
-    const discovery = await runClientDiscovery(host, era, discoveryOptions, params.protocolVersion);
+    const discovery = await runClientDiscovery(host, era, discoveryOptions, params.protocolVersion, budget !== undefined);
     if (discovery.kind === 'failed') {
       await host.closed;
       throw discovery.error;
@@ -108,19 +122,25 @@ export async function negotiateEra(host: NegotiationHost, params: InitializePara
       const { protocolVersion: _modern, ...rest } = params;
       handshakeParams = rest;
     }
+    if (budget !== undefined && budget !== Infinity) {
+      // What discovery left of the connect timeout (at least 1 ms: the handshake then times out through the ledger).
+      const spent = host.now() - Math.max(started, host.timeoutsRestartedAt);
+      handshakeOptions = { ...requestOptions, timeoutMs: Math.max(1, budget - spent) };
+    }
   }
-  return { era: 'legacy', result: await host.initialize(handshakeParams, requestOptions) };
+  return { era: 'legacy', result: await host.initialize(handshakeParams, handshakeOptions) };
 }
 
-/** Codes only a modern server sends: after one of them there is no fallback (digest §5.4). */
+/** Codes only a modern server sends: after one of them there is no fallback (2026-07-28, Transports: backwards compatibility). */
 const MODERN_REFUSALS: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, ErrorCode.MissingRequiredClientCapability]);
 
 /**
  * Runs discovery through the ledger (visible, timed, cancellable) and reports to the machine.
  * `era: 'modern'` never falls back. Returns `legacy` without touching the machine when this
- * side speaks no modern version.
+ * side speaks no modern version. `timedByConnect`: `options.timeoutMs` is the whole connect
+ * timeout, so a discovery that timed out leaves no time for a fallback.
  */
-export async function runClientDiscovery(host: DiscoveryHost, era: 'auto' | 'modern', options: RequestOptions, pinned?: string): Promise<DiscoveryOutcome> {
+export async function runClientDiscovery(host: DiscoveryHost, era: 'auto' | 'modern', options: RequestOptions, pinned?: string, timedByConnect = false): Promise<DiscoveryOutcome> {
   const modern = newestFirst(host.supported.filter((version) => !handshakeOf(version)));
   const legacy = newestFirst(host.supported.filter(handshakeOf));
   const fail = (error: Error, reason: CloseReason): DiscoveryOutcome => {
@@ -157,6 +177,7 @@ export async function runClientDiscovery(host: DiscoveryHost, era: 'auto' | 'mod
       }
       if (failure instanceof JsonRpcError && MODERN_REFUSALS.has(failure.code)) return fail(failure, 'initializeFailed');
       if (failure instanceof RequestCancelledError || failure instanceof ConnectionClosedError) return fail(failure, 'initializeFailed');
+      if (timedByConnect && failure instanceof RequestTimeoutError) return fail(failure, 'initializeFailed');
       return fallBack(failure);
     }
     const offered = result.supportedVersions;

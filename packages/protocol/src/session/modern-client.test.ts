@@ -1,5 +1,6 @@
 /** The modern era on the client (digest §5.4, §6): discovery, fallback, per-request `_meta`, `resultType`, MRTR rounds. */
 import { describe, expect, it } from 'vitest';
+import { RequestTimeoutError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { InspectEvent } from '../observability/events.js';
 import { InMemoryTransport } from '../transport/in-memory.js';
@@ -157,6 +158,34 @@ describe('Session (modern era, client)', () => {
       await reply(last('server/discover'), { error: { code: -32601, message: 'Method not found' } });
       await reply(last('initialize'), { result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'legacy', version: '1' } } });
       await expect(agreed).resolves.toMatchObject({ era: 'legacy' });
+    });
+
+    it('ends with a RequestTimeoutError when discovery used the whole connect timeout, sending no initialize', async () => {
+      const { session, peer, clock } = await setup({}, { answersUntilClosed: true });
+      const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO }, { timeoutMs: 1_000 });
+      const failure = agreed.catch((error: unknown) => error);
+      await flush();
+      clock.advance(1_000);
+      await flush();
+      expect(await failure).toBeInstanceOf(RequestTimeoutError);
+      expect(peer.sent('initialize')).toEqual([]);
+      expect(session.state.kind).toBe('terminated');
+    });
+
+    it('gives the fallback handshake only what discovery left of the connect timeout', async () => {
+      const { session, peer, last, reply, clock } = await setup();
+      const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO }, { timeoutMs: 1_000 });
+      const failure = agreed.catch((error: unknown) => error);
+      await flush();
+      clock.advance(600);
+      await reply(last('server/discover'), { error: { code: -32601, message: 'Method not found' } });
+      expect(peer.sent('initialize')).toHaveLength(1);
+      clock.advance(399);
+      await flush();
+      expect(session.state.kind).toBe('initializing');
+      clock.advance(1);
+      await flush();
+      expect(await failure).toMatchObject({ name: 'RequestTimeoutError', timeoutMs: 400 });
     });
 
     it('skips discovery when protocolVersion pins a handshake revision', async () => {

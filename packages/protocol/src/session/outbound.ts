@@ -88,6 +88,8 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
   #rounds: WeakMap<OutboundRecord, Rounds> | undefined;
   /** While the transport authorizes: the requests whose timeout waits for it to end. */
   #paused: Set<OutboundRecord> | undefined;
+  /** When an authorization last ended and restarted the pending timeouts (`-Infinity` if none has). */
+  timeoutsRestartedAt = Number.NEGATIVE_INFINITY;
 
   constructor(host: OutboundHost) {
     this.#host = host;
@@ -488,6 +490,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
     }
     const paused = this.#paused;
     this.#paused = undefined;
+    this.timeoutsRestartedAt = this.#host.clock.now();
     for (const record of paused ?? []) {
       // Settled meanwhile, or between input rounds (the next round arms its own timer): nothing to restart.
       if (ledger.outbound(record.id) === record && record.state !== 'waitingForInput') this.#armTimeout(record);

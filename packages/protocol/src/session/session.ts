@@ -766,6 +766,14 @@ class SessionNegotiation implements NegotiationHost {
   initialize(params: InitializeParams, options: RequestOptions): Promise<InitializeResultShape> {
     return this.#session.initialize(params, options);
   }
+
+  now(): number {
+    return this.#host.clock.now();
+  }
+
+  get timeoutsRestartedAt(): number {
+    return this.#host.outbound.timeoutsRestartedAt;
+  }
 }
 
 /** The effects a gate returns to its caller (the others the session performs itself). */
