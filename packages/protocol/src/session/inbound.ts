@@ -18,7 +18,7 @@ import {
   type JsonRpcRequest,
   type RequestId,
 } from '../jsonrpc/messages.js';
-import { capabilityFor, capabilityName, hasCapability } from '../capabilities/table.js';
+import { capabilityName } from '../capabilities/table.js';
 import { batchRefusal, initializeInBatch, nestedBatch, requestIdInUse } from '../jsonrpc/envelope-rules.js';
 import type { ConnectionEffect, ConnectionEvent, PeerInfo, Role } from '../machines/connection-types.js';
 import { readTraceContext } from '../observability/trace-context.js';
@@ -30,6 +30,7 @@ import type { Clock } from './clock.js';
 import { validateCustom, validateCustomAsync, withoutMeta, type CustomRequestSpec } from './custom-methods.js';
 import { HandlerContext, type HandlerContextHost } from './handler-context.js';
 import type { InboundRecord, RequestLedger } from './ledger.js';
+import { notificationSpec, requestSpec, requestVerdict, type MethodPolicyContext } from './method-policy.js';
 import type { SessionObserver } from './observer.js';
 import type { NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import type { OutboundRequests } from './outbound.js';
@@ -39,7 +40,7 @@ import { acceptsNoParams, formatIssues } from './validation.js';
 const MAX_DEFERRED_INBOUND = 1024;
 
 /** What inbound dispatch needs from its session. */
-export interface InboundHost {
+export interface InboundHost extends MethodPolicyContext {
   readonly role: Role;
   readonly clock: Clock;
   readonly ledger: RequestLedger;
@@ -235,18 +236,13 @@ export class InboundDispatcher implements HandlerContextHost {
       host.answerInitialize(message, context);
       return;
     }
-    const revision = host.revision();
-    const spec = revision.requests[method];
+    const spec = requestSpec(host.revision(), method);
     const custom = spec === undefined ? host.options.customMethods?.request(method) : undefined;
     if (custom !== undefined) return this.#onCustomRequest(message, custom, context);
-    const inbound = host.role === 'server' ? 'clientToServer' : 'serverToClient';
-    if (spec === undefined || (spec.direction !== 'both' && spec.direction !== inbound)) {
-      this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
-      return;
-    }
-    const requirement = capabilityFor(method, revision.version, host.role);
-    if (host.options.strictCapabilities !== false && requirement !== undefined && requirement.holder === host.role && !hasCapability(host.options.capabilities(), requirement.path)) {
-      this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method} (the ${capabilityName(requirement.path)} capability was not declared)`);
+    const verdict = requestVerdict(host, method, 'receive', true);
+    if (spec === undefined || verdict.kind !== 'allowed') {
+      const undeclared = verdict.kind === 'undeclared' ? ` (the ${capabilityName(verdict.path)} capability was not declared)` : '';
+      this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}${undeclared}`);
       return;
     }
     const handler = host.requestHandler(method);
@@ -356,7 +352,7 @@ export class InboundDispatcher implements HandlerContextHost {
       if (effect.type === 'dropInbound') return host.observer.diagnostic(`dropped notification ${method}: ${effect.reason}`);
     }
     const params = message.params ?? {};
-    const spec = host.revision().notifications[method];
+    const spec = notificationSpec(host.revision(), method);
     const custom = spec === undefined ? host.options.customMethods?.notification(method) : undefined;
     if (custom?.params !== undefined) {
       validateCustom(custom.params, withoutMeta(params), (validation) => {

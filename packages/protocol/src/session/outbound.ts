@@ -20,7 +20,7 @@ import {
   type ConnectionClosedError,
 } from '../errors/errors.js';
 import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResultResponse, type RequestId } from '../jsonrpc/messages.js';
-import { capabilityFor, capabilityName, hasCapability } from '../capabilities/table.js';
+import { capabilityName, hasCapability } from '../capabilities/table.js';
 import type { ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
 import { hasTraceKeys, outboundTraceContext, TRACE_CONTEXT_KEYS, type TraceContext } from '../observability/trace-context.js';
 import type { Revision } from '../revisions/types.js';
@@ -29,6 +29,7 @@ import type { Clock } from './clock.js';
 import { customMethodRefusal, customOptInPath, optInOf, validateCustom } from './custom-methods.js';
 import type { DeadlineExpiry } from './deadlines.js';
 import type { OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
+import { hasReturnChannel, notificationSpec, notificationVerdict, requestSpec, requestVerdict, type MethodPolicyContext } from './method-policy.js';
 import type { SessionObserver } from './observer.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, INPUT_REQUIRED_METHODS, gatherInputResponses, inputRequestContext, isInputRequired, readResultType, retryParams, type InputAnswerer } from './input-rounds.js';
 import type { NotificationOptions, RequestOptions, SessionOptions } from './options.js';
@@ -43,8 +44,8 @@ const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'faile
  * gets its answer or its RequestTimeoutError instead of exiting early.
  */
 
-/** What outbound requests need from their session. */
-export interface OutboundHost {
+/** What outbound requests need from their session (the method policy reads it too). */
+export interface OutboundHost extends MethodPolicyContext {
   readonly role: Role;
   readonly clock: Clock;
   readonly ledger: RequestLedger;
@@ -105,39 +106,34 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
   refusal(method: string, options: RequestOptions, transport: Transport): Error | undefined {
     const host = this.#host;
     const revision = host.revision();
-    if (method === 'initialize' || (method === 'ping' && revision.features.ping)) return undefined;
-    const spec = revision.requests[method];
-    if (spec === undefined && options.custom !== undefined) return this.#customRefusal(method, options.custom, options, transport);
-    if (spec === undefined) {
-      return new CapabilityNotSupportedError(method, `protocol revision ${revision.version}`, 'peer', {
-        message: `${method} does not exist in the negotiated protocol revision ${revision.version}`,
-      });
+    const returnChannel = hasReturnChannel(host.role, revision, transport);
+    if (options.custom !== undefined && requestSpec(revision, method) === undefined) return this.#customRefusal(method, options.custom, options, returnChannel);
+    const verdict = requestVerdict(this.#host, method, 'send', returnChannel, options.skipCapabilityCheck === true);
+    switch (verdict.kind) {
+      case 'allowed':
+        return undefined;
+      case 'absent':
+        return new CapabilityNotSupportedError(method, `protocol revision ${revision.version}`, 'peer', {
+          message: `${method} does not exist in the negotiated protocol revision ${revision.version}`,
+        });
+      case 'wrongDirection':
+        return new InvalidStateError(`A ${host.role} cannot send ${method}`, host.stateKind());
+      case 'noReturnChannel':
+        return noReturnChannel(method);
+      case 'undeclared':
+        return new CapabilityNotSupportedError(method, capabilityName(verdict.path), verdict.holder);
     }
-    if (spec.direction !== 'both' && spec.direction !== (host.role === 'client' ? 'clientToServer' : 'serverToClient')) {
-      return new InvalidStateError(`A ${host.role} cannot send ${method}`, host.stateKind());
-    }
-    if (host.role === 'server' && transport.canSendRequests === false) {
-      return new NoReturnChannelError(`Cannot send ${method}: this transport has no channel for server-to-client requests`);
-    }
-    if (options.skipCapabilityCheck === true || host.options.strictCapabilities === false) return undefined;
-    const requirement = capabilityFor(method, revision.version, host.role === 'client' ? 'server' : 'client');
-    if (requirement !== undefined && requirement.holder !== host.role && !hasCapability(host.peer()?.capabilities, requirement.path)) {
-      return new CapabilityNotSupportedError(method, capabilityName(requirement.path), 'peer');
-    }
-    return undefined;
   }
 
   /**
    * Why custom `method` may not be sent: a name that cannot be custom, a server without a
    * return channel, or a peer that did not declare the opt-in (unless checks are relaxed).
    */
-  #customRefusal(method: string, custom: { readonly optIn?: string | false }, options: { readonly skipCapabilityCheck?: boolean }, transport: Transport | undefined): Error | undefined {
+  #customRefusal(method: string, custom: { readonly optIn?: string | false }, options: { readonly skipCapabilityCheck?: boolean }, returnChannel: boolean): Error | undefined {
     const host = this.#host;
     const naming = customMethodRefusal(method);
     if (naming !== undefined) return new InvalidArgumentError(naming);
-    if (transport !== undefined && host.role === 'server' && (transport.canSendRequests === false || !host.revision().features.serverRequests)) {
-      return new NoReturnChannelError(`Cannot send ${method}: this connection has no channel for server-to-client requests`);
-    }
+    if (!returnChannel) return noReturnChannel(method);
     const id = optInOf(method, custom);
     if (id === undefined || options.skipCapabilityCheck === true || host.options.strictCapabilities === false) return undefined;
     const path = customOptInPath(host.revision().version, id);
@@ -146,20 +142,20 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
 
   /** Why notification `method` may not be sent in this revision with our capabilities; undefined when it may. */
   notificationRefusal(method: string, options: NotificationOptions = {}): Error | undefined {
-    if (method === 'notifications/cancelled' || method === 'notifications/initialized') return undefined;
-    const host = this.#host;
-    const revision = host.revision();
-    if (revision.notifications[method] === undefined && options.custom !== undefined) return this.#customRefusal(method, options.custom, {}, undefined);
-    if (revision.notifications[method] === undefined && !method.startsWith('notifications/experimental')) {
-      return new CapabilityNotSupportedError(method, `protocol revision ${revision.version}`, 'local', {
-        message: `${method} does not exist in protocol revision ${revision.version}`,
-      });
+    const revision = this.#host.revision();
+    // A notification needs no return channel: a custom one is checked for its name and opt-in only.
+    if (options.custom !== undefined && notificationSpec(revision, method) === undefined) return this.#customRefusal(method, options.custom, {}, true);
+    const verdict = notificationVerdict(this.#host, method);
+    switch (verdict.kind) {
+      case 'allowed':
+        return undefined;
+      case 'undeclared':
+        return new CapabilityNotSupportedError(method, capabilityName(verdict.path), 'local');
+      default:
+        return new CapabilityNotSupportedError(method, `protocol revision ${revision.version}`, 'local', {
+          message: `${method} does not exist in protocol revision ${revision.version}`,
+        });
     }
-    const requirement = capabilityFor(method, revision.version, host.role === 'client' ? 'server' : 'client');
-    if (host.options.strictCapabilities !== false && requirement !== undefined && requirement.holder === host.role && !hasCapability(host.options.capabilities(), requirement.path)) {
-      return new CapabilityNotSupportedError(method, capabilityName(requirement.path), 'local');
-    }
-    return undefined;
   }
 
   /**
@@ -337,7 +333,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
       return;
     }
     const revision = this.#host.revision();
-    const spec = record.method === 'initialize' ? undefined : revision.requests[record.method];
+    const spec = record.method === 'initialize' ? undefined : requestSpec(revision, record.method);
     if (spec === undefined) {
       ledger.settle(record, { event: 'complete', result: message.result });
       return;
@@ -554,3 +550,6 @@ export function abortReason(signal: AbortSignal): string {
   return 'aborted by the caller';
 }
 
+function noReturnChannel(method: string): Error {
+  return new NoReturnChannelError(`Cannot send ${method}: this connection has no channel for server-to-client requests`);
+}

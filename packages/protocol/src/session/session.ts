@@ -207,6 +207,18 @@ export class Session {
         return this.#session.#revision;
       }
 
+      get strictCapabilities(): boolean {
+        return this.options.strictCapabilities !== false;
+      }
+
+      ownCapabilities(): JsonObject {
+        return this.options.capabilities();
+      }
+
+      peerCapabilities(): JsonObject | undefined {
+        return this.#session.peer?.capabilities;
+      }
+
       protocolVersion(): string | undefined {
         return this.#session.protocolVersion;
       }
