@@ -7,32 +7,25 @@
  * place (`#write`), which adds its `_meta` (`request-meta.ts`).
  */
 import {
-  CapabilityNotSupportedError,
-  InvalidArgumentError,
   InputRoundsExceededError,
   InvalidResultError,
-  InvalidStateError,
   JsonRpcError,
-  NoReturnChannelError,
   RequestCancelledError,
   RequestTimeoutError,
   TransportError,
   type ConnectionClosedError,
 } from '../errors/errors.js';
 import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResultResponse, type RequestId } from '../jsonrpc/messages.js';
-import { capabilityName, hasCapability } from '../capabilities/table.js';
-import type { ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
 import { hasTraceKeys, outboundTraceContext, TRACE_CONTEXT_KEYS, type TraceContext } from '../observability/trace-context.js';
-import type { Revision } from '../revisions/types.js';
-import type { Transport } from '../transport/transport.js';
 import type { Clock } from './clock.js';
-import { customMethodRefusal, customOptInPath, optInOf, validateCustom } from './custom-methods.js';
+import { validateCustom } from './custom-methods.js';
 import type { DeadlineExpiry } from './deadlines.js';
 import type { OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
-import { hasReturnChannel, notificationSpec, notificationVerdict, requestSpec, requestVerdict, type MethodPolicyContext } from './method-policy.js';
+import { requestSpec } from './method-policy.js';
+import type { RefusalContext } from './method-refusals.js';
 import type { SessionObserver } from './observer.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, INPUT_REQUIRED_METHODS, gatherInputResponses, inputRequestContext, isInputRequired, readResultType, retryParams, type InputAnswerer } from './input-rounds.js';
-import type { NotificationOptions, RequestOptions, SessionOptions } from './options.js';
+import type { RequestOptions, SessionOptions } from './options.js';
 import { stampRequestMeta, type RequestIdentity } from './request-meta.js';
 import { formatIssues } from './validation.js';
 
@@ -44,16 +37,12 @@ const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'faile
  * gets its answer or its RequestTimeoutError instead of exiting early.
  */
 
-/** What outbound requests need from their session (the method policy reads it too). */
-export interface OutboundHost extends MethodPolicyContext {
-  readonly role: Role;
+/** What outbound requests need from their session (the method policy and its refusals read it too). */
+export interface OutboundHost extends RefusalContext {
   readonly clock: Clock;
   readonly ledger: RequestLedger;
   readonly observer: SessionObserver;
   readonly options: SessionOptions;
-  revision(): Revision;
-  peer(): PeerInfo | undefined;
-  stateKind(): ConnectionStateKind;
   write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void>;
   /** Sends `notifications/cancelled` through the session's gate. */
   sendNotification(method: string, params: JsonObject): Promise<void>;
@@ -100,62 +89,6 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
   /** Cancellations still being written (the close waits for them, bounded by its deadline). */
   cancelsInFlight(): Promise<unknown> {
     return Promise.allSettled(this.#cancelsInFlight === undefined ? [] : [...this.#cancelsInFlight]);
-  }
-
-  /** Why `method` may not be sent now in this revision, to this peer, over this transport; undefined when it may. */
-  refusal(method: string, options: RequestOptions, transport: Transport): Error | undefined {
-    const host = this.#host;
-    const revision = host.revision();
-    const returnChannel = hasReturnChannel(host.role, revision, transport);
-    if (options.custom !== undefined && requestSpec(revision, method) === undefined) return this.#customRefusal(method, options.custom, options, returnChannel);
-    const verdict = requestVerdict(this.#host, method, 'send', returnChannel, options.skipCapabilityCheck === true);
-    switch (verdict.kind) {
-      case 'allowed':
-        return undefined;
-      case 'absent':
-        return new CapabilityNotSupportedError(method, `protocol revision ${revision.version}`, 'peer', {
-          message: `${method} does not exist in the negotiated protocol revision ${revision.version}`,
-        });
-      case 'wrongDirection':
-        return new InvalidStateError(`A ${host.role} cannot send ${method}`, host.stateKind());
-      case 'noReturnChannel':
-        return noReturnChannel(method);
-      case 'undeclared':
-        return new CapabilityNotSupportedError(method, capabilityName(verdict.path), verdict.holder);
-    }
-  }
-
-  /**
-   * Why custom `method` may not be sent: a name that cannot be custom, a server without a
-   * return channel, or a peer that did not declare the opt-in (unless checks are relaxed).
-   */
-  #customRefusal(method: string, custom: { readonly optIn?: string | false }, options: { readonly skipCapabilityCheck?: boolean }, returnChannel: boolean): Error | undefined {
-    const host = this.#host;
-    const naming = customMethodRefusal(method);
-    if (naming !== undefined) return new InvalidArgumentError(naming);
-    if (!returnChannel) return noReturnChannel(method);
-    const id = optInOf(method, custom);
-    if (id === undefined || options.skipCapabilityCheck === true || host.options.strictCapabilities === false) return undefined;
-    const path = customOptInPath(host.revision().version, id);
-    return hasCapability(host.peer()?.capabilities, path) ? undefined : new CapabilityNotSupportedError(method, capabilityName(path), 'peer');
-  }
-
-  /** Why notification `method` may not be sent in this revision with our capabilities; undefined when it may. */
-  notificationRefusal(method: string, options: NotificationOptions = {}): Error | undefined {
-    const revision = this.#host.revision();
-    // A notification needs no return channel: a custom one is checked for its name and opt-in only.
-    if (options.custom !== undefined && notificationSpec(revision, method) === undefined) return this.#customRefusal(method, options.custom, {}, true);
-    const verdict = notificationVerdict(this.#host, method);
-    switch (verdict.kind) {
-      case 'allowed':
-        return undefined;
-      case 'undeclared':
-        return new CapabilityNotSupportedError(method, capabilityName(verdict.path), 'local');
-      default:
-        return new CapabilityNotSupportedError(method, `protocol revision ${revision.version}`, 'local', {
-          message: `${method} does not exist in protocol revision ${revision.version}`,
-        });
-    }
   }
 
   /**
@@ -548,8 +481,4 @@ export function abortReason(signal: AbortSignal): string {
   if (reason instanceof Error) return reason.message;
   if (typeof reason === 'string') return reason;
   return 'aborted by the caller';
-}
-
-function noReturnChannel(method: string): Error {
-  return new NoReturnChannelError(`Cannot send ${method}: this connection has no channel for server-to-client requests`);
 }

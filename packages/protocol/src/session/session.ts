@@ -49,6 +49,7 @@ import type {
 } from './options.js';
 import { answerInput, type InputAnswerer } from './input-rounds.js';
 import { OutboundRequests, abortReason, type OutboundHost } from './outbound.js';
+import { notificationRefusal, requestRefusal } from './method-refusals.js';
 import type { RequestIdentity } from './request-meta.js';
 import { closeTransport, terminateTransport } from './transport-effects.js';
 
@@ -563,7 +564,7 @@ export class Session {
     if (transport === undefined) return Promise.reject(new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind));
     const effects = this.#dispatch(options.waitForOperating === true ? { type: 'outboundRequest', method, waitForOperating: true } : { type: 'outboundRequest', method });
     const held = effects.some(isHold);
-    const refused = held ? undefined : (this.#refusal(effects) ?? this.#outbound.refusal(method, options, transport));
+    const refused = held ? undefined : (this.#refusal(effects) ?? requestRefusal(this.#host, method, options, transport));
     if (refused !== undefined) return Promise.reject(refused);
     if (options.signal?.aborted === true) {
       return Promise.reject(new RequestCancelledError(`${method} was cancelled before it was sent`, { reason: abortReason(options.signal) }));
@@ -574,7 +575,7 @@ export class Session {
   /** Sends a notification. Rejects with a typed error when the state or capabilities forbid it. */
   async notify(method: string, params?: JsonObject, options: NotificationOptions = {}): Promise<void> {
     if (this.#transport === undefined) throw new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind);
-    const refused = this.#gate({ type: 'outboundNotification', method }) ?? this.#outbound.notificationRefusal(method, options);
+    const refused = this.#gate({ type: 'outboundNotification', method }) ?? notificationRefusal(this.#host, method, options);
     if (refused !== undefined) throw refused;
     const schema = options.custom?.params;
     if (schema !== undefined) params = await checkCustomParams(method, schema, params);
@@ -691,7 +692,7 @@ export class Session {
   /** Each held request passes the gate and the capability checks again now that the session is Operating. */
   #releaseHeld(): void {
     const transport = this.#transport;
-    if (transport !== undefined) this.#outbound.releaseHeld((method, options) => this.#gate({ type: 'outboundRequest', method }) ?? this.#outbound.refusal(method, options, transport));
+    if (transport !== undefined) this.#outbound.releaseHeld((method, options) => this.#gate({ type: 'outboundRequest', method }) ?? requestRefusal(this.#host, method, options, transport));
   }
 
   #emitTransition(from: ConnectionState, to: ConnectionState, event: ConnectionEvent): void {
