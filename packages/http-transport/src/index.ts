@@ -28,6 +28,7 @@ export {
   createStreamableHttpServer,
   isLoopbackAddress,
   isValidSessionId,
+  sessionPrincipal,
 } from './server/index.js';
 export type {
   AuthenticateResult,
@@ -44,7 +45,9 @@ export type {
   LivenessStore,
   ManagedSession,
   MessageBus,
+  PrincipalOf,
   ReplayResult,
+  SessionAdmission,
   SessionEndReason,
   SessionRecord,
   SessionStore,

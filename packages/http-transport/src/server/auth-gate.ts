@@ -6,6 +6,7 @@
 import { HttpErrorCode, errorResponse } from './http-response.js';
 import type { InboundRequest } from './inbound.js';
 import type { StreamableHttpServerOptions } from './server-options.js';
+import { sessionPrincipal } from './session-principal.js';
 
 /** A request that passed authentication. */
 export interface Admitted {
@@ -27,6 +28,8 @@ export interface AuthGate {
 export function createAuthGate(options: StreamableHttpServerOptions): AuthGate {
   const layer = options.authorization;
   const authenticate = layer === undefined ? options.authenticate : (request: Request) => layer.authenticate(request);
+  // Every session is bound to its principal, however the request was authenticated (session-principal.ts).
+  const principalOf = layer?.principalOf === undefined ? options.principalOf : (authInfo: unknown) => layer.principalOf?.(authInfo);
   return {
     serve: (inbound) => (layer?.serve === undefined ? undefined : layer.serve(inbound.toRequest())),
     async admit(inbound) {
@@ -40,7 +43,7 @@ export function createAuthGate(options: StreamableHttpServerOptions): AuthGate {
         });
       }
       if (authInfo instanceof Response) return authInfo;
-      return { authInfo, principal: layer?.principalOf?.(authInfo) };
+      return { authInfo, principal: await sessionPrincipal(authInfo, principalOf) };
     },
     authorize: (admitted, messages) => (layer?.authorize === undefined ? undefined : layer.authorize(admitted.authInfo, messages)),
   };

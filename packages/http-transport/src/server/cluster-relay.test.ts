@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from './event-store.js';
 import { InMemoryMessageBus, InMemorySessionStore } from './memory-shared-state.js';
 import type { StreamableHttpServer } from './server-options.js';
+import { sessionPrincipal } from './session-principal.js';
 import { createStreamableHttpServer } from './streamable-http-server.js';
 import { ACCEPT_BOTH, createServerSession, initializeBody, messagesOf, postInit, readEvents } from './test-support.js';
 
@@ -126,5 +127,28 @@ describe('cluster relay', () => {
     expect(used.status).toBe(503);
     expect(errors.every((error) => error instanceof SharedStoreUnavailableError)).toBe(true);
     expect(errors).toHaveLength(2);
+  });
+
+  it('neither relays nor adopts a session for another principal: 404, and the record keeps its owner', async () => {
+    const sessions = new InMemorySessionStore();
+    const bus = new InMemoryMessageBus();
+    const server = createStreamableHttpServer({
+      cluster: { instanceId: 'b', sessions, bus },
+      authenticate: (request) => ({ user: request.headers.get('x-user') }),
+      connect: (transport) => createServerSession(transport).connect(transport),
+    });
+    servers.push(server);
+    // A session of alice whose owner died: nobody serves its channel any more.
+    const record = { sessionId: 'orphan', protocolVersion: '2025-11-25', clientCapabilities: {}, principal: await sessionPrincipal({ user: 'alice' }), owner: 'dead', expiresAt: 0 };
+    sessions.put(record, 60_000);
+    const call = (user: string): Promise<Response> =>
+      server.handleFetch(new Request(URL_, post('orphan', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: ACCEPT_BOTH, 'x-user': user })));
+    const foreign = await call('bob');
+    expect(foreign.status).toBe(404);
+    expect(sessions.get('orphan')?.owner).toBe('dead');
+    expect(server.sessions.size).toBe(0);
+    const own = await call('alice');
+    expect(own.status).toBe(200);
+    expect(sessions.get('orphan')?.owner).toBe('b');
   });
 });

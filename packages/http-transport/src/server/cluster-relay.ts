@@ -230,10 +230,11 @@ export interface ClusterMembership {
   /** Restarts the record's time to live (the session was used). */
   touch(sessionId: string): void;
   /**
-   * Relays a request for a session this instance does not run, or adopts the session when its
-   * owner is dead and serves the request here; `undefined` when the session is unknown everywhere.
+   * Relays a request of `principal` for a session this instance does not run, or adopts the
+   * session when its owner is dead and serves the request here; `undefined` when the session is
+   * unknown everywhere or bound to another principal (it is not relayed: the answer is 404).
    */
-  relay(sessionId: string, request: Parameters<typeof relayRequest>[2]): Promise<Response | undefined>;
+  relay(sessionId: string, request: Parameters<typeof relayRequest>[2], principal: string | undefined): Promise<Response | undefined>;
   /** Stops this instance's liveness beats (the server is closing). */
   leave(): Promise<void>;
 }
@@ -317,11 +318,12 @@ export function joinCluster(cluster: ClusterOptions, ttlMs: number, host: Cluste
     touch: (sessionId) => {
       void Promise.resolve(cluster.sessions.touch(sessionId, ttl)).catch(onError);
     },
-    relay: async (sessionId, request) => {
+    relay: async (sessionId, request, principal) => {
       // Twice at most: when another instance wins the adoption, relay to it.
       for (let attempt = 0; attempt < 2; attempt++) {
         const record = await cluster.sessions.get(sessionId);
-        if (record === undefined) return undefined;
+        // Another principal's session is not relayed (nor adopted); the owner would refuse it too.
+        if (record === undefined || record.principal !== principal) return undefined;
         if (record.owner === cluster.instanceId) {
           // Adopted here by a concurrent request: serve it once the session's machine is up.
           await adopting.get(sessionId);
@@ -351,8 +353,9 @@ export function joinCluster(cluster: ClusterOptions, ttlMs: number, host: Cluste
 }
 
 /**
- * Relays `inbound` when it names a session that another instance runs; `undefined` when this
- * instance should answer it (its own session, no session header, or a session unknown everywhere).
+ * Relays `inbound` (of `principal`) when it names a session that another instance runs;
+ * `undefined` when this instance should answer it (its own session, no session header, or a
+ * session unknown everywhere or bound to another principal: answered 404 here).
  * A legacy HTTP+SSE POST (`legacyMessage`) names its session in `?sessionId=` like `/messages` reads it.
  */
 export async function relayToOwner(
@@ -360,6 +363,7 @@ export async function relayToOwner(
   inbound: InboundRequest,
   maxBody: number,
   ownsSession: (id: string) => boolean,
+  principal: string | undefined,
   legacyMessage = false,
 ): Promise<Response | undefined> {
   const sessionId = (legacyMessage ? inbound.searchParams.get('sessionId') : undefined) ?? inbound.header(SESSION_ID_HEADER);
@@ -370,7 +374,7 @@ export async function relayToOwner(
     if (!read.ok) return read.tooLarge ? errorResponse(413, ErrorCode.InvalidRequest, 'Payload Too Large') : errorResponse(400, ErrorCode.ParseError, `Parse error: ${read.reason}`);
     body = 'text' in read ? read.text : JSON.stringify(read.parsed);
   }
-  const response = await cluster.relay(sessionId, { method: inbound.method, url: inbound.toRequest().url, headers: inbound.headerRecord(), body, signal: inbound.signal });
+  const response = await cluster.relay(sessionId, { method: inbound.method, url: inbound.toRequest().url, headers: inbound.headerRecord(), body, signal: inbound.signal }, principal);
   // Known nowhere (or the owner is gone): a body was read, so answer here rather than fall through.
   return response ?? (body === undefined ? undefined : errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found'));
 }

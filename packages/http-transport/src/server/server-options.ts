@@ -7,6 +7,7 @@ import type { Clock } from '@statemcp/protocol';
 import type { ClusterOptions } from './cluster-relay.js';
 import type { EventStore } from './event-store.js';
 import type { HostGuardOptions } from './host-guard.js';
+import type { PrincipalOf } from './session-principal.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
 
 /** The header carrying the session id (case-insensitive; `MCP-Session-Id` in 2025-11-25). */
@@ -35,7 +36,7 @@ export interface HttpAuthorization {
   authorize?(authInfo: unknown, messages: readonly unknown[]): Response | undefined;
   /**
    * Who a request acts for. A session remembers the principal that created it; requests of
-   * another principal get 404 as if the session did not exist.
+   * another principal get 404 as if the session did not exist. Default: `sessionPrincipal`'s rule.
    */
   principalOf?(authInfo: unknown): string | undefined;
 }
@@ -72,6 +73,18 @@ export interface StreamableHttpServerOptions {
   sessionIdleTimeoutMs?: number;
   /** Maximum number of live sessions; beyond it new sessions get 503. Default 10 000. */
   maxSessions?: number;
+  /**
+   * Maximum number of live sessions of one principal (per instance); beyond it its new sessions
+   * get 429 with `Retry-After`. Anonymous sessions count against `maxSessions` only. Default 100;
+   * `Infinity` disables.
+   */
+  maxSessionsPerPrincipal?: number;
+  /**
+   * Maximum number of open GET event streams (standalone streams and `Last-Event-ID`
+   * resumptions) of one principal (per instance); beyond it its GETs get 429 with `Retry-After`.
+   * Default twice `maxSessionsPerPrincipal`; `Infinity` disables.
+   */
+  maxEventStreamsPerPrincipal?: number;
   /** Largest accepted request body in bytes (413 beyond). Default 4 MiB. */
   maxBodyBytes?: number;
   /** Unrelated server messages kept per session while no GET stream is open. Default 1000. */
@@ -100,6 +113,13 @@ export interface StreamableHttpServerOptions {
    * answer directly, or throw to answer 401. For node requests the `Request` has no body.
    */
   authenticate?: (request: Request) => AuthenticateResult | Promise<AuthenticateResult>;
+  /**
+   * Names the principal of `authenticate`'s auth info: each session is bound to the principal
+   * that opened it, and requests of another principal get 404 as if it did not exist. Default
+   * `sessionPrincipal`: the issuer, subject and client of OAuth-shaped auth info (`sub`/`subject`),
+   * else the whole value, as a SHA-256 digest. Return `undefined` to leave a session unbound.
+   */
+  principalOf?: PrincipalOf;
   /**
    * A full authorization layer (takes the place of `authenticate`): OAuth protection with
    * `createProtectedResource` from `@statemcp/http-transport/auth`. Its documents are served

@@ -32,6 +32,7 @@ export function managerOptionsOf(options: StreamableHttpServerOptions): SessionM
   const managerOptions: SessionManagerOptions = {};
   if (options.sessionIdleTimeoutMs !== undefined) managerOptions.idleTimeoutMs = options.sessionIdleTimeoutMs;
   if (options.maxSessions !== undefined) managerOptions.maxSessions = options.maxSessions;
+  if (options.maxSessionsPerPrincipal !== undefined) managerOptions.maxSessionsPerPrincipal = options.maxSessionsPerPrincipal;
   if (options.sessionIdGenerator !== undefined) managerOptions.generateId = options.sessionIdGenerator;
   if (options.clock !== undefined) managerOptions.clock = options.clock;
   return managerOptions;

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { SessionManager, isValidSessionId, type ManagedSession, type SessionEndReason } from './session-manager.js';
 
 class FakeSession implements ManagedSession {
+  readonly principal: string | undefined;
   busy = false;
+  constructor(principal?: string) {
+    this.principal = principal;
+  }
   closedWith: SessionEndReason[] = [];
   isBusy(): boolean {
     return this.busy;
@@ -93,6 +97,50 @@ describe('SessionManager', () => {
       time.advance(101);
       expect(manager.reserve()).toBe(true);
       expect(manager.size).toBe(0);
+    });
+  });
+
+  describe('#admit', () => {
+    it('caps the sessions of one principal, handshakes in flight included, and names the cap that refused', () => {
+      const manager = new SessionManager<FakeSession>({ maxSessions: 10, maxSessionsPerPrincipal: 2, sweepIntervalMs: 0 });
+      expect(manager.admit('alice')).toBe('reserved');
+      manager.add('a1', new FakeSession('alice'));
+      expect(manager.admit('alice')).toBe('reserved');
+      expect(manager.admit('alice')).toBe('maxSessionsPerPrincipal');
+      expect(manager.admit('bob')).toBe('reserved');
+      manager.release('alice');
+      expect(manager.admit('alice')).toBe('reserved');
+      manager.add('a2', new FakeSession('alice'));
+      expect(manager.admit('alice')).toBe('maxSessionsPerPrincipal');
+      manager.forget('a1');
+      expect(manager.admit('alice')).toBe('reserved');
+      manager.add('a3', new FakeSession('alice'));
+      manager.delete('a2');
+      expect(manager.admit('alice')).toBe('reserved');
+    });
+
+    it('never counts anonymous sessions against a principal limit, only against maxSessions', () => {
+      const manager = new SessionManager<FakeSession>({ maxSessions: 3, maxSessionsPerPrincipal: 1, sweepIntervalMs: 0 });
+      for (const id of ['x', 'y', 'z']) {
+        expect(manager.admit()).toBe('reserved');
+        manager.add(id, new FakeSession());
+      }
+      expect(manager.admit()).toBe('maxSessions');
+      expect(manager.admit('alice')).toBe('maxSessions');
+    });
+
+    it('sweeps the idle sessions of a full principal before refusing it, and frees the principal on close', () => {
+      const time = clock();
+      const manager = new SessionManager<FakeSession>({ idleTimeoutMs: 100, maxSessionsPerPrincipal: 1, clock: time.clock, sweepIntervalMs: 0 });
+      manager.admit('alice');
+      manager.add('a1', new FakeSession('alice'));
+      expect(manager.admit('alice')).toBe('maxSessionsPerPrincipal');
+      time.advance(101);
+      expect(manager.admit('alice')).toBe('reserved');
+      manager.add('a2', new FakeSession('alice'));
+      manager.close();
+      expect(new SessionManager<FakeSession>({ maxSessionsPerPrincipal: Number.POSITIVE_INFINITY, sweepIntervalMs: 0 }).maxSessionsPerPrincipal).toBe(Number.POSITIVE_INFINITY);
+      expect(() => new SessionManager<FakeSession>({ maxSessionsPerPrincipal: 0 })).toThrow(RangeError);
     });
   });
 

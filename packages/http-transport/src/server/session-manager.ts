@@ -8,7 +8,8 @@
  *   evicted by a sweep that runs on a housekeeping timer (it never keeps a process alive)
  *   and before each admission;
  * - at most `maxSessions` sessions exist (reservations for handshakes in flight included);
- *   beyond that new sessions are refused;
+ *   beyond that new sessions are refused; one principal holds at most
+ *   `maxSessionsPerPrincipal` of them (`principal-limits.ts`), so one client cannot take them all;
  * - evicting, deleting or closing runs the session's own `close` (its transport close, i.e.
  *   the session's ShuttingDown path). The manager never decides protocol state.
  *
@@ -17,9 +18,12 @@
  */
 import { systemClock, type Clock, type TimerHandle } from '@statemcp/protocol';
 import { flatString } from './flat-string.js';
+import { DEFAULT_MAX_SESSIONS_PER_PRINCIPAL, PrincipalCounter, principalLimit } from './principal-limits.js';
 
 /** What the manager needs from a managed session. */
 export interface ManagedSession {
+  /** The principal the session is bound to (`session-principal.ts`); `undefined` for anonymous sessions. */
+  readonly principal?: string | undefined;
   /** True while the session has an open HTTP exchange (an SSE stream or a pending reply). */
   isBusy(): boolean;
   /** Ends the session. Called at most once by the manager, for eviction or shutdown. */
@@ -35,6 +39,11 @@ export interface SessionManagerOptions {
   idleTimeoutMs?: number;
   /** Maximum number of live sessions (plus handshakes in flight). Default 10 000. */
   maxSessions?: number;
+  /**
+   * Maximum number of live sessions (plus handshakes in flight) of one principal; anonymous
+   * sessions count against `maxSessions` only. Default 100; `Infinity` disables.
+   */
+  maxSessionsPerPrincipal?: number;
   /** Session id generator. Default `crypto.randomUUID`. Ids must be visible ASCII. */
   generateId?: () => string;
   /** Time and timers. Default `systemClock`. */
@@ -42,6 +51,12 @@ export interface SessionManagerOptions {
   /** How often the background sweep runs, ms. Default `min(idleTimeoutMs / 2, 60 000)`; 0 disables. */
   sweepIntervalMs?: number;
 }
+
+/**
+ * What {@link SessionManager.admit} decided: a reservation was made, or the cap that refused it
+ * (`maxSessions`: the server is full; `maxSessionsPerPrincipal`: this principal is).
+ */
+export type SessionAdmission = 'reserved' | 'maxSessions' | 'maxSessionsPerPrincipal';
 
 interface Entry<S> {
   session: S;
@@ -57,6 +72,9 @@ export function isValidSessionId(id: string): boolean {
 export class SessionManager<S extends ManagedSession> {
   readonly idleTimeoutMs: number;
   readonly maxSessions: number;
+  readonly maxSessionsPerPrincipal: number;
+  /** Live sessions and reservations of each principal. */
+  readonly #perPrincipal: PrincipalCounter;
   readonly #generateId: () => string;
   readonly #clock: Clock;
   readonly #sweepIntervalMs: number;
@@ -70,6 +88,8 @@ export class SessionManager<S extends ManagedSession> {
     if (!(this.idleTimeoutMs > 0)) throw new RangeError('idleTimeoutMs must be positive');
     this.maxSessions = options.maxSessions ?? 10_000;
     if (!Number.isSafeInteger(this.maxSessions) || this.maxSessions < 1) throw new RangeError('maxSessions must be a positive integer');
+    this.maxSessionsPerPrincipal = principalLimit('maxSessionsPerPrincipal', options.maxSessionsPerPrincipal ?? DEFAULT_MAX_SESSIONS_PER_PRINCIPAL);
+    this.#perPrincipal = new PrincipalCounter(this.maxSessionsPerPrincipal);
     this.#generateId = options.generateId ?? (() => globalThis.crypto.randomUUID());
     this.#clock = options.clock ?? systemClock;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? (Number.isFinite(this.idleTimeoutMs) ? Math.min(Math.max(this.idleTimeoutMs / 2, 10), 60_000) : 0);
@@ -100,20 +120,31 @@ export class SessionManager<S extends ManagedSession> {
   }
 
   /**
-   * Reserves room for a session whose handshake is in flight. Sweeps first when full.
-   * Returns false when the cap is reached; otherwise call {@link add} or {@link release}.
+   * Reserves room for a session of `principal` whose handshake is in flight. Sweeps first when
+   * the server or the principal is full. Returns the cap that refused it, or `'reserved'`: then
+   * call {@link add} (with a session of the same principal) or {@link release}.
    */
-  reserve(): boolean {
-    if (this.#closed) return false;
+  admit(principal?: string): SessionAdmission {
+    if (this.#closed) return 'maxSessions';
     if (this.#sessions.size + this.#reserved >= this.maxSessions) this.sweep();
-    if (this.#sessions.size + this.#reserved >= this.maxSessions) return false;
+    if (this.#sessions.size + this.#reserved >= this.maxSessions) return 'maxSessions';
+    if (!this.#perPrincipal.tryAcquire(principal)) {
+      this.sweep();
+      if (!this.#perPrincipal.tryAcquire(principal)) return 'maxSessionsPerPrincipal';
+    }
     this.#reserved++;
-    return true;
+    return 'reserved';
   }
 
-  /** Gives back a reservation that did not become a session. */
-  release(): void {
+  /** {@link admit} as a yes or no. */
+  reserve(principal?: string): boolean {
+    return this.admit(principal) === 'reserved';
+  }
+
+  /** Gives back a reservation (of `principal`) that did not become a session. */
+  release(principal?: string): void {
     if (this.#reserved > 0) this.#reserved--;
+    this.#perPrincipal.release(principal);
   }
 
   /** Mints a fresh id (checked to be visible ASCII and unused). */
@@ -126,9 +157,9 @@ export class SessionManager<S extends ManagedSession> {
     throw new Error('Session id generator keeps returning ids already in use');
   }
 
-  /** Registers a session under `id`, consuming a reservation. */
+  /** Registers a session under `id`, consuming a reservation (made for the session's principal). */
   add(id: string, session: S): void {
-    this.release();
+    if (this.#reserved > 0) this.#reserved--;
     this.#sessions.set(id, { session, lastActive: this.#now() });
   }
 
@@ -153,7 +184,10 @@ export class SessionManager<S extends ManagedSession> {
 
   /** Forgets a session that ended by itself (its transport closed). Does not close it. */
   forget(id: string): void {
+    const entry = this.#sessions.get(id);
+    if (entry === undefined) return;
     this.#sessions.delete(id);
+    this.#perPrincipal.release(entry.session.principal);
   }
 
   /** Ends and forgets one session. Returns false when the id is unknown. */
@@ -161,6 +195,7 @@ export class SessionManager<S extends ManagedSession> {
     const entry = this.#sessions.get(id);
     if (entry === undefined) return false;
     this.#sessions.delete(id);
+    this.#perPrincipal.release(entry.session.principal);
     entry.session.close(reason);
     return true;
   }
@@ -176,6 +211,7 @@ export class SessionManager<S extends ManagedSession> {
         continue;
       }
       this.#sessions.delete(id);
+      this.#perPrincipal.release(entry.session.principal);
       evicted++;
       entry.session.close('idle-timeout');
     }
@@ -189,6 +225,9 @@ export class SessionManager<S extends ManagedSession> {
     this.#timer = undefined;
     const entries = [...this.#sessions.values()];
     this.#sessions.clear();
-    for (const entry of entries) entry.session.close('server-closed');
+    for (const entry of entries) {
+      this.#perPrincipal.release(entry.session.principal);
+      entry.session.close('server-closed');
+    }
   }
 }

@@ -32,7 +32,10 @@ export interface SessionRecord {
   readonly protocolVersion: string | undefined;
   /** The capabilities the client declared in `initialize`. */
   readonly clientCapabilities: JsonObject | undefined;
-  /** The principal that created the session (requests of another principal get 404). */
+  /**
+   * The principal that created the session (`sessionPrincipal`, or the authorization layer's
+   * `principalOf`); requests of another principal get 404 and are neither relayed nor adopted.
+   */
   readonly principal: string | undefined;
   /** The `clientInfo` the client sent in `initialize`, when recorded (restored on adoption). */
   readonly clientInfo?: JsonObject | undefined;

@@ -66,6 +66,8 @@ type SseTarget =
 export class SseConnection implements KeepAliveTarget {
   /** Called once when the client disconnects (not when the server closes the connection). */
   onCancel: (() => void) | undefined;
+  /** Called once when the connection ends, whoever ended it (the server, the client, a stall). */
+  onEnd: (() => void) | undefined;
   readonly #headers: Record<string, string>;
   readonly #maxBufferedBytes: number;
   readonly #clock: Clock;
@@ -278,5 +280,8 @@ export class SseConnection implements KeepAliveTarget {
     this.#keepAlive?.delete(this);
     this.#keepAlive = undefined;
     this.#wake();
+    const onEnd = this.onEnd;
+    this.onEnd = undefined;
+    onEnd?.();
   }
 }

@@ -11,10 +11,10 @@
  *   → authenticate (401 or its Response)
  *   POST:   Accept (406) → Content-Type (415) → body size (413) → JSON (400, -32700)
  *           → envelope (400, -32600) → scopes (403) → session id (400 missing / 404 unknown or
- *           another principal's; initialize mints one)
+ *           another principal's; initialize mints one: 503 server full, 429 principal full)
  *           → MCP-Protocol-Version (400) → batch policy (400) → session transport (202 | JSON | SSE)
  *   GET:    stateless (405) → Accept (406) → session (400/404) → version (400)
- *           → Last-Event-ID replay | standalone stream (409 if one is open)
+ *           → Last-Event-ID replay | standalone stream (409 if one is open; 429 over the principal's streams)
  *   DELETE: stateless (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
@@ -45,6 +45,7 @@ import { headerMismatch } from './modern-headers.js';
 import { hostGuardFor, legacyPathsOf, managerOptionsOf, nodeHttp } from './server-setup.js';
 import { HttpSession, type AnySessionTransport } from './http-session.js';
 import { SessionManager } from './session-manager.js';
+import { PrincipalCounter, admissionRefusal, openCountedStream, principalLimit } from './principal-limits.js';
 import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.js';
@@ -74,6 +75,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
   const auth = createAuthGate(options);
   const manager = new SessionManager<HttpSession>(managerOptionsOf(options));
+  const streamsHeld = new PrincipalCounter(principalLimit('maxEventStreamsPerPrincipal', options.maxEventStreamsPerPrincipal ?? 2 * manager.maxSessionsPerPrincipal));
   let closed = false;
   /** Stateless transports whose request is still being answered (closed with the server). */
   const inFlightStateless = new Set<HttpServerSessionTransport>();
@@ -274,9 +276,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     contextFor: (sessionId: string | undefined) => InboundContext,
     principal: string | undefined,
   ): Promise<HttpAnswer> => {
-    if (closed || !manager.reserve()) {
-      return errorResponse(503, HttpErrorCode.Refused, 'Service Unavailable: too many sessions', { headers: { 'retry-after': '5' } });
-    }
+    const refusal = admissionRefusal(closed ? 'maxSessions' : manager.admit(principal), manager.maxSessionsPerPrincipal);
+    if (refusal !== undefined) return refusal;
     let reservationHeld = true;
     try {
       const sessionId = manager.mintId();
@@ -307,7 +308,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       options.onSessionCreated?.(sessionId);
       return response;
     } finally {
-      if (reservationHeld) manager.release();
+      if (reservationHeld) manager.release(principal);
     }
   };
 
@@ -322,10 +323,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (version instanceof Response) return version;
     const headers = sessionHeaders(session.sessionId);
     const lastEventId = inbound.header('last-event-id');
-    if (lastEventId !== undefined && lastEventId !== '' && options.eventStore !== undefined) {
-      return session.resume(lastEventId, headers);
-    }
-    return session.openStandalone(version, headers);
+    const resumeFrom = options.eventStore === undefined || lastEventId === '' ? undefined : lastEventId;
+    return openCountedStream(streamsHeld, admitted.principal, () => (resumeFrom === undefined ? session.openStandalone(version, headers) : session.resume(resumeFrom, headers)));
   };
 
   const handleDelete = async (inbound: InboundRequest, admitted: Admitted): Promise<HttpAnswer> => {
@@ -342,9 +341,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (!acceptsMediaType(inbound.header('accept'), 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
     }
-    if (closed || !manager.reserve()) {
-      return errorResponse(503, HttpErrorCode.Refused, 'Service Unavailable: too many sessions', { headers: { 'retry-after': '5' } });
-    }
+    const refusal = admissionRefusal(closed ? 'maxSessions' : manager.admit(principal), manager.maxSessionsPerPrincipal);
+    if (refusal !== undefined) return refusal;
     let reservationHeld = true;
     try {
       const sessionId = manager.mintId();
@@ -368,7 +366,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       options.onSessionCreated?.(sessionId);
       return transport.connection;
     } finally {
-      if (reservationHeld) manager.release();
+      if (reservationHeld) manager.release(principal);
     }
   };
 
@@ -411,7 +409,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     const admitted = await auth.admit(inbound);
     if (admitted instanceof Response) return admitted;
     if (cluster !== undefined && legacyRoute !== 'sse') {
-      const relayed = await relayToOwner(cluster, inbound, maxBody, (id) => manager.peek(id) !== undefined, legacyRoute === 'messages');
+      const relayed = await relayToOwner(cluster, inbound, maxBody, (id) => manager.peek(id) !== undefined, admitted.principal, legacyRoute === 'messages');
       if (relayed !== undefined) return relayed;
     }
 
@@ -450,7 +448,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
    * Operating from its record (protocol `sessionAdopted`). False when it could not be rebuilt.
    */
   const adoptSession = async (record: SessionRecord): Promise<boolean> => {
-    if (closed || record.protocolVersion === undefined || manager.peek(record.sessionId) !== undefined || !manager.reserve()) return false;
+    if (closed || record.protocolVersion === undefined || manager.peek(record.sessionId) !== undefined || !manager.reserve(record.principal)) return false;
     let reservationHeld = true;
     try {
       const peer = { capabilities: record.clientCapabilities ?? {}, info: { name: 'unknown', version: 'unknown', ...record.clientInfo } };
@@ -461,7 +459,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       options.onSessionCreated?.(record.sessionId);
       return true;
     } finally {
-      if (reservationHeld) manager.release();
+      if (reservationHeld) manager.release(record.principal);
     }
   };
 
