@@ -10,7 +10,7 @@
 import { Client } from '@statemcp/client';
 import { OAuthClientProvider, idJagAssertion, type OAuthClientProviderOptions, type OAuthClientRegistration } from '@statemcp/client/auth';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
-import { SignJWT, decodeJwt, exportJWK, generateKeyPair } from 'jose';
+import { SignJWT, decodeJwt, generateKeyPair } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { carries, findCause, startRecordingServer, type RecordingServer } from '../src/asmixup-http.js';
 import { startAuthorizationServer, startProtectedMcpServer, type TestAuthorizationServer } from '../src/asmixup-servers.js';
@@ -149,8 +149,7 @@ describe('OAuthClientProvider against an authorization-server mix-up', () => {
  */
 async function identityProvider(audience?: string): Promise<{ server: RecordingServer }> {
   const server = await recording();
-  const { privateKey, publicKey } = await generateKeyPair('ES256');
-  await exportJWK(publicKey);
+  const { privateKey } = await generateKeyPair('ES256');
   server.route('POST', '/token', async (request) => {
     const jag = await new SignJWT({ sub: 'user-1', resource: request.form.get('resource') ?? '', client_id: 'corp-client' })
       .setProtectedHeader({ alg: 'ES256', typ: 'oauth-id-jag+jwt' })
