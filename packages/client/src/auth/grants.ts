@@ -122,14 +122,18 @@ export function authorizationCodeGrant(
   );
 }
 
-/** The refresh token grant (RFC 6749 §6) with `resource`. */
-export function refreshGrant(ctx: TokenExchange, refreshToken: string, resource: string): Promise<OAuthStoredTokens> {
-  return exchange(
+/**
+ * The refresh token grant (RFC 6749 §6) with `resource`. A response without a new
+ * `refresh_token` leaves the old one valid (RFC 6749 §6), so the tokens keep it.
+ */
+export async function refreshGrant(ctx: TokenExchange, refreshToken: string, resource: string): Promise<OAuthStoredTokens> {
+  const tokens = await exchange(
     ctx,
     { resource },
     (options) => oauth.refreshTokenGrantRequest(ctx.as, ctx.client, ctx.auth, refreshToken, options),
     (response) => oauth.processRefreshTokenResponse(ctx.as, ctx.client, response),
   );
+  return tokens.refresh_token === undefined ? { ...tokens, refresh_token: refreshToken } : tokens;
 }
 
 /** The client credentials grant (RFC 6749 §4.4) with `scope` and `resource`. */

@@ -3,8 +3,13 @@
  * user's ID token for an Identity Assertion JWT Authorization Grant (ID-JAG) by token
  * exchange (RFC 8693), which the client then presents to the MCP server's authorization
  * server as a JWT bearer assertion (RFC 7523).
+ *
+ * The ID-JAG is asked for the authorization server that discovery verified (the `issuer` of
+ * the assertion context) and, before it is presented, its `aud` must be that issuer: an ID-JAG
+ * issued for another authorization server is never sent to this one.
  */
 import * as oauth from 'oauth4webapi';
+import { OAuthDiscoveryError } from './errors.js';
 import type { AssertionContext } from './grants.js';
 import { requestOptions } from './http.js';
 
@@ -63,6 +68,28 @@ export function idJagAssertion(options: IdJagAssertionOptions): (context: Assert
     if (result.issued_token_type !== undefined && result.issued_token_type !== ID_JAG_TYPE) {
       throw new Error(`The identity provider issued a ${JSON.stringify(result.issued_token_type)}, not an ID-JAG`);
     }
+    const audience = jwtAudience(result.access_token);
+    if (audience === undefined || !audience.includes(context.issuer)) {
+      throw new OAuthDiscoveryError(
+        'audience-mismatch',
+        { document: 'ID-JAG', field: 'aud', expected: context.issuer, claimed: audience?.length === 1 ? audience[0] : audience },
+        `The identity provider ${options.idpIssuer} issued an ID-JAG for ${JSON.stringify(audience)}, not for the authorization server ${context.issuer}; it is not presented there`,
+      );
+    }
     return result.access_token;
   };
+}
+
+/** The `aud` of a JWT (read, not verified: the authorization server verifies it), or `undefined` when it is not a JWT with one. */
+function jwtAudience(jwt: string): string[] | undefined {
+  const payload = jwt.split('.')[1];
+  if (payload === undefined || jwt.split('.').length !== 3) return undefined;
+  try {
+    const claims: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(payload.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))));
+    const aud = typeof claims === 'object' && claims !== null ? (claims as { aud?: unknown }).aud : undefined;
+    if (typeof aud === 'string') return [aud];
+    return Array.isArray(aud) && aud.every((value) => typeof value === 'string') ? aud : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,6 +6,8 @@
  */
 export { OAuthClientProvider } from './provider.js';
 export type { OAuthClientProviderOptions, OAuthGrant } from './provider.js';
+export { OAuthDiscoveryError } from './errors.js';
+export type { OAuthDiscoveryProblem } from './errors.js';
 export { InMemoryOAuthStore } from './store.js';
 export type { OAuthClientRegistration, OAuthStore, OAuthStoredTokens } from './store.js';
 export type { OAuthClientMetadata } from './registration.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OAuthClientProvider, type OAuthClientProviderOptions } from './provider.js';
+import { InMemoryOAuthStore } from './store.js';
 
 const SERVER = 'https://mcp.example/mcp';
 const PRM_URL = 'https://mcp.example/.well-known/oauth-protected-resource/mcp';
@@ -15,6 +16,8 @@ interface World {
   /** The query of the authorization requests. */
   readonly authorizations: URLSearchParams[];
   metadataIssuer: string;
+  /** Whether refresh grants return a new refresh token (default true). */
+  rotate: boolean;
 }
 
 /** An in-memory authorization server and the PRM of one MCP server, as a `fetch`. */
@@ -28,6 +31,7 @@ function world(): World {
     tokenRequests,
     authorizations,
     metadataIssuer: ISSUER,
+    rotate: true,
     fetch: async (input, init) => {
       const url = new URL(input instanceof Request ? input.url : input);
       log.push(`${init?.method ?? 'GET'} ${url.origin}${url.pathname}`);
@@ -50,7 +54,8 @@ function world(): World {
           const body = new URLSearchParams(init?.body as string);
           tokenRequests.push(body);
           issued++;
-          return Response.json({ access_token: `at-${issued}`, token_type: 'Bearer', expires_in: 3600, refresh_token: `rt-${issued}`, scope: body.get('scope') ?? undefined });
+          const rotate = state.rotate || body.get('grant_type') !== 'refresh_token';
+          return Response.json({ access_token: `at-${issued}`, token_type: 'Bearer', expires_in: 3600, ...(rotate && { refresh_token: `rt-${issued}` }), scope: body.get('scope') ?? undefined });
         }
         default:
           return new Response('not found', { status: 404 });
@@ -170,5 +175,44 @@ describe('OAuthClientProvider', () => {
     expect(body?.get('grant_type')).toBe('client_credentials');
     expect(body?.get('scope')).toBe('read write');
     expect(body?.get('resource')).toBe(SERVER);
+  });
+
+  it('keeps the refresh token when a refresh returns none (RFC 6749 §6), in the store too', async () => {
+    const w = world();
+    w.rotate = false;
+    const store = new InMemoryOAuthStore();
+    const oauth = provider(w, { store });
+    await oauth.onResponse(request, refusal(401, `Bearer resource_metadata="${PRM_URL}"`), new Headers());
+    for (const token of ['at-1', 'at-2']) {
+      expect(await oauth.onResponse(request, refusal(401, 'Bearer error="invalid_token"'), new Headers({ authorization: `Bearer ${token}` }))).toBe(true);
+      await oauth.onResponse(request, new Response('{}'), new Headers());
+    }
+    expect(w.tokenRequests.map((body) => body.get('refresh_token'))).toEqual([null, 'rt-1', 'rt-1']);
+    expect(await store.getTokens(SERVER)).toMatchObject({ access_token: 'at-3', refresh_token: 'rt-1' });
+    expect(w.authorizations).toHaveLength(1);
+  });
+
+  it('asks per-issuer credentials only for the verified issuer and refuses credentials bound to another', async () => {
+    const w = world();
+    const asked: string[] = [];
+    const perIssuer = new OAuthClientProvider({
+      fetch: w.fetch,
+      grant: { type: 'client_credentials' },
+      client: (issuer) => {
+        asked.push(issuer);
+        return { client_id: 'svc', client_secret: 's3cret' };
+      },
+    });
+    await perIssuer.onResponse(request, refusal(401, `Bearer resource_metadata="${PRM_URL}"`), new Headers());
+    expect(asked).toEqual([ISSUER]);
+
+    const bound = new OAuthClientProvider({ fetch: w.fetch, grant: { type: 'client_credentials' }, client: { client_id: 'svc', client_secret: 's3cret', issuer: 'https://as.corp.example' } });
+    await expect(bound.onResponse(request, refusal(401, `Bearer resource_metadata="${PRM_URL}"`), new Headers())).rejects.toMatchObject({
+      code: 'AUTH_DISCOVERY_REFUSED',
+      problem: 'client-issuer-mismatch',
+      expected: 'https://as.corp.example',
+      claimed: ISSUER,
+    });
+    expect(w.tokenRequests).toHaveLength(1);
   });
 });

@@ -2,9 +2,11 @@
  * The OAuth 2.1 client of an MCP server (the authorization sections of the 2025-03-26 …
  * 2026-07-28 revisions), as the HTTP transport's `authProvider`:
  *
- * - a 401 starts discovery — the `WWW-Authenticate` `resource_metadata`, `scope` and `error`,
- *   the PRM (refused when its `resource` is another server's), the authorization server's
- *   metadata (exact `issuer`) — then registration (`registration.ts`) and a grant: the
+ * - a 401 starts discovery — the `WWW-Authenticate` `resource_metadata` (on the server's origin
+ *   or one in `resourceMetadataOrigins`), `scope` and `error`, the PRM (refused when its
+ *   `resource` is another server's), the authorization server's metadata (its `issuer` must be
+ *   the issuer it was fetched for, also without PRM) — and only then the credentials kept or
+ *   pre-registered for that verified issuer (`registration.ts`), and a grant: the
  *   authorization code with PKCE S256, `state`, RFC 9207 `iss` and `resource` through the
  *   application's {@link OAuthClientProviderOptions.authorize}, or client credentials, or a
  *   JWT bearer assertion (workload identity, enterprise-managed authorization);
@@ -21,6 +23,7 @@ import * as oauth from 'oauth4webapi';
 import type { ProtectedResourceMetadata } from './discovery.js';
 import { discoverAuthorizationServer, discoverResourceMetadata, legacyAuthorizationServer } from './discovery.js';
 import { DpopKey } from './dpop.js';
+import { OAuthDiscoveryError } from './errors.js';
 import {
   authorizationCodeGrant,
   clientAuthentication,
@@ -79,6 +82,12 @@ export interface OAuthClientProviderOptions {
   readonly fetch?: typeof fetch;
   /** Allow plain `http:` authorization servers beyond loopback hosts (default false). */
   readonly allowHttp?: boolean;
+  /**
+   * Origins besides the MCP server's own from which a `resource_metadata` URL of its
+   * `WWW-Authenticate` may be fetched, e.g. `['https://metadata.example.com']` (default: none —
+   * a URL on another origin is refused unfetched with an `OAuthDiscoveryError`).
+   */
+  readonly resourceMetadataOrigins?: readonly string[];
 }
 
 /** What the provider knows about the authorization of one server. */
@@ -237,13 +246,17 @@ export class OAuthClientProvider {
 
   /** PRM, then the authorization server, then the registration for it; a new server means a new registration. */
   async #discover(serverUrl: URL, challenges: readonly AuthChallenge[]): Promise<AuthorizationContext> {
-    const prm = await discoverResourceMetadata(serverUrl, challengeParam(challenges, 'resource_metadata'), this.#http);
+    const allowedOrigins = (this.#options.resourceMetadataOrigins ?? []).map((origin) => new URL(origin).origin);
+    const prm = await discoverResourceMetadata(serverUrl, challengeParam(challenges, 'resource_metadata'), this.#http, allowedOrigins);
+    // Whichever way it is found, `as.issuer` is verified: the credentials below are looked up by it.
     let as: oauth.AuthorizationServer;
     if (prm === undefined) {
       as = await legacyAuthorizationServer(serverUrl, this.#http);
     } else {
       const issuer = prm.authorization_servers?.[0];
-      if (issuer === undefined) throw new Error(`The protected resource ${prm.resource} names no authorization server`);
+      if (issuer === undefined) {
+        throw new OAuthDiscoveryError('invalid-document', { document: prm.resource, field: 'authorization_servers', claimed: prm.authorization_servers }, `The protected resource ${prm.resource} names no authorization server`);
+      }
       const found = await discoverAuthorizationServer(issuer, this.#http);
       if (found === undefined) throw new Error(`No authorization server metadata found for ${issuer}`);
       as = found;

@@ -5,6 +5,7 @@
  * kept per issuer, so a new authorization server always gets a new one.
  */
 import type * as oauth from 'oauth4webapi';
+import { OAuthDiscoveryError } from './errors.js';
 import { isSecureEnough, type OAuthHttp } from './http.js';
 import type { OAuthClientRegistration, OAuthStore } from './store.js';
 
@@ -41,11 +42,22 @@ export function applicationType(redirectUris: readonly string[]): 'native' | 'we
   return native && redirectUris.length > 0 ? 'native' : 'web';
 }
 
-/** The registration to use at `as`: stored, pre-registered, CIMD, or registered now. */
+/**
+ * The registration to use at `as`: stored, pre-registered, CIMD, or registered now. `as.issuer`
+ * must be verified (discovery does it): credentials are looked up by it, and a pre-registered
+ * client bound to another `issuer` is refused with an {@link OAuthDiscoveryError}.
+ */
 export async function obtainRegistration(as: oauth.AuthorizationServer, sources: RegistrationSources): Promise<OAuthClientRegistration> {
   const stored = await sources.store.getClient(as.issuer);
   if (stored !== undefined) return stored;
   const pre = typeof sources.preRegistered === 'function' ? sources.preRegistered(as.issuer) : sources.preRegistered;
+  if (pre?.issuer !== undefined && pre.issuer !== as.issuer) {
+    throw new OAuthDiscoveryError(
+      'client-issuer-mismatch',
+      { document: as.issuer, field: 'issuer', expected: pre.issuer, claimed: as.issuer },
+      `The pre-registered client ${pre.client_id} is registered at ${pre.issuer}, but this server's authorization server is ${as.issuer}; its credentials are not sent there`,
+    );
+  }
   if (pre !== undefined) return pre;
   if (as.client_id_metadata_document_supported === true && sources.metadataDocumentUrl !== undefined) {
     return { client_id: sources.metadataDocumentUrl, token_endpoint_auth_method: 'none' };

@@ -10,6 +10,11 @@ export interface OAuthClientRegistration {
   readonly client_secret?: string;
   /** `client_secret_basic`, `client_secret_post`, `none` or `private_key_jwt`. */
   readonly token_endpoint_auth_method?: string;
+  /**
+   * The issuer these credentials are registered at. When set on pre-registered credentials,
+   * they are used only where the server's verified authorization server is this issuer.
+   */
+  readonly issuer?: string;
 }
 
 /** The tokens of one resource, as stored. */

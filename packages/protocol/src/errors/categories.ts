@@ -7,7 +7,7 @@
  * | `timeout`         | no answer in time (or in the allowed MRTR rounds)    | REQUEST_TIMEOUT, INPUT_ROUNDS_EXCEEDED   |
  * | `format`          | unparseable, malformed or oversized message or list, content not matching its manifest | -32700, INVALID_RESULT, MESSAGE_TOO_LARGE, TOO_MANY_PAGES, SKILL_VERIFICATION_FAILED |
  * | `invalid-request` | bad method, params, state or capability              | -32600, -32601, -32602, -32002, -32020…-32022, INVALID_STATE, CAPABILITY_NOT_SUPPORTED, UNSUPPORTED_PROTOCOL_VERSION, ALREADY_CONNECTED |
- * | `auth`            | authentication or authorization refused              | AUTH_REQUIRED (HTTP 401/403), -32042     |
+ * | `auth`            | authentication or authorization refused, or an OAuth discovery document refused | AUTH_REQUIRED (HTTP 401/403), AUTH_DISCOVERY_REFUSED, -32042 |
  * | `model`           | sampling failed or was rejected                      | -1                                       |
  * | `interrupted`     | cancelled, aborted, or the connection went away      | REQUEST_CANCELLED, CONNECTION_CLOSED, NO_RETURN_CHANNEL, TRANSPORT_ERROR, SESSION_CHANGED |
  * | `handler`         | a handler threw                                      | -32603                                   |
@@ -37,6 +37,7 @@ export const LocalErrorCode = {
   TransportError: 'TRANSPORT_ERROR',
   NoReturnChannel: 'NO_RETURN_CHANNEL',
   AuthRequired: 'AUTH_REQUIRED',
+  AuthDiscoveryRefused: 'AUTH_DISCOVERY_REFUSED',
   InvalidArgument: 'INVALID_ARGUMENT',
   SessionChanged: 'SESSION_CHANGED',
   TooManyPages: 'TOO_MANY_PAGES',
@@ -64,6 +65,7 @@ export const LOCAL_ERROR_CATEGORIES: Readonly<Record<LocalErrorCode, ErrorCatego
   TOO_MANY_PAGES: 'format',
   SKILL_VERIFICATION_FAILED: 'format',
   AUTH_REQUIRED: 'auth',
+  AUTH_DISCOVERY_REFUSED: 'auth',
 });
 
 /** Category of a numeric JSON-RPC / MCP code. */

@@ -1,9 +1,15 @@
 /**
  * The interactive part of the authorization code grant for CLI apps (RFC 8252 §7.3): a
  * one-shot HTTP listener on 127.0.0.1 receives the browser's redirect.
+ *
+ * Anything on the machine (a web page the user has open, another program) can send requests to
+ * the listener, so a callback counts only when its `state` is the authorization request's
+ * (RFC 6749 §10.12): any other is answered 400 and the listener keeps waiting, for the right
+ * callback — with a code or an `error` — or until `timeoutMs`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { InvalidArgumentError, LocalErrorCode, McpError } from '@statemcp/protocol';
 
 /** Options of {@link loopbackAuthorization}. */
 export interface LoopbackAuthorizationOptions {
@@ -13,7 +19,7 @@ export interface LoopbackAuthorizationOptions {
   readonly port?: number;
   /** The redirect path (default `/callback`). */
   readonly path?: string;
-  /** Give up waiting for the redirect after this many ms (default 300000). */
+  /** Give up waiting for the redirect with the right `state` after this many ms (default 300000), with a `REQUEST_TIMEOUT` error. */
   readonly timeoutMs?: number;
   /** The page shown to the user once the redirect arrived. */
   readonly successHtml?: string;
@@ -23,7 +29,10 @@ export interface LoopbackAuthorizationOptions {
 export interface LoopbackAuthorization {
   /** `http://127.0.0.1:<port><path>`: put it in the client's `redirect_uris`. */
   readonly redirectUri: string;
-  /** For `OAuthClientProviderOptions.authorize`: opens the URL and resolves with the redirect. */
+  /**
+   * For `OAuthClientProviderOptions.authorize`: opens the URL (which must carry `state`) and
+   * resolves with the redirect whose `state` matches it.
+   */
   readonly authorize: (authorizationUrl: URL) => Promise<URL>;
   /** Stops listening. */
   close(): Promise<void>;
@@ -43,11 +52,15 @@ export interface LoopbackAuthorization {
  */
 export async function loopbackAuthorization(options: LoopbackAuthorizationOptions): Promise<LoopbackAuthorization> {
   const path = options.path ?? '/callback';
-  let waiting: { resolve: (url: URL) => void; reject: (error: Error) => void } | undefined;
+  let waiting: { state: string; resolve: (url: URL) => void; reject: (error: Error) => void } | undefined;
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
     if (request.method !== 'GET' || url.pathname !== path || waiting === undefined) {
       response.writeHead(404).end();
+      return;
+    }
+    if (url.searchParams.get('state') !== waiting.state) {
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('This redirect does not answer the authorization request in progress (state mismatch).');
       return;
     }
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(options.successHtml ?? '<p>Signed in. You can close this window.</p>');
@@ -65,8 +78,13 @@ export async function loopbackAuthorization(options: LoopbackAuthorizationOption
     redirectUri,
     authorize: async (authorizationUrl) => {
       if (waiting !== undefined) throw new Error('An authorization is already waiting for its redirect');
-      const redirect = new Promise<URL>((resolve, reject) => (waiting = { resolve, reject }));
-      const timer = setTimeout(() => waiting?.reject(new Error('No authorization redirect arrived in time')), options.timeoutMs ?? 300_000);
+      const state = authorizationUrl.searchParams.get('state');
+      if (state === null || state === '') throw new InvalidArgumentError('The authorization URL has no state parameter: the redirect could not be told from a forged one');
+      const redirect = new Promise<URL>((resolve, reject) => (waiting = { state, resolve, reject }));
+      // Handled below once `open` returns; a timeout while it still runs is not an unhandled rejection.
+      redirect.catch(() => undefined);
+      const timeoutMs = options.timeoutMs ?? 300_000;
+      const timer = setTimeout(() => waiting?.reject(new McpError(LocalErrorCode.RequestTimeout, `No authorization redirect with the request's state arrived within ${timeoutMs} ms`)), timeoutMs);
       try {
         await options.open(authorizationUrl);
         return await redirect;
