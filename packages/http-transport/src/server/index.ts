@@ -7,7 +7,7 @@ export { SESSION_ID_HEADER, PROTOCOL_VERSION_HEADER } from './server-options.js'
 export { acceptsMediaType } from './request-checks.js';
 export { InMemoryEventStore } from './event-store.js';
 export { SessionManager, isValidSessionId } from './session-manager.js';
-export { createHostGuard, isLoopbackAddress, LOOPBACK_HOSTS } from './host-guard.js';
+export { AllowedHostsRequiredError, createHostGuard, isLoopbackAddress, LOOPBACK_HOSTS } from './host-guard.js';
 export { HttpErrorCode } from './http-response.js';
 export { InMemoryLivenessStore, InMemoryMessageBus, InMemorySessionStore, InMemorySubscriptionStore } from './memory-shared-state.js';
 export { SharedStoreUnavailableError, busChannel } from './shared-state.js';
