@@ -30,7 +30,6 @@ import {
   requireAllowedHostsFor,
   type HostGuardInput,
   type HostGuardResult,
-  type HostGuardSettings,
 } from '../server/host-guard.js';
 import { fromNodeRequest, writeNodeResponse } from '../server/inbound.js';
 import type { AuthenticateResult, HttpAuthorization } from '../server/server-options.js';
@@ -39,7 +38,7 @@ import { WebSocketServerTransport, type WebSocketTransportOptions } from './webs
 import { refusalReply, refuseUpgrade, textRefusal } from './websocket-upgrade.js';
 
 /** Options of {@link createWebSocketServer}. */
-export interface WebSocketServerOptions extends WebSocketTransportOptions, HostGuardSettings {
+export interface WebSocketServerOptions extends WebSocketTransportOptions {
   /** Port to listen on; 0 picks a free one. */
   port: number;
   /**
@@ -183,10 +182,9 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
           ? {}
           : {
               authorize: (message: unknown) => {
-                const refusal = auth.authorize(admitted, [message]);
-                const id = (message as { id?: unknown; method?: unknown }).id;
-                if (refusal === undefined) return undefined;
-                return typeof id === 'string' || typeof id === 'number' ? refusalReply(id, refusal) : Promise.resolve(undefined);
+                const items: unknown[] = Array.isArray(message) ? message : [message];
+                const refusal = auth.authorize(admitted, items);
+                return refusal === undefined ? undefined : refusalReply(items, refusal, Array.isArray(message));
               },
             }),
       });

@@ -9,6 +9,7 @@ import {
   ConnectionClosedError,
   InvalidStateError,
   TransportError,
+  isAuthInfo,
   type InboundContext,
   type JsonRpcMessage,
   type Transport,
@@ -47,6 +48,8 @@ export interface WebSocketServerTransportOptions extends WebSocketTransportOptio
   /**
    * What the upgrade's authentication produced (`authenticate` or `authorization`): handed to
    * every handler as `context.authInfo`, as over HTTP. {@link createWebSocketServer} passes it.
+   * When it is an `AuthInfo` with `expiresAt`, the connection is closed then (code 1008): over
+   * HTTP each request shows its token again, a WebSocket only once, at the upgrade.
    */
   authInfo?: unknown;
   /** The principal this connection acts for (the authorization layer's `principalOf`). */
@@ -56,7 +59,7 @@ export interface WebSocketServerTransportOptions extends WebSocketTransportOptio
    * request is answered with this error reply and never reaches the session; a refused
    * notification is dropped.
    */
-  authorize?: (message: unknown) => Promise<JsonRpcMessage | undefined> | undefined;
+  authorize?: (message: unknown) => Promise<JsonRpcMessage | JsonRpcMessage[] | undefined> | undefined;
 }
 
 /** Options of {@link WebSocketClientTransport}. */
@@ -249,7 +252,13 @@ export class WebSocketServerTransport implements Transport {
             ...(http === undefined ? {} : { headers: http.headers, http }),
             ...(options.authInfo === undefined ? {} : { authInfo: options.authInfo }),
           };
-    this.#channel = new WebSocketChannel(socket, options.closeTimeoutMs ?? DEFAULT_WEBSOCKET_CLOSE_TIMEOUT_MS, options.clock ?? systemClock, context);
+    const clock = options.clock ?? systemClock;
+    this.#channel = new WebSocketChannel(socket, options.closeTimeoutMs ?? DEFAULT_WEBSOCKET_CLOSE_TIMEOUT_MS, clock, context);
+    if (isAuthInfo(options.authInfo) && options.authInfo.expiresAt !== undefined) {
+      const remainingMs = Math.max(0, options.authInfo.expiresAt * 1000 - Date.now());
+      const timer = clock.setTimeout(() => void this.#channel.close(1008, 'access token expired'), remainingMs);
+      void this.#channel.closed.then(() => clock.clearTimeout(timer));
+    }
   }
 
   /** Begins delivery (replaying queued frames). Rejects when the socket already closed. */

@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ErrorCode, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
+import { ErrorCode, type JsonRpcMessage } from '@statemcp/protocol';
 
 /**
  * Writes `response` as the HTTP answer to an upgrade request and ends the socket: its status,
@@ -28,11 +28,13 @@ export function textRefusal(status: number, reason: string): Response {
 }
 
 /**
- * The error reply to request `id` that the authorization layer refused (`refusal`, e.g. a 403
- * `insufficient_scope` with `WWW-Authenticate`): over WebSocket there is no HTTP status after
- * the upgrade, so the status, the OAuth error and the challenge travel in `error.data`.
+ * The error replies to the requests among `items` that the authorization layer refused together
+ * (`refusal`, e.g. a 403 `insufficient_scope` with `WWW-Authenticate`): over WebSocket there is
+ * no HTTP status after the upgrade, so the status, the OAuth error and the challenge travel in
+ * `error.data`. A batch gets an array of replies; notifications get none (`undefined` when
+ * nothing is to be answered).
  */
-export async function refusalReply(id: RequestId, refusal: Response): Promise<JsonRpcMessage> {
+export async function refusalReply(items: readonly unknown[], refusal: Response, batch: boolean): Promise<JsonRpcMessage | JsonRpcMessage[] | undefined> {
   let oauth: unknown;
   try {
     oauth = await refusal.json();
@@ -43,13 +45,20 @@ export async function refusalReply(id: RequestId, refusal: Response): Promise<Js
   const error = typeof described.error === 'string' ? described.error : 'forbidden';
   const description = typeof described.error_description === 'string' ? `: ${described.error_description}` : '';
   const challenge = refusal.headers.get('www-authenticate');
-  return {
-    jsonrpc: '2.0',
-    id,
-    error: {
-      code: ErrorCode.InvalidRequest,
-      message: `Forbidden (${error})${description}`,
-      data: { status: refusal.status, error, ...(challenge === null ? {} : { wwwAuthenticate: challenge }) },
-    },
-  };
+  const replies: JsonRpcMessage[] = [];
+  for (const item of items) {
+    const id = typeof item === 'object' && item !== null && 'method' in item ? (item as { id?: unknown }).id : undefined;
+    if (typeof id !== 'string' && typeof id !== 'number') continue;
+    replies.push({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: ErrorCode.InvalidRequest,
+        message: `Forbidden (${error})${description}`,
+        data: { status: refusal.status, error, ...(challenge === null ? {} : { wwwAuthenticate: challenge }) },
+      },
+    });
+  }
+  if (replies.length === 0) return undefined;
+  return batch ? replies : replies[0];
 }
