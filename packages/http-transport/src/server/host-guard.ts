@@ -197,8 +197,8 @@ export class AllowedHostsRequiredError extends McpError {
   constructor(bindAddress: string, call: string, options?: { cause?: unknown }) {
     super(
       LocalErrorCode.InvalidArgument,
-      `${call} would listen on ${JSON.stringify(bindAddress)}, a non-loopback address, without allowedHosts: any web page whose name resolves ` +
-        `to this machine (DNS rebinding) could call it. Set allowedHosts to the names clients use, e.g. allowedHosts: ['mcp.example.com'] ` +
+      `${call} binds a non-loopback address without allowedHosts: any web page whose name is pointed at this machine (DNS rebinding) ` +
+        `could call the server. Set allowedHosts to the names clients use, e.g. allowedHosts: ['mcp.example.com'] ` +
         `(and allowedOrigins for browser clients), or bind 127.0.0.1.`,
       options,
     );
