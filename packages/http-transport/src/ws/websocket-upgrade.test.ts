@@ -29,7 +29,7 @@ describe('refusalReply', () => {
       { jsonrpc: '2.0', id: 'b', method: 'tools/list' },
     ];
     const replies = await refusalReply(batch, forbidden(), true);
-    expect(Array.isArray(replies) && replies.map((reply) => reply.id)).toEqual(['a', 'b']);
+    expect(replies).toEqual([expect.objectContaining({ id: 'a' }), expect.objectContaining({ id: 'b' })]);
     expect(await refusalReply([{ jsonrpc: '2.0', method: 'notifications/progress' }], forbidden(), false)).toBeUndefined();
   });
 });
