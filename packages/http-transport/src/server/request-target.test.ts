@@ -24,6 +24,9 @@ describe('readRequestTarget', () => {
         expect(readRequestTarget(target, '127.0.0.1:3000').ok).toBe(false);
       },
     );
+    it('leaves the query alone: a backslash or a dot segment there is data', () => {
+      expect(readRequestTarget('/messages?q=a\\b&p=/../x', undefined)).toMatchObject({ ok: true, pathname: '/messages', search: '?q=a\\b&p=/../x' });
+    });
     it('does not take segments that merely hold dots for dot segments', () => {
       expect(readRequestTarget('/v1.2/..mcp/a.', undefined)).toMatchObject({ ok: true, pathname: '/v1.2/..mcp/a.' });
     });

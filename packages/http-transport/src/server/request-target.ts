@@ -13,7 +13,7 @@
  * |-------------------------------------------|------------------------------------------------------|
  * | origin-form `/a/b?q`, `//x/y`             | the path verbatim (`//x/y` is not `/y`)              |
  * | absolute-form `http://host/a` (RFC 9112 §3.2.2) | its path, when `host` is the `Host` header; else refused |
- * | a path with `.`/`..` segments (also `%2e`), a `\`, a `#`, control characters or spaces | refused: another reader would normalize it differently |
+ * | a path with `.`/`..` segments (also `%2e`) or a `\`; a `#`, control characters or spaces anywhere | refused: another reader would normalize it differently |
  * | authority-form, asterisk-form, anything else | refused                                           |
  *
  * A refusal is answered 400 by the caller.
@@ -27,8 +27,8 @@ export type RequestTarget =
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
 /** A dot segment, plain or percent-encoded (RFC 3986 §3.3, §5.2.4), between slashes or at the end. */
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
-/** Characters no request-target may hold as such (RFC 9112 §3.2; `\` is read as `/` by URL parsers); controls below. */
-const FORBIDDEN = /[\s\\#]/;
+/** Characters no request-target may hold (RFC 9112 §3.2: no whitespace, no fragment); controls below. */
+const FORBIDDEN = /[\s#]/;
 
 /** True when `text` holds a control character (U+0000–U+001F, U+007F). */
 function hasControl(text: string): boolean {
@@ -64,8 +64,15 @@ function originForm(target: string): RequestTarget {
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
   if (FORBIDDEN.test(target) || hasControl(target)) return refused('the request target holds a character that is not allowed');
   if (DOT_SEGMENT.test(path)) return refused('the request target path holds a "." or ".." segment');
+  // URL parsers read `\` in a path as `/` (WHATWG URL, special schemes): another reader would see other segments.
+  if (path.includes('\\')) return refused('the request target path holds a backslash');
   // Prefixed with an authority of ours, so a path that starts with "//" stays a path.
-  const url = new URL(`http://target.invalid${target}`);
+  let url: URL;
+  try {
+    url = new URL(`http://target.invalid${target}`);
+  } catch {
+    return refused('the request target is not a valid path');
+  }
   return { ok: true, pathname: url.pathname, search: url.search, searchParams: url.searchParams };
 }
 
