@@ -43,8 +43,8 @@ describe('DNS rebinding on non-loopback binds', () => {
   it('refuses to listen on 0.0.0.0 without allowedHosts, with a typed error naming the option', async () => {
     const http = createStreamableHttpServer({ connect: (transport) => mcpServer().connect(transport) });
     const outcome = await outcomeOf(http.listen({ host: '0.0.0.0', port: 0 }));
+    expect(outcome).toMatchObject({ name: 'AllowedHostsRequiredError', code: 'INVALID_ARGUMENT', bindAddress: '0.0.0.0' });
     expect(outcome).toBeInstanceOf(AllowedHostsRequiredError);
-    expect(outcome).toMatchObject({ code: 'INVALID_ARGUMENT', bindAddress: '0.0.0.0' });
     expect((outcome as Error).message).toMatch(/allowedHosts: \['mcp\.example\.com'\]/);
   });
 
@@ -103,6 +103,7 @@ describe('DNS rebinding on non-loopback binds', () => {
 
     it('refuses to listen on 0.0.0.0 without allowedHosts, with the same typed error', async () => {
       const outcome = await outcomeOf(createWebSocketServer({ host: '0.0.0.0', port: 0, connect }));
+      expect(outcome).toMatchObject({ name: 'AllowedHostsRequiredError', code: 'INVALID_ARGUMENT', bindAddress: '0.0.0.0' });
       expect(outcome).toBeInstanceOf(AllowedHostsRequiredError);
       expect((outcome as Error).message).toMatch(/allowedHosts/);
     });
