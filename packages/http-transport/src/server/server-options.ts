@@ -96,7 +96,11 @@ export interface StreamableHttpServerOptions {
   allowedHosts?: readonly string[];
   /** Allowed `Origin` values (see {@link HostGuardOptions}). */
   allowedOrigins?: readonly string[];
-  /** Host/Origin validation: `'loopback'` (default), `true` (always) or `false` (never). */
+  /**
+   * Host/Origin validation (see {@link HostGuardOptions.enabled}): `'loopback'` (default: every
+   * request, against the lists or the defaults of its address), `true` (the lists or the loopback
+   * names, whatever the address) or `false` (never; only behind a proxy that checks `Host`).
+   */
   dnsRebindingProtection?: HostGuardOptions['enabled'];
   /**
    * Runs after the Host/Origin check and before a request reaches any session. Return the

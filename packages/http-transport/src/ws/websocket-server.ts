@@ -62,7 +62,11 @@ export interface WebSocketServerOptions extends WebSocketTransportOptions {
    * Default: http(s) origins on an allowed host.
    */
   allowedOrigins?: readonly string[];
-  /** Host/Origin validation: `'loopback'` (default), `true` (always) or `false` (never). */
+  /**
+   * Host/Origin validation, as the HTTP server's option of the same name: `'loopback'` (default: every
+   * request, against the lists or the defaults of its address), `true` (the lists or the loopback
+   * names, whatever the address) or `false` (never; only behind a proxy that checks `Host`).
+   */
   dnsRebindingProtection?: boolean | 'loopback';
   /**
    * Authenticates each upgrade request, as the HTTP server's option of the same name: return
