@@ -1,6 +1,7 @@
 /**
- * DNS-rebinding protection (MCP 2025-11-25, Transports § Security Warning: servers MUST
- * validate the `Origin` header and SHOULD bind to localhost only when running locally).
+ * DNS-rebinding protection (MCP specification 2025-11-25, Basic › Transports › Streamable HTTP,
+ * "Security Warning": servers MUST validate the `Origin` header, and SHOULD bind only to
+ * localhost when running locally).
  *
  * A web page on `evil.example` can make a browser resolve its own name to the server's address
  * (127.0.0.1, or a LAN address) and then talk to the server "same-origin": its requests carry
@@ -18,7 +19,6 @@
  * non-loopback bind without `allowedHosts` they refuse to start ({@link AllowedHostsRequiredError}).
  */
 import { LocalErrorCode, McpError } from '@statemcp/protocol';
-
 
 /** Options of the Host/Origin guard. */
 export interface HostGuardOptions {
