@@ -9,6 +9,13 @@ describe('parseArgs', () => {
   it('defaults HTTP to 127.0.0.1 and a free port', () => {
     expect(parseArgs(['--http'])).toEqual({ kind: 'http', port: 0, host: '127.0.0.1' });
     expect(parseArgs(['--http', '--port', '3000', '--host', 'localhost'])).toEqual({ kind: 'http', port: 3000, host: 'localhost' });
+    expect(parseArgs(['--http', '--host', '0.0.0.0', '--allowed-host', 'mcp.local', '--allowed-host', '192.0.2.10'])).toEqual({
+      kind: 'http',
+      port: 0,
+      host: '0.0.0.0',
+      allowedHosts: ['mcp.local', '192.0.2.10'],
+    });
+    expect(() => parseArgs(['--stdio', '--allowed-host', 'mcp.local'])).toThrow(/--allowed-host needs --http/);
   });
 
   it('reads the --auth flags', () => {

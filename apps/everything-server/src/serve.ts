@@ -3,7 +3,9 @@
  *
  *   everything-server --stdio                          serve one client over stdin/stdout
  *   everything-server --http [--port N] [--host H]     Streamable HTTP at http://H:N/mcp
- *                                                      (127.0.0.1 and a random port by default)
+ *        [--allowed-host NAME]...                      (127.0.0.1 and a random port by default;
+ *                                                      a non-loopback H needs the names clients
+ *                                                      use as Host, e.g. --allowed-host mcp.local)
  *   … --http --auth ISSUER [--auth-jwks URL] [--auth-scope S]… [--auth-dpop [--auth-dpop-nonce]]
  *        [--auth-resource URL]                         behind OAuth: JWT access tokens of ISSUER
  *   … --http --redis URL [--instance-id ID] [--redis-prefix P] [--state-key KEY]
@@ -19,7 +21,7 @@
  */
 import { hostname } from 'node:os';
 import type { RequestId } from '@statemcp/protocol';
-import { createStreamableHttpServer, InMemoryEventStore, type StreamableHttpSessionTransport } from '@statemcp/http-transport';
+import { AllowedHostsRequiredError, createStreamableHttpServer, InMemoryEventStore, type StreamableHttpSessionTransport } from '@statemcp/http-transport';
 import type { ServerConnection } from '@statemcp/server';
 import { StdioServerTransport } from '@statemcp/stdio-transport';
 import { createEverythingServer } from './fixtures.js';
@@ -29,10 +31,18 @@ import { connectCluster, STATE_KEY_ENV, type ClusterMode, type ClusterWiring } f
 
 export type Mode =
   | { readonly kind: 'stdio' }
-  | { readonly kind: 'http'; readonly port: number; readonly host: string; readonly auth?: AuthMode; readonly cluster?: ClusterMode };
+  | {
+      readonly kind: 'http';
+      readonly port: number;
+      readonly host: string;
+      /** `allowedHosts` of the server (`--allowed-host`, repeatable); needed to listen on a non-loopback `host`. */
+      readonly allowedHosts?: readonly string[];
+      readonly auth?: AuthMode;
+      readonly cluster?: ClusterMode;
+    };
 
 const USAGE =
-  'usage: everything-server --stdio | --http [--port N] [--host 127.0.0.1]\n' +
+  'usage: everything-server --stdio | --http [--port N] [--host 127.0.0.1] [--allowed-host NAME]...\n' +
   '         [--auth ISSUER [--auth-jwks URL] [--auth-scope S]... [--auth-dpop] [--auth-dpop-nonce] [--auth-resource URL]]\n' +
   `         [--redis URL [--instance-id ID] [--redis-prefix P] [--state-key KEY (or ${STATE_KEY_ENV})]]`;
 
@@ -41,6 +51,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   let kind: 'stdio' | 'http' | undefined;
   let port = 0;
   let host = '127.0.0.1';
+  const allowedHosts: string[] = [];
   let issuer: string | undefined;
   const auth = { jwksUri: undefined as string | undefined, scopes: [] as string[], dpop: false, dpopNonce: false, resource: undefined as string | undefined };
   let authFlags = false;
@@ -62,6 +73,8 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port\n${USAGE}`);
     } else if (arg === '--host') {
       host = value();
+    } else if (arg === '--allowed-host') {
+      allowedHosts.push(value());
     } else if (arg === '--auth') {
       issuer = value();
     } else if (arg === '--auth-jwks') {
@@ -94,8 +107,10 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   if (authFlags && issuer === undefined) throw new Error(`--auth-* flags need --auth ISSUER\n${USAGE}`);
   if (cluster.redisUrl !== undefined && kind !== 'http') throw new Error(`--redis needs --http\n${USAGE}`);
   if (clusterFlags && cluster.redisUrl === undefined) throw new Error(`--instance-id, --redis-prefix and --state-key need --redis URL\n${USAGE}`);
+  if (allowedHosts.length > 0 && kind !== 'http') throw new Error(`--allowed-host needs --http\n${USAGE}`);
   if (kind === 'stdio') return { kind };
-  const base = issuer === undefined ? { kind, port, host } : { kind, port, host, auth: { issuer, ...auth } };
+  const listen = allowedHosts.length === 0 ? { kind, port, host } : { kind, port, host, allowedHosts };
+  const base = issuer === undefined ? listen : { ...listen, auth: { issuer, ...auth } };
   if (cluster.redisUrl === undefined) return base;
   if (cluster.stateKey === undefined || new TextEncoder().encode(cluster.stateKey).length < 32) {
     throw new Error(`--redis needs the instances' shared requestState key, at least 32 bytes: --state-key KEY or ${STATE_KEY_ENV}\n${USAGE}`);
@@ -119,7 +134,7 @@ export async function serveStdio(): Promise<void> {
   process.stderr.write('everything-server: serving over stdio\n');
 }
 
-export async function serveHttp(port: number, host: string, auth?: AuthMode, cluster?: ClusterWiring): Promise<void> {
+export async function serveHttp(port: number, host: string, auth?: AuthMode, cluster?: ClusterWiring, allowedHosts?: readonly string[]): Promise<void> {
   const transports = new WeakMap<ServerConnection, StreamableHttpSessionTransport>();
   const server = createEverythingServer({
     closeRequestStream: (connection: ServerConnection, requestId: RequestId) => transports.get(connection)?.closeRequestStream(requestId) ?? false,
@@ -130,6 +145,7 @@ export async function serveHttp(port: number, host: string, auth?: AuthMode, clu
   const mcp = createStreamableHttpServer({
     path: '/mcp',
     ...(authorization === undefined ? {} : { authorization: authorization.layer }),
+    ...(allowedHosts === undefined ? {} : { allowedHosts }),
     eventStore: new InMemoryEventStore(),
     ...cluster?.http,
     retryIntervalMs: 500,
@@ -180,7 +196,14 @@ export async function run(argv: readonly string[]): Promise<void> {
     }
     process.stderr.write(`everything-server: instance ${mode.cluster.instanceId} of the cluster at ${redactedUrl(mode.cluster.redisUrl)}\n`);
   }
-  await serveHttp(mode.port, mode.host, mode.auth, cluster);
+  try {
+    await serveHttp(mode.port, mode.host, mode.auth, cluster, mode.allowedHosts);
+  } catch (error) {
+    if (!(error instanceof AllowedHostsRequiredError)) throw error;
+    process.stderr.write(`everything-server: ${error.message} (here: --allowed-host NAME)\n${USAGE}\n`);
+    process.exitCode = 2;
+    await cluster?.close();
+  }
 }
 
 /** The Redis URL without its password, for messages. */

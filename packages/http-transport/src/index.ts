@@ -17,6 +17,7 @@ export {
   InMemoryMessageBus,
   InMemorySessionStore,
   InMemorySubscriptionStore,
+  AllowedHostsRequiredError,
   LOOPBACK_HOSTS,
   PROTOCOL_VERSION_HEADER,
   SESSION_ID_HEADER,

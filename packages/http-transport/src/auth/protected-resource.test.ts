@@ -45,6 +45,7 @@ async function protectedServer(overrides: Partial<ProtectedResourceOptions> = {}
     },
     authorization,
     enableJsonResponse: true,
+    allowedHosts: [new URL(resource).hostname],
   });
   const url = new URL(resource);
   return {
@@ -191,7 +192,7 @@ describe('createProtectedResource', () => {
       });
       const mcpServer = new McpServer({ name: 'stateless', version: '1.0.0' });
       mcpServer.registerTool('wipe', {}, (_args, extra) => ({ content: [{ type: 'text', text: extra.auth?.clientId ?? '' }] }));
-      const mcp = createStreamableHttpServer({ connect: (transport) => mcpServer.connect(transport), authorization, stateless: true, enableJsonResponse: true });
+      const mcp = createStreamableHttpServer({ connect: (transport) => mcpServer.connect(transport), authorization, stateless: true, enableJsonResponse: true, allowedHosts: [new URL(RESOURCE).hostname] });
       const post = async (scope: string): Promise<Response> =>
         mcp.handleFetch(
           new Request(RESOURCE, {

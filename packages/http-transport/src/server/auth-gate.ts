@@ -25,7 +25,8 @@ export interface AuthGate {
   authorize(admitted: Admitted, messages: readonly unknown[]): Response | undefined;
 }
 
-export function createAuthGate(options: StreamableHttpServerOptions): AuthGate {
+/** The gate of a server's `authorization` layer or `authenticate` hook (the Streamable HTTP and WebSocket servers share it). */
+export function createAuthGate(options: Pick<StreamableHttpServerOptions, 'authenticate' | 'authorization' | 'principalOf'>): AuthGate {
   const layer = options.authorization;
   const authenticate = layer === undefined ? options.authenticate : (request: Request) => layer.authenticate(request);
   // Every session is bound to its principal, however the request was authenticated (session-principal.ts).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHostGuard, isLoopbackAddress } from './host-guard.js';
+import { AllowedHostsRequiredError, createHostGuard, isLoopbackAddress, requireAllowedHostsFor } from './host-guard.js';
 
 describe('createHostGuard', () => {
   describe('with no options', () => {
@@ -25,10 +25,22 @@ describe('createHostGuard', () => {
       expect(guard({ host, origin: 'null', loopbackBind: true }).ok).toBe(false);
       expect(guard({ host, origin: 'file://', loopbackBind: true }).ok).toBe(false);
     });
-    it('on a public bind checks only that Origin matches Host', () => {
-      expect(guard({ host: 'mcp.example.com', origin: undefined, loopbackBind: false }).ok).toBe(true);
-      expect(guard({ host: 'mcp.example.com', origin: 'https://mcp.example.com', loopbackBind: false }).ok).toBe(true);
-      expect(guard({ host: 'mcp.example.com', origin: 'https://evil.example', loopbackBind: false }).ok).toBe(false);
+    it('on a public address accepts only that address as Host, never a name, even with a matching Origin', () => {
+      const localAddress = '192.0.2.10';
+      expect(guard({ host: '192.0.2.10:3000', origin: undefined, loopbackBind: false, localAddress }).ok).toBe(true);
+      expect(guard({ host: '192.0.2.10:3000', origin: 'http://192.0.2.10:5173', loopbackBind: false, localAddress }).ok).toBe(true);
+      expect(guard({ host: '192.0.2.10:3000', origin: 'http://evil.example', loopbackBind: false, localAddress }).ok).toBe(false);
+      const rebound = guard({ host: 'evil.example:3000', origin: 'http://evil.example:3000', loopbackBind: false, localAddress });
+      expect(rebound).toEqual({ ok: false, reason: expect.stringMatching(/^Host not allowed: evil\.example:3000 \(this server has no allowedHosts/) });
+      expect(guard({ host: 'mcp.example.com', origin: undefined, loopbackBind: false, localAddress }).ok).toBe(false);
+      expect(guard({ host: 'localhost', origin: undefined, loopbackBind: false, localAddress }).ok).toBe(false);
+    });
+    it('reads IPv6 and IPv4-mapped local addresses', () => {
+      expect(guard({ host: '[2001:db8::1]:3000', origin: undefined, loopbackBind: false, localAddress: '2001:db8::1' }).ok).toBe(true);
+      expect(guard({ host: '192.0.2.10', origin: undefined, loopbackBind: false, localAddress: '::ffff:192.0.2.10' }).ok).toBe(true);
+    });
+    it('refuses every Host on a public address it was not told', () => {
+      expect(guard({ host: '192.0.2.10', origin: undefined, loopbackBind: false }).ok).toBe(false);
     });
   });
 
@@ -69,5 +81,30 @@ describe('isLoopbackAddress', () => {
     expect(isLoopbackAddress('10.0.0.1')).toBe(false);
     expect(isLoopbackAddress('::')).toBe(false);
     expect(isLoopbackAddress(undefined)).toBe(false);
+  });
+});
+
+describe('requireAllowedHostsFor', () => {
+  it('lets loopback binds through with no options', () => {
+    for (const bind of ['127.0.0.1', '::1', 'localhost', '127.0.0.2']) expect(() => requireAllowedHostsFor(bind, {}, 'listen()')).not.toThrow();
+  });
+  it('refuses non-loopback binds without allowedHosts, naming the option and an example', () => {
+    for (const bind of ['0.0.0.0', '::', '', '192.0.2.10', 'mcp.example.com']) {
+      let thrown: unknown;
+      try {
+        requireAllowedHostsFor(bind, {}, `listen({ host: ${JSON.stringify(bind)} })`);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(AllowedHostsRequiredError);
+      expect(thrown).toMatchObject({ code: 'INVALID_ARGUMENT', category: 'invalid-request', bindAddress: bind, option: 'allowedHosts' });
+      expect((thrown as Error).message).toContain(`listen({ host: ${JSON.stringify(bind)} })`);
+      expect((thrown as Error).message).toContain("allowedHosts: ['mcp.example.com']");
+    }
+  });
+  it('lets a non-loopback bind through with allowedHosts, or with the protection set explicitly', () => {
+    expect(() => requireAllowedHostsFor('0.0.0.0', { allowedHosts: ['mcp.example.com'] }, 'listen()')).not.toThrow();
+    expect(() => requireAllowedHostsFor('0.0.0.0', { dnsRebindingProtection: true }, 'listen()')).not.toThrow();
+    expect(() => requireAllowedHostsFor('0.0.0.0', { dnsRebindingProtection: false }, 'listen()')).not.toThrow();
   });
 });

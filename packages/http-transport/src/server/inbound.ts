@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpRequestInfo } from '@statemcp/protocol';
 import { isLoopbackAddress } from './host-guard.js';
 import { unreadBodyText } from './http-response.js';
+import { readRequestTarget, type RequestTarget } from './request-target.js';
 import type { HandleRequestOptions } from './server-options.js';
 
 /**
@@ -22,8 +23,13 @@ export type BodyRead =
 
 export interface InboundRequest {
   readonly method: string;
+  /** The request-target's path, verbatim (`//x/mcp` is not `/mcp`); `''` when the target is refused. */
   readonly pathname: string;
   readonly searchParams: URLSearchParams;
+  /** Why the request-target is refused (answered 400), or `undefined` when it was read. */
+  readonly targetRefusal: string | undefined;
+  /** The address the request arrived on, when known. */
+  readonly localAddress: string | undefined;
   /** A header value by lower-case name; repeated headers joined with `, `. */
   header(name: string): string | undefined;
   /** All headers, lower-case names (built once, frozen). */
@@ -43,12 +49,26 @@ export interface InboundRequest {
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-function safeUrl(raw: string, host: string | undefined): URL {
-  try {
-    return new URL(raw, `http://${host ?? 'localhost'}`);
-  } catch {
-    return new URL(raw.startsWith('/') ? raw : '/', 'http://localhost');
+/** The parts of a read target, with a refused one standing for no path at all. */
+function partsOf(target: RequestTarget): { pathname: string; search: string; searchParams: URLSearchParams } {
+  return target.ok ? target : { pathname: '', search: '', searchParams: new URLSearchParams() };
+}
+
+/**
+ * The absolute URL hooks and handlers see: the `Host` header's authority (`localhost` when it
+ * has none that parses) joined to the path as a string, so a path such as `//x/y` stays a path.
+ */
+function absoluteUrl(host: string | undefined, pathname: string, search: string): URL {
+  let origin = 'http://localhost';
+  if (host !== undefined) {
+    try {
+      const url = new URL(`http://${host.trim()}`);
+      if (url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '') origin = url.origin;
+    } catch {
+      // not an authority: keep localhost
+    }
   }
+  return new URL(`${origin}${pathname === '' ? '/' : pathname}${search}`);
 }
 
 /** Builds a frozen {@link HttpRequestInfo}. */
@@ -76,15 +96,20 @@ export function preParsedBody(body: unknown, declaredLength: string | null | und
  * treats it as loopback.
  */
 export function fromFetchRequest(request: Request, options: HandleRequestOptions = {}): InboundRequest {
-  const url = safeUrl(request.url, undefined);
+  // The runtime built `request.url` from the wire (its authority from `Host`); a fragment never travels.
+  const target = readRequestTarget(request.url.split('#')[0] ?? '', undefined);
+  const { pathname, searchParams } = partsOf(target);
+  let url: URL | undefined;
   let headers: Readonly<Record<string, string>> | undefined;
   let info: HttpRequestInfo | undefined;
   const inbound: InboundRequest = {
     method: request.method.toUpperCase(),
-    pathname: url.pathname,
-    searchParams: url.searchParams,
+    pathname,
+    searchParams,
+    targetRefusal: target.ok ? undefined : target.reason,
+    localAddress: options.localAddress,
     // Runtimes build `request.url` from the Host header; use it when the header itself is absent.
-    header: (name) => request.headers.get(name) ?? (name === 'host' ? url.host : undefined),
+    header: (name) => request.headers.get(name) ?? (name === 'host' ? (url ??= new URL(request.url)).host : undefined),
     headerRecord: () => {
       if (headers === undefined) {
         const record: Record<string, string> = {};
@@ -127,7 +152,7 @@ export function fromFetchRequest(request: Request, options: HandleRequestOptions
     },
     loopbackBind: options.localAddress === undefined ? undefined : isLoopbackAddress(options.localAddress),
     toRequest: () => request,
-    requestInfo: () => (info ??= freezeRequestInfo(inbound.method, url.href, inbound.headerRecord(), options.remoteAddress)),
+    requestInfo: () => (info ??= freezeRequestInfo(inbound.method, request.url, inbound.headerRecord(), options.remoteAddress)),
     signal: request.signal,
   };
   return inbound;
@@ -156,11 +181,13 @@ class NodeInbound implements InboundRequest {
   readonly method: string;
   readonly pathname: string;
   readonly searchParams: URLSearchParams;
+  readonly targetRefusal: string | undefined;
+  readonly localAddress: string | undefined;
   readonly loopbackBind: boolean | undefined;
+  readonly #search: string;
   readonly #req: IncomingMessage & { originalUrl?: unknown };
   readonly #res: ServerResponse | undefined;
   readonly #options: HandleRequestOptions;
-  readonly #target: string;
   #controller: AbortController | undefined = undefined;
   #request: Request | undefined = undefined;
   #headers: Readonly<Record<string, string>> | undefined = undefined;
@@ -170,12 +197,15 @@ class NodeInbound implements InboundRequest {
     this.#req = req;
     this.#res = res;
     this.#options = options;
-    this.#target = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
-    const url = safeUrl(this.#target, undefined);
+    const target = readRequestTarget(typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/'), joinHeader(req.headers.host) ?? '');
+    const { pathname, search, searchParams } = partsOf(target);
     this.method = (req.method ?? 'GET').toUpperCase();
-    this.pathname = url.pathname;
-    this.searchParams = url.searchParams;
+    this.pathname = pathname;
+    this.searchParams = searchParams;
+    this.#search = search;
+    this.targetRefusal = target.ok ? undefined : target.reason;
     const localAddress = options.localAddress ?? req.socket.localAddress;
+    this.localAddress = localAddress;
     this.loopbackBind = localAddress === undefined ? undefined : isLoopbackAddress(localAddress);
   }
 
@@ -241,7 +271,7 @@ class NodeInbound implements InboundRequest {
   }
 
   #absoluteUrl(): URL {
-    const absolute = safeUrl(this.#target, joinHeader(this.#req.headers.host));
+    const absolute = absoluteUrl(joinHeader(this.#req.headers.host), this.pathname, this.#search);
     if ((this.#req.socket as { encrypted?: boolean }).encrypted === true) absolute.protocol = 'https:';
     return absolute;
   }

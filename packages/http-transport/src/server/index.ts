@@ -8,7 +8,7 @@ export { acceptsMediaType } from './request-checks.js';
 export { InMemoryEventStore } from './event-store.js';
 export { SessionManager, isValidSessionId } from './session-manager.js';
 export { sessionPrincipal } from './session-principal.js';
-export { createHostGuard, isLoopbackAddress, LOOPBACK_HOSTS } from './host-guard.js';
+export { AllowedHostsRequiredError, createHostGuard, isLoopbackAddress, LOOPBACK_HOSTS } from './host-guard.js';
 export { HttpErrorCode } from './http-response.js';
 export { InMemoryLivenessStore, InMemoryMessageBus, InMemorySessionStore, InMemorySubscriptionStore } from './memory-shared-state.js';
 export { SharedStoreUnavailableError, busChannel } from './shared-state.js';

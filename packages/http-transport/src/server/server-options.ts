@@ -101,11 +101,19 @@ export interface StreamableHttpServerOptions {
    * `Last-Event-ID`. Default 30 000.
    */
   stalledStreamTimeoutMs?: number;
-  /** Allowed `Host` values (see {@link HostGuardOptions}). Default: loopback names on loopback binds. */
+  /**
+   * Allowed `Host` values (see {@link HostGuardOptions}). Default: loopback names for requests on
+   * loopback or unknown addresses, the address itself for requests on another address.
+   * `listen()` on a non-loopback address refuses to start without it (`AllowedHostsRequiredError`).
+   */
   allowedHosts?: readonly string[];
   /** Allowed `Origin` values (see {@link HostGuardOptions}). */
   allowedOrigins?: readonly string[];
-  /** Host/Origin validation: `'loopback'` (default), `true` (always) or `false` (never). */
+  /**
+   * Host/Origin validation (see {@link HostGuardOptions.enabled}): `'loopback'` (default: every
+   * request, against the lists or the defaults of its address), `true` (the lists or the loopback
+   * names, whatever the address) or `false` (never; only behind a proxy that checks `Host`).
+   */
   dnsRebindingProtection?: HostGuardOptions['enabled'];
   /**
    * Runs after the Host/Origin check and before a request reaches any session. Return the
@@ -190,9 +198,10 @@ export interface HandleRequestOptions {
    */
   remoteAddress?: string;
   /**
-   * The local address the request arrived on. The Host check is on by default for loopback
-   * and unknown binds; a fetch `Request` counts as loopback unless this says otherwise.
-   * Node requests default to the socket's.
+   * The local address the request arrived on. Without `allowedHosts`, a request on a loopback
+   * (or unknown) address must name a loopback host, and one on another address must name that
+   * address itself. A fetch `Request` counts as loopback unless this says otherwise; node
+   * requests default to the socket's.
    */
   localAddress?: string;
 }
@@ -204,7 +213,11 @@ export interface StreamableHttpServer {
   /** Fetch-style handler for Bun, Deno, workers and web frameworks. */
   handleFetch(request: Request, options?: HandleRequestOptions): Promise<Response>;
   readonly sessions: SessionRegistry;
-  /** Starts a node:http server; binds 127.0.0.1 unless told otherwise. */
+  /**
+   * Starts a node:http server; binds 127.0.0.1 unless told otherwise. Binding another address
+   * (`0.0.0.0`, `::`, a LAN address) needs `allowedHosts`: without it the promise rejects with
+   * `AllowedHostsRequiredError` and nothing listens.
+   */
   listen(options?: { port?: number; host?: string }): Promise<ListeningServer>;
   /** Ends every session and refuses further requests (503). Idempotent. */
   close(): Promise<void>;

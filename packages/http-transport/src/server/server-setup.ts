@@ -1,21 +1,11 @@
 /**
  * What `createStreamableHttpServer` derives from its options before it serves anything: the
- * Host/Origin guard, the legacy HTTP+SSE paths, the session manager's options; and `node:http`,
+ * legacy HTTP+SSE paths, the session manager's options; and `node:http`,
  * loaded only when `listen()` needs it.
  */
 import type * as NodeHttp from 'node:http';
-import { createHostGuard, type HostGuardOptions } from './host-guard.js';
 import type { StreamableHttpServerOptions } from './server-options.js';
 import type { SessionManagerOptions } from './session-manager.js';
-
-/** The Host/Origin guard the options ask for (secure defaults when they say nothing). */
-export function hostGuardFor(options: StreamableHttpServerOptions): ReturnType<typeof createHostGuard> {
-  const hostGuardOptions: HostGuardOptions = {};
-  if (options.allowedHosts !== undefined) hostGuardOptions.allowedHosts = options.allowedHosts;
-  if (options.allowedOrigins !== undefined) hostGuardOptions.allowedOrigins = options.allowedOrigins;
-  if (options.dnsRebindingProtection !== undefined) hostGuardOptions.enabled = options.dnsRebindingProtection;
-  return createHostGuard(hostGuardOptions);
-}
 
 /** The legacy HTTP+SSE paths, or undefined when `legacySse` is off. */
 export function legacyPathsOf(options: StreamableHttpServerOptions): { ssePath: string; messagePath: string } | undefined {

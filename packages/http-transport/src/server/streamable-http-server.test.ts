@@ -198,11 +198,15 @@ describe('createStreamableHttpServer', () => {
       expect(local.status).toBe(200);
     });
 
-    it('skips the Host check for a fetch request that arrived on a public localAddress, as for a node request', async () => {
+    it('accepts only the address itself as Host for a fetch request that arrived on a public localAddress, as for a node request', async () => {
       const { server } = make();
       const foreign = new Request('http://mcp.example.com/mcp', postInit(initializeBody()));
       expect((await server.handleFetch(foreign.clone(), { localAddress: '127.0.0.1' })).status).toBe(403);
-      expect((await server.handleFetch(foreign, { localAddress: '192.0.2.10' })).status).toBe(200);
+      const refused = await server.handleFetch(foreign, { localAddress: '192.0.2.10' });
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toMatch(/no allowedHosts/);
+      const byAddress = new Request('http://192.0.2.10:3000/mcp', postInit(initializeBody()));
+      expect((await server.handleFetch(byAddress, { localAddress: '::ffff:192.0.2.10' })).status).toBe(200);
     });
 
     it('serves configured hosts', async () => {

@@ -7,7 +7,7 @@
  * Order of checks for every request (first failure answers):
  *
  * ```
- * authorization documents (PRM) → route (legacy SSE paths / `path`) → Host + Origin (403)
+ * request target (400) → authorization documents (PRM) → route (legacy SSE paths / `path`) → Host + Origin (403)
  *   → authenticate (401 or its Response)
  *   POST:   Accept (406) → Content-Type (415) → body size (413) → JSON (400, -32700)
  *           → envelope (400, -32600) → scopes (403) → session id (400 missing / 404 unknown or
@@ -18,7 +18,6 @@
  *   DELETE: stateless (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
-import type { AddressInfo } from 'node:net';
 import {
   ErrorCode,
   LEGACY_PROTOCOL_VERSIONS,
@@ -42,7 +41,9 @@ import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type StreamableHttpServer, 
 import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundRequest } from './inbound.js';
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
 import { headerMismatch } from './modern-headers.js';
-import { hostGuardFor, legacyPathsOf, managerOptionsOf, nodeHttp } from './server-setup.js';
+import { legacyPathsOf, managerOptionsOf } from './server-setup.js';
+import { hostGuardFor } from './host-guard.js';
+import { listenNode } from './listen-node.js';
 import { HttpSession, type AnySessionTransport } from './http-session.js';
 import { SessionManager } from './session-manager.js';
 import { PrincipalCounter, admissionRefusal, openCountedStream, principalLimit } from './principal-limits.js';
@@ -396,6 +397,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
   const handle = async (inbound: InboundRequest): Promise<HttpAnswer> => {
     if (closed) return errorResponse(503, HttpErrorCode.SessionClosed, 'Service Unavailable: the server is shutting down');
+    if (inbound.targetRefusal !== undefined) return errorResponse(400, ErrorCode.InvalidRequest, `Bad Request: ${inbound.targetRefusal}`);
     const served = auth.serve(inbound);
     if (served !== undefined) return served;
     const legacyRoute =
@@ -403,7 +405,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (legacyRoute === undefined && options.path !== undefined && inbound.pathname !== options.path) {
       return errorResponse(404, ErrorCode.InvalidRequest, 'Not Found');
     }
-    const verdict = guard({ host: inbound.header('host'), origin: inbound.header('origin'), loopbackBind: inbound.loopbackBind });
+    const { loopbackBind, localAddress } = inbound;
+    const verdict = guard({ host: inbound.header('host'), origin: inbound.header('origin'), loopbackBind, localAddress });
     if (!verdict.ok) return errorResponse(403, HttpErrorCode.Refused, `Forbidden: ${verdict.reason}`);
 
     const admitted = await auth.admit(inbound);
@@ -491,32 +494,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       },
       terminate: (sessionId) => manager.delete(sessionId, 'deleted'),
     },
-    listen: async ({ port = 0, host = '127.0.0.1' } = {}) => {
-      const http = nodeHttp().createServer((req, res) => {
-        void server.handleNodeRequest(req, res);
-      });
-      await new Promise<void>((resolve, reject) => {
-        http.once('error', reject);
-        http.listen(port, host, () => {
-          http.off('error', reject);
-          resolve();
-        });
-      });
-      const address = http.address() as AddressInfo;
-      const urlHost = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
-      return {
-        server: http,
-        port: address.port,
-        url: new URL(`http://${urlHost}:${address.port}${options.path ?? '/mcp'}`),
-        close: async () => {
-          await server.close();
-          await new Promise<void>((resolve) => {
-            http.close(() => resolve());
-            http.closeAllConnections();
-          });
-        },
-      };
-    },
+    listen: (listenOptions) => listenNode(server, options, listenOptions),
     close: async () => {
       if (closed) return;
       closed = true;

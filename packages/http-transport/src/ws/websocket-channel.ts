@@ -98,8 +98,8 @@ export class WebSocketChannel {
     return this.#closed;
   }
 
-  /** Sends one message as one text frame; resolves once `ws` has written it. */
-  send(message: JsonRpcMessage): Promise<void> {
+  /** Sends one message (or a batch's replies) as one text frame; resolves once `ws` has written it. */
+  send(message: JsonRpcMessage | readonly JsonRpcMessage[]): Promise<void> {
     if (this.#state.kind !== 'open' || this.#socket.readyState !== this.#socket.OPEN) {
       return Promise.reject(new ConnectionClosedError('The WebSocket transport is closed'));
     }
@@ -112,9 +112,9 @@ export class WebSocketChannel {
     });
   }
 
-  /** Graceful close: Close frame, then wait for the peer's, then terminate on timeout. */
-  close(): Promise<void> {
-    this.#beginClose('local', undefined, 1000, 'client closing');
+  /** Graceful close: Close frame (`code`, default 1000), then wait for the peer's, then terminate on timeout. */
+  close(code = 1000, reason = 'client closing'): Promise<void> {
+    this.#beginClose('local', undefined, code, reason);
     return this.#closed;
   }
 

@@ -1,8 +1,17 @@
 /**
- * A small WebSocket MCP server: listens on `host:port` (127.0.0.1 by default), checks every
- * upgrade request's `Host` and `Origin` like the HTTP transport does (DNS-rebinding
- * protection, on by default for loopback binds), negotiates the `mcp` subprotocol, and hands
- * each accepted socket to `connect` as a {@link WebSocketServerTransport}.
+ * A small WebSocket MCP server: listens on `host:port` (127.0.0.1 by default), reads every
+ * upgrade request's target with the HTTP server's parser, checks its `Host` and `Origin` with
+ * the HTTP server's guard (DNS-rebinding protection), authenticates it with the HTTP server's
+ * `authenticate` hook or `authorization` layer (401 with `WWW-Authenticate` before upgrading),
+ * negotiates the `mcp` subprotocol, and hands each accepted socket to `connect` as a
+ * {@link WebSocketServerTransport} bound to the authenticated principal.
+ *
+ * Order of checks for an upgrade (first failure answers, before any WebSocket exists):
+ *
+ * ```
+ * request target (400) → path (404) → Host + Origin (403) → subprotocol (400)
+ *   → authenticate (401, or the layer's Response) → upgrade (101)
+ * ```
  *
  * The WebSocket transport is a statemcp convention, not part of the MCP specification.
  */
@@ -13,15 +22,30 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type WebSocket from 'ws';
 
-import { createHostGuard, isLoopbackAddress, type HostGuardInput, type HostGuardOptions, type HostGuardResult } from '../server/host-guard.js';
+import { createAuthGate, type Admitted } from '../server/auth-gate.js';
+import {
+  createHostGuard,
+  hostGuardFor,
+  isLoopbackAddress,
+  requireAllowedHostsFor,
+  type HostGuardInput,
+  type HostGuardResult,
+} from '../server/host-guard.js';
+import { fromNodeRequest, writeNodeResponse } from '../server/inbound.js';
+import type { AuthenticateResult, HttpAuthorization } from '../server/server-options.js';
 import { DEFAULT_WEBSOCKET_MAX_PAYLOAD, MCP_WEBSOCKET_SUBPROTOCOL } from './websocket-channel.js';
 import { WebSocketServerTransport, type WebSocketTransportOptions } from './websocket-transport.js';
+import { refusalReply, refuseUpgrade, textRefusal } from './websocket-upgrade.js';
 
 /** Options of {@link createWebSocketServer}. */
 export interface WebSocketServerOptions extends WebSocketTransportOptions {
   /** Port to listen on; 0 picks a free one. */
   port: number;
-  /** Interface to bind. Default `127.0.0.1` (never all interfaces unless you ask). */
+  /**
+   * Interface to bind. Default `127.0.0.1` (never all interfaces unless you ask). Any other
+   * address (`0.0.0.0`, `::`, a LAN address) needs `allowedHosts`: without it the server
+   * refuses to start with `AllowedHostsRequiredError`.
+   */
   host?: string;
   /** Only upgrades on this path are accepted. Default: any path. */
   path?: string;
@@ -29,7 +53,8 @@ export interface WebSocketServerOptions extends WebSocketTransportOptions {
   connect: (transport: WebSocketServerTransport, request: IncomingMessage) => void | Promise<void>;
   /**
    * Accepted `Host` values, as for the HTTP server: a bare name allows any port,
-   * `name:port` that port only. Default on loopback binds: `localhost`, `127.0.0.1`, `[::1]`.
+   * `name:port` that port only. Default: `localhost`, `127.0.0.1`, `[::1]` for upgrades on a
+   * loopback address; required when `host` is not loopback.
    */
   allowedHosts?: readonly string[];
   /**
@@ -37,8 +62,26 @@ export interface WebSocketServerOptions extends WebSocketTransportOptions {
    * Default: http(s) origins on an allowed host.
    */
   allowedOrigins?: readonly string[];
-  /** Host/Origin validation: `'loopback'` (default), `true` (always) or `false` (never). */
+  /**
+   * Host/Origin validation, as the HTTP server's option of the same name: `'loopback'` (default: every
+   * request, against the lists or the defaults of its address), `true` (the lists or the loopback
+   * names, whatever the address) or `false` (never; only behind a proxy that checks `Host`).
+   */
   dnsRebindingProtection?: boolean | 'loopback';
+  /**
+   * Authenticates each upgrade request, as the HTTP server's option of the same name: return
+   * the auth info (each handler gets it as `context.authInfo`), return a `Response` to answer
+   * the upgrade with it (e.g. a 401 with `WWW-Authenticate`), or throw to answer 401.
+   */
+  authenticate?: (request: Request) => AuthenticateResult | Promise<AuthenticateResult>;
+  /**
+   * An authorization layer, as the HTTP server's option of the same name (takes the place of
+   * `authenticate`): `createProtectedResource` from `@statemcp/http-transport/auth`. The upgrade
+   * is authenticated (401 with its challenge before upgrading), the connection is bound to the
+   * token's principal, its metadata document is served on plain GETs, and each request over
+   * the socket is checked against its scopes (a refused one gets a JSON-RPC error).
+   */
+  authorization?: HttpAuthorization;
   /** Largest accepted frame in bytes. Default 4 MiB. */
   maxPayload?: number;
 }
@@ -67,10 +110,12 @@ export function checkUpgradeRequest(
   guard: (input: HostGuardInput) => HostGuardResult = createHostGuard(),
 ): { status: number; reason: string } | undefined {
   const origin = request.headers.origin;
+  const localAddress = request.socket?.localAddress;
   const verdict = guard({
     host: request.headers.host,
     origin,
-    loopbackBind: request.socket?.localAddress === undefined ? undefined : isLoopbackAddress(request.socket.localAddress),
+    loopbackBind: localAddress === undefined ? undefined : isLoopbackAddress(localAddress),
+    localAddress,
   });
   if (!verdict.ok) return { status: 403, reason: verdict.reason };
   const offered = request.headers['sec-websocket-protocol'];
@@ -81,14 +126,6 @@ export function checkUpgradeRequest(
     }
   }
   return undefined;
-}
-
-function refuse(socket: Duplex, status: number, reason: string): void {
-  const statusText = status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : 'Bad Request';
-  const body = `${reason}\n`;
-  socket.end(
-    `HTTP/1.1 ${status} ${statusText}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
 }
 
 /**
@@ -111,12 +148,10 @@ function refuse(socket: Duplex, status: number, reason: string): void {
  */
 export async function createWebSocketServer(options: WebSocketServerOptions): Promise<WebSocketMcpServer> {
   const host = options.host ?? '127.0.0.1';
+  requireAllowedHostsFor(host, options, `createWebSocketServer({ host: ${JSON.stringify(host)} })`);
   const connections = new Set<WebSocketServerTransport>();
-  const guardOptions: HostGuardOptions = {};
-  if (options.allowedHosts !== undefined) guardOptions.allowedHosts = options.allowedHosts;
-  if (options.allowedOrigins !== undefined) guardOptions.allowedOrigins = options.allowedOrigins;
-  if (options.dnsRebindingProtection !== undefined) guardOptions.enabled = options.dnsRebindingProtection;
-  const guard = createHostGuard(guardOptions);
+  const guard = hostGuardFor(options);
+  const auth = createAuthGate(options);
   const transportOptions: WebSocketTransportOptions = {
     ...(options.closeTimeoutMs !== undefined && { closeTimeoutMs: options.closeTimeoutMs }),
     ...(options.clock !== undefined && { clock: options.clock }),
@@ -126,26 +161,37 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     maxPayload: options.maxPayload ?? DEFAULT_WEBSOCKET_MAX_PAYLOAD,
     handleProtocols: (protocols) => (protocols.has(MCP_WEBSOCKET_SUBPROTOCOL) ? MCP_WEBSOCKET_SUBPROTOCOL : false),
   });
-  const httpServer = createServer((_request, response) => {
-    response.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket', connection: 'Upgrade' });
-    response.end('This endpoint speaks MCP over WebSocket (subprotocol "mcp").\n');
+  const httpServer = createServer((request, response) => {
+    const inbound = fromNodeRequest(request, response);
+    const answer =
+      inbound.targetRefusal !== undefined
+        ? textRefusal(400, `Bad Request: ${inbound.targetRefusal}`)
+        : (auth.serve(inbound) ??
+          new Response('This endpoint speaks MCP over WebSocket (subprotocol "mcp").\n', {
+            status: 426,
+            headers: { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket', connection: 'Upgrade' },
+          }));
+    void writeNodeResponse(answer, response);
   });
-  httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy());
-    if (options.path !== undefined) {
-      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-      if (path !== options.path) {
-        refuse(socket, 404, `No MCP WebSocket endpoint at ${path}`);
-        return;
-      }
-    }
-    const refusal = checkUpgradeRequest(request, guard);
-    if (refusal !== undefined) {
-      refuse(socket, refusal.status, refusal.reason);
-      return;
-    }
+
+  /** Accepts an upgrade that passed every check, bound to what authentication admitted. */
+  const accept = (request: IncomingMessage, socket: Duplex, head: Buffer, admitted: Admitted): void => {
     wss.handleUpgrade(request, socket, head, (ws: WebSocket) => {
-      const transport = new WebSocketServerTransport(ws, { ...transportOptions, request });
+      const transport = new WebSocketServerTransport(ws, {
+        ...transportOptions,
+        request,
+        ...(admitted.authInfo === undefined ? {} : { authInfo: admitted.authInfo }),
+        ...(admitted.principal === undefined ? {} : { principal: admitted.principal }),
+        ...(options.authorization?.authorize === undefined
+          ? {}
+          : {
+              authorize: (message: unknown) => {
+                const items: unknown[] = Array.isArray(message) ? message : [message];
+                const refusal = auth.authorize(admitted, items);
+                return refusal === undefined ? undefined : refusalReply(items, refusal, Array.isArray(message));
+              },
+            }),
+      });
       connections.add(transport);
       ws.once('close', () => connections.delete(transport));
       Promise.resolve()
@@ -153,6 +199,25 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
         .catch(() => {
           ws.close(1011, 'server failed to accept the connection');
         });
+    });
+  };
+
+  const upgrade = async (request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
+    const inbound = fromNodeRequest(request);
+    if (inbound.targetRefusal !== undefined) return refuseUpgrade(socket, textRefusal(400, `Bad Request: ${inbound.targetRefusal}`));
+    if (options.path !== undefined && inbound.pathname !== options.path) {
+      return refuseUpgrade(socket, textRefusal(404, `No MCP WebSocket endpoint at ${inbound.pathname}`));
+    }
+    const refusal = checkUpgradeRequest(request, guard);
+    if (refusal !== undefined) return refuseUpgrade(socket, textRefusal(refusal.status, refusal.reason));
+    const admitted = await auth.admit(inbound);
+    if (admitted instanceof Response) return refuseUpgrade(socket, admitted);
+    accept(request, socket, head, admitted);
+  };
+  httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    upgrade(request, socket, head).catch(() => {
+      void refuseUpgrade(socket, textRefusal(500, 'Internal error while accepting the connection')).catch(() => socket.destroy());
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -9,6 +9,8 @@ import {
   ConnectionClosedError,
   InvalidStateError,
   TransportError,
+  isAuthInfo,
+  type InboundContext,
   type JsonRpcMessage,
   type Transport,
   type TransportSink,
@@ -43,6 +45,21 @@ export interface WebSocketServerTransportOptions extends WebSocketTransportOptio
    * without it handlers see no HTTP request. {@link createWebSocketServer} passes it.
    */
   request?: IncomingMessage;
+  /**
+   * What the upgrade's authentication produced (`authenticate` or `authorization`): handed to
+   * every handler as `context.authInfo`, as over HTTP. {@link createWebSocketServer} passes it.
+   * When it is an `AuthInfo` with `expiresAt`, the connection is closed then (code 1008): over
+   * HTTP each request shows its token again, a WebSocket only once, at the upgrade.
+   */
+  authInfo?: unknown;
+  /** The principal this connection acts for (the authorization layer's `principalOf`). */
+  principal?: string | undefined;
+  /**
+   * Checks each inbound message once it is parsed (per-method and per-tool scopes): a refused
+   * request is answered with this error reply and never reaches the session; a refused
+   * notification is dropped.
+   */
+  authorize?: (message: unknown) => Promise<JsonRpcMessage | JsonRpcMessage[] | undefined> | undefined;
 }
 
 /** Options of {@link WebSocketClientTransport}. */
@@ -213,19 +230,35 @@ export class WebSocketClientTransport implements Transport {
 export class WebSocketServerTransport implements Transport {
   readonly #socket: WebSocket;
   readonly #channel: WebSocketChannel;
+  readonly #authorize: WebSocketServerTransportOptions['authorize'];
   #started = false;
   readonly canSendRequests = true;
+  /** The upgrade's auth info (`undefined` without authentication). */
+  readonly authInfo: unknown;
+  /** The principal this connection acts for (`undefined` without one). */
+  readonly principal: string | undefined;
 
   /** Wraps `socket` at once: frames arriving before `start()` are queued, not lost. */
   constructor(socket: WebSocket, options: WebSocketServerTransportOptions = {}) {
     this.#socket = socket;
+    this.authInfo = options.authInfo;
+    this.principal = options.principal;
+    this.#authorize = options.authorize;
     const http = options.request === undefined ? undefined : fromNodeRequest(options.request).requestInfo();
-    this.#channel = new WebSocketChannel(
-      socket,
-      options.closeTimeoutMs ?? DEFAULT_WEBSOCKET_CLOSE_TIMEOUT_MS,
-      options.clock ?? systemClock,
-      http === undefined ? undefined : { headers: http.headers, http },
-    );
+    const context: InboundContext | undefined =
+      http === undefined && options.authInfo === undefined
+        ? undefined
+        : {
+            ...(http === undefined ? {} : { headers: http.headers, http }),
+            ...(options.authInfo === undefined ? {} : { authInfo: options.authInfo }),
+          };
+    const clock = options.clock ?? systemClock;
+    this.#channel = new WebSocketChannel(socket, options.closeTimeoutMs ?? DEFAULT_WEBSOCKET_CLOSE_TIMEOUT_MS, clock, context);
+    if (isAuthInfo(options.authInfo) && options.authInfo.expiresAt !== undefined) {
+      const remainingMs = Math.max(0, options.authInfo.expiresAt * 1000 - Date.now());
+      const timer = clock.setTimeout(() => void this.#channel.close(1008, 'access token expired'), remainingMs);
+      void this.#channel.closed.then(() => clock.clearTimeout(timer));
+    }
   }
 
   /** Begins delivery (replaying queued frames). Rejects when the socket already closed. */
@@ -233,7 +266,29 @@ export class WebSocketServerTransport implements Transport {
     if (this.#started) throw new InvalidStateError('WebSocketServerTransport was already started', 'started');
     if (!this.#channel.isOpen) throw new ConnectionClosedError('The WebSocket is not open');
     this.#started = true;
-    this.#channel.attach(sink);
+    this.#channel.attach(this.#authorize === undefined ? sink : this.#authorizingSink(sink, this.#authorize));
+  }
+
+  /**
+   * `sink` behind the per-message check: a message the check refuses never reaches it; a
+   * refused request is answered with the check's error reply. Messages the check lets through
+   * keep their order relative to each other.
+   */
+  #authorizingSink(sink: TransportSink, authorize: NonNullable<WebSocketServerTransportOptions['authorize']>): TransportSink {
+    const guarded: TransportSink = {
+      onMessage: (value, context) => {
+        const refusal = authorize(value);
+        if (refusal === undefined) {
+          sink.onMessage(value, context);
+          return;
+        }
+        void refusal.then((reply) => (reply === undefined ? undefined : this.#channel.send(reply))).catch(() => undefined);
+      },
+      onClose: (info) => sink.onClose(info),
+    };
+    if (sink.onMalformed !== undefined) guarded.onMalformed = (text, reason) => sink.onMalformed?.(text, reason);
+    if (sink.onError !== undefined) guarded.onError = (error) => sink.onError?.(error);
+    return guarded;
   }
 
   /** Sends one message as one text frame. */
