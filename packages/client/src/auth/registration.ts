@@ -5,7 +5,7 @@
  * kept per issuer, so a new authorization server always gets a new one.
  */
 import type * as oauth from 'oauth4webapi';
-import { isSecureEnough, type OAuthHttp } from './http.js';
+import { isSecureEnough, oauthFetch, type OAuthHttp } from './http.js';
 import type { OAuthClientRegistration, OAuthStore } from './store.js';
 
 /** Client metadata for registration (RFC 7591 §2) and for a Client ID Metadata Document. */
@@ -76,7 +76,7 @@ async function register(as: oauth.AuthorizationServer, sources: RegistrationSour
   // The request and answer of RFC 7591 §3, read leniently: servers often omit `client_secret_expires_at`.
   const endpoint = new URL(String(as.registration_endpoint));
   if (!isSecureEnough(endpoint, sources.http)) throw new Error(`Refusing to register at ${endpoint.href} over plain HTTP`);
-  const response = await sources.http.fetch(endpoint.href, {
+  const response = await oauthFetch(sources.http)(endpoint.href, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify(metadata),

@@ -7,7 +7,7 @@
  * Use it directly for servers that only speak the old transport, or let
  * {@link StreamableHttpClientTransport} fall back to it automatically.
  */
-import { defaultFetch } from './node-http-fetch.js';
+import { transportFetch } from './node-http-fetch.js';
 import {
   ConnectionClosedError,
   InvalidStateError,
@@ -76,7 +76,7 @@ export class SseClientTransport implements Transport {
 
   constructor(url: URL | string, options: SseClientTransportOptions = {}) {
     this.#url = new URL(url);
-    this.#fetch = options.fetch ?? defaultFetch(options.requestInit);
+    this.#fetch = transportFetch(options.fetch, options.requestInit);
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
   }

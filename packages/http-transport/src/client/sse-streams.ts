@@ -10,7 +10,7 @@
  * ids as undeliverable; the session settles them with a local error. Nothing here invents a
  * peer's answer.
  */
-import { TransportError, type Clock, type RequestId } from '@statemcp/protocol';
+import { RedirectRefusedError, TransportError, type Clock, type RequestId } from '@statemcp/protocol';
 import { errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import type { ResolvedReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
@@ -159,7 +159,10 @@ export class SseStreams {
         signal: record.controller.signal,
       });
     } catch (error) {
-      if (this.#isLive(record)) this.#retryOrDie(record, networkError('GET', url, error));
+      if (!this.#isLive(record)) return;
+      // A refused redirect is an answer, not a network failure: asking again would get the same one.
+      if (error instanceof RedirectRefusedError) this.#die(record, error);
+      else this.#retryOrDie(record, networkError('GET', url, error));
       return;
     }
     if (!this.#isLive(record)) {

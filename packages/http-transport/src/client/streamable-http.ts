@@ -47,7 +47,7 @@ import {
 import { AbortScope, type ScopedSignal } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
-import { defaultFetch } from './node-http-fetch.js';
+import { transportFetch } from './node-http-fetch.js';
 import { discardBody, hasBody, readText, responseHeader } from './response-body.js';
 import { resolveReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
@@ -116,7 +116,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(url: URL | string, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
-    const base = options.fetch ?? defaultFetch(options.requestInit);
+    const base = transportFetch(options.fetch, options.requestInit);
     // While the provider authorizes, the session's request timeouts wait (a login is not a silent server).
     const onAuthorizing = (active: boolean): void => this.#sink()?.onAuthorizing?.(active);
     this.#fetch = options.authProvider === undefined ? base : authMiddleware(options.authProvider, { onAuthorizing })(base);
