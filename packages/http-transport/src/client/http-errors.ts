@@ -5,7 +5,7 @@
  * {@link HttpResponseError}, so callers can branch on `error.category` and still read the
  * status when they need it.
  */
-import { AuthRequiredError, MessageTooLargeError, type McpError, RedirectRefusedError, TransportError } from '@statemcp/protocol';
+import { AuthRequiredError, MessageTooLargeError, RedirectRefusedError, TransportError, readBoundedText, type McpError } from '@statemcp/protocol';
 
 /** Longest body excerpt kept on an {@link HttpResponseError}. */
 const BODY_EXCERPT_LIMIT = 2048;
@@ -50,10 +50,13 @@ export class HttpResponseError extends Error {
   }
 }
 
-/** Reads at most {@link BODY_EXCERPT_LIMIT} characters of a body, never throwing. */
+/**
+ * Reads at most {@link BODY_EXCERPT_LIMIT} characters of a body, never throwing. Only the start
+ * of the body is read (an error page that never ends is cut there).
+ */
 export async function readBodyExcerpt(response: Response): Promise<string> {
   try {
-    const text = await response.text();
+    const text = await readBoundedText(response, { maxBytes: BODY_EXCERPT_LIMIT * 4, overflow: 'truncate' });
     return text.length > BODY_EXCERPT_LIMIT ? text.slice(0, BODY_EXCERPT_LIMIT) : text;
   } catch {
     return '';

@@ -32,6 +32,7 @@
 import {
   ConnectionClosedError,
   InvalidStateError,
+  MessageTooLargeError,
   TransportError,
   isJsonObject,
   isRequestId,
@@ -48,7 +49,7 @@ import { AbortScope, type ScopedSignal } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import { transportFetch } from './node-http-fetch.js';
-import { discardBody, hasBody, readText, responseHeader } from './response-body.js';
+import { DEFAULT_MAX_MESSAGE_SIZE, discardBody, hasBody, readText, responseHeader } from './response-body.js';
 import { resolveReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import { deleteHttpSession } from './delete-session.js';
@@ -367,15 +368,17 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** A JSON body carrying the answers to the POST's requests. */
   async #readJson(response: Response, requestIds: readonly RequestId[]): Promise<PostOutcome> {
-    const text = await readText(response).catch(() => '');
+    const what = `The JSON response from ${this.#url.href}`;
+    // Past `maxMessageSize` the body is cut and its requests fail with that error; a broken body reads as empty.
+    const text = await readText(response, this.#options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE, what).catch((error: unknown) => (error instanceof MessageTooLargeError ? error : ''));
     this.#assertOpen();
     const pending = new Set(requestIds);
-    if (text.trim().length > 0) {
+    if (typeof text === 'string' && text.trim().length > 0) {
       const parsed = parseJson(text);
       if (parsed.ok) this.#deliver(parsed.value, pending);
       else this.#sink()?.onMalformed?.(text, parsed.reason);
     }
-    if (pending.size > 0) this.#undeliverable([...pending], new TransportError(`The JSON response from ${this.#url.href} did not contain the answer to this request`));
+    if (pending.size > 0) this.#undeliverable([...pending], typeof text === 'string' ? new TransportError(`${what} did not contain the answer to this request`) : text);
     return DONE;
   }
 

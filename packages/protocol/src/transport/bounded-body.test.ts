@@ -3,7 +3,7 @@ import { MessageTooLargeError } from '../errors/errors.js';
 import { formatByteSize, readBoundedText } from './bounded-body.js';
 
 /** A response whose body arrives in the given chunks, noting whether the rest was cancelled. */
-function chunked(chunks: readonly string[], headers?: HeadersInit): { response: Response; cancelled: () => boolean } {
+function chunked(chunks: readonly string[], headers?: Record<string, string>): { response: Response; cancelled: () => boolean } {
   let cancelled = false;
   let index = 0;
   const body = new ReadableStream<Uint8Array>({

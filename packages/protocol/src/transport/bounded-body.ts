@@ -19,6 +19,8 @@ export interface BoundedTextOptions {
   readonly overflow?: 'error' | 'truncate';
   /** How the error names the body, e.g. `'The JSON response from https://…'`. Default `'The response body'`. */
   readonly what?: string;
+  /** The setting that raises the bound, named in the error (e.g. `'maxMessageSize'`). */
+  readonly option?: string;
 }
 
 /** `n` bytes as the READMEs write them: `16 MiB`, `64 KiB`, `100 bytes`. */
@@ -49,7 +51,7 @@ export async function readBoundedText(response: Response, options: BoundedTextOp
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (error && declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
-    throw tooLargeError(what, maxBytes);
+    throw tooLargeError(what, maxBytes, options.option);
   }
   const body = response.body;
   if (body === null) return '';
@@ -65,7 +67,7 @@ export async function readBoundedText(response: Response, options: BoundedTextOp
       size += value.byteLength;
       if (value.byteLength > room) {
         reader.cancel().catch(() => undefined);
-        if (error) throw tooLargeError(what, maxBytes);
+        if (error) throw tooLargeError(what, maxBytes, options.option);
         return text + decoder.decode(value.subarray(0, room));
       }
       text += decoder.decode(value, { stream: true });
