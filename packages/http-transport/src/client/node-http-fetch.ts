@@ -246,8 +246,15 @@ export function abortError(signal: AbortSignal): Error {
  * ```
  */
 export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof fetch {
-  // The request below never follows a redirect (it answers as `redirect: 'manual'` does): the policy decides.
-  const single: typeof fetch = (input, init) => {
+  return guardRedirects(singleRequestFetch(options), 'same-origin');
+}
+
+/**
+ * The fetch under {@link createNodeHttpFetch}'s redirect policy: one request, never following a
+ * redirect (it answers as `redirect: 'manual'` does).
+ */
+function singleRequestFetch(options: NodeHttpFetchOptions): typeof fetch {
+  return (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
     const body = init?.body;
     const simpleBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
@@ -256,7 +263,6 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof 
     const agents = { http: options.httpAgent ?? loaded.agents.http, https: options.httpsAgent ?? loaded.agents.https };
     return request({ ...loaded, agents }, new URL(url), init ?? {}, body ?? undefined);
   };
-  return guardRedirects(single, 'same-origin');
 }
 
 /**
@@ -268,6 +274,9 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof 
  * ```
  */
 export const nodeHttpFetch: typeof fetch = createNodeHttpFetch();
+
+/** `nodeHttpFetch` without its redirect policy, for the transports, which put their own (stricter) one around it. */
+const nodeSingleRequest = singleRequestFetch({});
 
 function request(loaded: Modules, url: URL, init: RequestInit, body: string | Uint8Array | undefined, retried = false): Promise<Response> {
   const signal = init.signal ?? undefined;
@@ -326,11 +335,12 @@ function request(loaded: Modules, url: URL, init: RequestInit, body: string | Ui
 }
 
 /**
- * The transports' default: `nodeHttpFetch` on Node unless extra `fetch` options were given
- * (they may be undici-specific, such as a `dispatcher`), the global `fetch` elsewhere.
+ * The transports' default: `nodeHttpFetch` (its single requests, under the transport's own
+ * redirect policy) on Node unless extra `fetch` options were given (they may be
+ * undici-specific, such as a `dispatcher`), the global `fetch` elsewhere.
  */
-export function defaultFetch(requestInit: unknown): typeof fetch {
-  return isNodeRuntime() && requestInit === undefined ? nodeHttpFetch : globalThis.fetch.bind(globalThis);
+function defaultFetch(requestInit: unknown): typeof fetch {
+  return isNodeRuntime() && requestInit === undefined ? nodeSingleRequest : globalThis.fetch.bind(globalThis);
 }
 
 /**

@@ -122,8 +122,9 @@ export function headersKeptOnRedirect(headers: RequestInit['headers']): Record<s
 export function guardRedirects(fetch: typeof globalThis.fetch, mode: RedirectMode): typeof globalThis.fetch {
   // Not async: a response that is no redirect costs one `.then`, nothing more.
   return (input, init) => {
-    if (mode === 'same-origin' && init?.redirect === 'manual') return fetch(input, init);
-    return fetch(input, { ...init, redirect: 'manual' }).then((response) => (needsPolicy(response) ? applyPolicy(fetch, mode, input, init, response) : response));
+    const manual = init?.redirect === 'manual';
+    if (manual && mode === 'same-origin') return fetch(input, init);
+    return fetch(input, manual ? init : { ...init, redirect: 'manual' }).then((response) => (needsPolicy(response) ? applyPolicy(fetch, mode, input, init, response) : response));
   };
 }
 
