@@ -7,7 +7,7 @@
  * awaited answer arrived, or when `signal` aborts (rejecting with its reason).
  */
 import type { IncomingMessage } from 'node:http';
-import { readBoundedText, tooLargeError } from '@statemcp/protocol';
+import { MessageTooLargeError, readBoundedText, tooLargeError } from '@statemcp/protocol';
 import { abortError, claimNodeBody, hasBody, responseHeader } from './node-http-fetch.js';
 import { readSseStream, type SseParser } from '../shared/sse-parse.js';
 
@@ -63,6 +63,15 @@ export function readText(response: Response, maxBytes: number, what: string): Pr
       if (!ended) reject(new Error('The response body was closed before it ended'));
     });
   });
+}
+
+/**
+ * The JSON body of a POST's answer as text, bounded by `maxMessageSize` (default
+ * {@link DEFAULT_MAX_MESSAGE_SIZE}): past it, the `MessageTooLargeError` its requests fail with;
+ * a body that broke off reads as empty (its requests then get no answer).
+ */
+export function readJsonText(response: Response, maxMessageSize: number | undefined, url: string): Promise<string | InstanceType<typeof MessageTooLargeError>> {
+  return readText(response, maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE, `The JSON response from ${url}`).catch((error: unknown) => (error instanceof MessageTooLargeError ? error : ''));
 }
 
 const utf8 = new TextDecoder();

@@ -32,7 +32,6 @@
 import {
   ConnectionClosedError,
   InvalidStateError,
-  MessageTooLargeError,
   TransportError,
   isJsonObject,
   isRequestId,
@@ -49,7 +48,7 @@ import { AbortScope, type ScopedSignal } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import { transportFetch } from './node-http-fetch.js';
-import { DEFAULT_MAX_MESSAGE_SIZE, discardBody, hasBody, readText, responseHeader } from './response-body.js';
+import { discardBody, hasBody, readJsonText, responseHeader } from './response-body.js';
 import { resolveReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import { deleteHttpSession } from './delete-session.js';
@@ -368,9 +367,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** A JSON body carrying the answers to the POST's requests. */
   async #readJson(response: Response, requestIds: readonly RequestId[]): Promise<PostOutcome> {
-    const what = `The JSON response from ${this.#url.href}`;
-    // Past `maxMessageSize` the body is cut and its requests fail with that error; a broken body reads as empty.
-    const text = await readText(response, this.#options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE, what).catch((error: unknown) => (error instanceof MessageTooLargeError ? error : ''));
+    const text = await readJsonText(response, this.#options.maxMessageSize, this.#url.href);
     this.#assertOpen();
     const pending = new Set(requestIds);
     if (typeof text === 'string' && text.trim().length > 0) {
@@ -378,7 +375,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (parsed.ok) this.#deliver(parsed.value, pending);
       else this.#sink()?.onMalformed?.(text, parsed.reason);
     }
-    if (pending.size > 0) this.#undeliverable([...pending], typeof text === 'string' ? new TransportError(`${what} did not contain the answer to this request`) : text);
+    if (pending.size > 0) this.#undeliverable([...pending], typeof text === 'string' ? new TransportError(`The JSON response from ${this.#url.href} did not contain the answer to this request`) : text);
     return DONE;
   }
 
