@@ -4,8 +4,13 @@
  * that answers with a redirect; the other the "attacker" the `Location` names, which records
  * every request that reaches it (method, path, headers, body).
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** One request as a server saw it. */
 export interface RecordedRequest {
@@ -78,4 +83,40 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('expected the promise to reject, but it resolved');
+}
+
+/** A TLS server on 127.0.0.1 with a self-signed certificate made for it (by `openssl`), and that certificate. */
+export interface TlsServer {
+  /** `https://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** The PEM certificate to trust (an `https.Agent`'s `ca`). */
+  readonly ca: string;
+  close(): Promise<void>;
+}
+
+/** Starts an HTTPS server answering every request with `handle`; the certificate is made for this run only. */
+export async function startTlsServer(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<TlsServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'statemcp-tls-'));
+  let key: string;
+  let cert: string;
+  try {
+    const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1'];
+    execFileSync('openssl', [...args, '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'pipe' });
+    key = readFileSync(join(dir, 'key.pem'), 'utf8');
+    cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const server = createHttpsServer({ key, cert }, handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  let closed: Promise<void> | undefined;
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ca: cert,
+    close: () =>
+      (closed ??= new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      })),
+  };
 }

@@ -7,11 +7,12 @@
  */
 import { Client } from '@statemcp/client';
 import { OAuthClientProvider } from '@statemcp/client/auth';
-import { SseClientTransport, StreamableHttpClientTransport, nodeHttpFetch, type StreamState } from '@statemcp/http-transport';
+import { Agent as HttpsAgent } from 'node:https';
+import { SseClientTransport, StreamableHttpClientTransport, createNodeHttpFetch, nodeHttpFetch, type StreamState } from '@statemcp/http-transport';
 import { RedirectRefusedError, guardRedirects, redirectHop, type TransportSink } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { causeChain, redirectTo, rejectionOf, startRecordingServer, type RecordingServer } from '../src/redirects-servers.js';
+import { causeChain, redirectTo, rejectionOf, startRecordingServer, startTlsServer, type RecordingServer } from '../src/redirects-servers.js';
 
 const servers: RecordingServer[] = [];
 afterEach(async () => {
@@ -199,6 +200,29 @@ describe('redirects', () => {
   });
 
   describe('downgrade', () => {
+    it('refuses an https: server redirecting to http: (nodeHttpFetch and the transport), sending nothing there', async () => {
+      const plain = await startRecordingServer();
+      servers.push(plain);
+      const tls = await startTlsServer((_req, res) => {
+        res.writeHead(308, { location: `${plain.url}/mcp` }).end();
+      });
+      servers.push({ url: tls.url, requests: [], close: () => tls.close() });
+      const agent = new HttpsAgent({ ca: tls.ca, keepAlive: false });
+      const fetch = createNodeHttpFetch({ httpsAgent: agent });
+      try {
+        const direct = await rejectionOf(fetch(`${tls.url}/mcp`, { method: 'POST', headers: { authorization: 'Bearer secret-token' }, body: '{}' }));
+        expect(expectRefused(direct, `${plain.url}/mcp`).refusal).toBe('downgrade');
+        const transport = new StreamableHttpClientTransport(`${tls.url}/mcp`, { fetch, authProvider, legacyFallback: false });
+        await transport.start(collectingSink());
+        const error = await rejectionOf(transport.send(initialize));
+        expect(expectRefused(error, `${plain.url}/mcp`).refusal).toBe('downgrade');
+        expect(plain.requests).toEqual([]);
+        await transport.terminate();
+      } finally {
+        agent.destroy();
+      }
+    });
+
     it('refuses to follow https: to http:, even to the same host', async () => {
       expect(() => redirectHop(new URL('https://127.0.0.1:8443/mcp'), 307, 'http://127.0.0.1:8443/mcp', 'POST', 'same-origin', 0)).toThrow(RedirectRefusedError);
       let calls = 0;
