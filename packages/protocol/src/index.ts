@@ -47,6 +47,7 @@ export {
   McpError,
   MessageTooLargeError,
   NoReturnChannelError,
+  RedirectRefusedError,
   RequestCancelledError,
   RequestTimeoutError,
   SessionChangedError,
@@ -58,7 +59,7 @@ export {
   categoryOf,
   toWireError,
 } from './errors/errors.js';
-export type { SkillVerificationFailure } from './errors/errors.js';
+export type { RedirectRefusal, SkillVerificationFailure } from './errors/errors.js';
 export { LOCAL_ERROR_CATEGORIES, LocalErrorCode, categoryOfWireCode } from './errors/categories.js';
 export type { ErrorCategory } from './errors/categories.js';
 
@@ -254,4 +255,8 @@ export { InMemoryTransport } from './transport/in-memory.js';
 export { isAuthInfo } from './transport/auth-info.js';
 export type { AuthInfo } from './transport/auth-info.js';
 export { decodeHeaderValue, encodeHeaderValue } from './transport/header-values.js';
+export { HEADERS_KEPT_ON_REDIRECT, MAX_REDIRECTS, guardRedirects, headersKeptOnRedirect, isRedirectStatus, redirectHop } from './transport/http-redirects.js';
+export type { RedirectHop, RedirectMode } from './transport/http-redirects.js';
+export { formatByteSize, readBoundedText, tooLargeError } from './transport/bounded-body.js';
+export type { BoundedTextOptions } from './transport/bounded-body.js';
 export type { AdoptedSession, HttpRequestInfo, InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';

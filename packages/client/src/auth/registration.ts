@@ -6,7 +6,7 @@
  */
 import type * as oauth from 'oauth4webapi';
 import { OAuthDiscoveryError } from './errors.js';
-import { isSecureEnough, type OAuthHttp } from './http.js';
+import { isSecureEnough, oauthFetch, type OAuthHttp } from './http.js';
 import type { OAuthClientRegistration, OAuthStore } from './store.js';
 
 /** Client metadata for registration (RFC 7591 §2) and for a Client ID Metadata Document. */
@@ -88,7 +88,7 @@ async function register(as: oauth.AuthorizationServer, sources: RegistrationSour
   // The request and answer of RFC 7591 §3, read leniently: servers often omit `client_secret_expires_at`.
   const endpoint = new URL(String(as.registration_endpoint));
   if (!isSecureEnough(endpoint, sources.http)) throw new Error(`Refusing to register at ${endpoint.href} over plain HTTP`);
-  const response = await sources.http.fetch(endpoint.href, {
+  const response = await oauthFetch(sources.http)(endpoint.href, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify(metadata),

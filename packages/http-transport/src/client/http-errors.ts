@@ -5,7 +5,7 @@
  * {@link HttpResponseError}, so callers can branch on `error.category` and still read the
  * status when they need it.
  */
-import { AuthRequiredError, TransportError } from '@statemcp/protocol';
+import { AuthRequiredError, MessageTooLargeError, RedirectRefusedError, TransportError, readBoundedText, type McpError } from '@statemcp/protocol';
 
 /** Longest body excerpt kept on an {@link HttpResponseError}. */
 const BODY_EXCERPT_LIMIT = 2048;
@@ -50,10 +50,13 @@ export class HttpResponseError extends Error {
   }
 }
 
-/** Reads at most {@link BODY_EXCERPT_LIMIT} characters of a body, never throwing. */
+/**
+ * Reads at most {@link BODY_EXCERPT_LIMIT} characters of a body, never throwing. Only the start
+ * of the body is read (an error page that never ends is cut there).
+ */
 export async function readBodyExcerpt(response: Response): Promise<string> {
   try {
-    const text = await response.text();
+    const text = await readBoundedText(response, { maxBytes: BODY_EXCERPT_LIMIT * 4, overflow: 'truncate' });
     return text.length > BODY_EXCERPT_LIMIT ? text.slice(0, BODY_EXCERPT_LIMIT) : text;
   } catch {
     return '';
@@ -79,8 +82,13 @@ export function errorForStatus(method: string, url: string, response: Response, 
   return new TransportError(cause.message, { cause });
 }
 
-/** Wraps a network failure (DNS, refused connection, reset) in a {@link TransportError}. */
-export function networkError(method: string, url: string, error: unknown): InstanceType<typeof TransportError> {
+/**
+ * Wraps a network failure (DNS, refused connection, reset) in a {@link TransportError}. A refused
+ * redirect or an oversized body is already typed (`RedirectRefusedError`, `MessageTooLargeError`)
+ * and naming what happened: it is passed on as it is.
+ */
+export function networkError(method: string, url: string, error: unknown): McpError {
+  if (error instanceof RedirectRefusedError || error instanceof MessageTooLargeError) return error;
   const reason = error instanceof Error ? error.message : String(error);
   return new TransportError(`${method} ${url} failed: ${reason}`, { cause: error });
 }

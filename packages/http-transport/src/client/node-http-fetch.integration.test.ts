@@ -1,7 +1,8 @@
 import { Agent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { RedirectRefusedError } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import { createNodeHttpFetch, nodeHttpFetch, responseHeader } from './node-http-fetch.js';
-import { serverPerTest } from './test-http-server.js';
+import { serverPerTest, startTestHttpServer } from './test-http-server.js';
 
 const servers = serverPerTest();
 const serve = servers.serve;
@@ -96,17 +97,49 @@ describe('nodeHttpFetch', () => {
     await expect(reader.read()).rejects.toThrow();
   });
 
-  it('follows a 307 redirect keeping method and body', async () => {
+  it('follows a same-origin 307 keeping method and body, without credentials, session id or custom headers', async () => {
+    const seen: IncomingMessage['headers'][] = [];
     const base = await serve((req, res) => {
+      seen.push(req.headers);
       if (req.url === '/old') {
         res.writeHead(307, { location: '/new' });
-        res.end();
+        res.end('moved');
         return;
       }
       void readBody(req).then((body) => res.end(`${req.method} ${req.url ?? ''} ${body}`));
     });
-    const response = await nodeHttpFetch(`${base}/old`, { method: 'POST', body: 'payload' });
+    const headers = { authorization: 'Bearer t', dpop: 'proof', 'mcp-session-id': 's', 'x-api-key': 'k', 'content-type': 'text/plain' };
+    const response = await nodeHttpFetch(`${base}/old`, { method: 'POST', headers, body: 'payload' });
     await expect(response.text()).resolves.toBe('POST /new payload');
+    expect(seen[0]).toMatchObject(headers);
+    expect(seen[1]?.['content-type']).toBe('text/plain');
+    for (const name of ['authorization', 'dpop', 'mcp-session-id', 'x-api-key']) expect(seen[1]?.[name]).toBeUndefined();
+    // The redirect's body was drained: both requests used one keep-alive connection.
+    expect(servers.current?.connections).toBe(1);
+  });
+
+  it('refuses a redirect to another origin with RedirectRefusedError, and hands a manual one back as it came', async () => {
+    const other = await startTestHttpServer((_req, res) => res.end('should not be reached'));
+    try {
+      let reached = 0;
+      other.server.on('request', () => reached++);
+      const base = await serve((_req, res) => {
+        res.writeHead(302, { location: `${other.url}/steal` });
+        res.end();
+      });
+      await expect(nodeHttpFetch(`${base}/mcp`, { headers: { authorization: 'Bearer t' } })).rejects.toMatchObject({
+        name: 'RedirectRefusedError',
+        refusal: 'cross-origin',
+        location: `${other.url}/steal`,
+      });
+      const manual = await nodeHttpFetch(`${base}/mcp`, { redirect: 'manual' });
+      expect(manual.status).toBe(302);
+      expect(manual.headers.get('location')).toBe(`${other.url}/steal`);
+      await expect(nodeHttpFetch(`${base}/mcp`, { redirect: 'error' })).rejects.toBeInstanceOf(RedirectRefusedError);
+      expect(reached).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 
   it('reports a refused connection as fetch does (TypeError with a cause)', async () => {

@@ -4,8 +4,15 @@
  * The global `fetch` (undici) costs about three times more CPU per request than `node:http`
  * for the small POSTs MCP sends (see docs/benchmarks.md); the transports only use the part
  * of `fetch` this covers: string or byte bodies, headers, an AbortSignal, a streamed body.
- * Anything else (a `Request` object, stream or form bodies, `redirect: 'error'`, non-HTTP
- * URLs) goes to the global `fetch`, and so does everything outside Node.
+ * Anything else (a `Request` object, stream or form bodies, non-HTTP URLs) goes to the global
+ * `fetch`, and so does everything outside Node.
+ *
+ * Redirects follow the SDK's one policy (`guardRedirects` of `@statemcp/protocol`, mode
+ * `'same-origin'`), not `fetch`'s: a redirect to another origin or from `https:` to `http:`
+ * rejects with `RedirectRefusedError` and nothing is sent to its `Location`; a same-origin one
+ * is followed (at most 5 hops; 307/308 keep the method and body) without `Authorization`,
+ * `DPoP`, `Cookie`, `Mcp-Session-Id` or any custom header. `redirect: 'manual'` gives the
+ * redirect as it came, `redirect: 'error'` refuses every one.
  *
  * Idle keep-alive sockets are unref'd by Node's agent, so they never keep a process alive.
  *
@@ -15,6 +22,7 @@
  * sockets are bounded (`maxFreeSockets`). Pass agents of your own to
  * {@link createNodeHttpFetch} to pool differently (a proxy agent, TLS options, a cap).
  */
+import { guardRedirects, isRedirectStatus } from '@statemcp/protocol';
 import type * as Http from 'node:http';
 import type { Readable as NodeReadable } from 'node:stream';
 
@@ -38,7 +46,6 @@ export interface NodeHttpFetchOptions {
 /** Idle keep-alive sockets kept per host by the default agents. */
 const MAX_FREE_SOCKETS = 256;
 
-const MAX_REDIRECTS = 5;
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
 let modules: Modules | undefined;
@@ -239,14 +246,22 @@ export function abortError(signal: AbortSignal): Error {
  * ```
  */
 export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof fetch {
+  return guardRedirects(singleRequestFetch(options), 'same-origin');
+}
+
+/**
+ * The fetch under {@link createNodeHttpFetch}'s redirect policy: one request, never following a
+ * redirect (it answers as `redirect: 'manual'` does).
+ */
+function singleRequestFetch(options: NodeHttpFetchOptions): typeof fetch {
   return (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : undefined;
     const body = init?.body;
     const simpleBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
-    if (url === undefined || !simpleBody || init?.redirect === 'error' || !/^https?:/i.test(url) || (modules === undefined && !isNodeRuntime())) return globalThis.fetch(input, init);
+    if (url === undefined || !simpleBody || !/^https?:/i.test(url) || (modules === undefined && !isNodeRuntime())) return globalThis.fetch(input, { ...init, redirect: 'manual' });
     const loaded = load();
     const agents = { http: options.httpAgent ?? loaded.agents.http, https: options.httpsAgent ?? loaded.agents.https };
-    return request({ ...loaded, agents }, new URL(url), init ?? {}, body ?? undefined, 0);
+    return request({ ...loaded, agents }, new URL(url), init ?? {}, body ?? undefined);
   };
 }
 
@@ -260,7 +275,10 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof 
  */
 export const nodeHttpFetch: typeof fetch = createNodeHttpFetch();
 
-function request(loaded: Modules, url: URL, init: RequestInit, body: string | Uint8Array | undefined, redirects: number, retried = false): Promise<Response> {
+/** `nodeHttpFetch` without its redirect policy, for the transports, which put their own (stricter) one around it. */
+const nodeSingleRequest = singleRequestFetch({});
+
+function request(loaded: Modules, url: URL, init: RequestInit, body: string | Uint8Array | undefined, retried = false): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted === true) return Promise.reject(abortError(signal));
   const secure = url.protocol === 'https:';
@@ -284,17 +302,10 @@ function request(loaded: Modules, url: URL, init: RequestInit, body: string | Ui
       { method, headers: headerRecord(init.headers), agent: secure ? loaded.agents.https : loaded.agents.http },
       (incoming) => {
         const status = incoming.statusCode ?? 0;
-        const location = incoming.headers.location;
-        if (status >= 300 && status < 400 && location !== undefined && init.redirect !== 'manual' && redirects < MAX_REDIRECTS) {
-          incoming.resume();
-          signal?.removeEventListener('abort', onAbort);
-          const keepsMethod = status === 307 || status === 308;
-          const next: RequestInit = keepsMethod ? init : { ...init, method: method === 'HEAD' ? 'HEAD' : 'GET' };
-          resolve(request(loaded, new URL(location, url), next, keepsMethod ? body : undefined, redirects + 1));
-          return;
-        }
         const statusText = incoming.statusMessage ?? '';
-        if (NULL_BODY_STATUSES.has(status) || method === 'HEAD') {
+        // A redirect's own body is never read: drained here, so its keep-alive socket goes back to the pool.
+        const redirect = isRedirectStatus(status) && incoming.headers.location !== undefined;
+        if (NULL_BODY_STATUSES.has(status) || method === 'HEAD' || redirect) {
           incoming.resume();
           signal?.removeEventListener('abort', onAbort);
           resolve(new Response(null, { status, statusText, headers: responseHeaders(incoming.headers) }));
@@ -314,7 +325,7 @@ function request(loaded: Modules, url: URL, init: RequestInit, body: string | Ui
       // A pooled keep-alive socket the server closed while idle fails before the request
       // reached the server: the one case Node's documentation says to retry (once).
       if (outgoing.reusedSocket && error.code === 'ECONNRESET' && !retried && signal?.aborted !== true) {
-        resolve(request(loaded, url, init, body, redirects, true));
+        resolve(request(loaded, url, init, body, true));
         return;
       }
       reject(new TypeError('fetch failed', { cause: error }));
@@ -324,9 +335,21 @@ function request(loaded: Modules, url: URL, init: RequestInit, body: string | Ui
 }
 
 /**
- * The transports' default: `nodeHttpFetch` on Node unless extra `fetch` options were given
- * (they may be undici-specific, such as a `dispatcher`), the global `fetch` elsewhere.
+ * The transports' default: `nodeHttpFetch` (its single requests, under the transport's own
+ * redirect policy) on Node unless extra `fetch` options were given (they may be
+ * undici-specific, such as a `dispatcher`), the global `fetch` elsewhere.
  */
-export function defaultFetch(requestInit: unknown): typeof fetch {
-  return isNodeRuntime() && requestInit === undefined ? nodeHttpFetch : globalThis.fetch.bind(globalThis);
+function defaultFetch(requestInit: unknown): typeof fetch {
+  return isNodeRuntime() && requestInit === undefined ? nodeSingleRequest : globalThis.fetch.bind(globalThis);
+}
+
+/**
+ * The `fetch` of the HTTP client transports: the application's `fetch` (or {@link defaultFetch})
+ * under the SDK's redirect policy in mode `'refuse'` (`guardRedirects` of `@statemcp/protocol`).
+ * Every request goes out with `redirect: 'manual'`, and a redirect of an MCP request rejects with
+ * `RedirectRefusedError` naming its `Location`: nothing — no credentials, session id, custom
+ * header or JSON-RPC body — is sent there, whatever `fetch` the application passed.
+ */
+export function transportFetch(fetch: typeof globalThis.fetch | undefined, requestInit: unknown): typeof globalThis.fetch {
+  return guardRedirects(fetch ?? defaultFetch(requestInit), 'refuse');
 }

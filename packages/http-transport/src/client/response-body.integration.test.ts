@@ -1,3 +1,4 @@
+import { MessageTooLargeError } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import { createNodeHttpFetch } from './node-http-fetch.js';
 import { discardBody, readSseBody, readText } from './response-body.js';
@@ -101,7 +102,7 @@ describe('readText', () => {
     });
     const expected = await (await globalThis.fetch(base)).text();
     expect(expected).toBe('{"text":"caf\u00e9 \u{1F600}"}');
-    await expect(readText(await createNodeHttpFetch({})(base))).resolves.toBe(expected);
+    await expect(readText(await createNodeHttpFetch({})(base), 1024, 'The body')).resolves.toBe(expected);
   });
 
   it('rejects when the server cuts the body', async () => {
@@ -110,6 +111,34 @@ describe('readText', () => {
       res.write('{"partial":');
       setTimeout(() => res.destroy(), 20);
     });
-    await expect(readText(await createNodeHttpFetch({})(base))).rejects.toThrow();
+    await expect(readText(await createNodeHttpFetch({})(base), 1024, 'The body')).rejects.toThrow();
+  });
+
+  it.each([
+    ['nodeHttpFetch', () => createNodeHttpFetch({})],
+    ['the global fetch', () => globalThis.fetch],
+  ] as const)('rejects a body past the bound with MessageTooLargeError and cuts it (%s)', async (_name, makeFetch) => {
+    let closedEarly: (cut: boolean) => void = () => undefined;
+    const cut = new Promise<boolean>((resolve) => (closedEarly = resolve));
+    const base = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.on('close', () => closedEarly(!res.writableFinished));
+      let sent = 0;
+      const pump = (): void => {
+        while (sent < 64 * 1024 * 1024) {
+          sent += 16 * 1024;
+          if (!res.write('x'.repeat(16 * 1024))) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+        res.end();
+      };
+      pump();
+    });
+    const read = readText(await makeFetch()(base), 100 * 1024, 'The JSON response from the test server');
+    await expect(read).rejects.toBeInstanceOf(MessageTooLargeError);
+    await expect(read).rejects.toThrow('The JSON response from the test server exceeded the 100 KiB limit');
+    expect(await cut).toBe(true);
   });
 });

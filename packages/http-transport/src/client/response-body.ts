@@ -7,10 +7,21 @@
  * awaited answer arrived, or when `signal` aborts (rejecting with its reason).
  */
 import type { IncomingMessage } from 'node:http';
+import { MessageTooLargeError, readBoundedText, tooLargeError } from '@statemcp/protocol';
 import { abortError, claimNodeBody, hasBody, responseHeader } from './node-http-fetch.js';
 import { readSseStream, type SseParser } from '../shared/sse-parse.js';
 
 export { hasBody, responseHeader };
+
+/**
+ * The default bound of one message from the server: a JSON response body (bytes) or one SSE
+ * event (characters). Larger than the server's 4 MiB request bound, since answers carry
+ * resources and images; a server that sends more gets `MessageTooLargeError`.
+ */
+export const DEFAULT_MAX_MESSAGE_SIZE = 16 * 1024 * 1024;
+
+/** The most bytes drained from a body nobody reads before the connection is cut instead. */
+const MAX_DRAINED_BYTES = 64 * 1024;
 
 /** Feeds `response`'s body to `parser` until it ends, `isComplete()` turns true, or `signal` aborts. */
 export function readSseBody(response: Response, parser: SseParser, signal?: AbortSignal, isComplete?: () => boolean): Promise<void> {
@@ -21,13 +32,27 @@ export function readSseBody(response: Response, parser: SseParser, signal?: Abor
   return readSseStream(body, parser, signal, isComplete);
 }
 
-/** The whole body as text (UTF-8, a leading BOM dropped), as `response.text()` gives it. */
-export function readText(response: Response): Promise<string> {
+/**
+ * The whole body as text (UTF-8, a leading BOM dropped), as `response.text()` gives it, at most
+ * `maxBytes` bytes: past them the body is cut and the read rejects with `MessageTooLargeError`
+ * (`what` names the body in it).
+ */
+export function readText(response: Response, maxBytes: number, what: string): Promise<string> {
   const incoming = claimNodeBody(response);
-  if (incoming === undefined) return response.text();
+  if (incoming === undefined) return readBoundedText(response, { maxBytes, what, option: 'maxMessageSize' });
   return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    incoming.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        chunks.length = 0;
+        incoming.destroy();
+        reject(tooLargeError(what, maxBytes, 'maxMessageSize'));
+        return;
+      }
+      chunks.push(chunk);
+    });
     let ended = false;
     incoming.once('end', () => {
       ended = true;
@@ -40,13 +65,27 @@ export function readText(response: Response): Promise<string> {
   });
 }
 
+/**
+ * The JSON body of a POST's answer as text, bounded by `maxMessageSize` (default
+ * {@link DEFAULT_MAX_MESSAGE_SIZE}): past it, the `MessageTooLargeError` its requests fail with;
+ * a body that broke off reads as empty (its requests then get no answer).
+ */
+export function readJsonText(response: Response, maxMessageSize: number | undefined, url: string): Promise<string | InstanceType<typeof MessageTooLargeError>> {
+  return readText(response, maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE, `The JSON response from ${url}`).catch((error: unknown) => (error instanceof MessageTooLargeError ? error : ''));
+}
+
 const utf8 = new TextDecoder();
 
 /** Drops a body nobody reads. A node body is drained, so its keep-alive socket goes back to the pool. */
 export async function discardBody(response: Response): Promise<void> {
   const incoming = claimNodeBody(response);
   if (incoming !== undefined) {
-    incoming.resume();
+    // Drained so the keep-alive socket goes back to the pool; a body that goes on and on is cut.
+    let drained = 0;
+    incoming.on('data', (chunk: Buffer) => {
+      drained += chunk.byteLength;
+      if (drained > MAX_DRAINED_BYTES) incoming.destroy();
+    });
     return;
   }
   await response.body?.cancel().catch(() => undefined);

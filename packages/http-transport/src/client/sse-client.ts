@@ -7,7 +7,7 @@
  * Use it directly for servers that only speak the old transport, or let
  * {@link StreamableHttpClientTransport} fall back to it automatically.
  */
-import { defaultFetch } from './node-http-fetch.js';
+import { transportFetch } from './node-http-fetch.js';
 import {
   ConnectionClosedError,
   InvalidStateError,
@@ -22,6 +22,7 @@ import {
 } from '@statemcp/protocol';
 
 import { errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
+import { DEFAULT_MAX_MESSAGE_SIZE } from './response-body.js';
 import { buildHeaders, type HeadersOption } from './request-headers.js';
 import { SseParser, readSseStream } from '../shared/sse-parse.js';
 
@@ -43,6 +44,11 @@ export interface SseClientTransportOptions {
    * redirects your messages elsewhere is refused.
    */
   allowCrossOriginEndpoint?: boolean;
+  /**
+   * The largest SSE event accepted from the server, in characters of its text. Default 16 MiB.
+   * Past it the stream is cut and the transport closes with `MessageTooLargeError`.
+   */
+  maxMessageSize?: number;
   /** Timers: the protocol `Clock`; tests pass a `SimulatedClock`. */
   clock?: Clock;
 }
@@ -76,7 +82,7 @@ export class SseClientTransport implements Transport {
 
   constructor(url: URL | string, options: SseClientTransportOptions = {}) {
     this.#url = new URL(url);
-    this.#fetch = options.fetch ?? defaultFetch(options.requestInit);
+    this.#fetch = transportFetch(options.fetch, options.requestInit);
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
   }
@@ -136,6 +142,7 @@ export class SseClientTransport implements Transport {
         this.#state = { kind: 'closed' };
         reject(error);
       };
+      const limits = { maxEventSize: this.#options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE, source: url };
       const parser = new SseParser({
         onEvent: (event) => {
           if (event.type === 'endpoint') {
@@ -164,7 +171,7 @@ export class SseClientTransport implements Transport {
           if (parsed.ok) sink.onMessage(parsed.value);
           else sink.onMalformed?.(event.data, parsed.reason);
         },
-      });
+      }, limits);
       readSseStream(body, parser, this.#lifetime.signal).then(
         () => {
           fail(new TransportError(`The SSE stream from ${url} ended before the endpoint event`));

@@ -10,12 +10,12 @@
  * ids as undeliverable; the session settles them with a local error. Nothing here invents a
  * peer's answer.
  */
-import { TransportError, type Clock, type RequestId } from '@statemcp/protocol';
+import { MessageTooLargeError, RedirectRefusedError, TransportError, type Clock, type RequestId } from '@statemcp/protocol';
 import { errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
 import type { ResolvedReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import type { StreamableHttpClientTransportOptions, StreamState } from './streamable-http-options.js';
-import { discardBody, hasBody, readSseBody, responseHeader } from './response-body.js';
+import { DEFAULT_MAX_MESSAGE_SIZE, discardBody, hasBody, readSseBody, responseHeader } from './response-body.js';
 import { SseStreamRecord as StreamRecord } from './sse-stream-record.js';
 import { SseParser } from '../shared/sse-parse.js';
 
@@ -159,7 +159,10 @@ export class SseStreams {
         signal: record.controller.signal,
       });
     } catch (error) {
-      if (this.#isLive(record)) this.#retryOrDie(record, networkError('GET', url, error));
+      if (!this.#isLive(record)) return;
+      // A refused redirect is an answer, not a network failure: asking again would get the same one.
+      if (error instanceof RedirectRefusedError) this.#die(record, error);
+      else this.#retryOrDie(record, networkError('GET', url, error));
       return;
     }
     if (!this.#isLive(record)) {
@@ -195,12 +198,21 @@ export class SseStreams {
   async #readStream(record: StreamRecord, response: Response): Promise<void> {
     // Reading stops once a request stream is complete, even if the server keeps the connection open.
     const isComplete = (): boolean => record.complete;
-    const parser = new SseParser(record, record.lastEventId !== undefined ? { lastEventId: record.lastEventId } : undefined);
+    const parser = new SseParser(record, {
+      ...(record.lastEventId !== undefined && { lastEventId: record.lastEventId }),
+      maxEventSize: this.#host.options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE,
+      source: this.#host.url.href,
+    });
     let failure: Error | undefined;
     try {
       // The record's own signal is enough: closing the transport stops every record.
       await readSseBody(response, parser, record.controller.signal, isComplete);
     } catch (error) {
+      if (error instanceof MessageTooLargeError) {
+        // The server sent more than the bound: asking again (resuming) would get more of the same.
+        if (this.#isLive(record)) this.#die(record, error);
+        return;
+      }
       if (!isComplete()) {
         const reason = error instanceof Error ? error.message : String(error);
         failure = new TransportError(`The SSE stream from ${this.#host.url.href} broke: ${reason}`, { cause: error });
@@ -243,7 +255,9 @@ export class SseStreams {
     if (record.pending.size > 0) {
       const ids = [...record.pending];
       record.pending.clear();
-      this.#host.undeliverable(ids, new TransportError(`The SSE stream for this request ended before its response arrived (${error.message})`, { cause: error }));
+      // An oversized message is the answer's own failure, reported as it is.
+      const reason = error instanceof MessageTooLargeError ? error : new TransportError(`The SSE stream for this request ended before its response arrived (${error.message})`, { cause: error });
+      this.#host.undeliverable(ids, reason);
     }
   }
 }

@@ -41,6 +41,13 @@ export interface StreamableHttpClientTransportOptions {
    * endpoint lives elsewhere (e.g. `/sse`), or `false` to never fall back.
    */
   legacyFallback?: boolean | { url: URL | string };
+  /**
+   * The largest message accepted from the server: a JSON response body (in bytes) or one SSE
+   * event (in characters of its text). Default 16 MiB. Past it the connection is cut and the
+   * requests it answered fail with `MessageTooLargeError`; an SSE stream that sent it ends
+   * (`dead`) rather than reconnect.
+   */
+  maxMessageSize?: number;
   /** Upper bound of the DELETE sent by `close()`, in ms. Default 3000. */
   closeTimeoutMs?: number;
   /** Timers (reconnect back-off, the DELETE bound): the protocol `Clock`; tests pass a `SimulatedClock`. */

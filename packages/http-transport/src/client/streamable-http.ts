@@ -47,8 +47,8 @@ import {
 import { AbortScope, type ScopedSignal } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
-import { defaultFetch } from './node-http-fetch.js';
-import { discardBody, hasBody, readText, responseHeader } from './response-body.js';
+import { transportFetch } from './node-http-fetch.js';
+import { discardBody, hasBody, readJsonText, responseHeader } from './response-body.js';
 import { resolveReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import { deleteHttpSession } from './delete-session.js';
@@ -116,7 +116,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(url: URL | string, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
-    const base = options.fetch ?? defaultFetch(options.requestInit);
+    const base = transportFetch(options.fetch, options.requestInit);
     // While the provider authorizes, the session's request timeouts wait (a login is not a silent server).
     const onAuthorizing = (active: boolean): void => this.#sink()?.onAuthorizing?.(active);
     this.#fetch = options.authProvider === undefined ? base : authMiddleware(options.authProvider, { onAuthorizing })(base);
@@ -367,15 +367,15 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** A JSON body carrying the answers to the POST's requests. */
   async #readJson(response: Response, requestIds: readonly RequestId[]): Promise<PostOutcome> {
-    const text = await readText(response).catch(() => '');
+    const text = await readJsonText(response, this.#options.maxMessageSize, this.#url.href);
     this.#assertOpen();
     const pending = new Set(requestIds);
-    if (text.trim().length > 0) {
+    if (typeof text === 'string' && text.trim().length > 0) {
       const parsed = parseJson(text);
       if (parsed.ok) this.#deliver(parsed.value, pending);
       else this.#sink()?.onMalformed?.(text, parsed.reason);
     }
-    if (pending.size > 0) this.#undeliverable([...pending], new TransportError(`The JSON response from ${this.#url.href} did not contain the answer to this request`));
+    if (pending.size > 0) this.#undeliverable([...pending], typeof text === 'string' ? new TransportError(`The JSON response from ${this.#url.href} did not contain the answer to this request`) : text);
     return DONE;
   }
 

@@ -1,3 +1,4 @@
+import { MessageTooLargeError } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 
 import { SseParser, readSseStream, type SseEvent } from './sse-parse.js';
@@ -131,4 +132,48 @@ describe('readSseStream', () => {
     expect(events.map((e) => e.data)).toEqual(['one']);
     expect(cancelled).toBe(true);
   });
+
+  it('cancels the rest of the stream when the parser refuses an event past its bound', async () => {
+    let cancelled = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode('x'.repeat(1000)));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const parser = new SseParser({ onEvent: () => undefined }, { maxEventSize: 4096, source: 'http://test/mcp' });
+    await expect(readSseStream(stream, parser)).rejects.toBeInstanceOf(MessageTooLargeError);
+    expect(cancelled).toBe(true);
+  });
 });
+
+describe('SseParser bound (maxEventSize)', () => {
+  const bounded = (events: SseEvent[]) => new SseParser({ onEvent: (e) => events.push(e) }, { maxEventSize: 100, source: 'http://test/mcp' });
+
+  it('throws MessageTooLargeError naming the bound when a line never ends', () => {
+    const parser = bounded([]);
+    parser.feed(`data: ${'x'.repeat(60)}`);
+    expect(() => parser.feed('x'.repeat(60))).toThrow('An SSE event from http://test/mcp exceeded the 100 bytes limit (maxMessageSize)');
+  });
+
+  it('throws when an event grows past the bound line by line without its blank line', () => {
+    const parser = bounded([]);
+    let thrown: unknown;
+    try {
+      for (let i = 0; i < 20; i++) parser.feed('data: xxxxxxxxxx\n');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(MessageTooLargeError);
+  });
+
+  it('lets any number of events within the bound through, whatever the stream carries in all', () => {
+    const events: SseEvent[] = [];
+    const parser = bounded(events);
+    for (let i = 0; i < 100; i++) parser.feed(`: keep-alive\ndata: ${'y'.repeat(90)}\n\n`);
+    expect(events).toHaveLength(100);
+  });
+});
+

@@ -9,7 +9,14 @@
  * The parser is incremental and linear: each character is examined once, whatever the
  * chunking of the input. Use {@link SseParser} directly for decoded text, or
  * {@link readSseStream} for a `fetch` response body.
+ *
+ * What it holds is bounded: an event still being read (its data, and a line whose end has not
+ * arrived) may not grow past `maxEventSize` characters, or `feed` throws
+ * `MessageTooLargeError` — a server that never ends a line or an event cannot make the reader
+ * buffer without end.
  */
+import { tooLargeError } from '@statemcp/protocol';
+
 
 /** One dispatched event. */
 export interface SseEvent {
@@ -19,6 +26,16 @@ export interface SseEvent {
   readonly data: string;
   /** The last event id at dispatch time (`undefined` if none was ever set). */
   readonly lastEventId: string | undefined;
+}
+
+/** Options of an {@link SseParser}. */
+export interface SseParserOptions {
+  /** The cursor of a resumed stream. */
+  readonly lastEventId?: string;
+  /** The most characters one event may hold while it is read. Default: no bound. */
+  readonly maxEventSize?: number;
+  /** Names the stream in the error past the bound. */
+  readonly source?: string;
 }
 
 /** Callbacks of an {@link SseParser}. Only `onEvent` is required. */
@@ -62,10 +79,17 @@ export class SseParser {
   #lastEventId: string | undefined;
   #sawField = false;
 
-  constructor(handlers: SseParserHandlers, options?: { lastEventId?: string }) {
+  /** The most characters an event being read may hold (data plus the unfinished line). */
+  readonly #maxEventSize: number;
+  /** Names the stream in the error past the bound, e.g. `the SSE stream of GET https://…`. */
+  readonly #source: string;
+
+  constructor(handlers: SseParserHandlers, options?: SseParserOptions) {
     this.#handlers = handlers;
     this.#idBuffer = options?.lastEventId;
     this.#lastEventId = options?.lastEventId;
+    this.#maxEventSize = options?.maxEventSize ?? Number.POSITIVE_INFINITY;
+    this.#source = options?.source ?? 'the SSE stream';
   }
 
   /** The cursor to resume from with `Last-Event-ID`. */
@@ -102,6 +126,13 @@ export class SseParser {
       start = index + 1;
     }
     if (start < text.length) this.#pending += text.slice(start);
+    if (this.#pending.length + this.#data.length > this.#maxEventSize) this.#tooLarge();
+  }
+
+  #tooLarge(): never {
+    this.#pending = '';
+    this.#data = '';
+    throw tooLargeError(`An SSE event from ${this.#source}`, this.#maxEventSize, 'maxMessageSize');
   }
 
   /**
@@ -143,6 +174,7 @@ export class SseParser {
       case 'data':
         this.#data = this.#hasData ? `${this.#data}\n${value}` : value;
         this.#hasData = true;
+        if (this.#data.length > this.#maxEventSize) this.#tooLarge();
         this.#sawField = true;
         break;
       case 'event':
@@ -216,6 +248,10 @@ export async function readSseStream(
     const rest = decoder.decode();
     if (rest.length > 0) parser.feed(rest);
     parser.end();
+  } catch (error) {
+    // A parser that refused the stream (an event past its bound): the rest is not read.
+    reader.cancel(error).catch(() => undefined);
+    throw error;
   } finally {
     signal?.removeEventListener('abort', onAbort);
     reader.releaseLock();

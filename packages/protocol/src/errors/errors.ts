@@ -259,6 +259,47 @@ export class SkillVerificationError extends McpError {
   }
 }
 
+/** Why an HTTP redirect was not followed (see {@link RedirectRefusedError}). */
+export type RedirectRefusal =
+  /** The `Location` names another origin (scheme, host or port). */
+  | 'cross-origin'
+  /** The `Location` leaves `https:` for `http:` (or for a scheme that is not HTTP). */
+  | 'downgrade'
+  /** A same-origin redirect, where the caller follows none (MCP and OAuth requests). */
+  | 'not-followed'
+  /** More redirects in a row than the follower allows. */
+  | 'too-many'
+  /** The `Location` is not a URL. */
+  | 'invalid-location'
+  /** A browser's `redirect: 'manual'` answer, which hides the `Location`. */
+  | 'opaque'
+  /** The `fetch` followed the redirect itself although it was asked not to. */
+  | 'followed-by-fetch';
+
+/**
+ * An HTTP request was answered with a redirect this SDK does not follow: to another origin,
+ * from `https:` to `http:`, or any redirect of an MCP or OAuth request. Nothing was sent to
+ * the `Location`. `location` says where the server pointed (`undefined` when a browser hides
+ * it); point the client at that URL yourself if you trust it.
+ */
+export class RedirectRefusedError extends McpError {
+  override readonly name: string = 'RedirectRefusedError';
+  /** The URL of the request that was redirected. */
+  readonly url: string;
+  /** The redirect's target, resolved against `url`; `undefined` when unknown. */
+  readonly location: string | undefined;
+  /** The HTTP status of the redirect (0 for a browser's opaque redirect). */
+  readonly status: number;
+  readonly refusal: RedirectRefusal;
+  constructor(url: string, location: string | undefined, status: number, refusal: RedirectRefusal, message: string, options?: { cause?: unknown }) {
+    super(LocalErrorCode.RedirectRefused, message, options);
+    this.url = url;
+    this.location = location;
+    this.status = status;
+    this.refusal = refusal;
+  }
+}
+
 /** A result from the peer did not match the method's result schema. */
 export const InvalidResultError = localClass('InvalidResultError', LocalErrorCode.InvalidResult);
 /** A frame exceeded the transport's maximum message size. */
