@@ -1,0 +1,223 @@
+/**
+ * `startDevServer()`: one `McpServer` served over stdio and/or Streamable HTTP on 127.0.0.1,
+ * its registrations taken from an entry module and reloaded in place on every file change:
+ *
+ *     file change ─▶ debounce ─▶ import new version ─▶ register on a recorder ─▶ diff ─▶ apply
+ *                                     │ fails                 │ throws
+ *                                     ▼                       ▼
+ *                         keep serving the last good version, print the error
+ *
+ * Sessions are never dropped: the transports and connections stay, only registrations change,
+ * and the server sends the list_changed notifications those changes call for (MCP 2025-11-25,
+ * "Tools" § List Changed Notification, and the same for resources and prompts).
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport';
+import { startInspector, type Inspector } from '@statemcp/inspector';
+import { McpServer, type Implementation } from '@statemcp/server';
+import { StdioServerTransport } from '@statemcp/stdio-transport';
+import type { Readable, Writable } from 'node:stream';
+import { EntryModuleError } from '../errors.js';
+import { describeError, loadEntry, type DisposeServerModule, type LoadedEntry } from './entry-module.js';
+import { LiveRegistrations, RegistrationRecorder, type RegistrationDiff } from './registrations.js';
+
+/** Options of {@link startDevServer}. */
+export interface DevServerOptions {
+  /** The entry module (TypeScript or JavaScript), relative to the current directory or absolute. */
+  readonly entry: string;
+  /** Serve one client over these streams (`true`: the process's stdin/stdout). Default false. */
+  readonly stdio?: boolean | { readonly stdin: Readable; readonly stdout: Writable };
+  /** Serve Streamable HTTP on 127.0.0.1 (`port` 0, the default, picks a free one). Default off. */
+  readonly http?: { readonly port?: number };
+  /** Start the inspector page (`@statemcp/inspector`). Default true. */
+  readonly inspector?: boolean;
+  /** Watch the entry's folder and reload on changes. Default true. */
+  readonly watch?: boolean;
+  /** Quiet time after the last change before reloading, in ms. Default 100. */
+  readonly debounceMs?: number;
+  /** Where progress and errors go (one line each). Default: stderr. */
+  readonly log?: (line: string) => void;
+}
+
+/** The outcome of one reload. */
+export type ReloadOutcome =
+  | { readonly ok: true; readonly version: number; readonly diff: RegistrationDiff }
+  | { readonly ok: false; readonly version: number; readonly error: EntryModuleError };
+
+/** A running dev server. */
+export interface DevServer {
+  /** The live server (its registrations follow the entry module). */
+  readonly server: McpServer;
+  /** The Streamable HTTP endpoint, when serving HTTP. */
+  readonly httpUrl: URL | undefined;
+  /** The inspector page's address (with its token), when started. */
+  readonly inspectorUrl: string | undefined;
+  /** The version now serving (1 for the first). */
+  readonly version: number;
+  /** The last failed load since the version now serving, if any. */
+  readonly lastError: EntryModuleError | undefined;
+  /** Loads the entry module again now (what a file change does after the debounce). */
+  reload(): Promise<ReloadOutcome>;
+  /** Resolves when the stdio client has gone (stdin ended); never when not serving stdio. */
+  readonly stdioClosed: Promise<void>;
+  /** Stops watching, disposes the module, closes every session, the HTTP server and the inspector. Idempotent. */
+  close(): Promise<void>;
+}
+
+const WATCHED_FILE = /\.(?:[cm]?[jt]sx?|json)$/;
+const IGNORED_PATH = /(?:^|[\\/])(?:node_modules|\.git|dist)(?:[\\/]|$)/;
+
+/** The server's name and version: the module's `serverInfo`, else a dev default. */
+function serverInfoOf(loaded: LoadedEntry): Implementation {
+  return loaded.serverInfo ?? { name: 'statemcp-dev', version: '0.0.0' };
+}
+
+/**
+ * Starts serving the entry module. Rejects with an `EntryModuleError` when its first version
+ * cannot be used (there is nothing to fall back on yet).
+ */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const entry = resolve(options.entry);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let version = 1;
+  let lastError: EntryModuleError | undefined;
+  const first = await loadEntry(entry, version);
+  const server = new McpServer(serverInfoOf(first));
+  const live = new LiveRegistrations(server);
+
+  /** Runs a version's register function against a recorder; throws `EntryModuleError`. */
+  async function record(loaded: LoadedEntry): Promise<{ recorder: RegistrationRecorder; dispose: DisposeServerModule | undefined }> {
+    const recorder = new RegistrationRecorder(server, new McpServer({ name: 'statemcp-dev-check', version: '0' }));
+    try {
+      const dispose = await loaded.register(recorder.server);
+      recorder.seal();
+      return { recorder, dispose: typeof dispose === 'function' ? dispose : undefined };
+    } catch (error) {
+      recorder.seal();
+      throw new EntryModuleError('register-failed', entry, `${entry}: the register function failed: ${describeError(error)}`, { cause: error });
+    }
+  }
+
+  let current: { loaded: LoadedEntry; dispose: DisposeServerModule | undefined };
+  try {
+    const { recorder, dispose } = await record(first);
+    live.apply(recorder.registrations);
+    current = { loaded: first, dispose };
+  } catch (error) {
+    await first.unload();
+    throw error;
+  }
+
+  async function runDispose(dispose: DisposeServerModule | undefined): Promise<void> {
+    try {
+      await dispose?.();
+    } catch (error) {
+      log(`statemcp dev: the previous version's dispose function threw: ${describeError(error)}`);
+    }
+  }
+
+  async function reloadOnce(): Promise<ReloadOutcome> {
+    const next = version + 1;
+    let loaded: LoadedEntry | undefined;
+    try {
+      loaded = await loadEntry(entry, next);
+      const { recorder, dispose } = await record(loaded);
+      const diff = live.apply(recorder.registrations);
+      const previous = current;
+      current = { loaded, dispose };
+      version = next;
+      lastError = undefined;
+      await runDispose(previous.dispose);
+      await previous.loaded.unload();
+      const changes = [...diff.added.map((label) => `+${label}`), ...diff.updated.map((label) => `~${label}`), ...diff.removed.map((label) => `-${label}`)];
+      log(`statemcp dev: reloaded v${version}${changes.length === 0 ? ' (no list changes)' : `: ${changes.join(', ')}`}`);
+      return { ok: true, version, diff };
+    } catch (error) {
+      await loaded?.unload();
+      lastError = error instanceof EntryModuleError ? error : new EntryModuleError('register-failed', entry, describeError(error), { cause: error });
+      log(`statemcp dev: kept v${version} serving; the new version failed:\n${lastError.message}`);
+      return { ok: false, version, error: lastError };
+    }
+  }
+
+  // One reload at a time; a change during a reload schedules exactly one more.
+  let running: Promise<ReloadOutcome> | undefined;
+  let again = false;
+  function reload(): Promise<ReloadOutcome> {
+    if (running !== undefined) {
+      again = true;
+      return running;
+    }
+    running = reloadOnce().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        void reload();
+      }
+    });
+    return running;
+  }
+
+  const closers: (() => Promise<void>)[] = [];
+  let watcher: FSWatcher | undefined;
+  let debounce: NodeJS.Timeout | undefined;
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    watcher?.close();
+    clearTimeout(debounce);
+    await running;
+    for (const closer of closers.reverse()) await closer().catch((error: unknown) => log(`statemcp dev: while closing: ${describeError(error)}`));
+    await runDispose(current.dispose);
+    await current.loaded.unload();
+  };
+
+  try {
+    let stdioClosed: Promise<void> = new Promise<void>(() => undefined);
+    if (options.stdio !== undefined && options.stdio !== false) {
+      const streams = options.stdio === true ? { stdin: process.stdin, stdout: process.stdout } : options.stdio;
+      const transport = new StdioServerTransport({ ...streams, exitOnClose: false });
+      const connection = await server.connect(transport);
+      stdioClosed = connection.closed.then(() => undefined);
+    }
+    let http: ListeningServer | undefined;
+    if (options.http !== undefined) {
+      const mcp = createStreamableHttpServer({ connect: (transport) => server.connect(transport) });
+      http = await mcp.listen({ port: options.http.port ?? 0, host: '127.0.0.1' });
+      closers.push(() => (http as ListeningServer).close());
+    }
+    closers.push(() => server.close());
+    let inspector: Inspector | undefined;
+    if (options.inspector !== false) {
+      inspector = await startInspector({ title: `statemcp dev ${entry}` });
+      closers.push(() => (inspector as Inspector).close());
+    }
+    if (options.watch !== false) {
+      const delay = options.debounceMs ?? 100;
+      watcher = watch(dirname(entry), { recursive: true }, (_event, filename) => {
+        if (filename === null || !WATCHED_FILE.test(filename) || IGNORED_PATH.test(filename)) return;
+        clearTimeout(debounce);
+        debounce = setTimeout(() => void reload(), delay);
+      });
+    }
+    return {
+      server,
+      httpUrl: http?.url,
+      inspectorUrl: inspector?.url,
+      get version() {
+        return version;
+      },
+      get lastError() {
+        return lastError;
+      },
+      reload,
+      stdioClosed,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
