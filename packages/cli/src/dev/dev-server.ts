@@ -81,8 +81,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const entry = resolve(options.entry);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let version = 1;
+  // Every import gets a loader namespace of its own, failed ones included (a namespace's modules stay cached).
+  let attempts = 1;
   let lastError: EntryModuleError | undefined;
-  const first = await loadEntry(entry, version);
+  const first = await loadEntry(entry, attempts);
   const server = new McpServer(serverInfoOf(first));
   const live = new LiveRegistrations(server);
 
@@ -121,7 +123,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     const next = version + 1;
     let loaded: LoadedEntry | undefined;
     try {
-      loaded = await loadEntry(entry, next);
+      loaded = await loadEntry(entry, ++attempts);
       const { recorder, dispose } = await record(loaded);
       const diff = live.apply(recorder.registrations);
       const previous = current;

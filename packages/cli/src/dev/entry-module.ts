@@ -50,11 +50,11 @@ export interface LoadedEntry {
 const isImplementation = (value: unknown): value is Implementation =>
   typeof value === 'object' && value !== null && typeof (value as Implementation).name === 'string' && typeof (value as Implementation).version === 'string';
 
-/** Imports version `version` of the entry module at `file` (an absolute path). */
-export async function loadEntry(file: string, version: number): Promise<LoadedEntry> {
+/** Imports the entry module at `file` (an absolute path) afresh; `attempt` names its loader namespace and must never repeat. */
+export async function loadEntry(file: string, attempt: number): Promise<LoadedEntry> {
   const projectFiles: string[] = [];
   const api = registerTsx({
-    namespace: `statemcp-dev-${process.pid}-${version}`,
+    namespace: `statemcp-dev-${process.pid}-${attempt}`,
     onImport: (url) => {
       if (url.startsWith('file:') && !url.includes('/node_modules/')) projectFiles.push(new URL(url).pathname);
     },
@@ -79,9 +79,14 @@ export async function loadEntry(file: string, version: number): Promise<LoadedEn
   };
 }
 
-/** An error's message (with its stack's first frames for a syntax error's location). */
+/**
+ * An error's message; for a syntax error (Node's, or tsx's `TransformError` from esbuild) the
+ * lines before the first stack frame, which hold the file, line and column.
+ */
 export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  if (error.name === 'SyntaxError' || error.name === 'TransformError') return error.stack ?? error.message;
-  return error.message;
+  if (error.name !== 'SyntaxError' && error.name !== 'TransformError') return error.message;
+  const text = error.stack ?? error.message;
+  const frame = text.search(/\n\s+at /);
+  return frame === -1 ? text : text.slice(0, frame);
 }

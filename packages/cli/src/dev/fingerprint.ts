@@ -16,7 +16,8 @@ interface StandardJsonSchemaLike {
   };
 }
 
-const isStandardSchema = (value: object): value is StandardJsonSchemaLike => '~standard' in value && typeof (value as StandardJsonSchemaLike)['~standard'] === 'object';
+const isStandardSchema = (value: object): value is StandardJsonSchemaLike =>
+  '~standard' in value && typeof (value as { '~standard': { validate?: unknown } })['~standard'].validate === 'function';
 
 /** The JSON Schemas of a Standard Schema, or `undefined` when it has no converter (or it throws). */
 function standardJsonSchema(schema: StandardJsonSchemaLike): unknown {
@@ -24,11 +25,15 @@ function standardJsonSchema(schema: StandardJsonSchemaLike): unknown {
   if (converter?.input === undefined) return undefined;
   try {
     const target = 'draft-2020-12';
-    return { input: converter.input({ target }), output: converter.output?.({ target }) };
+    // Through JSON: the converter's objects may carry non-enumerable back references.
+    return JSON.parse(JSON.stringify({ input: converter.input({ target }), output: converter.output?.({ target }) })) as unknown;
   } catch {
     return undefined;
   }
 }
+
+/** Nesting beyond this is not followed (config objects are shallow; library internals are not). */
+const MAX_DEPTH = 32;
 
 function normalize(value: unknown, path: Set<object>): unknown {
   if (typeof value === 'function') return `function ${String(value)}`;
@@ -36,11 +41,12 @@ function normalize(value: unknown, path: Set<object>): unknown {
   if (typeof value === 'symbol' || value === undefined) return String(value);
   if (typeof value !== 'object' || value === null) return value;
   if (path.has(value)) return '[cycle]';
+  if (path.size >= MAX_DEPTH) return '[deep]';
   path.add(value);
   try {
     if (isStandardSchema(value)) {
       const json = standardJsonSchema(value);
-      if (json !== undefined) return { standardSchema: normalize(json, path) };
+      if (json !== undefined) return { standardSchema: json };
     }
     if (Array.isArray(value)) return value.map((item) => normalize(item, path));
     const out: Record<string, unknown> = {};
