@@ -222,6 +222,7 @@ export function parseInstallArgs(argv: readonly string[]): InstallOptions {
         throw new UsageError(`unknown option ${JSON.stringify(flag)}${flag.startsWith('-') ? '' : ' (put the server command after --)'}`);
     }
   }
+  if (clients.length === 0) throw new UsageError(`choose a client with --client (${CLIENT_IDS.join(', ')} or all)`);
   if (name === undefined) throw new UsageError('the server needs a name: --name <name>');
   let server: ServerSpec;
   if (url !== undefined) {
