@@ -34,8 +34,8 @@ interface TestClient {
   close(): Promise<void>;
 }
 
-const firstText = (result: { content?: unknown }): string => {
-  const block = (result.content as { type: string; text?: string }[] | undefined)?.[0];
+const firstText = (result: object): string => {
+  const block = ((result as { content?: unknown }).content as { type: string; text?: string }[] | undefined)?.[0];
   return block?.type === 'text' ? (block.text ?? '') : '';
 };
 

@@ -20,7 +20,7 @@ import { StdioServerTransport } from '@statemcp/stdio-transport';
 import type { Readable, Writable } from 'node:stream';
 import { EntryModuleError } from '../errors.js';
 import { describeError, loadEntry, type DisposeServerModule, type LoadedEntry } from './entry-module.js';
-import { LiveRegistrations, RegistrationRecorder, type RegistrationDiff } from './registrations.js';
+import { LiveRegistrations, RELOADABLE_CAPABILITIES, RegistrationRecorder, type RegistrationDiff } from './registrations.js';
 
 /** Options of {@link startDevServer}. */
 export interface DevServerOptions {
@@ -85,7 +85,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let attempts = 1;
   let lastError: EntryModuleError | undefined;
   const first = await loadEntry(entry, attempts);
-  const server = new McpServer(serverInfoOf(first));
+  const server = new McpServer(serverInfoOf(first), { capabilities: RELOADABLE_CAPABILITIES });
   const live = new LiveRegistrations(server);
 
   /** Runs a version's register function against a recorder; throws `EntryModuleError`. */

@@ -10,8 +10,21 @@
  * registration whose listed shape (config, schemas, metadata) is unchanged is not touched, so
  * editing only a handler's body sends no notification — the list did not change.
  */
-import type { McpServer, RegisteredPrompt, RegisteredResource, RegisteredResourceTemplate, RegisteredTool } from '@statemcp/server';
+import type { CapabilityOverrides, McpServer, RegisteredPrompt, RegisteredResource, RegisteredResourceTemplate, RegisteredTool } from '@statemcp/server';
 import { fingerprint } from './fingerprint.js';
+
+/**
+ * The capabilities a reloading server declares from the start, whatever the first version
+ * registers: a client learns a server's capabilities once, in its handshake (or discovery), so a
+ * list that is empty now must already be declared for the client to hear about it — and be told
+ * `list_changed` — when a later version fills it, or when a version empties it.
+ */
+export const RELOADABLE_CAPABILITIES: CapabilityOverrides = Object.freeze({
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+});
 
 /** The four kinds of registration the reload tracks. */
 export type RegistrationKind = 'tool' | 'resource' | 'resourceTemplate' | 'prompt';
@@ -66,8 +79,8 @@ export function registrationLabel(kind: RegistrationKind, name: string): string 
 
 /** Builds one `register*` call on `server` from a recorded shape and a handler. */
 function callRegister(server: McpServer, kind: RegistrationKind, name: string, shape: readonly unknown[], handler: AnyFunction): LiveHandle {
-  const register = server[REGISTER_METHOD[kind]] as unknown as (...args: unknown[]) => LiveHandle;
-  return register.call(server, name, ...shape, handler);
+  const register = (server[REGISTER_METHOD[kind]] as unknown as (...args: unknown[]) => LiveHandle).bind(server);
+  return register(name, ...shape, handler);
 }
 
 /** Applies a changed shape to a live handle with the kind's `update()`. */
@@ -164,7 +177,7 @@ export class RegistrationRecorder {
         scratchHandle.remove();
       },
       update: notAfter('update'),
-    } as LiveHandle;
+    };
   }
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigFileError, UsageError } from '../errors.js';
-import type { ClientId, InstallPlatform, InstallScope, ServerSpec } from './clients.js';
+import type { ClientId, InstallPlatform, ServerSpec } from './clients.js';
 import { describeChange, installServer, parseInstallArgs, type InstallOptions } from './install-command.js';
 import { makeFixtureRoot, type FixtureRoot } from './test-fixture-home.js';
 
@@ -69,7 +69,7 @@ describe('installServer', () => {
 
   it.each(['claude-desktop', 'windsurf'] as const)('refuses the project scope for %s, which has no project file', async (client) => {
     const root = fixture();
-    await expect(install(root, { clients: [client], scope: 'project' as InstallScope, platform: 'linux' })).rejects.toBeInstanceOf(UsageError);
+    await expect(install(root, { clients: [client], scope: 'project', platform: 'linux' })).rejects.toBeInstanceOf(UsageError);
     expect(root.snapshot()).toEqual({});
   });
 

@@ -6,7 +6,7 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigFileError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { CLIENT_FORMATS, CLIENT_IDS, isClientId, type ClientId, type InstallPlatform, type InstallScope, type PathLayout, type ServerSpec } from './clients.js';
 import { addServer, backupFile, formatConfig, readConfig, writeFileAtomic } from './config-file.js';
 
