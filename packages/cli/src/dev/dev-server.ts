@@ -139,6 +139,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       await loaded?.unload();
       lastError = error instanceof EntryModuleError ? error : new EntryModuleError('register-failed', entry, describeError(error), { cause: error });
       log(`statemcp dev: kept v${version} serving; the new version failed:\n${lastError.message}`);
+      // Clients that show server logs (and the inspector's timeline) see it too.
+      void server.sendLoggingMessage({ level: 'error', logger: 'statemcp dev', data: `kept v${version} serving; the new version failed: ${lastError.message}` });
       return { ok: false, version, error: lastError };
     }
   }

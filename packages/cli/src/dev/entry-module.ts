@@ -41,8 +41,6 @@ export interface LoadedEntry {
   readonly register: RegisterServer;
   /** The module's `serverInfo` export, when it has one. */
   readonly serverInfo: Implementation | undefined;
-  /** The files this version imported from outside `node_modules` (the project's own). */
-  readonly projectFiles: readonly string[];
   /** Forgets this version's loader namespace (its modules stay usable). */
   unload(): Promise<void>;
 }
@@ -52,13 +50,7 @@ const isImplementation = (value: unknown): value is Implementation =>
 
 /** Imports the entry module at `file` (an absolute path) afresh; `attempt` names its loader namespace and must never repeat. */
 export async function loadEntry(file: string, attempt: number): Promise<LoadedEntry> {
-  const projectFiles: string[] = [];
-  const api = registerTsx({
-    namespace: `statemcp-dev-${process.pid}-${attempt}`,
-    onImport: (url) => {
-      if (url.startsWith('file:') && !url.includes('/node_modules/')) projectFiles.push(new URL(url).pathname);
-    },
-  });
+  const api = registerTsx({ namespace: `statemcp-dev-${process.pid}-${attempt}` });
   let namespace: Record<string, unknown>;
   try {
     namespace = (await api.import(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
@@ -74,7 +66,6 @@ export async function loadEntry(file: string, attempt: number): Promise<LoadedEn
   return {
     register: register as RegisterServer,
     serverInfo: isImplementation(namespace.serverInfo) ? namespace.serverInfo : undefined,
-    projectFiles,
     unload: () => api.unregister(),
   };
 }

@@ -125,9 +125,10 @@ export class RegistrationRecorder {
       registerPrompt: record('prompt'),
     };
     this.server = new Proxy(live, {
-      get(target, property, receiver) {
+      get(target, property) {
         if (typeof property === 'string' && property in recorders) return recorders[property];
-        const value: unknown = Reflect.get(target, property, receiver === undefined ? target : target);
+        // Read and bound on the real server: its methods use private fields a proxy does not have.
+        const value: unknown = Reflect.get(target, property, target);
         return typeof value === 'function' ? (value as AnyFunction).bind(target) : value;
       },
     });
