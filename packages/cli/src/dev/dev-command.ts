@@ -78,7 +78,8 @@ export async function runDev(argv: readonly string[]): Promise<number> {
   const options = parseDevArgs(argv, process.stdin.isTTY === true);
   const dev = await startDevServer(options);
   const say = (line: string) => process.stderr.write(`${line}\n`);
-  say(`statemcp dev: serving ${options.entry} (v1)${options.stdio === true ? ' over stdio' : ''}`);
+  const over = options.stdio === true ? ' over stdio' : '';
+  say(dev.version === 0 ? `statemcp dev: ${options.entry} did not load; serving nothing${over} until it does` : `statemcp dev: serving ${options.entry} (v${dev.version})${over}`);
   if (dev.httpUrl !== undefined) say(`statemcp dev: Streamable HTTP at ${dev.httpUrl.href}`);
   if (dev.inspectorUrl !== undefined) say(`statemcp dev: inspector at ${dev.inspectorUrl}`);
   say('statemcp dev: watching for changes; Ctrl-C to stop');

@@ -15,7 +15,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport';
 import { startInspector, type Inspector } from '@statemcp/inspector';
-import { McpServer, type Implementation } from '@statemcp/server';
+import { McpServer } from '@statemcp/server';
 import { StdioServerTransport } from '@statemcp/stdio-transport';
 import type { Readable, Writable } from 'node:stream';
 import { EntryModuleError } from '../errors.js';
@@ -53,9 +53,9 @@ export interface DevServer {
   readonly httpUrl: URL | undefined;
   /** The inspector page's address (with its token), when started. */
   readonly inspectorUrl: string | undefined;
-  /** The version now serving (1 for the first). */
+  /** The version now serving: 1 for the first, 0 while none has loaded. */
   readonly version: number;
-  /** The last failed load since the version now serving, if any. */
+  /** Why the latest attempt failed, when it did (cleared by the next version that loads). */
   readonly lastError: EntryModuleError | undefined;
   /** Loads the entry module again now (what a file change does after the debounce). */
   reload(): Promise<ReloadOutcome>;
@@ -68,24 +68,30 @@ export interface DevServer {
 const WATCHED_FILE = /\.(?:[cm]?[jt]sx?|json)$/;
 const IGNORED_PATH = /(?:^|[\\/])(?:node_modules|\.git|dist)(?:[\\/]|$)/;
 
-/** The server's name and version: the module's `serverInfo`, else a dev default. */
-function serverInfoOf(loaded: LoadedEntry): Implementation {
-  return loaded.serverInfo ?? { name: 'statemcp-dev', version: '0.0.0' };
-}
 
 /**
- * Starts serving the entry module. Rejects with an `EntryModuleError` when its first version
- * cannot be used (there is nothing to fall back on yet).
+ * Starts serving the entry module. When its first version cannot be used, the server starts
+ * with nothing registered (and `version` 0) and serves the first version that loads.
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const entry = resolve(options.entry);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  let version = 1;
+  /** The version serving: 0 until one loads, then 1, 2, … */
+  let version = 0;
   // Every import gets a loader namespace of its own, failed ones included (a namespace's modules stay cached).
-  let attempts = 1;
+  let attempts = 0;
   let lastError: EntryModuleError | undefined;
-  const first = await loadEntry(entry, attempts);
-  const server = new McpServer(serverInfoOf(first), { capabilities: RELOADABLE_CAPABILITIES });
+  let current: { loaded: LoadedEntry; dispose: DisposeServerModule | undefined } | undefined;
+
+  const asEntryError = (error: unknown) => (error instanceof EntryModuleError ? error : new EntryModuleError('register-failed', entry, describeError(error), { cause: error }));
+  let first: LoadedEntry | EntryModuleError;
+  try {
+    first = await loadEntry(entry, ++attempts);
+  } catch (error) {
+    first = asEntryError(error);
+  }
+  const serverInfo = first instanceof EntryModuleError ? undefined : first.serverInfo;
+  const server = new McpServer(serverInfo ?? { name: 'statemcp-dev', version: '0.0.0' }, { capabilities: RELOADABLE_CAPABILITIES });
   const live = new LiveRegistrations(server);
 
   /** Runs a version's register function against a recorder; throws `EntryModuleError`. */
@@ -101,16 +107,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
   }
 
-  let current: { loaded: LoadedEntry; dispose: DisposeServerModule | undefined };
-  try {
-    const { recorder, dispose } = await record(first);
-    live.apply(recorder.registrations);
-    current = { loaded: first, dispose };
-  } catch (error) {
-    await first.unload();
-    throw error;
-  }
-
   async function runDispose(dispose: DisposeServerModule | undefined): Promise<void> {
     try {
       await dispose?.();
@@ -119,31 +115,50 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     }
   }
 
-  async function reloadOnce(): Promise<ReloadOutcome> {
-    const next = version + 1;
-    let loaded: LoadedEntry | undefined;
+  /** Serves `loaded` (or reports why it cannot be) in place of the current version. */
+  async function adopt(loaded: LoadedEntry | EntryModuleError): Promise<ReloadOutcome> {
     try {
-      loaded = await loadEntry(entry, ++attempts);
-      const { recorder, dispose } = await record(loaded);
-      const diff = live.apply(recorder.registrations);
+      if (loaded instanceof EntryModuleError) throw loaded;
+      let recorded;
+      try {
+        recorded = await record(loaded);
+      } catch (error) {
+        await loaded.unload();
+        throw error;
+      }
+      const diff = live.apply(recorded.recorder.registrations);
       const previous = current;
-      current = { loaded, dispose };
-      version = next;
+      current = { loaded, dispose: recorded.dispose };
+      version++;
       lastError = undefined;
-      await runDispose(previous.dispose);
-      await previous.loaded.unload();
+      if (previous !== undefined) {
+        await runDispose(previous.dispose);
+        await previous.loaded.unload();
+      }
       const changes = [...diff.added.map((label) => `+${label}`), ...diff.updated.map((label) => `~${label}`), ...diff.removed.map((label) => `-${label}`)];
-      log(`statemcp dev: reloaded v${version}${changes.length === 0 ? ' (no list changes)' : `: ${changes.join(', ')}`}`);
+      log(`statemcp dev: ${version === 1 ? 'loaded' : 'reloaded'} v${version}${changes.length === 0 ? ' (no list changes)' : `: ${changes.join(', ')}`}`);
       return { ok: true, version, diff };
     } catch (error) {
-      await loaded?.unload();
-      lastError = error instanceof EntryModuleError ? error : new EntryModuleError('register-failed', entry, describeError(error), { cause: error });
-      log(`statemcp dev: kept v${version} serving; the new version failed:\n${lastError.message}`);
+      lastError = asEntryError(error);
+      const kept = version === 0 ? 'nothing served yet (fix the module and save)' : `kept v${version} serving`;
+      log(`statemcp dev: ${kept}; the new version failed:\n${lastError.message}`);
       // Clients that show server logs (and the inspector's timeline) see it too.
-      void server.sendLoggingMessage({ level: 'error', logger: 'statemcp dev', data: `kept v${version} serving; the new version failed: ${lastError.message}` });
+      void server.sendLoggingMessage({ level: 'error', logger: 'statemcp dev', data: `${kept}; the new version failed: ${lastError.message}` });
       return { ok: false, version, error: lastError };
     }
   }
+
+  async function reloadOnce(): Promise<ReloadOutcome> {
+    let loaded: LoadedEntry | EntryModuleError;
+    try {
+      loaded = await loadEntry(entry, ++attempts);
+    } catch (error) {
+      loaded = asEntryError(error);
+    }
+    return adopt(loaded);
+  }
+
+  await adopt(first);
 
   // One reload at a time; a change during a reload schedules exactly one more.
   let running: Promise<ReloadOutcome> | undefined;
@@ -174,8 +189,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     clearTimeout(debounce);
     await running;
     for (const closer of closers.reverse()) await closer().catch((error: unknown) => log(`statemcp dev: while closing: ${describeError(error)}`));
-    await runDispose(current.dispose);
-    await current.loaded.unload();
+    if (current !== undefined) {
+      await runDispose(current.dispose);
+      await current.loaded.unload();
+    }
   };
 
   try {
