@@ -90,15 +90,15 @@ export class LineReader {
   }
 }
 
-/** The pids of `pid`'s child processes (Linux and macOS `ps`). */
+/** The pids of `pid`'s child processes (`pgrep -P`, on Linux and macOS). */
 export function childPids(pid: number): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
       .split('\n')
       .map((line) => Number(line.trim()))
       .filter((child) => Number.isInteger(child) && child > 0);
   } catch {
-    return []; // ps exits 1 when there are none
+    return []; // pgrep exits 1 when there are none
   }
 }
 
