@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { Client } from '@statemcp/client';
 import { InMemoryTransport } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { UsageError } from '../errors.js';
 import { startDevServer, type DevServer } from './dev-server.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -73,5 +75,20 @@ describe('startDevServer', () => {
     await dev.close();
     expect(disposed()).toEqual(['v1', 'v2']);
     await dev.close(); // idempotent
+  });
+
+  it('refuses an entry that does not exist', async () => {
+    await expect(startDevServer({ entry: join(tmpdir(), 'statemcp-no-such-dir', 'server.ts'), inspector: false, watch: false })).rejects.toThrow(UsageError);
+  });
+
+  it('refuses a port in use with a UsageError', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    const port = (blocker.address() as { port: number }).port;
+    const entry = entryFile(tool('hello'));
+    const error = await startDevServer({ entry: entry.file, http: { port }, inspector: false, watch: false, log: () => undefined }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(`port ${port} on 127.0.0.1 is in use`);
   });
 });

@@ -11,14 +11,14 @@
  * and the server sends the list_changed notifications those changes call for (MCP 2025-11-25,
  * "Tools" § List Changed Notification, and the same for resources and prompts).
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport';
 import { startInspector, type Inspector } from '@statemcp/inspector';
 import { McpServer } from '@statemcp/server';
 import { StdioServerTransport } from '@statemcp/stdio-transport';
 import type { Readable, Writable } from 'node:stream';
-import { EntryModuleError } from '../errors.js';
+import { EntryModuleError, UsageError } from '../errors.js';
 import { describeError, loadEntry, type DisposeServerModule, type LoadedEntry } from './entry-module.js';
 import { LiveRegistrations, RELOADABLE_CAPABILITIES, RegistrationRecorder, type RegistrationDiff } from './registrations.js';
 
@@ -75,6 +75,7 @@ const IGNORED_PATH = /(?:^|[\\/])(?:node_modules|\.git|dist)(?:[\\/]|$)/;
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const entry = resolve(options.entry);
+  if (!existsSync(entry)) throw new UsageError(`${entry} does not exist; name the entry module, e.g. statemcp dev src/server.ts`);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   /** The version serving: 0 until one loads, then 1, 2, … */
   let version = 0;
@@ -206,7 +207,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     let http: ListeningServer | undefined;
     if (options.http !== undefined) {
       const mcp = createStreamableHttpServer({ connect: (transport) => server.connect(transport) });
-      http = await mcp.listen({ port: options.http.port ?? 0, host: '127.0.0.1' });
+      const port = options.http.port ?? 0;
+      http = await mcp.listen({ port, host: '127.0.0.1' }).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+        throw new UsageError(`port ${port} on 127.0.0.1 is in use; choose another with --port, or leave --port out for a free one`);
+      });
       closers.push(() => (http as ListeningServer).close());
     }
     closers.push(() => server.close());
