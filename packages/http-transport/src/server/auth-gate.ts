@@ -3,6 +3,7 @@
  * `authorization` layer (or the plain `authenticate` hook) turns a request into its auth info
  * and the principal sessions are bound to, or into the refusal to send.
  */
+import { McpError } from '@statemcp/protocol';
 import { HttpErrorCode, errorResponse } from './http-response.js';
 import type { InboundRequest } from './inbound.js';
 import type { StreamableHttpServerOptions } from './server-options.js';
@@ -26,7 +27,8 @@ export interface AuthGate {
 
 export function createAuthGate(options: StreamableHttpServerOptions): AuthGate {
   const layer = options.authorization;
-  const authenticate = layer === undefined ? options.authenticate : (request: Request) => layer.authenticate(request);
+  const report = (error: unknown): void => options.onError?.(error);
+  const authenticate = layer === undefined ? options.authenticate : (request: Request) => layer.authenticate(request, report);
   return {
     serve: (inbound) => (layer?.serve === undefined ? undefined : layer.serve(inbound.toRequest())),
     async admit(inbound) {
@@ -35,9 +37,12 @@ export function createAuthGate(options: StreamableHttpServerOptions): AuthGate {
       try {
         authInfo = await authenticate(inbound.toRequest());
       } catch (error) {
-        return errorResponse(401, HttpErrorCode.Refused, `Unauthorized: ${error instanceof Error ? error.message : 'authentication failed'}`, {
-          headers: { 'www-authenticate': 'Bearer' },
-        });
+        // The reason goes to onError only: an exception's text may name hosts, URLs or internals.
+        report(error);
+        if (error instanceof McpError && error.category === 'interrupted') {
+          return errorResponse(503, HttpErrorCode.Refused, 'Service Unavailable: authentication cannot be checked right now', { headers: { 'retry-after': '1' } });
+        }
+        return errorResponse(401, HttpErrorCode.Refused, 'Unauthorized', { headers: { 'www-authenticate': 'Bearer' } });
       }
       if (authInfo instanceof Response) return authInfo;
       return { authInfo, principal: layer?.principalOf?.(authInfo) };

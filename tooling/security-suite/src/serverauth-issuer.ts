@@ -1,0 +1,95 @@
+/**
+ * The authorization-server side of the resource-server findings (DPoP replay, introspection,
+ * `typ: at+jwt`, verifier error text): an issuer key pair with its JWKS, signed access tokens,
+ * DPoP keys that sign proofs, and a protected `McpServer` listening on 127.0.0.1.
+ */
+import { SignJWT, base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, type JWTPayload } from 'jose';
+import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from '@statemcp/http-transport';
+import type { ProtectedResource } from '@statemcp/http-transport/auth';
+import { McpServer } from '@statemcp/server';
+
+export const ISSUER = 'https://auth.security-suite.example';
+
+/** An issuer's signing key and the tokens it signs. */
+export interface TestIssuer {
+  readonly jwks: { keys: JWK[] };
+  /** A signed access token (`typ` `at+jwt` unless told; `null` leaves the header out). */
+  token(claims: JWTPayload, options?: { typ?: string | null }): Promise<string>;
+}
+
+export async function createIssuer(): Promise<TestIssuer> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+  return {
+    jwks: { keys: [jwk] },
+    token: (claims, options = {}) => {
+      const typ = options.typ === undefined ? 'at+jwt' : options.typ;
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({ scope: 'mcp', client_id: 'client-a', sub: 'alice', iss: ISSUER, ...claims })
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1', ...(typ === null ? {} : { typ }) })
+        .setIssuedAt(now - 5)
+        .setExpirationTime(now + 3600)
+        .sign(privateKey);
+    },
+  };
+}
+
+/** A client's DPoP key: its thumbprint (`cnf.jkt`) and the proofs it signs. */
+export interface DpopKey {
+  readonly thumbprint: string;
+  /** A proof for one request; `iat` (seconds) defaults to now. */
+  proof(claims: { htm: string; htu: string; token: string; nonce?: string; iat?: number }): Promise<string>;
+}
+
+export async function createDpopKey(): Promise<DpopKey> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  const jwk = await exportJWK(publicKey);
+  return {
+    thumbprint: await calculateJwkThumbprint(jwk, 'sha256'),
+    proof: async ({ htm, htu, token, nonce, iat }) => {
+      const ath = base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token))));
+      const payload = { htm, htu, ath, jti: crypto.randomUUID(), iat: iat ?? Math.floor(Date.now() / 1000), ...(nonce === undefined ? {} : { nonce }) };
+      return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk }).sign(privateKey);
+    },
+  };
+}
+
+/**
+ * Serves a protected `McpServer` (tool `whoami`) on a free 127.0.0.1 port at `/mcp`. The
+ * protected resource is built once the URL is known.
+ */
+export async function serveProtected(
+  build: (resourceUrl: string) => ProtectedResource,
+  options: Pick<StreamableHttpServerOptions, 'onError'> = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const mcpServer = new McpServer({ name: 'security-suite-resource', version: '1.0.0' });
+  mcpServer.registerTool('whoami', { description: 'Names the caller' }, (_args, extra) => ({
+    content: [{ type: 'text', text: extra.auth?.clientId ?? 'anonymous' }],
+  }));
+  let resource: ProtectedResource | undefined;
+  const mcp = createStreamableHttpServer({
+    path: '/mcp',
+    connect: (transport) => mcpServer.connect(transport),
+    authorization: {
+      serve: (request) => resource?.serve(request),
+      authenticate: (request, report) => (resource as ProtectedResource).authenticate(request, report),
+      authorize: (authInfo, messages) => resource?.authorize(authInfo, messages),
+      principalOf: (authInfo) => resource?.principalOf(authInfo),
+    },
+    ...options,
+  });
+  const listening: ListeningServer = await mcp.listen({ port: 0, host: '127.0.0.1' });
+  resource = build(listening.url.href);
+  return { url: listening.url.href, close: () => listening.close() };
+}
+
+/** POSTs an `initialize` with these headers; the answer's status, `WWW-Authenticate` and body text. */
+export async function postInitialize(url: string, headers: Record<string, string>): Promise<{ status: number; challenge: string; body: string; retryAfter: string | null }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'attacker', version: '1' } } }),
+  });
+  const body = await response.text();
+  return { status: response.status, challenge: response.headers.get('www-authenticate') ?? '', body, retryAfter: response.headers.get('retry-after') };
+}
