@@ -3,6 +3,8 @@
  * `typ: at+jwt`, verifier error text): an issuer key pair with its JWKS, signed access tokens,
  * DPoP keys that sign proofs, and a protected `McpServer` listening on 127.0.0.1.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SignJWT, base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, type JWTPayload } from 'jose';
 import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from '@statemcp/http-transport';
 import type { ProtectedResource } from '@statemcp/http-transport/auth';
@@ -92,4 +94,33 @@ export async function postInitialize(url: string, headers: Record<string, string
   });
   const body = await response.text();
   return { status: response.status, challenge: response.headers.get('www-authenticate') ?? '', body, retryAfter: response.headers.get('retry-after') };
+}
+
+/**
+ * A JWKS endpoint on 127.0.0.1 answering `jwks` (or, with `status`, that error status and an
+ * internal-looking text no client may see).
+ */
+export async function serveJwks(answer: { jwks: { keys: JWK[] } } | { status: number; text: string }): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((_req, res) => {
+    if ('status' in answer) res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.text);
+    else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.jwks));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A loopback URL nothing listens on (a port just released). */
+export async function closedPortUrl(path: string): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}${path}`;
 }
