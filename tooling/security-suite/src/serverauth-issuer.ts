@@ -57,8 +57,8 @@ export async function createDpopKey(): Promise<DpopKey> {
 }
 
 /**
- * Serves a protected `McpServer` (tool `whoami`) on a free 127.0.0.1 port at `/mcp`. The
- * protected resource is built once the URL is known.
+ * Serves a protected `McpServer` (tool `whoami`) on a free 127.0.0.1 port at `/mcp`; the
+ * protected resource is built by `build` from the listening URL.
  */
 export async function serveProtected(
   build: (resourceUrl: string) => ProtectedResource,
@@ -68,20 +68,21 @@ export async function serveProtected(
   mcpServer.registerTool('whoami', { description: 'Names the caller' }, (_args, extra) => ({
     content: [{ type: 'text', text: extra.auth?.clientId ?? 'anonymous' }],
   }));
-  let resource: ProtectedResource | undefined;
+  // Built once the URL is known; requests only arrive after that.
+  const built: { resource?: ProtectedResource } = {};
   const mcp = createStreamableHttpServer({
     path: '/mcp',
     connect: (transport) => mcpServer.connect(transport),
     authorization: {
-      serve: (request) => resource?.serve(request),
-      authenticate: (request, report) => (resource as ProtectedResource).authenticate(request, report),
-      authorize: (authInfo, messages) => resource?.authorize(authInfo, messages),
-      principalOf: (authInfo) => resource?.principalOf(authInfo),
+      serve: (request) => built.resource?.serve(request),
+      authenticate: (request, report) => (built.resource as ProtectedResource).authenticate(request, report),
+      authorize: (authInfo, messages) => built.resource?.authorize(authInfo, messages),
+      principalOf: (authInfo) => built.resource?.principalOf(authInfo),
     },
     ...options,
   });
   const listening: ListeningServer = await mcp.listen({ port: 0, host: '127.0.0.1' });
-  resource = build(listening.url.href);
+  built.resource = build(listening.url.href);
   return { url: listening.url.href, close: () => listening.close() };
 }
 
