@@ -48,7 +48,7 @@ export function deferredAuthorization(): { readonly layer: HttpAuthorization; in
   return {
     layer: {
       serve: (request) => current?.serve(request),
-      authenticate: (request, report) => ready().authenticate(request, report),
+      authenticate: (request, context) => ready().authenticate(request, context),
       authorize: (authInfo, messages) => ready().authorize(authInfo, messages),
       principalOf: (authInfo) => ready().principalOf(authInfo),
     },

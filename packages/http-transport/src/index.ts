@@ -30,6 +30,7 @@ export {
   isValidSessionId,
 } from './server/index.js';
 export type {
+  AuthenticateContext,
   AuthenticateResult,
   BusHandler,
   EventStore,

@@ -62,7 +62,7 @@ export async function createDpopKey(): Promise<DpopKey> {
  */
 export async function serveProtected(
   build: (resourceUrl: string) => ProtectedResource,
-  options: Pick<StreamableHttpServerOptions, 'onError'> = {},
+  options: Pick<StreamableHttpServerOptions, 'onError' | 'cluster'> = {},
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const mcpServer = new McpServer({ name: 'security-suite-resource', version: '1.0.0' });
   mcpServer.registerTool('whoami', { description: 'Names the caller' }, (_args, extra) => ({
@@ -75,7 +75,7 @@ export async function serveProtected(
     connect: (transport) => mcpServer.connect(transport),
     authorization: {
       serve: (request) => built.resource?.serve(request),
-      authenticate: (request, report) => (built.resource as ProtectedResource).authenticate(request, report),
+      authenticate: (request, context) => (built.resource as ProtectedResource).authenticate(request, context),
       authorize: (authInfo, messages) => built.resource?.authorize(authInfo, messages),
       principalOf: (authInfo) => built.resource?.principalOf(authInfo),
     },
@@ -86,15 +86,36 @@ export async function serveProtected(
   return { url: listening.url.href, close: () => listening.close() };
 }
 
-/** POSTs an `initialize` with these headers; the answer's status, `WWW-Authenticate` and body text. */
-export async function postInitialize(url: string, headers: Record<string, string>): Promise<{ status: number; challenge: string; body: string; retryAfter: string | null }> {
+/** What a client sees of an answer. */
+export interface Answer {
+  readonly status: number;
+  /** `WWW-Authenticate` ('' when absent). */
+  readonly challenge: string;
+  readonly body: string;
+  readonly retryAfter: string | null;
+  readonly sessionId: string | null;
+}
+
+/** POSTs one JSON-RPC message with these headers. */
+export async function post(url: string, headers: Record<string, string>, message: unknown): Promise<Answer> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'attacker', version: '1' } } }),
+    body: JSON.stringify(message),
   });
   const body = await response.text();
-  return { status: response.status, challenge: response.headers.get('www-authenticate') ?? '', body, retryAfter: response.headers.get('retry-after') };
+  return {
+    status: response.status,
+    challenge: response.headers.get('www-authenticate') ?? '',
+    body,
+    retryAfter: response.headers.get('retry-after'),
+    sessionId: response.headers.get('mcp-session-id'),
+  };
+}
+
+/** POSTs an `initialize` (2025-11-25) with these headers. */
+export function postInitialize(url: string, headers: Record<string, string>): Promise<Answer> {
+  return post(url, headers, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'attacker', version: '1' } } });
 }
 
 /**

@@ -8,7 +8,7 @@ import { startRedisServer, uniquePrefix, type TestRedis } from '@statemcp/testin
 import { createProtectedResource, jwtVerifier } from '@statemcp/http-transport/auth';
 import { connectRedisStores, type RedisStores } from '@statemcp/redis-store';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ISSUER, createDpopKey, createIssuer, postInitialize, serveProtected, type TestIssuer } from '../src/serverauth-issuer.js';
+import { ISSUER, createDpopKey, createIssuer, post, postInitialize, serveProtected, type TestIssuer } from '../src/serverauth-issuer.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -131,5 +131,43 @@ describe('DPoP replay across a cluster (one real Redis)', () => {
     expect(keys?.length).toBeGreaterThanOrEqual(2);
     const ttl = await stores[0]?.connection.client.pTTL(keys?.[0] ?? '');
     expect(ttl).toBeGreaterThan(0);
+  });
+
+  it('serves a session of a protected cluster through either instance: a request relayed to the owner is not a replay', async () => {
+    const prefix = uniquePrefix();
+    let resource = '';
+    const instances = [];
+    for (const id of ['a', 'b']) {
+      const store = await connectRedisStores({ url: redis.url, keyPrefix: prefix });
+      cleanups.push(() => store.close());
+      const server = await serveProtected(
+        (url) => {
+          resource ||= url;
+          return createProtectedResource({
+            resource,
+            authorizationServers: [ISSUER],
+            verifier: jwtVerifier({ issuer: ISSUER, jwks: issuer.jwks, audience: resource }),
+            dpop: { required: true, replayStore: store.dpopReplay },
+          });
+        },
+        { cluster: { instanceId: id, sessions: store.sessions, bus: store.bus } },
+      );
+      cleanups.push(server.close);
+      instances.push(server);
+    }
+    const [a, b] = instances as [(typeof instances)[number], (typeof instances)[number]];
+    const client = await boundClient(resource);
+    const opened = await postInitialize(a.url, await client.request());
+    expect(opened.status).toBe(200);
+    const session = { 'mcp-session-id': opened.sessionId ?? '', 'mcp-protocol-version': '2025-11-25' };
+    expect((await post(b.url, { ...(await client.request()), ...session }, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    const proof = await client.request();
+    const listed = await post(b.url, { ...proof, ...session }, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContain('whoami');
+    // The proof B relayed to A is spent for the whole cluster.
+    const replayed = await post(a.url, { ...proof, ...session }, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(replayed.status).toBe(401);
+    expect(replayed.challenge).toContain('replayed');
   });
 });

@@ -85,9 +85,11 @@ export class DpopChecker {
   /**
    * Verifies a proof for a request; throws {@link ResourceAuthError} on any refusal,
    * {@link DpopReplayCacheFullError} when the replay set has no room, and the replay store's
-   * own error when it cannot be reached.
+   * own error when it cannot be reached. A request `readmitted` (relayed by the instance of a
+   * cluster that checked it) skips the nonce, which that instance issued, and the replay set,
+   * where that instance recorded the proof.
    */
-  async check(input: ProofInput): Promise<void> {
+  async check(input: ProofInput, readmitted = false): Promise<void> {
     const maxAge = this.#options.maxProofAgeSeconds ?? 300;
     const tolerance = this.#options.clockToleranceSeconds ?? 5;
     let payload: Record<string, unknown>;
@@ -115,6 +117,7 @@ export class DpopChecker {
     if ((await calculateJwkThumbprint(jwk, 'sha256')) !== input.boundThumbprint) {
       throw new ResourceAuthError('invalid_token', 'the DPoP proof key is not the key the token is bound to');
     }
+    if (readmitted) return;
     if (this.#options.nonce === true) {
       const current = this.currentNonce();
       const nonce = payload['nonce'];

@@ -15,6 +15,7 @@ export type { ProtectedResource, ProtectedResourceOptions } from './protected-re
 export type { VerifiedToken, TokenVerifier, ResourceErrorCode } from './auth-info.js';
 export type { JwtVerifierOptions } from './jwt-verifier.js';
 export type { IntrospectionVerifierOptions } from './introspection-verifier.js';
+export type { IntrospectionCacheOptions } from './introspection-cache.js';
 export type { DpopOptions } from './dpop-proof.js';
 export type { DpopReplayOutcome, DpopReplayStore, InMemoryDpopReplayStoreOptions } from './dpop-replay-store.js';
 export type { ScopePolicy } from './scope-policy.js';

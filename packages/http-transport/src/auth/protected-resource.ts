@@ -5,7 +5,7 @@
  * per-method and per-tool scopes once the body is read, and names the principal a session is
  * bound to. Plug it into `createStreamableHttpServer({ authorization })`.
  */
-import type { HttpAuthorization } from '../server/server-options.js';
+import type { AuthenticateContext, HttpAuthorization } from '../server/server-options.js';
 import { McpError, isAuthInfo, type AuthInfo } from '@statemcp/protocol';
 import { ResourceAuthError, principalKey, type ResourceErrorCode, type TokenVerifier } from './auth-info.js';
 import { challengeResponse, unavailableResponse, type Challenge } from './challenge.js';
@@ -47,10 +47,10 @@ export interface ProtectedResource extends HttpAuthorization {
   /**
    * The verified principal of a request, or the refusal to answer. Clients get generic texts;
    * the reasons (verifier errors as {@link TokenRejectedError} with `cause`, an unreachable
-   * authorization server or replay store, a full replay set) go to `report` — the server's
-   * `onError` when the server calls it.
+   * authorization server or replay store, a full replay set) go to `context.report` — the
+   * server's `onError` when the server calls it.
    */
-  authenticate(request: Request, report?: (error: unknown) => void): Promise<AuthInfo | Response>;
+  authenticate(request: Request, context?: AuthenticateContext): Promise<AuthInfo | Response>;
   /** A 403 `insufficient_scope` when the token lacks a scope the messages need. */
   authorize(authInfo: unknown, messages: readonly unknown[]): Response | undefined;
   /** The issuer and subject (or client) a session is bound to. */
@@ -151,7 +151,8 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
     return unavailableResponse('DPoP proofs cannot be checked right now', 1);
   };
 
-  const authenticate = async (request: Request, report: (error: unknown) => void = () => undefined): Promise<AuthInfo | Response> => {
+  const authenticate = async (request: Request, context?: AuthenticateContext): Promise<AuthInfo | Response> => {
+    const report = context?.report ?? ((): void => undefined);
     const credentials = credentialsOf(request);
     if ('error' in credentials) return refuse('invalid_request', credentials.error);
     if (credentials.scheme === undefined) return refuse(undefined, undefined);
@@ -175,7 +176,8 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
       if (proofs === null || proofs.includes(',')) return refuse('invalid_dpop_proof', 'exactly one DPoP proof header is required', scheme);
       try {
         const url = new URL(request.url);
-        await dpop.check({ proof: proofs.trim(), method: request.method, uri: `${resource.origin}${url.pathname}`, accessToken: token, boundThumbprint: jkt });
+        const proof = { proof: proofs.trim(), method: request.method, uri: `${resource.origin}${url.pathname}`, accessToken: token, boundThumbprint: jkt };
+        await dpop.check(proof, context?.readmitted === true);
       } catch (error) {
         return proofFailure(error, scheme, report);
       }

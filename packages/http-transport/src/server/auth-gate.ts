@@ -17,6 +17,15 @@ export interface Admitted {
 
 const ANONYMOUS: Admitted = Object.freeze({ authInfo: undefined, principal: undefined });
 
+/** Requests the cluster serves a second time (relayed to the session's owner, or after adopting it). */
+const readmittedRequests = new WeakSet<Request>();
+
+/** Marks a request built to be served again after an instance already admitted it (see `AuthenticateContext.readmitted`). */
+export function readmitted(request: Request): Request {
+  readmittedRequests.add(request);
+  return request;
+}
+
 export interface AuthGate {
   /** The authorization layer's own answer for this request (its metadata document), if any. */
   serve(inbound: InboundRequest): Response | undefined;
@@ -28,7 +37,8 @@ export interface AuthGate {
 export function createAuthGate(options: StreamableHttpServerOptions): AuthGate {
   const layer = options.authorization;
   const report = (error: unknown): void => options.onError?.(error);
-  const authenticate = layer === undefined ? options.authenticate : (request: Request) => layer.authenticate(request, report);
+  const authenticate =
+    layer === undefined ? options.authenticate : (request: Request) => layer.authenticate(request, { report, readmitted: readmittedRequests.has(request) });
   return {
     serve: (inbound) => (layer?.serve === undefined ? undefined : layer.serve(inbound.toRequest())),
     async admit(inbound) {

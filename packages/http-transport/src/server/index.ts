@@ -17,6 +17,7 @@ export type {
   StreamableHttpServerOptions,
   SessionRegistry,
   ListeningServer,
+  AuthenticateContext,
   AuthenticateResult,
   HttpAuthorization,
   HandleRequestOptions,

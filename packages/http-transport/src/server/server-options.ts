@@ -22,6 +22,22 @@ export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
  */
 export type AuthenticateResult = unknown;
 
+/** What the server tells an authorization layer beside the request it authenticates. */
+export interface AuthenticateContext {
+  /**
+   * The server's `onError`: where the reasons behind a refusal go (a verifier's error, an
+   * unreachable authorization server), since the client is only told a generic text.
+   */
+  readonly report: (error: unknown) => void;
+  /**
+   * True when this very request was already admitted once — by the instance of a cluster that
+   * relayed it here, or by this instance before it adopted the session. Checks that must pass
+   * only once per request (recording a DPoP proof in the replay set, a DPoP nonce that instance
+   * issued) are not repeated; the token itself is verified again.
+   */
+  readonly readmitted: boolean;
+}
+
 /**
  * An authorization layer for the server (`@statemcp/http-transport/auth`'s
  * `createProtectedResource` is one): it authenticates each request, may refuse messages once
@@ -30,12 +46,8 @@ export type AuthenticateResult = unknown;
 export interface HttpAuthorization {
   /** Answers a request this layer owns (e.g. its metadata document, outside `path`); `undefined` passes it on. */
   serve?(request: Request): Response | undefined;
-  /**
-   * The auth info of a request (handed to handlers as `authInfo`), or a `Response` refusing it.
-   * `report` is the server's `onError`: where the reasons behind a refusal go, since the
-   * client is only told a generic text.
-   */
-  authenticate(request: Request, report?: (error: unknown) => void): Promise<AuthenticateResult>;
+  /** The auth info of a request (handed to handlers as `authInfo`), or a `Response` refusing it. */
+  authenticate(request: Request, context?: AuthenticateContext): Promise<AuthenticateResult>;
   /** After the body is parsed: a `Response` (e.g. 403 `insufficient_scope`) refusing these messages. */
   authorize?(authInfo: unknown, messages: readonly unknown[]): Response | undefined;
   /**
