@@ -264,6 +264,29 @@ describe('createProtectedResource', () => {
       expect(fixture.reached.calls).toBe(1);
     });
 
+    it('checks the replay set and the nonce once: a readmitted request (relayed in a cluster) passes with the spent proof', async () => {
+      const key = await createDpopKey();
+      const tokens = await createTestIssuer(RESOURCE);
+      const resource = createProtectedResource({
+        resource: RESOURCE,
+        authorizationServers: [ISSUER],
+        verifier: jwtVerifier({ issuer: ISSUER, jwks: tokens.jwks, audience: RESOURCE, now: () => NOW_MS }),
+        dpop: { required: true },
+        now: () => NOW_MS,
+      });
+      const token = await tokens.token({ cnf: { jkt: key.thumbprint } });
+      const request = async (proof: string): Promise<Request> => new Request(RESOURCE, { method: 'POST', headers: { authorization: `DPoP ${token}`, dpop: proof } });
+      const proof = await key.proof({ htm: 'POST', htu: RESOURCE, token });
+      const reported: unknown[] = [];
+      const context = (readmitted: boolean) => ({ report: (error: unknown) => reported.push(error), readmitted });
+      expect(await resource.authenticate(await request(proof), context(false))).not.toBeInstanceOf(Response);
+      expect(await resource.authenticate(await request(proof), context(true))).not.toBeInstanceOf(Response);
+      const replayed = await resource.authenticate(await request(proof), context(false));
+      expect(replayed).toBeInstanceOf(Response);
+      expect((replayed as Response).status).toBe(401);
+      expect(reported).toEqual([]);
+    });
+
     it.each([
       ['the wrong method', { htm: 'GET' }, 'invalid_dpop_proof'],
       ['the wrong URI', { htu: 'https://mcp.test.example/other' }, 'invalid_dpop_proof'],
