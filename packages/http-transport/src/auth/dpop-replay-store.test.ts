@@ -24,6 +24,8 @@ describe('InMemoryDpopReplayStore', () => {
       // The remembered ids are still replays.
       expect(store.record('a', 1000)).toEqual({ kind: 'replayed' });
       expect(store.record('b', 1000)).toEqual({ kind: 'replayed' });
+      now = 500;
+      expect(store.record('d', 1000)).toEqual({ kind: 'full', retryAfterMs: 500 });
       now = 1000;
       expect(store.record('c', 1000)).toEqual({ kind: 'recorded' });
       expect(store.size).toBe(2);

@@ -34,7 +34,7 @@ export interface DpopReplayStore {
 
 /** Options of {@link InMemoryDpopReplayStore}. */
 export interface InMemoryDpopReplayStoreOptions {
-  /** Most proof ids remembered at once; beyond it new proofs are refused (503). Default 10 000. */
+  /** Most proof ids remembered at once; beyond it new proofs are refused (503). Default 100 000 (about 12 MB). */
   maxEntries?: number;
   /** Wall-clock time in ms since the epoch (tests). Default `Date.now`. */
   now?: () => number;
@@ -49,9 +49,11 @@ export class InMemoryDpopReplayStore implements DpopReplayStore {
   readonly #now: () => number;
   /** key → time (ms) until which it is remembered. */
   readonly #until = new Map<string, number>();
+  /** While full: the soonest time an id expires. */
+  #roomAt = 0;
 
   constructor(options: InMemoryDpopReplayStoreOptions = {}) {
-    const maxEntries = options.maxEntries ?? 10_000;
+    const maxEntries = options.maxEntries ?? 100_000;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${maxEntries}`);
     this.#maxEntries = maxEntries;
     this.#now = options.now ?? Date.now;
@@ -68,9 +70,14 @@ export class InMemoryDpopReplayStore implements DpopReplayStore {
     const until = this.#until.get(key);
     if (until !== undefined && until > now) return REPLAYED;
     if (until === undefined && this.#until.size >= this.#maxEntries) {
+      // Full: nothing expires before #roomAt (no id is added meanwhile), so a flood costs one scan.
+      if (now < this.#roomAt) return { kind: 'full', retryAfterMs: this.#roomAt - now };
       // Entries recorded with different times to live may expire out of insertion order.
       this.#dropExpired(now, true);
-      if (this.#until.size >= this.#maxEntries) return { kind: 'full', retryAfterMs: Math.max(1, this.#soonestExpiry() - now) };
+      if (this.#until.size >= this.#maxEntries) {
+        this.#roomAt = this.#soonestExpiry();
+        return { kind: 'full', retryAfterMs: Math.max(1, this.#roomAt - now) };
+      }
     }
     this.#until.delete(key);
     this.#until.set(key, now + ttlMs);
