@@ -64,11 +64,10 @@ export function verifiedFromClaims(claims: Record<string, unknown>, resource: UR
 /** jose's errors that mean the issuer's keys could not be had (not that the token is bad). */
 const KEY_SET_UNAVAILABLE = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
 
-/** A verification failure as the typed error of this package. */
-function typedFailure(error: unknown): Error {
-  if (error instanceof errors.JOSEError && !KEY_SET_UNAVAILABLE.has(error.code)) {
-    return new TokenRejectedError(`The JWT access token was refused: ${error.message}`, { cause: error });
-  }
+/** A verification failure as the typed error of this package (`remote`: the keys are fetched). */
+function typedFailure(error: unknown, remote: boolean): Error {
+  const keySetFailure = error instanceof errors.JOSEError ? KEY_SET_UNAVAILABLE.has(error.code) : remote;
+  if (!keySetFailure) return new TokenRejectedError(`The JWT access token was refused: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   // A JWKS fetch that failed, timed out or answered something else than a key set.
   return new AuthorizationServerUnavailableError('The issuer\'s key set (JWKS) could not be fetched', { cause: error });
 }
@@ -115,7 +114,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
           ...(options.requireAccessTokenType === false ? {} : { typ: 'at+jwt' }),
         }));
       } catch (error) {
-        throw typedFailure(error);
+        throw typedFailure(error, options.jwks === undefined);
       }
       const aud = Array.isArray(payload.aud) ? payload.aud.find((value) => audience.includes(value)) : payload.aud;
       return verifiedFromClaims(payload, aud === undefined ? undefined : new URL(aud));
