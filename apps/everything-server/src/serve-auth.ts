@@ -4,7 +4,7 @@
  * names it) with this server's URL as the audience.
  */
 import type { HttpAuthorization } from '@statemcp/http-transport';
-import { createProtectedResource, jwtVerifier, type ProtectedResource } from '@statemcp/http-transport/auth';
+import { createProtectedResource, jwtVerifier, type DpopReplayStore, type ProtectedResource } from '@statemcp/http-transport/auth';
 
 /** The `--auth*` flags. */
 export interface AuthMode {
@@ -48,7 +48,7 @@ export function deferredAuthorization(): { readonly layer: HttpAuthorization; in
   return {
     layer: {
       serve: (request) => current?.serve(request),
-      authenticate: (request) => ready().authenticate(request),
+      authenticate: (request, context) => ready().authenticate(request, context),
       authorize: (authInfo, messages) => ready().authorize(authInfo, messages),
       principalOf: (authInfo) => ready().principalOf(authInfo),
     },
@@ -58,8 +58,11 @@ export function deferredAuthorization(): { readonly layer: HttpAuthorization; in
   };
 }
 
-/** The protected resource of `--auth` for the endpoint at `url`. */
-export async function protectedResourceFor(mode: AuthMode, url: URL): Promise<ProtectedResource> {
+/**
+ * The protected resource of `--auth` for the endpoint at `url`. `dpopReplay` is the cluster's
+ * shared replay set (`--redis`); default one in memory.
+ */
+export async function protectedResourceFor(mode: AuthMode, url: URL, dpopReplay?: DpopReplayStore): Promise<ProtectedResource> {
   const resource = mode.resource ?? url.href;
   const jwksUri = mode.jwksUri ?? (await discoverJwksUri(mode.issuer));
   return createProtectedResource({
@@ -69,6 +72,6 @@ export async function protectedResourceFor(mode: AuthMode, url: URL): Promise<Pr
     scopesSupported: mode.scopes,
     requiredScopes: mode.scopes,
     resourceName: 'statemcp everything-server',
-    ...(mode.dpop ? { dpop: { nonce: mode.dpopNonce } } : {}),
+    ...(mode.dpop ? { dpop: { nonce: mode.dpopNonce, ...(dpopReplay === undefined ? {} : { replayStore: dpopReplay }) } } : {}),
   });
 }

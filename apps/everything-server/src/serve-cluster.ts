@@ -4,11 +4,13 @@
  * `--redis` never loads the Redis client): session records and the message bus for the
  * cross-instance relay, the instances' liveness (a dead instance's sessions are adopted), the
  * resumable SSE event store, the tasks extension's durable store, and the subscription store
- * with which a resource change on one instance reaches subscribers on all. The Multi Round-Trip
+ * with which a resource change on one instance reaches subscribers on all, and (with `--auth`)
+ * the DPoP replay set, so a proof used at one instance is refused at every other. The Multi Round-Trip
  * `requestState` key is shared by the instances (one instance seals a round's state, another
  * may open it).
  */
 import type { StreamableHttpServerOptions } from '@statemcp/http-transport';
+import type { DpopReplayStore } from '@statemcp/http-transport/auth';
 import type { EverythingServerOptions } from './fixtures.js';
 
 /** The environment variable holding the shared `requestState` key when `--state-key` is not given. */
@@ -30,6 +32,8 @@ export interface ClusterMode {
 export interface ClusterWiring {
   readonly http: Pick<StreamableHttpServerOptions, 'cluster' | 'eventStore'>;
   readonly fixtures: Pick<EverythingServerOptions, 'taskStore' | 'requestState' | 'cluster'>;
+  /** The replay set of DPoP proofs the instances share (`--auth-dpop`). */
+  readonly dpopReplay: DpopReplayStore;
   /** Closes the Redis connections. */
   close(): Promise<void>;
 }
@@ -54,6 +58,7 @@ export async function connectCluster(mode: ClusterMode): Promise<ClusterWiring> 
       requestState: { key: mode.stateKey },
       cluster: { instanceId: mode.instanceId, bus: stores.bus, subscriptions: stores.subscriptions },
     },
+    dpopReplay: stores.dpopReplay,
     close: () => stores.close(),
   };
 }

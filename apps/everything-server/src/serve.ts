@@ -157,7 +157,7 @@ export async function serveHttp(port: number, host: string, auth?: AuthMode, clu
   });
   const listening = await mcp.listen({ port, host });
   if (auth !== undefined && authorization !== undefined) {
-    const resource = await protectedResourceFor(auth, listening.url);
+    const resource = await protectedResourceFor(auth, listening.url, cluster?.dpopReplay);
     authorization.install(resource);
     process.stderr.write(`everything-server: OAuth on, metadata at ${resource.metadataUrl.href}\n`);
   }

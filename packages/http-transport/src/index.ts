@@ -32,6 +32,7 @@ export {
   sessionPrincipal,
 } from './server/index.js';
 export type {
+  AuthenticateContext,
   AuthenticateResult,
   BusHandler,
   EventStore,

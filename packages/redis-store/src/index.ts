@@ -1,7 +1,7 @@
 /**
  * @statemcp/redis-store — Redis implementations of the shared-state contracts of
  * `@statemcp/http-transport` (sessions, resumable SSE events, cross-instance routing,
- * subscriptions) and of the tasks extension's `DurableTaskStore` (`@statemcp/server`), so one
+ * subscriptions, the DPoP replay set of `@statemcp/http-transport/auth`) and of the tasks extension's `DurableTaskStore` (`@statemcp/server`), so one
  * MCP server runs on several instances behind a load balancer. The Redis client
  * (`@redis/client`) is a dependency of this package only.
  */
@@ -13,6 +13,7 @@ export { RedisEventStore } from './redis-event-store.js';
 export { RedisMessageBus } from './redis-message-bus.js';
 export { RedisSubscriptionStore } from './redis-subscription-store.js';
 export { RedisTaskStore } from './redis-task-store.js';
+export { RedisDpopReplayStore } from './redis-dpop-replay-store.js';
 
 export type { RedisStores, RedisStoresOptions } from './redis-stores.js';
 export type { RedisCommandClient, RedisConnectionOptions } from './redis-connection.js';

@@ -252,3 +252,42 @@ describe('connectRedisStores', () => {
     await expect(connectRedisStores({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 1000 })).rejects.toBeInstanceOf(SharedStoreUnavailableError);
   });
 });
+
+describe('RedisDpopReplayStore', () => {
+  it('records a proof id once for every instance, under the prefix, with a time to live', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    const b = await stores(prefix);
+    expect(await a.dpopReplay.record('proof-1', 60_000)).toEqual({ kind: 'recorded' });
+    expect(await b.dpopReplay.record('proof-1', 60_000)).toEqual({ kind: 'replayed' });
+    expect(await a.connection.client.exists(`${prefix}dpop:proof-1`)).toBe(1);
+    const ttl = await a.connection.client.pTTL(`${prefix}dpop:proof-1`);
+    expect(ttl).toBeGreaterThan(50_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    // Another prefix is another replay set.
+    const other = await stores(uniquePrefix());
+    expect(await other.dpopReplay.record('proof-1', 60_000)).toEqual({ kind: 'recorded' });
+  });
+
+  it('lets exactly one of two concurrent uses of a proof through', async () => {
+    const prefix = uniquePrefix();
+    const a = await stores(prefix);
+    const b = await stores(prefix);
+    const outcomes = await Promise.all([a.dpopReplay.record('race', 60_000), b.dpopReplay.record('race', 60_000)]);
+    expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['recorded', 'replayed']);
+  });
+
+  it('forgets a proof id once Redis expires it', async () => {
+    const a = await stores(uniquePrefix());
+    expect(await a.dpopReplay.record('short', 1)).toEqual({ kind: 'recorded' });
+    // PX 1: poll until Redis has expired the key (event-driven on the key's state, bounded).
+    for (let i = 0; i < 100 && (await a.connection.client.exists(a.connection.key('dpop:short'))) === 1; i++) await a.connection.client.ping();
+    expect(await a.dpopReplay.record('short', 60_000)).toEqual({ kind: 'recorded' });
+  });
+
+  it('rejects with SharedStoreUnavailableError once the connection is closed', async () => {
+    const a = await stores(uniquePrefix());
+    await a.close();
+    await expect(a.dpopReplay.record('x', 1000)).rejects.toBeInstanceOf(SharedStoreUnavailableError);
+  });
+});

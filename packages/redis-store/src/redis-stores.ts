@@ -1,9 +1,11 @@
 /**
  * Every shared store of one server instance over one pair of Redis connections: what a
  * scaled-out deployment passes to its server (`eventStore`, the session and subscription
- * stores, the message bus) and to the tasks extension (`tasks.store`).
+ * stores, the message bus), to the tasks extension (`tasks.store`) and to its protected
+ * resource (`dpop.replayStore`).
  */
 import { RedisConnection, type RedisConnectionOptions } from './redis-connection.js';
+import { RedisDpopReplayStore } from './redis-dpop-replay-store.js';
 import { RedisEventStore, type RedisEventStoreOptions } from './redis-event-store.js';
 import { RedisLivenessStore } from './redis-liveness-store.js';
 import { RedisMessageBus } from './redis-message-bus.js';
@@ -24,6 +26,11 @@ export interface RedisStores {
   readonly bus: RedisMessageBus;
   readonly subscriptions: RedisSubscriptionStore;
   readonly tasks: RedisTaskStore;
+  /**
+   * The DPoP replay set the instances share (`createProtectedResource({ dpop: { replayStore } })`
+   * of `@statemcp/http-transport/auth`): a proof used at one instance is refused at every other.
+   */
+  readonly dpopReplay: RedisDpopReplayStore;
   /** Closes the connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -51,6 +58,7 @@ export async function connectRedisStores(options: RedisStoresOptions = {}): Prom
     bus: new RedisMessageBus(connection),
     subscriptions: new RedisSubscriptionStore(connection),
     tasks: new RedisTaskStore(connection),
+    dpopReplay: new RedisDpopReplayStore(connection),
     close: () => connection.close(),
   };
 }

@@ -60,3 +60,16 @@ export function challengeResponse(challenge: Challenge): Response {
   const body = challenge.error === undefined ? { error: 'unauthorized', error_description: 'Authorization required' } : { error: challenge.error, error_description: challenge.description };
   return new Response(JSON.stringify(body), { status, headers });
 }
+
+/**
+ * The answer when a request cannot be checked right now — the authorization server is
+ * unreachable, the DPoP replay set is full, a shared store is down: 503 with `Retry-After`
+ * (RFC 9110 §15.6.4, §10.2.3) and a generic description; the details go to `onError`.
+ */
+export function unavailableResponse(description: string, retryAfterSeconds: number): Response {
+  const body = { error: 'temporarily_unavailable', error_description: description };
+  return new Response(JSON.stringify(body), {
+    status: 503,
+    headers: { 'content-type': 'application/json', 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });
+}

@@ -2,11 +2,12 @@
  * DPoP proof checks of a protected resource (RFC 9449 §4.3, §7, §9): the proof is a
  * `dpop+jwt` signed with the public key it carries (verified by `jose`), bound to this
  * request (`htm`, `htu`), to the access token (`ath`) and to the token's key (`cnf.jkt`),
- * fresh (`iat` window), never seen before (`jti` in a bounded replay cache) and, when the
- * resource asks for it, carrying a nonce the resource issued (`DPoP-Nonce`).
+ * fresh (`iat` window), never seen before (`jti` in the replay set, {@link DpopReplayStore}) and,
+ * when the resource asks for it, carrying a nonce the resource issued (`DPoP-Nonce`).
  */
 import { EmbeddedJWK, base64url, calculateJwkThumbprint, jwtVerify, type JWK } from 'jose';
 import { ResourceAuthError } from './auth-info.js';
+import { DpopReplayCacheFullError, InMemoryDpopReplayStore, type DpopReplayStore } from './dpop-replay-store.js';
 
 /** Options of the DPoP checks (`dpop` of {@link ProtectedResourceOptions}). */
 export interface DpopOptions {
@@ -22,8 +23,18 @@ export interface DpopOptions {
   clockToleranceSeconds?: number;
   /** Allowed proof algorithms. Default ES256, ES384, RS256, PS256, EdDSA. */
   algorithms?: readonly string[];
-  /** Proof ids remembered for replay detection. Default 10 000. */
+  /**
+   * Proof ids the default in-memory replay set remembers. When it is full, new proofs are
+   * refused with 503 and `Retry-After` (an unexpired id is never forgotten). Default 100 000
+   * (about 12 MB; with the default 300 s proof age, some 330 DPoP requests a second).
+   */
   maxRememberedProofs?: number;
+  /**
+   * Where accepted proof ids are remembered. Default: in memory, `maxRememberedProofs` ids.
+   * The instances of a cluster share one (`RedisStores.dpopReplay` of `@statemcp/redis-store`),
+   * so a proof used at one instance is refused at all.
+   */
+  replayStore?: DpopReplayStore;
 }
 
 const DEFAULT_PROOF_ALGORITHMS = ['ES256', 'ES384', 'RS256', 'PS256', 'EdDSA'];
@@ -49,14 +60,14 @@ export class DpopChecker {
   readonly required: boolean;
   readonly #options: DpopOptions;
   readonly #now: () => number;
-  /** jti → time (ms) until which it is remembered; insertion order is age order. */
-  readonly #seen = new Map<string, number>();
+  readonly #replays: DpopReplayStore;
   #nonce: { current: string; previous: string | undefined; rotatesAt: number } | undefined;
 
   constructor(options: DpopOptions, now: () => number) {
     this.#options = options;
     this.#now = now;
     this.required = options.required === true;
+    this.#replays = options.replayStore ?? new InMemoryDpopReplayStore({ now, ...(options.maxRememberedProofs === undefined ? {} : { maxEntries: options.maxRememberedProofs }) });
   }
 
   /** The nonce to send in `DPoP-Nonce` now, when nonces are on. */
@@ -72,8 +83,14 @@ export class DpopChecker {
     return this.#nonce.current;
   }
 
-  /** Verifies a proof for a request; throws {@link ResourceAuthError} on any failure. */
-  async check(input: ProofInput): Promise<void> {
+  /**
+   * Verifies a proof for a request; throws {@link ResourceAuthError} on any refusal,
+   * {@link DpopReplayCacheFullError} when the replay set has no room, and the replay store's
+   * own error when it cannot be reached. A request `readmitted` (relayed by the instance of a
+   * cluster that checked it) skips the nonce, which that instance issued, and the replay set,
+   * where that instance recorded the proof.
+   */
+  async check(input: ProofInput, readmitted = false): Promise<void> {
     const maxAge = this.#options.maxProofAgeSeconds ?? 300;
     const tolerance = this.#options.clockToleranceSeconds ?? 5;
     let payload: Record<string, unknown>;
@@ -101,6 +118,7 @@ export class DpopChecker {
     if ((await calculateJwkThumbprint(jwk, 'sha256')) !== input.boundThumbprint) {
       throw new ResourceAuthError('invalid_token', 'the DPoP proof key is not the key the token is bound to');
     }
+    if (readmitted) return;
     if (this.#options.nonce === true) {
       const current = this.currentNonce();
       const nonce = payload['nonce'];
@@ -108,23 +126,25 @@ export class DpopChecker {
         throw new ResourceAuthError('use_dpop_nonce', 'the resource server requires a fresh DPoP nonce');
       }
     }
-    this.#remember(`${input.boundThumbprint} ${String(payload['jti'])}`, maxAge + tolerance);
+    // Remembered while the proof could still pass the `iat` window: until iat + maxAge + tolerance
+    // (one second more: `iat` has whole seconds).
+    const iat = typeof payload['iat'] === 'number' ? payload['iat'] : this.#now() / 1000;
+    const ttlMs = Math.max(1000, Math.ceil((iat + maxAge + tolerance + 1) * 1000 - this.#now()));
+    await this.#remember(input.boundThumbprint, String(payload['jti']), ttlMs);
   }
 
-  #remember(key: string, seconds: number): void {
-    const now = this.#now();
-    for (const [seenKey, until] of this.#seen) {
-      if (until > now) break;
-      this.#seen.delete(seenKey);
-    }
-    const until = this.#seen.get(key);
-    if (until !== undefined && until > now) throw new ResourceAuthError('invalid_dpop_proof', 'DPoP proof replayed (jti already used)');
-    this.#seen.set(key, now + seconds * 1000);
-    const max = this.#options.maxRememberedProofs ?? 10_000;
-    while (this.#seen.size > max) {
-      const oldest = this.#seen.keys().next().value;
-      if (oldest === undefined) break;
-      this.#seen.delete(oldest);
+  /** Records the proof's id in the replay set: refused when already there or when the set is full. */
+  async #remember(thumbprint: string, jti: string, ttlMs: number): Promise<void> {
+    // A fixed-length key: `jti` is the client's text, of any length.
+    const key = base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(`${thumbprint} ${jti}`))));
+    const outcome = await this.#replays.record(key, ttlMs);
+    switch (outcome.kind) {
+      case 'recorded':
+        return;
+      case 'replayed':
+        throw new ResourceAuthError('invalid_dpop_proof', 'DPoP proof replayed (jti already used)');
+      case 'full':
+        throw new DpopReplayCacheFullError(outcome.retryAfterMs);
     }
   }
 }

@@ -1,11 +1,13 @@
 /**
  * Verifies JWT access tokens (RFC 9068) with `jose`: signature against the issuer's JWKS
- * (fetched and cached by `createRemoteJWKSet`, or a local key set), `iss`, `aud` bound to this
- * resource, `exp`/`nbf` with a small tolerance, and an algorithm allow-list that never holds
- * `none` (jose refuses unsigned tokens outright).
+ * (fetched and cached by `createRemoteJWKSet`, or a local key set), the `typ` header `at+jwt`
+ * (RFC 9068 §4, so an ID token or another JWT of the issuer is not taken for an access token),
+ * `iss`, `aud` bound to this resource, `exp`/`nbf` with a small tolerance, and an algorithm
+ * allow-list that never holds `none` (jose refuses unsigned tokens outright).
  */
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { TokenVerifier, VerifiedToken } from './auth-info.js';
+import { AuthorizationServerUnavailableError, TokenRejectedError } from './verifier-errors.js';
 
 /** Asymmetric JWS algorithms accepted by default. */
 export const DEFAULT_TOKEN_ALGORITHMS: readonly string[] = Object.freeze(['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA']);
@@ -26,7 +28,11 @@ export interface JwtVerifierOptions {
   clockToleranceSeconds?: number;
   /** Wall-clock time in ms since the epoch (tests). Default `Date.now`. */
   now?: () => number;
-  /** Require `typ: at+jwt` (RFC 9068 §4). Default false: many servers still send `JWT`. */
+  /**
+   * Require the `typ` header `at+jwt` (or `application/at+jwt`), RFC 9068 §4. Default true.
+   * Set false only for an authorization server that does not type its access tokens, and only
+   * when it signs no other JWTs (ID tokens) with `aud` set to this resource.
+   */
   requireAccessTokenType?: boolean;
 }
 
@@ -55,8 +61,21 @@ export function verifiedFromClaims(claims: Record<string, unknown>, resource: UR
   };
 }
 
+/** jose's errors that mean the issuer's keys could not be had (not that the token is bad). */
+const KEY_SET_UNAVAILABLE = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
+
+/** A verification failure as the typed error of this package (`remote`: the keys are fetched). */
+function typedFailure(error: unknown, remote: boolean): Error {
+  const keySetFailure = error instanceof errors.JOSEError ? KEY_SET_UNAVAILABLE.has(error.code) : remote;
+  if (!keySetFailure) return new TokenRejectedError(`The JWT access token was refused: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  // A JWKS fetch that failed, timed out or answered something else than a key set.
+  return new AuthorizationServerUnavailableError('The issuer\'s key set (JWKS) could not be fetched', { cause: error });
+}
+
 /**
- * A {@link TokenVerifier} for JWT access tokens signed by `issuer`.
+ * A {@link TokenVerifier} for JWT access tokens signed by `issuer`. Refusals throw
+ * `TokenRejectedError`; a key set that cannot be fetched throws
+ * `AuthorizationServerUnavailableError` (the request gets 503, not 401).
  *
  * @example
  * ```ts
@@ -82,15 +101,21 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const now = options.now ?? Date.now;
   return {
     async verify(token) {
-      const { payload } = await jwtVerify(token, keys, {
-        issuer: options.issuer,
-        audience,
-        algorithms,
-        clockTolerance: options.clockToleranceSeconds ?? 30,
-        currentDate: new Date(now()),
-        requiredClaims: ['exp'],
-        ...(options.requireAccessTokenType === true ? { typ: 'at+jwt' } : {}),
-      });
+      let payload: JWTPayload;
+      try {
+        ({ payload } = await jwtVerify(token, keys, {
+          issuer: options.issuer,
+          audience,
+          algorithms,
+          clockTolerance: options.clockToleranceSeconds ?? 30,
+          currentDate: new Date(now()),
+          requiredClaims: ['exp'],
+          // jose compares `typ` case-insensitively and without an `application/` prefix.
+          ...(options.requireAccessTokenType === false ? {} : { typ: 'at+jwt' }),
+        }));
+      } catch (error) {
+        throw typedFailure(error, options.jwks === undefined);
+      }
       const aud = Array.isArray(payload.aud) ? payload.aud.find((value) => audience.includes(value)) : payload.aud;
       return verifiedFromClaims(payload, aud === undefined ? undefined : new URL(aud));
     },

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Client as OfficialClient, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client } from '@statemcp/client';
 import { McpServer } from '@statemcp/server';
+import { decodeProtectedHeader } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../../test/oidc-issuer.js';
 import { StreamableHttpClientTransport } from '../client/index.js';
@@ -76,6 +77,8 @@ describe('createProtectedResource with a real authorization server', () => {
     serveProtected(b.http, b.url, issuer.issuer, jwtVerifier({ issuer: issuer.issuer, jwksUri, audience: b.url }));
 
     const token = await issuer.clientCredentialsToken(a.url, 'mcp');
+    // oidc-provider types its JWT access tokens (RFC 9068 §4), which jwtVerifier requires by default.
+    expect(decodeProtectedHeader(token).typ).toBe('at+jwt');
     expect(await whoamiWithToken(a.url, token)).toBe(`${issuer.clientId} mcp`);
 
     const refused = await fetch(b.url, {

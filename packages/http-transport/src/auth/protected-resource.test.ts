@@ -1,5 +1,6 @@
 import { McpServer } from '@statemcp/server';
 import { describe, expect, it } from 'vitest';
+import { SharedStoreUnavailableError } from '../server/shared-state.js';
 import { createStreamableHttpServer } from '../server/streamable-http-server.js';
 import { jwtVerifier } from './jwt-verifier.js';
 import { createProtectedResource, protectedResourceMetadataUrl, type ProtectedResourceOptions } from './protected-resource.js';
@@ -263,6 +264,51 @@ describe('createProtectedResource', () => {
       expect(replayed.status).toBe(401);
       expect(replayed.headers.get('www-authenticate')).toMatch(/^DPoP error="invalid_dpop_proof", error_description="[^"]*replayed[^"]*", scope="mcp", resource_metadata="[^"]+", algs="ES256 ES384 RS256 PS256 EdDSA"$/);
       expect(fixture.reached.calls).toBe(1);
+    });
+
+    it('checks the replay set and the nonce once: a readmitted request (relayed in a cluster) passes with the spent proof', async () => {
+      const key = await createDpopKey();
+      const tokens = await createTestIssuer(RESOURCE);
+      const resource = createProtectedResource({
+        resource: RESOURCE,
+        authorizationServers: [ISSUER],
+        verifier: jwtVerifier({ issuer: ISSUER, jwks: tokens.jwks, audience: RESOURCE, now: () => NOW_MS }),
+        dpop: { required: true },
+        now: () => NOW_MS,
+      });
+      const token = await tokens.token({ cnf: { jkt: key.thumbprint } });
+      const request = async (proof: string): Promise<Request> => new Request(RESOURCE, { method: 'POST', headers: { authorization: `DPoP ${token}`, dpop: proof } });
+      const proof = await key.proof({ htm: 'POST', htu: RESOURCE, token });
+      const reported: unknown[] = [];
+      const context = (readmitted: boolean) => ({ report: (error: unknown) => reported.push(error), readmitted });
+      expect(await resource.authenticate(await request(proof), context(false))).not.toBeInstanceOf(Response);
+      expect(await resource.authenticate(await request(proof), context(true))).not.toBeInstanceOf(Response);
+      const replayed = await resource.authenticate(await request(proof), context(false));
+      expect(replayed).toBeInstanceOf(Response);
+      expect((replayed as Response).status).toBe(401);
+      expect(reported).toEqual([]);
+    });
+
+    it('answers 503 when the replay store cannot be reached, and reports its error', async () => {
+      const key = await createDpopKey();
+      const tokens = await createTestIssuer(RESOURCE);
+      const down = new SharedStoreUnavailableError('dpop-replay', 'Redis is unreachable');
+      const resource = createProtectedResource({
+        resource: RESOURCE,
+        authorizationServers: [ISSUER],
+        verifier: jwtVerifier({ issuer: ISSUER, jwks: tokens.jwks, audience: RESOURCE, now: () => NOW_MS }),
+        dpop: { required: true, replayStore: { record: () => Promise.reject(down) } },
+        now: () => NOW_MS,
+      });
+      const token = await tokens.token({ cnf: { jkt: key.thumbprint } });
+      const headers = { authorization: `DPoP ${token}`, dpop: await key.proof({ htm: 'POST', htu: RESOURCE, token }) };
+      const reported: unknown[] = [];
+      const answer = await resource.authenticate(new Request(RESOURCE, { method: 'POST', headers }), { report: (error) => reported.push(error), readmitted: false });
+      expect(answer).toBeInstanceOf(Response);
+      expect((answer as Response).status).toBe(503);
+      expect((answer as Response).headers.get('retry-after')).toBe('1');
+      expect(await (answer as Response).text()).not.toContain('Redis');
+      expect(reported).toEqual([down]);
     });
 
     it.each([

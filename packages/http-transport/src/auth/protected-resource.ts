@@ -5,11 +5,13 @@
  * per-method and per-tool scopes once the body is read, and names the principal a session is
  * bound to. Plug it into `createStreamableHttpServer({ authorization })`.
  */
-import type { HttpAuthorization } from '../server/server-options.js';
-import { isAuthInfo, type AuthInfo } from '@statemcp/protocol';
+import type { AuthenticateContext, HttpAuthorization } from '../server/server-options.js';
+import { McpError, isAuthInfo, type AuthInfo } from '@statemcp/protocol';
 import { ResourceAuthError, principalKey, type ResourceErrorCode, type TokenVerifier } from './auth-info.js';
-import { challengeResponse, type Challenge } from './challenge.js';
+import { challengeResponse, unavailableResponse, type Challenge } from './challenge.js';
 import { DpopChecker, type DpopOptions } from './dpop-proof.js';
+import { DpopReplayCacheFullError } from './dpop-replay-store.js';
+import { TokenRejectedError } from './verifier-errors.js';
 import { requiredScopesFor, type ScopePolicy } from './scope-policy.js';
 
 /** Options of {@link createProtectedResource}. */
@@ -42,8 +44,13 @@ export interface ProtectedResource extends HttpAuthorization {
   metadataResponse(): Response;
   /** The metadata document for a `GET` of {@link metadataUrl}'s path; `undefined` for anything else. */
   serve(request: Request): Response | undefined;
-  /** The verified principal of a request, or the refusal to answer. */
-  authenticate(request: Request): Promise<AuthInfo | Response>;
+  /**
+   * The verified principal of a request, or the refusal to answer. Clients get generic texts;
+   * the reasons (verifier errors as {@link TokenRejectedError} with `cause`, an unreachable
+   * authorization server or replay store, a full replay set) go to `context.report` — the
+   * server's `onError` when the server calls it.
+   */
+  authenticate(request: Request, context?: AuthenticateContext): Promise<AuthInfo | Response>;
   /** A 403 `insufficient_scope` when the token lacks a scope the messages need. */
   authorize(authInfo: unknown, messages: readonly unknown[]): Response | undefined;
   /** The issuer and subject (or client) a session is bound to. */
@@ -124,7 +131,28 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
     return challengeResponse(challenge);
   };
 
-  const authenticate = async (request: Request): Promise<AuthInfo | Response> => {
+  /** A token the verifier refused (401, generic text) or could not check (503); the reason goes to `report`. */
+  const verifierFailure = (error: unknown, scheme: 'Bearer' | 'DPoP', report: (error: unknown) => void): Response => {
+    // A ResourceAuthError's text is the verifier author's own, written for clients.
+    if (error instanceof ResourceAuthError) return refuse(error.error, error.message, scheme);
+    if (error instanceof McpError && error.category === 'interrupted') {
+      report(error);
+      return unavailableResponse('authorization server unavailable', 1);
+    }
+    report(error instanceof TokenRejectedError ? error : new TokenRejectedError('The token verifier refused the access token', { cause: error }));
+    return refuse('invalid_token', 'the access token is not valid', scheme);
+  };
+
+  /** A DPoP proof refused (401/400), or not checkable now (503: replay set full or unreachable). */
+  const proofFailure = (error: unknown, scheme: 'Bearer' | 'DPoP', report: (error: unknown) => void): Response => {
+    if (error instanceof ResourceAuthError) return refuse(error.error, error.message, scheme);
+    report(error);
+    if (error instanceof DpopReplayCacheFullError) return unavailableResponse('too many recent DPoP proofs; retry later', error.retryAfterMs / 1000);
+    return unavailableResponse('DPoP proofs cannot be checked right now', 1);
+  };
+
+  const authenticate = async (request: Request, context?: AuthenticateContext): Promise<AuthInfo | Response> => {
+    const report = context?.report ?? ((): void => undefined);
     const credentials = credentialsOf(request);
     if ('error' in credentials) return refuse('invalid_request', credentials.error);
     if (credentials.scheme === undefined) return refuse(undefined, undefined);
@@ -135,7 +163,7 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
     try {
       verified = await options.verifier.verify(token);
     } catch (error) {
-      return refuse('invalid_token', error instanceof Error ? error.message : 'the access token is not valid', scheme);
+      return verifierFailure(error, scheme, report);
     }
     if (verified.resource !== undefined && verified.resource.href !== resource.href) {
       return refuse('invalid_token', 'the access token is for another resource', scheme);
@@ -148,10 +176,10 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
       if (proofs === null || proofs.includes(',')) return refuse('invalid_dpop_proof', 'exactly one DPoP proof header is required', scheme);
       try {
         const url = new URL(request.url);
-        await dpop.check({ proof: proofs.trim(), method: request.method, uri: `${resource.origin}${url.pathname}`, accessToken: token, boundThumbprint: jkt });
+        const proof = { proof: proofs.trim(), method: request.method, uri: `${resource.origin}${url.pathname}`, accessToken: token, boundThumbprint: jkt };
+        await dpop.check(proof, context?.readmitted === true);
       } catch (error) {
-        if (error instanceof ResourceAuthError) return refuse(error.error, error.message, scheme);
-        throw error;
+        return proofFailure(error, scheme, report);
       }
     }
     const missing = baseScopes.filter((scope) => !verified.scopes.includes(scope));

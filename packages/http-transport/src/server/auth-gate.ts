@@ -3,6 +3,7 @@
  * `authorization` layer (or the plain `authenticate` hook) turns a request into its auth info
  * and the principal sessions are bound to, or into the refusal to send.
  */
+import { McpError } from '@statemcp/protocol';
 import { HttpErrorCode, errorResponse } from './http-response.js';
 import type { InboundRequest } from './inbound.js';
 import type { StreamableHttpServerOptions } from './server-options.js';
@@ -17,6 +18,15 @@ export interface Admitted {
 
 const ANONYMOUS: Admitted = Object.freeze({ authInfo: undefined, principal: undefined });
 
+/** Requests the cluster serves a second time (relayed to the session's owner, or after adopting it). */
+const readmittedRequests = new WeakSet<Request>();
+
+/** Marks a request built to be served again after an instance already admitted it (see `AuthenticateContext.readmitted`). */
+export function readmitted(request: Request): Request {
+  readmittedRequests.add(request);
+  return request;
+}
+
 export interface AuthGate {
   /** The authorization layer's own answer for this request (its metadata document), if any. */
   serve(inbound: InboundRequest): Response | undefined;
@@ -26,9 +36,11 @@ export interface AuthGate {
 }
 
 /** The gate of a server's `authorization` layer or `authenticate` hook (the Streamable HTTP and WebSocket servers share it). */
-export function createAuthGate(options: Pick<StreamableHttpServerOptions, 'authenticate' | 'authorization' | 'principalOf'>): AuthGate {
+export function createAuthGate(options: Pick<StreamableHttpServerOptions, 'authenticate' | 'authorization' | 'principalOf' | 'onError'>): AuthGate {
   const layer = options.authorization;
-  const authenticate = layer === undefined ? options.authenticate : (request: Request) => layer.authenticate(request);
+  const report = (error: unknown): void => options.onError?.(error);
+  const authenticate =
+    layer === undefined ? options.authenticate : (request: Request) => layer.authenticate(request, { report, readmitted: readmittedRequests.has(request) });
   // Every session is bound to its principal, however the request was authenticated (session-principal.ts).
   const principalOf = layer?.principalOf === undefined ? options.principalOf : (authInfo: unknown) => layer.principalOf?.(authInfo);
   return {
@@ -39,9 +51,12 @@ export function createAuthGate(options: Pick<StreamableHttpServerOptions, 'authe
       try {
         authInfo = await authenticate(inbound.toRequest());
       } catch (error) {
-        return errorResponse(401, HttpErrorCode.Refused, `Unauthorized: ${error instanceof Error ? error.message : 'authentication failed'}`, {
-          headers: { 'www-authenticate': 'Bearer' },
-        });
+        // The reason goes to onError only: an exception's text may name hosts, URLs or internals.
+        report(error);
+        if (error instanceof McpError && error.category === 'interrupted') {
+          return errorResponse(503, HttpErrorCode.Refused, 'Service Unavailable: authentication cannot be checked right now', { headers: { 'retry-after': '1' } });
+        }
+        return errorResponse(401, HttpErrorCode.Refused, 'Unauthorized', { headers: { 'www-authenticate': 'Bearer' } });
       }
       if (authInfo instanceof Response) return authInfo;
       return { authInfo, principal: await sessionPrincipal(authInfo, principalOf) };

@@ -21,6 +21,7 @@
  * and serves the request itself (`cluster-failover.ts`).
  */
 import { ErrorCode, type Clock, type JsonObject } from '@statemcp/protocol';
+import { readmitted } from './auth-gate.js';
 import { DEFAULT_LIVENESS_TTL_MS, livenessWatch, type LivenessWatch, type OwnerLoss } from './cluster-failover.js';
 import { HttpErrorCode, errorResponse } from './http-response.js';
 import type { InboundRequest } from './inbound.js';
@@ -95,7 +96,8 @@ async function answer(bus: MessageBus, sessionId: string, message: RelayedReques
   try {
     const init: RequestInit = { method: message.method, headers: message.headers, signal: abort.signal };
     if (message.body !== undefined) init.body = message.body;
-    const response = await serve(new Request(message.url, init));
+    // Admitted by the relaying instance already (its DPoP proof is in the replay set).
+    const response = await serve(readmitted(new Request(message.url, init)));
     const frame = (value: RelayFrame): Promise<unknown> => Promise.resolve(bus.publish(down, JSON.stringify(value)));
     await frame({ kind: 'head', status: response.status, headers: [...response.headers] });
     if (response.body !== null) {
@@ -341,7 +343,7 @@ export function joinCluster(cluster: ClusterOptions, ttlMs: number, host: Cluste
           const init: RequestInit = { method: request.method, headers: withoutHopByHop(request.headers) };
           if (request.signal !== undefined) init.signal = request.signal;
           if (request.body !== undefined) init.body = request.body;
-          return serve(new Request(request.url, init));
+          return serve(readmitted(new Request(request.url, init)));
         }
       }
       return undefined;

@@ -18,6 +18,7 @@ export type {
   StreamableHttpServerOptions,
   SessionRegistry,
   ListeningServer,
+  AuthenticateContext,
   AuthenticateResult,
   HttpAuthorization,
   HandleRequestOptions,

@@ -18,9 +18,26 @@ export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 /**
  * The result of an {@link StreamableHttpServerOptions.authenticate} hook: any value is the
  * `authInfo` handed to the session with each message; a `Response` is sent as is (e.g. a
- * 401 with `WWW-Authenticate`). Throwing answers 401.
+ * 401 with `WWW-Authenticate`). Throwing answers 401 with a generic text (503 with
+ * `Retry-After` for a statemcp error of category `interrupted`); the error goes to `onError`.
  */
 export type AuthenticateResult = unknown;
+
+/** What the server tells an authorization layer beside the request it authenticates. */
+export interface AuthenticateContext {
+  /**
+   * The server's `onError`: where the reasons behind a refusal go (a verifier's error, an
+   * unreachable authorization server), since the client is only told a generic text.
+   */
+  readonly report: (error: unknown) => void;
+  /**
+   * True when this very request was already admitted once — by the instance of a cluster that
+   * relayed it here, or by this instance before it adopted the session. Checks that must pass
+   * only once per request (recording a DPoP proof in the replay set, a DPoP nonce that instance
+   * issued) are not repeated; the token itself is verified again.
+   */
+  readonly readmitted: boolean;
+}
 
 /**
  * An authorization layer for the server (`@statemcp/http-transport/auth`'s
@@ -31,7 +48,7 @@ export interface HttpAuthorization {
   /** Answers a request this layer owns (e.g. its metadata document, outside `path`); `undefined` passes it on. */
   serve?(request: Request): Response | undefined;
   /** The auth info of a request (handed to handlers as `authInfo`), or a `Response` refusing it. */
-  authenticate(request: Request): Promise<AuthenticateResult>;
+  authenticate(request: Request, context?: AuthenticateContext): Promise<AuthenticateResult>;
   /** After the body is parsed: a `Response` (e.g. 403 `insufficient_scope`) refusing these messages. */
   authorize?(authInfo: unknown, messages: readonly unknown[]): Response | undefined;
   /**
@@ -118,7 +135,8 @@ export interface StreamableHttpServerOptions {
   /**
    * Runs after the Host/Origin check and before a request reaches any session. Return the
    * auth info (passed to `sink.onMessage` as `context.authInfo`), return a `Response` to
-   * answer directly, or throw to answer 401. For node requests the `Request` has no body.
+   * answer directly, or throw to answer 401 (the client sees a generic text; the error goes to
+   * `onError`). For node requests the `Request` has no body.
    */
   authenticate?: (request: Request) => AuthenticateResult | Promise<AuthenticateResult>;
   /**
@@ -153,7 +171,12 @@ export interface StreamableHttpServerOptions {
   onSessionCreated?: (sessionId: string) => void;
   /** Called once when a session ends (DELETE, idle timeout, close). */
   onSessionClosed?: (sessionId: string) => void;
-  /** Unexpected failures inside the handler (answered with 500). */
+  /**
+   * Failures the client is not told the details of: unexpected errors inside the handler
+   * (answered with 500), and the reasons behind an authentication refusal — an `authenticate`
+   * hook's exception, a token verifier's error (`TokenRejectedError` with the reason as
+   * `cause`), an unreachable authorization server or replay store, a full DPoP replay set.
+   */
   onError?: (error: unknown) => void;
 }
 
