@@ -10,8 +10,14 @@
  * scopes (`toolScopes`, `methodScopes`), where a lookup that falls through to the prototype
  * used to answer 500.
  */
+import { fileURLToPath } from 'node:url';
+import { Client } from '@statemcp/client';
+import { StdioClientTransport } from '@statemcp/stdio-transport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpPeer, stdioPeer, type Answer, type NamePeer } from '../src/own-property-names-peers.js';
+
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const HOSTILE_SERVER = fileURLToPath(new URL('../fixtures/own-property-hostile-server.ts', import.meta.url));
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'] as const;
 type Name = (typeof NAMES)[number];
@@ -244,6 +250,31 @@ describe('Object.prototype names as HTTP header names', () => {
       expect(outcome(answer)).toBe('ok');
     } finally {
       await peer.close();
+    }
+  });
+});
+
+describe('Object.prototype names sent by a server to a statemcp client over stdio', () => {
+  it.each(NAMES)('answers %s as a method, a form field, a _meta key and a param like any other name', async (name) => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['--conditions=@statemcp/source', '--import', 'tsx', HOSTILE_SERVER], cwd: PACKAGE_DIR });
+    const client = new Client(
+      { name: 'own-property-test', version: '1.0.0' },
+      { era: 'legacy', onElicitation: () => ({ action: 'accept', content: {} }), roots: [{ uri: 'file:///tmp', name: 'tmp' }] },
+    );
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'probe', arguments: { name } });
+      const report = JSON.parse(firstText(result)) as Json;
+      expect(report).toEqual({
+        request: { error: -32601 },
+        // zod's object schemas drop a `__proto__` member of the form; any other name is a field like any other.
+        elicitation: name === '__proto__' ? { action: 'accept', keys: [] } : { action: 'accept', keys: [name], value: 'from-default' },
+        roots: { result: { roots: [{ uri: 'file:///tmp', name: 'tmp' }] } },
+        unknown: { error: -32601 },
+      });
+      await expect(client.ping()).resolves.toBeDefined();
+    } finally {
+      await client.close();
     }
   });
 });
