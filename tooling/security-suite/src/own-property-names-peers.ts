@@ -203,9 +203,9 @@ class HttpNamePeer implements NamePeer {
     return this.#post({ jsonrpc: '2.0', method, params }, this.#legacyHeaders());
   }
 
-  /** A POST whose extra header names are `Object.prototype` names (any answer but a 500 will do). */
-  withHeaders(headers: Record<string, string>): Promise<Answer> {
-    return this.#post({ jsonrpc: '2.0', id: ++this.#next, method: 'ping', params: {} }, { ...this.#legacyHeaders(), ...headers });
+  /** A request of the session with extra headers (their names `Object.prototype` names). */
+  withHeaders(method: string, params: Json, headers: Record<string, string>): Promise<Answer> {
+    return this.#post({ jsonrpc: '2.0', id: ++this.#next, method, params }, { ...this.#legacyHeaders(), ...headers });
   }
 
   close(): Promise<void> {
