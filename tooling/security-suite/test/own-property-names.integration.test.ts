@@ -132,6 +132,12 @@ const PROBES: readonly Probe[] = [
     expected: () => 'ok {"id":"7","q":"y"}',
   },
   {
+    entry: 'resources/read of a template whose variables have such names',
+    send: async (peer, name) =>
+      outcome(await peer.request('resources/read', { uri: `test://odd/${encodeURIComponent(name)}?toString=x` }), (result) => String((result.contents as { text?: string }[] | undefined)?.[0]?.text)),
+    expected: (name) => `ok {"constructor":"${name}","toString":"x"}`,
+  },
+  {
     entry: 'resources/subscribe uri',
     send: async (peer, name) => outcome(await peer.request('resources/subscribe', { uri: name })),
     expected: () => 'ok',
