@@ -41,7 +41,8 @@ export function applyFormDefaults(params: ElicitRequestParams, result: ElicitRes
   for (const [name, property] of Object.entries(params.requestedSchema.properties)) {
     const fallback = (property as { default?: unknown }).default;
     if (fallback === undefined || Object.hasOwn(content, name)) continue;
-    content[name] = structuredClone(fallback) as NonNullable<ElicitResult['content']>[string];
+    // Property names are the server's: define, so `__proto__` becomes a member, not the prototype.
+    Object.defineProperty(content, name, { value: structuredClone(fallback), enumerable: true, writable: true, configurable: true });
     changed = true;
   }
   return changed ? { ...result, content } : result;

@@ -123,7 +123,7 @@ export class ListChangedStream {
    * copy of a list change that the client's own stream carries.
    */
   admits(method: string, params: JsonObject): boolean {
-    const list = LIST_OF[method];
+    const list = Object.hasOwn(LIST_OF, method) ? LIST_OF[method] : undefined;
     const stream = this.#stream;
     if (list === undefined || stream === undefined || stream.acknowledged[FILTER_KEY[list]] !== true) return true;
     const id = isJsonObject(params._meta) ? params._meta[SUBSCRIPTION_ID_META_KEY] : undefined;

@@ -410,7 +410,7 @@ export class ListenStreams {
       if (method === 'notifications/tasks' && this.#taskWatchers !== undefined) for (const watcher of [...this.#taskWatchers]) if (watcher.taskId === params.taskId) watcher.listener(params);
       return;
     }
-    const wanted = LEGACY_ROUTES[method];
+    const wanted = Object.hasOwn(LEGACY_ROUTES, method) ? LEGACY_ROUTES[method] : undefined;
     if (wanted === undefined) return;
     for (const stream of this.#legacy ?? []) if (stream.filter !== undefined && wanted(stream.filter, params)) stream.deliver(method, params);
   }

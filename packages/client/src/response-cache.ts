@@ -164,7 +164,7 @@ export class ResponseCache {
       if (typeof params.uri === 'string') this.#invalidateMethod('resources/read', params.uri);
       return;
     }
-    for (const method of INVALIDATED_BY[notification] ?? []) this.#invalidateMethod(method, undefined);
+    for (const method of Object.hasOwn(INVALIDATED_BY, notification) ? (INVALIDATED_BY[notification] ?? []) : []) this.#invalidateMethod(method, undefined);
   }
 
   /** Whether results of `method` may be cached at all. */

@@ -167,7 +167,8 @@ export class ToolTask {
   async #answerInputs(requests: Record<string, TaskInputRequest>, signal: AbortSignal | undefined): Promise<boolean> {
     const pending = Object.entries(requests).filter(([key]) => !this.#answered.has(key));
     if (pending.length === 0) return false;
-    const inputResponses: Record<string, JsonObject> = {};
+    // Keys are the server's: without a prototype, `__proto__` is a key like any other.
+    const inputResponses = Object.create(null) as Record<string, JsonObject>;
     await Promise.all(
       pending.map(async ([key, request]) => {
         this.#answered.add(key);

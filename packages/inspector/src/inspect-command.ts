@@ -12,6 +12,7 @@ import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import type { Transport } from '@statemcp/protocol';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
 import { startInspector, type Inspector, type InspectorCommandHandler } from './inspector-server.js';
+import { terminalText } from './terminal-text.js';
 
 /** What the command line asked for. */
 export type InspectTarget = { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] } | { readonly kind: 'http'; readonly url: string };
@@ -65,9 +66,17 @@ function parsePort(value: string): number {
   return port;
 }
 
-/** A transport for the target. */
+/**
+ * A transport for the target. A stdio server's stderr is passed on to this process's stderr
+ * through {@link terminalText} (lines kept, escape sequences shown as text), never written
+ * to the terminal as it came.
+ */
 export function transportFor(target: InspectTarget): Transport {
-  return target.kind === 'http' ? new StreamableHttpClientTransport(target.url) : new StdioClientTransport({ command: target.command, args: [...target.args], stderr: 'inherit' });
+  if (target.kind === 'http') return new StreamableHttpClientTransport(target.url);
+  // A stream decoder, so a UTF-8 character split between two chunks is not mangled.
+  const decoder = new TextDecoder();
+  const onStderr = (chunk: Buffer): void => void process.stderr.write(terminalText(decoder.decode(chunk, { stream: true }), { keepLines: true }));
+  return new StdioClientTransport({ command: target.command, args: [...target.args], stderr: 'pipe', onStderr });
 }
 
 /** Runs the page's commands on a connected client. */

@@ -37,5 +37,23 @@ function isStringList(found: CompletionValues): found is readonly string[] {
   return Array.isArray(found);
 }
 
+/**
+ * The completer registered for `name` (a prompt argument or template variable named by the
+ * client): an own entry of `table` only, so `constructor` or `toString` finds no completer
+ * unless one was registered under that name.
+ */
+export function completerFor(table: Readonly<Record<string, Completer>> | undefined, name: string): Completer | undefined {
+  return table !== undefined && Object.hasOwn(table, name) ? table[name] : undefined;
+}
+
+/**
+ * The client's `context.arguments` as an object without a prototype: a completer reading
+ * `arguments.constructor` sees what the client sent, not `Object`.
+ */
+export function resolvedArguments(context: unknown): Readonly<Record<string, string>> {
+  const given = (context as { arguments?: Record<string, string> } | undefined)?.arguments;
+  return Object.assign(Object.create(null) as Record<string, string>, given);
+}
+
 /** No completer: no suggestions. */
 export const NO_COMPLETIONS: CompleteResult = Object.freeze({ completion: Object.freeze({ values: [] as string[] }) });

@@ -241,7 +241,10 @@ function withoutRoundFields(params: JsonObject): JsonObject {
 /** `available` completed with the retry's `inputResponses` (earlier rounds' answers win). */
 function withAnswers(available: JsonObject, inputResponses: unknown): JsonObject {
   if (isJsonObject(inputResponses)) {
-    for (const [key, answer] of Object.entries(inputResponses)) if (!Object.hasOwn(available, key)) available[key] = answer;
+    for (const [key, answer] of Object.entries(inputResponses)) {
+      // Keys come from the client: `__proto__` is defined as an own member, never assigned.
+      if (!Object.hasOwn(available, key)) Object.defineProperty(available, key, { value: answer, enumerable: true, writable: true, configurable: true });
+    }
   }
   return available;
 }

@@ -16,7 +16,7 @@
  */
 import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, isExtensionId, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type JsonSchemaValidator, type Transport } from '@statemcp/protocol';
 import { completeResult, type CacheHints } from './caching.js';
-import { NO_COMPLETIONS, completionResult, type Completer } from './completions.js';
+import { NO_COMPLETIONS, completerFor, completionResult, resolvedArguments, type Completer } from './completions.js';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import type { ObjectSchemaInput } from './object-schema.js';
 import { PromptRegistry, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
@@ -398,15 +398,14 @@ export class McpServer {
       const argument = params.argument as { name: string; value: string };
       let completer: Completer | undefined;
       if (ref.type === 'ref/prompt') {
-        completer = this.#prompts.require(String(ref.name)).complete[argument.name];
+        completer = completerFor(this.#prompts.require(String(ref.name)).complete, argument.name);
       } else {
         const found = this.#resources.completer(String(ref.uri), argument.name);
         if (found === null) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri)}`);
         completer = found;
       }
       if (completer === undefined) return NO_COMPLETIONS;
-      const resolved = (params.context as { arguments?: Record<string, string> } | undefined)?.arguments ?? {};
-      const values = await completer(argument.value, { arguments: resolved, extra: requestExtra(context) });
+      const values = await completer(argument.value, { arguments: resolvedArguments(params.context), extra: requestExtra(context) });
       return completionResult(values);
     });
   }

@@ -41,7 +41,7 @@ export function checkParamHeaders(params: ReadonlyMap<string, string>, args: unk
   const values = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
   for (const [property, name] of params) {
     const raw = headers[`mcp-param-${name.toLowerCase()}`];
-    const value = values[property];
+    const value = Object.hasOwn(values, property) ? values[property] : undefined;
     if (value === undefined || value === null) {
       if (raw !== undefined) throw mismatch(`Mcp-Param-${name} was sent but the argument ${property} has no value`);
       continue;

@@ -171,7 +171,8 @@ export class PromptRegistry {
       if (!checked.ok) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${checked.message}`);
       args = checked.value;
     } else {
-      const missing = (entry.wire.arguments ?? []).filter((argument) => argument.required === true && given[argument.name] === undefined);
+      // Own members only: an argument named `constructor` is missing unless the client sent it.
+      const missing = (entry.wire.arguments ?? []).filter((argument) => argument.required === true && !(Object.hasOwn(given, argument.name) && given[argument.name] !== undefined));
       if (missing.length > 0) throw new JsonRpcError(ErrorCode.InvalidParams, `Missing required arguments for prompt ${name}: ${missing.map((a) => a.name).join(', ')}`);
     }
     const result = await (entry.handler as PromptCallback<unknown>)(args, extra);

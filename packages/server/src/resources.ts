@@ -9,7 +9,7 @@
  */
 import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
 import { resolveCacheHints, type CacheHints } from './caching.js';
-import type { Completer } from './completions.js';
+import { completerFor, type Completer } from './completions.js';
 import { paginate } from './pagination.js';
 import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import type { RequestExtra } from './request-extra.js';
@@ -205,7 +205,7 @@ export class ResourceRegistry {
     for (const entry of this.entries.values()) {
       if (!entry.enabled) continue;
       if (entry.kind === 'static' && entry.wire.uri === uriTemplate) known = true;
-      if (entry.kind === 'template' && entry.wire.uriTemplate === uriTemplate) return entry.metadata.complete?.[variable];
+      if (entry.kind === 'template' && entry.wire.uriTemplate === uriTemplate) return completerFor(entry.metadata.complete, variable);
     }
     return known ? undefined : null;
   }

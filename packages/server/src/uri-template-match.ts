@@ -89,7 +89,8 @@ export function compileMatcher(template: string, parts: readonly UriTemplatePart
   return (uri) => {
     const found = pattern.exec(uri);
     if (found === null) return undefined;
-    const variables: UriTemplateMatch = {};
+    // No prototype: a variable named `constructor` or `__proto__` is a variable like any other.
+    const variables = Object.create(null) as UriTemplateMatch;
     for (const [index, group] of groups.entries()) {
       const text = found[index + 1];
       const ok = group === 'query' ? matchQuery(sections, text ?? '', variables) : decodeExpression(group, text, variables);

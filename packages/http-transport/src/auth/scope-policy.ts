@@ -21,11 +21,20 @@ export function requiredScopesFor(policy: ScopePolicy, messages: readonly unknow
     if (typeof message !== 'object' || message === null) continue;
     const { method, params } = message as { method?: unknown; params?: unknown };
     if (typeof method !== 'string') continue;
-    for (const scope of policy.methodScopes?.[method] ?? []) needed.add(scope);
+    for (const scope of scopesOf(policy.methodScopes, method)) needed.add(scope);
     if (method === 'tools/call' && typeof params === 'object' && params !== null) {
       const name = (params as { name?: unknown }).name;
-      if (typeof name === 'string') for (const scope of policy.toolScopes?.[name] ?? []) needed.add(scope);
+      if (typeof name === 'string') for (const scope of scopesOf(policy.toolScopes, name)) needed.add(scope);
     }
   }
   return [...needed];
+}
+
+/**
+ * The scopes `table` lists for `name` (a method or tool name read from the request body): its
+ * own entry only, so a tool called `constructor` or `__proto__` needs what the table says for
+ * that name — nothing unless listed — rather than whatever `Object.prototype` holds.
+ */
+function scopesOf(table: Readonly<Record<string, readonly string[]>> | undefined, name: string): readonly string[] {
+  return table !== undefined && Object.hasOwn(table, name) ? (table[name] ?? []) : [];
 }

@@ -19,15 +19,15 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const SAFE_PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const SENTINEL = /^=\?base64\?.*\?=$/i;
 const PRIMITIVE_TYPES: ReadonlySet<string> = new Set(['string', 'integer', 'boolean']);
-const NAMED_METHODS: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
+const NAMED_METHODS: ReadonlyMap<string, 'name' | 'uri' | 'taskId'> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
   // the tasks extension (SEP-2663): routed by the task id
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
+] as const);
 
 /** One annotated argument: the header's name and the property path of its value. */
 interface ParamHeader {
@@ -95,7 +95,7 @@ export class ToolParamHeaders {
     if (!('method' in message)) return headers;
     headers['mcp-method'] = message.method;
     const params = message.params ?? {};
-    const key = NAMED_METHODS[message.method];
+    const key = NAMED_METHODS.get(message.method);
     const name = key === undefined ? undefined : params[key];
     if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
     if (message.method !== 'tools/call' || typeof name !== 'string') return headers;
@@ -153,7 +153,8 @@ function countAnnotations(value: unknown): number {
 function valueAt(value: unknown, path: readonly string[]): unknown {
   let current = value;
   for (const key of path) {
-    if (!isJsonObject(current)) return undefined;
+    // Property names come from the server's tool schema: own members only.
+    if (!isJsonObject(current) || !Object.hasOwn(current, key)) return undefined;
     current = current[key];
   }
   return current;

@@ -112,7 +112,8 @@ export function fromFetchRequest(request: Request, options: HandleRequestOptions
     header: (name) => request.headers.get(name) ?? (name === 'host' ? (url ??= new URL(request.url)).host : undefined),
     headerRecord: () => {
       if (headers === undefined) {
-        const record: Record<string, string> = {};
+        // Header names are the client's: no prototype, so `constructor` is a header or nothing.
+        const record = Object.create(null) as Record<string, string>;
         request.headers.forEach((value, name) => {
           record[name] = value;
         });
@@ -215,7 +216,8 @@ class NodeInbound implements InboundRequest {
 
   headerRecord(): Readonly<Record<string, string>> {
     if (this.#headers === undefined) {
-      const record: Record<string, string> = {};
+      // Header names are the client's: no prototype, so `constructor` is a header or nothing.
+      const record = Object.create(null) as Record<string, string>;
       for (const [name, value] of Object.entries(this.#req.headers)) {
         const joined = joinHeader(value);
         if (joined !== undefined) record[name] = joined;

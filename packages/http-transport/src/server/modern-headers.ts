@@ -14,15 +14,15 @@ import type { InboundRequest } from './inbound.js';
 import { PROTOCOL_VERSION_HEADER } from './server-options.js';
 
 /** Methods whose `Mcp-Name` header mirrors a param, and which param. */
-const NAME_PARAM: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
+const NAME_PARAM: ReadonlyMap<string, string> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
   // the tasks extension (SEP-2663): Mcp-Name = params.taskId
-  'tasks/get': 'taskId',
-  'tasks/update': 'taskId',
-  'tasks/cancel': 'taskId',
-};
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
+]);
 
 /** The version a request names in its `_meta`, if any. */
 export function metaVersionOf(message: unknown): string | undefined {
@@ -43,8 +43,8 @@ export function headerMismatch(inbound: InboundRequest, message: JsonObject, id:
   const method = inbound.header('mcp-method')?.trim();
   if (method === undefined || method === '') return refuse('Mcp-Method is required');
   if (method !== message.method) return refuse(`Mcp-Method ${method} differs from the body method ${String(message.method)}`);
-  const param = NAME_PARAM[method];
-  const value = param === undefined || !isJsonObject(message.params) ? undefined : message.params[param];
+  const param = NAME_PARAM.get(method);
+  const value = param === undefined || !isJsonObject(message.params) ? undefined : (Object.hasOwn(message.params, param) ? message.params[param] : undefined);
   const rawName = inbound.header('mcp-name');
   if (typeof value === 'string') {
     if (rawName === undefined) return refuse(`Mcp-Name is required for ${method}`);

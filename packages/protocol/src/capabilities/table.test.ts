@@ -21,4 +21,14 @@ describe('capability table', () => {
     expect(hasCapability({ resources: { subscribe: false } }, ['resources', 'subscribe'])).toBe(false);
     expect(hasCapability(undefined, ['tools'])).toBe(false);
   });
+
+  it('finds no requirement for a method named like an Object.prototype member', () => {
+    for (const method of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(capabilityFor(method, '2025-11-25', 'server')).toBeUndefined();
+  });
+
+  it('counts only own members of a capabilities object', () => {
+    expect(hasCapability({}, ['constructor'])).toBe(false);
+    expect(hasCapability({ tools: {} }, ['tools', 'toString'])).toBe(false);
+    expect(hasCapability(JSON.parse('{"constructor":{}}'), ['constructor'])).toBe(true);
+  });
 });

@@ -67,7 +67,8 @@ export function hasCapability(capabilities: unknown, path: readonly string[]): b
   let node: unknown = capabilities;
   for (const key of path) {
     if (typeof node !== 'object' || node === null) return false;
-    node = (node as Record<string, unknown>)[key];
+    // Own members only: a capabilities object declares `constructor` only by naming it.
+    node = Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
     if (node === undefined || node === null || node === false) return false;
   }
   return true;
@@ -78,12 +79,13 @@ export function hasCapability(capabilities: unknown, path: readonly string[]): b
  * methods the holder is the receiver of the request (`receiver`).
  */
 export function capabilityFor(method: string, version: string, receiver: Role): CapabilityRequirement | undefined {
-  const task = TASK_METHODS[method];
+  // Method names come off the wire: own entries only (`constructor` is no task method).
+  const task = Object.hasOwn(TASK_METHODS, method) ? TASK_METHODS[method] : undefined;
   if (task !== undefined && hasFeature(version, 'tasks')) return req(receiver, task);
   // 2026-07-28: the tasks extension's methods need the server to list the extension (§7.5).
   if (EXTENSION_TASK_METHODS.has(method) && hasFeature(version, 'perRequestMeta')) return req('server', ['extensions', TASKS_EXTENSION_ID]);
   if (task !== undefined) return req(receiver, task);
-  const requirement = METHOD_CAPABILITIES[method];
+  const requirement = Object.hasOwn(METHOD_CAPABILITIES, method) ? METHOD_CAPABILITIES[method] : undefined;
   if (requirement === undefined) return undefined;
   if (requirement.feature !== undefined && !hasFeature(version, requirement.feature)) return undefined;
   return requirement;

@@ -33,4 +33,13 @@ describe('cloneJson', () => {
     const shared = { v: 1 };
     expect(cloneJson({ a: shared, b: shared })).toEqual({ a: { v: 1 }, b: { v: 1 } });
   });
+
+  it('copies a "__proto__" member as a member, as JSON.parse made it, never as the prototype', () => {
+    const parsed = JSON.parse('{"__proto__":{"admin":true},"name":"x"}') as Record<string, unknown>;
+    const copy = cloneJson(parsed) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.hasOwn(copy, '__proto__')).toBe(true);
+    expect(copy.admin).toBeUndefined();
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(parsed));
+  });
 });

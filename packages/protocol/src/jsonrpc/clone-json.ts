@@ -54,7 +54,10 @@ function copy(value: unknown, depth: number): unknown {
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     const item = copy((value as Record<string, unknown>)[key], depth + 1);
-    if (item !== undefined) object[key] = item;
+    if (item === undefined) continue;
+    // JSON.parse makes `"__proto__"` an own member; an assignment would set the copy's prototype instead.
+    if (key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else object[key] = item;
   }
   return object;
 }

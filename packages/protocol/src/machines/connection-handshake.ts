@@ -350,14 +350,15 @@ function lostCapabilities(before: Readonly<Record<string, unknown>>, after: Read
   const lost: string[] = [];
   for (const [name, value] of Object.entries(before)) {
     if (value === undefined || value === null || value === false) continue;
-    const now = after[name];
+    // Own members only: a server that declared `constructor` and no longer does has lost it.
+    const now = Object.hasOwn(after, name) ? after[name] : undefined;
     if (now === undefined || now === null || now === false) {
       lost.push(name);
       continue;
     }
     if (typeof value !== 'object' || typeof now !== 'object') continue;
     for (const [flag, on] of Object.entries(value)) {
-      if (on === true && (now as Record<string, unknown>)[flag] !== true) lost.push(`${name}.${flag}`);
+      if (on === true && !(Object.hasOwn(now, flag) && (now as Record<string, unknown>)[flag] === true)) lost.push(`${name}.${flag}`);
     }
   }
   return lost;

@@ -79,4 +79,14 @@ describe('revision registry', () => {
       expect(hasFeature(undefined, 'progressMessage')).toBe(false);
     });
   });
+
+  it('has method tables without a prototype: a wire method named like an Object.prototype member finds no spec', () => {
+    for (const revision of REVISIONS.values()) {
+      for (const method of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+        expect(revision.requests[method]).toBeUndefined();
+        expect(revision.notifications[method]).toBeUndefined();
+      }
+      expect(Object.isFrozen(revision.requests)).toBe(true);
+    }
+  });
 });

@@ -25,7 +25,7 @@ import {
   notification,
   request,
 } from './blocks/base.js';
-import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
+import { jsonRpcEnvelope, methodTable } from './blocks/jsonrpc.js';
 
 export const VERSION = '2024-11-05';
 
@@ -266,7 +266,7 @@ export const ListRootsResult = deferred(() => Result.extend({ roots: z.array(Roo
 
 /* ---------- The method tables ---------- */
 
-export const requests = {
+export const requests = methodTable({
   initialize: request('clientToServer', InitializeRequestParams, InitializeResult),
   ping: request('both', RequestParams, Result),
   'resources/list': request('clientToServer', PaginatedRequestParams, ListResourcesResult),
@@ -282,9 +282,9 @@ export const requests = {
   'completion/complete': request('clientToServer', CompleteRequestParams, CompleteResult),
   'sampling/createMessage': request('serverToClient', CreateMessageRequestParams, CreateMessageResult),
   'roots/list': request('serverToClient', RequestParams, ListRootsResult),
-} as const;
+} as const);
 
-export const notifications = {
+export const notifications = methodTable({
   'notifications/initialized': notification('clientToServer', NotificationParams),
   'notifications/cancelled': notification('both', CancelledNotificationParams),
   'notifications/progress': notification('both', ProgressNotificationParams),
@@ -294,7 +294,7 @@ export const notifications = {
   'notifications/tools/list_changed': notification('serverToClient', NotificationParams),
   'notifications/prompts/list_changed': notification('serverToClient', NotificationParams),
   'notifications/roots/list_changed': notification('clientToServer', NotificationParams),
-} as const;
+} as const);
 
 export const envelope = jsonRpcEnvelope({ requests, notifications, errorId: 'required' });
 

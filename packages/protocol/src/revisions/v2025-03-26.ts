@@ -8,7 +8,7 @@ import { deferred } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V1 from './v2024-11-05.js';
 import { LoggingLevel, NotificationParams, PaginatedRequestParams, PaginatedResult, RequestParams, Result, notification, request } from './blocks/base.js';
-import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
+import { jsonRpcEnvelope, methodTable } from './blocks/jsonrpc.js';
 
 export const VERSION = '2025-03-26';
 
@@ -110,7 +110,7 @@ export const ListRootsResult = V1.ListRootsResult;
 
 /* ---------- The method tables ---------- */
 
-export const requests = {
+export const requests = methodTable({
   initialize: request('clientToServer', InitializeRequestParams, InitializeResult),
   ping: request('both', RequestParams, Result),
   'resources/list': request('clientToServer', PaginatedRequestParams, ListResourcesResult),
@@ -126,9 +126,9 @@ export const requests = {
   'completion/complete': request('clientToServer', CompleteRequestParams, CompleteResult),
   'sampling/createMessage': request('serverToClient', CreateMessageRequestParams, CreateMessageResult),
   'roots/list': request('serverToClient', RequestParams, ListRootsResult),
-} as const;
+} as const);
 
-export const notifications = {
+export const notifications = methodTable({
   'notifications/initialized': notification('clientToServer', NotificationParams),
   'notifications/cancelled': notification('both', CancelledNotificationParams),
   'notifications/progress': notification('both', ProgressNotificationParams),
@@ -138,7 +138,7 @@ export const notifications = {
   'notifications/tools/list_changed': notification('serverToClient', NotificationParams),
   'notifications/prompts/list_changed': notification('serverToClient', NotificationParams),
   'notifications/roots/list_changed': notification('clientToServer', NotificationParams),
-} as const;
+} as const);
 
 export const envelope = jsonRpcEnvelope({ requests, notifications, errorId: 'required' });
 

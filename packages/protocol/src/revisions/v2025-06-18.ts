@@ -20,7 +20,7 @@ import {
   request,
 } from './blocks/base.js';
 import { ElicitAction, ElicitContentV3, RequestedSchemaV3 } from './blocks/elicitation.js';
-import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
+import { jsonRpcEnvelope, methodTable } from './blocks/jsonrpc.js';
 
 export const VERSION = '2025-06-18';
 
@@ -157,7 +157,7 @@ export const ElicitResult = deferred(() => Result.extend({
 
 /* ---------- The method tables ---------- */
 
-export const requests = {
+export const requests = methodTable({
   initialize: request('clientToServer', InitializeRequestParams, InitializeResult),
   ping: request('both', RequestParams, Result),
   'resources/list': request('clientToServer', PaginatedRequestParams, ListResourcesResult),
@@ -174,9 +174,9 @@ export const requests = {
   'sampling/createMessage': request('serverToClient', CreateMessageRequestParams, CreateMessageResult),
   'elicitation/create': request('serverToClient', ElicitRequestParams, ElicitResult),
   'roots/list': request('serverToClient', RequestParams, ListRootsResult),
-} as const;
+} as const);
 
-export const notifications = {
+export const notifications = methodTable({
   'notifications/initialized': notification('clientToServer', NotificationParams),
   'notifications/cancelled': notification('both', CancelledNotificationParams),
   'notifications/progress': notification('both', ProgressNotificationParams),
@@ -186,7 +186,7 @@ export const notifications = {
   'notifications/tools/list_changed': notification('serverToClient', NotificationParams),
   'notifications/prompts/list_changed': notification('serverToClient', NotificationParams),
   'notifications/roots/list_changed': notification('clientToServer', NotificationParams),
-} as const;
+} as const);
 
 export const envelope = jsonRpcEnvelope({ requests, notifications, errorId: 'required' });
 

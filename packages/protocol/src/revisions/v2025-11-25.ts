@@ -22,7 +22,7 @@ import {
   request,
 } from './blocks/base.js';
 import { ElicitContentV4, RequestedSchemaV4 } from './blocks/elicitation.js';
-import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
+import { jsonRpcEnvelope, methodTable } from './blocks/jsonrpc.js';
 import {
   CreateTaskResult,
   GetTaskPayloadResult,
@@ -252,7 +252,7 @@ function orTask<R extends z.ZodType>(result: R) {
   return z.union([result, CreateTaskResult]);
 }
 
-export const requests = {
+export const requests = methodTable({
   initialize: request('clientToServer', InitializeRequestParams, InitializeResult),
   ping: request('both', RequestParams, Result),
   'resources/list': request('clientToServer', PaginatedRequestParams, ListResourcesResult),
@@ -273,9 +273,9 @@ export const requests = {
   'tasks/result': request('both', TaskIdRequestParams, GetTaskPayloadResult),
   'tasks/list': request('both', PaginatedRequestParams, ListTasksResult),
   'tasks/cancel': request('both', TaskIdRequestParams, TaskResult),
-} as const;
+} as const);
 
-export const notifications = {
+export const notifications = methodTable({
   'notifications/initialized': notification('clientToServer', NotificationParams),
   'notifications/cancelled': notification('both', CancelledNotificationParams),
   'notifications/progress': notification('both', ProgressNotificationParams),
@@ -287,7 +287,7 @@ export const notifications = {
   'notifications/roots/list_changed': notification('clientToServer', NotificationParams),
   'notifications/elicitation/complete': notification('serverToClient', ElicitationCompleteNotificationParams),
   'notifications/tasks/status': notification('both', TaskStatusNotificationParams),
-} as const;
+} as const);
 
 export const envelope = jsonRpcEnvelope({
   requests,

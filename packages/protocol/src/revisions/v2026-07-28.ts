@@ -20,7 +20,7 @@ import { MODERN_ERA_FEATURES } from './blocks/era-features.js';
 import * as V3 from './v2025-06-18.js';
 import * as V4 from './v2025-11-25.js';
 import { CapabilityFlag, NotificationParams, PaginatedRequestParams, RequestParams, notification, request } from './blocks/base.js';
-import { jsonRpcEnvelope } from './blocks/jsonrpc.js';
+import { jsonRpcEnvelope, methodTable } from './blocks/jsonrpc.js';
 import { TaskStatus } from './blocks/tasks.js';
 import {
   SubscriptionFilter,
@@ -197,7 +197,7 @@ export const MissingRequiredClientCapabilityErrorData = deferred(() => missingRe
 
 /* ---------- The method tables ---------- */
 
-export const requests = {
+export const requests = methodTable({
   'server/discover': request('clientToServer', ModernRequestParams, DiscoverResult),
   'completion/complete': request('clientToServer', CompleteRequestParams, CompletionResult),
   'prompts/list': request('clientToServer', PaginatedParams, ListPromptsResult),
@@ -212,9 +212,9 @@ export const requests = {
   'tasks/get': request('clientToServer', TaskIdRequestParams, DetailedTaskResult),
   'tasks/update': request('clientToServer', TasksUpdateRequestParams, CompleteResult),
   'tasks/cancel': request('clientToServer', TaskIdRequestParams, CompleteResult),
-} as const;
+} as const);
 
-export const notifications = {
+export const notifications = methodTable({
   'notifications/cancelled': notification('both', CancelledNotificationParams),
   'notifications/progress': notification('serverToClient', ProgressNotificationParams),
   'notifications/message': notification('serverToClient', LoggingMessageNotificationParams),
@@ -224,7 +224,7 @@ export const notifications = {
   'notifications/prompts/list_changed': notification('serverToClient', ModernNotificationParams),
   'notifications/subscriptions/acknowledged': notification('serverToClient', SubscriptionsAcknowledgedNotificationParams),
   'notifications/tasks': notification('serverToClient', TasksNotificationParams),
-} as const;
+} as const);
 
 export const envelope = jsonRpcEnvelope({
   requests,

@@ -47,7 +47,8 @@ export function isInputRequired(revision: Revision, result: JsonObject): boolean
  * abandoned and the request fails with it (the server is never told, digest §6.6).
  */
 export async function gatherInputResponses(inputRequests: JsonObject, answer: InputAnswerer, contextFor: (method: string) => RequestContext): Promise<JsonObject> {
-  const responses: JsonObject = {};
+  // Keys are the server's: without a prototype, `__proto__` is a key like any other.
+  const responses = Object.create(null) as JsonObject;
   for (const [key, request] of Object.entries(inputRequests)) {
     if (!isJsonObject(request) || typeof request.method !== 'string') throw new InvalidResultError(`Input request ${JSON.stringify(key)} has no method`);
     const params = isJsonObject(request.params) ? request.params : {};

@@ -298,7 +298,7 @@ export class ExtensionTasks {
     await this.#mutate(taskId, (current) => {
       const outstanding = { ...current.inputRequests };
       for (const [key, answer] of Object.entries(responses)) {
-        if (!(key in outstanding) || typeof answer !== 'object' || answer === null || Array.isArray(answer)) continue;
+        if (!Object.hasOwn(outstanding, key) || typeof answer !== 'object' || answer === null || Array.isArray(answer)) continue;
         delete outstanding[key];
         delivered.push([key, answer as JsonObject]);
       }

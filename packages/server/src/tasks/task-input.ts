@@ -24,7 +24,11 @@ export interface TaskInputChannel {
 }
 
 /** Which client capability each input method needs (checked against the creating request's). */
-const NEEDS: Readonly<Record<string, string>> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
+const NEEDS: ReadonlyMap<string, string> = new Map([
+  ['elicitation/create', 'elicitation'],
+  ['sampling/createMessage', 'sampling'],
+  ['roots/list', 'roots'],
+]);
 
 /**
  * The {@link RequestExtra} of a handler running as task `taskId`: `base` for identity and
@@ -32,7 +36,7 @@ const NEEDS: Readonly<Record<string, string>> = { 'elicitation/create': 'elicita
  */
 export function taskRequestExtra(base: RequestExtra, taskId: string, signal: AbortSignal, channel: TaskInputChannel): RequestExtra {
   const ask = async (method: string, params: JsonObject | undefined, options: RelatedRequestOptions | undefined): Promise<JsonObject> => {
-    const needed = NEEDS[method];
+    const needed = NEEDS.get(method);
     if (needed !== undefined && !hasCapability(base.clientCapabilities, [needed])) {
       throw new JsonRpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${needed}`, { requiredCapabilities: { [needed]: {} } });
     }

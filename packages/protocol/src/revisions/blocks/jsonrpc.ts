@@ -53,6 +53,15 @@ function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined 
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
+/**
+ * A revision's method table as a frozen object without a prototype, so a method name read
+ * off the wire (`constructor`, `toString`, `__proto__`) finds nothing rather than an
+ * `Object.prototype` member: `requests[method]` is a spec or undefined, nothing else.
+ */
+export function methodTable<T extends Readonly<Record<string, RequestSpec | NotificationSpec>>>(table: T): T {
+  return Object.freeze(Object.assign(Object.create(null) as T, table));
+}
+
 /** Builds the envelope schemas of one revision; each is built at its first use ({@link deferred}). */
 export function jsonRpcEnvelope(options: JsonRpcEnvelopeOptions): JsonRpcEnvelope {
   const JsonRpcRequest = deferred(() =>
