@@ -1,0 +1,128 @@
+/**
+ * The `create-statemcp` command (what `npm create statemcp@latest` runs): reads the flags, asks
+ * for what they leave open, writes the project, installs its dependencies and says what to run next.
+ */
+import { spawn } from 'node:child_process';
+import { relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { createProject } from './create-project.js';
+import { CreateStatemcpError } from './errors.js';
+import {
+  DEFAULTS,
+  detectPackageManager,
+  directoryFor,
+  ERAS,
+  nameProblem,
+  parseFlags,
+  TRANSPORTS,
+  USAGE,
+  type Era,
+  type PackageManager,
+  type ProjectOptions,
+  type Transport,
+} from './options.js';
+import { runScript, type DependencyVersions } from './template/project-files.js';
+import { packagedVersions } from './versions.js';
+
+/** What the command talks to; every field has a default for the real terminal, tests pass their own. */
+export interface CliEnvironment {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  /** Asks one question and resolves with the answer; `undefined` when there is no one to ask (not a terminal). */
+  readonly ask: ((question: string) => Promise<string>) | undefined;
+  readonly versions: () => DependencyVersions;
+  /** Installs the dependencies in `directory` with `manager`; rejects when the install fails. */
+  readonly install: (manager: PackageManager, directory: string) => Promise<void>;
+}
+
+function installWith(manager: PackageManager, directory: string): Promise<void> {
+  return new Promise((resolveInstall, reject) => {
+    const child = spawn(manager, ['install'], { cwd: directory, stdio: 'inherit', shell: process.platform === 'win32' });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (code === 0) resolveInstall();
+      else reject(new Error(`${manager} install exited with ${signal ?? code}`));
+    });
+  });
+}
+
+function terminalEnvironment(): CliEnvironment {
+  const interactive = process.stdin.isTTY && process.stdout.isTTY;
+  return {
+    cwd: process.cwd(),
+    env: process.env,
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    ask: interactive
+      ? async (question) => {
+          const readline = createInterface({ input: process.stdin, output: process.stdout });
+          try {
+            return await readline.question(question);
+          } finally {
+            readline.close();
+          }
+        }
+      : undefined,
+    versions: () => packagedVersions(),
+    install: installWith,
+  };
+}
+
+/** Asks until the answer is empty (the default) or passes `check` (which returns the problem, if any). */
+async function askUntilValid(ask: (question: string) => Promise<string>, err: (line: string) => void, question: string, fallback: string, check: (answer: string) => string | undefined): Promise<string> {
+  for (;;) {
+    const answer = (await ask(`${question} (${fallback}): `)).trim();
+    const value = answer === '' ? fallback : answer;
+    const problem = check(value);
+    if (problem === undefined) return value;
+    err(`  ${problem}`);
+  }
+}
+
+const choice = (allowed: readonly string[]) => (answer: string) => (allowed.includes(answer) ? undefined : `one of ${allowed.join(', ')}`);
+
+/** Runs the command with `argv` (the arguments after it); resolves with the exit code. */
+export async function main(argv: readonly string[], environment: Partial<CliEnvironment> = {}): Promise<number> {
+  const io = { ...terminalEnvironment(), ...environment };
+  try {
+    const flags = parseFlags(argv);
+    if (flags.help) {
+      io.out(USAGE);
+      return 0;
+    }
+    const ask = flags.yes ? undefined : io.ask;
+    const options: ProjectOptions = {
+      name: flags.name ?? (ask === undefined ? DEFAULTS.name : await askUntilValid(ask, io.err, 'Project name', DEFAULTS.name, nameProblem)),
+      transport: flags.transport ?? (ask === undefined ? DEFAULTS.transport : ((await askUntilValid(ask, io.err, 'Transport: stdio, http or both', DEFAULTS.transport, choice(TRANSPORTS))) as Transport)),
+      era: flags.era ?? (ask === undefined ? DEFAULTS.era : ((await askUntilValid(ask, io.err, 'Protocol eras served: both, modern (2026-07-28) or legacy (handshake)', DEFAULTS.era, choice(ERAS))) as Era)),
+      packageManager: flags.packageManager ?? detectPackageManager(io.env['npm_config_user_agent']),
+    };
+    const directory = resolve(io.cwd, directoryFor(options.name));
+    createProject({ ...options, directory, versions: io.versions(), force: flags.force });
+    io.out(`Created ${options.name} in ${directory} (transport ${options.transport}, eras ${options.era}).`);
+    if (flags.install) {
+      io.out(`Installing the dependencies with ${options.packageManager}…`);
+      try {
+        await io.install(options.packageManager, directory);
+      } catch (error) {
+        throw new CreateStatemcpError('INSTALL_FAILED', `the files are written, but ${options.packageManager} install failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+    }
+    const run = (script: string) => runScript(options.packageManager, script);
+    const steps: [string, string][] = [
+      [`cd ${relative(io.cwd, directory) || '.'}`, ''],
+      ...(flags.install ? [] : [[`${options.packageManager} install`, ''] as [string, string]]),
+      [run('test'), 'the test: a client connected to the server in memory'],
+      [run('dev'), 'serves src/server.ts, reloading it on every save'],
+    ];
+    const width = Math.max(...steps.map(([command]) => command.length));
+    io.out(`\nNext:\n${steps.map(([command, why]) => (why === '' ? `  ${command}` : `  ${command.padEnd(width)}  # ${why}`)).join('\n')}`);
+    return 0;
+  } catch (error) {
+    if (!CreateStatemcpError.is(error)) throw error;
+    io.err(`create-statemcp: ${error.message}`);
+    return error.code === 'INVALID_OPTION' || error.code === 'INVALID_NAME' ? 2 : 1;
+  }
+}
