@@ -41,13 +41,17 @@ export interface ParsedFlags {
   readonly help: boolean;
 }
 
+/** The values of `--transport`. */
 export const TRANSPORTS: readonly Transport[] = Object.freeze(['stdio', 'http', 'both']);
+/** The values of `--era`. */
 export const ERAS: readonly Era[] = Object.freeze(['both', 'modern', 'legacy']);
+/** The values of `--package-manager`. */
 export const PACKAGE_MANAGERS: readonly PackageManager[] = Object.freeze(['npm', 'pnpm', 'bun']);
 
 /** The answers `--yes` takes. */
 export const DEFAULTS = Object.freeze({ name: 'my-mcp-server', transport: 'both', era: 'both' } as const);
 
+/** What `--help` prints. */
 export const USAGE = `Usage: npm create statemcp@latest [name] -- [flags]
 
 Writes a new MCP server project with statemcp: a server with one tool, one resource and one prompt,
