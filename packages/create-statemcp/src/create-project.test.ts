@@ -43,7 +43,7 @@ describe('projectFiles', () => {
       typecheck: 'tsc --noEmit',
       inspect: 'tsc -p tsconfig.build.json && statemcp-inspect -- node dist/main.js',
     });
-    expect(manifestOf({ ...OPTIONS, transport: 'http' })['scripts']?.['inspect']).toBe('statemcp-inspect --url http://127.0.0.1:3000/');
+    expect(manifestOf({ ...OPTIONS, transport: 'http' })['scripts']?.['inspect']).toBe('statemcp-inspect --url http://127.0.0.1:3000/mcp');
   });
 
   it('depends on the transports chosen, at the versions given', () => {

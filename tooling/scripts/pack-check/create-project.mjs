@@ -4,7 +4,8 @@
 // http, both) and each package manager (npm, pnpm); points the generated project's @statemcp/*
 // dependencies at the tarballs (file: specs, and overrides so the tarballs' own ^ranges between
 // @statemcp packages resolve to the tarballs too, the published shape); installs; runs the project's
-// `build` and `test` scripts. Called by tooling/scripts/pack-check.mjs with the tarball directory.
+// `build` and `test` scripts, then starts the built server over each transport it serves and calls its
+// tool (created-project-smoke.mjs). Called by tooling/scripts/pack-check.mjs with the tarball directory.
 //
 //   node tooling/scripts/pack-check/create-project.mjs <directory with the .tgz files> <scratch directory>
 //
@@ -12,11 +13,12 @@
 // the generated project's @statemcp/cli devDependency (its `dev` script needs it; `build` and `test`
 // do not) instead of failing for want of its tarball. CI never sets it.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PNPM = ['-y', 'pnpm@10.34.8'];
+const SMOKE = fileURLToPath(new URL('./created-project-smoke.mjs', import.meta.url));
 export const TRANSPORTS = ['stdio', 'http', 'both'];
 export const MANAGERS = ['npm', 'pnpm'];
 export const WITHOUT_CLI = process.env.PACK_CHECK_WITHOUT_STATEMCP_CLI === '1';
@@ -92,6 +94,9 @@ function createInstallTest(manager, transport, tarballs, scratch) {
     run('npx', [...PNPM, 'run', 'build'], project, env);
     run('npx', [...PNPM, 'test'], project, env);
   }
+  // The built server, started as its README says, answers over each transport it serves.
+  copyFileSync(SMOKE, join(project, 'created-project-smoke.mjs'));
+  run(process.execPath, ['created-project-smoke.mjs', transport], project, env);
 }
 
 /** Every leg; returns the failures (empty: all passed). */

@@ -28,7 +28,7 @@ const TRANSPORT_PACKAGES: Record<Transport, readonly string[]> = {
 
 const INSPECT: Record<Transport, string> = {
   stdio: 'tsc -p tsconfig.build.json && statemcp-inspect -- node dist/main.js',
-  http: 'statemcp-inspect --url http://127.0.0.1:3000/',
+  http: 'statemcp-inspect --url http://127.0.0.1:3000/mcp',
   both: 'tsc -p tsconfig.build.json && statemcp-inspect -- node dist/main.js',
 };
 
@@ -108,7 +108,7 @@ export function readme(options: ProjectOptions): string {
   const run = (script: string) => runScript(packageManager, script);
   const clientConfig =
     transport === 'http'
-      ? `Start it (\`${run('start')}\` after \`${run('build')}\`) and give your client its URL, \`http://127.0.0.1:3000/\`.`
+      ? `Start it (\`${run('start')}\` after \`${run('build')}\`) and give your client the URL it prints, \`http://127.0.0.1:3000/mcp\`.`
       : `Build it (\`${run('build')}\`), then add it to your client's MCP configuration, e.g. Claude Desktop's
 \`claude_desktop_config.json\`:
 
