@@ -169,7 +169,25 @@ const TEST_ERAS: Record<Era, string> = {
   legacy: "['legacy'] as const",
 };
 
-/** `src/server.test.ts`: a statemcp client connected in memory, in each era the server serves. */
+const OTHER_ERA: Record<Era, string> = {
+  both: '',
+  modern: `
+describe('the server, legacy era', () => {
+  it('refuses a client that only speaks the handshake revisions', async () => {
+    await expect(connect('legacy')).rejects.toThrow('Unsupported protocol version');
+  });
+});
+`,
+  legacy: `
+describe('the server, modern era', () => {
+  it('refuses a client that only speaks 2026-07-28', async () => {
+    await expect(connect('modern')).rejects.toThrow(/initialize/);
+  });
+});
+`,
+};
+
+/** `src/server.test.ts`: a statemcp client connected in memory, in each era the server serves (and refused in the other). */
 export function testSource({ era }: ProjectOptions): string {
   return `import { Client } from '@statemcp/client';
 import { InMemoryTransport } from '@statemcp/protocol';
@@ -188,12 +206,13 @@ async function connect(era: 'legacy' | 'modern'): Promise<Client> {
   const server = createServer({ now: () => NOW });
   const [clientSide, serverSide] = InMemoryTransport.createPair();
   await server.connect(serverSide);
+  open.push(server);
   const client = new Client({ name: 'test-client', version: '1.0.0' }, { era });
   await client.connect(clientSide);
-  open.push(client, server);
+  open.push(client);
   return client;
 }
-
+${OTHER_ERA[era]}
 describe.each(${TEST_ERAS[era]})('the server, %s era', (era) => {
   it('lists its tool, resource and prompt', async () => {
     const client = await connect(era);
