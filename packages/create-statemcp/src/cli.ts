@@ -26,12 +26,17 @@ import { packagedVersions } from './versions.js';
 
 /** What the command talks to; every field has a default for the real terminal, tests pass their own. */
 export interface CliEnvironment {
+  /** Where the project directory is created. */
   readonly cwd: string;
+  /** The environment (`npm_config_user_agent` names the package manager). */
   readonly env: NodeJS.ProcessEnv;
+  /** Prints a line of progress or the next steps (stdout). */
   readonly out: (line: string) => void;
+  /** Prints a line about a problem (stderr). */
   readonly err: (line: string) => void;
   /** Asks one question and resolves with the answer; `undefined` when there is no one to ask (not a terminal). */
   readonly ask: ((question: string) => Promise<string>) | undefined;
+  /** The dependency ranges of the project (versions.json, written when this package is built). */
   readonly versions: () => DependencyVersions;
   /** Installs the dependencies in `directory` with `manager`; rejects when the install fails. */
   readonly install: (manager: PackageManager, directory: string) => Promise<void>;
