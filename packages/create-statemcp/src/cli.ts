@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { relative, resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
+import { createInterface, type Interface } from 'node:readline';
 import { createProject } from './create-project.js';
 import { CreateStatemcpError } from './errors.js';
 import {
@@ -53,8 +53,14 @@ function installWith(manager: PackageManager, directory: string): Promise<void> 
   });
 }
 
-function terminalEnvironment(): CliEnvironment {
+/**
+ * The real terminal; `close()` ends the one readline interface the questions share (opened by the
+ * first). Answers are read as lines from it, so lines typed ahead wait for their question.
+ */
+function terminalEnvironment(): CliEnvironment & { close(): void } {
   const interactive = process.stdin.isTTY && process.stdout.isTTY;
+  let readline: Interface | undefined;
+  let lines: AsyncIterator<string> | undefined;
   return {
     cwd: process.cwd(),
     env: process.env,
@@ -62,16 +68,19 @@ function terminalEnvironment(): CliEnvironment {
     err: (line) => process.stderr.write(`${line}\n`),
     ask: interactive
       ? async (question) => {
-          const readline = createInterface({ input: process.stdin, output: process.stdout });
-          try {
-            return await readline.question(question);
-          } finally {
-            readline.close();
-          }
+          readline ??= createInterface({ input: process.stdin, output: process.stdout });
+          lines ??= readline[Symbol.asyncIterator]();
+          readline.setPrompt(question);
+          readline.prompt();
+          const next = await lines.next();
+          // Ctrl+D (end of input) or Ctrl+C (the interface closes) at a question.
+          if (next.done === true) throw new CreateStatemcpError('CANCELLED', 'cancelled; nothing was written');
+          return next.value;
         }
       : undefined,
     versions: () => packagedVersions(),
     install: installWith,
+    close: () => readline?.close(),
   };
 }
 
@@ -90,7 +99,8 @@ const choice = (allowed: readonly string[]) => (answer: string) => (allowed.incl
 
 /** Runs the command with `argv` (the arguments after it); resolves with the exit code. */
 export async function main(argv: readonly string[], environment: Partial<CliEnvironment> = {}): Promise<number> {
-  const io = { ...terminalEnvironment(), ...environment };
+  const terminal = terminalEnvironment();
+  const io = { ...terminal, ...environment };
   try {
     const flags = parseFlags(argv);
     if (flags.help) {
@@ -104,6 +114,7 @@ export async function main(argv: readonly string[], environment: Partial<CliEnvi
       era: flags.era ?? (ask === undefined ? DEFAULTS.era : ((await askUntilValid(ask, io.err, 'Protocol eras served: both, modern (2026-07-28) or legacy (handshake)', DEFAULTS.era, choice(ERAS))) as Era)),
       packageManager: flags.packageManager ?? detectPackageManager(io.env['npm_config_user_agent']),
     };
+    terminal.close();
     const directory = resolve(io.cwd, directoryFor(options.name));
     createProject({ ...options, directory, versions: io.versions(), force: flags.force });
     io.out(`Created ${options.name} in ${directory} (transport ${options.transport}, eras ${options.era}).`);
@@ -128,6 +139,8 @@ export async function main(argv: readonly string[], environment: Partial<CliEnvi
   } catch (error) {
     if (!CreateStatemcpError.is(error)) throw error;
     io.err(`create-statemcp: ${error.message}`);
-    return error.code === 'INVALID_OPTION' || error.code === 'INVALID_NAME' ? 2 : 1;
+    return error.code === 'INVALID_OPTION' || error.code === 'INVALID_NAME' ? 2 : error.code === 'CANCELLED' ? 130 : 1;
+  } finally {
+    terminal.close();
   }
 }

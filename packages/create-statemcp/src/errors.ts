@@ -15,7 +15,9 @@ export type CreateStatemcpErrorCode =
   /** The dependencies could not be installed (the files are written). */
   | 'INSTALL_FAILED'
   /** The package's versions.json is missing: the package was not built. */
-  | 'NOT_BUILT';
+  | 'NOT_BUILT'
+  /** The questions were left with Ctrl+D or Ctrl+C; nothing is written. */
+  | 'CANCELLED';
 
 const BRAND = Symbol.for('create-statemcp.error');
 
