@@ -8,7 +8,7 @@
 //   4. bundles the client (with protocol alone, and over Streamable HTTP) for the browser platform
 //      with esbuild and fails on any Node built-in a bundle reaches;
 //   5. `npm create statemcp` from the tarballs, then install, build and test the project, for each
-//      transport with npm and with pnpm (tooling/scripts/pack-check/create-project.mjs, which also
+//      transport with npm and with pnpm, and with bun (tooling/scripts/pack-check/create-project.mjs, which also
 //      documents PACK_CHECK_WITHOUT_STATEMCP_CLI for local runs without packages/cli).
 // Usage: node tooling/scripts/pack-check.mjs (or `pnpm run pack-check`).
 import { execFileSync } from 'node:child_process';
@@ -99,7 +99,7 @@ try {
     failures.push('the getting-started guide');
   }
 
-  console.log('== npm create statemcp from the tarballs: create, install, build and test, per transport, with npm and pnpm');
+  console.log('== npm create statemcp from the tarballs: create, install, build, test and start, per transport, with npm and pnpm (and bun)');
   failures.push(...checkCreateStatemcp(tarballs, join(scratch, 'create')));
 
   console.log('== framework adapters (/express, /fastify, /hono) from the installed tarballs');

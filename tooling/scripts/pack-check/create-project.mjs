@@ -5,7 +5,8 @@
 // dependencies at the tarballs (file: specs, and overrides so the tarballs' own ^ranges between
 // @statemcp packages resolve to the tarballs too, the published shape); installs; runs the project's
 // `build` and `test` scripts, then starts the built server over each transport it serves and calls its
-// tool (created-project-smoke.mjs). Called by tooling/scripts/pack-check.mjs with the tarball directory.
+// tool (created-project-smoke.mjs). Then once more with bun (`--package-manager bun`, transport both;
+// bun from npm, as tooling/runtimes uses it). Called by tooling/scripts/pack-check.mjs with the tarballs.
 //
 //   node tooling/scripts/pack-check/create-project.mjs <directory with the .tgz files> <scratch directory>
 //
@@ -18,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PNPM = ['-y', 'pnpm@10.34.8'];
+const BUN = ['-y', 'bun@1.4.5'];
 const SMOKE = fileURLToPath(new URL('./created-project-smoke.mjs', import.meta.url));
 export const TRANSPORTS = ['stdio', 'http', 'both'];
 export const MANAGERS = ['npm', 'pnpm'];
@@ -66,7 +68,7 @@ function run(command, args, cwd, env) {
 }
 
 /** One leg: create with `manager` for `transport` in an empty directory, install, build and test. */
-function createInstallTest(manager, transport, tarballs, scratch) {
+export function createInstallTest(manager, transport, tarballs, scratch) {
   const createTarball = tarballs.get('create-statemcp');
   if (createTarball === undefined) throw new Error('no create-statemcp tarball');
   const env = cleanEnv();
@@ -76,11 +78,12 @@ function createInstallTest(manager, transport, tarballs, scratch) {
   const flags = [name, '--transport', transport, '--yes', '--no-install'];
   // What `npm create statemcp` and `pnpm create statemcp` run, with the tarball for the registry's copy.
   if (manager === 'npm') run('npm', ['exec', '--yes', `--package=${createTarball}`, '--', 'create-statemcp', ...flags], workdir, env);
-  else run('npx', [...PNPM, `--package=${createTarball}`, 'dlx', 'create-statemcp', ...flags], workdir, env);
+  else if (manager === 'pnpm') run('npx', [...PNPM, `--package=${createTarball}`, 'dlx', 'create-statemcp', ...flags], workdir, env);
+  else run('npm', ['exec', '--yes', `--package=${createTarball}`, '--', 'create-statemcp', ...flags, '--package-manager', 'bun'], workdir, env);
 
   const project = join(workdir, name);
   const readme = readFileSync(join(project, 'README.md'), 'utf8');
-  const testCommand = manager === 'npm' ? 'npm test' : 'pnpm test';
+  const testCommand = { npm: 'npm test', pnpm: 'pnpm test', bun: 'bun run test' }[manager];
   if (!readme.includes(`| \`${testCommand}\` |`)) throw new Error(`${manager}: the generated README does not use ${manager} (npm_config_user_agent not detected)`);
   const manifestPath = join(project, 'package.json');
   writeFileSync(manifestPath, `${JSON.stringify(pointAtTarballs(JSON.parse(readFileSync(manifestPath, 'utf8')), tarballs, { withoutCli: WITHOUT_CLI }), null, 2)}\n`);
@@ -89,10 +92,14 @@ function createInstallTest(manager, transport, tarballs, scratch) {
     run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], project, env);
     run('npm', ['run', 'build'], project, env);
     run('npm', ['test'], project, env);
-  } else {
+  } else if (manager === 'pnpm') {
     run('npx', [...PNPM, 'install', '--reporter=append-only'], project, env);
     run('npx', [...PNPM, 'run', 'build'], project, env);
     run('npx', [...PNPM, 'test'], project, env);
+  } else {
+    run('npx', [...BUN, 'install'], project, env);
+    run('npx', [...BUN, 'run', 'build'], project, env);
+    run('npx', [...BUN, 'run', 'test'], project, env);
   }
   // The built server, started as its README says, answers over each transport it serves.
   copyFileSync(SMOKE, join(project, 'created-project-smoke.mjs'));
@@ -104,15 +111,14 @@ export function checkCreateStatemcp(tarballDir, scratch) {
   const tarballs = tarballsByName(tarballDir);
   if (WITHOUT_CLI) console.log('  PACK_CHECK_WITHOUT_STATEMCP_CLI=1: the generated projects go without @statemcp/cli (local runs only)');
   const failures = [];
-  for (const manager of MANAGERS) {
-    for (const transport of TRANSPORTS) {
-      console.log(`== npm create statemcp: ${manager}, --transport ${transport}`);
-      try {
-        createInstallTest(manager, transport, tarballs, scratch);
-      } catch (error) {
-        console.error(error instanceof Error ? error.message : error);
-        failures.push(`create-statemcp with ${manager}, --transport ${transport}`);
-      }
+  const legs = [...MANAGERS.flatMap((manager) => TRANSPORTS.map((transport) => [manager, transport])), ['bun', 'both']];
+  for (const [manager, transport] of legs) {
+    console.log(`== npm create statemcp: ${manager}, --transport ${transport}`);
+    try {
+      createInstallTest(manager, transport, tarballs, scratch);
+    } catch (error) {
+      console.error(error instanceof Error ? error.message : error);
+      failures.push(`create-statemcp with ${manager}, --transport ${transport}`);
     }
   }
   return failures;
