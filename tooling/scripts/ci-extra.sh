@@ -9,9 +9,8 @@
 #   - the benchmark harness in --quick mode (no timing is asserted);
 #   - pack-check: every package builds, packs, passes publint and attw, installs from its tarball
 #     outside the workspace and runs stdio and HTTP round trips; `npm create statemcp` from the
-#     tarballs, then install, build, test and start of the new project per transport, with npm and pnpm
-#     (and bun once); the
-#     browser client bundle has no Node built-ins;
+#     tarballs, then install, build, test and start of the new project per transport, with npm and
+#     pnpm (and once with bun); the browser client bundle has no Node built-ins;
 #   - changeset version on a temporary copy of the repository: the next release can be cut;
 #   - docs: the TypeDoc API reference (an undocumented public export fails it) and the VitePress site
 #     of docs/ (a dead link fails it); pack-check also follows the getting-started guide from an empty

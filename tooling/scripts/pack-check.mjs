@@ -7,9 +7,10 @@
 //      real socket on 127.0.0.1), then the Express, Fastify and Hono adapters from their subpaths;
 //   4. bundles the client (with protocol alone, and over Streamable HTTP) for the browser platform
 //      with esbuild and fails on any Node built-in a bundle reaches;
-//   5. `npm create statemcp` from the tarballs, then install, build and test the project, for each
-//      transport with npm and with pnpm, and with bun (tooling/scripts/pack-check/create-project.mjs, which also
-//      documents PACK_CHECK_WITHOUT_STATEMCP_CLI for local runs without packages/cli).
+//   5. `npm create statemcp` from the tarballs, then install, build, test and start the project, for
+//      each transport with npm and with pnpm, and once with bun
+//      (tooling/scripts/pack-check/create-project.mjs, which also documents
+//      PACK_CHECK_WITHOUT_STATEMCP_CLI for local runs without packages/cli).
 // Usage: node tooling/scripts/pack-check.mjs (or `pnpm run pack-check`).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
