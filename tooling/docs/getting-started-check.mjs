@@ -3,6 +3,8 @@
 // they are not published from here), writes the two files the guide shows, runs the stdio client
 // and compares its output with the output printed in the guide, then runs the HTTP server and
 // points the client at the URL it prints. Called by tooling/scripts/pack-check.mjs with the tarballs.
+// The root README's first screen shows the same install line, the same two files and the same output
+// (`readmeProblems`, also run by readme-snippets-check.mjs), so following the guide runs it too.
 //
 //   node tooling/docs/getting-started-check.mjs <directory with the .tgz files> <scratch directory>
 import { execFileSync, spawn } from 'node:child_process';
@@ -30,6 +32,31 @@ export function setUpScript(block, tarballFor) {
     .join('\n');
 }
 
+/**
+ * Where the root README's first screen differs from the guide: it must show the guide's
+ * `npm install` line, the two files the guide includes (verbatim, as code blocks) and the guide's
+ * expected output. Returns the problems (empty: none).
+ */
+export function readmeProblems() {
+  const guide = readFileSync(guidePath, 'utf8');
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const readmeBlocks = fencedBlocks(readme);
+  const problems = [];
+  const install = /^npm install .*$/m.exec(guide)?.[0];
+  if (install === undefined || !readmeBlocks.some((block) => block.lang === 'sh' && block.body.split('\n').includes(install))) {
+    problems.push(`README.md: no sh block with the guide's install line (${install ?? 'none in the guide'})`);
+  }
+  for (const [, file] of guide.matchAll(/^<<< @\/\.\.\/(\S+?\.mjs)/gm)) {
+    const text = readFileSync(join(root, file), 'utf8');
+    if (!readmeBlocks.some((block) => block.body === text)) problems.push(`README.md: no code block equal to ${file}`);
+  }
+  const expected = fencedBlocks(guide).find((block) => block.lang === '' && block.body.includes('add(2, 3) = 5'));
+  if (expected === undefined || !readmeBlocks.some((block) => block.lang === '' && block.body === expected.body)) {
+    problems.push("README.md: no output block equal to the guide's");
+  }
+  return problems;
+}
+
 function runNode(args, cwd) {
   return execFileSync(process.execPath, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 60_000 });
 }
@@ -53,6 +80,8 @@ function startHttpServer(cwd) {
 }
 
 export async function checkGettingStarted(tarballDir, scratch) {
+  const differences = readmeProblems();
+  if (differences.length > 0) throw new Error(differences.join('\n'));
   const guide = readFileSync(guidePath, 'utf8');
   const blocks = fencedBlocks(guide);
   const tarballs = readdirSync(tarballDir).filter((file) => file.endsWith('.tgz'));

@@ -3,10 +3,14 @@
 // "@statemcp/http-transport/express", so that is the name the reference shows.
 import { Converter } from 'typedoc';
 
-/** `http-transport/src/express` → `@statemcp/http-transport/express`; other names unchanged. */
+/**
+ * `http-transport/src/express` → `@statemcp/http-transport/express`; `create-statemcp/src` →
+ * `create-statemcp` (the one package outside the scope); other names unchanged.
+ */
 export function importPathOf(moduleName) {
   const match = /^([a-z0-9-]+)\/src(\/.+)?$/.exec(moduleName);
-  return match === null ? moduleName : `@statemcp/${match[1]}${match[2] ?? ''}`;
+  if (match === null) return moduleName;
+  return `${match[1] === 'create-statemcp' ? '' : '@statemcp/'}${match[1]}${match[2] ?? ''}`;
 }
 
 /** @param {import('typedoc').Application} app */

@@ -20,6 +20,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { readmeProblems } from './getting-started-check.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -170,6 +171,8 @@ export function checkReadmes(paths = readmePaths()) {
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { problems, verbatim, outlines } = checkReadmes();
+  // The root README's first screen is the getting-started guide's (pack-check runs the guide).
+  problems.push(...readmeProblems());
   if (problems.length > 0) {
     console.error(`README code blocks: ${problems.length} problem(s)\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
     process.exit(1);

@@ -25,6 +25,7 @@ const ENTRIES = {
   inspector: ['src/index.ts'],
   'redis-store': ['src/index.ts'],
   cli: ['src/index.ts'],
+  'create-statemcp': ['src/index.ts'],
 };
 
 /** The public names of one index file (the alias when renamed with `as`). */

@@ -8,8 +8,10 @@
 #   - the quickstart demo, which must exit 0;
 #   - the benchmark harness in --quick mode (no timing is asserted);
 #   - pack-check: every package builds, packs, passes publint and attw, installs from its tarball
-#     outside the workspace and runs stdio and HTTP round trips; the browser client bundle has no
-#     Node built-ins;
+#     outside the workspace and runs stdio and HTTP round trips; `npm create statemcp` from the
+#     tarballs, then install, build, test and start of the new project per transport, with npm and
+#     pnpm (and once with bun); the browser client bundle has no Node built-ins;
+#   - changeset version on a temporary copy of the repository: the next release can be cut;
 #   - docs: the TypeDoc API reference (an undocumented public export fails it) and the VitePress site
 #     of docs/ (a dead link fails it); pack-check also follows the getting-started guide from an empty
 #     directory with npm;
@@ -37,8 +39,11 @@ $PNPM run demo | tail -n 4
 echo "== bench --quick (proves the harness runs; timings are not checked)"
 $PNPM run bench --quick | grep -A 14 '### Targets'
 
-echo "== pack-check (build, pack, publint, attw, install the tarballs elsewhere, round trips, browser bundle)"
+echo "== pack-check (build, pack, publint, attw, install the tarballs elsewhere, round trips, npm create statemcp, browser bundle)"
 $PNPM run pack-check
+
+echo "== changeset version on a copy (the next release can be cut; the tree is untouched)"
+node tooling/scripts/changeset-version-check.mjs
 
 echo "== docs (API reference from the doc comments, undocumented exports fail; the VitePress site of the guides)"
 $PNPM run docs 2>&1 | tail -n 3

@@ -6,7 +6,10 @@
 //      the workspace and runs a stdio and a Streamable HTTP round trip from them (real processes, a
 //      real socket on 127.0.0.1), then the Express, Fastify and Hono adapters from their subpaths;
 //   4. bundles the client (with protocol alone, and over Streamable HTTP) for the browser platform
-//      with esbuild and fails on any Node built-in a bundle reaches.
+//      with esbuild and fails on any Node built-in a bundle reaches;
+//   5. `npm create statemcp` from the tarballs, then install, build, test and start the project, for
+//      each transport with npm and with pnpm, and once with bun
+//      (tooling/scripts/pack-check/create-project.mjs).
 // Usage: node tooling/scripts/pack-check.mjs (or `pnpm run pack-check`).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,12 +18,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkGettingStarted } from '../docs/getting-started-check.mjs';
 import { bundleWithoutNodeBuiltins } from './node-builtins.mjs';
+import { checkCreateStatemcp } from './pack-check/create-project.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = fileURLToPath(new URL('./pack-check/', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const PNPM = ['-y', 'pnpm@10.34.8'];
-const PACKAGES = ['protocol', 'client', 'server', 'stdio-transport', 'http-transport', 'inspector', 'redis-store', 'cli'];
+const PACKAGES = ['protocol', 'client', 'server', 'stdio-transport', 'http-transport', 'inspector', 'redis-store', 'create-statemcp', 'cli'];
 
 const run = (command, args, cwd = root) => execFileSync(command, args, { cwd, stdio: 'inherit' });
 const failures = [];
@@ -92,6 +96,9 @@ try {
     console.error(error instanceof Error ? error.message : error);
     failures.push('the getting-started guide');
   }
+
+  console.log('== npm create statemcp from the tarballs: create, install, build, test and start, per transport, with npm and pnpm (and bun)');
+  failures.push(...checkCreateStatemcp(tarballs, join(scratch, 'create')));
 
   console.log('== framework adapters (/express, /fastify, /hono) from the installed tarballs');
   try {

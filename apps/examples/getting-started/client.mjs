@@ -1,7 +1,7 @@
 // @ts-check
 // client.mjs — starts server.mjs over stdio, or connects to a URL over Streamable HTTP:
 //   node client.mjs                          (stdio)
-//   node client.mjs http://127.0.0.1:3000/   (HTTP, with `node server.mjs --http` running)
+//   node client.mjs http://127.0.0.1:3000/mcp   (HTTP, with `node server.mjs --http` running)
 import { fileURLToPath } from 'node:url';
 import { Client } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';

@@ -17,7 +17,7 @@ if (process.argv.includes('--http')) {
   // One McpServer serves every HTTP session; the server binds to 127.0.0.1 by default.
   const http = createStreamableHttpServer({ connect: (transport) => server.connect(transport) });
   const listening = await http.listen({ port: Number(process.env.PORT ?? 3000) });
-  console.log(listening.url.href); // e.g. http://127.0.0.1:3000/
+  console.log(listening.url.href); // e.g. http://127.0.0.1:3000/mcp
 } else {
   await server.connect(new StdioServerTransport()); // stdout is the protocol: log to stderr
   console.error('hello-server: ready on stdio');

@@ -74,6 +74,16 @@ function failHandshake(host: HandshakeHost, error: Error, reason: 'initializeFai
 export async function answerInitialize(host: HandshakeHost, message: JsonRpcRequest, context: InboundContext | undefined): Promise<void> {
   const { id } = message;
   const params = message.params ?? {};
+  if (host.supported.length === 0) {
+    // A server configured with no handshake revision (2026-07-28 only) cannot answer with a version of
+    // its own (2025-11-25 basic/lifecycle, "Version Negotiation"): the "Unsupported protocol version"
+    // error of that section's Error Handling, naming what it does serve.
+    const refused = new UnsupportedProtocolVersionError(String(params.protocolVersion), host.options.supportedVersions ?? []);
+    const wire = refused.toJsonRpcError();
+    host.replyError(id, wire.code, wire.message, wire.data);
+    host.dispatch({ type: 'initializeFailed', reason: 'initializeFailed', error: refused });
+    return;
+  }
   const version = negotiateServerVersion(params.protocolVersion, host.supported);
   const parsed = host.useRevision(version).schemas.InitializeRequestParams.safeParse(params);
   if (!parsed.success) {

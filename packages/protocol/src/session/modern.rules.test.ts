@@ -87,4 +87,12 @@ describe('Session, 2026-07-28 server rules (digest §6)', () => {
     await flush();
     expect(peer.response(1)).toMatchObject({ error: { code: -32600 } });
   });
+
+  it('refuses initialize with -32602 "Unsupported protocol version" when supportedVersions lists no handshake revision', async () => {
+    const { server, peer } = await serverWithRawClient({ server: { supportedVersions: [MODERN] } });
+    await peer.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'legacy', version: '1' } } });
+    await flush();
+    expect(peer.response('init')).toMatchObject({ error: { code: -32602, message: 'Unsupported protocol version', data: { supported: [MODERN], requested: '2025-11-25' } } });
+    expect(server.state.kind).not.toBe('operating');
+  });
 });
