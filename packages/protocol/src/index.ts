@@ -42,6 +42,7 @@ export {
   InvalidArgumentError,
   InputRoundsExceededError,
   InvalidResultError,
+  ToolOutputError,
   InvalidStateError,
   JsonRpcError,
   McpError,
@@ -176,6 +177,14 @@ export type {
 // JSON Schema
 export { compileJsonSchema, defaultJsonSchemaValidator, jsonSchemaDialect } from './json-schema/validator.js';
 export type { JsonSchemaCheck, JsonSchemaDialect, JsonSchemaValidator } from './json-schema/validator.js';
+
+// RFC 6570 URI templates (resource templates: matched by the server, expanded by the typed client)
+export { UriTemplate } from './uri-template/uri-template.js';
+export type { UriTemplateValue } from './uri-template/uri-template.js';
+export type { UriTemplateMatch, UriTemplateVariables } from './uri-template/uri-template-match.js';
+
+// Typed definitions of a server (typed client, statemcp-typegen)
+export type { DefinitionsOf, HasDefinitions, McpDefinitions, PromptTypes, ResourceTypes, ToolTypes } from './typed/definitions.js';
 
 // Capabilities
 export { METHOD_CAPABILITIES, capabilityFor, capabilityName, hasCapability } from './capabilities/table.js';

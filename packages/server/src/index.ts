@@ -31,7 +31,10 @@ export type { ServerClusterOptions } from './shared-subscriptions.js';
 export type { CustomNotificationHandler, CustomNotifyOptions, CustomRequestHandler, CustomRequestOptions } from './custom-methods.js';
 export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, InferCustom } from '@statemcp/protocol';
 
-export type { RegisteredTool, ToolArgs, ToolCallback, ToolConfig, ToolUpdate } from './tools.js';
+export type { RegisteredTool, ToolArgs, ToolCallback, ToolConfig, ToolConfigWithOutput, ToolUpdate } from './tools.js';
+export type { StructuredToolResult, ToolErrorResult, ToolResultOf } from './tool-results.js';
+export type { NoDefinitions, WithPrompt, WithResource, WithTool } from './typed-definitions.js';
+export type { DefinitionsOf, HasDefinitions, McpDefinitions, PromptTypes, ResourceTypes, ToolTypes } from '@statemcp/protocol';
 export type { RegistrationHandle } from './registry.js';
 export type {
   ReadResourceCallback,
