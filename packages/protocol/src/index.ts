@@ -229,8 +229,8 @@ export { Session } from './session/session.js';
 export type { DiscoverResultShape, EraPreference, NegotiateOptions, NegotiateOutcome } from './session/discovery.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
 export { INPUT_REQUIRED_METHODS } from './session/input-rounds.js';
-export { CustomMethodTable, assertCustomMethodName, customMethodRefusal, customOptInPath, declareCustomOptIns } from './session/custom-methods.js';
-export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, CustomSchemaResult, InferCustom } from './session/custom-methods.js';
+export { CustomMethodTable, assertCustomMethodName, customMethodRefusal, customOptInPath, declareCustomOptIns, validateCustomAsync } from './session/custom-methods.js';
+export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, CustomSchemaResult, CustomValidation, InferCustom } from './session/custom-methods.js';
 export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
 
 // Scale-out: what the instances of one server share

@@ -49,4 +49,4 @@ export interface HasDefinitions<D = McpDefinitions> {
 }
 
 /** The definitions of `S`: an `McpServer`'s (from its type), or `S` itself when it is a definitions object. */
-export type DefinitionsOf<S> = S extends HasDefinitions<infer D> ? D : S extends McpDefinitions ? S : never;
+export type DefinitionsOf<S> = '~definitions' extends keyof S ? (S extends HasDefinitions<infer D> ? D : never) : S extends McpDefinitions ? S : never;
