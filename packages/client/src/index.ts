@@ -14,7 +14,7 @@ export type { ResponseCacheEvent, ResponseCacheOptions, ResponseCacheStats } fro
 export { typedClient } from './typed-client.js';
 export type { CallError, CallOutcome, CallParams, PromptCallError, ResourceCallError, ToolCallError, ToolResultFor, TypedCall, TypedClient } from './typed-client.js';
 export type { TypedCallToolResult } from './typed-results.js';
-export type { DefinitionsOf, HasDefinitions, McpDefinitions, PromptTypes, ResourceTypes, ToolTypes } from '@statemcp/protocol';
+export type { DefinitionsOf, HasDefinitions, McpDefinitions, PromptTypes, ResourceTypes, ToolTypes, UriTemplateVariables } from '@statemcp/protocol';
 
 export type {
   CallOptions,
