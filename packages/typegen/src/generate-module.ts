@@ -84,7 +84,6 @@ export function generateModule(listing: ServerListing, options: GenerateOptions 
   const header = [
     `// Types of ${from}, written by statemcp-typegen${options.source === undefined ? '' : ` from \`${options.source}\``}.`,
     '// Do not edit: run the command again to update it (it reports what changed).',
-    '/* eslint-disable */',
     "import type { UriTemplateVariables } from '@statemcp/client';",
     '',
   ].join('\n');

@@ -1,6 +1,5 @@
 // Types of schema-cases 1.0.0, written by statemcp-typegen.
 // Do not edit: run the command again to update it (it reports what changed).
-/* eslint-disable */
 import type { UriTemplateVariables } from '@statemcp/client';
 
 /** The tools, prompts and resources of schema-cases 1.0.0: give it to `typedClient<SchemaCases>(client)`. */
