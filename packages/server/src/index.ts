@@ -34,6 +34,8 @@ export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, InferCust
 export type { RegisteredTool, ToolArgs, ToolCallback, ToolConfig, ToolConfigWithOutput, ToolUpdate } from './tools.js';
 export type { StructuredToolResult, ToolErrorResult, ToolResultOf } from './tool-results.js';
 export type { NoDefinitions, WithPrompt, WithResource, WithTool } from './typed-definitions.js';
+export { defineTool } from './tool-definitions.js';
+export type { DefinedTool, ToolsDefinitions } from './tool-definitions.js';
 export type { DefinitionsOf, HasDefinitions, McpDefinitions, PromptTypes, ResourceTypes, ToolTypes } from '@statemcp/protocol';
 export type { RegistrationHandle } from './registry.js';
 export type {

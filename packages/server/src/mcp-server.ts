@@ -40,6 +40,7 @@ import { ToolTasks } from './tasks/tool-tasks.js';
 import type { ToolResultOf } from './tool-results.js';
 import { ToolRegistry, type RegisteredTool, type ToolArgs, type ToolCallback, type ToolConfig, type ToolConfigWithOutput } from './tools.js';
 import type { NoDefinitions, WithPrompt, WithResource, WithTool } from './typed-definitions.js';
+import type { DefinedTool, ToolsDefinitions } from './tool-definitions.js';
 import type { UriTemplateVariables } from './uri-template-match.js';
 import type { Implementation, ServerCapabilities } from './wire-types.js';
 
@@ -258,6 +259,16 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   withTool(name: string, config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler: ToolCallback<never, unknown>): unknown {
     this.registerTool(name, config as ToolConfig<undefined, undefined>, handler as ToolCallback<ToolArgs<undefined>>);
     return this;
+  }
+
+  /**
+   * Registers every tool of `tools` under its key (tools made with `defineTool`), returning the
+   * server typed with them: the form for servers with many tools, each defined in its own
+   * statement (a chain of more than about 80 `withTool` calls outgrows the type checker's depth).
+   */
+  withTools<const T extends { readonly [name: string]: DefinedTool<unknown, unknown> }>(tools: T): McpServer<D & ToolsDefinitions<T>> {
+    for (const [name, tool] of Object.entries(tools)) this.registerTool(name, tool.config as ToolConfig<undefined, undefined>, tool.handler as ToolCallback<ToolArgs<undefined>>);
+    return this as never;
   }
 
   /** {@link registerPrompt}, returning the server typed with one more prompt (see {@link withTool}). */

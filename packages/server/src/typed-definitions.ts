@@ -6,15 +6,12 @@
  * `typedClient<typeof server>(client)` reads it; only the type crosses a package boundary.
  */
 
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
-
-/** The entries of `D[Part]` so far (none before the first). */
-type Existing<D, Part extends string> = D extends { readonly [P in Part]?: infer E } ? NonNullable<E> : NoDefinitions;
-
-/** `D` with one more entry `N: Entry` in its `Part` (replacing an entry of the same name). */
-type With<D, Part extends 'tools' | 'prompts' | 'resources', N extends string, Entry> = Simplify<
-  Omit<D, Part> & { readonly [P in Part]: Simplify<Omit<Existing<D, P>, N> & { readonly [K in N]: Entry }> }
->;
+/**
+ * `D` with one more entry `N: Entry` in its `Part`. An intersection, not a rebuilt object: a
+ * chain of 200 `withTool` calls stays one flat intersection, which the checker reads without
+ * nesting (a mapped rebuild per call nests 200 deep and hits the instantiation limit).
+ */
+type With<D, Part extends 'tools' | 'prompts' | 'resources', N extends string, Entry> = D & { readonly [P in Part]: { readonly [K in N]: Entry } };
 
 /** `D` with tool `N` taking `Args` and returning `Structured` as `structuredContent`. */
 export type WithTool<D, N extends string, Args, Structured> = With<

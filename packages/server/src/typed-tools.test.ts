@@ -8,6 +8,7 @@ import type { DefinitionsOf } from '@statemcp/protocol';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer } from './mcp-server.js';
+import { defineTool } from './tool-definitions.js';
 import { initializedClient } from './test-harness.js';
 import type { CallToolResult } from './wire-types.js';
 
@@ -96,6 +97,23 @@ describe('McpServer typed handlers', () => {
       new McpServer(INFO).withTool('bad', { outputSchema: { n: z.number() } }, () => ({ n: '1' }));
       expect(Object.keys(server)).not.toContain('~definitions');
       expect(server.capabilities()).toMatchObject({ tools: {}, prompts: {}, resources: {} });
+    });
+  });
+
+  describe('#withTools', () => {
+    it('registers tools made with defineTool under their keys, typed like withTool', async () => {
+      const forecast = defineTool({ inputSchema: { city: z.string() }, outputSchema: { celsius: z.number() } }, ({ city }) => ({ celsius: city.length }));
+      const ping = defineTool({}, () => ({ content: [{ type: 'text', text: 'pong' }] }));
+      // @ts-expect-error the structured value breaks the output schema
+      defineTool({ outputSchema: { celsius: z.number() } }, () => ({ celsius: 'warm' }));
+      const server = new McpServer(INFO).withTools({ forecast, ping }).withPrompt('brief', {}, () => ({ messages: [] }));
+      type Definitions = DefinitionsOf<typeof server>;
+      expectTypeOf<Definitions['tools']['forecast']>().toEqualTypeOf<{ readonly args: { city: string }; readonly structured: { celsius: number } }>();
+      expectTypeOf<Definitions['tools']['ping']['structured']>().toEqualTypeOf<undefined>();
+      expectTypeOf<keyof Definitions['prompts']>().toEqualTypeOf<'brief'>();
+      const test = await initializedClient(server);
+      await expect(test.client.request('tools/call', { name: 'forecast', arguments: { city: 'Lyon' } })).resolves.toMatchObject({ structuredContent: { celsius: 4 } });
+      await expect(test.client.request('tools/call', { name: 'ping', arguments: {} })).resolves.toEqual({ content: [{ type: 'text', text: 'pong' }] });
     });
   });
 });
