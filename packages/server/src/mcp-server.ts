@@ -19,7 +19,7 @@ import { completeResult, type CacheHints } from './caching.js';
 import { NO_COMPLETIONS, completionResult, type Completer } from './completions.js';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import type { InferObject, ObjectSchemaInput } from './object-schema.js';
-import { PromptRegistry, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
+import { PromptRegistry, type PromptInput, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
 import { requestExtra } from './request-extra.js';
 import type { RequestStateOptions } from './request-state.js';
 import {
@@ -38,7 +38,7 @@ import { ExtensionTasks, type ExtensionTaskOptions, type TaskNotifier } from './
 import { TaskStore, type TaskStoreOptions } from './tasks/task-store.js';
 import { ToolTasks } from './tasks/tool-tasks.js';
 import type { ToolResultOf } from './tool-results.js';
-import { ToolRegistry, type RegisteredTool, type ToolArgs, type ToolCallback, type ToolConfig, type ToolConfigWithOutput } from './tools.js';
+import { ToolRegistry, type RegisteredTool, type ToolArgs, type ToolCallback, type ToolConfig, type ToolConfigWithOutput, type ToolInput } from './tools.js';
 import type { NoDefinitions, WithPrompt, WithResource, WithTool } from './typed-definitions.js';
 import type { DefinedTool, ToolsDefinitions } from './tool-definitions.js';
 import type { UriTemplateVariables } from './uri-template-match.js';
@@ -250,12 +250,12 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
     name: N,
     config: ToolConfig<I, undefined>,
     handler: ToolCallback<ToolArgs<I>>,
-  ): McpServer<WithTool<D, N, ToolArgs<I>, undefined>>;
+  ): McpServer<WithTool<D, N, ToolInput<I>, undefined>>;
   withTool<N extends string, I extends ObjectSchemaInput | undefined, O extends ObjectSchemaInput>(
     name: N,
     config: ToolConfigWithOutput<I, O>,
     handler: ToolCallback<ToolArgs<I>, ToolResultOf<InferObject<O>>>,
-  ): McpServer<WithTool<D, N, ToolArgs<I>, InferObject<O>>>;
+  ): McpServer<WithTool<D, N, ToolInput<I>, InferObject<O>>>;
   withTool(name: string, config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler: ToolCallback<never, unknown>): unknown {
     this.registerTool(name, config as ToolConfig<undefined, undefined>, handler as ToolCallback<ToolArgs<undefined>>);
     return this;
@@ -276,7 +276,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
     name: N,
     config: PromptConfig<A>,
     handler: PromptCallback<PromptArgs<A>>,
-  ): McpServer<WithPrompt<D, N, PromptArgs<A>>> {
+  ): McpServer<WithPrompt<D, N, PromptInput<A>>> {
     this.registerPrompt(name, config, handler);
     return this as never;
   }

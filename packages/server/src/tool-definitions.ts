@@ -7,9 +7,9 @@
  */
 import type { InferObject, ObjectSchemaInput } from './object-schema.js';
 import type { ToolResultOf } from './tool-results.js';
-import type { ToolArgs, ToolCallback, ToolConfig, ToolConfigWithOutput } from './tools.js';
+import type { ToolArgs, ToolCallback, ToolConfig, ToolConfigWithOutput, ToolInput } from './tools.js';
 
-/** A tool's config and handler, with its argument and structured-result types for the typed client. */
+/** A tool's config and handler, with the types the typed client reads: the arguments it sends and the structured result. */
 export interface DefinedTool<Args, Structured> {
   readonly config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>;
   readonly handler: ToolCallback<never, unknown>;
@@ -27,11 +27,11 @@ export interface DefinedTool<Args, Structured> {
  * export const server = new McpServer({ name: 'weather', version: '1.0.0' }).withTools({ forecast });
  * ```
  */
-export function defineTool<I extends ObjectSchemaInput | undefined = undefined>(config: ToolConfig<I, undefined>, handler: ToolCallback<ToolArgs<I>>): DefinedTool<ToolArgs<I>, undefined>;
+export function defineTool<I extends ObjectSchemaInput | undefined = undefined>(config: ToolConfig<I, undefined>, handler: ToolCallback<ToolArgs<I>>): DefinedTool<ToolInput<I>, undefined>;
 export function defineTool<I extends ObjectSchemaInput | undefined, O extends ObjectSchemaInput>(
   config: ToolConfigWithOutput<I, O>,
   handler: ToolCallback<ToolArgs<I>, ToolResultOf<InferObject<O>>>,
-): DefinedTool<ToolArgs<I>, InferObject<O>>;
+): DefinedTool<ToolInput<I>, InferObject<O>>;
 export function defineTool(config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler: ToolCallback<never, unknown>): DefinedTool<unknown, unknown> {
   return { config, handler };
 }

@@ -5,7 +5,7 @@
  * task augmentation per the tool's `execution.taskSupport`).
  */
 import { ErrorCode, JsonRpcError, type JsonObject, type JsonSchemaValidator } from '@statemcp/protocol';
-import { compileObjectSchema, type CompiledSchema, type InferObject, type ObjectSchemaInput } from './object-schema.js';
+import { compileObjectSchema, type CompiledSchema, type InferObject, type InferObjectInput, type ObjectSchemaInput } from './object-schema.js';
 import { paginate } from './pagination.js';
 import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import { requestExtra, type RequestExtra } from './request-extra.js';
@@ -46,6 +46,9 @@ export interface ToolConfig<I extends ObjectSchemaInput | undefined = undefined,
   readonly deferTask?: boolean;
   readonly _meta?: Meta;
 }
+
+/** The arguments a client sends for an input schema (before defaults): what the typed client takes. */
+export type ToolInput<I> = I extends ObjectSchemaInput ? InferObjectInput<I> : { [key: string]: never };
 
 /** The arguments a tool handler receives for an input schema. */
 export type ToolArgs<I> = I extends ObjectSchemaInput ? InferObject<I> : { [key: string]: never };
