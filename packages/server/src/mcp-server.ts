@@ -235,7 +235,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   }
 
   /**
-   * {@link registerTool}, returning the server typed with one more tool (its arguments and
+   * {@link McpServer.registerTool}, returning the server typed with one more tool (its arguments and
    * structured result), so that `typeof server` describes it to `typedClient` in
    * `@statemcp/client`. Chain the calls and export the result's type.
    *
@@ -271,7 +271,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
     return this as never;
   }
 
-  /** {@link registerPrompt}, returning the server typed with one more prompt (see {@link withTool}). */
+  /** {@link McpServer.registerPrompt}, returning the server typed with one more prompt (see {@link McpServer.withTool}). */
   withPrompt<N extends string, A extends PromptArgsInput | undefined = undefined>(
     name: N,
     config: PromptConfig<A>,
@@ -281,13 +281,13 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
     return this as never;
   }
 
-  /** {@link registerResource}, returning the server typed with one more resource (see {@link withTool}). */
+  /** {@link McpServer.registerResource}, returning the server typed with one more resource (see {@link McpServer.withTool}). */
   withResource<N extends string, U extends string>(name: N, uri: U, metadata: ResourceMetadata, read: ReadResourceCallback): McpServer<WithResource<D, N, U, NoDefinitions>> {
     this.registerResource(name, uri, metadata, read);
     return this as never;
   }
 
-  /** {@link registerResourceTemplate}, returning the server typed with one more template and its variables (see {@link withTool}). */
+  /** {@link McpServer.registerResourceTemplate}, returning the server typed with one more template and its variables (see {@link McpServer.withTool}). */
   withResourceTemplate<N extends string, T extends string>(
     name: N,
     uriTemplate: T,
