@@ -128,7 +128,10 @@ export class Client extends ClientHandlers {
   async callTool(params: CallToolParams, options: CallToolOptions & { readonly outputSchema?: CustomSchema } = {}): Promise<CallToolResult | TypedCallToolResult<unknown>> {
     const validate = options.validateOutput ?? this.options.validateToolOutput ?? true;
     const { outputSchema } = options;
-    if (validate && (outputSchema !== undefined || options.ensureOutputSchema === true) && !this.toolOutput.listed(params.name)) await this.listAllTools({}, options);
+    if (validate && (outputSchema !== undefined || options.ensureOutputSchema === true) && this.toolOutput.needsListing(params.name)) {
+      await this.listAllTools({}, options);
+      this.toolOutput.markComplete();
+    }
     const answer = await this.call('tools/call', params, options);
     let result = answer as CallToolResult;
     if (isCreateTaskResult(answer)) {

@@ -25,6 +25,8 @@ export class ToolOutputValidator {
   #entries: Map<string, Entry> | undefined;
   /** Tools the last listings showed without an output schema. */
   readonly #without = new Set<string>();
+  /** A full listing was read since the last `clear()`: a tool it did not show is not listed again. */
+  #complete = false;
   readonly #validator: JsonSchemaValidator;
 
   /** `validator` is the client's `jsonSchemaValidator` option; it defaults to the protocol package's engine. */
@@ -52,6 +54,17 @@ export class ToolOutputValidator {
   clear(): void {
     this.#entries?.clear();
     this.#without.clear();
+    this.#complete = false;
+  }
+
+  /** Records that every page of `tools/list` was just read. */
+  markComplete(): void {
+    this.#complete = true;
+  }
+
+  /** Whether listing the tools could tell more about `name`: no full listing since the last change showed it. */
+  needsListing(name: string): boolean {
+    return !this.#complete && !this.listed(name);
   }
 
   /** Whether a listing since the last `clear()` showed `name` (with or without an output schema). */
