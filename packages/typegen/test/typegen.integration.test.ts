@@ -21,6 +21,8 @@ const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const everythingEntry = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
 const EVERYTHING = ['node', everythingEntry, 'stdio'];
 const SHOP = ['node', 'test/fixtures/python-style-server.mjs'];
+/** statemcp's conformance server (apps/everything-server), over stdio. */
+const CONFORMANCE = ['node', 'node_modules/@statemcp/app-everything-server/bin/everything-server.mjs', '--stdio'];
 const scratch = mkdtempSync(join(tmpdir(), 'statemcp-typegen-'));
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -69,6 +71,15 @@ describe('statemcp-typegen', () => {
     expect(run.code).toBe(0);
     expect(run.printed.split('\n').slice(1).map((line) => line.trim())).toEqual(['+ tool lookup', '~ tool place_order: input schema', '- tool legacy_lookup']);
     expect(readFileSync(out, 'utf8')).toContain('priority?: boolean;');
+  });
+
+  it('types the JSON Schema 2020-12 tool of the conformance suite’s server as the schema cases expect', async () => {
+    const out = join(scratch, 'conformance.ts');
+    expect((await typegen(['--out', out, '--', ...CONFORMANCE])).code).toBe(0);
+    const declaration = (text: string) => /export type JsonSchema202012ToolArgs = [\s\S]*?\n\}\);\n/.exec(text)?.[0];
+    const live = declaration(readFileSync(out, 'utf8'));
+    expect(live).toContain('contactMethod?: "phone" | "email";');
+    expect(live).toBe(declaration(readFileSync(join(packageRoot, 'test/generated/schema-cases.ts'), 'utf8')));
   });
 
   it('refuses a bad command line and a server that cannot be reached, with exit code 1', async () => {
