@@ -9,20 +9,20 @@ import { z } from 'zod';
 
 const CLIMATE: Readonly<Record<string, number>> = { lyon: 14, oslo: 6, lima: 19 };
 
-/** A tool defined on its own (`defineTool`), the form for servers with many tools. */
-const forecast = defineTool(
-  {
-    description: 'Forecast for a city',
-    inputSchema: { city: z.string(), days: z.number().int().min(1).max(7).default(1) },
-    outputSchema: { city: z.string(), celsius: z.array(z.number()), summary: z.enum(['sunny', 'cloudy', 'rain']) },
-  },
+/**
+ * A tool defined on its own (`defineTool`), the form for servers with many tools. Given the
+ * config first, `.handle` types the handler from the schemas already fixed, so the enum member
+ * in its result keeps its literal type.
+ */
+const forecast = defineTool({
+  description: 'Forecast for a city',
+  inputSchema: { city: z.string(), days: z.number().int().min(1).max(7).default(1) },
+  outputSchema: { city: z.string(), celsius: z.array(z.number()), summary: z.enum(['sunny', 'cloudy', 'rain']) },
+}).handle(({ city, days }) => {
   // The structured value alone is enough: it becomes structuredContent, and its JSON text the content.
-  // (An enum member in it needs `as const`: TypeScript widens a literal while it picks the overload.)
-  ({ city, days }) => {
-    const base = CLIMATE[city.toLowerCase()] ?? 10;
-    return { city, celsius: Array.from({ length: days }, (_, day) => base + day), summary: base > 12 ? ('sunny' as const) : ('cloudy' as const) };
-  },
-);
+  const base = CLIMATE[city.toLowerCase()] ?? 10;
+  return { city, celsius: Array.from({ length: days }, (_, day) => base + day), summary: base > 12 ? 'sunny' : 'cloudy' };
+});
 
 /** Builds the server; `main.ts` serves it over stdio. */
 export function createWeatherServer() {

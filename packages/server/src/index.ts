@@ -35,7 +35,7 @@ export type { RegisteredTool, ToolInput, ToolArgs, ToolCallback, ToolConfig, Too
 export type { StructuredToolResult, ToolErrorResult, ToolResultOf } from './tool-results.js';
 export type { NoDefinitions, WithPrompt, WithResource, WithTool } from './typed-definitions.js';
 export { defineTool } from './tool-definitions.js';
-export type { DefinedTool, ToolsDefinitions } from './tool-definitions.js';
+export type { DefinedTool, ToolBuilder, ToolsDefinitions } from './tool-definitions.js';
 export type { DefinitionsOf, HasDefinitions, McpDefinitions, PromptTypes, ResourceTypes, ToolTypes } from '@statemcp/protocol';
 export type { RegistrationHandle } from './registry.js';
 export type {

@@ -8,6 +8,7 @@
 import type { InferObject, ObjectSchemaInput } from './object-schema.js';
 import type { ToolResultOf } from './tool-results.js';
 import type { ToolArgs, ToolCallback, ToolConfig, ToolConfigWithOutput, ToolInput } from './tools.js';
+import type { CallToolResult } from './wire-types.js';
 
 /** A tool's config and handler, with the types the typed client reads: the arguments it sends and the structured result. */
 export interface DefinedTool<Args, Structured> {
@@ -17,9 +18,20 @@ export interface DefinedTool<Args, Structured> {
   readonly '~types'?: { readonly args: Args; readonly structured: Structured };
 }
 
+/** `defineTool(config)` before its handler: `.handle(handler)` makes the tool. */
+export interface ToolBuilder<Args, Input, Result, Structured> {
+  /**
+   * The handler, typed from the schemas given first: with them already fixed, every literal
+   * in the result (an enum member of the structured value) keeps its literal type.
+   */
+  handle(handler: ToolCallback<Args, Result>): DefinedTool<Input, Structured>;
+}
+
 /**
  * Defines a tool: the same config and handler as `registerTool`, the handler typed from the
  * schemas (its result from the `outputSchema`). Register it with `server.withTools({ name: tool })`.
+ * Given the config alone, it returns a builder whose `.handle(handler)` makes the tool: the
+ * form that keeps literal types in an inline result (`{ summary: 'sunny' }` for an enum).
  *
  * @example
  * ```ts
@@ -32,8 +44,16 @@ export function defineTool<I extends ObjectSchemaInput | undefined, O extends Ob
   config: ToolConfigWithOutput<I, O>,
   handler: ToolCallback<ToolArgs<I>, ToolResultOf<InferObject<O>>>,
 ): DefinedTool<ToolInput<I>, InferObject<O>>;
-export function defineTool(config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler: ToolCallback<never, unknown>): DefinedTool<unknown, unknown> {
-  return { config, handler };
+export function defineTool<I extends ObjectSchemaInput | undefined, O extends ObjectSchemaInput>(
+  config: ToolConfigWithOutput<I, O>,
+): ToolBuilder<ToolArgs<I>, ToolInput<I>, ToolResultOf<InferObject<O>>, InferObject<O>>;
+export function defineTool<I extends ObjectSchemaInput | undefined = undefined>(config: ToolConfig<I, undefined>): ToolBuilder<ToolArgs<I>, ToolInput<I>, CallToolResult, undefined>;
+export function defineTool(
+  config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>,
+  handler?: ToolCallback<never, unknown>,
+): unknown {
+  if (handler !== undefined) return { config, handler } satisfies DefinedTool<unknown, unknown>;
+  return { handle: (later: ToolCallback<never, unknown>): DefinedTool<unknown, unknown> => ({ config, handler: later }) };
 }
 
 /** The definitions `withTools(tools)` adds: one entry per key. */

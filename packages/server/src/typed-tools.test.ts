@@ -106,7 +106,11 @@ describe('McpServer typed handlers', () => {
       const ping = defineTool({}, () => ({ content: [{ type: 'text', text: 'pong' }] }));
       // @ts-expect-error the structured value breaks the output schema
       defineTool({ outputSchema: { celsius: z.number() } }, () => ({ celsius: 'warm' }));
-      const server = new McpServer(INFO).withTools({ forecast, ping }).withPrompt('brief', {}, () => ({ messages: [] }));
+      // The builder form keeps literals: an enum member needs no `as const`.
+      const sky = defineTool({ inputSchema: { hour: z.number() }, outputSchema: { sky: z.enum(['day', 'night']) } }).handle(({ hour }) => ({ sky: hour < 18 ? 'day' : 'night' }));
+      // @ts-expect-error not a member of the enum
+      defineTool({ outputSchema: { sky: z.enum(['day', 'night']) } }).handle(() => ({ sky: 'dusk' }));
+      const server = new McpServer(INFO).withTools({ forecast, ping, sky }).withPrompt('brief', {}, () => ({ messages: [] }));
       type Definitions = DefinitionsOf<typeof server>;
       expectTypeOf<Definitions['tools']['forecast']>().toEqualTypeOf<{ readonly args: { city: string }; readonly structured: { celsius: number } }>();
       expectTypeOf<Definitions['tools']['ping']['structured']>().toEqualTypeOf<undefined>();
@@ -114,6 +118,8 @@ describe('McpServer typed handlers', () => {
       const test = await initializedClient(server);
       await expect(test.client.request('tools/call', { name: 'forecast', arguments: { city: 'Lyon' } })).resolves.toMatchObject({ structuredContent: { celsius: 4 } });
       await expect(test.client.request('tools/call', { name: 'ping', arguments: {} })).resolves.toEqual({ content: [{ type: 'text', text: 'pong' }] });
+      await expect(test.client.request('tools/call', { name: 'sky', arguments: { hour: 20 } })).resolves.toMatchObject({ structuredContent: { sky: 'night' } });
+      expectTypeOf<Definitions['tools']['sky']['structured']>().toEqualTypeOf<{ sky: 'day' | 'night' }>();
     });
   });
 });
