@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, InvalidResultError, ToolOutputError, typedClient } from '@statemcp/client';
+import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { McpServer } from '@statemcp/server';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
+import { z } from 'zod';
 import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { main } from '../src/index.js';
 import type { EverythingDefinitions } from './generated/everything.js';
@@ -80,6 +83,25 @@ describe('statemcp-typegen', () => {
     const live = declaration(readFileSync(out, 'utf8'));
     expect(live).toContain('contactMethod?: "phone" | "email";');
     expect(live).toBe(declaration(readFileSync(join(packageRoot, 'test/generated/schema-cases.ts'), 'utf8')));
+  });
+
+  it('reads a server over Streamable HTTP (--url)', async () => {
+    const weather = () =>
+      new McpServer({ name: 'http-weather', version: '1.0.0' })
+        .withTool('forecast', { inputSchema: { city: z.string() }, outputSchema: { celsius: z.number().nullable() } }, () => ({ celsius: null }))
+        .withResourceTemplate('report', 'weather://{city}/report', {}, (uri) => ({ contents: [{ uri, text: 'mild' }] }));
+    const http = await createStreamableHttpServer({ connect: (transport) => weather().connect(transport) }).listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const out = join(scratch, 'http-weather.ts');
+      const run = await typegen(['--out', out, '--name', 'Weather', '--url', http.url.href]);
+      expect(run.code).toBe(0);
+      const code = readFileSync(out, 'utf8');
+      expect(code).toContain('forecast: { args: ForecastArgs; structured: ForecastResult };');
+      expect(code).toContain('export type ForecastResult = {\n  celsius: number | null;\n};');
+      expect(code).toContain('report: { uriTemplate: "weather://{city}/report"; variables: UriTemplateVariables<"weather://{city}/report"> };');
+    } finally {
+      await http.close();
+    }
   });
 
   it('refuses a bad command line and a server that cannot be reached, with exit code 1', async () => {
