@@ -5,6 +5,7 @@ const guide = [
   { text: 'The lifecycle', link: '/guide/lifecycle' },
   { text: 'Timeouts, cancellation, progress', link: '/guide/timeouts-cancellation-progress' },
   { text: 'Errors', link: '/guide/errors' },
+  { text: 'A typed client', link: '/guide/typed-client' },
   { text: 'Transports and shutdown', link: '/guide/transports' },
   { text: 'Deploying over HTTP', link: '/guide/deploying-http' },
   { text: 'Scaling out over Redis', link: '/guide/scale-out' },

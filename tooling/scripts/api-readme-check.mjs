@@ -26,6 +26,7 @@ const ENTRIES = {
   'redis-store': ['src/index.ts'],
   cli: ['src/index.ts'],
   'create-statemcp': ['src/index.ts'],
+  typegen: ['src/index.ts'],
 };
 
 /** The public names of one index file (the alias when renamed with `as`). */

@@ -20,7 +20,8 @@ import {
   type RequestHandler,
 } from '@statemcp/protocol';
 import { customSpec, type CustomCallOptions, type CustomNotificationHandler, type CustomNotifyOptions, type CustomRequestHandler } from './custom-methods.js';
-import type { CallOptions, CallToolOptions, ListOptions } from './options.js';
+import type { CallOptions, CallToolOptions, ListOptions, TypedCallToolOptions } from './options.js';
+import { checkStructured, type TypedCallToolResult } from './typed-results.js';
 import { collectPages, pageFetcher, paginate } from './pagination.js';
 import { ToolTask, type TaskChannel } from './tool-task.js';
 import type { DetailedTask as ToolTaskState } from '@statemcp/protocol';
@@ -109,10 +110,28 @@ export class Client extends ClientHandlers {
 
   /**
    * Calls a tool. When a listing gave the tool an `outputSchema`, a successful result must
-   * carry `structuredContent` matching it, or the call rejects with `InvalidResultError`.
-   * A tool-level failure is a result with `isError: true`, not a rejection.
+   * carry `structuredContent` matching it, or the call rejects with `ToolOutputError` (an
+   * `InvalidResultError`). A tool-level failure is a result with `isError: true`, not a rejection.
+   *
+   * With `options.outputSchema` (a zod schema or any Standard Schema) the result is typed: the
+   * tools are listed first when this one was not (so the server's declared schema is checked
+   * too), then `structuredContent` is checked with the schema given and replaced by its output.
+   *
+   * @example
+   * ```ts
+   * const result = await client.callTool({ name: 'forecast', arguments: { city: 'Lyon' } }, { outputSchema: z.object({ celsius: z.number() }) });
+   * if (!result.isError) console.log(result.structuredContent.celsius);
+   * ```
    */
-  async callTool(params: CallToolParams, options: CallToolOptions = {}): Promise<CallToolResult> {
+  async callTool<Out>(params: CallToolParams, options: TypedCallToolOptions<Out>): Promise<TypedCallToolResult<Out>>;
+  async callTool(params: CallToolParams, options?: CallToolOptions): Promise<CallToolResult>;
+  async callTool(params: CallToolParams, options: CallToolOptions & { readonly outputSchema?: CustomSchema } = {}): Promise<CallToolResult | TypedCallToolResult<unknown>> {
+    const validate = options.validateOutput ?? this.options.validateToolOutput ?? true;
+    const { outputSchema } = options;
+    if (validate && (outputSchema !== undefined || options.ensureOutputSchema === true) && this.toolOutput.needsListing(params.name)) {
+      await this.listAllTools({}, options);
+      this.toolOutput.markComplete();
+    }
     const answer = await this.call('tools/call', params, options);
     let result = answer as CallToolResult;
     if (isCreateTaskResult(answer)) {
@@ -122,8 +141,8 @@ export class Client extends ClientHandlers {
       options.onTask?.(handle);
       result = await handle.result(options.signal);
     }
-    if (options.validateOutput ?? this.options.validateToolOutput ?? true) this.toolOutput.validate(params.name, result);
-    return result;
+    if (validate) this.toolOutput.validate(params.name, result);
+    return outputSchema === undefined ? result : checkStructured(params.name, result, outputSchema);
   }
 
   /**

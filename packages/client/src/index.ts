@@ -11,6 +11,10 @@ export { applyFormDefaults } from './elicitation.js';
 export type { ListChangedOptions } from './list-refresh.js';
 export type { ListenEnd, ListenHandle, ListenNotification, ListenOptions, SubscriptionFilter, TaskWatch } from './listen.js';
 export type { ResponseCacheEvent, ResponseCacheOptions, ResponseCacheStats } from './response-cache.js';
+export { typedClient } from './typed-client.js';
+export type { CallError, CallOutcome, CallParams, PromptCallError, ResourceCallError, ToolCallError, ToolResultFor, TypedCall, TypedClient } from './typed-client.js';
+export type { TypedCallToolResult } from './typed-results.js';
+export type { DefinitionsOf, HasDefinitions, McpDefinitions, PromptTypes, ResourceTypes, ToolTypes, UriTemplateVariables } from '@statemcp/protocol';
 
 export type {
   CallOptions,
@@ -22,6 +26,7 @@ export type {
   HandlerContext,
   ListChangedHandlers,
   ListOptions,
+  TypedCallToolOptions,
   SamplingHandler,
   SamplingSettings,
 } from './options.js';
@@ -80,5 +85,6 @@ export {
   RequestCancelledError,
   RequestTimeoutError,
   TooManyPagesError,
+  ToolOutputError,
   UnsupportedProtocolVersionError,
 } from '@statemcp/protocol';

@@ -2,7 +2,7 @@
  * Options of the {@link Client}, of its calls, and the types of the handlers it runs for
  * requests that the server sends (sampling, elicitation).
  */
-import type { Clock, JsonObject, CloseInfo, EraPreference, InspectListener, JsonSchemaValidator, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
+import type { Clock, CustomSchema, JsonObject, CloseInfo, EraPreference, InspectListener, JsonSchemaValidator, ProgressUpdate, RequestContext, TraceContext, TraceContextProvider } from '@statemcp/protocol';
 import type { ToolTask } from './tool-task.js';
 import type { ListChangedOptions } from './list-refresh.js';
 import type { ResponseCacheOptions } from './response-cache.js';
@@ -165,6 +165,18 @@ export interface CallToolOptions extends CallOptions {
    * `callTool` waits for the final result.
    */
   readonly onTask?: (task: ToolTask) => void;
+  /**
+   * List the tools first (once) when no listing since the last `tools/list_changed` showed this
+   * tool, so its result is checked against the `outputSchema` the server declares even when
+   * nothing listed the tools before. Implied by `outputSchema`; the typed client sets it.
+   */
+  readonly ensureOutputSchema?: boolean;
+}
+
+/** Options of `callTool` with a schema of the `structuredContent` expected (a zod schema or any Standard Schema). */
+export interface TypedCallToolOptions<Out> extends CallToolOptions {
+  /** Checked after the server's declared `outputSchema`; its output is the `structuredContent` returned. */
+  readonly outputSchema: CustomSchema<Out>;
 }
 
 /** Options of `connect`. */

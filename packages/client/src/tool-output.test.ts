@@ -1,4 +1,4 @@
-import { InvalidResultError, compileJsonSchema } from '@statemcp/protocol';
+import { InvalidResultError, ToolOutputError, compileJsonSchema } from '@statemcp/protocol';
 import { createAjvValidator } from '@statemcp/protocol/ajv';
 import { describe, expect, it } from 'vitest';
 import { createScriptedServer } from '../test/scripted-server.js';
@@ -83,4 +83,24 @@ describe('Client jsonSchemaValidator option', () => {
     expect((error as Error).message).toMatch(/#\/email: must match format "email"/);
     await client.close();
   }, AJV_TIMEOUT_MS);
+});
+
+describe('Client#callTool with ensureOutputSchema', () => {
+  it('lists the tools once, checks the declared schema, and does not list again for a tool the listing lacks', async () => {
+    const tools = [{ name: 'count', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }];
+    const server = await createScriptedServer({
+      capabilities: { tools: {} },
+      answer: (method, params) => (method === 'tools/list' ? { tools } : method === 'tools/call' ? { content: [], structuredContent: { n: params?.name === 'count' ? 'many' : 1 } } : undefined),
+    });
+    const client = new Client({ name: 'c', version: '1' });
+    await client.connect(server.clientSide);
+    const error = await client.callTool({ name: 'count' }, { ensureOutputSchema: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolOutputError);
+    expect(error).toBeInstanceOf(InvalidResultError);
+    expect(error).toMatchObject({ code: 'INVALID_RESULT', tool: 'count', structuredContent: { n: 'many' } });
+    await client.callTool({ name: 'hidden' }, { ensureOutputSchema: true });
+    await client.callTool({ name: 'hidden' }, { ensureOutputSchema: true });
+    expect(server.requests('tools/list')).toHaveLength(1);
+    await client.close();
+  });
 });

@@ -7,7 +7,7 @@
  * protocol package's `compileJsonSchema`, or the client's `jsonSchemaValidator`): an unknown dialect fails the check with a clear
  * error rather than passing.
  */
-import { InvalidResultError, defaultJsonSchemaValidator, type JsonSchemaCheck, type JsonSchemaValidator } from '@statemcp/protocol';
+import { ToolOutputError, defaultJsonSchemaValidator, type JsonSchemaCheck, type JsonSchemaValidator } from '@statemcp/protocol';
 import type { CallToolResult, Tool } from './types.js';
 
 type Check = JsonSchemaCheck;
@@ -23,6 +23,10 @@ interface Entry {
 export class ToolOutputValidator {
   /** Built by the first listing that gives a tool an output schema. */
   #entries: Map<string, Entry> | undefined;
+  /** Tools the last listings showed without an output schema. */
+  readonly #without = new Set<string>();
+  /** A full listing was read since the last `clear()`: a tool it did not show is not listed again. */
+  #complete = false;
   readonly #validator: JsonSchemaValidator;
 
   /** `validator` is the client's `jsonSchemaValidator` option; it defaults to the protocol package's engine. */
@@ -36,8 +40,10 @@ export class ToolOutputValidator {
       const schema = tool.outputSchema;
       if (schema === undefined) {
         this.#entries?.delete(tool.name);
+        this.#without.add(tool.name);
         continue;
       }
+      this.#without.delete(tool.name);
       const key = JSON.stringify(schema);
       const entries = (this.#entries ??= new Map());
       if (entries.get(tool.name)?.key !== key) entries.set(tool.name, { schema, key, check: undefined });
@@ -47,6 +53,23 @@ export class ToolOutputValidator {
   /** Forgets every schema (the server said its tool list changed). */
   clear(): void {
     this.#entries?.clear();
+    this.#without.clear();
+    this.#complete = false;
+  }
+
+  /** Records that every page of `tools/list` was just read. */
+  markComplete(): void {
+    this.#complete = true;
+  }
+
+  /** Whether listing the tools could tell more about `name`: no full listing since the last change showed it. */
+  needsListing(name: string): boolean {
+    return !this.#complete && !this.listed(name);
+  }
+
+  /** Whether a listing since the last `clear()` showed `name` (with or without an output schema). */
+  listed(name: string): boolean {
+    return this.#without.has(name) || this.has(name);
   }
 
   /** True when a listing gave `name` an output schema. */
@@ -55,7 +78,7 @@ export class ToolOutputValidator {
   }
 
   /**
-   * Throws `InvalidResultError` when `result` breaks the tool's output schema: a successful
+   * Throws `ToolOutputError` (an `InvalidResultError`) when `result` breaks the tool's output schema: a successful
    * result must carry `structuredContent`, and it must validate. Error results
    * (`isError: true`) and tools never listed are not checked.
    */
@@ -63,10 +86,10 @@ export class ToolOutputValidator {
     const entry = this.#entries?.get(name);
     if (entry === undefined || result.isError === true) return;
     if (result.structuredContent === undefined) {
-      throw new InvalidResultError(`Tool ${name} declares an outputSchema but its result has no structuredContent`);
+      throw new ToolOutputError(name, undefined, 'no structuredContent');
     }
     entry.check ??= this.#validator.compile(entry.schema);
     const problem = entry.check(result.structuredContent);
-    if (problem !== undefined) throw new InvalidResultError(`Tool ${name} returned structuredContent that does not match its outputSchema: ${problem}`);
+    if (problem !== undefined) throw new ToolOutputError(name, result.structuredContent, problem);
   }
 }

@@ -42,6 +42,7 @@ export {
   InvalidArgumentError,
   InputRoundsExceededError,
   InvalidResultError,
+  ToolOutputError,
   InvalidStateError,
   JsonRpcError,
   McpError,
@@ -178,6 +179,14 @@ export type {
 export { compileJsonSchema, defaultJsonSchemaValidator, jsonSchemaDialect } from './json-schema/validator.js';
 export type { JsonSchemaCheck, JsonSchemaDialect, JsonSchemaValidator } from './json-schema/validator.js';
 
+// RFC 6570 URI templates (resource templates: matched by the server, expanded by the typed client)
+export { UriTemplate } from './uri-template/uri-template.js';
+export type { UriTemplateValue } from './uri-template/uri-template.js';
+export type { UriTemplateMatch, UriTemplateVariables } from './uri-template/uri-template-match.js';
+
+// Typed definitions of a server (typed client, statemcp-typegen)
+export type { DefinitionsOf, HasDefinitions, McpDefinitions, PromptTypes, ResourceTypes, ToolTypes } from './typed/definitions.js';
+
 // Capabilities
 export { METHOD_CAPABILITIES, capabilityFor, capabilityName, hasCapability } from './capabilities/table.js';
 export type { CapabilityRequirement } from './capabilities/table.js';
@@ -221,8 +230,8 @@ export { Session } from './session/session.js';
 export type { DiscoverResultShape, EraPreference, NegotiateOptions, NegotiateOutcome } from './session/discovery.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
 export { INPUT_REQUIRED_METHODS } from './session/input-rounds.js';
-export { CustomMethodTable, assertCustomMethodName, customMethodRefusal, customOptInPath, declareCustomOptIns } from './session/custom-methods.js';
-export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, CustomSchemaResult, InferCustom } from './session/custom-methods.js';
+export { CustomMethodTable, assertCustomMethodName, customMethodRefusal, customOptInPath, declareCustomOptIns, validateCustomAsync } from './session/custom-methods.js';
+export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, CustomSchemaResult, CustomValidation, InferCustom } from './session/custom-methods.js';
 export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
 
 // Scale-out: what the instances of one server share

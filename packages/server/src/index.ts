@@ -31,7 +31,12 @@ export type { ServerClusterOptions } from './shared-subscriptions.js';
 export type { CustomNotificationHandler, CustomNotifyOptions, CustomRequestHandler, CustomRequestOptions } from './custom-methods.js';
 export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, InferCustom } from '@statemcp/protocol';
 
-export type { RegisteredTool, ToolArgs, ToolCallback, ToolConfig, ToolUpdate } from './tools.js';
+export type { RegisteredTool, ToolInput, ToolArgs, ToolCallback, ToolConfig, ToolConfigWithOutput, ToolUpdate } from './tools.js';
+export type { StructuredToolResult, ToolErrorResult, ToolResultOf } from './tool-results.js';
+export type { NoDefinitions, WithPrompt, WithResource, WithTool } from './typed-definitions.js';
+export { defineTool } from './tool-definitions.js';
+export type { DefinedTool, ToolBuilder, ToolsDefinitions } from './tool-definitions.js';
+export type { DefinitionsOf, HasDefinitions, McpDefinitions, PromptTypes, ResourceTypes, ToolTypes } from '@statemcp/protocol';
 export type { RegistrationHandle } from './registry.js';
 export type {
   ReadResourceCallback,
@@ -43,12 +48,12 @@ export type {
   ResourceTemplateUpdate,
   ResourceUpdate,
 } from './resources.js';
-export type { PromptArgs, PromptArgsInput, PromptArgumentDefinition, PromptCallback, PromptConfig, PromptUpdate, RegisteredPrompt } from './prompts.js';
+export type { PromptInput, PromptArgs, PromptArgsInput, PromptArgumentDefinition, PromptCallback, PromptConfig, PromptUpdate, RegisteredPrompt } from './prompts.js';
 export { MAX_COMPLETION_VALUES } from './completions.js';
 export { DEFAULT_CACHE_HINTS } from './caching.js';
 export type { CacheHints, CacheScope } from './caching.js';
 export type { Completer, CompletionContext, CompletionValues } from './completions.js';
-export type { InferObject, ObjectSchemaInput, RawShape, StandardSchemaLike } from './object-schema.js';
+export type { InferObject, InferObjectInput, ObjectSchemaInput, RawShape, StandardSchemaLike } from './object-schema.js';
 
 export { UriTemplate } from './uri-template.js';
 export type { UriTemplateValue } from './uri-template.js';

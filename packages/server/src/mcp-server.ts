@@ -14,12 +14,12 @@
  * const connection = await server.connect(transport);
  * ```
  */
-import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, isExtensionId, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type JsonSchemaValidator, type Transport } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, isExtensionId, type HasDefinitions, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type JsonSchemaValidator, type Transport } from '@statemcp/protocol';
 import { completeResult, type CacheHints } from './caching.js';
 import { NO_COMPLETIONS, completerFor, completionResult, resolvedArguments, type Completer } from './completions.js';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
-import type { ObjectSchemaInput } from './object-schema.js';
-import { PromptRegistry, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
+import type { InferObject, ObjectSchemaInput } from './object-schema.js';
+import { PromptRegistry, type PromptInput, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
 import { requestExtra } from './request-extra.js';
 import type { RequestStateOptions } from './request-state.js';
 import {
@@ -37,7 +37,10 @@ import type { LoggingMessage, ServerConnection } from './server-connection.js';
 import { ExtensionTasks, type ExtensionTaskOptions, type TaskNotifier } from './tasks/extension-tasks.js';
 import { TaskStore, type TaskStoreOptions } from './tasks/task-store.js';
 import { ToolTasks } from './tasks/tool-tasks.js';
-import { ToolRegistry, type RegisteredTool, type ToolArgs, type ToolCallback, type ToolConfig } from './tools.js';
+import type { ToolResultOf } from './tool-results.js';
+import { ToolRegistry, type RegisteredTool, type ToolArgs, type ToolCallback, type ToolConfig, type ToolConfigWithOutput, type ToolInput } from './tools.js';
+import type { NoDefinitions, WithPrompt, WithResource, WithTool } from './typed-definitions.js';
+import type { DefinedTool, ToolsDefinitions } from './tool-definitions.js';
 import type { UriTemplateVariables } from './uri-template-match.js';
 import type { Implementation, ServerCapabilities } from './wire-types.js';
 
@@ -111,7 +114,9 @@ const LISTEN_KEY: Readonly<Record<ListKind, string>> = Object.freeze({
  * The high-level MCP server: registrations shared by every connection, capabilities derived
  * from them, one `ServerConnection` per connected transport.
  */
-export class McpServer {
+export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
+  /** The registrations made with the `with…` methods, in the type only (never set): see `typedClient` in `@statemcp/client`. */
+  declare readonly '~definitions'?: D;
   /** The low-level server (raw handlers, connections). */
   readonly server: Server;
   readonly #options: McpServerOptions;
@@ -217,16 +222,80 @@ export class McpServer {
    * Schema object (kept verbatim, arguments then unvalidated); its JSON Schema is computed
    * once, here. The handler gets the validated arguments and a {@link RequestExtra}; what
    * it throws becomes an `isError: true` result (a thrown `JsonRpcError` stays a protocol
-   * error). With an `outputSchema`, `structuredContent` is checked and a mismatch is -32603.
+   * error). With an `outputSchema`, the handler's result is typed from it: it returns a result
+   * whose `structuredContent` has the schema's type, or that value alone (then `content` is its
+   * JSON text); `structuredContent` is checked and a mismatch is -32603.
    */
-  registerTool<I extends ObjectSchemaInput | undefined = undefined, O extends ObjectSchemaInput | undefined = undefined>(
-    name: string,
-    config: ToolConfig<I, O>,
-    handler: ToolCallback<ToolArgs<I>>,
-  ): RegisteredTool {
+  registerTool<I extends ObjectSchemaInput | undefined = undefined>(name: string, config: ToolConfig<I, undefined>, handler: ToolCallback<ToolArgs<I>>): RegisteredTool;
+  registerTool<I extends ObjectSchemaInput | undefined, O extends ObjectSchemaInput>(name: string, config: ToolConfigWithOutput<I, O>, handler: ToolCallback<ToolArgs<I>, ToolResultOf<InferObject<O>>>): RegisteredTool;
+  registerTool(name: string, config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler: ToolCallback<never, unknown>): RegisteredTool {
     const handle = this.#tools.register(name, config, handler);
     this.#installTools();
     return handle;
+  }
+
+  /**
+   * {@link McpServer.registerTool}, returning the server typed with one more tool (its arguments and
+   * structured result), so that `typeof server` describes it to `typedClient` in
+   * `@statemcp/client`. Chain the calls and export the result's type.
+   *
+   * @example
+   * ```ts
+   * export const server = new McpServer({ name: 'weather', version: '1.0.0' })
+   *   .withTool('forecast', { inputSchema: { city: z.string() }, outputSchema: { celsius: z.number() } }, ({ city }) => ({ celsius: city.length }));
+   * export type WeatherServer = typeof server;
+   * ```
+   */
+  withTool<N extends string, I extends ObjectSchemaInput | undefined = undefined>(
+    name: N,
+    config: ToolConfig<I, undefined>,
+    handler: ToolCallback<ToolArgs<I>>,
+  ): McpServer<WithTool<D, N, ToolInput<I>, undefined>>;
+  withTool<N extends string, I extends ObjectSchemaInput | undefined, O extends ObjectSchemaInput>(
+    name: N,
+    config: ToolConfigWithOutput<I, O>,
+    handler: ToolCallback<ToolArgs<I>, ToolResultOf<InferObject<O>>>,
+  ): McpServer<WithTool<D, N, ToolInput<I>, InferObject<O>>>;
+  withTool(name: string, config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler: ToolCallback<never, unknown>): unknown {
+    this.registerTool(name, config as ToolConfig<undefined, undefined>, handler as ToolCallback<ToolArgs<undefined>>);
+    return this;
+  }
+
+  /**
+   * Registers every tool of `tools` under its key (tools made with `defineTool`), returning the
+   * server typed with them: the form for servers with many tools, each defined in its own
+   * statement (a chain of more than about 80 `withTool` calls outgrows the type checker's depth).
+   */
+  withTools<const T extends { readonly [name: string]: DefinedTool<unknown, unknown> }>(tools: T): McpServer<D & ToolsDefinitions<T>> {
+    for (const [name, tool] of Object.entries(tools)) this.registerTool(name, tool.config as ToolConfig<undefined, undefined>, tool.handler as ToolCallback<ToolArgs<undefined>>);
+    return this as never;
+  }
+
+  /** {@link McpServer.registerPrompt}, returning the server typed with one more prompt (see {@link McpServer.withTool}). */
+  withPrompt<N extends string, A extends PromptArgsInput | undefined = undefined>(
+    name: N,
+    config: PromptConfig<A>,
+    handler: PromptCallback<PromptArgs<A>>,
+  ): McpServer<WithPrompt<D, N, PromptInput<A>>> {
+    this.registerPrompt(name, config, handler);
+    return this as never;
+  }
+
+  /** {@link McpServer.registerResource}, returning the server typed with one more resource (see {@link McpServer.withTool}). */
+  withResource<N extends string, U extends string>(name: N, uri: U, metadata: ResourceMetadata, read: ReadResourceCallback): McpServer<WithResource<D, N, U, NoDefinitions>> {
+    this.registerResource(name, uri, metadata, read);
+    return this as never;
+  }
+
+  /** {@link McpServer.registerResourceTemplate}, returning the server typed with one more template and its variables (see {@link McpServer.withTool}). */
+  withResourceTemplate<N extends string, T extends string>(
+    name: N,
+    uriTemplate: T,
+    metadata: ResourceTemplateMetadata,
+    read: ReadResourceTemplateCallback<UriTemplateVariables<T>>,
+  ): McpServer<WithResource<D, N, T, UriTemplateVariables<T>>> {
+    this.registerResourceTemplate(name, uriTemplate, metadata, read);
+    return this as never;
   }
 
   /** Registers a resource at a fixed URI. */

@@ -52,6 +52,25 @@ type ShapeOutput<S extends RawShape> = Simplify<
   }
 >;
 
+type InputOf<S> = S extends { readonly '~standard': { readonly types?: infer T } } ? (NonNullable<T> extends { readonly input: infer I } ? I : unknown) : unknown;
+type ShapeInput<S extends RawShape> = Simplify<
+  { [K in keyof S as undefined extends InputOf<S[K]> ? never : K]: InputOf<S[K]> } & {
+    [K in keyof S as undefined extends InputOf<S[K]> ? K : never]?: InputOf<S[K]>;
+  }
+>;
+
+/**
+ * What a caller may send for a schema input (before defaults and transforms): the arguments a
+ * typed client takes. Equal to {@link InferObject} unless the schema has defaults or transforms.
+ */
+export type InferObjectInput<S> = S extends StandardSchemaLike
+  ? InputOf<S>
+  : S extends { readonly type: 'object' }
+    ? { [key: string]: unknown }
+    : S extends RawShape
+      ? ShapeInput<S>
+      : { [key: string]: unknown };
+
 /** The validated value type of a schema input: inferred for schemas and shapes, a plain record for JSON Schema. */
 export type InferObject<S> = S extends StandardSchemaLike
   ? OutputOf<S>

@@ -10,7 +10,7 @@
  */
 import { ErrorCode, JsonRpcError, type JsonObject, type JsonSchemaValidator } from '@statemcp/protocol';
 import type { Completer } from './completions.js';
-import { compileObjectSchema, type CompiledSchema, type InferObject, type ObjectSchemaInput } from './object-schema.js';
+import { compileObjectSchema, type CompiledSchema, type InferObject, type InferObjectInput, type ObjectSchemaInput } from './object-schema.js';
 import { paginate } from './pagination.js';
 import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import type { RequestExtra } from './request-extra.js';
@@ -50,6 +50,13 @@ export type PromptArgs<A> = A extends readonly PromptArgumentDefinition[]
   ? { [key: string]: string | undefined }
   : A extends ObjectSchemaInput
     ? InferObject<A>
+    : { [key: string]: never };
+
+/** The arguments a client sends to `prompts/get` (before defaults): what the typed client takes. */
+export type PromptInput<A> = A extends readonly PromptArgumentDefinition[]
+  ? { [key: string]: string | undefined }
+  : A extends ObjectSchemaInput
+    ? InferObjectInput<A>
     : { [key: string]: never };
 
 /** Renders a prompt from its validated arguments. */

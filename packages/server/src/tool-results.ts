@@ -5,12 +5,36 @@
  * the tool's output schema (otherwise -32603: the server broke its own contract, which
  * the model cannot fix); revisions before 2025-06-18 get no `structuredContent`, only its
  * JSON text; the result is checked against the revision's `CallToolResult` schema.
+ *
+ * A tool with an output schema may return its structured value alone: it becomes
+ * `structuredContent`, and `content` gets one text block with the value serialized as JSON
+ * (2025-06-18, "Tools: structured content": a tool returning structured content SHOULD also
+ * return the serialized JSON in a TextContent block).
  */
 import { ErrorCode, JsonRpcError, getRevision, hasFeature, type JsonObject } from '@statemcp/protocol';
 import type { CompiledSchema } from './object-schema.js';
 import { thenMaybe, type MaybePromise } from './sync-or-async.js';
 import { completeResult } from './caching.js';
 import type { CallToolResult } from './wire-types.js';
+
+/** A `CallToolResult` whose `structuredContent` has the type the tool's output schema gives. */
+export type StructuredToolResult<Out> = Omit<CallToolResult, 'structuredContent'> & { structuredContent: Out };
+
+/** A tool execution error (`isError: true`): its `structuredContent`, if any, is not checked. */
+export type ToolErrorResult = CallToolResult & { isError: true };
+
+/**
+ * What a handler of a tool with an output schema returns: a full result whose
+ * `structuredContent` matches the schema, an error result, or the structured value alone. A
+ * value that has `content`, `structuredContent` or `isError` at its top level would read as a
+ * full result, so such a schema takes full results only.
+ */
+export type ToolResultOf<Out> = StructuredToolResult<Out> | ToolErrorResult | (Out extends { content: unknown } | { structuredContent: unknown } | { isError: unknown } ? never : Out);
+
+/** True when a handler's value is a `CallToolResult` rather than a structured value alone. */
+function isFullResult(value: JsonObject): boolean {
+  return 'content' in value || 'structuredContent' in value || 'isError' in value;
+}
 
 /** A tool execution error result with `message` as its text. */
 export function toolErrorResult(message: string): CallToolResult {
@@ -32,7 +56,8 @@ export function finishToolResult(toolName: string, value: unknown, output: Compi
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned a non-object result`);
   }
-  const result: JsonObject = completeResult({ ...(value as JsonObject) }, version);
+  const given = value as JsonObject;
+  const result: JsonObject = completeResult(output !== undefined && !isFullResult(given) ? { structuredContent: given } : { ...given }, version);
   const structured = result.structuredContent;
   if (output === undefined || result.isError === true) return shapeToolResult(toolName, result, version);
   if (typeof structured !== 'object' || structured === null) {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer } from './mcp-server.js';
 import { connectClient, flush, initializedClient } from './test-harness.js';
+import type { CallToolResult } from './wire-types.js';
 
 const INFO = { name: 'tools-server', version: '1.0.0' };
 
@@ -151,8 +152,11 @@ describe('McpServer', () => {
 
     it('answers -32603 when structuredContent breaks the outputSchema or is missing', async () => {
       const server = new McpServer(INFO);
-      server.registerTool('wrong', { outputSchema: { n: z.number() } }, () => ({ content: [], structuredContent: { n: 'x' } }));
-      server.registerTool('missing', { outputSchema: { n: z.number() } }, () => ({ content: [] }));
+      // The handlers' types refuse these results; a handler typed loosely (or JavaScript) can still return them.
+      const wrong = (): CallToolResult => ({ content: [], structuredContent: { n: 'x' } });
+      const missing = (): CallToolResult => ({ content: [] });
+      server.registerTool('wrong', { outputSchema: { n: z.number() } }, wrong as never);
+      server.registerTool('missing', { outputSchema: { n: z.number() } }, missing as never);
       server.registerTool('errors', { outputSchema: { n: z.number() } }, () => ({ content: [{ type: 'text', text: 'failed' }], isError: true }));
       const test = await initializedClient(server);
       await expect(test.client.request('tools/call', { name: 'wrong' })).rejects.toMatchObject({ code: ErrorCode.InternalError });

@@ -5,7 +5,7 @@
  * task augmentation per the tool's `execution.taskSupport`).
  */
 import { ErrorCode, JsonRpcError, type JsonObject, type JsonSchemaValidator } from '@statemcp/protocol';
-import { compileObjectSchema, type CompiledSchema, type InferObject, type ObjectSchemaInput } from './object-schema.js';
+import { compileObjectSchema, type CompiledSchema, type InferObject, type InferObjectInput, type ObjectSchemaInput } from './object-schema.js';
 import { paginate } from './pagination.js';
 import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import { requestExtra, type RequestExtra } from './request-extra.js';
@@ -47,11 +47,17 @@ export interface ToolConfig<I extends ObjectSchemaInput | undefined = undefined,
   readonly _meta?: Meta;
 }
 
+/** The arguments a client sends for an input schema (before defaults): what the typed client takes. */
+export type ToolInput<I> = I extends ObjectSchemaInput ? InferObjectInput<I> : { [key: string]: never };
+
 /** The arguments a tool handler receives for an input schema. */
 export type ToolArgs<I> = I extends ObjectSchemaInput ? InferObject<I> : { [key: string]: never };
 
+/** A tool config with an `outputSchema`: its handler's result is typed from the schema (see `ToolResultOf`). */
+export type ToolConfigWithOutput<I extends ObjectSchemaInput | undefined, O extends ObjectSchemaInput> = ToolConfig<I, O> & { readonly outputSchema: O };
+
 /** Runs a tool with its validated arguments; a thrown Error becomes an `isError` result. */
-export type ToolCallback<Args = { [key: string]: unknown }> = (args: Args, extra: RequestExtra) => CallToolResult | Promise<CallToolResult>;
+export type ToolCallback<Args = { [key: string]: unknown }, Result = CallToolResult> = (args: Args, extra: RequestExtra) => Result | Promise<Result>;
 
 /** What `RegisteredTool.update` takes: a new config, and a new `name` to rename the tool. */
 export type ToolUpdate = ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined> & {
@@ -66,7 +72,7 @@ export interface RegisteredTool extends RegistrationHandle {
    * the tool when `name` is given. Checked before anything changes: a bad schema or a name
    * already taken throws and leaves the tool as it was.
    */
-  update(config: ToolUpdate, handler?: ToolCallback<never>): void;
+  update(config: ToolUpdate, handler?: ToolCallback<never, unknown>): void;
 }
 
 export interface ToolEntry {
@@ -75,7 +81,7 @@ export interface ToolEntry {
   wire: ToolDefinition;
   input: CompiledSchema | undefined;
   output: CompiledSchema | undefined;
-  handler: ToolCallback<never>;
+  handler: ToolCallback<never, unknown>;
   readonly perVersion: Map<string, JsonObject>;
   /** Input properties mirrored in `Mcp-Param-*` headers (2026-07-28 HTTP), computed at the first call. */
   headerParams: ReadonlyMap<string, string> | undefined;
@@ -141,14 +147,14 @@ export class ToolRegistry {
     return this.entries.values().some((entry) => (entry.wire.execution?.taskSupport ?? 'forbidden') !== 'forbidden');
   }
 
-  register(name: string, config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler: ToolCallback<never>): RegisteredTool {
+  register(name: string, config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>, handler: ToolCallback<never, unknown>): RegisteredTool {
     checkToolName(name);
     if (this.entries.has(name)) throw new Error(`Tool ${name} is already registered`);
     const entry: ToolEntry = { name, enabled: true, handler, perVersion: new Map(), ...compileTool(name, config, this.#validator) };
     this.entries.set(name, entry);
     const handle = registrationHandle(this.entries, entry, () => ({ name: entry.name, key: entry.name }));
     return Object.assign(handle, {
-      update: ({ name: newName = entry.name, ...next }: ToolUpdate, nextHandler?: ToolCallback<never>) => {
+      update: ({ name: newName = entry.name, ...next }: ToolUpdate, nextHandler?: ToolCallback<never, unknown>) => {
         checkToolName(newName);
         if (newName !== entry.name && this.entries.has(newName)) throw new Error(`Tool ${newName} is already registered`);
         const compiled = compileTool(newName, next, this.#validator);
@@ -220,7 +226,7 @@ export async function runTool(entry: ToolEntry, args: unknown, extra: RequestExt
 function runToolNow(entry: ToolEntry, args: unknown, extra: RequestExtra, version: string): MaybePromise<JsonObject> {
   let value: unknown;
   try {
-    value = (entry.handler as ToolCallback<unknown>)(args, extra);
+    value = (entry.handler as ToolCallback<unknown, unknown>)(args, extra);
   } catch (error) {
     return finishToolResult(entry.name, resultFromThrown(error), entry.output, version);
   }

@@ -300,8 +300,46 @@ export class RedirectRefusedError extends McpError {
   }
 }
 
-/** A result from the peer did not match the method's result schema. */
-export const InvalidResultError = localClass('InvalidResultError', LocalErrorCode.InvalidResult);
+
+/**
+ * A result from the peer did not match the method's result schema. `instanceof
+ * InvalidResultError` also holds for its specific forms ({@link ToolOutputError}): every error
+ * with the code `INVALID_RESULT` is one.
+ */
+export class InvalidResultError extends McpError {
+  override readonly name: string = 'InvalidResultError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(LocalErrorCode.InvalidResult, message, options);
+  }
+
+  /** `instanceof` by brand and code (for `InvalidResultError`) or by name (for a subclass), across copies of the package. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this === InvalidResultError) return hasBrand(value, LOCAL_BRAND) && (value as { code?: unknown }).code === LocalErrorCode.InvalidResult;
+    return hasBrand(value, LOCAL_BRAND) && (value as { name?: unknown }).name === this.name;
+  }
+}
+
+/**
+ * A tool's result broke its output schema (2025-06-18, "Tools: output schema": clients SHOULD
+ * validate structured results against it): a successful result without `structuredContent`,
+ * or one that does not validate against the schema the server listed (or the schema the caller
+ * passed). The tool, the value received and the problem are kept for the caller.
+ */
+export class ToolOutputError extends InvalidResultError {
+  override readonly name: string = 'ToolOutputError';
+  /** The tool called. */
+  readonly tool: string;
+  /** The `structuredContent` received (`undefined` when the result had none). */
+  readonly structuredContent: unknown;
+  /** What is wrong with it, as the validator said. */
+  readonly problem: string;
+  constructor(tool: string, structuredContent: unknown, problem: string, options?: { cause?: unknown }) {
+    super(`Tool ${tool} ${structuredContent === undefined ? 'declares an outputSchema but its result has no structuredContent' : `returned structuredContent that does not match its outputSchema: ${problem}`}`, options);
+    this.tool = tool;
+    this.structuredContent = structuredContent;
+    this.problem = problem;
+  }
+}
 /** A frame exceeded the transport's maximum message size. */
 export const MessageTooLargeError = localClass('MessageTooLargeError', LocalErrorCode.MessageTooLarge);
 /** The transport failed (spawn error, socket error, HTTP failure). */

@@ -11,7 +11,8 @@
 import { APP_MIME_TYPE, CLIENT_CAPABILITIES_META_KEY, LEGACY_RESOURCE_URI_META_KEY, UI_EXTENSION_ID, extensionSettings, type JsonObject } from '@statemcp/protocol';
 import type { UiExtensionSettings, UiResourceCsp, UiResourceMeta, UiResourcePermissions, UiToolMeta, UiVisibility } from '@statemcp/protocol';
 import type { McpServer } from '../mcp-server.js';
-import type { ObjectSchemaInput } from '../object-schema.js';
+import type { InferObject, ObjectSchemaInput } from '../object-schema.js';
+import type { ToolResultOf } from '../tool-results.js';
 import type { RequestExtra } from '../request-extra.js';
 import type { RegisteredResource, ResourceMetadata } from '../resources.js';
 import type { RegisteredTool, ToolArgs, ToolCallback, ToolConfig } from '../tools.js';
@@ -71,11 +72,18 @@ function checkViewUri(uri: string, what: string): void {
  * });
  * ```
  */
-export function registerAppTool<I extends ObjectSchemaInput | undefined = undefined, O extends ObjectSchemaInput | undefined = undefined>(
+export function registerAppTool<I extends ObjectSchemaInput | undefined = undefined>(server: McpServer, name: string, config: AppToolConfig<I, undefined>, handler: ToolCallback<ToolArgs<I>>): RegisteredTool;
+export function registerAppTool<I extends ObjectSchemaInput | undefined, O extends ObjectSchemaInput>(
   server: McpServer,
   name: string,
-  config: AppToolConfig<I, O>,
-  handler: ToolCallback<ToolArgs<I>>,
+  config: AppToolConfig<I, O> & { readonly outputSchema: O },
+  handler: ToolCallback<ToolArgs<I>, ToolResultOf<InferObject<O>>>,
+): RegisteredTool;
+export function registerAppTool(
+  server: McpServer,
+  name: string,
+  config: AppToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>,
+  handler: ToolCallback<never, unknown>,
 ): RegisteredTool {
   const { ui, ...toolConfig } = config;
   checkViewUri(ui.resourceUri, `Tool ${name}`);
@@ -88,7 +96,7 @@ export function registerAppTool<I extends ObjectSchemaInput | undefined = undefi
   }
   const meta = { ...toolConfig._meta, ui: { ...(toolConfig._meta?.ui as object | undefined), ...ownMeta }, [LEGACY_RESOURCE_URI_META_KEY]: ui.resourceUri };
   declareApps(server);
-  return server.registerTool(name, { ...toolConfig, _meta: meta }, handler);
+  return server.registerTool(name, { ...toolConfig, _meta: meta } as ToolConfig<undefined, undefined>, handler as ToolCallback<ToolArgs<undefined>>);
 }
 
 /**
