@@ -48,6 +48,8 @@ import type {
   SessionOptions,
 } from './options.js';
 import { answerInput, type InputAnswerer } from './input-rounds.js';
+import { runMiddleware } from './middleware.js';
+import { InboundRequestMiddlewareContext, NotificationMessageContext } from './middleware-context.js';
 import { OutboundRequests, abortReason, type OutboundHost } from './outbound.js';
 import { notificationRefusal, requestRefusal } from './method-refusals.js';
 import type { RequestIdentity } from './request-meta.js';
@@ -81,6 +83,8 @@ const DUAL_ERA_VERSIONS: readonly string[] = [...LEGACY_PROTOCOL_VERSIONS, ...MO
 const NO_VERSIONS: readonly string[] = [];
 /** Every session answers `ping` unless it (or its shared handlers) says otherwise. */
 const answerPing: RequestHandler = () => ({});
+/** What a written notification's middleware chain resolves with. */
+const NOTHING_RESULT: JsonObject = Object.freeze({});
 /** `#initializedSent` until a client sends it: one settled promise for every session. */
 const NOTHING_SENT: Promise<void> = Promise.resolve();
 /** Keyed by the supported list itself: a server passes the same list to every connection, so an idle session holds no copies. */
@@ -303,7 +307,21 @@ export class Session {
       }
 
       // A property, not a method: `OutboundRequests` passes it on as a callback.
-      readonly answerInput: InputAnswerer = (method, params, context) => answerInput(this.#session.#requestHandler(method), method, params, context);
+      // A Multi Round-Trip input request reaches its handler through the middleware, as a legacy server's request would.
+      readonly answerInput: InputAnswerer = (method, params, context) => {
+        const handler = this.#session.#requestHandler(method);
+        const chain = this.options.middleware?.for(method);
+        if (chain === undefined || chain.length === 0) return answerInput(handler, method, params, context);
+        return runMiddleware(chain, new InboundRequestMiddlewareContext(this, params, context, undefined, this.clock.now()), () => answerInput(handler, method, params, context));
+      };
+
+      get sessionId(): string {
+        return this.#session.id;
+      }
+
+      get transportSessionId(): string | undefined {
+        return this.#session.#transport?.sessionId;
+      }
 
       useRevision(version: string): Revision {
         return (this.#session.#revision = revisionFor(version));
@@ -581,6 +599,12 @@ export class Session {
     if (schema !== undefined) params = await checkCustomParams(method, schema, params);
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
+    const chain = this.#options.middleware?.for(method);
+    if (chain !== undefined && chain.length > 0) {
+      const context = new NotificationMessageContext(this.#host, 'outbound', method, params ?? {}, this.protocolVersion, undefined);
+      await runMiddleware(chain, context, () => this.#write(message, options.relatedRequestId).then(() => NOTHING_RESULT));
+      return;
+    }
     await this.#write(message, options.relatedRequestId);
   }
 
