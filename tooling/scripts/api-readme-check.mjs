@@ -24,6 +24,7 @@ const ENTRIES = {
   ],
   inspector: ['src/index.ts'],
   'redis-store': ['src/index.ts'],
+  opentelemetry: ['src/index.ts'],
 };
 
 /** The public names of one index file (the alias when renamed with `as`). */
