@@ -11,6 +11,7 @@
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import {
+  INVALID_SPAN_CONTEXT,
   SpanKind,
   SpanStatusCode,
   context as otelContext,
@@ -65,6 +66,11 @@ interface TrackedSession {
   readonly attributes: Attributes;
 }
 
+/** Span names kept at most (`#spanName`); the cache starts over past it. */
+const MAX_CACHED_NAMES = 1_000;
+const CLIENT_SPAN = Object.freeze({ kind: SpanKind.CLIENT });
+const SERVER_SPAN = Object.freeze({ kind: SpanKind.SERVER });
+
 /** Sessions tracked for their duration at most; the oldest is dropped past it. */
 const MAX_TRACKED_SESSIONS = 10_000;
 
@@ -89,6 +95,8 @@ export class McpTelemetry {
   readonly #notifications: boolean;
   readonly #uriInName: boolean;
   readonly #sessions = new Map<string, TrackedSession>();
+  /** Span names of tool calls and prompts, by name (see `#spanName`). */
+  readonly #names = new Map<string, string>();
   #listening = false;
   readonly #onTransition = (message: unknown): void => this.#sessionTransition(message as InspectEvent);
 
@@ -120,17 +128,23 @@ export class McpTelemetry {
   #wrap(context: MiddlewareContext, next: MiddlewareNext): Promise<JsonObject> {
     if (context.kind === 'notification' && !this.#notifications) return next();
     const outbound = context.direction === 'outbound';
-    const attributes = this.#attributesOf(context);
-    this.#track(context, attributes);
+    const measured = this.#measuredAttributes(context);
+    this.#track(context, measured);
     const active = otelContext.active();
     const parent = outbound ? active : (remoteParent(active, context.traceContext) ?? active);
-    const span = this.#tracer.startSpan(spanName(context, this.#uriInName), { kind: outbound ? SpanKind.CLIENT : SpanKind.SERVER, attributes }, parent);
-    if (outbound && context.kind === 'request') propagateSpan(context, span.spanContext());
+    const span = this.#tracer.startSpan(this.#spanName(context), outbound ? CLIENT_SPAN : SERVER_SPAN, parent);
+    // A non-recording span (no SDK, or sampled out) is given no attributes: nobody would read them.
+    if (span.isRecording()) span.setAttributes(this.#spanAttributes(context, measured));
+    const spanContext = span.spanContext();
+    // The API's no-op span carries INVALID_SPAN_CONTEXT itself: no hex check for it on every call.
+    const valid = spanContext !== INVALID_SPAN_CONTEXT && isSpanContextValid(spanContext);
+    if (valid && outbound && context.kind === 'request') propagateSpan(context, spanContext);
     const histogram = outbound ? this.#clientDuration : this.#serverDuration;
     const started = performance.now();
     let outcome: Promise<JsonObject>;
     try {
-      outcome = otelContext.with(trace.setSpan(parent, span), next);
+      // Without a valid span there is no context to hand the handler: it runs in the caller's.
+      outcome = valid ? otelContext.with(trace.setSpan(parent, span), next) : next();
     } catch (error) {
       outcome = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -139,9 +153,9 @@ export class McpTelemetry {
         if (context.method === 'tools/call' && result.isError === true) {
           span.setAttribute(A.errorType, TOOL_ERROR);
           span.setStatus({ code: SpanStatusCode.ERROR, message: 'the tool reported an error' });
-          finish(span, histogram, started, { ...metricAttributes(attributes), [A.errorType]: TOOL_ERROR });
+          finish(span, histogram, started, { ...measured, [A.errorType]: TOOL_ERROR });
         } else {
-          finish(span, histogram, started, metricAttributes(attributes));
+          finish(span, histogram, started, measured);
         }
         return result;
       },
@@ -149,37 +163,66 @@ export class McpTelemetry {
         const failure = errorAttributes(error);
         span.setAttributes(failure);
         span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-        finish(span, histogram, started, { ...metricAttributes(attributes), ...failure });
+        finish(span, histogram, started, { ...measured, ...failure });
         throw error;
       },
     );
   }
 
-  #attributesOf(context: MiddlewareContext): Attributes {
-    const attributes: Attributes = { ...this.#network, [A.methodName]: context.method };
+  /**
+   * `{mcp.method.name} {target}`: the tool's or prompt's name; a resource's URI only when asked
+   * for. Tool and prompt names are few: their span names are kept, not rebuilt per call.
+   */
+  #spanName(context: MiddlewareContext): string {
+    const { method, params } = context;
+    if ((method === 'tools/call' || method === 'prompts/get') && typeof params.name === 'string') {
+      const names = this.#names;
+      const key = method === 'tools/call' ? params.name : `\u0000${params.name}`;
+      let name = names.get(key);
+      if (name === undefined) {
+        name = `${method} ${params.name}`;
+        if (names.size >= MAX_CACHED_NAMES) names.clear();
+        names.set(key, name);
+      }
+      return name;
+    }
+    if (this.#uriInName && typeof params.uri === 'string') return `${method} ${params.uri}`;
+    return method;
+  }
+
+  /** The low-cardinality attributes, on the span and on its measurement (no ids, URIs or addresses). */
+  #measuredAttributes(context: MiddlewareContext): Attributes {
+    const attributes: Attributes = { [A.methodName]: context.method };
+    for (const key in this.#network) attributes[key] = this.#network[key];
     if (context.protocolVersion !== undefined) attributes[A.protocolVersion] = context.protocolVersion;
-    if (context.transportSessionId !== undefined) attributes[A.sessionId] = context.transportSessionId;
-    if (context.kind === 'request') attributes[A.requestId] = String(context.id);
     const params = context.params;
     if (context.method === 'tools/call' && typeof params.name === 'string') {
       attributes[A.toolName] = params.name;
       attributes[A.operationName] = EXECUTE_TOOL;
     } else if (context.method === 'prompts/get' && typeof params.name === 'string') {
       attributes[A.promptName] = params.name;
-    } else if (typeof params.uri === 'string' && context.method.startsWith('resources/')) {
-      attributes[A.resourceUri] = params.uri;
     }
     const http = context.http;
     if (http !== undefined) {
       attributes[A.networkTransport] = 'tcp';
       attributes[A.networkProtocolName] = 'http';
-      if (http.remoteAddress !== undefined) attributes[A.clientAddress] = http.remoteAddress;
       const url = URL.canParse(http.url) ? new URL(http.url) : undefined;
       if (url !== undefined) {
         attributes[A.serverAddress] = url.hostname;
         attributes[A.serverPort] = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
       }
     }
+    return attributes;
+  }
+
+  /** The span's attributes: the measured ones plus the per-message ones. */
+  #spanAttributes(context: MiddlewareContext, measured: Attributes): Attributes {
+    const attributes: Attributes = { ...measured };
+    if (context.transportSessionId !== undefined) attributes[A.sessionId] = context.transportSessionId;
+    if (context.kind === 'request') attributes[A.requestId] = String(context.id);
+    if (typeof context.params.uri === 'string' && context.method.startsWith('resources/')) attributes[A.resourceUri] = context.params.uri;
+    const address = context.http?.remoteAddress;
+    if (address !== undefined) attributes[A.clientAddress] = address;
     return attributes;
   }
 
@@ -215,14 +258,6 @@ export class McpTelemetry {
   }
 }
 
-/** `{mcp.method.name} {target}`: the tool's or prompt's name; a resource's URI only when asked for. */
-function spanName(context: MiddlewareContext, uriInName: boolean): string {
-  const params = context.params;
-  if ((context.method === 'tools/call' || context.method === 'prompts/get') && typeof params.name === 'string') return `${context.method} ${params.name}`;
-  if (uriInName && typeof params.uri === 'string') return `${context.method} ${params.uri}`;
-  return context.method;
-}
-
 /** The span context a request carried in `_meta`, as the parent of its SERVER span (remote). */
 function remoteParent(active: Context, carried: TraceContext | undefined): Context | undefined {
   const match = carried?.traceparent === undefined ? null : /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})/.exec(carried.traceparent);
@@ -249,12 +284,6 @@ function errorAttributes(error: unknown): Attributes {
   if (error instanceof JsonRpcError) return { [A.errorType]: String(error.code), [A.responseStatusCode]: String(error.code) };
   if (error instanceof McpError) return { [A.errorType]: error.code };
   return { [A.errorType]: error instanceof Error ? error.name : '_OTHER' };
-}
-
-/** The low-cardinality attributes of a span, for its measurement (no ids, no URIs). */
-function metricAttributes(attributes: Attributes): Attributes {
-  const { [A.requestId]: _id, [A.sessionId]: _session, [A.resourceUri]: _uri, [A.clientAddress]: _client, ...rest } = attributes;
-  return rest;
 }
 
 function finish(span: Span, histogram: Histogram, started: number, attributes: Attributes): void {

@@ -414,12 +414,36 @@ export function workloads(c: Counts): Workload[] {
     },
   };
 
+  /**
+   * What `@statemcp/opentelemetry` costs a call (issue 34): its middleware on both sides with no
+   * SDK registered (spans non-recording, nothing exported) against the same call without it.
+   */
+  const tracedInMemory: Workload = {
+    id: 'call.memory.otel',
+    title: 'tools/call echo, in-memory, sequential, with @statemcp/opentelemetry on both sides (no exporter)',
+    detail: `${c.inMemorySeq} calls after ${memoryWarmup} warm-up calls; \`otel\`: McpTelemetry middleware on server and client, no OpenTelemetry SDK registered; \`statemcp\`: no middleware`,
+    stacks: ['statemcp', 'otel'],
+    comparisons: [{ mine: 'otel', others: ['statemcp'] }],
+    metrics: [CALLS, P50, P99, CPU],
+    ratioMetrics: ['callsPerSec', 'cpuUs'],
+    run: async (stack) => {
+      const pair = stack === 'otel' ? await statemcpClients.inMemoryTraced() : await adapter('statemcp').inMemory({});
+      try {
+        await warm(pair.client, memoryWarmup);
+        return loadSample(await closedLoop(c.inMemorySeq, 1, limit, () => pair.client.echo(ECHO_TEXT)));
+      } finally {
+        await pair.close();
+      }
+    },
+  };
+
   return [
     json,
     handshake,
     inMemoryCalls(1, c.inMemorySeq),
     inMemoryCalls(64, c.inMemoryConcurrent),
     modernInMemory,
+    tracedInMemory,
     list,
     stdioCalls(1, c.stdioSeq),
     stdioCalls(64, c.stdioConcurrent),

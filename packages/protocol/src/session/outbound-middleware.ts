@@ -3,8 +3,9 @@
  * timeout, maximum and signal run from then), then the chain runs; `next()` writes it (or holds
  * it until the handshake ends) and resolves with its result. A chain that answers without
  * `next()` settles the record with its answer and never writes it; a record that settles
- * before `next()` (cancelled, timed out, closed) rejects the call at once and aborts the
- * chain's signal.
+ * before `next()` (cancelled, timed out, closed) aborts the chain's signal, and the call then
+ * rejects with why it ended — once the chain returns: a middleware that waits before `next()`
+ * must stop when its signal aborts.
  */
 import { InvalidStateError } from '../errors/errors.js';
 import { isJsonObject, type JsonObject, type JsonRpcRequest } from '../jsonrpc/messages.js';
@@ -22,7 +23,10 @@ export interface GatedOutbound {
   retrace(record: OutboundRecord, params: JsonObject): void;
 }
 
-/** Runs `chain` around a request that `settled` stands for (the ledger's promise of its outcome). */
+/**
+ * Runs `chain` around a request that `settled` stands for (the ledger's promise of its
+ * outcome): one promise more than a request without middleware, no wrapper around the caller's.
+ */
 export function sendThroughMiddleware(
   chain: readonly Middleware[],
   host: MiddlewareSession & { readonly ledger: RequestLedger },
@@ -30,28 +34,11 @@ export function sendThroughMiddleware(
   settled: Promise<JsonObject>,
   params: JsonObject | undefined,
 ): Promise<JsonObject> {
-  const record = gate.record;
-  const context = new OutboundRequestMiddlewareContext(host, params ?? {}, gate);
-  return new Promise<JsonObject>((resolve, reject) => {
-    settled.catch((error: unknown) => {
-      gate.abort(error);
-      if (!gate.started) reject(error instanceof Error ? error : new Error(String(error)));
-    });
-    runMiddleware(chain, context, () => {
-      gate.start();
-      return settled;
-    }).then(
-      (result) => {
-        if (!gate.started) host.ledger.settle(record, { event: 'complete', result });
-        resolve(result);
-      },
-      (error: unknown) => {
-        const failure = error instanceof Error ? error : new Error(String(error));
-        if (!gate.started) host.ledger.settle(record, { event: 'fail', error: failure });
-        reject(failure);
-      },
-    );
-  });
+  gate.track(settled, host.ledger);
+  return runMiddleware(chain, new OutboundRequestMiddlewareContext(host, params ?? {}, gate), gate.next).then(
+    (result) => gate.answered(result),
+    (error: unknown) => gate.failed(error),
+  );
 }
 
 /** A request in the ledger, not yet written. */
@@ -66,8 +53,13 @@ interface OpenedRequest {
 export class OutboundGate implements OutboundRequestHandle {
   started = false;
   readonly #outbound: GatedOutbound;
-  readonly #controller = new AbortController();
+  /** Created when the chain first reads `signal` (an AbortController costs more than the rest of the gate). */
+  #controller: AbortController | undefined;
+  /** Why the request ended without an answer, once it did (aborts a controller created later). */
+  #abortReason: { readonly reason: unknown } | undefined;
   #opened: OpenedRequest | undefined;
+  #settled: Promise<JsonObject> | undefined;
+  #ledger: RequestLedger | undefined;
 
   constructor(
     outbound: GatedOutbound,
@@ -78,6 +70,44 @@ export class OutboundGate implements OutboundRequestHandle {
 
   open(record: OutboundRecord, message: JsonRpcRequest, options: RequestOptions, held: boolean): void {
     this.#opened = { record, message, options, held };
+  }
+
+  /** The record's reject, wrapped: a request that ends without an answer aborts the chain's signal. */
+  watch(reject: (error: Error) => void): (error: Error) => void {
+    return (error) => {
+      this.abort(error);
+      reject(error);
+    };
+  }
+
+  /** The ledger's promise of the request's outcome, and the ledger that settles it. */
+  track(settled: Promise<JsonObject>, ledger: RequestLedger): void {
+    this.#settled = settled;
+    this.#ledger = ledger;
+  }
+
+  /** The chain's terminal `next()`: writes the request and resolves with its outcome. */
+  readonly next = (): Promise<JsonObject> => {
+    this.start();
+    return this.#settled ?? Promise.reject(new InvalidStateError('The request has not entered the ledger yet', 'created'));
+  };
+
+  /** The chain answered: a request never written is settled with that answer (or fails with why it ended first). */
+  answered(result: JsonObject): JsonObject {
+    if (this.started) return result;
+    if (this.#abortReason !== undefined) throw asError(this.#abortReason.reason);
+    this.#ledger?.settle(this.#request.record, { event: 'complete', result });
+    return result;
+  }
+
+  /** The chain failed: a request never written fails with it (or with why it ended first). */
+  failed(error: unknown): never {
+    const failure = asError(error);
+    if (!this.started) {
+      if (this.#abortReason !== undefined) throw asError(this.#abortReason.reason);
+      this.#ledger?.settle(this.#request.record, { event: 'fail', error: failure });
+    }
+    throw failure;
   }
 
   get #request(): OpenedRequest {
@@ -91,11 +121,19 @@ export class OutboundGate implements OutboundRequestHandle {
   }
 
   get signal(): AbortSignal {
-    return this.#controller.signal;
+    let controller = this.#controller;
+    if (controller === undefined) {
+      controller = this.#controller = new AbortController();
+      if (this.#abortReason !== undefined) controller.abort(this.#abortReason.reason);
+    }
+    return controller.signal;
   }
 
   abort(reason: unknown): void {
-    this.#controller.abort(reason);
+    this.#abortReason ??= { reason };
+    this.#controller?.abort(reason);
+    // Ended before the chain wrote it: nobody may ever read the ledger's promise.
+    if (!this.started) this.#settled?.catch(() => undefined);
   }
 
   start(): void {
@@ -114,4 +152,13 @@ export class OutboundGate implements OutboundRequestHandle {
     record.trace = valid;
     this.#outbound.retrace(record, message.params);
   }
+}
+
+/** A request's reject: as it is without middleware, watched by its gate with middleware. */
+export function watchedBy(gate: OutboundGate | undefined, reject: (error: Error) => void): (error: Error) => void {
+  return gate === undefined ? reject : gate.watch(reject);
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
 }

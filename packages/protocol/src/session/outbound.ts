@@ -22,7 +22,7 @@ import { validateCustom } from './custom-methods.js';
 import type { DeadlineExpiry } from './deadlines.js';
 import type { OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
 import type { MiddlewareSession } from './middleware-context.js';
-import { OutboundGate, sendThroughMiddleware } from './outbound-middleware.js';
+import { OutboundGate, sendThroughMiddleware, watchedBy } from './outbound-middleware.js';
 import { requestSpec } from './method-policy.js';
 import type { RefusalContext } from './method-refusals.js';
 import type { SessionObserver } from './observer.js';
@@ -148,7 +148,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
         startedAt: host.clock.now(),
         state: 'created',
         resolve: release === undefined ? resolve : (result) => (release(), resolve(result)),
-        reject: release === undefined ? reject : (error) => (release(), reject(error)),
+        reject: watchedBy(gate, release === undefined ? reject : (error) => (release(), reject(error))),
         progressToken,
         onProgress: options.onProgress,
         timeoutMs: options.timeoutMs ?? host.options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
