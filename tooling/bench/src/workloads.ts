@@ -437,6 +437,25 @@ export function workloads(c: Counts): Workload[] {
     },
   };
 
+  const tracedStdio: Workload = {
+    id: 'call.stdio.otel',
+    title: 'tools/call echo, stdio child process, sequential, with @statemcp/opentelemetry on both sides (no exporter)',
+    detail: `${c.stdioSeq} calls after ${c.warmup} warm-up calls; \`otel\`: McpTelemetry middleware on the child server and the client, no OpenTelemetry SDK registered; \`statemcp\`: no middleware`,
+    stacks: ['statemcp', 'otel'],
+    comparisons: [{ mine: 'otel', others: ['statemcp'] }],
+    metrics: [CALLS, P50, P99, CLIENT_CPU],
+    run: async (stack) => {
+      const traced = stack === 'otel';
+      const { client } = await statemcpClients.stdio(stdioFixture('statemcp'), traced ? ['--otel'] : [], traced);
+      try {
+        await warm(client, c.warmup);
+        return loadSample(await closedLoop(c.stdioSeq, 1, limit, () => client.echo(ECHO_TEXT)));
+      } finally {
+        await client.close();
+      }
+    },
+  };
+
   return [
     json,
     handshake,
@@ -447,6 +466,7 @@ export function workloads(c: Counts): Workload[] {
     list,
     stdioCalls(1, c.stdioSeq),
     stdioCalls(64, c.stdioConcurrent),
+    tracedStdio,
     big,
     coldStart,
     httpCalls(1, 1, c.httpSeq),
@@ -463,4 +483,4 @@ export function workloads(c: Counts): Workload[] {
 export const SLOW_WORKLOADS: ReadonlySet<string> = new Set(['http.sessions', 'timeouts.stdio', 'stdio.lifecycle', 'call.http.16x8']);
 
 /** Workloads that spawn a child per run (repetitions: `childReps`). */
-export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq', ...CLUSTER_WORKLOAD_IDS]);
+export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.otel', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq', ...CLUSTER_WORKLOAD_IDS]);

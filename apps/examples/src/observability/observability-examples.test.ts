@@ -1,5 +1,6 @@
 // Runs the examples of docs/guide/observability.md and checks what they printed.
 import { describe, expect, it } from 'vitest';
+import { main as logging } from './logging.js';
 import { main as middleware } from './middleware.js';
 import { main as tracing } from './tracing.js';
 
@@ -25,5 +26,21 @@ describe('the observability guide’s examples', () => {
     const root = /collector: tools\/call forecast trace (\w+)… root/.exec(output);
     expect(root).not.toBeNull();
     expect(output).toContain(`collector: tools/call forecast trace ${root?.[1] ?? ''}… child`);
+  });
+
+  it('logging: the server’s events and the handler’s lines in pino, only warnings and worse to the client', async () => {
+    const lines = (await run(logging)).split('\n');
+    const pinoLines = lines.filter((line) => line.startsWith('pino ')).map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>);
+    expect(pinoLines.map((line) => line.msg)).toEqual([
+      'connection opened',
+      'looking up the forecast',
+      'request completed',
+      'looking up the forecast',
+      'no station there',
+      'tool reported an error',
+      'connection closed',
+    ]);
+    expect(pinoLines.find((line) => line.msg === 'no station there')).toMatchObject({ level: 40, mcpLevel: 'warning', city: 'Atlantis' });
+    expect(lines.filter((line) => line.startsWith('client got'))).toEqual(['client got warning: {"message":"no station there","city":"Atlantis"}']);
   });
 });

@@ -59,7 +59,8 @@ export async function inMemory(options: ServerOptions, timing?: { ms: number }):
   };
 }
 
-export async function stdio(fixture: string, args: readonly string[]): Promise<StdioConnection> {
+/** `traced`: the client runs `@statemcp/opentelemetry` (no SDK registered), as the `--otel` fixture does. */
+export async function stdio(fixture: string, args: readonly string[], traced = false): Promise<StdioConnection> {
   let pid = -1;
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -69,7 +70,7 @@ export async function stdio(fixture: string, args: readonly string[]): Promise<S
       if (event.type === 'spawned') pid = event.pid;
     },
   });
-  const client = await connect(transport);
+  const client = await connect(transport, undefined, traced ? (c) => c.use(new McpTelemetry({ side: 'client' }).middleware) : undefined);
   return { client, pid };
 }
 
