@@ -1,7 +1,7 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { Client } from '@statemcp/client';
-import { InMemoryTransport, JsonRpcError } from '@statemcp/protocol';
-import { McpServer } from '@statemcp/server';
+import { InMemoryTransport, JsonRpcError, TASKS_EXTENSION_ID, withExtension } from '@statemcp/protocol';
+import { McpServer, MemoryTaskStore } from '@statemcp/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { recorder } from '../test/support.js';
@@ -81,6 +81,27 @@ describe('McpTelemetry', () => {
       // The client answered the round's input request: a SERVER span of its own, inside the call's trace.
       const input = clientSide.spans().find((span) => span.name === 'elicitation/create');
       expect(input?.kind).toBe(SpanKind.SERVER);
+      await client.close();
+    });
+
+    it('links the spans of a task to the span of the tools/call that created it, on both sides', async () => {
+      const serverSide = recorder('server');
+      const clientSide = recorder('client');
+      const server = new McpServer({ name: 'tasks', version: '1.0.0' }, { taskExtension: { store: new MemoryTaskStore({ maxTasks: 10 }), pollIntervalMs: 1 } });
+      server.use(new McpTelemetry({ side: 'server', tracer: serverSide.tracer, meter: serverSide.meter }).middleware);
+      server.registerTool('report', { execution: { taskSupport: 'optional' } }, () => ({ content: [{ type: 'text', text: 'done' }] }));
+      const [a, b] = InMemoryTransport.createPair();
+      await server.connect(b);
+      const client = new Client({ name: 'c', version: '1.0.0' }, { era: 'modern', capabilities: withExtension({}, TASKS_EXTENSION_ID) });
+      client.use(new McpTelemetry({ side: 'client', tracer: clientSide.tracer, meter: clientSide.meter }).middleware);
+      await client.connect(a);
+      expect((await client.callTool({ name: 'report' })).content).toEqual([{ type: 'text', text: 'done' }]);
+      for (const side of [serverSide, clientSide]) {
+        const call = side.spans().find((span) => span.name === 'tools/call report');
+        const taskSpans = side.spans().filter((span) => span.name.startsWith('tasks/'));
+        expect(taskSpans.length).toBeGreaterThan(0);
+        for (const span of taskSpans) expect(span.links.map((link) => link.context.spanId)).toEqual([call?.spanContext().spanId]);
+      }
       await client.close();
     });
 

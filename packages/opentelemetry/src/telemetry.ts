@@ -27,7 +27,7 @@ import {
   type SpanContext,
   type Tracer,
 } from '@opentelemetry/api';
-import { DIAGNOSTIC_CHANNEL_NAMES, JsonRpcError, McpError, type InspectEvent, type JsonObject, type Middleware, type MiddlewareContext, type MiddlewareNext, type TraceContext } from '@statemcp/protocol';
+import { DIAGNOSTIC_CHANNEL_NAMES, JsonRpcError, McpError, isJsonObject, type InspectEvent, type JsonObject, type Middleware, type MiddlewareContext, type MiddlewareNext, type TraceContext } from '@statemcp/protocol';
 import { DURATION_BUCKETS, EXECUTE_TOOL, MCP_ATTRIBUTES as A, MCP_METRICS, TOOL_ERROR } from './attributes.js';
 
 /** The instrumentation scope this package reports under. */
@@ -95,6 +95,8 @@ export class McpTelemetry {
   readonly #notifications: boolean;
   readonly #uriInName: boolean;
   readonly #sessions = new Map<string, TrackedSession>();
+  /** The span context of the `tools/call` that created each task seen (see `#taskLink`). */
+  readonly #tasks = new Map<string, SpanContext>();
   /** Span names of tool calls and prompts, by name (see `#spanName`). */
   readonly #names = new Map<string, string>();
   #listening = false;
@@ -132,7 +134,9 @@ export class McpTelemetry {
     this.#track(context, measured);
     const active = otelContext.active();
     const parent = outbound ? active : (remoteParent(active, context.traceContext) ?? active);
-    const span = this.#tracer.startSpan(this.#spanName(context), outbound ? CLIENT_SPAN : SERVER_SPAN, parent);
+    const taskLink = this.#taskLink(context);
+    const kind = outbound ? CLIENT_SPAN : SERVER_SPAN;
+    const span = this.#tracer.startSpan(this.#spanName(context), taskLink === undefined ? kind : { ...kind, links: [{ context: taskLink }] }, parent);
     // A non-recording span (no SDK, or sampled out) is given no attributes: nobody would read them.
     if (span.isRecording()) span.setAttributes(this.#spanAttributes(context, measured));
     const spanContext = span.spanContext();
@@ -157,6 +161,7 @@ export class McpTelemetry {
         } else {
           finish(span, histogram, started, measured);
         }
+        if (context.method === 'tools/call' && valid) this.#rememberTask(result, spanContext);
         return result;
       },
       (error: unknown) => {
@@ -224,6 +229,28 @@ export class McpTelemetry {
     const address = context.http?.remoteAddress;
     if (address !== undefined) attributes[A.clientAddress] = address;
     return attributes;
+  }
+
+  /**
+   * A task (`tasks/get`, `tasks/result`, `tasks/cancel`, `tasks/update`…) links its span to the
+   * span of the `tools/call` that created it, when this instance saw that call.
+   */
+  #taskLink(context: MiddlewareContext): SpanContext | undefined {
+    if (this.#tasks.size === 0 || !context.method.startsWith('tasks/')) return undefined;
+    const taskId = context.params.taskId;
+    return typeof taskId === 'string' ? this.#tasks.get(taskId) : undefined;
+  }
+
+  /** A `tools/call` answered with a task (2025-11-25 `{ task }`, 2026-07-28 `resultType: 'task'`): its span is what the task's spans link to. */
+  #rememberTask(result: JsonObject, spanContext: SpanContext): void {
+    const task = result.task;
+    const taskId = result.resultType === 'task' ? result.taskId : isJsonObject(task) ? task.taskId : undefined;
+    if (typeof taskId !== 'string') return;
+    if (this.#tasks.size >= MAX_TRACKED_SESSIONS) {
+      const oldest = this.#tasks.keys().next();
+      if (oldest.done !== true) this.#tasks.delete(oldest.value);
+    }
+    this.#tasks.set(taskId, spanContext);
   }
 
   /** Remembers a session the first time one of its messages passes, to time it until it terminates. */
