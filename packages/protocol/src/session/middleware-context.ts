@@ -31,20 +31,26 @@ function eraOf(version: string | undefined): ProtocolEra | undefined {
 export class InboundRequestMiddlewareContext implements RequestMiddlewareContext {
   readonly kind = 'request';
   readonly direction = 'inbound';
-  readonly sessionId: string;
-  readonly transportSessionId: string | undefined;
   readonly params: JsonObject;
   readonly startedAt: number;
+  readonly #session: MiddlewareSession;
   readonly #handler: RequestContext;
   readonly #record: InboundRecord | undefined;
 
   constructor(session: MiddlewareSession, params: JsonObject, handler: RequestContext, record: InboundRecord | undefined, startedAt: number) {
-    this.sessionId = session.sessionId;
-    this.transportSessionId = handler.transportContext?.sessionId ?? session.transportSessionId;
+    this.#session = session;
     this.params = params;
     this.#handler = handler;
     this.#record = record;
     this.startedAt = startedAt;
+  }
+
+  get sessionId(): string {
+    return this.#session.sessionId;
+  }
+
+  get transportSessionId(): string | undefined {
+    return this.#handler.transportContext?.sessionId ?? this.#session.transportSessionId;
   }
 
   get method(): string {

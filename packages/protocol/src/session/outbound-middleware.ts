@@ -25,7 +25,7 @@ export interface GatedOutbound {
 
 /**
  * Runs `chain` around a request that `settled` stands for (the ledger's promise of its
- * outcome): one promise more than a request without middleware, no wrapper around the caller's.
+ * outcome): a chain that writes the request before its first await adds no promise of its own.
  */
 export function sendThroughMiddleware(
   chain: readonly Middleware[],
@@ -35,7 +35,11 @@ export function sendThroughMiddleware(
   params: JsonObject | undefined,
 ): Promise<JsonObject> {
   gate.track(settled, host.ledger);
-  return runMiddleware(chain, new OutboundRequestMiddlewareContext(host, params ?? {}, gate), gate.next).then(
+  const outcome = runMiddleware(chain, new OutboundRequestMiddlewareContext(host, params ?? {}, gate), gate.next);
+  // Written already (every middleware called `next()` before its first await): the outcome is
+  // the request's own, nothing is left to settle. Otherwise the chain may still answer unwritten.
+  if (gate.started) return outcome;
+  return outcome.then(
     (result) => gate.answered(result),
     (error: unknown) => gate.failed(error),
   );
