@@ -11,9 +11,13 @@ import { getRevision } from '../revisions/registry.js';
 import type { HttpRequestInfo, InboundContext } from '../transport/transport.js';
 import type { ProtocolEra } from '../versions.js';
 import type { Requester } from './handler-context.js';
+import type { JsonRpcNotification } from '../jsonrpc/messages.js';
+import type { Clock } from './clock.js';
+import { answerInput } from './input-rounds.js';
 import type { InboundRecord, OutboundRecord } from './ledger.js';
-import type { NotificationMiddlewareContext, RequestMiddlewareContext } from './middleware.js';
-import type { RequestContext } from './options.js';
+import { runMiddleware, type Middleware, type NotificationMiddlewareContext, type RequestMiddlewareContext } from './middleware.js';
+import type { MiddlewareStack } from './middleware.js';
+import type { RequestContext, RequestHandler } from './options.js';
 
 /** Where a session is: what every context reads from it. */
 export interface MiddlewareSession {
@@ -192,4 +196,29 @@ export class NotificationMessageContext implements NotificationMiddlewareContext
     this.authInfo = transportContext?.authInfo;
     this.http = transportContext?.http;
   }
+}
+
+/** What a written notification's chain resolves with. */
+const WRITTEN: JsonObject = Object.freeze({});
+
+/** Writes an outbound notification through `chain` (`write` is the terminal step). */
+export async function notifyThroughMiddleware(chain: readonly Middleware[], session: MiddlewareSession, message: JsonRpcNotification, protocolVersion: string | undefined, write: () => Promise<void>): Promise<void> {
+  const context = new NotificationMessageContext(session, 'outbound', message.method, message.params ?? {}, protocolVersion, undefined);
+  await runMiddleware(chain, context, () => write().then(() => WRITTEN));
+}
+
+/**
+ * A Multi Round-Trip input request reaches `handler` through the middleware, as a legacy
+ * server's request of the same method would (it has no ledger record: `state` is undefined).
+ */
+export function answerInputThroughMiddleware(
+  host: MiddlewareSession & { readonly options: { readonly middleware?: MiddlewareStack }; readonly clock: Clock },
+  handler: RequestHandler | undefined,
+  method: string,
+  params: JsonObject,
+  context: RequestContext,
+): Promise<JsonObject> {
+  const chain = host.options.middleware?.for(method);
+  if (chain === undefined || chain.length === 0) return answerInput(handler, method, params, context);
+  return runMiddleware(chain, new InboundRequestMiddlewareContext(host, params, context, undefined, host.clock.now()), () => answerInput(handler, method, params, context));
 }

@@ -47,9 +47,8 @@ import type {
   RequestOptions,
   SessionOptions,
 } from './options.js';
-import { answerInput, type InputAnswerer } from './input-rounds.js';
-import { runMiddleware } from './middleware.js';
-import { InboundRequestMiddlewareContext, NotificationMessageContext } from './middleware-context.js';
+import type { InputAnswerer } from './input-rounds.js';
+import { answerInputThroughMiddleware, notifyThroughMiddleware } from './middleware-context.js';
 import { OutboundRequests, abortReason, type OutboundHost } from './outbound.js';
 import { notificationRefusal, requestRefusal } from './method-refusals.js';
 import type { RequestIdentity } from './request-meta.js';
@@ -83,8 +82,6 @@ const DUAL_ERA_VERSIONS: readonly string[] = [...LEGACY_PROTOCOL_VERSIONS, ...MO
 const NO_VERSIONS: readonly string[] = [];
 /** Every session answers `ping` unless it (or its shared handlers) says otherwise. */
 const answerPing: RequestHandler = () => ({});
-/** What a written notification's middleware chain resolves with. */
-const NOTHING_RESULT: JsonObject = Object.freeze({});
 /** `#initializedSent` until a client sends it: one settled promise for every session. */
 const NOTHING_SENT: Promise<void> = Promise.resolve();
 /** Keyed by the supported list itself: a server passes the same list to every connection, so an idle session holds no copies. */
@@ -307,13 +304,7 @@ export class Session {
       }
 
       // A property, not a method: `OutboundRequests` passes it on as a callback.
-      // A Multi Round-Trip input request reaches its handler through the middleware, as a legacy server's request would.
-      readonly answerInput: InputAnswerer = (method, params, context) => {
-        const handler = this.#session.#requestHandler(method);
-        const chain = this.options.middleware?.for(method);
-        if (chain === undefined || chain.length === 0) return answerInput(handler, method, params, context);
-        return runMiddleware(chain, new InboundRequestMiddlewareContext(this, params, context, undefined, this.clock.now()), () => answerInput(handler, method, params, context));
-      };
+      readonly answerInput: InputAnswerer = (method, params, context) => answerInputThroughMiddleware(this, this.#session.#requestHandler(method), method, params, context);
 
       get sessionId(): string {
         return this.#session.id;
@@ -600,12 +591,8 @@ export class Session {
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
     const chain = this.#options.middleware?.for(method);
-    if (chain !== undefined && chain.length > 0) {
-      const context = new NotificationMessageContext(this.#host, 'outbound', method, params ?? {}, this.protocolVersion, undefined);
-      await runMiddleware(chain, context, () => this.#write(message, options.relatedRequestId).then(() => NOTHING_RESULT));
-      return;
-    }
-    await this.#write(message, options.relatedRequestId);
+    if (chain === undefined || chain.length === 0) return this.#write(message, options.relatedRequestId);
+    await notifyThroughMiddleware(chain, this.#host, message, this.protocolVersion, () => this.#write(message, options.relatedRequestId));
   }
 
   /** Sends `ping` and resolves with the round-trip time in ms. */
