@@ -15,6 +15,7 @@ const guide = [
   { text: 'Authorization', link: '/guide/authorization' },
   { text: 'Skills', link: '/guide/skills' },
   { text: 'The inspector', link: '/guide/inspector' },
+  { text: 'Middleware, tracing, logging', link: '/guide/observability' },
   { text: 'Migrating from the official SDK', link: '/guide/migrating' },
 ];
 

@@ -13,6 +13,7 @@ import {
   AlreadyConnectedError,
   InvalidStateError,
   LEGACY_PROTOCOL_VERSIONS,
+  MiddlewareStack,
   Session,
   getRevision,
   hasFeature,
@@ -21,6 +22,7 @@ import {
   type CloseInfo,
   type ConnectionState,
   type JsonObject,
+  type Middleware,
   type ProtocolEra,
   type Transport,
 } from '@statemcp/protocol';
@@ -80,6 +82,8 @@ export abstract class ClientConnection {
   protected readonly listChanged: ListChangedStream;
   /** What each session answers and hears, shared by this client's sessions. */
   readonly #handlers: ClientHandlerTable;
+  /** This client's middleware, shared by each connection's session. */
+  readonly #middleware = new MiddlewareStack();
   /** The capabilities sent in `initialize`, read by the sessions and the server-request rules. */
   readonly #declaredNow = (): ClientCapabilities => this.#declared;
   #session: Session;
@@ -159,6 +163,30 @@ export abstract class ClientConnection {
     return this.#cache?.stats;
   }
 
+  /**
+   * Adds a middleware around every request and notification of this client, both ways:
+   * outbound (every call, `initialize` and `server/discover` included; `next()` writes the
+   * request, inside its ledger record, so its timeout and signal already run) and inbound (the
+   * server's requests — sampling, elicitation, roots, each Multi Round-Trip input request — and
+   * notifications). With `methods` it runs only for those. The first registered is the
+   * outermost. A result a middleware returns without `next()` answers the call unsent.
+   *
+   * @example
+   * ```ts
+   * client.use('tools/call', async (context, next) => {
+   *   console.log('calling', context.params.name);
+   *   return next();
+   * });
+   * ```
+   */
+  use(middleware: Middleware): this;
+  use(methods: string | readonly string[], middleware: Middleware): this;
+  use(first: Middleware | string | readonly string[], second?: Middleware): this {
+    if (typeof first === 'function') this.#middleware.use(first);
+    else this.#middleware.use(first, second as Middleware);
+    return this;
+  }
+
   /** Drops every cached result (the next calls go to the server). A new `connect()` does it too. */
   clearCache(): void {
     this.#cache?.clear();
@@ -229,7 +257,7 @@ export abstract class ClientConnection {
   }
 
   #createSession(): Session {
-    const session = new Session(sessionOptions(this.options, this.#declaredNow, this.custom.table, this.#handlers));
+    const session = new Session(sessionOptions(this.options, this.#declaredNow, this.custom.table, this.#handlers, this.#middleware));
     this.custom.install(session);
     this.streams.install(session);
     watchListenResumes(session, this.streams, () => this.listenHost());

@@ -36,6 +36,7 @@ export type { CustomNotificationSpec, CustomRequestSpec, CustomSchema, InferCust
 
 export type { CallToolParams, GetPromptParams, ListParams, ResourceParams } from './types.js';
 export type { TraceContext, TraceContextProvider } from '@statemcp/protocol';
+export type { Middleware, MiddlewareContext, MiddlewareNext, NotificationMiddlewareContext, RequestMiddlewareContext } from '@statemcp/protocol';
 
 // Wire types of the newest legacy revision, re-exported for convenience.
 export type {

@@ -3,18 +3,27 @@
  * call's options into the runner's per-request options. Only the keys that were set are
  * passed, so the runner's own defaults apply to the rest.
  */
-import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, type CustomMethodTable, type HandlerLookup, type RequestOptions, type SessionOptions } from '@statemcp/protocol';
+import {
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
+  type CustomMethodTable,
+  type HandlerLookup,
+  type MiddlewareStack,
+  type RequestOptions,
+  type SessionOptions,
+} from '@statemcp/protocol';
 import type { CallOptions, ClientOptions } from './options.js';
 import type { ClientCapabilities } from './types.js';
 
 /** Every revision this client speaks in the `auto` and `modern` eras: one array, so the runner's per-list tables are built once. */
 const DUAL_ERA_VERSIONS: readonly string[] = Object.freeze([...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS]);
 
-/** The options of the client-role `Session` behind a `Client`; `capabilities` is read at each use, `handlers` is the client's table. */
-export function sessionOptions(options: ClientOptions, capabilities: () => ClientCapabilities, customMethods: CustomMethodTable, handlers: HandlerLookup): SessionOptions {
+/** The options of the client-role `Session` behind a `Client`; `capabilities` is read at each use, `handlers` is the client's table, `middleware` its stack. */
+export function sessionOptions(options: ClientOptions, capabilities: () => ClientCapabilities, customMethods: CustomMethodTable, handlers: HandlerLookup, middleware?: MiddlewareStack): SessionOptions {
   const o = options;
   // One object, written key by key (a spread per option built a throw-away object each, per connection).
   const into: Writable<SessionOptions> = { role: 'client', capabilities, customMethods, handlers };
+  if (middleware !== undefined) into.middleware = middleware;
   if (o.supportedVersions !== undefined) into.supportedVersions = o.supportedVersions;
   else if ((o.era ?? 'auto') !== 'legacy') into.supportedVersions = DUAL_ERA_VERSIONS;
   if (o.maxInputRounds !== undefined) into.maxInputRounds = o.maxInputRounds;

@@ -238,6 +238,8 @@ export type { Clock, TimerHandle, TimerOptions } from './session/clock.js';
 export type { BusHandler, MessageBus, SubscriptionStore } from './cluster/shared-contracts.js';
 export type { PendingRequestView, ProgressUpdate } from './session/ledger.js';
 export type { Requester } from './session/handler-context.js';
+export { MiddlewareStack } from './session/middleware.js';
+export type { Middleware, MiddlewareContext, MiddlewareNext, NotificationMiddlewareContext, RequestMiddlewareContext } from './session/middleware.js';
 export type {
   CloseInfo,
   HandlerLookup,

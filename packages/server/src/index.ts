@@ -9,6 +9,12 @@ export { McpServer } from './mcp-server.js';
 export type { CapabilityOverrides, McpServerOptions } from './mcp-server.js';
 
 export { Server } from './server.js';
+export { RATE_LIMITED_ERROR_CODE, rateLimit } from './middleware/rate-limit.js';
+export type { RateLimitOptions } from './middleware/rate-limit.js';
+export { auditLog } from './middleware/audit-log.js';
+export type { AuditLogOptions, AuditRecord } from './middleware/audit-log.js';
+export { principalOf } from './middleware/principal.js';
+export type { Middleware, MiddlewareContext, MiddlewareNext, NotificationMiddlewareContext, RequestMiddlewareContext } from '@statemcp/protocol';
 export type {
   ServerNotificationContext,
   ServerNotificationHandler,

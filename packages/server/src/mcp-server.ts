@@ -14,7 +14,7 @@
  * const connection = await server.connect(transport);
  * ```
  */
-import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, isExtensionId, type HasDefinitions, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type JsonSchemaValidator, type Transport } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, isExtensionId, type HasDefinitions, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type JsonSchemaValidator, type Middleware, type Transport } from '@statemcp/protocol';
 import { completeResult, type CacheHints } from './caching.js';
 import { NO_COMPLETIONS, completerFor, completionResult, resolvedArguments, type Completer } from './completions.js';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
@@ -155,6 +155,30 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
     if (typeof overrides.resources === 'object') this.#installResources();
     if (typeof overrides.prompts === 'object') this.#installPrompts();
     if (typeof overrides.completions === 'object') this.#installCompletions();
+  }
+
+  /**
+   * Adds a middleware around every request and notification of every connection (see
+   * `Server.use`): with `methods`, only for those. The first registered is the outermost.
+   *
+   * @example
+   * ```ts
+   * server.use('tools/call', async (context, next) => {
+   *   const started = performance.now();
+   *   try {
+   *     return await next();
+   *   } finally {
+   *     console.log(`${String(context.params.name)} took ${performance.now() - started} ms`);
+   *   }
+   * });
+   * ```
+   */
+  use(middleware: Middleware): this;
+  use(methods: string | readonly string[], middleware: Middleware): this;
+  use(first: Middleware | string | readonly string[], second?: Middleware): this {
+    if (typeof first === 'function') this.server.use(first);
+    else this.server.use(first, second as Middleware);
+    return this;
   }
 
   /** The capabilities a handshake starting now declares. */

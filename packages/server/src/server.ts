@@ -28,8 +28,10 @@ import {
   hasFeature,
   isJsonObject,
   isModernVersion,
+  MiddlewareStack,
   Session,
   type InboundContext,
+  type Middleware,
   type InitializeParams,
   type CustomNotificationSpec,
   type CustomRequestSpec,
@@ -151,6 +153,7 @@ export class Server {
   readonly #connections = new Set<ServerConnection>();
   readonly #transports = new WeakSet<Transport>();
   readonly #custom = new CustomMethodTable();
+  readonly #middleware = new MiddlewareStack();
   readonly #sealer: RequestStateSealer;
   /**
    * What every connection's session options share: the pass-through options and the
@@ -181,6 +184,7 @@ export class Server {
       ...passThrough,
       role: 'server',
       customMethods: this.#custom,
+      middleware: this.#middleware,
       capabilities(this: ConnectionSessionOptions) {
         return this.handlers.capabilities;
       },
@@ -215,6 +219,32 @@ export class Server {
   /** Every live connection (terminated ones are removed). */
   get connections(): readonly ServerConnection[] {
     return [...this.#connections];
+  }
+
+  /**
+   * Adds a middleware around every request and notification of every connection, present and
+   * future, both ways: inbound (what clients send, on its way to its handler) and outbound
+   * (what this server sends: sampling, elicitation, notifications) — spec and custom methods,
+   * each Multi Round-Trip round, task methods, in both eras and on every transport. With
+   * `methods` it runs only for those. The first registered is the outermost (see `Middleware`).
+   * An inbound request runs its chain inside its ledger record: its signal aborts on
+   * cancellation or close, and `inspect` shows the time as the request's. `initialize` itself
+   * (the handshake) is answered before any middleware.
+   *
+   * @example
+   * ```ts
+   * server.use('tools/call', async (context, next) => {
+   *   if (context.authInfo === undefined) throw new JsonRpcError(-32001, 'Sign in first');
+   *   return next();
+   * });
+   * ```
+   */
+  use(middleware: Middleware): this;
+  use(methods: string | readonly string[], middleware: Middleware): this;
+  use(first: Middleware | string | readonly string[], second?: Middleware): this {
+    if (typeof first === 'function') this.#middleware.use(first);
+    else this.#middleware.use(first, second as Middleware);
+    return this;
   }
 
   /** Answers `method` on every connection, present and future. Replaces an earlier handler. */

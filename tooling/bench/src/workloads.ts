@@ -414,15 +414,59 @@ export function workloads(c: Counts): Workload[] {
     },
   };
 
+  /**
+   * What `@statemcp/opentelemetry` costs a call (issue 34): its middleware on both sides with no
+   * SDK registered (spans non-recording, nothing exported) against the same call without it.
+   */
+  const tracedInMemory: Workload = {
+    id: 'call.memory.otel',
+    title: 'tools/call echo, in-memory, sequential, with @statemcp/opentelemetry on both sides (no exporter)',
+    detail: `${c.inMemorySeq} calls after ${memoryWarmup} warm-up calls; \`otel\`: McpTelemetry middleware on server and client, no OpenTelemetry SDK registered; \`statemcp\`: no middleware`,
+    stacks: ['statemcp', 'otel'],
+    comparisons: [{ mine: 'otel', others: ['statemcp'] }],
+    metrics: [CALLS, P50, P99, CPU],
+    ratioMetrics: ['callsPerSec', 'cpuUs'],
+    run: async (stack) => {
+      const pair = stack === 'otel' ? await statemcpClients.inMemoryTraced() : await adapter('statemcp').inMemory({});
+      try {
+        await warm(pair.client, memoryWarmup);
+        return loadSample(await closedLoop(c.inMemorySeq, 1, limit, () => pair.client.echo(ECHO_TEXT)));
+      } finally {
+        await pair.close();
+      }
+    },
+  };
+
+  const tracedStdio: Workload = {
+    id: 'call.stdio.otel',
+    title: 'tools/call echo, stdio child process, sequential, with @statemcp/opentelemetry on both sides (no exporter)',
+    detail: `${c.stdioSeq} calls after ${c.warmup} warm-up calls; \`otel\`: McpTelemetry middleware on the child server and the client, no OpenTelemetry SDK registered; \`statemcp\`: no middleware`,
+    stacks: ['statemcp', 'otel'],
+    comparisons: [{ mine: 'otel', others: ['statemcp'] }],
+    metrics: [CALLS, P50, P99, CLIENT_CPU],
+    run: async (stack) => {
+      const traced = stack === 'otel';
+      const { client } = await statemcpClients.stdio(stdioFixture('statemcp'), traced ? ['--otel'] : [], traced);
+      try {
+        await warm(client, c.warmup);
+        return loadSample(await closedLoop(c.stdioSeq, 1, limit, () => client.echo(ECHO_TEXT)));
+      } finally {
+        await client.close();
+      }
+    },
+  };
+
   return [
     json,
     handshake,
     inMemoryCalls(1, c.inMemorySeq),
     inMemoryCalls(64, c.inMemoryConcurrent),
     modernInMemory,
+    tracedInMemory,
     list,
     stdioCalls(1, c.stdioSeq),
     stdioCalls(64, c.stdioConcurrent),
+    tracedStdio,
     big,
     coldStart,
     httpCalls(1, 1, c.httpSeq),
@@ -439,4 +483,4 @@ export function workloads(c: Counts): Workload[] {
 export const SLOW_WORKLOADS: ReadonlySet<string> = new Set(['http.sessions', 'timeouts.stdio', 'stdio.lifecycle', 'call.http.16x8']);
 
 /** Workloads that spawn a child per run (repetitions: `childReps`). */
-export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq', ...CLUSTER_WORKLOAD_IDS]);
+export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.otel', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq', ...CLUSTER_WORKLOAD_IDS]);

@@ -10,6 +10,7 @@
  * something beside its parent); an invalid `tracestate` or `baggage` is dropped alone.
  * Nothing invalid is forwarded.
  */
+import type { JsonObject } from '../jsonrpc/messages.js';
 
 /** The trace context of one request: W3C `traceparent` / `tracestate` and W3C `baggage`. */
 export interface TraceContext {
@@ -139,4 +140,12 @@ export function outboundTraceContext(
   const fromProvider = provided();
   if (fromProvider !== undefined) return readTraceContext(fromProvider);
   return inherited;
+}
+
+/** `meta` without the trace keys (the validated ones are set again by the caller). */
+export function withoutTraceKeys(meta: JsonObject | undefined): JsonObject {
+  if (meta === undefined) return {};
+  const rest: JsonObject = { ...meta };
+  for (const key of TRACE_CONTEXT_KEYS) delete rest[key];
+  return rest;
 }

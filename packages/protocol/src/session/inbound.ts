@@ -30,17 +30,22 @@ import type { Clock } from './clock.js';
 import { validateCustom, validateCustomAsync, withoutMeta, type CustomRequestSpec } from './custom-methods.js';
 import { HandlerContext, type HandlerContextHost } from './handler-context.js';
 import type { InboundRecord, RequestLedger } from './ledger.js';
+import { runMiddleware, type MiddlewareNext } from './middleware.js';
+import { InboundRequestMiddlewareContext, NotificationMessageContext, type MiddlewareSession } from './middleware-context.js';
 import { notificationSpec, requestSpec, requestVerdict, type MethodPolicyContext } from './method-policy.js';
 import type { SessionObserver } from './observer.js';
 import type { NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import type { OutboundRequests } from './outbound.js';
 import { acceptsNoParams, formatIssues } from './validation.js';
 
+/** What a delivered notification's chain resolves with. */
+const NOTHING: JsonObject = Object.freeze({});
+
 /** Inbound messages held back while the server answers `initialize`; beyond it requests get -32600. */
 const MAX_DEFERRED_INBOUND = 1024;
 
 /** What inbound dispatch needs from its session. */
-export interface InboundHost extends MethodPolicyContext {
+export interface InboundHost extends MethodPolicyContext, MiddlewareSession {
   readonly role: Role;
   readonly clock: Clock;
   readonly ledger: RequestLedger;
@@ -310,11 +315,18 @@ export class InboundDispatcher implements HandlerContextHost {
     const revision = host.revision();
     const ctx = new HandlerContext(this, record, context, meta, host.protocolVersion() ?? revision.version, revision.features.perRequestMeta);
     host.ledger.move(record, 'process');
+    const chain = host.options.middleware?.for(method);
     let outcome: Promise<JsonObject>;
-    try {
-      outcome = Promise.resolve(handler(params, ctx));
-    } catch (error) {
-      outcome = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    if (chain !== undefined && chain.length > 0) {
+      // The chain runs inside the record: its time is the request's, its signal the record's.
+      const terminal: MiddlewareNext = () => Promise.resolve(handler(params, ctx));
+      outcome = runMiddleware(chain, new InboundRequestMiddlewareContext(host, params, ctx, record, record.startedAt), terminal);
+    } else {
+      try {
+        outcome = Promise.resolve(handler(params, ctx));
+      } catch (error) {
+        outcome = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
     }
     outcome.then(
       (result) => {
@@ -378,6 +390,18 @@ export class InboundDispatcher implements HandlerContextHost {
   #deliverNotification(method: string, params: JsonObject, context: InboundContext | undefined): void {
     const host = this.#host;
     const handler = host.notificationHandler(method);
+    const chain = host.options.middleware?.for(method);
+    if (chain !== undefined && chain.length > 0) {
+      const terminal: MiddlewareNext = () => {
+        if (handler === undefined) return Promise.resolve(NOTHING);
+        return Promise.resolve(handler(params, { method, authInfo: context?.authInfo, transportContext: context })).then(() => NOTHING);
+      };
+      const version = host.protocolVersion() ?? host.revision().version;
+      runMiddleware(chain, new NotificationMessageContext(host, 'inbound', method, params, version, context), terminal).catch((error: unknown) =>
+        host.observer.diagnostic(`notification ${method} failed in its middleware or handler`, error),
+      );
+      return;
+    }
     if (handler === undefined) return;
     try {
       const done = handler(params, { method, authInfo: context?.authInfo, transportContext: context });

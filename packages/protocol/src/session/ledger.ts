@@ -19,8 +19,8 @@ interface RecordBase {
   readonly method: string;
   readonly startedAt: number;
   state: RequestStateKind;
-  /** The validated W3C trace context the request carries, if any. */
-  readonly trace: TraceContext | undefined;
+  /** The validated W3C trace context the request carries, if any (an outbound middleware may set it before the request is written). */
+  trace: TraceContext | undefined;
   /** The latest Multi Round-Trip round this request took (shown in `inspect`). */
   input?: RequestInputRound;
 }

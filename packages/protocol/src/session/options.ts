@@ -10,6 +10,7 @@ import type { TraceContext, TraceContextProvider } from '../observability/trace-
 import type { Clock } from './clock.js';
 import type { CustomMethodTable, CustomNotificationSpec, CustomRequestSpec } from './custom-methods.js';
 import type { ProgressUpdate } from './ledger.js';
+import type { MiddlewareStack } from './middleware.js';
 
 /** What a client sends in `initialize` (the runner fills in `protocolVersion` when absent). */
 export interface InitializeParams {
@@ -96,6 +97,11 @@ export interface SessionOptions {
    * legacy one, ms (default 10 000; the call's own `timeoutMs` wins).
    */
   readonly discoveryTimeoutMs?: number;
+  /**
+   * Middleware wrapping every request and notification this session handles or sends (see
+   * `MiddlewareStack`): a server's or a client's, shared by all its sessions.
+   */
+  readonly middleware?: MiddlewareStack;
 }
 
 /** Per-request options for outbound requests. */

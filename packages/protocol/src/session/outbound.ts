@@ -16,11 +16,13 @@ import {
   type ConnectionClosedError,
 } from '../errors/errors.js';
 import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResultResponse, type RequestId } from '../jsonrpc/messages.js';
-import { hasTraceKeys, outboundTraceContext, TRACE_CONTEXT_KEYS, type TraceContext } from '../observability/trace-context.js';
+import { hasTraceKeys, outboundTraceContext, withoutTraceKeys, type TraceContext } from '../observability/trace-context.js';
 import type { Clock } from './clock.js';
 import { validateCustom } from './custom-methods.js';
 import type { DeadlineExpiry } from './deadlines.js';
 import type { OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
+import type { MiddlewareSession } from './middleware-context.js';
+import { OutboundGate, sendThroughMiddleware, watchedBy } from './outbound-middleware.js';
 import { requestSpec } from './method-policy.js';
 import type { RefusalContext } from './method-refusals.js';
 import type { SessionObserver } from './observer.js';
@@ -38,7 +40,7 @@ const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'faile
  */
 
 /** What outbound requests need from their session (the method policy and its refusals read it too). */
-export interface OutboundHost extends RefusalContext {
+export interface OutboundHost extends RefusalContext, MiddlewareSession {
   readonly clock: Clock;
   readonly ledger: RequestLedger;
   readonly observer: SessionObserver;
@@ -98,6 +100,26 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
    * process alive (false only for keep-alive pings, which are housekeeping).
    */
   send(method: string, params: JsonObject | undefined, options: RequestOptions, held = false, awaited = true): Promise<JsonObject> {
+    const chain = this.#host.options.middleware?.for(method);
+    if (chain === undefined || chain.length === 0) return this.#open(method, params, options, held, awaited, undefined);
+    const gate = new OutboundGate(this, this.#host.protocolVersion());
+    return sendThroughMiddleware(chain, this.#host, gate, this.#open(method, params, options, held, awaited, gate), params);
+  }
+
+  /** Writes (or holds) a request that entered the ledger, unless it settled meanwhile. */
+  start(record: OutboundRecord, message: JsonRpcRequest, options: RequestOptions, held: boolean): void {
+    if (this.#host.ledger.outbound(record.id) !== record) return;
+    if (held) this.#held.push({ record, message, options });
+    else this.#dispatch(record, message, options);
+  }
+
+  /** A middleware chose the request's trace context before it was written: its retries carry the new params too. */
+  retrace(record: OutboundRecord, params: JsonObject): void {
+    const rounds = this.#rounds?.get(record);
+    if (rounds !== undefined) this.#rounds?.set(record, { ...rounds, params });
+  }
+
+  #open(method: string, params: JsonObject | undefined, options: RequestOptions, held: boolean, awaited: boolean, gate: OutboundGate | undefined): Promise<JsonObject> {
     const host = this.#host;
     const id = ++this.#nextId;
     options.onRequestId?.(id);
@@ -126,7 +148,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
         startedAt: host.clock.now(),
         state: 'created',
         resolve: release === undefined ? resolve : (result) => (release(), resolve(result)),
-        reject: release === undefined ? reject : (error) => (release(), reject(error)),
+        reject: watchedBy(gate, release === undefined ? reject : (error) => (release(), reject(error))),
         progressToken,
         onProgress: options.onProgress,
         timeoutMs: options.timeoutMs ?? host.options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -163,7 +185,8 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
       if (INPUT_REQUIRED_METHODS.has(method) && (held || host.revision().features.multiRoundTrip)) {
         (this.#rounds ??= new WeakMap()).set(record, { params: outParams, count: 0, onRound: options.onInputRound });
       }
-      if (held) this.#held.push({ record, message, options });
+      if (gate !== undefined) gate.open(record, message, options, held); // the chain's next() starts it
+      else if (held) this.#held.push({ record, message, options });
       else this.#dispatch(record, message, options);
     });
   }
@@ -465,14 +488,6 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
 function cancellable(record: OutboundRecord): boolean {
   // waitingForInput (an outbound request between Multi Round-Trip rounds): the server already answered its id.
   return record.method !== 'initialize' && !record.taskAugmented && record.state !== 'created' && record.state !== 'waitingForInput';
-}
-
-/** `meta` without the trace keys (the validated ones are set again by the caller). */
-function withoutTraceKeys(meta: JsonObject | undefined): JsonObject {
-  if (meta === undefined) return {};
-  const rest: JsonObject = { ...meta };
-  for (const key of TRACE_CONTEXT_KEYS) delete rest[key];
-  return rest;
 }
 
 /** The reason an AbortSignal carries, as text. */

@@ -47,7 +47,8 @@ import type {
   RequestOptions,
   SessionOptions,
 } from './options.js';
-import { answerInput, type InputAnswerer } from './input-rounds.js';
+import type { InputAnswerer } from './input-rounds.js';
+import { answerInputThroughMiddleware, notifyThroughMiddleware } from './middleware-context.js';
 import { OutboundRequests, abortReason, type OutboundHost } from './outbound.js';
 import { notificationRefusal, requestRefusal } from './method-refusals.js';
 import type { RequestIdentity } from './request-meta.js';
@@ -303,7 +304,15 @@ export class Session {
       }
 
       // A property, not a method: `OutboundRequests` passes it on as a callback.
-      readonly answerInput: InputAnswerer = (method, params, context) => answerInput(this.#session.#requestHandler(method), method, params, context);
+      readonly answerInput: InputAnswerer = (method, params, context) => answerInputThroughMiddleware(this, this.#session.#requestHandler(method), method, params, context);
+
+      get sessionId(): string {
+        return this.#session.id;
+      }
+
+      get transportSessionId(): string | undefined {
+        return this.#session.#transport?.sessionId;
+      }
 
       useRevision(version: string): Revision {
         return (this.#session.#revision = revisionFor(version));
@@ -581,7 +590,9 @@ export class Session {
     if (schema !== undefined) params = await checkCustomParams(method, schema, params);
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
-    await this.#write(message, options.relatedRequestId);
+    const chain = this.#options.middleware?.for(method);
+    if (chain === undefined || chain.length === 0) return this.#write(message, options.relatedRequestId);
+    await notifyThroughMiddleware(chain, this.#host, message, this.protocolVersion, () => this.#write(message, options.relatedRequestId));
   }
 
   /** Sends `ping` and resolves with the round-trip time in ms. */

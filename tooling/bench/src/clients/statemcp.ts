@@ -2,6 +2,7 @@
 import { Client, type CallToolResult } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport';
 import { InMemoryTransport, type Transport } from '@statemcp/protocol';
+import { McpTelemetry } from '@statemcp/opentelemetry';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
 import { createStatemcpServer } from '../servers/statemcp.js';
 import { BIG_TOOL, ECHO_TOOL, SLEEP_TOOL, STATS_TOOL } from '../spec.js';
@@ -23,11 +24,12 @@ function wrap(client: Client, cancels: () => number): BenchClient {
   };
 }
 
-async function connect(transport: Transport, era?: 'modern'): Promise<BenchClient> {
+async function connect(transport: Transport, era?: 'modern', setup?: (client: Client) => void): Promise<BenchClient> {
   const cancels = countCancels(transport);
   // Every other option at its default; the era pinned so a row compares one protocol across stacks (the
   // default 'auto' would take the 2026-07-28 era against our own servers, the handshake against the official ones).
   const client = new Client(INFO, { era: era ?? 'legacy' });
+  setup?.(client);
   await client.connect(transport);
   return wrap(client, cancels);
 }
@@ -57,7 +59,8 @@ export async function inMemory(options: ServerOptions, timing?: { ms: number }):
   };
 }
 
-export async function stdio(fixture: string, args: readonly string[]): Promise<StdioConnection> {
+/** `traced`: the client runs `@statemcp/opentelemetry` (no SDK registered), as the `--otel` fixture does. */
+export async function stdio(fixture: string, args: readonly string[], traced = false): Promise<StdioConnection> {
   let pid = -1;
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -67,7 +70,7 @@ export async function stdio(fixture: string, args: readonly string[]): Promise<S
       if (event.type === 'spawned') pid = event.pid;
     },
   });
-  const client = await connect(transport);
+  const client = await connect(transport, undefined, traced ? (c) => c.use(new McpTelemetry({ side: 'client' }).middleware) : undefined);
   return { client, pid };
 }
 
@@ -92,6 +95,30 @@ export async function inMemoryModern(options: ServerOptions): Promise<InMemoryPa
   const [clientSide, serverSide] = InMemoryTransport.createPair();
   const connection = await entry.server.connect(serverSide);
   const client = await connect(clientSide, 'modern');
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await connection.close();
+    },
+  };
+}
+
+/** The server of {@link inMemoryTraced}: the bench server with `@statemcp/opentelemetry` as its middleware. */
+let traced: ReturnType<typeof createStatemcpServer> | undefined;
+
+/**
+ * `inMemory` with `@statemcp/opentelemetry` on both sides and no OpenTelemetry SDK registered:
+ * OpenTelemetry on, nothing exported (spans are started non-recording, attributes computed).
+ */
+export async function inMemoryTraced(): Promise<InMemoryPair> {
+  if (traced === undefined) {
+    traced = createStatemcpServer({});
+    traced.server.use(new McpTelemetry({ side: 'server' }).middleware);
+  }
+  const [clientSide, serverSide] = InMemoryTransport.createPair();
+  const connection = await traced.server.connect(serverSide);
+  const client = await connect(clientSide, undefined, (c) => c.use(new McpTelemetry({ side: 'client' }).middleware));
   return {
     client,
     close: async () => {
