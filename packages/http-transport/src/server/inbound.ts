@@ -5,11 +5,30 @@
  * when an `authenticate` hook asks for one.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpRequestInfo } from '@statemcp/protocol';
+import type { HttpRequestInfo, InboundContext } from '@statemcp/protocol';
 import { isLoopbackAddress } from './host-guard.js';
 import { unreadBodyText } from './http-response.js';
 import { readRequestTarget, type RequestTarget } from './request-target.js';
 import type { HandleRequestOptions } from './server-options.js';
+
+/**
+ * The context every message of one HTTP request reaches its handlers with: the request's
+ * headers and `http` view (both built on first read: most handlers never look at them), the
+ * caller's auth info and the session's id.
+ */
+export function inboundContextOf(inbound: InboundRequest, authInfo: unknown, sessionId: string | undefined): InboundContext {
+  const context: InboundContext = {
+    get headers() {
+      return inbound.headerRecord();
+    },
+    get http() {
+      return inbound.requestInfo();
+    },
+  };
+  if (authInfo !== undefined) context.authInfo = authInfo;
+  if (sessionId !== undefined) context.sessionId = sessionId;
+  return context;
+}
 
 /**
  * Outcome of reading a request body under a size limit: its text, or the JSON value a

@@ -11,14 +11,17 @@ function transportWith(maxQueuedMessages: number) {
     onError: (error) => errors.push(error),
     onUndeliverable: (ids, error) => undeliverable.push({ ids, error }),
   };
-  const transport = new HttpServerSessionTransport('session-1', {
-    eventStore: undefined,
-    retryIntervalMs: undefined,
-    keepAliveIntervalMs: 0,
-    maxQueuedMessages,
-    maxStreamBufferBytes: 64 * 1024,
-    stalledStreamTimeoutMs: 1000,
-    clock: new SimulatedClock(),
+  const transport = new HttpServerSessionTransport({
+    sessionId: 'session-1',
+    settings: {
+      eventStore: undefined,
+      retryIntervalMs: undefined,
+      keepAliveIntervalMs: 0,
+      maxQueuedMessages,
+      maxStreamBufferBytes: 64 * 1024,
+      stalledStreamTimeoutMs: 1000,
+      clock: new SimulatedClock(),
+    },
   });
   return { transport, sink, undeliverable, errors };
 }
