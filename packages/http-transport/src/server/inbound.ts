@@ -63,6 +63,11 @@ export interface InboundRequest {
   requestInfo(): HttpRequestInfo;
   /** Aborted when the client goes away before the answer was written. */
   readonly signal: AbortSignal | undefined;
+  /**
+   * Calls `listener` once if the client goes away before the answer was written: what
+   * {@link signal} tells, without an AbortController per request.
+   */
+  onClientGone(listener: () => void): void;
 }
 
 const decoder = new TextDecoder();
@@ -174,6 +179,7 @@ export function fromFetchRequest(request: Request, options: HandleRequestOptions
     toRequest: () => request,
     requestInfo: () => (info ??= freezeRequestInfo(inbound.method, request.url, inbound.headerRecord(), options.remoteAddress)),
     signal: request.signal,
+    onClientGone: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
   };
   return inbound;
 }
@@ -269,6 +275,20 @@ class NodeInbound implements InboundRequest {
       }
     }
     return this.#controller.signal;
+  }
+
+  onClientGone(listener: () => void): void {
+    const response = this.#res;
+    if (response === undefined) return;
+    if (this.#controller !== undefined) {
+      this.#controller.signal.addEventListener('abort', listener, { once: true });
+    } else if (response.destroyed) {
+      if (!response.writableFinished) listener();
+    } else {
+      response.once('close', () => {
+        if (!response.writableFinished) listener();
+      });
+    }
   }
 
   toRequest(): Request {

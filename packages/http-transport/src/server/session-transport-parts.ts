@@ -129,8 +129,8 @@ export interface AcceptedPost {
   readonly version: string;
   readonly context: InboundContext;
   readonly headers: Record<string, string>;
-  /** Aborted when the client goes away; a stateless JSON request then ends (cancellation). */
-  readonly signal?: AbortSignal | undefined;
+  /** The HTTP request, to learn when its client goes away: a stateless JSON request then ends (cancellation). */
+  readonly client?: { onClientGone(listener: () => void): void } | undefined;
 }
 
 /**

@@ -251,7 +251,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
         this.#pendingJson++;
         for (const id of post.requestIds) this.#routes.set(id, exchange);
         if (this.stateless) {
-          post.signal?.addEventListener('abort', () => void this.terminate('remote', { reason: 'client disconnected' }), { once: true });
+          post.client?.onClientGone(() => void this.terminate('remote', { reason: 'client disconnected' }));
         }
         this.#settings.onActivity?.(this);
         this.#deliver(sink, post);

@@ -193,7 +193,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       if (mismatch !== undefined) return mismatch;
       const mode = options.enableJsonResponse === true ? 'json' : 'auto';
       const context = inboundContextOf(inbound, admitted.authInfo, undefined);
-      return statelessRequests.serve({ messages, requestIds, batch, mode, version: modernVersion, context, headers: {}, signal: inbound.signal }, false);
+      return statelessRequests.serve({ messages, requestIds, batch, mode, version: modernVersion, context, headers: {}, client: inbound }, false);
     }
     const mode = options.enableJsonResponse === true ? 'json' : 'sse';
     if (stateless || (initializeId === undefined && era.isModernRequest(inbound))) {
@@ -202,7 +202,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const refusal = batchRule(envelope, version);
       if (refusal !== undefined) return refusal;
       const context = inboundContextOf(inbound, admitted.authInfo, undefined);
-      return statelessRequests.serve({ messages, requestIds, batch, mode, version, context, headers: {}, signal: inbound.signal }, initializeId !== undefined);
+      return statelessRequests.serve({ messages, requestIds, batch, mode, version, context, headers: {}, client: inbound }, initializeId !== undefined);
     }
     const sessionIdHeader = inbound.header(SESSION_ID_HEADER);
     if (initializeId !== undefined && (sessionIdHeader === undefined || sessionIdHeader === '')) {
