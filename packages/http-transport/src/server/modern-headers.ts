@@ -1,12 +1,13 @@
 /**
- * The request metadata headers of a 2026-07-28 POST (MCP 2026-07-28, Transports §Streamable HTTP; SEP-2243), checked against
- * the body before the request reaches a session: `MCP-Protocol-Version` (required; equal to
- * `_meta["io.modelcontextprotocol/protocolVersion"]` when the body names one), `Mcp-Method`
- * (required, equal to `method`; values are case-sensitive, surrounding whitespace is not part
- * of a value), `Mcp-Name` (required for `tools/call` and `prompts/get` = `params.name`,
- * `resources/read` = `params.uri`, `tasks/get|update|cancel` = `params.taskId`, encoded plain or `=?base64?…?=`) and every `Mcp-Param-*`
- * value decodable. Each failure is -32020 with HTTP 400. Comparing `Mcp-Param-*` values with
- * the arguments needs the tool's annotations: the server role does it (`tools/call`).
+ * The request metadata headers of a 2026-07-28 POST (MCP 2026-07-28, Transports §Streamable HTTP;
+ * SEP-2243), checked against the body before the request reaches a session: `MCP-Protocol-Version`
+ * (required; equal to `_meta["io.modelcontextprotocol/protocolVersion"]` when the body names one),
+ * `Mcp-Method` (required, equal to `method`; values are case-sensitive, surrounding whitespace is
+ * not part of a value), `Mcp-Name` (required for `tools/call` and `prompts/get` = `params.name`,
+ * `resources/read` = `params.uri`, `tasks/get|update|cancel` = `params.taskId`, encoded plain or
+ * `=?base64?…?=`) and every `Mcp-Param-*` value decodable. Each failure is -32020 with HTTP 400.
+ * Comparing `Mcp-Param-*` values with the arguments needs the tool's annotations: the server role
+ * does it (`tools/call`).
  */
 import { ErrorCode, PROTOCOL_VERSION_META_KEY, decodeHeaderValue, isJsonObject, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
 import { errorResponse } from './http-response.js';

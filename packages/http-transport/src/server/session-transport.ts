@@ -1,8 +1,8 @@
 /**
- * The per-session server Transport of Streamable HTTP (MCP 2025-11-25, Transports §Streamable HTTP). One instance per HTTP
- * session (or per request in stateless mode) is handed to one session runner through the
- * server's `connect` option. It only moves messages; the session's state machine decides
- * everything about the lifecycle.
+ * The per-session server Transport of Streamable HTTP (MCP 2025-11-25, Transports §Streamable
+ * HTTP). One instance per HTTP session (or per request in stateless mode) is handed to one
+ * session runner through the server's `connect` option. It only moves messages; the session's
+ * state machine decides everything about the lifecycle.
  *
  * Routing of `send(message, { relatedRequestId })` — each message goes to exactly one
  * stream, never broadcast:
