@@ -12,6 +12,7 @@ import { AlreadyConnectedError, InvalidStateError, RequestCancelledError, Transp
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../jsonrpc/messages.js';
 import { initialConnectionState, transition } from '../machines/connection.js';
 import type { ConnectionEffect, ConnectionEvent, ConnectionState, ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
+import { revisionFor } from '../revisions/resolve-version.js';
 import type { Revision } from '../revisions/types.js';
 import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
 import { negotiateServerVersion, proposeVersion } from '../versions.js';
@@ -31,7 +32,7 @@ import { SessionObserver } from './observer.js';
 import type { InitializeParams, InitializeResultShape, NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import { OutboundRequests, abortReason, type OutboundHost } from './outbound.js';
 import type { RequestIdentity } from './request-meta.js';
-import { connectionConfigOf, defaultSupportedVersions, revisionFor, versionListsOf } from './session-versions.js';
+import { connectionConfigOf, defaultSupportedVersions, versionListsOf } from './session-versions.js';
 import { closeTransport, terminateTransport } from './transport-effects.js';
 
 export type TransitionListener = (to: ConnectionState, from: ConnectionState, event: ConnectionEvent) => void;
@@ -58,6 +59,11 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
   readonly transitionListeners = new Set<TransitionListener>();
   state: ConnectionState;
   transport: Transport | undefined;
+  /**
+   * The revision in force while the machine's state has none: the one being proposed (the
+   * client's handshake, discovery) or answered (the server's handshake), then the last one the
+   * state had once the connection ends. While a version is in force it is the state's own.
+   */
   #revision: Revision;
   #negotiated: string | undefined;
   #lastPeer: PeerInfo | undefined;
@@ -108,12 +114,13 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
 
   // ------------------------------------------------------------------ what the parts read
 
-  /** The revision in force: the one negotiated, or the one being proposed or answered. */
+  /** The revision in force: the machine state's (see `ConnectionState`), else the one proposed or last in force. */
   revision(): Revision {
-    return this.#revision;
+    const state = this.state;
+    return state.kind === 'initialized' || state.kind === 'operating' ? state.revision : this.#revision;
   }
 
-  /** Makes `version`'s revision the one in force (a proposal, a negotiation, an assumed version). */
+  /** Makes `version`'s revision the one proposed or answered, before the machine's state holds a version. */
   useRevision(version: string): Revision {
     return (this.#revision = revisionFor(version));
   }
@@ -178,9 +185,9 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
 
   /** Client, in a revision with per-request `_meta`: what every request states (MCP 2026-07-28, Basic §Metadata). */
   requestIdentity(): RequestIdentity | undefined {
-    return this.role === 'client' && this.#revision.features.perRequestMeta
-      ? { version: this.#revision.version, capabilities: this.options.capabilities(), clientInfo: this.clientInfo }
-      : undefined;
+    if (this.role !== 'client') return undefined;
+    const revision = this.revision();
+    return revision.features.perRequestMeta ? { version: revision.version, capabilities: this.options.capabilities(), clientInfo: this.clientInfo } : undefined;
   }
 
   /** This session's own handler of `method`, else the shared one, else the built-in `ping`. */
@@ -234,13 +241,11 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
     const assumed = transport.assumedProtocolVersion;
     if (assumed !== undefined && this.role === 'server') {
       const version = negotiateServerVersion(assumed, this.supported);
-      this.useRevision(version);
       this.dispatch({ type: 'sessionAssumed', version, peer: { capabilities: {}, info: { name: 'unknown', version: 'unknown' } } });
     }
     const adopted = transport.adoptedSession;
     if (adopted !== undefined && assumed === undefined && this.role === 'server') {
       const version = negotiateServerVersion(adopted.protocolVersion, this.supported);
-      this.useRevision(version);
       this.dispatch({ type: 'sessionAdopted', version, peer: adopted.peer });
     }
     try {
@@ -319,7 +324,11 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
     const from = this.state;
     const { state, effects } = transition(from, event);
     this.state = state;
-    if (state.kind !== from.kind) this.#emitTransition(from, state, event);
+    if (state.kind !== from.kind) {
+      // Leaving the states that hold a version: the revision that was in force stays the one read.
+      if ((from.kind === 'initialized' || from.kind === 'operating') && state.kind !== 'initialized' && state.kind !== 'operating') this.#revision = from.revision;
+      this.#emitTransition(from, state, event);
+    }
     let performed = false;
     for (const effect of effects) {
       if (isGateEffect(effect)) continue; // the gate's: returned to the caller
@@ -335,7 +344,6 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
           break;
         case 'negotiated':
           this.#negotiated = effect.version;
-          if (this.#revision.version !== effect.version) this.#revision = revisionFor(effect.version);
           if (state.kind === 'initialized') this.#lastPeer = state.peer;
           this.transport?.setProtocolVersion?.(effect.version);
           break;

@@ -5,11 +5,12 @@
  */
 import type { ConnectionConfig, Role } from '../machines/connection-types.js';
 import { getRevision } from '../revisions/registry.js';
-import type { Revision } from '../revisions/types.js';
-import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, isLegacyVersion, isModernVersion, proposeVersion } from '../versions.js';
+import { servedStatelessVersions } from '../revisions/resolve-version.js';
+import { DUAL_ERA_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSIONS, isLegacyVersion, proposeVersion } from '../versions.js';
 
 /** The version lists a session derives from its supported versions; shared by every session with the same list. */
 export interface VersionLists {
+  /** The stateless-era versions, newest first (`servedStatelessVersions`). */
   readonly modern: readonly string[];
   readonly legacy: readonly string[];
   /** The revisions that have a handshake: the ones `initialize` negotiates among. */
@@ -20,22 +21,21 @@ export interface VersionLists {
   readonly configs: Map<string, ConnectionConfig>;
 }
 
-/** A server is dual-era by default: legacy clients get the handshake, modern requests are served statelessly. */
-export const DUAL_ERA_VERSIONS: readonly string[] = [...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS];
 const NO_VERSIONS: readonly string[] = [];
 /** Keyed by the supported list itself. */
 const versionListsCache = new WeakMap<readonly string[], VersionLists>();
 
 /** A session's default supported versions: a server speaks both eras, a client the handshake era. */
 export function defaultSupportedVersions(role: Role): readonly string[] {
-  return role === 'server' ? DUAL_ERA_VERSIONS : LEGACY_PROTOCOL_VERSIONS;
+  // A server is dual-era by default: legacy clients get the handshake, modern requests are served statelessly.
+  return role === 'server' ? DUAL_ERA_PROTOCOL_VERSIONS : LEGACY_PROTOCOL_VERSIONS;
 }
 
 export function versionListsOf(supported: readonly string[]): VersionLists {
   let lists = versionListsCache.get(supported);
   if (lists === undefined) {
     lists = {
-      modern: supported.filter(isModernVersion),
+      modern: servedStatelessVersions(supported),
       legacy: supported.filter(isLegacyVersion),
       handshake: supported.filter((version) => getRevision(version)?.features.handshake ?? true),
       initial: proposeVersion(supported.some(isLegacyVersion) ? supported.filter(isLegacyVersion) : supported),
@@ -54,11 +54,4 @@ export function connectionConfigOf(versions: VersionLists, role: Role, strictIni
     versions.configs.set(key, config);
   }
   return config;
-}
-
-/** The registered revision of `version` (the newest legacy one for a version no revision describes). */
-export function revisionFor(version: string): Revision {
-  const revision = getRevision(version) ?? getRevision(LATEST_LEGACY_PROTOCOL_VERSION);
-  if (revision === undefined) throw new Error(`No revision registered for ${version}`);
-  return revision;
 }
