@@ -20,7 +20,6 @@
  */
 import {
   ErrorCode,
-  LEGACY_PROTOCOL_VERSIONS,
   DEFAULT_HTTP_ASSUMED_VERSION,
   batchRefusal,
   initializeInBatch,
@@ -34,14 +33,14 @@ import {
 } from '@statemcp/protocol';
 import { createAuthGate, type Admitted } from './auth-gate.js';
 import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
-import { createEraRouting } from './era-routing.js';
+import { createEraRouting, type EraRouting } from './era-routing.js';
 import { HttpErrorCode, emptyResponse, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
 import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundRequest } from './inbound.js';
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
 import { headerMismatch } from './modern-headers.js';
-import { legacyPathsOf, managerOptionsOf } from './server-setup.js';
+import { legacyPathsOf, managerOptionsOf, supportedVersionsOf } from './server-setup.js';
 import { hostGuardFor } from './host-guard.js';
 import { listenNode } from './listen-node.js';
 import { HttpSession, type AnySessionTransport } from './http-session.js';
@@ -50,6 +49,9 @@ import { PrincipalCounter, admissionRefusal, openCountedStream, principalLimit }
 import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.js';
+
+/** A stateless exchange's version: served, or refused with -32022. */
+type ModernExchange = NonNullable<ReturnType<EraRouting['exchangeVersion']>>;
 
 /**
  * Creates a Streamable HTTP server. Sessions meet the protocol through `connect`.
@@ -68,7 +70,7 @@ import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.
 export function createStreamableHttpServer(options: StreamableHttpServerOptions): StreamableHttpServer {
   const stateless = options.stateless === true || ('sessionIdGenerator' in options && options.sessionIdGenerator === undefined);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const supportedVersions = options.supportedProtocolVersions ?? LEGACY_PROTOCOL_VERSIONS;
+  const supportedVersions = supportedVersionsOf(options);
   const retryIntervalMs = options.retryIntervalMs ?? 1000;
   const keepAliveMs = options.keepAliveIntervalMs ?? 15_000;
   const guard = hostGuardFor(options);
@@ -132,13 +134,15 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   const sessionHeaders = (sessionId: string | undefined): Record<string, string> =>
     sessionId === undefined ? {} : { [SESSION_ID_HEADER]: sessionId };
 
-  const era = createEraRouting(options.supportedProtocolVersions, supportedVersions);
+  const era = createEraRouting(supportedVersions);
 
   /** A 2026-07-28 request: headers checked against the body, then served without a session (digest §5.3). */
-  const handleModern = async (inbound: InboundRequest, items: unknown[], requestIds: RequestId[], version: string, context: InboundContext): Promise<HttpAnswer> => {
+  const handleModern = async (inbound: InboundRequest, items: unknown[], requestIds: RequestId[], resolved: ModernExchange, context: InboundContext): Promise<HttpAnswer> => {
     const message = items[0] as JsonObject;
     const mismatch = headerMismatch(inbound, message, requestIds[0]);
     if (mismatch !== undefined) return mismatch;
+    if (resolved.kind === 'unsupported') return errorResponse(400, resolved.refusal.code, resolved.refusal.message, { id: requestIds[0] ?? null, data: resolved.refusal.data });
+    const version = resolved.revision.version;
     const transport = new HttpServerSessionTransport(undefined, settingsFor(), version);
     if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
     if (!transport.closed) inFlightStateless.add(transport);
@@ -237,8 +241,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     };
     const mode = options.enableJsonResponse === true ? 'json' : 'sse';
 
-    const modernVersion = era.exchangeVersion(inbound, items, isBatch);
-    if (modernVersion !== undefined) return handleModern(inbound, items, requestIds, modernVersion, contextFor(undefined));
+    const modern = era.exchangeVersion(inbound, items, isBatch);
+    if (modern !== undefined) return handleModern(inbound, items, requestIds, modern, contextFor(undefined));
 
     if (stateless || (initializeId === undefined && era.isModernRequest(inbound))) {
       const version = requestVersion(inbound, undefined, replyId);
