@@ -34,7 +34,7 @@ import { ConnectionClosedError, JsonRpcError, RequestCancelledError, RequestTime
 import { ErrorCode, isJsonObject, type JsonObject } from '../jsonrpc/messages.js';
 import type { CloseReason, ConnectionEvent, PeerInfo } from '../machines/connection-types.js';
 import { SERVER_INFO_META_KEY } from '../revisions/blocks/modern.js';
-import { getRevision } from '../revisions/registry.js';
+import { eraOf } from '../versions.js';
 import type { Revision } from '../revisions/types.js';
 import type { InitializeParams, InitializeResultShape, RequestOptions } from './options.js';
 
@@ -207,9 +207,9 @@ function peerOf(result: DiscoverResultShape): PeerInfo {
     : { capabilities: result.capabilities, info };
 }
 
-/** Whether `version` is of the handshake era (an unknown version counts as one: it can only be proposed in `initialize`). */
+/** Whether `version` is of the handshake era (`eraOf`: an unknown version counts as one, it can only be proposed in `initialize`). */
 function handshakeOf(version: string): boolean {
-  return getRevision(version)?.features.handshake ?? true;
+  return eraOf(version) === 'legacy';
 }
 
 function supportedOf(data: unknown): string[] {
