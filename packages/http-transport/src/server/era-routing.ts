@@ -10,6 +10,9 @@ import type { InboundRequest } from './inbound.js';
 import { metaVersionOf } from './modern-headers.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './server-options.js';
 
+/** A stateless exchange's version: `served` with the revision in force, or `unsupported` with the -32022 refusal. */
+export type ModernExchange = Exclude<VersionResolution, { kind: 'unnamed' }>;
+
 /** The era decisions of one server, from its `supportedVersions`. */
 export interface EraRouting {
   /** True for a request whose `MCP-Protocol-Version` names a stateless revision this server serves. */
@@ -17,10 +20,9 @@ export interface EraRouting {
   /**
    * The version of a sessionless POST served statelessly, or undefined for legacy traffic: a
    * single message whose `_meta` names a protocol version, or whose `MCP-Protocol-Version`
-   * header names a stateless-era one (a legacy `initialize` carries neither). `served` with
-   * the revision in force, or `unsupported` with the -32022 refusal to answer.
+   * header names a stateless-era one (a legacy `initialize` carries neither).
    */
-  exchangeVersion(inbound: InboundRequest, items: readonly unknown[], isBatch: boolean): Exclude<VersionResolution, { kind: 'unnamed' }> | undefined;
+  exchangeVersion(inbound: InboundRequest, items: readonly unknown[], isBatch: boolean): ModernExchange | undefined;
 }
 
 export function createEraRouting(supportedVersions: readonly string[]): EraRouting {

@@ -33,7 +33,7 @@ import {
 } from '@statemcp/protocol';
 import { createAuthGate, type Admitted } from './auth-gate.js';
 import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
-import { createEraRouting, type EraRouting } from './era-routing.js';
+import { createEraRouting, type ModernExchange } from './era-routing.js';
 import { HttpErrorCode, emptyResponse, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
@@ -49,9 +49,6 @@ import { PrincipalCounter, admissionRefusal, openCountedStream, principalLimit }
 import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.js';
-
-/** A stateless exchange's version: served, or refused with -32022. */
-type ModernExchange = NonNullable<ReturnType<EraRouting['exchangeVersion']>>;
 
 /**
  * Creates a Streamable HTTP server. Sessions meet the protocol through `connect`.
