@@ -6,24 +6,19 @@
  */
 import { InvalidResultError, JsonRpcError } from '../errors/errors.js';
 import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type JsonRpcResultResponse } from '../jsonrpc/messages.js';
-import type { Revision } from '../revisions/types.js';
 import { validateCustom } from './custom-methods.js';
 import { isInputRequired, readResultType } from './input-rounds.js';
-import type { OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
+import type { OutboundRecord, ProgressUpdate } from './ledger.js';
 import { requestSpec } from './method-policy.js';
-import type { SessionObserver } from './observer.js';
+import type { OutboundHost } from './outbound.js';
 import type { InputRoundTrips } from './outbound-rounds.js';
 import type { RequestTimeouts } from './outbound-timeouts.js';
 import { formatIssues } from './validation.js';
 
 const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 
-/** What the answers need from their session. */
-export interface AnswersHost {
-  readonly ledger: RequestLedger;
-  readonly observer: SessionObserver;
-  revision(): Revision;
-}
+/** What the answers read of their session. */
+type AnswersHost = Pick<OutboundHost, 'ledger' | 'observer' | 'revision'>;
 
 export class OutboundAnswers {
   readonly #host: AnswersHost;

@@ -8,22 +8,13 @@
  */
 import { InputRoundsExceededError, RequestCancelledError } from '../errors/errors.js';
 import { isJsonObject, type JsonObject } from '../jsonrpc/messages.js';
-import type { Revision } from '../revisions/types.js';
-import { DEFAULT_MAX_INPUT_ROUNDS, gatherInputResponses, inputRequestContext, retryParams, type InputAnswerer } from './input-rounds.js';
-import type { OutboundRecord, RequestLedger } from './ledger.js';
-import type { SessionObserver } from './observer.js';
-import type { SessionOptions } from './options.js';
+import { DEFAULT_MAX_INPUT_ROUNDS, gatherInputResponses, inputRequestContext, retryParams } from './input-rounds.js';
+import type { OutboundRecord } from './ledger.js';
+import type { OutboundHost } from './outbound.js';
 import type { RequestTimeouts } from './outbound-timeouts.js';
 
-/** What the rounds need from their session. */
-export interface RoundsHost {
-  readonly ledger: RequestLedger;
-  readonly observer: SessionObserver;
-  readonly options: SessionOptions;
-  revision(): Revision;
-  /** Answers an input request through this side's handler for its method. */
-  readonly answerInput: InputAnswerer;
-}
+/** What the rounds read of their session. */
+type RoundsHost = Pick<OutboundHost, 'ledger' | 'observer' | 'options' | 'revision' | 'answerInput'>;
 
 /** Sends a request again, under a new id, with `params`: the next round. */
 export type Resend = (record: OutboundRecord, params: JsonObject) => void;

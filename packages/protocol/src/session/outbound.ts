@@ -16,16 +16,16 @@ import type { MiddlewareSession } from './middleware-context.js';
 import { OutboundGate, sendThroughMiddleware, watchedBy } from './outbound-middleware.js';
 import type { RefusalContext } from './method-refusals.js';
 import type { SessionObserver } from './observer.js';
-import { INPUT_REQUIRED_METHODS } from './input-rounds.js';
+import { INPUT_REQUIRED_METHODS, type InputAnswerer } from './input-rounds.js';
 import { OutboundAnswers } from './outbound-answers.js';
-import { InputRoundTrips, type RoundsHost } from './outbound-rounds.js';
+import { InputRoundTrips } from './outbound-rounds.js';
 import { RequestTimeouts } from './outbound-timeouts.js';
 import type { RequestOptions, SessionOptions } from './options.js';
 import { stampRequestMeta, type RequestIdentity } from './request-meta.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** What outbound requests need from their session (the method policy and its refusals read it too). */
-export interface OutboundHost extends RefusalContext, MiddlewareSession, RoundsHost {
+export interface OutboundHost extends RefusalContext, MiddlewareSession {
   readonly clock: Clock;
   readonly ledger: RequestLedger;
   readonly observer: SessionObserver;
@@ -38,6 +38,8 @@ export interface OutboundHost extends RefusalContext, MiddlewareSession, RoundsH
   endError(): Error | undefined;
   /** What a modern-era client states in every request's `_meta`; undefined when the revision has no per-request `_meta`. */
   requestIdentity(): RequestIdentity | undefined;
+  /** Answers an input request of a Multi Round-Trip Request through this side's handler for its method. */
+  readonly answerInput: InputAnswerer;
 }
 
 export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
