@@ -16,8 +16,10 @@ import type { RequestTimeouts } from './outbound-timeouts.js';
 /** What the rounds read of their session. */
 type RoundsHost = Pick<OutboundHost, 'ledger' | 'observer' | 'options' | 'revision' | 'answerInput'>;
 
-/** Sends a request again, under a new id, with `params`: the next round. */
-export type Resend = (record: OutboundRecord, params: JsonObject) => void;
+/** Where the next round goes out: the same request under a new id, with `params` (`OutboundRequests`). */
+export interface Resender {
+  resend(record: OutboundRecord, params: JsonObject): void;
+}
 
 /** What a request that may need input rounds remembers between them. */
 interface Rounds {
@@ -31,14 +33,14 @@ interface Rounds {
 export class InputRoundTrips {
   readonly #host: RoundsHost;
   readonly #timeouts: RequestTimeouts;
-  readonly #resend: Resend;
+  readonly #resender: Resender;
   /** Requests that may answer `input_required`, with what their retries need (created on first use). */
   #rounds: WeakMap<OutboundRecord, Rounds> | undefined;
 
-  constructor(host: RoundsHost, timeouts: RequestTimeouts, resend: Resend) {
+  constructor(host: RoundsHost, timeouts: RequestTimeouts, resender: Resender) {
     this.#host = host;
     this.#timeouts = timeouts;
-    this.#resend = resend;
+    this.#resender = resender;
   }
 
   /** `record` may answer `input_required`: its retries start from `params`. */
@@ -88,6 +90,6 @@ export class InputRoundTrips {
     }
     if (ledger.outbound(record.id) !== record) return; // settled while the input was gathered
     record.detach = detach;
-    this.#resend(record, retryParams(rounds.params, result, responses));
+    this.#resender.resend(record, retryParams(rounds.params, result, responses));
   }
 }

@@ -18,7 +18,7 @@ import type { RefusalContext } from './method-refusals.js';
 import type { SessionObserver } from './observer.js';
 import { INPUT_REQUIRED_METHODS, type InputAnswerer } from './input-rounds.js';
 import { OutboundAnswers } from './outbound-answers.js';
-import { InputRoundTrips } from './outbound-rounds.js';
+import { InputRoundTrips, type Resender } from './outbound-rounds.js';
 import { RequestTimeouts } from './outbound-timeouts.js';
 import type { RequestOptions, SessionOptions } from './options.js';
 import { stampRequestMeta, type RequestIdentity } from './request-meta.js';
@@ -42,7 +42,7 @@ export interface OutboundHost extends RefusalContext, MiddlewareSession {
   readonly answerInput: InputAnswerer;
 }
 
-export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
+export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resender {
   readonly #host: OutboundHost;
   #nextId = 0;
   /**
@@ -61,7 +61,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
     this.#host = host;
     host.ledger.deadlines.onExpire(this);
     const timeouts = (this.timeouts = new RequestTimeouts(host.ledger, host.clock));
-    const rounds = (this.#rounds = new InputRoundTrips(host, timeouts, (record, params) => this.#resend(record, params)));
+    const rounds = (this.#rounds = new InputRoundTrips(host, timeouts, this));
     this.answers = new OutboundAnswers(host, timeouts, rounds);
   }
 
@@ -250,8 +250,8 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
     host.ledger.deadlines.stop();
   }
 
-  /** The next round of a Multi Round-Trip Request: the same request under a new id. */
-  #resend(record: OutboundRecord, params: JsonObject): void {
+  /** The next round of a Multi Round-Trip Request: the same request under a new id (`outbound-rounds.ts` calls it). */
+  resend(record: OutboundRecord, params: JsonObject): void {
     const ledger = this.#host.ledger;
     const id = ++this.#nextId;
     ledger.reissue(record, id);
