@@ -8,7 +8,7 @@
 import { InMemoryTransport, getRevision, registerRevision, type JsonObject, type JsonRpcMessage, type Revision } from '@statemcp/protocol';
 import { McpServer } from '@statemcp/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createStreamableHttpServer, type ListeningServer } from './index.js';
+import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from './index.js';
 
 const MODERN = '2026-07-28';
 const NEXT = '2099-01-01';
@@ -52,9 +52,9 @@ function discoverAt(id: number, version: string): JsonObject {
   return { jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: metaAt(version) } };
 }
 
-async function httpServer(): Promise<string> {
+async function httpServer(versions: Partial<Pick<StreamableHttpServerOptions, 'supportedVersions' | 'supportedProtocolVersions'>> = { supportedVersions: SUPPORTED }): Promise<string> {
   const mcp = versionServer();
-  const listening = await createStreamableHttpServer({ connect: (transport) => mcp.connect(transport), supportedVersions: SUPPORTED }).listen({ host: '127.0.0.1' });
+  const listening = await createStreamableHttpServer({ connect: (transport) => mcp.connect(transport), ...versions }).listen({ host: '127.0.0.1' });
   running.push(listening);
   return listening.url.href;
 }
@@ -133,5 +133,14 @@ describe('the version of a stateless request, with a second stateless revision r
     // Once the connection serves a version, an unknown one is still refused alike.
     expect(servedAt(await connection.send(callAt(5, MODERN)))).toBe(MODERN);
     expect((await connection.send(callAt(6, UNKNOWN))).error).toEqual(refusal);
+  });
+
+  it('reads the deprecated supportedProtocolVersions when supportedVersions is unset, and supportedVersions first', async () => {
+    const onlyModern = { code: -32022, message: `Unsupported protocol version: ${NEXT}`, data: { supported: [MODERN], requested: NEXT } };
+    const deprecated = await httpServer({ supportedProtocolVersions: ['2025-11-25', MODERN] });
+    expect((await post(deprecated, callAt(1, NEXT), NEXT)).body.error).toEqual(onlyModern);
+    expect(servedAt((await post(deprecated, callAt(2, MODERN), MODERN)).body)).toBe(MODERN);
+    const both = await httpServer({ supportedVersions: SUPPORTED, supportedProtocolVersions: ['2025-11-25', MODERN] });
+    expect(servedAt((await post(both, callAt(3, NEXT), NEXT)).body)).toBe(NEXT);
   });
 });
