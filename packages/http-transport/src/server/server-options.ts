@@ -152,7 +152,13 @@ export interface StreamableHttpServerOptions {
    * before the `path` check; sessions are bound to the principal that created them.
    */
   authorization?: HttpAuthorization;
-  /** Protocol versions accepted in `MCP-Protocol-Version`. Default: every legacy revision. */
+  /**
+   * The protocol versions this endpoint serves, both eras: the ones accepted in
+   * `MCP-Protocol-Version`, and its stateless (2026-07-28+) ones served without a session.
+   * Default: every revision of both eras, as `Server`'s `supportedVersions`.
+   */
+  supportedVersions?: readonly string[];
+  /** @deprecated Use `supportedVersions` (the same option under the name `Server` uses); read when that is not set. */
   supportedProtocolVersions?: readonly string[];
   /** Also serve the deprecated HTTP+SSE transport (2024-11-05) on these paths. */
   legacySse?: { ssePath?: string; messagePath?: string } | boolean;

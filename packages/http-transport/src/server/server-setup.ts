@@ -1,11 +1,20 @@
 /**
  * What `createStreamableHttpServer` derives from its options before it serves anything: the
- * legacy HTTP+SSE paths, the session manager's options; and `node:http`,
+ * versions it serves, the legacy HTTP+SSE paths, the session manager's options; and `node:http`,
  * loaded only when `listen()` needs it.
  */
 import type * as NodeHttp from 'node:http';
+import { DUAL_ERA_PROTOCOL_VERSIONS } from '@statemcp/protocol';
 import type { StreamableHttpServerOptions } from './server-options.js';
 import type { SessionManagerOptions } from './session-manager.js';
+
+/**
+ * The protocol versions the server serves: `supportedVersions`, else the deprecated
+ * `supportedProtocolVersions`, else every revision of both eras (the `Server`'s default too).
+ */
+export function supportedVersionsOf(options: StreamableHttpServerOptions): readonly string[] {
+  return options.supportedVersions ?? options.supportedProtocolVersions ?? DUAL_ERA_PROTOCOL_VERSIONS;
+}
 
 /** The legacy HTTP+SSE paths, or undefined when `legacySse` is off. */
 export function legacyPathsOf(options: StreamableHttpServerOptions): { ssePath: string; messagePath: string } | undefined {

@@ -29,7 +29,7 @@
  * DELETE:   stateless or modern (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
-import { ErrorCode, LEGACY_PROTOCOL_VERSIONS, DEFAULT_HTTP_ASSUMED_VERSION, systemClock, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
+import { ErrorCode, DEFAULT_HTTP_ASSUMED_VERSION, systemClock, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
 import { createAuthGate, type Admitted } from './auth-gate.js';
 import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
 import { createEraRouting } from './era-routing.js';
@@ -40,7 +40,7 @@ import { fromFetchRequest, fromNodeRequest, inboundContextOf, writeNodeResponse,
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
 import { headerMismatch } from './modern-headers.js';
 import { batchRule, readEnvelope, type PostEnvelope } from './post-envelope.js';
-import { legacyPathsOf, managerOptionsOf } from './server-setup.js';
+import { legacyPathsOf, managerOptionsOf, supportedVersionsOf } from './server-setup.js';
 import { hostGuardFor } from './host-guard.js';
 import { listenNode } from './listen-node.js';
 import type { AnySessionTransport, HttpSession } from './http-session.js';
@@ -69,12 +69,12 @@ import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.
 export function createStreamableHttpServer(options: StreamableHttpServerOptions): StreamableHttpServer {
   const stateless = options.stateless === true || ('sessionIdGenerator' in options && options.sessionIdGenerator === undefined);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const supportedVersions = options.supportedProtocolVersions ?? LEGACY_PROTOCOL_VERSIONS;
+  const supportedVersions = supportedVersionsOf(options);
   const keepAliveMs = options.keepAliveIntervalMs ?? 15_000;
   const clock = options.clock ?? systemClock;
   const guard = hostGuardFor(options);
   const legacy = legacyPathsOf(options);
-  const era = createEraRouting(options.supportedProtocolVersions, supportedVersions);
+  const era = createEraRouting(supportedVersions);
 
   const auth = createAuthGate(options);
   const manager = new SessionManager<HttpSession>(managerOptionsOf(options));
@@ -187,10 +187,12 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (scopeRefusal !== undefined) return scopeRefusal;
     const { messages, requestIds, batch, initializeId, replyId } = envelope;
 
-    const modernVersion = era.exchangeVersion(inbound, messages, batch);
-    if (modernVersion !== undefined) {
+    const modern = era.exchangeVersion(inbound, messages, batch);
+    if (modern !== undefined) {
       const mismatch = headerMismatch(inbound, messages[0] as JsonRpcMessage, requestIds[0]);
       if (mismatch !== undefined) return mismatch;
+      if (modern.kind === 'unsupported') return errorResponse(400, modern.refusal.code, modern.refusal.message, { id: requestIds[0] ?? null, data: modern.refusal.data });
+      const modernVersion = modern.revision.version;
       const mode = options.enableJsonResponse === true ? 'json' : 'auto';
       const context = inboundContextOf(inbound, admitted.authInfo, undefined);
       return statelessRequests.serve({ messages, requestIds, batch, mode, version: modernVersion, context, headers: {}, client: inbound }, false);

@@ -28,6 +28,7 @@ import {
   type StateOf,
 } from './connection-steps.js';
 import { SessionChangedError } from '../errors/errors.js';
+import { revisionFor } from '../revisions/resolve-version.js';
 import { selfDescribedStart } from './connection-modern.js';
 import type { ConnectionEffect, PeerInfo } from './connection-types.js';
 
@@ -97,7 +98,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
     spec: 'digest §5.2 (stateless Streamable HTTP: the handshake was answered on another request)',
     doc: 'a stateless exchange starts operating at the version its transport carries',
     apply: (state, event) =>
-      step({ kind: 'operating', config: state.config, version: event.version, peer: event.peer }, { type: 'negotiated', version: event.version }),
+      step({ kind: 'operating', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer }, { type: 'negotiated', version: event.version }),
   },
   sessionAdopted: {
     to: ['operating'],
@@ -105,7 +106,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
     doc: 'server, scale-out: the instance running the session died; this one adopts it from the shared record, operating at its negotiated version',
     apply(state, event) {
       if (state.config.role !== 'server') return step(state, ignore('only a server adopts a session'));
-      return step({ kind: 'operating', config: state.config, version: event.version, peer: event.peer }, { type: 'negotiated', version: event.version });
+      return step({ kind: 'operating', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer }, { type: 'negotiated', version: event.version });
     },
   },
   sessionExpired: {
@@ -188,7 +189,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
     apply(state, event) {
       const change = state.resuming === undefined ? undefined : sessionChange(state.resuming, event.version, event.peer);
       if (change !== undefined) return beginShutdown(state, 'sessionChanged', change);
-      const next: StateOf<'initialized'> = { kind: 'initialized', config: state.config, version: event.version, peer: event.peer };
+      const next: StateOf<'initialized'> = { kind: 'initialized', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer };
       const effects: ConnectionEffect[] = [{ type: 'negotiated', version: event.version }];
       if (state.config.role === 'client') effects.push({ type: 'sendInitialized' });
       else effects.push(replayDeferred);
@@ -229,7 +230,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
     apply(state, event) {
       if (state.discovering !== true) return step(state, ignore('no discovery in flight'));
       return step(
-        { kind: 'operating', config: state.config, version: event.version, peer: event.peer },
+        { kind: 'operating', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer },
         { type: 'negotiated', version: event.version },
         { type: 'releaseOutbound' },
       );
@@ -270,7 +271,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
       if (state.config.role === 'server' && state.config.strictInitialized) {
         return step(state, rejectInbound(`Received ${event.method} before notifications/initialized`));
       }
-      return step({ kind: 'operating', config: state.config, version: state.version, peer: state.peer }, accept);
+      return step({ kind: 'operating', config: state.config, version: state.version, revision: state.revision, peer: state.peer }, accept);
     },
   },
   outboundNotification: {
@@ -280,7 +281,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
     apply(state, event) {
       if (state.config.role === 'client') {
         if (event.method === INITIALIZED_NOTIFICATION) {
-          return step({ kind: 'operating', config: state.config, version: state.version, peer: state.peer }, accept, { type: 'releaseOutbound' });
+          return step({ kind: 'operating', config: state.config, version: state.version, revision: state.revision, peer: state.peer }, accept, { type: 'releaseOutbound' });
         }
         return step(state, refuse(`Cannot send ${event.method} before notifications/initialized`));
       }
@@ -294,7 +295,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
     doc: 'server: notifications/initialized enters operating; other notifications are accepted',
     apply(state, event) {
       if (state.config.role === 'server' && event.method === INITIALIZED_NOTIFICATION) {
-        return step({ kind: 'operating', config: state.config, version: state.version, peer: state.peer }, accept);
+        return step({ kind: 'operating', config: state.config, version: state.version, revision: state.revision, peer: state.peer }, accept);
       }
       if (event.method === INITIALIZED_NOTIFICATION) return step(state, drop('notifications/initialized sent to a client'));
       return step(state, accept);

@@ -5,6 +5,8 @@
  * handshake; a client spends Initializing in discovery (`server/discover`) instead.
  */
 
+import type { Revision } from '../revisions/types.js';
+
 export type Role = 'client' | 'server';
 
 /** Settings fixed for the life of a connection, carried by every state. */
@@ -17,9 +19,10 @@ export interface ConnectionConfig {
    */
   readonly strictInitialized: boolean;
   /**
-   * Server only: the stateless (2026-07-28+) versions this side serves. A request that names
-   * one of them in its own `_meta` needs no handshake (digest §6.1); empty or absent means the
-   * server speaks only the legacy era.
+   * Server only: the stateless (2026-07-28+) versions this side serves, newest first
+   * (`servedStatelessVersions`). A request that names one of them in its own `_meta` needs no
+   * handshake (MCP 2026-07-28, Lifecycle); empty or absent means the server speaks only the
+   * legacy era.
    */
   readonly modernVersions?: readonly string[];
 }
@@ -62,8 +65,13 @@ export type ConnectionState =
        */
       readonly discovering?: true;
     }
-  | { readonly kind: 'initialized'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
-  | { readonly kind: 'operating'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
+  /**
+   * `revision`: the revision in force, that of `version` (`revisionFor`): what the session
+   * validates messages against. In the stateless era each request names its own version, and
+   * Operating moves to the revision of the request being handled (`connection-modern.ts`).
+   */
+  | { readonly kind: 'initialized'; readonly config: ConnectionConfig; readonly version: string; readonly revision: Revision; readonly peer: PeerInfo }
+  | { readonly kind: 'operating'; readonly config: ConnectionConfig; readonly version: string; readonly revision: Revision; readonly peer: PeerInfo }
   | {
       readonly kind: 'shuttingDown';
       readonly config: ConnectionConfig;

@@ -10,6 +10,7 @@ import {
   type ConnectionStateKind,
   type PeerInfo,
 } from './connection-types.js';
+import { revisionFor } from '../revisions/resolve-version.js';
 import { renderConnectionMermaid } from './mermaid.js';
 
 const peer: PeerInfo = { capabilities: {}, info: { name: 'peer', version: '1' } };
@@ -24,7 +25,7 @@ function stateOf(kind: ConnectionStateKind, config: ConnectionConfig): Connectio
       return { kind, config };
     case 'initialized':
     case 'operating':
-      return { kind, config, version: '2025-11-25', peer };
+      return { kind, config, version: '2025-11-25', revision: revisionFor('2025-11-25'), peer };
     case 'shuttingDown':
     case 'terminated':
       return { kind, config, reason: 'closed' };
@@ -249,7 +250,7 @@ describe('transition', () => {
         expect(moved.state).toMatchObject({ kind: 'shuttingDown', reason: 'sessionChanged', error: { code: 'SESSION_CHANGED', category: 'interrupted' } });
         expect(moved.state.kind === 'shuttingDown' && moved.state.error?.message).toContain('2025-06-18 instead of 2025-11-25');
         const rich = { ...peer, capabilities: { tools: { listChanged: true }, resources: { subscribe: true } } };
-        const fromRich = transition({ kind: 'operating', config: client, version: '2025-11-25', peer: rich }, { type: 'sessionExpired' }).state;
+        const fromRich = transition({ kind: 'operating', config: client, version: '2025-11-25', revision: revisionFor('2025-11-25'), peer: rich }, { type: 'sessionExpired' }).state;
         const poorer = transition(fromRich, { type: 'initializeSucceeded', version: '2025-11-25', peer: { ...peer, capabilities: { tools: {} } } });
         expect(poorer.state.kind === 'shuttingDown' && poorer.state.error?.message).toContain('no longer declares tools.listChanged, resources');
         const richer = transition(fromRich, { type: 'initializeSucceeded', version: '2025-11-25', peer: { ...peer, capabilities: { ...rich.capabilities, prompts: {} } } });
