@@ -54,7 +54,9 @@ export function taskRequestExtra(base: RequestExtra, task: string | TaskContext,
     http: base.http,
     meta: base.meta,
     traceContext: base.traceContext,
-    connection: base.connection,
+    get connection() {
+      return base.connection; // read when used: a worker's base has none
+    },
     task: typeof task === 'string' ? { taskId: task } : task,
     clientCapabilities: base.clientCapabilities,
     clientInfo: base.clientInfo,
