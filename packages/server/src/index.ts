@@ -71,7 +71,7 @@ export { MemoryTaskStore } from './tasks/durable-store.js';
 export type { DurableTaskStore, MemoryTaskStoreOptions, StoredTask } from './tasks/durable-store.js';
 export type { ExtensionTaskOptions, TaskNotifier } from './tasks/extension-tasks.js';
 export { taskRequestExtra } from './tasks/task-input.js';
-export { TaskJobs, TaskRetryError, TaskInputPending, jobExtra } from './tasks/task-executor.js';
+export { TaskJobs, TaskRetryError } from './tasks/task-executor.js';
 export type { TaskAttempt, TaskAttemptOutcome, TaskExecutor, TaskJob } from './tasks/task-executor.js';
 export type { TaskInputChannel } from './tasks/task-input.js';
 
