@@ -49,6 +49,14 @@ export interface TaskWorkerOptions extends TaskQueueConnectionOptions {
 
 const DAY_MS = 24 * 3_600_000;
 
+/** This worker's lock on the job is gone (it stalled and the job went back): another attempt owns the task. */
+class LostJobError extends Error {
+  override readonly name = 'LostJobError';
+  constructor() {
+    super('This worker lost the job: another attempt owns the task');
+  }
+}
+
 /** Runs task jobs; see the module comment. Starts taking jobs at once. */
 export class TaskWorker {
   /** The BullMQ worker. */
@@ -135,10 +143,12 @@ export class TaskWorker {
         signal: controller.signal,
         saveCheckpoint: (checkpoint) => runs.checkpoint(taskId, checkpoint),
         confirm: async () => {
-          if (token !== undefined) await job.extendLock(token, this.#lockDurationMs);
+          // 0: the lock is gone (this worker stalled and the job went back): another attempt owns the task now.
+          if (token !== undefined && Number(await job.extendLock(token, this.#lockDurationMs)) === 0) throw new LostJobError();
         },
       });
     } catch (error) {
+      if (error instanceof LostJobError) return; // the attempt now running it settles the job
       // The store or Redis failed mid-attempt: a retry, counted like any other.
       outcome = { kind: 'retry', cause: error instanceof Error ? error.message : String(error) };
     } finally {
