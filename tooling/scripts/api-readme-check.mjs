@@ -24,6 +24,7 @@ const ENTRIES = {
   ],
   inspector: ['src/index.ts'],
   'redis-store': ['src/index.ts'],
+  'task-queue': ['src/index.ts'],
   cli: ['src/index.ts'],
   'create-statemcp': ['src/index.ts'],
   typegen: ['src/index.ts'],

@@ -35,6 +35,7 @@ import { resourceKey, type ServerClusterOptions } from './shared-subscriptions.j
 import { Server, type ServerOptions, type ServerRequestContext, type ServerSessionOptions } from './server.js';
 import type { LoggingMessage, ServerConnection } from './server-connection.js';
 import { ExtensionTasks, type ExtensionTaskOptions, type TaskNotifier } from './tasks/extension-tasks.js';
+import { TaskJobs } from './tasks/task-executor.js';
 import { TaskStore, type TaskStoreOptions } from './tasks/task-store.js';
 import { ToolTasks } from './tasks/tool-tasks.js';
 import type { ToolResultOf } from './tool-results.js';
@@ -234,6 +235,11 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
    */
   setTaskNotifier(notifier: TaskNotifier | undefined): void {
     this.#extensionTasks?.setNotifier(notifier);
+  }
+
+  /** Runs attempts of tasks an executor queued (`taskExtension.executor`) with this server's tools, in a worker. */
+  get taskJobs(): TaskJobs {
+    return new TaskJobs(this.#extensionTasks, (name) => this.#tools.entries.get(name));
   }
 
   /** Every live connection. */
