@@ -37,11 +37,11 @@ import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-rel
 import { createEraRouting } from './era-routing.js';
 import { HttpErrorCode, emptyResponse, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
-import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type SessionOpening, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
 import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundRequest } from './inbound.js';
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
 import { headerMismatch } from './modern-headers.js';
-import { legacyPathsOf, managerOptionsOf } from './server-setup.js';
+import { legacyPathsOf, managerOptionsOf, transportConnector } from './server-setup.js';
 import { hostGuardFor } from './host-guard.js';
 import { listenNode } from './listen-node.js';
 import { HttpSession, type AnySessionTransport } from './http-session.js';
@@ -112,22 +112,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   };
   const settingsFor = (): ConstructorParameters<typeof HttpServerSessionTransport>[1] => sessionSettings;
 
-  /** Runs the user's `connect`; false (after closing the transport) when it failed. */
-  const connectTransport = async (transport: AnySessionTransport): Promise<boolean> => {
-    try {
-      await options.connect(transport as StreamableHttpSessionTransport);
-    } catch (error) {
-      options.onError?.(error);
-      await transport.terminate('error', { reason: 'connect failed' });
-      return false;
-    }
-    if (!transport.started) {
-      options.onError?.(new Error('connect() settled without starting the transport'));
-      await transport.terminate('error', { reason: 'not started' });
-      return false;
-    }
-    return true;
-  };
+  /** Runs `connect` (or `serverFor`); false (after closing the transport) when it failed. */
+  const connectTransport = transportConnector(options);
+  /** Who opens a session (or sends a stateless request), as `connect` sees it. */
+  const openingOf = (inbound: InboundRequest, admitted: Admitted): SessionOpening => ({ authInfo: admitted.authInfo, principal: admitted.principal, http: inbound.requestInfo() });
 
   const sessionHeaders = (sessionId: string | undefined): Record<string, string> =>
     sessionId === undefined ? {} : { [SESSION_ID_HEADER]: sessionId };
@@ -135,12 +123,12 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   const era = createEraRouting(options.supportedProtocolVersions, supportedVersions);
 
   /** A 2026-07-28 request: headers checked against the body, then served without a session (digest §5.3). */
-  const handleModern = async (inbound: InboundRequest, items: unknown[], requestIds: RequestId[], version: string, context: InboundContext): Promise<HttpAnswer> => {
+  const handleModern = async (inbound: InboundRequest, admitted: Admitted, items: unknown[], requestIds: RequestId[], version: string, context: InboundContext): Promise<HttpAnswer> => {
     const message = items[0] as JsonObject;
     const mismatch = headerMismatch(inbound, message, requestIds[0]);
     if (mismatch !== undefined) return mismatch;
     const transport = new HttpServerSessionTransport(undefined, settingsFor(), version);
-    if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
+    if (!(await connectTransport(transport, openingOf(inbound, admitted)))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
     if (!transport.closed) inFlightStateless.add(transport);
     const mode = options.enableJsonResponse === true ? 'json' : 'auto';
     return transport.acceptPost({ items, requestIds, batch: false, mode, version, context, headers: {}, signal: inbound.signal });
@@ -238,7 +226,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     const mode = options.enableJsonResponse === true ? 'json' : 'sse';
 
     const modernVersion = era.exchangeVersion(inbound, items, isBatch);
-    if (modernVersion !== undefined) return handleModern(inbound, items, requestIds, modernVersion, contextFor(undefined));
+    if (modernVersion !== undefined) return handleModern(inbound, admitted, items, requestIds, modernVersion, contextFor(undefined));
 
     if (stateless || (initializeId === undefined && era.isModernRequest(inbound))) {
       const version = requestVersion(inbound, undefined, replyId);
@@ -246,14 +234,14 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const batchRule = isBatch ? batchRefusal(items, version) : undefined;
       if (batchRule !== undefined) return refuse(batchRule);
       const transport = new HttpServerSessionTransport(undefined, settingsFor(), version, initializeId !== undefined);
-      if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
+      if (!(await connectTransport(transport, openingOf(inbound, admitted)))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
       if (!transport.closed) inFlightStateless.add(transport);
       return transport.acceptPost({ items, requestIds, batch: isBatch, mode, version, context: contextFor(undefined), headers: {}, signal: inbound.signal });
     }
 
     const sessionIdHeader = inbound.header(SESSION_ID_HEADER);
     if (initializeId !== undefined && (sessionIdHeader === undefined || sessionIdHeader === '')) {
-      return openSession(items, initializeId, contextFor, admitted.principal);
+      return openSession(items, initializeId, contextFor, openingOf(inbound, admitted));
     }
 
     const session = lookupSession(inbound, admitted, replyId);
@@ -275,15 +263,16 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     items: unknown[],
     initializeId: RequestId,
     contextFor: (sessionId: string | undefined) => InboundContext,
-    principal: string | undefined,
+    opening: SessionOpening,
   ): Promise<HttpAnswer> => {
+    const { principal } = opening;
     const refusal = admissionRefusal(closed ? 'maxSessions' : manager.admit(principal), manager.maxSessionsPerPrincipal);
     if (refusal !== undefined) return refusal;
     let reservationHeld = true;
     try {
       const sessionId = manager.mintId();
       const transport = new HttpServerSessionTransport(sessionId, settingsFor());
-      if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
+      if (!(await connectTransport(transport, opening))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
       const requested = (items[0] as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
       const version = typeof requested === 'string' ? requested : DEFAULT_HTTP_ASSUMED_VERSION;
       const pending = transport.acceptPost({
@@ -338,7 +327,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return emptyResponse(200);
   };
 
-  const handleLegacyGet = async (inbound: InboundRequest, messagePath: string, principal: string | undefined): Promise<HttpAnswer> => {
+  const handleLegacyGet = async (inbound: InboundRequest, messagePath: string, admitted: Admitted): Promise<HttpAnswer> => {
+    const { principal } = admitted;
     if (!acceptsMediaType(inbound.header('accept'), 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
     }
@@ -358,7 +348,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const transport = new LegacySseSessionTransport(sessionId, endpoint, connection, onTransportClosed);
       manager.add(sessionId, new HttpSession(transport, principal));
       reservationHeld = false;
-      if (!(await connectTransport(transport))) {
+      if (!(await connectTransport(transport, openingOf(inbound, admitted)))) {
         return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
       }
       // In a cluster, POSTs to `/messages` for this session may land on any instance: they are relayed here.
@@ -417,7 +407,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
 
     if (legacy !== undefined && legacyRoute === 'sse') {
-      return inbound.method === 'GET' ? handleLegacyGet(inbound, legacy.messagePath, admitted.principal) : emptyResponse(405, { allow: 'GET' });
+      return inbound.method === 'GET' ? handleLegacyGet(inbound, legacy.messagePath, admitted) : emptyResponse(405, { allow: 'GET' });
     }
     if (legacy !== undefined && legacyRoute === 'messages') {
       return inbound.method === 'POST' ? handleLegacyPost(inbound, admitted) : emptyResponse(405, { allow: 'POST' });
@@ -456,7 +446,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     try {
       const peer = { capabilities: record.clientCapabilities ?? {}, info: { name: 'unknown', version: 'unknown', ...record.clientInfo } };
       const transport = new HttpServerSessionTransport(record.sessionId, settingsFor(), undefined, false, { protocolVersion: record.protocolVersion, peer });
-      if (!(await connectTransport(transport))) return false;
+      if (!(await connectTransport(transport, { authInfo: undefined, principal: record.principal, http: undefined }))) return false;
       manager.add(record.sessionId, new HttpSession(transport, record.principal));
       reservationHeld = false;
       options.onSessionCreated?.(record.sessionId);
