@@ -114,6 +114,8 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   readonly #extensions = new Map<string, JsonObject>();
   readonly #installed = new Set<string>();
   readonly #pendingLists = new Set<ListKind>();
+  /** The lists that ever held a registration (declared from then on, see `capabilities`). */
+  readonly #registered = new Set<ListKind>();
   readonly #views: PrincipalViews;
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
@@ -172,9 +174,12 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   /** The capabilities a handshake starting now declares. */
   capabilities(): ServerCapabilities {
     const derived: ServerCapabilities = { logging: {} };
-    if (this.#tools.entries.size > 0) derived.tools = { listChanged: true };
-    if (this.#resources.entries.size > 0) derived.resources = { subscribe: true, listChanged: true };
-    if (this.#prompts.entries.size > 0) derived.prompts = { listChanged: true };
+    // A list stays declared once it was served, even emptied: a 2026-07-28 listen stream is told
+    // of its last item's removal under the capabilities of the moment (MCP 2025-11-25, Server
+    // Features › Tools › Capabilities: listChanged promises those notifications).
+    if (this.#registered.has('tools')) derived.tools = { listChanged: true };
+    if (this.#registered.has('resources')) derived.resources = { subscribe: true, listChanged: true };
+    if (this.#registered.has('prompts')) derived.prompts = { listChanged: true };
     if (this.#prompts.entries.size > 0 || this.#resources.hasTemplates || this.#prompts.hasCompleters || this.#resources.hasCompleters) derived.completions = {};
     if (this.#tools.hasTaskTools) derived.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     const merged: Record<string, unknown> = derived; // built fresh above: no copy
@@ -396,6 +401,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
 
   /** Coalesces list changes of one tick into one notification per list and connection. */
   #changed(kind: ListKind): void {
+    this.#registered.add(kind);
     if (this.#pendingLists.size === 0) queueMicrotask(() => this.#flushListChanges());
     this.#pendingLists.add(kind);
   }
