@@ -87,7 +87,7 @@ function roundRobin(instances: readonly Instance[]): typeof fetch {
   let next = 0;
   return (input, init) => {
     const target = new URL(input instanceof Request ? input.url : input.toString());
-    const { url } = instances[next++ % instances.length]!.listening;
+    const { url } = (instances[next++ % instances.length] as Instance).listening;
     target.host = url.host;
     return fetch(target, init);
   };
@@ -108,7 +108,7 @@ class Heard {
 async function signIn(instances: readonly Instance[], era: 'legacy' | 'modern', token: { current: string }, heard?: Heard): Promise<Client> {
   const client = new Client({ name: `cluster-views-${era}`, version: '1.0.0' }, { era });
   if (heard !== undefined) client.onToolsListChanged(heard.hear);
-  const transport = new StreamableHttpClientTransport(instances[0]!.listening.url, { fetch: roundRobin(instances), headers: () => ({ authorization: `Bearer ${token.current}` }) });
+  const transport = new StreamableHttpClientTransport((instances[0] as Instance).listening.url, { fetch: roundRobin(instances), headers: () => ({ authorization: `Bearer ${token.current}` }) });
   await client.connect(transport);
   cleanups.push(() => client.close());
   return client;

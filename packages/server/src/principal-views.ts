@@ -43,6 +43,8 @@ const LISTEN_KEY: Readonly<Record<ListKind, string>> = Object.freeze({
   prompts: 'promptsListChanged',
 });
 
+const UNRULED = new LazyViewer(undefined);
+
 /** The registries of one server, by list (resource templates live in the resources registry). */
 export type ViewLists = Readonly<Record<ListKind, Registry<Viewable>>>;
 
@@ -64,8 +66,11 @@ export class PrincipalViews {
    * saw, they are told that the list changed.
    */
   viewerFor(context: ServerRequestContext): LazyViewer {
+    // Without rules nobody's view differs: one shared viewer, no allocation per request (a rule
+    // registered while the request runs is then checked as for an anonymous caller: hidden).
+    if (!this.#hasRules()) return UNRULED;
     const viewer = new LazyViewer(context.authInfo);
-    if (this.#hasRules()) this.#observe(context.connection, viewer);
+    this.#observe(context.connection, viewer);
     return viewer;
   }
 
