@@ -31,7 +31,7 @@ import {
   type ResourceMetadata,
   type ResourceTemplateMetadata,
 } from './resources.js';
-import { PrincipalViews, type ListKind, type ViewLists } from './principal-views.js';
+import { PrincipalViews, type ListKind } from './principal-views.js';
 import { resourceKey, type ServerClusterOptions } from './shared-subscriptions.js';
 import { Server, type ServerOptions, type ServerRequestContext, type ServerSessionOptions } from './server.js';
 import type { LoggingMessage, ServerConnection } from './server-connection.js';
@@ -133,7 +133,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
       },
     };
     this.server = new Server(serverInfo, serverOptions);
-    this.#views = new PrincipalViews(this.server, { tools: this.#tools.entries, resources: this.#resources.entries, prompts: this.#prompts.entries } as ViewLists);
+    this.#views = new PrincipalViews(this.server, { tools: this.#tools.entries, resources: this.#resources.entries, prompts: this.#prompts.entries });
     const store = new TaskStore(options.clock, taskOptions ?? {}, (record) => this.#tasks.notifyStatus(record));
     this.#tasks = new ToolTasks(this.server, store, () => this.#pageSize());
     const cluster = options.cluster === undefined ? undefined : { bus: options.cluster.bus, ...(options.clock === undefined ? {} : { clock: options.clock }) };
