@@ -47,7 +47,7 @@ import { listenNode } from './listen-node.js';
 import { HttpSession, type AnySessionTransport } from './http-session.js';
 import { SessionManager } from './session-manager.js';
 import { PrincipalCounter, admissionRefusal, openCountedStream, principalLimit } from './principal-limits.js';
-import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
+import { HttpServerSessionTransport } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.js';
 
