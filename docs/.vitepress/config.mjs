@@ -13,6 +13,7 @@ const guide = [
   { text: 'The 2026-07-28 era', link: '/guide/modern-era' },
   { text: 'Tasks', link: '/guide/tasks' },
   { text: 'Authorization', link: '/guide/authorization' },
+  { text: 'Per-user views', link: '/guide/per-user-views' },
   { text: 'Skills', link: '/guide/skills' },
   { text: 'The inspector', link: '/guide/inspector' },
   { text: 'Middleware, tracing, logging', link: '/guide/observability' },

@@ -348,7 +348,9 @@ export class Server {
     this.#options.onconnectionclose?.(connection);
   }
 
-  #initializeResult(connection: ServerConnection, _params: InitializeParams, version: string, _context: InboundContext | undefined): InitializeResultShape {
+  #initializeResult(connection: ServerConnection, _params: InitializeParams, version: string, context: InboundContext | undefined): InitializeResultShape {
+    // The session's principal, known from its first request: its list changes are filtered by its view.
+    connection.viewedAs = { authInfo: context?.authInfo };
     const capabilities = this.#declared.share(declareCustomOptIns(this.capabilities(), this.#custom.optIns(), version));
     connection.declare(capabilities);
     const result: InitializeResultShape = {

@@ -18,6 +18,7 @@ import type { ClusterMembership } from './cluster-relay.js';
 import { HttpErrorCode, errorResponse } from './http-response.js';
 import { HttpSession, type AnySessionTransport } from './http-session.js';
 import { admissionRefusal } from './principal-limits.js';
+import type { SessionOpening } from './server-options.js';
 import type { SessionManager } from './session-manager.js';
 
 /** What the opener needs from its server. */
@@ -26,7 +27,7 @@ export interface SessionOpenerParts {
   /** True once the server is closing: no session opens any more. */
   readonly isClosed: () => boolean;
   /** Runs the user's `connect` on a transport; false (the transport closed) when it failed. */
-  readonly connect: (transport: AnySessionTransport) => Promise<boolean>;
+  readonly connect: (transport: AnySessionTransport, opening: SessionOpening) => Promise<boolean>;
   /** The cluster this server is a member of, if any (joined after the opener is made). */
   readonly cluster: () => ClusterMembership | undefined;
   readonly onSessionCreated: ((sessionId: string) => void) | undefined;
@@ -34,7 +35,8 @@ export interface SessionOpenerParts {
 
 /** How one session is opened. */
 export interface SessionPlan<T extends AnySessionTransport> {
-  readonly principal: string | undefined;
+  /** Who opens the session (its principal is what it is bound to), as `connect` sees it. */
+  readonly opening: SessionOpening;
   /** The id of a session adopted from another instance; a fresh one is minted when absent. */
   readonly adoptedId?: string;
   readonly transport: (sessionId: string) => T;
@@ -65,14 +67,14 @@ export function createSessionOpener(parts: SessionOpenerParts): SessionOpener {
     return undefined;
   };
   return async <T extends AnySessionTransport>(plan: SessionPlan<T>): Promise<Opened<T>> => {
-    const refusal = reserve(plan.principal, plan.adoptedId);
+    const { principal } = plan.opening;
+    const refusal = reserve(principal, plan.adoptedId);
     if (refusal !== undefined) return { refused: refusal };
-    const { principal } = plan;
     let reservationHeld = true;
     try {
       const sessionId = plan.adoptedId ?? manager.mintId();
       const transport = plan.transport(sessionId);
-      if (!(await parts.connect(transport))) return { refused: errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session') };
+      if (!(await parts.connect(transport, plan.opening))) return { refused: errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session') };
       const first = await plan.first?.(transport, sessionId);
       if (first !== undefined && (!first.live || parts.isClosed())) {
         await transport.terminate('local', { reason: 'initialize failed' });

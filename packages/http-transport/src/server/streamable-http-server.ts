@@ -35,19 +35,19 @@ import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-rel
 import { createEraRouting } from './era-routing.js';
 import { HttpErrorCode, emptyResponse, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
-import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type SessionOpening, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
 import { fromFetchRequest, fromNodeRequest, inboundContextOf, writeNodeResponse, type InboundRequest } from './inbound.js';
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
 import { headerMismatch } from './modern-headers.js';
 import { batchRule, readEnvelope, type PostEnvelope } from './post-envelope.js';
-import { legacyPathsOf, managerOptionsOf, supportedVersionsOf } from './server-setup.js';
+import { legacyPathsOf, managerOptionsOf, supportedVersionsOf, transportConnector } from './server-setup.js';
 import { hostGuardFor } from './host-guard.js';
 import { listenNode } from './listen-node.js';
 import type { AnySessionTransport, HttpSession } from './http-session.js';
 import { SessionManager } from './session-manager.js';
 import { createSessionOpener } from './session-opener.js';
 import { PrincipalCounter, openCountedStream, principalLimit } from './principal-limits.js';
-import { HttpServerSessionTransport, type SessionTransportSettings, type StreamableHttpSessionTransport } from './session-transport.js';
+import { HttpServerSessionTransport, type SessionTransportSettings } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 import { StatelessRequests } from './stateless-requests.js';
 import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.js';
@@ -111,22 +111,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     ...(options.cluster === undefined ? {} : { instanceId: options.cluster.instanceId }),
   };
 
-  /** Runs the user's `connect`; false (after closing the transport) when it failed. */
-  const connectTransport = async (transport: AnySessionTransport): Promise<boolean> => {
-    try {
-      await options.connect(transport as StreamableHttpSessionTransport);
-    } catch (error) {
-      options.onError?.(error);
-      await transport.terminate('error', { reason: 'connect failed' });
-      return false;
-    }
-    if (!transport.started) {
-      options.onError?.(new Error('connect() settled without starting the transport'));
-      await transport.terminate('error', { reason: 'not started' });
-      return false;
-    }
-    return true;
-  };
+  /** Runs `connect` (or `serverFor`); false (after closing the transport) when it failed. */
+  const connectTransport = transportConnector(options);
+  /** Who opens a session (or sends a stateless request), as `connect` sees it. */
+  const openingOf = (inbound: InboundRequest, admitted: Admitted): SessionOpening => ({ authInfo: admitted.authInfo, principal: admitted.principal, http: inbound.requestInfo() });
 
   const statelessRequests = new StatelessRequests(settings, connectTransport);
   const openSession = createSessionOpener({
@@ -195,7 +183,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const modernVersion = modern.revision.version;
       const mode = options.enableJsonResponse === true ? 'json' : 'auto';
       const context = inboundContextOf(inbound, admitted.authInfo, undefined);
-      return statelessRequests.serve({ messages, requestIds, batch, mode, version: modernVersion, context, headers: {}, client: inbound }, false);
+      return statelessRequests.serve({ messages, requestIds, batch, mode, version: modernVersion, context, headers: {}, client: inbound }, false, openingOf(inbound, admitted));
     }
     const mode = options.enableJsonResponse === true ? 'json' : 'sse';
     if (stateless || (initializeId === undefined && era.isModernRequest(inbound))) {
@@ -204,7 +192,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const refusal = batchRule(envelope, version);
       if (refusal !== undefined) return refusal;
       const context = inboundContextOf(inbound, admitted.authInfo, undefined);
-      return statelessRequests.serve({ messages, requestIds, batch, mode, version, context, headers: {}, client: inbound }, initializeId !== undefined);
+      return statelessRequests.serve({ messages, requestIds, batch, mode, version, context, headers: {}, client: inbound }, initializeId !== undefined, openingOf(inbound, admitted));
     }
     const sessionIdHeader = inbound.header(SESSION_ID_HEADER);
     if (initializeId !== undefined && (sessionIdHeader === undefined || sessionIdHeader === '')) {
@@ -230,7 +218,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     const initialize = envelope.messages[0] as { params?: { protocolVersion?: unknown } };
     const requested = initialize.params?.protocolVersion;
     const opened = await openSession({
-      principal: admitted.principal,
+      opening: openingOf(inbound, admitted),
       transport: (sessionId) => new HttpServerSessionTransport({ sessionId, settings }),
       first: async (transport, sessionId) => {
         const version = typeof requested === 'string' ? requested : DEFAULT_HTTP_ASSUMED_VERSION;
@@ -272,13 +260,13 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   };
 
   /** Legacy HTTP+SSE (MCP 2024-11-05): the GET opens a session, its first event names where to POST. */
-  const handleLegacyGet = async (inbound: InboundRequest, messagePath: string, principal: string | undefined): Promise<HttpAnswer> => {
+  const handleLegacyGet = async (inbound: InboundRequest, messagePath: string, admitted: Admitted): Promise<HttpAnswer> => {
     if (!acceptsMediaType(inbound.header('accept'), 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
     }
     const connection = { keepAliveMs, clock, maxBufferedBytes: settings.maxStreamBufferBytes, stalledTimeoutMs: settings.stalledStreamTimeoutMs };
     const opened = await openSession({
-      principal,
+      opening: openingOf(inbound, admitted),
       transport: (sessionId) => new LegacySseSessionTransport(sessionId, `${messagePath}?sessionId=${encodeURIComponent(sessionId)}`, connection, onTransportClosed),
       // In a cluster, POSTs to `/messages` for this session may land on any instance: they are relayed here.
       share: () => ({ protocolVersion: undefined, initialize: undefined }),
@@ -323,7 +311,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
 
     if (legacy !== undefined && legacyRoute === 'sse') {
-      return inbound.method === 'GET' ? handleLegacyGet(inbound, legacy.messagePath, admitted.principal) : emptyResponse(405, { allow: 'GET' });
+      return inbound.method === 'GET' ? handleLegacyGet(inbound, legacy.messagePath, admitted) : emptyResponse(405, { allow: 'GET' });
     }
     if (legacy !== undefined && legacyRoute === 'messages') {
       return inbound.method === 'POST' ? handleLegacyPost(inbound, admitted) : emptyResponse(405, { allow: 'POST' });
@@ -361,7 +349,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (protocolVersion === undefined) return false;
     const peer = { capabilities: record.clientCapabilities ?? {}, info: { name: 'unknown', version: 'unknown', ...record.clientInfo } };
     const opened = await openSession({
-      principal: record.principal,
+      opening: { authInfo: undefined, principal: record.principal, http: undefined },
       adoptedId: record.sessionId,
       transport: (sessionId) => new HttpServerSessionTransport({ sessionId, settings, adopted: { protocolVersion, peer } }),
     });
