@@ -22,7 +22,7 @@ import { z } from 'zod';
 const require = createRequire(import.meta.url);
 const everythingEntry = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
-const textOf = (result: { content: unknown }) => JSON.stringify(result.content);
+const textOf = (result: object) => JSON.stringify('content' in result ? result.content : result);
 
 /** The local upstream: asks its caller for input from inside a call. */
 function localServer(): McpServer {

@@ -129,7 +129,7 @@ describe('Composition', () => {
       expect((error as JsonRpcError).data).toEqual({ upstream: 'up' });
       await expect.poll(async () => (await client.listAllTools()).length).toBe(0);
       expect(states).toEqual(['ready', 'reconnecting']);
-      await clock.advance(100);
+      clock.advance(100);
       await expect.poll(async () => (await client.listAllTools()).map((tool) => tool.name)).toEqual(['up_forecast', 'up_slow']);
       expect(states).toEqual(['ready', 'reconnecting', 'ready']);
       await client.close();

@@ -109,12 +109,12 @@ export class Mirror {
 
   #registerTool(tool: Tool): RegistrationHandle {
     const name = this.#name(tool.name);
-    // `execution` stays behind: the gateway's client awaits a task the upstream runs, and answers downstream inline.
+    // `execution` stays behind: calls are forwarded as plain calls (an upstream tool that requires a task is refused upstream).
     const config: ToolConfig<JsonSchemaObject, JsonSchemaObject | undefined> = definedFields({
       title: tool.title,
       description: tool.description,
-      inputSchema: tool.inputSchema as JsonSchemaObject,
-      outputSchema: tool.outputSchema as JsonSchemaObject | undefined,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
       annotations: tool.annotations,
       icons: tool.icons,
       _meta: tool._meta,
@@ -186,5 +186,5 @@ function definedFields<T extends object>(value: T): { [K in keyof T]: Exclude<T[
 }
 
 function definedStrings(args: { readonly [key: string]: string | undefined }): Record<string, string> {
-  return definedFields(args) as Record<string, string>;
+  return definedFields(args);
 }
