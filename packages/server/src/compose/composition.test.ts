@@ -79,6 +79,21 @@ describe.each(['legacy', 'modern'] as const)('Composition (downstream %s)', (era
       await composition.close();
     });
 
+    it('forwards completions, and resource subscriptions with their updates', async () => {
+      const fixture = fixtureServer();
+      const { gateway, composition } = await gatewayWith({ fixture });
+      expect(composition.mounts.get('fixture')?.state).toMatchObject({ kind: 'ready', protocolVersion: '2026-07-28' });
+      const client = await downstream(gateway, era);
+      const completed = await client.complete({ ref: { type: 'ref/prompt', name: 'fixture_test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'test' } });
+      expect(completed.completion.values).toEqual(['testValue1', 'testValue2']);
+      const stream = await client.listen({ resourceSubscriptions: ['fixture+test://watched-resource'] }); // resources/subscribe in the legacy era
+      const updated = new Promise<string>((resolve) => stream.onNotification(({ params }) => resolve(String(params.uri))));
+      await expect.poll(() => fixture.notifyResourceUpdated('test://watched-resource').then(() => Promise.race([updated, Promise.resolve('pending')]))).toBe('fixture+test://watched-resource');
+      await stream.close();
+      await client.close();
+      await composition.close();
+    });
+
     it('refuses a prefix that is taken or breaks the naming rules', async () => {
       const { composition } = await gatewayWith({ weather: weatherServer() });
       await expect(composition.mount('weather', weatherServer())).rejects.toThrow(TypeError);

@@ -55,13 +55,14 @@ export class Composition {
   constructor(server: McpServer, options: ComposeOptions = {}) {
     this.server = server;
     this.#options = options;
-    // A downstream subscription to a mounted resource is also one upstream, so its updates come back.
-    server.use('resources/subscribe', async (context, next) => {
-      const result = await next();
-      const uri = context.params.uri;
-      const mounted = typeof uri === 'string' ? this.#mounted(uri) : undefined;
-      if (mounted !== undefined) await mounted.link.subscribe(mounted.upstreamUri);
-      return result;
+    // A downstream subscription to a mounted resource is also one upstream, so its updates come
+    // back: `resources/subscribe` (legacy) or a listen stream's `resourceSubscriptions` (2026-07-28).
+    server.use(['resources/subscribe', 'subscriptions/listen'], async (context, next) => {
+      const { uri, notifications } = context.params;
+      const listed = typeof notifications === 'object' && notifications !== null ? (notifications as { resourceSubscriptions?: unknown }).resourceSubscriptions : undefined;
+      const uris = typeof uri === 'string' ? [uri] : Array.isArray(listed) ? listed.filter((item): item is string => typeof item === 'string') : [];
+      await Promise.all(uris.map((item) => this.#follow(item)));
+      return next();
     });
   }
 
@@ -112,13 +113,13 @@ export class Composition {
     await Promise.all(links.map((link) => link.close()));
   }
 
-  /** The mount a downstream URI belongs to, and the URI upstream. */
-  #mounted(uri: string): { readonly link: UpstreamLink; readonly upstreamUri: string } | undefined {
+  /** Follows a downstream URI's updates on its upstream, when it belongs to a mount. */
+  async #follow(uri: string): Promise<void> {
     const plus = uri.indexOf('+');
     const link = plus > 0 ? this.#links.get(uri.slice(0, plus)) : undefined;
-    return link === undefined ? undefined : { link, upstreamUri: uri.slice(plus + 1) };
+    // A failure upstream leaves the downstream subscription in place, without updates from there.
+    await link?.subscribe(uri.slice(plus + 1)).catch((error: unknown) => this.#options.onDiagnostic?.(`${uri}: following upstream updates failed: ${error instanceof Error ? error.message : String(error)}`));
   }
-
 }
 
 /**

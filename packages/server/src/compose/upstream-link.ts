@@ -96,8 +96,8 @@ export class UpstreamLink {
   readonly #client: Client;
   readonly #routing = new CallRouting();
   readonly #mirror: Mirror;
-  /** Upstream URIs some downstream client subscribed to: subscribed again after a reconnection. */
-  readonly #subscribed = new Set<string>();
+  /** Upstream URIs some downstream client subscribed to, each followed by a listen stream (it resumes after a reconnection). */
+  readonly #followed = new Set<string>();
   #state: MountState = { kind: 'connecting' };
   #timer: TimerHandle | undefined;
   /** Syncs run one after another, each on the then-current listing. */
@@ -136,11 +136,19 @@ export class UpstreamLink {
     await this.#client.close();
   }
 
-  /** Forwards a downstream `resources/subscribe` of an upstream URI (once per URI). */
+  /**
+   * Forwards a downstream `resources/subscribe` of an upstream URI (once per URI): a listen stream
+   * on the upstream — `resources/subscribe` in the legacy era, `subscriptions/listen` in
+   * 2026-07-28 — whose updates are re-sent to the gateway's subscribers.
+   */
   async subscribe(uri: string): Promise<void> {
-    if (this.#subscribed.has(uri)) return;
-    this.#subscribed.add(uri);
-    if (this.#state.kind === 'ready' && this.#client.serverCapabilities?.resources?.subscribe === true) await this.#client.subscribeResource({ uri });
+    if (this.#followed.has(uri) || this.#state.kind !== 'ready' || this.#client.serverCapabilities?.resources?.subscribe !== true) return;
+    this.#followed.add(uri);
+    const { server, space } = this.#setting;
+    const stream = await this.#client.listen({ resourceSubscriptions: [uri] });
+    stream.onNotification(({ method, params }) => {
+      if (method === 'notifications/resources/updated') void server.notifyResourceUpdated(space.uri(String(params.uri)));
+    });
   }
 
   async #connect(): Promise<void> {
@@ -150,7 +158,6 @@ export class UpstreamLink {
     const closed = this.#client.closed;
     if (options.logLevel !== undefined && this.#client.era === 'legacy' && this.#client.serverCapabilities?.logging !== undefined) await this.#client.setLoggingLevel(options.logLevel);
     await this.#sync(ALL_LISTS);
-    if (this.#client.serverCapabilities?.resources?.subscribe === true) await Promise.all([...this.#subscribed].map((uri) => this.#client.subscribeResource({ uri })));
     if (this.#state.kind === 'closed') return;
     this.#enter({ kind: 'ready', protocolVersion: this.#client.protocolVersion ?? 'unknown', serverInfo: this.#client.serverInfo });
     void closed.then((info) => this.#lost(info.error));
@@ -224,7 +231,7 @@ export class UpstreamLink {
     client.use('roots/list', async (context, next) => (context.direction === 'inbound' && context.kind === 'request' ? { ...(await extraFor(context.id).listRoots()) } : next()));
   }
 
-  /** List changes, resource updates and log messages of the upstream, re-emitted downstream. */
+  /** List changes and log messages of the upstream, re-emitted downstream (resource updates: `subscribe`). */
   #relayNotifications(): void {
     const { server, space } = this.#setting;
     const resync = (kind: MirroredList) => () => {
@@ -234,7 +241,6 @@ export class UpstreamLink {
     this.#client.onToolsListChanged(resync('tools'));
     this.#client.onPromptsListChanged(resync('prompts'));
     this.#client.onResourcesListChanged(resync('resources'));
-    this.#client.onResourceUpdated((uri) => void server.notifyResourceUpdated(space.uri(uri)));
     this.#client.onLoggingMessage(({ level, data, logger }) => {
       void server.sendLoggingMessage({ level, data, logger: logger === undefined ? space.prefix : `${space.prefix}/${logger}` });
     });
