@@ -113,6 +113,10 @@ describe('gateway over real processes and sockets', () => {
   describe.each(['legacy', 'modern'] as const)('driven by statemcp’s client (%s)', (era) => {
     it('lists the items of all three upstreams, namespaced', async () => {
       const client = await statemcpClient(era);
+      expect(client.era).toBe(era);
+      // both eras upstream too: the stdio upstream speaks a legacy revision, the HTTP one 2026-07-28
+      expect(composition.mounts.get('everything')?.state).toMatchObject({ kind: 'ready', protocolVersion: expect.stringMatching(/^202[45]-/) });
+      expect(composition.mounts.get('remote')?.state).toMatchObject({ kind: 'ready', protocolVersion: '2026-07-28' });
       const tools = await everythingTools(async () => (await client.listAllTools()).map((tool) => tool.name));
       expect(tools).toEqual(expect.arrayContaining(['local_ask', 'everything_echo', 'everything_trigger-long-running-operation', 'remote_echo', 'remote_wait']));
       const resources = (await client.listAllResources()).map((resource) => resource.uri);
