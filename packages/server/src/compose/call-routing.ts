@@ -19,6 +19,18 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { ErrorCode, JsonRpcError, type Middleware, type RequestId } from '@statemcp/protocol';
 import type { RequestExtra } from '../request-extra.js';
 
+/** A downstream request and the upstream request that forwards it (`ComposeOptions.onForward`). */
+export interface ForwardedRequest {
+  /** The mount's prefix. */
+  readonly prefix: string;
+  /** The upstream method (`tools/call`, `resources/read`, …). */
+  readonly method: string;
+  /** The downstream request: the gateway connection's id and the request's JSON-RPC id. */
+  readonly downstream: { readonly connectionId: string; readonly requestId: RequestId };
+  /** The upstream request: the gateway client's session label and the JSON-RPC id it went out with. */
+  readonly upstream: { readonly sessionId: string; readonly requestId: RequestId };
+}
+
 /** A downstream request being forwarded to one upstream. */
 interface ForwardedCall {
   readonly extra: RequestExtra;
@@ -31,6 +43,13 @@ export class CallRouting {
   readonly #current = new AsyncLocalStorage<ForwardedCall>();
   /** In start order: the last is the most recent. */
   readonly #inFlight = new Set<ForwardedCall>();
+  readonly #prefix: string;
+  readonly #onForward: ((request: ForwardedRequest) => void) | undefined;
+
+  constructor(prefix: string, onForward?: (request: ForwardedRequest) => void) {
+    this.#prefix = prefix;
+    this.#onForward = onForward;
+  }
 
   /** Runs `forward` as a call on behalf of the downstream request of `extra`. */
   async run<T>(extra: RequestExtra, forward: () => Promise<T>): Promise<T> {
@@ -47,7 +66,16 @@ export class CallRouting {
   readonly outbound: Middleware = (context, next) => {
     if (context.direction === 'outbound' && context.kind === 'request') {
       const call = this.#current.getStore();
-      if (call !== undefined && call.upstreamId === undefined) call.upstreamId = () => context.id;
+      if (call !== undefined && call.upstreamId === undefined) {
+        call.upstreamId = () => context.id;
+        const { extra } = call;
+        this.#onForward?.({
+          prefix: this.#prefix,
+          method: context.method,
+          downstream: { connectionId: extra.connection.id, requestId: extra.requestId },
+          upstream: { sessionId: context.sessionId, requestId: context.id },
+        });
+      }
     }
     return next();
   };

@@ -3,12 +3,12 @@
  * statemcp's client in both eras.
  */
 import { Client } from '@statemcp/client';
-import { InMemoryTransport, JsonRpcError, SimulatedClock } from '@statemcp/protocol';
+import { InMemoryTransport, JsonRpcError, SimulatedClock, type InspectEvent } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { McpServer } from '../mcp-server.js';
 import { fixtureServer } from '../test-fixture-server.js';
-import { UPSTREAM_UNAVAILABLE_ERROR_CODE, UpstreamUnavailableError, compose, proxy, type MountState } from './index.js';
+import { UPSTREAM_UNAVAILABLE_ERROR_CODE, UpstreamUnavailableError, compose, proxy, type ForwardedRequest, type MountState } from './index.js';
 
 function weatherServer(): McpServer {
   const server = new McpServer({ name: 'weather', version: '1.0.0' });
@@ -114,6 +114,28 @@ describe('Composition', () => {
       weather.registerTool('alerts', {}, () => ({ content: [] }));
       await changed;
       await expect.poll(async () => (await client.listAllTools()).map((tool) => tool.name)).toContain('weather_alerts');
+      await client.close();
+      await composition.close();
+    });
+
+    it('links each forwarded request to its upstream request, with the caller\'s trace context upstream', async () => {
+      const upstream = weatherServer();
+      const gateway = new McpServer({ name: 'gateway', version: '1.0.0' });
+      const linked: ForwardedRequest[] = [];
+      const upstreamEvents: InspectEvent[] = [];
+      const composition = compose(gateway, { onForward: (request) => linked.push(request) });
+      await composition.mount('up', proxy(async () => {
+        const [clientSide, serverSide] = InMemoryTransport.createPair();
+        await upstream.connect(serverSide);
+        return clientSide;
+      }, { client: { inspect: (event) => upstreamEvents.push(event) } }));
+      const client = await downstream(gateway, 'legacy');
+      const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      await client.callTool({ name: 'up_forecast', arguments: { city: 'Oslo' } }, { traceContext: { traceparent } });
+      const [request] = linked;
+      expect(request).toMatchObject({ prefix: 'up', method: 'tools/call', downstream: { connectionId: gateway.connections[0]?.id } });
+      const sent = upstreamEvents.find((event) => event.type === 'request.transition' && event.direction === 'outbound' && event.method === 'tools/call');
+      expect(sent).toMatchObject({ sessionId: request?.upstream.sessionId, requestId: request?.upstream.requestId, trace: { traceparent } });
       await client.close();
       await composition.close();
     });

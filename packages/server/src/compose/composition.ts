@@ -20,6 +20,7 @@
  */
 import { InMemoryTransport, systemClock, type Clock } from '@statemcp/protocol';
 import { McpServer } from '../mcp-server.js';
+import type { ForwardedRequest } from './call-routing.js';
 import { Namespace, type NameSeparator } from './namespace.js';
 import { UpstreamLink, proxy, type MountState, type ProxyOptions, type Upstream } from './upstream-link.js';
 
@@ -33,6 +34,12 @@ export interface ComposeOptions {
   readonly onDiagnostic?: (message: string) => void;
   /** Called on every change of a mount's state. */
   readonly onMountState?: (prefix: string, state: MountState) => void;
+  /**
+   * Called when a downstream request goes upstream, with both ids: the link between the
+   * gateway's `inspect` events of the two sides (the downstream connection's and the upstream
+   * client's, `ProxyOptions.client.inspect`).
+   */
+  readonly onForward?: (request: ForwardedRequest) => void;
 }
 
 /** A mounted upstream. */
@@ -88,6 +95,7 @@ export class Composition {
       clock: this.#options.clock ?? systemClock,
       report,
       onState: (state) => onMountState?.(prefix, state),
+      onForward: this.#options.onForward,
     });
     this.#links.set(prefix, link);
     try {

@@ -10,3 +10,4 @@ export { proxy } from './upstream-link.js';
 export type { MountState, ProxyOptions, ReconnectOptions, Upstream } from './upstream-link.js';
 export { UPSTREAM_UNAVAILABLE_ERROR_CODE, UpstreamUnavailableError } from './upstream-error.js';
 export type { NameSeparator } from './namespace.js';
+export type { ForwardedRequest } from './call-routing.js';

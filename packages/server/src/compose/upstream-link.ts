@@ -18,7 +18,7 @@ import type { Clock, Implementation, TimerHandle, Transport } from '@statemcp/pr
 import type { McpServer } from '../mcp-server.js';
 import type { RequestExtra } from '../request-extra.js';
 import type { LoggingLevel } from '../wire-types.js';
-import { CallRouting } from './call-routing.js';
+import { CallRouting, type ForwardedRequest } from './call-routing.js';
 import { Mirror, type MirroredList } from './mirror.js';
 import type { Namespace } from './namespace.js';
 import { UpstreamUnavailableError, forwardedError } from './upstream-error.js';
@@ -85,6 +85,7 @@ export interface LinkSetting {
   readonly clock: Clock;
   readonly report: (message: string) => void;
   readonly onState: (state: MountState) => void;
+  readonly onForward: ((request: ForwardedRequest) => void) | undefined;
 }
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'statemcp-gateway', version: '1.0.0' };
@@ -94,7 +95,7 @@ export class UpstreamLink {
   readonly #upstream: Upstream;
   readonly #setting: LinkSetting;
   readonly #client: Client;
-  readonly #routing = new CallRouting();
+  readonly #routing: CallRouting;
   readonly #mirror: Mirror;
   /** Upstream URIs some downstream client subscribed to, each followed by a listen stream (it resumes after a reconnection). */
   readonly #followed = new Set<string>();
@@ -107,6 +108,7 @@ export class UpstreamLink {
     this.#upstream = upstream;
     this.#setting = setting;
     const { options } = upstream;
+    this.#routing = new CallRouting(setting.space.prefix, setting.onForward);
     this.#client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { ...options.client, roots: [] });
     this.#mirror = new Mirror(setting.server, setting.space, (extra, send) => this.#forward(extra, send), setting.report);
     this.#answerUpstreamRequests();
@@ -212,7 +214,8 @@ export class UpstreamLink {
       onProgress: ({ progress, total, message }) => {
         extra.sendProgress(progress, total, message).catch(() => undefined); // the downstream request ended meanwhile
       },
-      ...(extra.traceContext === undefined ? {} : { traceContext: extra.traceContext }),
+      // The trace parent: the client's own provider when one is set (e.g. the gateway's active span), else the downstream request's.
+      ...(extra.traceContext === undefined || this.#upstream.options.client?.traceContext !== undefined ? {} : { traceContext: extra.traceContext }),
     };
     try {
       return await this.#routing.run(extra, () => send(this.#client, options));
