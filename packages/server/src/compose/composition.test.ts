@@ -94,6 +94,15 @@ describe.each(['legacy', 'modern'] as const)('Composition (downstream %s)', (era
       await composition.close();
     });
 
+    it('mounts an upstream as it is under the empty prefix', async () => {
+      const { gateway, composition } = await gatewayWith({ '': fixtureServer() });
+      const client = await downstream(gateway, era);
+      expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(expect.arrayContaining(['own', 'add', 'test_simple_text']));
+      await expect(client.readResource({ uri: 'test://static-text' })).resolves.toMatchObject({ contents: [{ uri: 'test://static-text' }] });
+      await client.close();
+      await composition.close();
+    });
+
     it('refuses a prefix that is taken or breaks the naming rules', async () => {
       const { composition } = await gatewayWith({ weather: weatherServer() });
       await expect(composition.mount('weather', weatherServer())).rejects.toThrow(TypeError);

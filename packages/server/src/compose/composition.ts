@@ -80,7 +80,8 @@ export class Composition {
 
   /**
    * Mounts `source` under `prefix`: a local `McpServer` (connected in memory) or an
-   * {@link Upstream} from {@link proxy}. Resolves once its items are registered; rejects,
+   * {@link Upstream} from {@link proxy}; `''` mounts it without a namespace (a transparent
+   * proxy). Resolves once its items are registered; rejects,
    * mounting nothing, when the first connection fails or `prefix` is taken or invalid.
    */
   async mount(prefix: string, source: McpServer | Upstream, options: { readonly separator?: NameSeparator } = {}): Promise<Mount> {
@@ -124,9 +125,10 @@ export class Composition {
   /** Follows a downstream URI's updates on its upstream, when it belongs to a mount. */
   async #follow(uri: string): Promise<void> {
     const plus = uri.indexOf('+');
-    const link = plus > 0 ? this.#links.get(uri.slice(0, plus)) : undefined;
+    const prefixed = plus > 0 ? this.#links.get(uri.slice(0, plus)) : undefined;
+    const [link, upstreamUri] = prefixed === undefined ? [this.#links.get(''), uri] : [prefixed, uri.slice(plus + 1)];
     // A failure upstream leaves the downstream subscription in place, without updates from there.
-    await link?.subscribe(uri.slice(plus + 1)).catch((error: unknown) => this.#options.onDiagnostic?.(`${uri}: following upstream updates failed: ${error instanceof Error ? error.message : String(error)}`));
+    await link?.subscribe(upstreamUri).catch((error: unknown) => this.#options.onDiagnostic?.(`${uri}: following upstream updates failed: ${error instanceof Error ? error.message : String(error)}`));
   }
 }
 

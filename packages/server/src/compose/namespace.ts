@@ -11,7 +11,8 @@
  *   upstream URI back. Template names are prefixed like tool names.
  *
  * Prefixes start with a letter and hold letters, digits, `-` and `.` — the characters both a
- * tool name and a URI scheme accept.
+ * tool name and a URI scheme accept. The empty prefix mounts an upstream as it is (names and
+ * URIs unchanged: a transparent proxy); a clash with another item is then reported and skipped.
  */
 
 /** MCP 2025-11-25, server/tools §Tool names. */
@@ -27,7 +28,7 @@ export class Namespace {
   readonly separator: NameSeparator;
 
   constructor(prefix: string, separator: NameSeparator = '_') {
-    if (!PREFIX.test(prefix)) {
+    if (prefix !== '' && !PREFIX.test(prefix)) {
       throw new TypeError(`Invalid mount prefix ${JSON.stringify(prefix)}: start with a letter, then letters, digits, "-" or "." (at most 64)`);
     }
     this.prefix = prefix;
@@ -36,24 +37,24 @@ export class Namespace {
 
   /** The downstream name of an upstream tool or prompt; undefined when it would break the tool-name rules. */
   name(upstream: string): string | undefined {
-    const name = `${this.prefix}${this.separator}${upstream}`;
+    const name = this.prefix === '' ? upstream : `${this.prefix}${this.separator}${upstream}`;
     return TOOL_NAME.test(name) ? name : undefined;
   }
 
   /** The downstream URI (or URI template) of an upstream one. */
   uri(upstream: string): string {
-    return `${this.prefix}+${upstream}`;
+    return this.prefix === '' ? upstream : `${this.prefix}+${upstream}`;
   }
 
   /** The upstream URI of a downstream one; undefined when it is not under this prefix. */
   upstreamUri(downstream: string): string | undefined {
-    const head = `${this.prefix}+`;
+    const head = this.prefix === '' ? '' : `${this.prefix}+`;
     return downstream.startsWith(head) ? downstream.slice(head.length) : undefined;
   }
 
   /** Rewrites the URIs a result carries (read contents, embedded resources, resource links) to downstream ones. */
   rewriteUris<T>(value: T): T {
-    return rewrite(value, this) as T;
+    return this.prefix === '' ? value : (rewrite(value, this) as T);
   }
 }
 
