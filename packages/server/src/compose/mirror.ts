@@ -7,6 +7,7 @@
  * see are the server's own: every mount and local registration merged, paginated with the
  * server's cursors (`McpServerOptions.pageSize`).
  */
+import { SERVER_INFO_META_KEY } from '@statemcp/protocol';
 import type { Client } from '@statemcp/client';
 import type { CallOptions } from '@statemcp/client';
 import type { McpServer } from '../mcp-server.js';
@@ -120,7 +121,7 @@ export class Mirror {
       _meta: tool._meta,
     });
     const call = (args: unknown, extra: RequestExtra): Promise<CallToolResult> =>
-      this.#forward(extra, async (client, options) => this.#space.rewriteUris(await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, { ...options, validateOutput: false })));
+      this.#forward(extra, async (client, options) => this.#received(await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, { ...options, validateOutput: false })));
     return this.#server.registerTool(name, config as ToolConfig<JsonSchemaObject>, call as never);
   }
 
@@ -129,7 +130,7 @@ export class Mirror {
     const argumentsList = prompt.arguments ?? [];
     const complete = completes ? this.#completers(argumentsList.map((argument) => argument.name), { type: 'ref/prompt', name: prompt.name }) : undefined;
     const get = (args: { [key: string]: string | undefined }, extra: RequestExtra): Promise<GetPromptResult> =>
-      this.#forward(extra, async (client, options) => this.#space.rewriteUris(await client.getPrompt({ name: prompt.name, arguments: definedStrings(args) }, options)));
+      this.#forward(extra, async (client, options) => this.#received(await client.getPrompt({ name: prompt.name, arguments: definedStrings(args) }, options)));
     return this.#server.registerPrompt(name, definedFields({ title: prompt.title, description: prompt.description, argsSchema: argumentsList, complete, icons: prompt.icons, _meta: prompt._meta }), get);
   }
 
@@ -162,7 +163,23 @@ export class Mirror {
 
   #read(uri: string, extra: RequestExtra): Promise<ReadResourceResult> {
     const upstream = this.#space.upstreamUri(uri) ?? uri;
-    return this.#forward(extra, async (client, options) => this.#space.rewriteUris(await client.readResource({ uri: upstream }, options)));
+    return this.#forward(extra, async (client, options) => this.#received(await client.readResource({ uri: upstream }, options)));
+  }
+
+  /**
+   * An upstream result as the gateway answers it: URIs rewritten, and the 2026-07-28 envelope of
+   * the upstream (`resultType`, its `serverInfo` in `_meta`) left behind — the gateway's own
+   * server adds its envelope for the downstream request's revision.
+   */
+  #received<T extends { resultType?: unknown; _meta?: { [key: string]: unknown } }>(result: T): T {
+    const { resultType: _type, ...rest } = result;
+    const meta = rest._meta;
+    if (meta !== undefined && SERVER_INFO_META_KEY in meta) {
+      const { [SERVER_INFO_META_KEY]: _server, ...others } = meta;
+      if (Object.keys(others).length === 0) delete rest._meta;
+      else rest._meta = others;
+    }
+    return this.#space.rewriteUris(rest as T);
   }
 
   /** A completer per name that asks the upstream (`completion/complete` with the upstream's reference). */
