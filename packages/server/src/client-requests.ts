@@ -1,6 +1,7 @@
 /**
- * Local checks for server-to-client requests that go beyond the runner's table (digest
- * §1.1 capability rules 26, 28): the runner already refuses a method the negotiated
+ * Local checks for server-to-client requests that go beyond the runner's table
+ * (MCP 2025-11-25 basic/lifecycle §Capability Negotiation, MCP 2025-11-25 client/elicitation): the
+ * runner already refuses a method the negotiated
  * revision lacks (`elicitation/create` before 2025-06-18) and a method whose capability the
  * client did not declare (`sampling`, `elicitation`, `roots`). This module adds the
  * sub-capabilities and revision-specific fields: sampling `tools`/`toolChoice` (2025-11-25

@@ -205,7 +205,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   }
 
   /**
-   * Declares support for an extension (digest §6.3) under `capabilities.extensions[id]`,
+   * Declares support for an extension (MCP 2026-07-28 basic/versioning) under `capabilities.extensions[id]`,
    * with its settings (`{}` for none); declaring it again replaces the settings. Like every
    * capability, it reaches connections whose handshake starts afterwards. Extensions
    * shipped before the 2026-07-28 revision (MCP Apps) use the same key at every revision.

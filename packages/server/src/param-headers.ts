@@ -1,5 +1,6 @@
 /**
- * `Mcp-Param-*` headers of a 2026-07-28 `tools/call` over HTTP (digest §5.3, SEP-2243). A tool
+ * `Mcp-Param-*` headers of a 2026-07-28 `tools/call` over HTTP (MCP 2026-07-28
+ * basic/transports/streamable-http, SEP-2243). A tool
  * input property annotated `"x-mcp-header": "<Name>"` is mirrored by the client into the header
  * `Mcp-Param-<Name>`; a server that reads the body MUST decode each such header and compare it
  * with the argument, rejecting a mismatch, an undecodable value, or a header missing while the

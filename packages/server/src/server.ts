@@ -83,7 +83,7 @@ export interface ServerOptions extends ServerSessionOptions {
   readonly cache?: CacheHints;
   /**
    * 2026-07-28+: name this server in the `_meta` of every result
-   * (`io.modelcontextprotocol/serverInfo`, default true; digest §6.2).
+   * (`io.modelcontextprotocol/serverInfo`, default true; MCP 2026-07-28 basic/index §_meta).
    */
   readonly serverInfoInResults?: boolean;
   /**
@@ -157,7 +157,7 @@ export class Server {
   readonly #sealer: RequestStateSealer;
   /**
    * What every connection's session options share: the pass-through options and the
-   * connection callbacks as methods (closures per connection were ≈250 B of every idle one).
+   * connection callbacks as methods, so an idle connection keeps no closures of its own.
    */
   readonly #sessionOptions: SessionOptions;
   /** The capabilities the latest handshake declared, shared by the connections that declared the same. */
@@ -361,7 +361,7 @@ export class Server {
   }
 
   /**
-   * `server/discover` (2026-07-28+, digest §6.4): the modern versions this server serves
+   * `server/discover` (2026-07-28+, MCP 2026-07-28 server/discover): the modern versions this server serves
    * (newest first, the same list a -32022 names), its capabilities for the request's version,
    * its instructions, caching hints; `serverInfo` goes in `_meta` like on every result.
    */
@@ -398,9 +398,8 @@ export class Server {
 
   /**
    * A modern result naming this server in `_meta["io.modelcontextprotocol/serverInfo"]` (a
-   * handler's own `_meta` is kept). Copied with `Object.assign` and the key stored after: the
-   * literal `{ ...result, _meta: { ...meta, [key]: info } }` cost ≈0.4 KB more per modern call
-   * (A/B of the in-memory call).
+   * handler's own `_meta` is kept). Copied with `Object.assign` and the key stored after, which
+   * allocates less per modern call than the literal `{ ...result, _meta: { ...meta, [key]: info } }`.
    */
   #withServerInfo(result: JsonObject, version: string): JsonObject {
     const own = result._meta;
@@ -413,7 +412,7 @@ export class Server {
 
   /**
    * `serverInfo` shaped for `version`, built once per version and frozen: every modern result
-   * carries it, and copying `info` per result showed in the modern in-memory profile.
+   * carries it, so it is not copied per result.
    */
   #serverInfoFor(version: string): JsonObject {
     let shaped = this.#serverInfo.get(version);

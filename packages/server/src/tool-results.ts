@@ -1,5 +1,6 @@
 /**
- * Shaping and checking what a tool handler returns, per negotiated revision (digest §3.5):
+ * Shaping and checking what a tool handler returns, per negotiated revision (MCP 2025-11-25
+ * server/tools §Error Handling):
  * thrown errors become `isError: true` results (tool execution errors the model can see),
  * except `JsonRpcError`s, which stay protocol errors; `structuredContent` must conform to
  * the tool's output schema (otherwise -32603: the server broke its own contract, which

@@ -1,10 +1,10 @@
 /**
  * The client side of stdio: spawns an MCP server as a child process and exchanges
- * newline-delimited JSON-RPC over its stdin/stdout (digest §4.4).
+ * newline-delimited JSON-RPC over its stdin/stdout (MCP 2025-11-25 basic/transports §stdio).
  *
  * The transport owns the process tree and nothing of the lifecycle: the session decides
  * *when* to close, this class knows *how*. Closing walks the escalation the specification
- * recommends (digest §1.1 Shutdown), applied to the whole process tree so that wrappers
+ * recommends (MCP 2025-11-25 basic/lifecycle §Shutdown), applied to the whole process tree so that wrappers
  * such as `npx` or `uvx` leave no grandchild behind (the tree is the child's descendants, or
  * with `processGroup: true` its process group; see `process-tree.ts`):
  *
@@ -308,7 +308,7 @@ export class StdioClientTransport implements Transport {
       handle.stdoutEnded = true;
       handle.framer.end();
       resolveStdoutDone();
-      // The server closed its stdout while alive: it is shutting down (digest §1.1).
+      // The server closed its stdout while alive: it is shutting down (MCP 2025-11-25 basic/lifecycle).
       if (this.#state.kind === 'open' && handle.exit === undefined) void this.#beginShutdown(handle, 'remote', undefined);
     };
     stdout.on('end', onStdoutEnd);

@@ -1,5 +1,6 @@
 /**
- * The DELETE that ends a Streamable HTTP session on close (rule 74): best effort, bounded by
+ * The DELETE that ends a Streamable HTTP session on close (MCP 2025-11-25 basic/transports
+ * §Session Management): best effort, bounded by
  * `closeTimeoutMs`; 405 (the server does not let clients end sessions), errors and slowness
  * are all tolerated, since the server reaps idle sessions anyway.
  */

@@ -30,7 +30,10 @@ export function requestIdsOf(message: JsonRpcMessage | readonly JsonRpcMessage[]
   return ids;
 }
 
-/** A 400 body that is a modern-era JSON-RPC error means "modern server": no fallback (digest §5.4). */
+/**
+ * A 400 body that is a modern-era JSON-RPC error means "modern server": no fallback (MCP
+ * 2026-07-28 basic/versioning §Backward Compatibility).
+ */
 export function isModernErrorBody(body: string): boolean {
   const parsed = parseJson(body);
   if (!parsed.ok || !isJsonObject(parsed.value)) return false;

@@ -1,5 +1,6 @@
 /**
- * The request-metadata headers of the 2026-07-28 Streamable HTTP shape (digest §5.3), on the
+ * The request-metadata headers of the 2026-07-28 Streamable HTTP shape (MCP 2026-07-28
+ * basic/transports/streamable-http), on the
  * client side: `MCP-Protocol-Version` (equal to the request's `_meta` version), `Mcp-Method`,
  * `Mcp-Name` (`params.name` or `params.uri` of `tools/call`, `resources/read`, `prompts/get`)
  * and one `Mcp-Param-{Name}` per tool argument whose input-schema property carries an

@@ -1,6 +1,7 @@
 /**
  * The client side of the legacy HTTP+SSE transport (protocol revision 2024-11-05; deprecated
- * since 2025-03-26, digest §5.1). The client GETs an SSE stream whose first event,
+ * since 2025-03-26, MCP 2024-11-05 basic/transports §HTTP with SSE). The client GETs an SSE stream
+ * whose first event,
  * `endpoint`, names the URI to POST every message to; server messages arrive as `message`
  * events on that stream. The stream is the connection: when it ends, the transport closes.
  *

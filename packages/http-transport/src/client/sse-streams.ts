@@ -1,10 +1,12 @@
 /**
- * The SSE streams of a Streamable HTTP client session (digest §5.2): each POST answered with
+ * The SSE streams of a Streamable HTTP client session (MCP 2025-11-25 basic/transports §Streamable
+ * HTTP): each POST answered with
  * a stream, and the standalone GET stream. A cut stream is resumed with GET +
  * `Last-Event-ID`, waiting exactly the server's `retry:` when it sent one, else backing off
  * exponentially with jitter; the attempt counter survives reconnections and is reset only by
  * progress, so a stream that keeps failing ends as `dead` with a typed error instead of
- * looping (rules 81, 83; lesson 14).
+ * looping (MCP 2025-11-25 basic/transports §Resumability and Redelivery, MCP 2025-11-25
+ * basic/transports §Streamable HTTP; lesson 14).
  *
  * A stream that ends before the answers it owed and cannot be resumed reports those request
  * ids as undeliverable; the session settles them with a local error. Nothing here invents a

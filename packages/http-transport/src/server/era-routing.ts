@@ -1,5 +1,6 @@
 /**
- * Which era a Streamable HTTP request belongs to on a dual-era endpoint (digest §5.4): a
+ * Which era a Streamable HTTP request belongs to on a dual-era endpoint (MCP 2026-07-28
+ * basic/versioning §Backward Compatibility): a
  * request of a stateless (modern-era, 2026-07-28+) revision is served like stateless mode
  * even when sessions are on, so one endpoint can serve both eras.
  */
@@ -15,7 +16,7 @@ export interface EraRouting {
   /**
    * The version a sessionless POST is served at statelessly, or undefined for legacy traffic:
    * a single message whose `_meta` names a protocol version, or whose `MCP-Protocol-Version`
-   * header is a modern one (a legacy `initialize` carries neither; digest §8 item 9). The
+   * header is a modern one (a legacy `initialize` carries neither, so header validation must wait for the era). The
    * exchange starts at the header's version when served, else the newest; the session checks
    * the request's own `_meta` version (-32022) and its required fields (-32602).
    */

@@ -1,5 +1,6 @@
 /**
- * The request metadata headers of a 2026-07-28 POST (digest §5.3, SEP-2243), checked against
+ * The request metadata headers of a 2026-07-28 POST (MCP 2026-07-28
+ * basic/transports/streamable-http, SEP-2243), checked against
  * the body before the request reaches a session: `MCP-Protocol-Version` (required; equal to
  * `_meta["io.modelcontextprotocol/protocolVersion"]` when the body names one), `Mcp-Method`
  * (required, equal to `method`; values are case-sensitive, surrounding whitespace is not part

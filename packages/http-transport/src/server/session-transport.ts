@@ -1,5 +1,6 @@
 /**
- * The per-session server Transport of Streamable HTTP (digest §5.2). One instance per HTTP
+ * The per-session server Transport of Streamable HTTP (MCP 2025-11-25 basic/transports §Streamable
+ * HTTP). One instance per HTTP
  * session (or per request in stateless mode) is handed to one session runner through the
  * server's `connect` option. It only moves messages; the session's state machine decides
  * everything about the lifecycle.

@@ -1,5 +1,6 @@
 /**
- * The Streamable HTTP server (digest §5.2; legacy HTTP+SSE §5.1 as an option): one core with
+ * The Streamable HTTP server (MCP 2025-11-25 basic/transports §Streamable HTTP; legacy HTTP+SSE
+ * MCP 2024-11-05 basic/transports §HTTP with SSE as an option): one core with
  * two front doors — a node:http handler and a fetch-style `Request → Response` handler — a
  * built-in session manager, resumability through an event store, and secure defaults
  * (loopback bind, Host/Origin validation, body limit) that need no configuration.
@@ -7,15 +8,23 @@
  * Order of checks for every request (first failure answers):
  *
  * ```
- * request target (400) → authorization documents (PRM) → route (legacy SSE paths / `path`) → Host + Origin (403)
- *   → authenticate (401 or its Response)
+ * shutting down (503) → request target (400) → authorization documents (PRM)
+ *   → route (legacy SSE paths / `path`, 404) → Host + Origin (403) → authenticate (401 or its Response)
+ *   → cluster: a request for a session another instance owns is relayed to that instance
+ *   → legacy HTTP+SSE paths: their own GET (the SSE stream) and POST (`/messages`)
  *   POST:   Accept (406) → Content-Type (415) → body size (413) → JSON (400, -32700)
- *           → envelope (400, -32600) → scopes (403) → session id (400 missing / 404 unknown or
- *           another principal's; initialize mints one: 503 server full, 429 principal full)
- *           → MCP-Protocol-Version (400) → batch policy (400) → session transport (202 | JSON | SSE)
- *   GET:    stateless (405) → Accept (406) → session (400/404) → version (400)
+ *           → envelope (400, -32600: malformed, nested batch, duplicate id, initialize in a batch)
+ *           → scopes (403)
+ *           → modern (headers and `_meta` name a served 2026-07-28+ version): headers against
+ *             the body (400, -32020) → served without a session (JSON | SSE)
+ *           → stateless, or no initialize and modern headers: MCP-Protocol-Version (400)
+ *             → batch policy (400) → served without a session
+ *           → initialize without a session id: a new session (503 server full, 429 principal full)
+ *           → session id (400 missing / 404 unknown or another principal's)
+ *             → MCP-Protocol-Version (400) → batch policy (400) → session transport (202 | JSON | SSE)
+ *   GET:    stateless or modern headers (405) → Accept (406) → session (400/404) → version (400)
  *           → Last-Event-ID replay | standalone stream (409 if one is open; 429 over the principal's streams)
- *   DELETE: stateless (405) → session (400/404) → version (400) → terminate the session (200)
+ *   DELETE: stateless or modern headers (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
 import {
@@ -94,7 +103,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
   /**
    * What every session transport of this server is configured with: one object for all of
-   * them (a fresh object and `onActivity` closure per session were ≈160 B of every idle one).
+   * them, so an idle session holds no settings object or `onActivity` closure of its own.
    */
   const sessionSettings: ConstructorParameters<typeof HttpServerSessionTransport>[1] = {
     eventStore: options.eventStore,
@@ -134,7 +143,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
   const era = createEraRouting(options.supportedProtocolVersions, supportedVersions);
 
-  /** A 2026-07-28 request: headers checked against the body, then served without a session (digest §5.3). */
+  /**
+   * A 2026-07-28 request: headers checked against the body, then served without a session (MCP
+   * 2026-07-28 basic/transports/streamable-http).
+   */
   const handleModern = async (inbound: InboundRequest, items: unknown[], requestIds: RequestId[], version: string, context: InboundContext): Promise<HttpAnswer> => {
     const message = items[0] as JsonObject;
     const mismatch = headerMismatch(inbound, message, requestIds[0]);
@@ -198,7 +210,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const classified = classifyMessage(item);
       switch (classified.kind) {
         case 'invalid':
-          // A malformed response or notification is refused without naming an id (digest §3.4).
+          // A malformed response or notification is refused without naming an id (MCP 2026-07-28
+          // basic/transports/streamable-http).
           return errorResponse(400, classified.code, `Invalid Request: ${classified.reason}`, { id: classified.reply ? classified.id : null });
         case 'batch':
           return refuse(nestedBatch());

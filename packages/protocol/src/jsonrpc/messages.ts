@@ -1,12 +1,15 @@
 /**
  * JSON-RPC 2.0 message shapes as MCP uses them, and the hand-written classifier that sorts
  * any inbound value into request / notification / result / error, or rejects it with the
- * exact JSON-RPC code. This is the one envelope check per message (architecture §8): params
+ * exact JSON-RPC code. This is the one envelope check per message: params
  * are validated later, once, against the negotiated revision's schema.
  */
 import { hasFeature } from '../revisions/registry.js';
 
-/** A request id: a string or an integer. Never `null` (spec: basic/index, rule 1). */
+/**
+ * A request id: a string or an integer. Never `null` (spec: basic/index, MCP 2025-11-25
+ * basic/index §Messages).
+ */
 export type RequestId = string | number;
 
 /** The JSON value space, for params and results that are passed through untouched. */
@@ -177,7 +180,8 @@ export function parseJson(text: string): Parsed {
 
 /**
  * How a revision treats JSON-RPC batches: `2025-03-26` MUST receive them (and `initialize`
- * must not be in one); every other revision rejects a batch array (digest §4.2, rules 8–10).
+ * must not be in one); every other revision rejects a batch array (MCP 2025-03-26 basic §Batching,
+ * MCP 2025-06-18 changelog (batching removed)).
  */
 export function batchPolicy(version: string | undefined): 'accept' | 'reject' {
   return hasFeature(version, 'batching') ? 'accept' : 'reject';

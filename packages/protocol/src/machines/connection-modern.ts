@@ -1,11 +1,13 @@
 /**
- * The connection machine's rules for the stateless era (2026-07-28+, digest §6), server role.
+ * The connection machine's rules for the stateless era (2026-07-28+, MCP 2026-07-28 basic/index),
+ * server role.
  * A modern connection has no handshake: it moves from Uninitialized straight to Operating,
  * either because the transport says so (stateless HTTP: `sessionAssumed` at the request's
  * version) or because the first request describes itself (its `_meta` names a modern version
  * the server serves: stdio, WebSocket, in-memory). In Operating every request is checked
  * again: each one carries its own version, and nothing is inferred from earlier requests
- * (§6.1). The version and the client's capabilities are per request, so the Operating state
+ * (MCP 2026-07-28 basic/index §Statelessness). The version and the client's capabilities are per
+ * request, so the Operating state
  * of a modern connection holds an anonymous peer. Pure: no I/O, no clock.
  *
  * ```
@@ -27,14 +29,18 @@ export function servesModern(config: ConnectionConfig, version: string | undefin
   return version !== undefined && config.role === 'server' && (config.modernVersions ?? []).includes(version);
 }
 
-/** The -32022 answer to a request that names a version this server does not serve (digest §3.3, §6.3). */
+/**
+ * The -32022 answer to a request that names a version this server does not serve (MCP 2026-07-28
+ * basic/versioning §Protocol Version Negotiation, MCP 2026-07-28 basic/versioning).
+ */
 function unsupportedVersion(state: StateOf<'uninitialized'> | StateOf<'operating'>, requested: string): ConnectionStep {
   const supported = [...(state.config.modernVersions ?? [])].sort().reverse();
   return step(state, rejectInbound(`Unsupported protocol version: ${requested}`, ErrorCode.UnsupportedProtocolVersion, { supported, requested }));
 }
 
 /**
- * Server, Uninitialized: a request that describes itself (digest §5.4 "dual-era server":
+ * Server, Uninitialized: a request that describes itself (MCP 2026-07-28 basic/versioning
+ * §Backward Compatibility "dual-era server":
  * modern `_meta` ⇒ serve statelessly). Undefined when the request is not self-describing or
  * this side is not a modern-capable server: the legacy rules apply.
  */
@@ -47,10 +53,11 @@ export function selfDescribedStart(state: StateOf<'uninitialized'>, event: Event
 }
 
 /**
- * Server, Operating at a modern version: every request stands alone (§6.1). `initialize` does
+ * Server, Operating at a modern version: every request stands alone (MCP 2026-07-28 basic/index
+ * §Statelessness). `initialize` does
  * not exist in this era (-32601, HTTP 404); a request naming a version the server does not
  * serve gets -32022; a request without a version passes, and params validation answers -32602
- * for its missing `_meta` (§6.2). Undefined when the connection is not modern.
+ * for its missing `_meta` (MCP 2026-07-28 basic/index §_meta). Undefined when the connection is not modern.
  */
 export function modernInbound(state: StateOf<'operating'>, event: EventOf<'inboundRequest'>): ConnectionStep | undefined {
   if (!servesModern(state.config, state.version)) return undefined;
@@ -60,7 +67,10 @@ export function modernInbound(state: StateOf<'operating'>, event: EventOf<'inbou
   return accepted(state);
 }
 
-/** Server, Operating at a modern version: servers never send requests (§6.6: input comes back through MRTR). */
+/**
+ * Server, Operating at a modern version: servers never send requests (MCP 2026-07-28
+ * basic/patterns/mrtr: input comes back through MRTR).
+ */
 export function modernOutbound(state: StateOf<'operating'>, event: EventOf<'outboundRequest'>): ConnectionStep | undefined {
   if (!servesModern(state.config, state.version)) return undefined;
   return step(state, refuse(`Cannot send ${event.method}: servers send no requests in ${state.version} (use an InputRequiredResult)`));

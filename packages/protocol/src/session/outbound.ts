@@ -76,7 +76,10 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
   #cancelsInFlight: Set<Promise<void>> | undefined;
   /** Requests the machine held back until Operating (made while the handshake ran), in order. */
   #held: Array<{ readonly record: OutboundRecord; readonly message: JsonRpcRequest; readonly options: RequestOptions }> = [];
-  /** Requests that may answer `input_required` (digest §6.6), with what their retries need. */
+  /**
+   * Requests that may answer `input_required` (MCP 2026-07-28 basic/patterns/mrtr), with what
+   * their retries need.
+   */
   #rounds: WeakMap<OutboundRecord, Rounds> | undefined;
   /** While the transport authorizes: the requests whose timeout waits for it to end. */
   #paused: Set<OutboundRecord> | undefined;
@@ -314,7 +317,8 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
   }
 
   /**
-   * One Multi Round-Trip round (digest §6.6): the request waits for input (`waitingForInput`,
+   * One Multi Round-Trip round (MCP 2026-07-28 basic/patterns/mrtr): the request waits for input
+   * (`waitingForInput`,
    * its timeout paused, its maximum and signal live) while every input request is answered
    * through this side's handlers, then goes out again under a new id with the original
    * params, `inputResponses` keyed like the input requests, and `requestState` echoed as sent.
@@ -397,7 +401,10 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
     if (record.onProgress !== undefined) this.#deliverProgress(record.onProgress, params);
   }
 
-  /** `notifications/tasks/status`: a terminal status ends the progress a task kept (rule 49). */
+  /**
+   * `notifications/tasks/status`: a terminal status ends the progress a task kept (MCP 2025-11-25
+   * basic/utilities/tasks).
+   */
   onTaskStatus(params: JsonObject): void {
     if (typeof params.taskId === 'string' && TERMINAL_TASK_STATUSES.has(String(params.status))) this.#host.ledger.releaseTask(params.taskId);
   }
@@ -415,7 +422,10 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
     }
   }
 
-  /** Task-augmented requests (2025-11-25) keep their progress token after the CreateTaskResult until the task is terminal (rule 49). */
+  /**
+   * Task-augmented requests (2025-11-25) keep their progress token after the CreateTaskResult
+   * until the task is terminal (MCP 2025-11-25 basic/utilities/tasks).
+   */
   #retainTaskProgress(record: OutboundRecord, result: JsonObject): void {
     if (!record.taskAugmented || record.progressToken === undefined || record.onProgress === undefined) return;
     const task = result.task;
@@ -481,7 +491,8 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
 }
 
 /**
- * `initialize` is never cancelled (rule 25); task-augmented requests use `tasks/cancel` (rule
+ * `initialize` is never cancelled (MCP 2025-11-25 basic/utilities/cancellation); task-augmented
+ * requests use `tasks/cancel` (rule
  * 43); a request still held back was never sent, and one between input rounds was answered,
  * so there is nothing to cancel on the wire.
  */

@@ -91,8 +91,8 @@ const versionListsCache = new WeakMap<readonly string[], VersionLists>();
 const LABEL_SPACE = 2_176_782_336;
 
 /**
- * Six random base-36 digits. Drawn as an integer: a fraction's `toString(36)` (the former way)
- * was half of the session constructor's own time in the handshake profile.
+ * Six random base-36 digits, drawn as an integer: formatting a fraction with `toString(36)`
+ * is far slower, and every session draws one.
  */
 function randomLabel(): string {
   return Math.floor(Math.random() * LABEL_SPACE)
@@ -175,8 +175,8 @@ export class Session {
 
   /**
    * The host of the request machinery (`OutboundRequests`, `InboundDispatcher`) and of the
-   * handshake: one object of methods per session. It was ≈40 arrow functions in three object
-   * literals, ≈2.5 KB per session that an idle session (an open GET stream) kept for its life.
+   * handshake: one object of methods per session, rather than closures an idle session (an
+   * open GET stream) would keep for its life.
    * Declared in the class body so that its methods read the session's private state; a static
    * block rather than a static field, so that the class body never names `Session` (bundlers
    * would then rename the class: `Session.name` must stay `Session`).
@@ -295,7 +295,8 @@ export class Session {
         return state.kind === 'shuttingDown' || state.kind === 'terminated' ? state.error : undefined;
       }
 
-      // Client, in a revision with per-request `_meta`: what every request states (digest §6.2).
+      // Client, in a revision with per-request `_meta`: what every request states (MCP 2026-07-28
+      // basic/index §_meta).
       requestIdentity(): RequestIdentity | undefined {
         const session = this.#session;
         return this.role === 'client' && session.#revision.features.perRequestMeta
@@ -475,7 +476,8 @@ export class Session {
   }
 
   /**
-   * Stops delivering progress for a task whose request returned a CreateTaskResult (rule 49);
+   * Stops delivering progress for a task whose request returned a CreateTaskResult (MCP 2025-11-25
+   * basic/utilities/tasks);
    * a terminal `notifications/tasks/status` does the same by itself.
    */
   releaseTaskProgress(taskId: string): void {
@@ -539,7 +541,8 @@ export class Session {
   }
 
   /**
-   * Client: agrees on an era with the server (digest §5.4; see `discovery.ts`). `era: 'auto'`
+   * Client: agrees on an era with the server (MCP 2026-07-28 basic/versioning §Backward
+   * Compatibility; see `discovery.ts`). `era: 'auto'`
    * (default) discovers at the newest modern version in `supportedVersions` and falls back to
    * {@link initialize} on a legacy server; `'modern'` never falls back; `'legacy'` skips discovery.
    *

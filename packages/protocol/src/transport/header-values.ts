@@ -1,6 +1,7 @@
 /**
  * The value encoding of the 2026-07-28 HTTP request headers `Mcp-Name` and `Mcp-Param-*`
- * (digest §5.3): a plain ASCII value is sent as is; anything else is sent as
+ * (MCP 2026-07-28 basic/transports/streamable-http): a plain ASCII value is sent as is; anything
+ * else is sent as
  * `=?base64?<base64 of the UTF-8 bytes>?=`. A value without both markers is literal.
  */
 

@@ -1,6 +1,6 @@
 /**
- * The server side of the tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28, digest
- * §7.5). A tool registered with `execution.taskSupport` `optional` or `required` runs as a
+ * The server side of the tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28,
+ * SEP-2663). A tool registered with `execution.taskSupport` `optional` or `required` runs as a
  * task whenever the request's client capabilities list the extension: the task record is
  * written to the {@link DurableTaskStore} first (durable creation), then the handler starts in
  * the background and the call answers with a `TaskCreatedResult`. A `required` tool called
@@ -91,7 +91,7 @@ function defaultOwner(extra: RequestExtra): string | undefined {
   return undefined;
 }
 
-/** 256 random bits in base64url: unguessable task ids (§7.5 security). */
+/** 256 random bits in base64url: unguessable task ids (SEP-2663, Security). */
 function newTaskId(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
   let binary = '';

@@ -1,5 +1,5 @@
 /**
- * `notifications/tasks` on `subscriptions/listen` (tasks extension, digest §7.5): the filter key
+ * `notifications/tasks` on `subscriptions/listen` (tasks extension, SEP-2663): the filter key
  * `taskIds` and the {@link TaskNotifier} that publishes every change of a task to the streams
  * that name it. A listen request asking for `taskIds` without declaring the extension is -32021;
  * a stream receives a task's notifications only when it was opened by the task's authorization
