@@ -16,6 +16,7 @@
  */
 import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, isExtensionId, type HasDefinitions, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type JsonSchemaValidator, type Middleware, type Transport } from '@statemcp/protocol';
 import { completeResult, type CacheHints } from './caching.js';
+import { ListChanges, type ListKind } from './list-changes.js';
 import { NO_COMPLETIONS, completerFor, completionResult, resolvedArguments, type Completer } from './completions.js';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import type { InferObject, ObjectSchemaInput } from './object-schema.js';
@@ -95,21 +96,6 @@ export interface McpServerOptions extends ServerSessionOptions {
   readonly jsonSchemaValidator?: JsonSchemaValidator;
 }
 
-type ListKind = 'tools' | 'resources' | 'prompts';
-
-const LIST_CHANGED: Readonly<Record<ListKind, string>> = Object.freeze({
-  tools: 'notifications/tools/list_changed',
-  resources: 'notifications/resources/list_changed',
-  prompts: 'notifications/prompts/list_changed',
-});
-
-/** The `subscriptions/listen` filter key of each list's change notification. */
-const LISTEN_KEY: Readonly<Record<ListKind, string>> = Object.freeze({
-  tools: 'toolsListChanged',
-  resources: 'resourcesListChanged',
-  prompts: 'promptsListChanged',
-});
-
 /**
  * The high-level MCP server: registrations shared by every connection, capabilities derived
  * from them, one `ServerConnection` per connected transport.
@@ -127,7 +113,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   readonly #extensionTasks: ExtensionTasks | undefined;
   readonly #extensions = new Map<string, JsonObject>();
   readonly #installed = new Set<string>();
-  readonly #pendingLists = new Set<ListKind>();
+  readonly #listChanges: ListChanges;
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
     this.#options = options;
@@ -144,6 +130,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
       },
     };
     this.server = new Server(serverInfo, serverOptions);
+    this.#listChanges = new ListChanges(this.server);
     const store = new TaskStore(options.clock, taskOptions ?? {}, (record) => this.#tasks.notifyStatus(record));
     this.#tasks = new ToolTasks(this.server, store, () => this.#pageSize());
     const cluster = options.cluster === undefined ? undefined : { bus: options.cluster.bus, ...(options.clock === undefined ? {} : { clock: options.clock }) };
@@ -406,26 +393,9 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
     return this.#options.pageSize ?? 100;
   }
 
-  /** Coalesces list changes of one tick into one notification per list and connection. */
+  /** Announces a change of `kind` to the connected clients (coalesced per tick). */
   #changed(kind: ListKind): void {
-    if (this.#pendingLists.size === 0) queueMicrotask(() => this.#flushListChanges());
-    this.#pendingLists.add(kind);
-  }
-
-  #flushListChanges(): void {
-    const kinds = [...this.#pendingLists];
-    this.#pendingLists.clear();
-    for (const kind of kinds) void this.server.subscriptions.publish(LIST_CHANGED[kind], undefined, (filter) => filter[LISTEN_KEY[kind]] === true);
-    for (const connection of this.server.connections) {
-      if (!connection.isOperating || connection.stateless) continue; // 2026-07-28: change notifications only on listen streams
-      const declared = connection.capabilities;
-      for (const kind of kinds) {
-        if (declared[kind]?.listChanged !== true) continue;
-        connection.session.notify(LIST_CHANGED[kind]).catch(() => {
-          // the connection closed meanwhile
-        });
-      }
-    }
+    this.#listChanges.changed(kind);
   }
 
   #install(method: string, handler: (params: JsonObject, context: ServerRequestContext) => JsonObject | Promise<JsonObject>): void {
