@@ -4,7 +4,7 @@
  * and forwards each call, passing the caller's cancellation on.
  */
 import { Client } from '@statemcp/client';
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { InMemoryTransport } from '@statemcp/protocol';
 import { McpServer } from '@statemcp/server';

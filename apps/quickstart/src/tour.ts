@@ -17,7 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client, McpError, type ListToolsResult, type ServerCapabilities } from '@statemcp/client';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import type { InspectEvent, Transport } from '@statemcp/protocol';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
 import { parseTraceLine } from './example-server.js';

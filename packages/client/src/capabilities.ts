@@ -3,7 +3,7 @@
  * plus what its registered handlers imply (MCP 2025-11-25 basic/lifecycle §Capability Negotiation: every
  * feature owner MUST declare its capability).
  */
-import { cloneJson } from '@statemcp/protocol';
+import { cloneJson } from '@statemcp/protocol/internal';
 import type { ElicitationSettings, SamplingSettings } from './options.js';
 import type { ClientCapabilities } from './types.js';
 

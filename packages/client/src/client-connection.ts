@@ -20,9 +20,6 @@ import {
   LEGACY_PROTOCOL_VERSIONS,
   MiddlewareStack,
   Session,
-  getRevision,
-  hasFeature,
-  proposeVersion,
   systemClock,
   type CloseInfo,
   type ConnectionState,
@@ -31,6 +28,7 @@ import {
   type ProtocolEra,
   type Transport,
 } from '@statemcp/protocol';
+import { getRevision, hasFeature, proposeVersion } from '@statemcp/protocol/internal';
 import { buildCapabilities } from './capabilities.js';
 import { connectAndNegotiate } from './connect-handshake.js';
 import { ClientHandlerTable, StaleResults } from './client-handler-table.js';

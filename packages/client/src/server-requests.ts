@@ -10,7 +10,8 @@
  * - what a handler returns is checked against the negotiated revision's result schema, so
  *   a bug in the application is reported to the server as -32603, not as a malformed reply.
  */
-import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { getRevision } from '@statemcp/protocol/internal';
 import { applyFormDefaults, assertDeclaredMode } from './elicitation.js';
 import type { ImpliedFeatures } from './capabilities.js';
 import type { ElicitationHandler, ElicitationSettings, HandlerContext, SamplingHandler, SamplingSettings } from './options.js';

@@ -6,7 +6,8 @@
  * get neither: the functions here
  * read the revision's features and leave a legacy result alone.
  */
-import { getRevision, hasFeature, type JsonObject } from '@statemcp/protocol';
+import { type JsonObject } from '@statemcp/protocol';
+import { getRevision, hasFeature } from '@statemcp/protocol/internal';
 
 /** Who may reuse a cached result: `public` (anyone, any user) or `private` (one authorization context). */
 export type CacheScope = 'public' | 'private';

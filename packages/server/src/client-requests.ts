@@ -9,8 +9,9 @@
  * `elicitation.url`; `{}` means form only). Each refusal is a typed
  * `CapabilityNotSupportedError` raised before anything is sent.
  */
-import { CapabilityNotSupportedError, hasCapability, type JsonObject } from '@statemcp/protocol';
-import { hasFeature } from '@statemcp/protocol';
+import { CapabilityNotSupportedError, type JsonObject } from '@statemcp/protocol';
+import { hasCapability } from '@statemcp/protocol/internal';
+import { hasFeature } from '@statemcp/protocol/internal';
 import type { CreateMessageRequestParams, ElicitRequestParams } from './wire-types.js';
 
 export interface PeerView {

@@ -27,7 +27,8 @@
  * returns or throws is dropped. The state is sealed for the authorization principal of the
  * request when there is one (see `request-state.ts`).
  */
-import { ErrorCode, JsonRpcError, RequestCancelledError, isAuthInfo, isJsonObject, type JsonObject, type RequestContext } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, RequestCancelledError, isJsonObject, type JsonObject, type RequestContext } from '@statemcp/protocol';
+import { isAuthInfo } from '@statemcp/protocol/internal';
 import type { RequestStateSealer } from './request-state.js';
 
 /** The server-to-client requests a round can carry. */

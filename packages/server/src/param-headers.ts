@@ -7,7 +7,8 @@
  * argument has a value with -32020 (HTTP 400). Only the tool knows its annotations, so the
  * check runs here, on the headers the transport attached to the request.
  */
-import { ErrorCode, JsonRpcError, decodeHeaderValue, hasFeature, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { decodeHeaderValue, hasFeature } from '@statemcp/protocol/internal';
 
 /** The annotated top-level properties of an input schema: property name → header suffix. */
 export function annotatedParams(inputSchema: JsonObject): ReadonlyMap<string, string> {

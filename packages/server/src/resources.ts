@@ -8,7 +8,8 @@
  * §Error Handling), -32602 with `data.uri` from 2026-07-28 on.
  * Results of 2026-07-28+ carry caching hints: the registration's `cache`, else the server's.
  */
-import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { getRevision } from '@statemcp/protocol/internal';
 import { resolveCacheHints, type CacheHints } from './caching.js';
 import { completerFor, type Completer } from './completions.js';
 import { paginate } from './pagination.js';

@@ -5,7 +5,8 @@
  * §Initialization). Which revision has which field is
  * data in the protocol's revision registry (`Revision.features`), read through `hasFeature`.
  */
-import { TASKS_EXTENSION_ID, hasFeature, type JsonObject } from '@statemcp/protocol';
+import { TASKS_EXTENSION_ID, type JsonObject } from '@statemcp/protocol';
+import { hasFeature } from '@statemcp/protocol/internal';
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, ToolDefinition } from './wire-types.js';
 
 function copy<T extends object>(source: T, keys: readonly (keyof T)[]): JsonObject {

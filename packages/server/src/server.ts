@@ -18,14 +18,10 @@
  */
 import {
   AlreadyConnectedError,
-  CustomMethodTable,
   ErrorCode,
-  INPUT_REQUIRED_METHODS,
-  declareCustomOptIns,
   JsonRpcError,
   MODERN_PROTOCOL_VERSIONS,
   SERVER_INFO_META_KEY,
-  hasFeature,
   isJsonObject,
   isModernVersion,
   MiddlewareStack,
@@ -44,7 +40,10 @@ import {
   type RequestHandler,
   type SessionOptions,
   type Transport,
+  CustomMethodTable,
+  declareCustomOptIns,
 } from '@statemcp/protocol';
+import { INPUT_REQUIRED_METHODS, hasFeature } from '@statemcp/protocol/internal';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import { completeResult, resolveCacheHints, type CacheHints } from './caching.js';
 import { DeclaredCapabilities } from './declared-capabilities.js';

@@ -12,7 +12,8 @@
  * (2025-06-18, "Tools: structured content": a tool returning structured content SHOULD also
  * return the serialized JSON in a TextContent block).
  */
-import { ErrorCode, JsonRpcError, getRevision, hasFeature, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { getRevision, hasFeature } from '@statemcp/protocol/internal';
 import type { CompiledSchema } from './object-schema.js';
 import { thenMaybe, type MaybePromise } from './sync-or-async.js';
 import { completeResult } from './caching.js';

@@ -7,6 +7,7 @@
 import type { Clock } from '@statemcp/protocol';
 import { buildHeaders } from './request-headers.js';
 import type { StreamableHttpClientTransportOptions } from './streamable-http-options.js';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '@statemcp/protocol/internal';
 
 export interface DeleteSessionRequest {
   readonly url: URL;
@@ -22,7 +23,7 @@ export async function deleteHttpSession(request: DeleteSessionRequest): Promise<
   const controller = new AbortController();
   const timer = clock.setTimeout(() => controller.abort(), options.closeTimeoutMs ?? 3000);
   try {
-    const headers = await buildHeaders(options.headers, { 'mcp-session-id': request.sessionId, 'mcp-protocol-version': request.protocolVersion });
+    const headers = await buildHeaders(options.headers, { [SESSION_ID_HEADER]: request.sessionId, [PROTOCOL_VERSION_HEADER]: request.protocolVersion });
     const response = await Promise.race([
       request.fetch(request.url.href, { ...options.requestInit, method: 'DELETE', headers, signal: controller.signal }),
       new Promise<never>((_, reject) => {

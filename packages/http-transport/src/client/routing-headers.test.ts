@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonRpcMessage } from '@statemcp/protocol';
-import { ToolParamHeaders, encodeHeaderValue, routedVersion } from './routing-headers.js';
+import { encodeHeaderValue } from '@statemcp/protocol/internal';
+import { ToolParamHeaders, routedVersion } from './routing-headers.js';
 
 const modernMeta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const call = (name: string, args: JsonObject): JsonRpcMessage => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: modernMeta } });

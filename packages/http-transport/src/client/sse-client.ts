@@ -66,7 +66,7 @@ type LegacyState =
  * @example
  * ```ts
  * import { Client } from '@statemcp/client';
- * import { SseClientTransport } from '@statemcp/http-transport';
+ * import { SseClientTransport } from '@statemcp/http-transport/client';
  *
  * const client = new Client({ name: 'demo', version: '1.0.0' });
  * await client.connect(new SseClientTransport(new URL('http://127.0.0.1:3000/sse')));

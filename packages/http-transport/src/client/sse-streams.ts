@@ -20,6 +20,7 @@ import type { StreamableHttpClientTransportOptions, StreamState } from './stream
 import { DEFAULT_MAX_MESSAGE_SIZE, discardBody, hasBody, readSseBody, responseHeader } from './response-body.js';
 import { SseStreamRecord as StreamRecord } from './sse-stream-record.js';
 import { SseParser } from '../shared/sse-parse.js';
+import { LAST_EVENT_ID_HEADER, PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '@statemcp/protocol/internal';
 
 /** What the streams need from their transport. */
 export interface SseStreamsHost {
@@ -149,9 +150,9 @@ export class SseStreams {
     try {
       const headers = await buildHeaders(host.options.headers, {
         accept: 'text/event-stream',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': host.protocolVersion(),
-        'last-event-id': record.lastEventId,
+        [SESSION_ID_HEADER]: sessionId,
+        [PROTOCOL_VERSION_HEADER]: host.protocolVersion(),
+        [LAST_EVENT_ID_HEADER]: record.lastEventId,
       });
       if (!this.#isLive(record)) return;
       response = await host.fetch(url, {

@@ -39,7 +39,6 @@ import {
   InvalidStateError,
   TransportError,
   isJsonObject,
-  isRequestId,
   parseJson,
   systemClock,
   type Clock,
@@ -49,6 +48,7 @@ import {
   type TransportCloseInfo,
   type TransportSink,
 } from '@statemcp/protocol';
+import { isRequestId } from '@statemcp/protocol/internal';
 import { AbortScope, type ScopedSignal } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
@@ -78,7 +78,7 @@ const DONE: PostOutcome = Object.freeze({ kind: 'done' });
  * @example
  * ```ts
  * import { Client } from '@statemcp/client';
- * import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+ * import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
  *
  * const transport = new StreamableHttpClientTransport(new URL('http://127.0.0.1:3000/mcp'), {
  *   headers: async () => ({ authorization: `Bearer ${await getToken()}` }),

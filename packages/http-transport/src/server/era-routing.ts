@@ -4,7 +4,8 @@
  * request of a stateless (modern-era, 2026-07-28+) revision is served like stateless mode
  * even when sessions are on, so one endpoint can serve both eras.
  */
-import { MODERN_PROTOCOL_VERSIONS, eraOf, isModernVersion } from '@statemcp/protocol';
+import { MODERN_PROTOCOL_VERSIONS, isModernVersion } from '@statemcp/protocol';
+import { eraOf } from '@statemcp/protocol/internal';
 import type { InboundRequest } from './inbound.js';
 import { metaVersionOf } from './modern-headers.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './server-options.js';

@@ -4,7 +4,8 @@
  * empty replies. Everything is a web `Response`;
  * the node:http front door writes it out.
  */
-import { errorResponse as jsonRpcError, type RequestId } from '@statemcp/protocol';
+import { type RequestId } from '@statemcp/protocol';
+import { errorResponse as jsonRpcError } from '@statemcp/protocol/internal';
 import type { ServerResponse } from 'node:http';
 import type { SseConnection } from './sse-connection.js';
 

@@ -27,9 +27,6 @@ import {
   ErrorCode,
   NoReturnChannelError,
   TransportError,
-  hasFeature,
-  requestIdInUse,
-  type AdoptedSession,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type RequestId,
@@ -37,6 +34,7 @@ import {
   type TransportCloseInfo,
   type TransportSink,
 } from '@statemcp/protocol';
+import { hasFeature, requestIdInUse, type AdoptedSession } from '@statemcp/protocol/internal';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
 import { endUnanswered, forgetStreams, replayStream, writeReplayed } from './event-replay.js';
 import { HttpErrorCode, JsonAnswer, emptyResponse, errorResponse, modernErrorStatus, type HttpAnswer } from './http-response.js';

@@ -27,20 +27,15 @@
  *   DELETE: stateless or modern headers (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
+import { ErrorCode, LEGACY_PROTOCOL_VERSIONS, systemClock, type JsonObject, type InboundContext, type RequestId } from '@statemcp/protocol';
 import {
-  ErrorCode,
-  LEGACY_PROTOCOL_VERSIONS,
   DEFAULT_HTTP_ASSUMED_VERSION,
   batchRefusal,
   initializeInBatch,
   nestedBatch,
   requestIdInUse,
   classifyMessage,
-  systemClock,
-  type JsonObject,
-  type InboundContext,
-  type RequestId,
-} from '@statemcp/protocol';
+} from '@statemcp/protocol/internal';
 import { createAuthGate, type Admitted } from './auth-gate.js';
 import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
 import { createEraRouting } from './era-routing.js';
@@ -65,7 +60,7 @@ import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.
  *
  * @example
  * ```ts
- * import { createStreamableHttpServer, InMemoryEventStore } from '@statemcp/http-transport';
+ * import { createStreamableHttpServer, InMemoryEventStore } from '@statemcp/http-transport/server';
  *
  * const mcp = createStreamableHttpServer({
  *   connect: (transport) => mcpServer.connect(transport),

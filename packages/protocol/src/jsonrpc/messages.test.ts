@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchPolicy, classifyMessage, errorResponse, parseJson } from './messages.js';
+import { classifyMessage, errorResponse, parseJson } from './messages.js';
 
 describe('classifyMessage', () => {
   it('classifies requests, notifications, results and errors', () => {
@@ -36,13 +36,6 @@ describe('parseJson', () => {
   it('returns -32700 for unparseable text and never throws', () => {
     expect(parseJson('{"a":1}')).toEqual({ ok: true, value: { a: 1 } });
     expect(parseJson('{')).toMatchObject({ ok: false, code: -32700 });
-  });
-});
-
-describe('batchPolicy', () => {
-  it('accepts batches only at 2025-03-26', () => {
-    expect(batchPolicy('2025-03-26')).toBe('accept');
-    for (const v of ['2024-11-05', '2025-06-18', '2025-11-25', undefined]) expect(batchPolicy(v)).toBe('reject');
   });
 });
 

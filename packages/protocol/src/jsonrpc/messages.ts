@@ -4,12 +4,8 @@
  * exact JSON-RPC code. This is the one envelope check per message: params
  * are validated later, once, against the negotiated revision's schema.
  */
-import { hasFeature } from '../revisions/registry.js';
 
-/**
- * A request id: a string or an integer. Never `null` (spec: basic/index, MCP 2025-11-25
- * basic/index §Messages).
- */
+/** A request id: a string or an integer. Never `null` (MCP 2025-11-25 basic/index §Messages). */
 export type RequestId = string | number;
 
 /** The JSON value space, for params and results that are passed through untouched. */
@@ -113,7 +109,7 @@ function invalid(reason: string, id: RequestId | undefined, reply = true): Class
 /**
  * Sorts one parsed JSON value into a JSON-RPC message kind without throwing.
  * Arrays come back as `batch`; whether a batch is legal depends on the revision
- * (see {@link batchPolicy}) and is for the caller to decide.
+ * (`batchRefusal` in `envelope-rules.ts`) and is for the caller to decide.
  */
 export function classifyMessage(value: unknown): Classified {
   if (Array.isArray(value)) return { kind: 'batch', items: value };
@@ -176,15 +172,6 @@ export function parseJson(text: string): Parsed {
   } catch (error) {
     return { ok: false, code: ErrorCode.ParseError, reason: error instanceof Error ? error.message : 'Invalid JSON' };
   }
-}
-
-/**
- * How a revision treats JSON-RPC batches: `2025-03-26` MUST receive them (and `initialize`
- * must not be in one); every other revision rejects a batch array (MCP 2025-03-26 basic §Batching,
- * MCP 2025-06-18 changelog (batching removed)).
- */
-export function batchPolicy(version: string | undefined): 'accept' | 'reject' {
-  return hasFeature(version, 'batching') ? 'accept' : 'reject';
 }
 
 /**

@@ -20,12 +20,9 @@ import {
   ErrorCode,
   JsonRpcError,
   TASKS_EXTENSION_ID,
-  declaresTasksExtension,
-  hasFeature,
   isTaskTerminal,
   taskEventBetween,
   taskTransition,
-  toWireError,
   type TaskCreatedResult,
   type DetailedTask,
   type JsonObject,
@@ -33,6 +30,7 @@ import {
   type Session,
   type TaskEventType,
 } from '@statemcp/protocol';
+import { declaresTasksExtension, hasFeature, toWireError } from '@statemcp/protocol/internal';
 import { requestExtra, type RequestExtra } from '../request-extra.js';
 import type { ServerRequestContext } from '../server.js';
 import { runTool, type ToolEntry } from '../tools.js';

@@ -10,7 +10,8 @@
  * This module owns the seam; the multi round-trip (MRTR) work routes its input requests
  * through the same channel interface.
  */
-import { ErrorCode, JsonRpcError, hasCapability, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { hasCapability } from '@statemcp/protocol/internal';
 import type { RelatedRequestOptions, RequestExtra } from '../request-extra.js';
 import type { CreateMessageResult, ElicitResult, ListRootsResult } from '../wire-types.js';
 

@@ -5,7 +5,8 @@
  * a stream receives a task's notifications only when it was opened by the task's authorization
  * context (the same owner check `tasks/get` makes), so naming a foreign id yields nothing.
  */
-import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, TASKS_NOTIFICATION_METHOD, declaresTasksExtension, type DetailedTask } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, type DetailedTask } from '@statemcp/protocol';
+import { TASKS_NOTIFICATION_METHOD, declaresTasksExtension } from '@statemcp/protocol/internal';
 import type { ServerRequestContext } from '../server.js';
 import type { ListenFilterField, ListenSubscriptions } from '../subscriptions.js';
 import type { TaskNotifier } from './extension-tasks.js';

@@ -14,7 +14,8 @@
  * progress channel is retained past the `CreateTaskResult` and released once the task is
  * terminal.
  */
-import { ErrorCode, JsonRpcError, RELATED_TASK_META_KEY, hasFeature, toWireError, type JsonObject, type ProgressHandle } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, RELATED_TASK_META_KEY, type JsonObject, type ProgressHandle } from '@statemcp/protocol';
+import { hasFeature, toWireError } from '@statemcp/protocol/internal';
 import { decodeBase64UrlJson, encodeBase64UrlJson } from '../base64url-json.js';
 import { requestExtra, type RelatedRequestOptions, type RequestExtra } from '../request-extra.js';
 import type { Server, ServerRequestContext, ServerRequestHandler } from '../server.js';
