@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { classifyMessage, errorResponse, parseJson } from './messages.js';
 
 describe('classifyMessage', () => {
@@ -48,5 +49,12 @@ describe('errorResponse', () => {
   it('carries the id when it could be read', () => {
     expect(errorResponse(0, { code: -32602, message: 'Invalid params' })).toMatchObject({ id: 0 });
     expect(errorResponse('a', { code: -32602, message: 'Invalid params' })).toMatchObject({ id: 'a' });
+  });
+});
+
+describe('the layer', () => {
+  it('imports no other module, so classifying a message loads no revision schemas', () => {
+    const source = readFileSync(new URL('./messages.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/^import\s/m);
   });
 });
