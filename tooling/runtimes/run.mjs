@@ -1,6 +1,6 @@
 // The runtimes check (issue 21 item 10): statemcp off Node.
 //   1. builds the packages (`dist`; turbo's cache makes this cheap after pack-check);
-//   2. bundles every entry point of protocol, client, server and http-transport (`.`, `./client`,
+//   2. bundles every entry point of protocol, client, server and http-transport (`./client`,
 //      `./server`) for the browser and fails on any Node built-in reached at module load;
 //   3. under Bun and Deno (the npm packages `bun` and `deno`): serves a Streamable HTTP server's
 //      `handleFetch` with an McpServer on the runtime's own HTTP server (127.0.0.1) and runs a
@@ -87,7 +87,7 @@ if (!process.argv.includes('--no-build')) {
   });
 }
 
-const ENTRIES = ['@statemcp/protocol', '@statemcp/client', '@statemcp/client/auth', '@statemcp/server', '@statemcp/http-transport', '@statemcp/http-transport/client', '@statemcp/http-transport/server'];
+const ENTRIES = ['@statemcp/protocol', '@statemcp/client', '@statemcp/client/auth', '@statemcp/server', '@statemcp/http-transport/client', '@statemcp/http-transport/server'];
 for (const entry of ENTRIES) {
   await check(`${entry}: no Node built-in at module load (browser bundle)`, async () => {
     const { reached } = await bundleWithoutNodeBuiltins({ absWorkingDir: here, entry: { contents: `export * from '${entry}';` } });

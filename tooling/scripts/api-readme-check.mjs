@@ -13,7 +13,6 @@ const ENTRIES = {
   server: ['src/index.ts', 'src/apps/index.ts', 'src/skills/index.ts', 'src/logging/index.ts', 'src/compose/index.ts'],
   'stdio-transport': ['src/index.ts'],
   'http-transport': [
-    'src/index.ts',
     'src/client/index.ts',
     'src/server/index.ts',
     'src/ws/index.ts',

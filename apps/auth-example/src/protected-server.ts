@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { createProtectedResource, jwtVerifier } from '@statemcp/http-transport/auth';
 import { McpServer } from '@statemcp/server';
 

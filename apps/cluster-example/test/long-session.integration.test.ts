@@ -8,7 +8,7 @@
  * proxy's turn could hide the point, the test also asks each instance directly.
  */
 import { Client, type ToolTask } from '@statemcp/client';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { TASKS_EXTENSION_ID, withExtension, type CallToolResult } from '@statemcp/protocol';
 import { testRedisUrl } from '@statemcp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

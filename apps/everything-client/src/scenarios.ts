@@ -6,7 +6,7 @@
  */
 import { Client, type ClientOptions } from '@statemcp/client';
 import { loadSkill, SkillVerificationError } from '@statemcp/client/skills';
-import { StreamableHttpClientTransport, type HttpAuthProvider } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport, type HttpAuthProvider } from '@statemcp/http-transport/client';
 import { isJsonObject, type InspectEvent, type JsonObject } from '@statemcp/protocol';
 
 export const CLIENT_INFO = { name: 'statemcp-everything-client', version: '0.0.0' } as const;

@@ -1,7 +1,7 @@
 // The client scenarios against a statemcp server on 127.0.0.1 that offers what the suite's mock
 // servers offer (add_numbers, test_client_elicitation_defaults, a stream-closing test_reconnection,
 // the 2020-12 schema tool and its echo).
-import { createStreamableHttpServer, InMemoryEventStore, type ListeningServer, type StreamableHttpSessionTransport } from '@statemcp/http-transport';
+import { createStreamableHttpServer, InMemoryEventStore, type ListeningServer, type StreamableHttpSessionTransport } from '@statemcp/http-transport/server';
 import { McpServer, type ServerConnection } from '@statemcp/server';
 import { registerSkills } from '@statemcp/server/skills';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

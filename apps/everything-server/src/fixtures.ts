@@ -1,7 +1,7 @@
 /**
  * The fixtures of the everything server: every tool, resource, resource template and prompt
  * the official MCP conformance suite's server scenarios call, with the names and payloads the
- * suite hard-codes (see shared/conformance/README.md §3.1), registered on one `McpServer`.
+ * suite hard-codes (the conformance suite's server scenarios), registered on one `McpServer`.
  * Transport-independent: `main.ts` serves it over stdio or Streamable HTTP, tests over the
  * in-memory transport.
  */

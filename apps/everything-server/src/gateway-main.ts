@@ -4,7 +4,7 @@
 // (`node tooling/conformance/run.mjs --leg server --through-gateway`).
 //
 //   gateway-main [--port N]     Streamable HTTP at http://127.0.0.1:N/mcp (a random port by default)
-import { createStreamableHttpServer, InMemoryEventStore } from '@statemcp/http-transport';
+import { createStreamableHttpServer, InMemoryEventStore } from '@statemcp/http-transport/server';
 import { createAjvValidator } from '@statemcp/protocol/ajv';
 import { McpServer } from '@statemcp/server';
 import { compose } from '@statemcp/server/compose';

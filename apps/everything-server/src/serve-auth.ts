@@ -3,7 +3,7 @@
  * JWTs from one issuer, checked against its JWKS (found in its metadata unless `--auth-jwks`
  * names it) with this server's URL as the audience.
  */
-import type { HttpAuthorization } from '@statemcp/http-transport';
+import type { HttpAuthorization } from '@statemcp/http-transport/server';
 import { createProtectedResource, jwtVerifier, type DpopReplayStore, type ProtectedResource } from '@statemcp/http-transport/auth';
 
 /** The `--auth*` flags. */

@@ -9,7 +9,7 @@
  * `requestState` key is shared by the instances (one instance seals a round's state, another
  * may open it).
  */
-import type { StreamableHttpServerOptions } from '@statemcp/http-transport';
+import type { StreamableHttpServerOptions } from '@statemcp/http-transport/server';
 import type { DpopReplayStore } from '@statemcp/http-transport/auth';
 import type { EverythingServerOptions } from './fixtures.js';
 

@@ -21,7 +21,7 @@
  */
 import { hostname } from 'node:os';
 import type { RequestId } from '@statemcp/protocol';
-import { AllowedHostsRequiredError, createStreamableHttpServer, InMemoryEventStore, type StreamableHttpSessionTransport } from '@statemcp/http-transport';
+import { AllowedHostsRequiredError, createStreamableHttpServer, InMemoryEventStore, type StreamableHttpSessionTransport } from '@statemcp/http-transport/server';
 import type { ServerConnection } from '@statemcp/server';
 import { StdioServerTransport } from '@statemcp/stdio-transport';
 import { createEverythingServer } from './fixtures.js';

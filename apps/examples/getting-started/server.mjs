@@ -1,6 +1,6 @@
 // @ts-check
 // server.mjs — an MCP server with one tool, over stdio (default) or Streamable HTTP (--http).
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { McpServer } from '@statemcp/server';
 import { StdioServerTransport } from '@statemcp/stdio-transport';
 import { z } from 'zod';

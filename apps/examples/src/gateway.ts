@@ -5,7 +5,7 @@
  * back (sampling, elicitation, roots) are forwarded; a lost upstream is reconnected.
  */
 import { Client } from '@statemcp/client';
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { McpServer } from '@statemcp/server';
 import { compose, proxy } from '@statemcp/server/compose';

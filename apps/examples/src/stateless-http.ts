@@ -3,7 +3,7 @@
  * any instance behind a load balancer can answer any request.
  */
 import { Client } from '@statemcp/client';
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { McpServer } from '@statemcp/server';
 import { z } from 'zod';

@@ -4,7 +4,7 @@
  * and a client that walks away from a task and a second client that picks it up by its id.
  */
 import { Client, type ToolTask } from '@statemcp/client';
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { TASKS_EXTENSION_ID, withExtension } from '@statemcp/protocol';
 import { McpServer, MemoryTaskStore, type DurableTaskStore } from '@statemcp/server';

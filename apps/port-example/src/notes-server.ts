@@ -11,7 +11,7 @@
  *   `text/html;profile=mcp-app`.
  */
 import { readFileSync } from 'node:fs';
-import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport/server';
 import { McpServer, type RequestExtra } from '@statemcp/server';
 import { registerAppTool, registerAppView } from '@statemcp/server/apps';
 import { z } from 'zod';

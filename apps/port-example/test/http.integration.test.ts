@@ -5,7 +5,8 @@
 import { Client as OfficialClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client } from '@statemcp/client';
 import { readAppView, toolUi, withAppsSupport } from '@statemcp/client/apps';
-import { StreamableHttpClientTransport, type ListeningServer } from '@statemcp/http-transport';
+import { type ListeningServer } from '@statemcp/http-transport/server';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { APP_MIME_TYPE } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOARD_HTML, BOARD_URI, NOTES_TEMPLATE, SEARCH_METHOD, Search, startNotesHttpServer } from '../src/notes-server.js';

@@ -2,7 +2,7 @@
  * Entry point of the example server child: `serve-example.ts --stdio | --http`.
  * Over HTTP it binds 127.0.0.1 on a free port, prints `listening on <url>` and stops on SIGTERM.
  */
-import { createStreamableHttpServer, InMemoryEventStore } from '@statemcp/http-transport';
+import { createStreamableHttpServer, InMemoryEventStore } from '@statemcp/http-transport/server';
 import { StdioServerTransport } from '@statemcp/stdio-transport';
 import { createExampleServer, traceLine } from './example-server.js';
 

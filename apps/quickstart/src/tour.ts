@@ -17,7 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client, McpError, type ListToolsResult, type ServerCapabilities } from '@statemcp/client';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import type { InspectEvent, Transport } from '@statemcp/protocol';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
 import { parseTraceLine } from './example-server.js';
@@ -198,7 +198,8 @@ export async function httpTour(timeline: Timeline, log: (line: string) => void):
 }
 
 /**
- * A Multi Round-Trip request (digest §6.6): `ask_name` calls `ctx.elicit()`; the server ends the
+ * A Multi Round-Trip request (MCP 2026-07-28 basic/patterns/mrtr): `ask_name` calls
+ * `ctx.elicit()`; the server ends the
  * attempt with an `InputRequiredResult` (its inbound request shows `waitingForInput`), the
  * client answers through `onElicitation` and retries under a new id, and the server's handler
  * runs again with the answer.
@@ -211,7 +212,8 @@ async function multiRoundTrip(timeline: Timeline, client: Client, rounds: { coun
 }
 
 /**
- * A `subscriptions/listen` stream (digest §6.7): acknowledged with the filter the server honours,
+ * A `subscriptions/listen` stream (MCP 2026-07-28 basic/patterns/subscriptions): acknowledged with
+ * the filter the server honours,
  * a `notifications/tools/list_changed` tagged with the stream's subscription id (it also
  * invalidates the cached tools list), and the server's graceful end (a `SubscriptionsListenResult`).
  */

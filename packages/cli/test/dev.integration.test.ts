@@ -13,7 +13,7 @@ import { StdioClientTransport as SdkStdioClientTransport } from '@modelcontextpr
 import { StreamableHTTPClientTransport as SdkHttpClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client } from '@statemcp/client';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LineReader, childPids, isAlive, isListening, makeProject, portOf, statemcpCommand, type FixtureProject } from './dev-harness.js';

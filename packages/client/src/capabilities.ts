@@ -1,9 +1,9 @@
 /**
  * Works out the capabilities a client declares in `initialize`: what the options say,
- * plus what its registered handlers imply (digest §1.1 Capability negotiation: every
+ * plus what its registered handlers imply (MCP 2025-11-25 basic/lifecycle §Capability Negotiation: every
  * feature owner MUST declare its capability).
  */
-import { cloneJson } from '@statemcp/protocol';
+import { cloneJson } from '@statemcp/protocol/internal';
 import type { ElicitationSettings, SamplingSettings } from './options.js';
 import type { ClientCapabilities } from './types.js';
 

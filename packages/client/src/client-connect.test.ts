@@ -117,7 +117,7 @@ describe('Client', () => {
       clock.advance(5_000);
       await expect(connecting).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT' });
       expect(client.state.kind).toBe('terminated');
-      // initialize is never cancelled on the wire (rule 25)
+      // initialize is never cancelled on the wire
       expect(server.notifications('notifications/cancelled')).toHaveLength(0);
     });
   });

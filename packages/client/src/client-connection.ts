@@ -4,9 +4,14 @@
  * are in `client-handlers.ts`, its typed calls in `client.ts`.
  *
  * ```
- *  new Client ─▶ connect(transport) ─▶ initialize ─▶ notifications/initialized ─▶ Operating ─▶ close() ─▶ Terminated
- *                     │  calls made meanwhile wait here, and are sent once Operating │
- *                     └──── a failed handshake rejects connect() and every waiting call with its error
+ *  new Client ─▶ connect(transport)
+ *    ├─ era 'auto' | 'modern' ─▶ server/discover ─▶ a modern answer ──────────────────────────────────▶ Operating
+ *    │                              └─ 'auto' only: a legacy answer, or none in time ─┐
+ *    └─ era 'legacy' ─────────────────────────────────────────────────────────────────┴─▶ initialize ─▶ notifications/initialized ─▶ Operating
+ *  Operating ─▶ close() ─▶ Terminated
+ *
+ *  Calls made while connecting wait and are sent once Operating; a failed discovery or handshake
+ *  rejects connect() and every waiting call with its error.
  * ```
  */
 import {
@@ -15,9 +20,6 @@ import {
   LEGACY_PROTOCOL_VERSIONS,
   MiddlewareStack,
   Session,
-  getRevision,
-  hasFeature,
-  proposeVersion,
   systemClock,
   type CloseInfo,
   type ConnectionState,
@@ -26,6 +28,7 @@ import {
   type ProtocolEra,
   type Transport,
 } from '@statemcp/protocol';
+import { getRevision, hasFeature, proposeVersion } from '@statemcp/protocol/internal';
 import { buildCapabilities } from './capabilities.js';
 import { connectAndNegotiate } from './connect-handshake.js';
 import { ClientHandlerTable, StaleResults } from './client-handler-table.js';

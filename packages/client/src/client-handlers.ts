@@ -2,7 +2,8 @@
  * What a `Client` does with what the server sends: the handlers of its requests
  * (sampling, elicitation, roots), the listeners of its notifications, and listen streams.
  */
-import { InvalidStateError, getRevision, hasCapability } from '@statemcp/protocol';
+import { InvalidStateError } from '@statemcp/protocol';
+import { getRevision, hasCapability } from '@statemcp/protocol/internal';
 import type { ChangedList } from './list-changed-stream.js';
 import type { ListenHandle, ListenOptions, SubscriptionFilter } from './listen.js';
 import { openListen } from './listen-open.js';

@@ -6,8 +6,6 @@
  * (`client-handlers.ts`), and its connection's state (`client-connection.ts`).
  */
 import {
-  assertCustomMethodName,
-  isCreateTaskResult,
   systemClock,
   type CustomNotificationSpec,
   type CustomRequestSpec,
@@ -19,6 +17,7 @@ import {
   type NotificationHandler,
   type RequestHandler,
 } from '@statemcp/protocol';
+import { assertCustomMethodName, isCreateTaskResult } from '@statemcp/protocol/internal';
 import { customSpec, type CustomCallOptions, type CustomNotificationHandler, type CustomNotifyOptions, type CustomRequestHandler } from './custom-methods.js';
 import type { CallOptions, CallToolOptions, ListOptions, TypedCallToolOptions } from './options.js';
 import { checkStructured, type TypedCallToolResult } from './typed-results.js';

@@ -4,7 +4,7 @@
  * custom requests through `setRequestHandler(schema, …)` and sends them with `request()`.
  */
 import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
-import { CustomMethodTable, InMemoryTransport, Session, declareCustomOptIns, type JsonObject } from '@statemcp/protocol';
+import { InMemoryTransport, Session, type JsonObject, CustomMethodTable, declareCustomOptIns } from '@statemcp/protocol';
 import { createOfficialBridge } from '@statemcp/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

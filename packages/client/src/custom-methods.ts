@@ -6,8 +6,6 @@
  * file keeps the registrations across reconnects, since each `connect()` starts a new session.
  */
 import {
-  CustomMethodTable,
-  declareCustomOptIns,
   type CustomNotificationSpec,
   type CustomRequestSpec,
   type CustomSchema,
@@ -16,6 +14,8 @@ import {
   type NotificationHandler,
   type RequestHandler,
   type Session,
+  CustomMethodTable,
+  declareCustomOptIns,
 } from '@statemcp/protocol';
 import type { CallOptions, HandlerContext } from './options.js';
 import type { ClientCapabilities } from './types.js';

@@ -1,7 +1,8 @@
 /**
  * Client-side rules of `elicitation/create` (2025-06-18+):
  * - the request's mode must be one this client declared (`{}` means form only); a server
- *   that sends another mode is answered with -32602 (digest §1.1, rule 28);
+ *   that sends another mode is answered with -32602 (MCP 2025-11-25 basic/lifecycle, MCP
+ * 2025-11-25 client/elicitation);
  * - after the user accepts a form, every field left out that has a `default` in the
  *   requested schema gets that default (SEP-1034, 2025-11-25).
  */

@@ -24,7 +24,8 @@
  * A stream outlives a lost connection (the server process exited, the transport failed; not
  * `client.close()`): it waits, and the client's next `connect()` opens it again in the era the
  * new connection speaks — `subscriptions/listen` re-sent with the same filter (the server keeps
- * no subscription state, digest §6.7), or `resources/subscribe` again — under a new id; its
+ * no subscription state, MCP 2026-07-28 basic/patterns/subscriptions), or `resources/subscribe`
+ * again — under a new id; its
  * listeners and iterators carry on, and `onResumed` reports the new acknowledgement. A legacy
  * connection whose Streamable HTTP session the server forgot re-runs its handshake and the
  * stream subscribes again. On a connection that stays up (stateless Streamable HTTP), a
@@ -314,8 +315,7 @@ export class ListenStreams {
    */
   install(session: Session): void {
     void session.closed.then((info) => {
-      // The error (and its stack trace) only when a stream is open: building it on every close
-      // showed in the handshake profile (connect, then close, thousands of times).
+      // The error (and its stack trace) is built only when a stream is open: most closes have none.
       const live = this.#live();
       const error = live.length > 0 ? new ConnectionClosedError('The connection closed') : undefined;
       const lost = LOST.has(info.reason);

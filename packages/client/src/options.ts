@@ -50,7 +50,8 @@ export interface ClientOptions {
    */
   readonly strictCapabilities?: boolean;
   /**
-   * Which protocol era to speak (digest §5.4): `auto` (default) discovers with
+   * Which protocol era to speak (MCP 2026-07-28 basic/versioning §Backward Compatibility): `auto`
+   * (default) discovers with
    * `server/discover` at 2026-07-28 and falls back to the `initialize` handshake on a legacy
    * server (no discovery when `protocolVersion` or `supportedVersions` pin the legacy era);
    * `modern` never falls back; `legacy` runs the handshake only.
@@ -94,7 +95,8 @@ export interface ClientOptions {
    */
   readonly maxInputRounds?: number;
   /**
-   * The response cache of the 2026-07-28 era (digest §6.8): a list page or `resources/read`
+   * The response cache of the 2026-07-28 era (MCP 2026-07-28 basic/utilities/caching): a list page
+   * or `resources/read`
    * result the server marked with `ttlMs` > 0 is served from memory while fresh; `private`
    * results only under the same `authContext`; change notifications drop what they make stale.
    * Bounded by `maxEntries` / `maxBytes`; `false` turns it off. Legacy results are never cached.

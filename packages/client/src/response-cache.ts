@@ -1,5 +1,6 @@
 /**
- * The client's response cache (digest §6.8): 2026-07-28 servers mark the results of the four
+ * The client's response cache (MCP 2026-07-28 basic/utilities/caching): 2026-07-28 servers mark
+ * the results of the four
  * lists and `resources/read` with `ttlMs` and `cacheScope`, and a later identical call is
  * answered from here while the result is fresh, without a round trip.
  *
@@ -18,7 +19,10 @@
  */
 import { JsonRpcError, type Clock, type JsonObject } from '@statemcp/protocol';
 
-/** The methods whose results may be cached (digest §6.8; `server/discover` is the session's). */
+/**
+ * The methods whose results may be cached (MCP 2026-07-28 basic/utilities/caching;
+ * `server/discover` is the session's).
+ */
 const CACHEABLE_METHODS: ReadonlySet<string> = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
 
 /** Which cached methods each change notification makes stale. */
@@ -150,7 +154,8 @@ export class ResponseCache {
         retried = true;
       });
     } catch (error) {
-      // An invalid cursor (-32602 on a later page): drop the list's pages so the next listing starts over (§6.8).
+      // An invalid cursor (-32602 on a later page): drop the list's pages so the next listing
+      // starts over (MCP 2026-07-28 basic/utilities/caching).
       if (params.cursor !== undefined && error instanceof JsonRpcError && error.code === -32602) this.#invalidateMethod(method, undefined);
       throw error;
     }

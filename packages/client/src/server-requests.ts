@@ -5,12 +5,13 @@
  *   the method does not exist in the negotiated revision;
  * - a declared capability without a handler is answered -32601 too;
  * - an elicitation in an undeclared mode, or tool-enabled sampling without `sampling.tools`,
- *   is answered -32602 (digest §1.1, rule 28);
+ *   is answered -32602 (MCP 2025-11-25 basic/lifecycle, MCP 2025-11-25 client/elicitation);
  * - accepted forms get their schema defaults (SEP-1034);
  * - what a handler returns is checked against the negotiated revision's result schema, so
  *   a bug in the application is reported to the server as -32603, not as a malformed reply.
  */
-import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { getRevision } from '@statemcp/protocol/internal';
 import { applyFormDefaults, assertDeclaredMode } from './elicitation.js';
 import type { ImpliedFeatures } from './capabilities.js';
 import type { ElicitationHandler, ElicitationSettings, HandlerContext, SamplingHandler, SamplingSettings } from './options.js';

@@ -6,11 +6,11 @@
 import {
   LEGACY_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSIONS,
-  type CustomMethodTable,
   type HandlerLookup,
   type MiddlewareStack,
   type RequestOptions,
   type SessionOptions,
+  type CustomMethodTable,
 } from '@statemcp/protocol';
 import type { CallOptions, ClientOptions } from './options.js';
 import type { ClientCapabilities } from './types.js';

@@ -1,4 +1,5 @@
-import { InvalidResultError, ToolOutputError, compileJsonSchema } from '@statemcp/protocol';
+import { InvalidResultError, ToolOutputError } from '@statemcp/protocol';
+import { compileJsonSchema } from '@statemcp/protocol/internal';
 import { createAjvValidator } from '@statemcp/protocol/ajv';
 import { describe, expect, it } from 'vitest';
 import { createScriptedServer } from '../test/scripted-server.js';

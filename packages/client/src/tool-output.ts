@@ -3,7 +3,8 @@
  * (2025-06-18+: clients SHOULD validate structured results). Schemas are remembered from
  * every listing and compiled once per tool, lazily, on the first call that needs them; a
  * later listing with the same schema keeps the compiled validator.
- * The JSON Schema dialect follows `$schema` (2020-12 when absent, digest §4.5; see the
+ * The JSON Schema dialect follows `$schema` (2020-12 when absent, MCP 2025-11-25 basic/index §JSON
+ * Schema Usage; see the
  * protocol package's `compileJsonSchema`, or the client's `jsonSchemaValidator`): an unknown dialect fails the check with a clear
  * error rather than passing.
  */

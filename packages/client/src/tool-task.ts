@@ -1,6 +1,6 @@
 /**
- * The client side of the tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28, digest
- * §7.5). When a server answers `tools/call` with a task, `callTool` drives it through a
+ * The client side of the tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28,
+ * SEP-2663). When a server answers `tools/call` with a task, `callTool` drives it through a
  * {@link ToolTask}: poll `tasks/get` every `pollIntervalMs` (on the client's clock), answer
  * each new `inputRequests` entry with the client's own sampling / elicitation / roots handlers
  * and `tasks/update` (a key is answered once), and return the final result as if it had come

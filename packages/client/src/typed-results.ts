@@ -3,7 +3,8 @@
  * (`callTool(params, { outputSchema })`), after the server's declared `outputSchema` was
  * checked (2025-06-18, "Tools: output schema": clients SHOULD validate structured results).
  */
-import { ToolOutputError, validateCustomAsync, type CustomSchema } from '@statemcp/protocol';
+import { ToolOutputError, type CustomSchema } from '@statemcp/protocol';
+import { validateCustomAsync } from '@statemcp/protocol/internal';
 import type { CallToolResult } from './types.js';
 
 /**

@@ -11,7 +11,7 @@ import { SpanKind } from '@opentelemetry/api';
 import * as stable from '@opentelemetry/semantic-conventions';
 import * as incubating from '@opentelemetry/semantic-conventions/incubating';
 import { Client } from '@statemcp/client';
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { McpServer } from '@statemcp/server';
 import { afterEach, describe, expect, it } from 'vitest';

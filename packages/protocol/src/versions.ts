@@ -1,5 +1,5 @@
 /**
- * Protocol versions and the two negotiation rules of the legacy handshake (digest §1.1):
+ * Protocol versions and the two negotiation rules of the legacy handshake (MCP 2025-11-25 basic/lifecycle):
  * the server answers the client's version when it supports it, otherwise its own latest;
  * the client accepts any answer it supports and otherwise disconnects with a typed
  * {@link UnsupportedProtocolVersionError}.
@@ -15,10 +15,13 @@ export type LegacyProtocolVersion = (typeof LEGACY_PROTOCOL_VERSIONS)[number];
 /** The newest revision with an `initialize` handshake. */
 export const LATEST_LEGACY_PROTOCOL_VERSION: LegacyProtocolVersion = '2025-11-25';
 
-/** The version assumed for Streamable HTTP requests without `MCP-Protocol-Version` (digest §5.2). */
+/**
+ * The version assumed for Streamable HTTP requests without `MCP-Protocol-Version` (MCP 2025-11-25
+ * basic/transports §Streamable HTTP).
+ */
 export const DEFAULT_HTTP_ASSUMED_VERSION: LegacyProtocolVersion = '2025-03-26';
 
-/** Every stateless revision (no handshake; per-request `_meta`, digest §6), oldest first. */
+/** Every stateless revision (no handshake; per-request `_meta`, MCP 2026-07-28 basic/index), oldest first. */
 export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
 /** A stateless revision (2026-07-28 on: no handshake, per-request `_meta`). */
 export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
@@ -57,8 +60,8 @@ function newestFirst(versions: readonly string[]): string[] {
 }
 
 /**
- * The newest of `versions` (undefined for none): one pass, no copy and no sort — every
- * handshake asks, and the sorted copy showed in the handshake profile.
+ * The newest of `versions` (undefined for none): one pass, no copy and no sort, since every
+ * handshake asks.
  */
 function newest(versions: readonly string[]): string | undefined {
   let latest: string | undefined;
@@ -67,7 +70,8 @@ function newest(versions: readonly string[]): string | undefined {
 }
 
 /**
- * Server rule (rules 19–20): answer with the requested version when supported, otherwise
+ * Server rule (MCP 2025-11-25 basic/lifecycle §Version Negotiation): answer with the requested
+ * version when supported, otherwise
  * with the server's latest supported version. Never an error: the client decides.
  */
 export function negotiateServerVersion(requested: unknown, supported: readonly string[] = LEGACY_PROTOCOL_VERSIONS): string {
@@ -78,7 +82,8 @@ export function negotiateServerVersion(requested: unknown, supported: readonly s
 }
 
 /**
- * Client rule (rule 21): accept the server's answer if this client supports it; otherwise
+ * Client rule (MCP 2025-11-25 basic/lifecycle §Version Negotiation): accept the server's answer if
+ * this client supports it; otherwise
  * throw {@link UnsupportedProtocolVersionError} (the client then disconnects).
  */
 export function acceptServerVersion(answered: string, supported: readonly string[] = LEGACY_PROTOCOL_VERSIONS): string {
@@ -86,7 +91,10 @@ export function acceptServerVersion(answered: string, supported: readonly string
   throw new UnsupportedProtocolVersionError(answered, newestFirst(supported));
 }
 
-/** The version a client proposes: its latest supported (rule 18). */
+/**
+ * The version a client proposes: its latest supported (MCP 2025-11-25 basic/lifecycle §Version
+ * Negotiation).
+ */
 export function proposeVersion(supported: readonly string[] = LEGACY_PROTOCOL_VERSIONS): string {
   const latest = newest(supported);
   if (latest === undefined) throw new RangeError('No supported protocol versions configured');

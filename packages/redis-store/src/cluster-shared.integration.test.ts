@@ -5,7 +5,8 @@
  * run it, and a legacy HTTP+SSE session taking its POSTs on the other instance.
  */
 import { Client, type ListenNotification, type ToolTask } from '@statemcp/client';
-import { SseClientTransport, StreamableHttpClientTransport, createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport/server';
+import { SseClientTransport, StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { SimulatedClock, TASKS_EXTENSION_ID, withExtension } from '@statemcp/protocol';
 import { McpServer } from '@statemcp/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { Session, type JsonObject } from '@statemcp/protocol';
-import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedisStores, type RedisStores } from './redis-stores.js';
 import { testRedisUrl, uniquePrefix } from './test-redis-server.js';

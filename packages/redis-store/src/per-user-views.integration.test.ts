@@ -9,7 +9,8 @@
  * token each instance verifies, never per instance.
  */
 import { Client } from '@statemcp/client';
-import { StreamableHttpClientTransport, createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
+import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport/server';
 import { createProtectedResource, type TokenVerifier } from '@statemcp/http-transport/auth';
 import { JsonRpcError } from '@statemcp/protocol';
 import { McpServer } from '@statemcp/server';

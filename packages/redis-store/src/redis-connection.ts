@@ -9,7 +9,7 @@
  * the outage are subscribed again by the client on reconnection.
  */
 import { ErrorReply, createClient } from '@redis/client';
-import { SharedStoreUnavailableError } from '@statemcp/http-transport';
+import { SharedStoreUnavailableError } from '@statemcp/http-transport/server';
 
 function newClient(url: string, connectTimeout: number, reconnectStrategy: (retries: number, cause: Error) => number | Error) {
   return createClient({ url, disableOfflineQueue: true, socket: { connectTimeout, reconnectStrategy } });

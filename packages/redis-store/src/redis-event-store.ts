@@ -12,7 +12,7 @@
  * answered.
  */
 import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
-import type { EventStore, ReplayResult, StoredEvent, StreamRequests } from '@statemcp/http-transport';
+import type { EventStore, ReplayResult, StoredEvent, StreamRequests } from '@statemcp/http-transport/server';
 import type { RedisConnection } from './redis-connection.js';
 
 const STORE = 'events';

@@ -4,7 +4,7 @@
  * still there); an instance that stops beating — killed, hung, cut off — disappears for every
  * other instance when its key expires.
  */
-import type { LivenessStore } from '@statemcp/http-transport';
+import type { LivenessStore } from '@statemcp/http-transport/server';
 import type { RedisConnection } from './redis-connection.js';
 
 const STORE = 'liveness';

@@ -6,8 +6,8 @@
  * per message, no broadcast to every instance. Delivery is at most once, as the contract says;
  * events that must survive a missed delivery are in the {@link RedisEventStore} first.
  */
-import type { BusHandler, MessageBus } from '@statemcp/http-transport';
-import { SharedStoreUnavailableError } from '@statemcp/http-transport';
+import type { BusHandler, MessageBus } from '@statemcp/http-transport/server';
+import { SharedStoreUnavailableError } from '@statemcp/http-transport/server';
 import type { RedisConnection } from './redis-connection.js';
 
 const STORE = 'bus';

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { JsonRpcMessage } from '@statemcp/protocol';
-import { SharedStoreUnavailableError, busChannel } from '@statemcp/http-transport';
+import { SharedStoreUnavailableError, busChannel } from '@statemcp/http-transport/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedisStores, type RedisStores } from './redis-stores.js';
 import { startRedisServer, uniquePrefix, type TestRedis } from './test-redis-server.js';

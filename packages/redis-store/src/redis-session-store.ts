@@ -7,7 +7,7 @@
  * session exactly one wins.
  */
 import type { JsonObject } from '@statemcp/protocol';
-import type { SessionRecord, SessionStore } from '@statemcp/http-transport';
+import type { SessionRecord, SessionStore } from '@statemcp/http-transport/server';
 import type { RedisConnection } from './redis-connection.js';
 
 const STORE = 'sessions';

@@ -1,5 +1,5 @@
 import type { JsonRpcMessage } from '@statemcp/protocol';
-import { SharedStoreUnavailableError, busChannel, type StoredEvent } from '@statemcp/http-transport';
+import { SharedStoreUnavailableError, busChannel, type StoredEvent } from '@statemcp/http-transport/server';
 import type { StoredTask } from '@statemcp/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedisStores, type RedisStores } from './redis-stores.js';

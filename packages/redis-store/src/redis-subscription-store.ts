@@ -4,7 +4,7 @@
  * session that ends drops all its subscriptions at once. Adding and removing are O(1);
  * `subscribers` is O(N) in the followers of the key (the fan-out of a change).
  */
-import type { SubscriptionStore } from '@statemcp/http-transport';
+import type { SubscriptionStore } from '@statemcp/http-transport/server';
 import type { RedisConnection } from './redis-connection.js';
 
 const STORE = 'subscriptions';

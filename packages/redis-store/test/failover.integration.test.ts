@@ -13,7 +13,7 @@
  */
 import { Client } from '@statemcp/client';
 import { JsonRpcError, TransportError } from '@statemcp/protocol';
-import { HttpResponseError, StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { HttpResponseError, StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectRedisStores } from '../src/redis-stores.js';
 import { startRedisServer, uniquePrefix } from '../src/test-redis-server.js';

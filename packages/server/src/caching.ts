@@ -1,10 +1,13 @@
 /**
- * Caching hints of the 2026-07-28 era (digest §6.8): `ttlMs` and `cacheScope` on the complete
+ * Caching hints of the 2026-07-28 era (MCP 2026-07-28 basic/utilities/caching): `ttlMs` and
+ * `cacheScope` on the complete
  * results of `server/discover`, the four lists and `resources/read`, and `resultType:
- * "complete"` on every final result (§6.5). Earlier revisions get neither: the functions here
+ * "complete"` on every final result (MCP 2026-07-28 basic/index §ResultType). Earlier revisions
+ * get neither: the functions here
  * read the revision's features and leave a legacy result alone.
  */
-import { getRevision, hasFeature, type JsonObject } from '@statemcp/protocol';
+import { type JsonObject } from '@statemcp/protocol';
+import { getRevision, hasFeature } from '@statemcp/protocol/internal';
 
 /** Who may reuse a cached result: `public` (anyone, any user) or `private` (one authorization context). */
 export type CacheScope = 'public' | 'private';

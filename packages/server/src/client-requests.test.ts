@@ -79,7 +79,7 @@ describe('ServerConnection', () => {
       await expect(test.connection.createMessage(SAMPLE)).rejects.toBeInstanceOf(InvalidStateError);
     });
 
-    it('refuses after the InitializeResult but before notifications/initialized (rule 24)', async () => {
+    it('refuses after the InitializeResult but before notifications/initialized', async () => {
       const test = await connectClient(askingServer(), { capabilities: { sampling: {} } });
       test.clientTransport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { sampling: {} }, clientInfo: { name: 'raw', version: '1' } } });
       await flush();

@@ -1,6 +1,7 @@
 /**
- * Local checks for server-to-client requests that go beyond the runner's table (digest
- * §1.1 capability rules 26, 28): the runner already refuses a method the negotiated
+ * Local checks for server-to-client requests that go beyond the runner's table
+ * (MCP 2025-11-25 basic/lifecycle §Capability Negotiation, MCP 2025-11-25 client/elicitation): the
+ * runner already refuses a method the negotiated
  * revision lacks (`elicitation/create` before 2025-06-18) and a method whose capability the
  * client did not declare (`sampling`, `elicitation`, `roots`). This module adds the
  * sub-capabilities and revision-specific fields: sampling `tools`/`toolChoice` (2025-11-25
@@ -8,8 +9,9 @@
  * `elicitation.url`; `{}` means form only). Each refusal is a typed
  * `CapabilityNotSupportedError` raised before anything is sent.
  */
-import { CapabilityNotSupportedError, hasCapability, type JsonObject } from '@statemcp/protocol';
-import { hasFeature } from '@statemcp/protocol';
+import { CapabilityNotSupportedError, type JsonObject } from '@statemcp/protocol';
+import { hasCapability } from '@statemcp/protocol/internal';
+import { hasFeature } from '@statemcp/protocol/internal';
 import type { CreateMessageRequestParams, ElicitRequestParams } from './wire-types.js';
 
 export interface PeerView {

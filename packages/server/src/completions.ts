@@ -1,5 +1,6 @@
 /**
- * Completers and the `completion/complete` result (digest §7.3): at most 100 values,
+ * Completers and the `completion/complete` result (MCP 2025-11-25 server/utilities/completion): at
+ * most 100 values,
  * with `total` and `hasMore` filled in when a completer returns more.
  */
 import type { RequestExtra } from './request-extra.js';

@@ -1,12 +1,12 @@
 /**
  * The capabilities a server's handshakes declare, shared: a connection keeps what it
- * declared for its life, and a copy per connection was ≈150 B of every idle session, so
- * connections that declared the same capabilities share one frozen copy.
+ * declared for its life, so connections that declared the same capabilities share one frozen
+ * copy instead of each idle session holding its own.
  *
  * "The same" is decided by walking the fresh capabilities beside the shared copy (plain
  * objects, arrays and primitives; same keys in the same order), not by serialising them:
  * the walk builds nothing (the copy's keys are listed once, when it is made), where a
- * `JSON.stringify` key cost a string per handshake (≈2–3 % of an in-memory connect, issue 19).
+ * `JSON.stringify` key would build a string per handshake.
  * Anything else (a class instance, a date, a function) never matches, so it gets its own copy.
  */
 import type { ServerCapabilities } from './wire-types.js';

@@ -1,5 +1,6 @@
 /**
- * Multi Round-Trip Requests on the serving side (2026-07-28, digest §6.6). A handler is
+ * Multi Round-Trip Requests on the serving side (2026-07-28, MCP 2026-07-28 basic/patterns/mrtr).
+ * A handler is
  * written once: on a legacy connection `ctx.elicit()`, `ctx.createMessage()` and
  * `ctx.listRoots()` send a request to the client; on a modern one they go through the
  * request's {@link InputRound}. The design is stateless: each attempt runs the handler from
@@ -19,14 +20,15 @@
  * a question it asks is -32602.
  *
  * An attempt that ended with an `InputRequiredResult` is over: the server keeps nothing for
- * the retry (the client may never send one, digest §6.6), so the handler's signal
+ * the retry (the client may never send one, MCP 2026-07-28 basic/patterns/mrtr), so the handler's signal
  * (`extra.signal`) is aborted with a `RequestCancelledError` (reason `inputRequired`) and its
  * unanswered input requests reject with the same error — the handler unwinds (its `finally`
  * blocks run, its timers can be cleared) instead of staying suspended. Whatever it still
  * returns or throws is dropped. The state is sealed for the authorization principal of the
  * request when there is one (see `request-state.ts`).
  */
-import { ErrorCode, JsonRpcError, RequestCancelledError, isAuthInfo, isJsonObject, type JsonObject, type RequestContext } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, RequestCancelledError, isJsonObject, type JsonObject, type RequestContext } from '@statemcp/protocol';
+import { isAuthInfo } from '@statemcp/protocol/internal';
 import type { RequestStateSealer } from './request-state.js';
 
 /** The server-to-client requests a round can carry. */
@@ -55,7 +57,7 @@ function answers(method: InputMethod, answer: unknown): boolean {
 export class InputRound {
   readonly #available: JsonObject;
   // The three below are created on first need: most attempts never ask (a modern call of a tool
-  // that needs no input), and a Set and two objects per attempt showed in its allocation sites.
+  // that needs no input).
   #used: JsonObject | undefined;
   #requests: JsonObject | undefined;
   readonly #request: RequestContext | undefined;
@@ -165,8 +167,8 @@ export class InputRound {
 
 /**
  * The round of a request, kept on its context under a symbol: a `WeakMap` keyed by every
- * modern request's context made each of them an ephemeron the garbage collector traces
- * separately (the modern in-memory profile: GC 33 % of the time, 14 % without).
+ * modern request's context would make each of them an ephemeron the garbage collector traces
+ * separately.
  */
 const ROUND: unique symbol = Symbol('statemcp.inputRound');
 
@@ -197,8 +199,8 @@ function isThenable(value: JsonObject | PromiseLike<JsonObject>): value is Promi
  *
  * A first attempt (no `requestState`) whose handler returns synchronously without asking is
  * answered synchronously, with no promise: that is every modern call of a synchronous tool,
- * and an `async` wrapper with its awaited race cost ≈1.5 KB and a promise chain per call.
- * Everything else is as before; a synchronous throw still becomes a rejection.
+ * which then pays for no `async` wrapper, awaited race or promise chain. Everything else goes
+ * through the promise path; a synchronous throw still becomes a rejection.
  */
 export function runInputRound(
   method: string,
@@ -275,8 +277,8 @@ function attempt(request: AttemptRequest, available: JsonObject, run: () => Json
 
 /**
  * The outcome of an attempt that did not end synchronously. One promise races the handler's
- * settlement and the round's first unanswered ask (a `Promise.race` over a chained handler
- * promise and an `asked` promise cost four promises and their reactions per call). After an
+ * settlement and the round's first unanswered ask (fewer promises and reactions than a
+ * `Promise.race` over a chained handler promise and an `asked` promise). After an
  * ask, the next macrotask lets the handler finish asking: every request it made in parallel
  * is then recorded.
  */

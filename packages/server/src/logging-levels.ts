@@ -1,4 +1,7 @@
-/** Log level ordering (digest §7.2): a message is sent when its level is at or above the threshold. */
+/**
+ * Log level ordering (MCP 2025-11-25 server/utilities/logging): a message is sent when its level
+ * is at or above the threshold.
+ */
 import { LOGGING_LEVELS, type LoggingLevel } from './wire-types.js';
 
 const RANK: Readonly<Record<LoggingLevel, number>> = Object.freeze(

@@ -16,6 +16,7 @@
  */
 import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, isExtensionId, type HasDefinitions, type CustomNotificationSpec, type CustomRequestSpec, type CustomSchema, type JsonObject, type JsonSchemaValidator, type Middleware, type Transport } from '@statemcp/protocol';
 import { completeResult, type CacheHints } from './caching.js';
+import { ListChanges } from './list-changes.js';
 import { NO_COMPLETIONS, completerFor, completionResult, resolvedArguments, type Completer } from './completions.js';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import type { InferObject, ObjectSchemaInput } from './object-schema.js';
@@ -114,7 +115,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   readonly #extensionTasks: ExtensionTasks | undefined;
   readonly #extensions = new Map<string, JsonObject>();
   readonly #installed = new Set<string>();
-  readonly #pendingLists = new Set<ListKind>();
+  readonly #listChanges = new ListChanges((kinds) => this.#views.announce(kinds));
   /** The lists that ever held a registration (declared from then on, see `capabilities`). */
   readonly #registered = new Set<ListKind>();
   readonly #views: PrincipalViews;
@@ -199,7 +200,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   }
 
   /**
-   * Declares support for an extension (digest §6.3) under `capabilities.extensions[id]`,
+   * Declares support for an extension (MCP 2026-07-28 basic/versioning) under `capabilities.extensions[id]`,
    * with its settings (`{}` for none); declaring it again replaces the settings. Like every
    * capability, it reaches connections whose handshake starts afterwards. Extensions
    * shipped before the 2026-07-28 revision (MCP Apps) use the same key at every revision.
@@ -405,17 +406,10 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
     return this.#options.pageSize ?? 100;
   }
 
-  /** Coalesces list changes of one tick into one notification per list and connection. */
+  /** Announces a change of `kind` to the connected clients (coalesced per tick). */
   #changed(kind: ListKind): void {
     this.#registered.add(kind);
-    if (this.#pendingLists.size === 0) queueMicrotask(() => this.#flushListChanges());
-    this.#pendingLists.add(kind);
-  }
-
-  #flushListChanges(): void {
-    const kinds = [...this.#pendingLists];
-    this.#pendingLists.clear();
-    this.#views.announce(kinds);
+    this.#listChanges.changed(kind);
   }
 
   #install(method: string, handler: (params: JsonObject, context: ServerRequestContext) => JsonObject | Promise<JsonObject>): void {

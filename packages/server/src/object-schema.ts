@@ -11,9 +11,9 @@
  *   which then checks values.
  *
  * The JSON Schema is computed once and frozen, so `tools/list` is byte-stable and never
- * recomputes it (lessons #18). A zod object's (and a raw shape's) is computed when first read
+ * recomputes it. A zod object's (and a raw shape's) is computed when first read
  * — the first `tools/list` or call — not at registration: zod's conversion is the costliest
- * part of a registration and a stdio server's start-up pays it otherwise (issue 19). Its
+ * part of a registration and a stdio server's start-up would pay it otherwise. Its
  * `type` is "object" by construction, so only what zod cannot convert is left to surface
  * then; every other schema is converted and checked at registration.
  */
@@ -27,7 +27,7 @@ export type StandardResult<Output> = CustomSchemaResult<Output>;
 
 /**
  * Any Standard Schema (https://standardschema.dev): zod 4 schemas are ones. Kept
- * structural so that any zod 4.x minor (or another library) type-checks (lessons #22);
+ * structural so that any zod 4.x minor (or another library) type-checks;
  * one definition, shared with custom methods (`CustomSchema` in `@statemcp/protocol`).
  */
 export type StandardSchemaLike<Output = unknown> = CustomSchema<Output>;

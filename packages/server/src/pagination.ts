@@ -1,5 +1,6 @@
 /**
- * Opaque pagination cursors (digest §7.1): base64url of `{ o: offset, g: generation }`.
+ * Opaque pagination cursors (MCP 2025-11-25 server/utilities/pagination): base64url of `{ o:
+ * offset, g: generation }`.
  * The generation is the list's registry generation, so a cursor taken before the list
  * changed is refused with -32602 instead of silently skipping or repeating entries (the
  * client also receives a list_changed notification and starts again).

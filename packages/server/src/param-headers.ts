@@ -1,12 +1,14 @@
 /**
- * `Mcp-Param-*` headers of a 2026-07-28 `tools/call` over HTTP (digest §5.3, SEP-2243). A tool
+ * `Mcp-Param-*` headers of a 2026-07-28 `tools/call` over HTTP (MCP 2026-07-28
+ * basic/transports/streamable-http, SEP-2243). A tool
  * input property annotated `"x-mcp-header": "<Name>"` is mirrored by the client into the header
  * `Mcp-Param-<Name>`; a server that reads the body MUST decode each such header and compare it
  * with the argument, rejecting a mismatch, an undecodable value, or a header missing while the
  * argument has a value with -32020 (HTTP 400). Only the tool knows its annotations, so the
  * check runs here, on the headers the transport attached to the request.
  */
-import { ErrorCode, JsonRpcError, decodeHeaderValue, hasFeature, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { decodeHeaderValue, hasFeature } from '@statemcp/protocol/internal';
 
 /** The annotated top-level properties of an input schema: property name → header suffix. */
 export function annotatedParams(inputSchema: JsonObject): ReadonlyMap<string, string> {

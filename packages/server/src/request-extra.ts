@@ -5,7 +5,19 @@
  * sends them on the request's own stream), and the server-to-client requests
  * (sampling, elicitation, roots) with their local capability checks.
  */
-import { ErrorCode, JsonRpcError, LOG_LEVEL_META_KEY, hasCapability, hasFeature, isAuthInfo, type AuthInfo, type HttpRequestInfo, type JsonObject, type JsonValue, type RequestId, type RequestOptions, type TraceContext } from '@statemcp/protocol';
+import {
+  ErrorCode,
+  JsonRpcError,
+  LOG_LEVEL_META_KEY,
+  type AuthInfo,
+  type HttpRequestInfo,
+  type JsonObject,
+  type JsonValue,
+  type RequestId,
+  type RequestOptions,
+  type TraceContext,
+} from '@statemcp/protocol';
+import { hasCapability, hasFeature, isAuthInfo } from '@statemcp/protocol/internal';
 import { createMessageParams, elicitParams, type PeerView } from './client-requests.js';
 import { inputRoundOf } from './input-round.js';
 import { isLoggingLevel, passesLevel } from './logging-levels.js';

@@ -1,5 +1,6 @@
 /**
- * The `requestState` of a Multi Round-Trip round (2026-07-28, digest §6.6), sealed so the
+ * The `requestState` of a Multi Round-Trip round (2026-07-28, MCP 2026-07-28 basic/patterns/mrtr),
+ * sealed so the
  * client can only echo it. The state is attacker-controlled on the way back, and it carries
  * the answers of earlier rounds, so it is integrity-protected with HMAC-SHA256 over Web
  * Crypto (`globalThis.crypto.subtle`, present on Node ≥ 20, Bun, Deno and workerd; nothing
@@ -93,8 +94,7 @@ export class RequestStateSealer {
     const bytes = typeof given === 'string' ? encoder.encode(given) : given;
     if (bytes !== undefined && bytes.length < MIN_KEY_BYTES) throw new RangeError(`requestState key must be at least ${MIN_KEY_BYTES} bytes, got ${bytes.length}`);
     // Nothing is drawn here: the first read of `globalThis.crypto` loads Node's Web Crypto
-    // module, which cost every server's start-up (the stdio cold-start profile) although
-    // most never seal a state.
+    // module, which would slow every server's start-up although most never seal a state.
     this.#keyBytes = bytes;
   }
 

@@ -4,10 +4,12 @@
  * per-variable completers and an optional `list` callback that contributes concrete
  * resources to `resources/list`). Both can be updated (and renamed) in place. `resources/read`
  * tries the exact URI first, then the templates in registration order; an unknown URI is
- * -32002 with `data.uri` (digest §3.1, rule 53), -32602 with `data.uri` from 2026-07-28 on.
+ * -32002 with `data.uri` (MCP 2026-07-28 basic/index §Error Codes, MCP 2025-11-25 server/resources
+ * §Error Handling), -32602 with `data.uri` from 2026-07-28 on.
  * Results of 2026-07-28+ carry caching hints: the registration's `cache`, else the server's.
  */
-import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { getRevision } from '@statemcp/protocol/internal';
 import { resolveCacheHints, type CacheHints } from './caching.js';
 import { completerFor, type Completer } from './completions.js';
 import { paginate } from './pagination.js';

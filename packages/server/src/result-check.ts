@@ -3,7 +3,8 @@
  * sent, so a server bug surfaces as a -32603 here instead of a validation failure in the
  * client.
  */
-import { ErrorCode, JsonRpcError, getRevision, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { getRevision } from '@statemcp/protocol/internal';
 import { completeResult, type CacheHints } from './caching.js';
 
 /** `hints`: the caching hints of a cacheable result (2026-07-28+), added unless the handler set its own. */

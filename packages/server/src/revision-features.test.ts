@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasFeature } from '@statemcp/protocol';
+import { hasFeature } from '@statemcp/protocol/internal';
 import { capabilitiesFor, implementationFor, promptFor, resourceFor, toolFor } from './revision-features.js';
 
 describe('revision features', () => {

@@ -1,10 +1,12 @@
 /**
  * Which optional fields and capabilities exist in which protocol revision, and the
  * functions that shape outbound objects for a negotiated revision by dropping what it
- * lacks (digest §1.1 `Implementation` table; rule 29). Which revision has which field is
+ * lacks (MCP 2025-11-25 basic/lifecycle `Implementation` table; MCP 2025-11-25 basic/lifecycle
+ * §Initialization). Which revision has which field is
  * data in the protocol's revision registry (`Revision.features`), read through `hasFeature`.
  */
-import { TASKS_EXTENSION_ID, hasFeature, type JsonObject } from '@statemcp/protocol';
+import { TASKS_EXTENSION_ID, type JsonObject } from '@statemcp/protocol';
+import { hasFeature } from '@statemcp/protocol/internal';
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, ToolDefinition } from './wire-types.js';
 
 function copy<T extends object>(source: T, keys: readonly (keyof T)[]): JsonObject {

@@ -7,9 +7,7 @@
  */
 import {
   ConnectionClosedError,
-  hasFeature,
   InvalidStateError,
-  assertCustomMethodName,
   type CloseInfo,
   type ConnectionState,
   type CustomSchema,
@@ -22,6 +20,7 @@ import {
   type RequestOptions,
   type Session,
 } from '@statemcp/protocol';
+import { hasFeature, assertCustomMethodName } from '@statemcp/protocol/internal';
 import { createMessageParams, elicitParams, type PeerView } from './client-requests.js';
 import { splitCustomOptions, type CustomNotifyOptions, type CustomRequestOptions } from './custom-methods.js';
 import { passesLevel } from './logging-levels.js';

@@ -82,7 +82,7 @@ describe('Server', () => {
     });
   });
 
-  describe('lifecycle gating (lessons #1, #2)', () => {
+  describe('lifecycle gating', () => {
     it('answers tools/list before initialize with a JSON-RPC error and runs no handler', async () => {
       let ran = 0;
       const server = new Server(INFO, { capabilities: { tools: {} } });
@@ -149,7 +149,7 @@ describe('Server', () => {
     });
   });
 
-  describe('error codes (lessons #12)', () => {
+  describe('error codes', () => {
     const server = new Server(INFO, { capabilities: { tools: {}, logging: {} } });
     server.setRequestHandler('tools/list', () => ({ tools: [] }));
     server.setRequestHandler('tools/call', (params) => {
@@ -243,7 +243,7 @@ describe('Server', () => {
     });
   });
 
-  describe('outbound requests (lessons #5, #10, #11)', () => {
+  describe('outbound requests', () => {
     const hang = { 'roots/list': () => new Promise<JsonObject>(() => {}) };
 
     it('sends notifications/cancelled for a request still pending at close and rejects it as closed', async () => {

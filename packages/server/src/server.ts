@@ -18,16 +18,11 @@
  */
 import {
   AlreadyConnectedError,
-  CustomMethodTable,
   ErrorCode,
-  INPUT_REQUIRED_METHODS,
-  declareCustomOptIns,
   JsonRpcError,
   DUAL_ERA_PROTOCOL_VERSIONS,
   SERVER_INFO_META_KEY,
-  hasFeature,
   isJsonObject,
-  servedStatelessVersions,
   MiddlewareStack,
   Session,
   type InboundContext,
@@ -44,7 +39,10 @@ import {
   type RequestHandler,
   type SessionOptions,
   type Transport,
+  CustomMethodTable,
+  declareCustomOptIns,
 } from '@statemcp/protocol';
+import { INPUT_REQUIRED_METHODS, hasFeature, servedStatelessVersions } from '@statemcp/protocol/internal';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import { completeResult, resolveCacheHints, type CacheHints } from './caching.js';
 import { DeclaredCapabilities } from './declared-capabilities.js';
@@ -83,7 +81,7 @@ export interface ServerOptions extends ServerSessionOptions {
   readonly cache?: CacheHints;
   /**
    * 2026-07-28+: name this server in the `_meta` of every result
-   * (`io.modelcontextprotocol/serverInfo`, default true; digest §6.2).
+   * (`io.modelcontextprotocol/serverInfo`, default true; MCP 2026-07-28 basic/index §_meta).
    */
   readonly serverInfoInResults?: boolean;
   /**
@@ -157,7 +155,7 @@ export class Server {
   readonly #sealer: RequestStateSealer;
   /**
    * What every connection's session options share: the pass-through options and the
-   * connection callbacks as methods (closures per connection were ≈250 B of every idle one).
+   * connection callbacks as methods, so an idle connection keeps no closures of its own.
    */
   readonly #sessionOptions: SessionOptions;
   /** The capabilities the latest handshake declared, shared by the connections that declared the same. */
@@ -399,9 +397,8 @@ export class Server {
 
   /**
    * A modern result naming this server in `_meta["io.modelcontextprotocol/serverInfo"]` (a
-   * handler's own `_meta` is kept). Copied with `Object.assign` and the key stored after: the
-   * literal `{ ...result, _meta: { ...meta, [key]: info } }` cost ≈0.4 KB more per modern call
-   * (A/B of the in-memory call).
+   * handler's own `_meta` is kept). Copied with `Object.assign` and the key stored after, which
+   * allocates less per modern call than the literal `{ ...result, _meta: { ...meta, [key]: info } }`.
    */
   #withServerInfo(result: JsonObject, version: string): JsonObject {
     const own = result._meta;
@@ -414,7 +411,7 @@ export class Server {
 
   /**
    * `serverInfo` shaped for `version`, built once per version and frozen: every modern result
-   * carries it, and copying `info` per result showed in the modern in-memory profile.
+   * carries it, so it is not copied per result.
    */
   #serverInfoFor(version: string): JsonObject {
     let shaped = this.#serverInfo.get(version);

@@ -1,4 +1,7 @@
-/** `subscriptions/listen` served by McpServer over a raw 2026-07-28 peer (digest §6.7, rules 116–118). */
+/**
+ * `subscriptions/listen` served by McpServer over a raw 2026-07-28 peer (MCP 2026-07-28
+ * basic/patterns/subscriptions).
+ */
 import { InMemoryTransport, type JsonObject } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -43,7 +46,7 @@ async function modernPeer(server: McpServer) {
 }
 
 describe('subscriptions/listen', () => {
-  it('acknowledges first with the honoured subset, then tags each change it asked for (rule 116)', async () => {
+  it('acknowledges first with the honoured subset, then tags each change it asked for', async () => {
     const server = fixtureServer();
     const peer = await modernPeer(server);
     await peer.listen('sub-1', { toolsListChanged: true, resourcesListChanged: false, 'com.example/unknown': true });
@@ -82,7 +85,7 @@ describe('subscriptions/listen', () => {
     expect(peer.received.some((message) => message.id === 'sub-1')).toBe(false);
   });
 
-  it('ends every stream with a tagged SubscriptionsListenResult when the server closes (rule 118)', async () => {
+  it('ends every stream with a tagged SubscriptionsListenResult when the server closes', async () => {
     const server = fixtureServer();
     const peer = await modernPeer(server);
     await peer.listen('sub-1', { toolsListChanged: true });

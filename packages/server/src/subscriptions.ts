@@ -1,5 +1,6 @@
 /**
- * `subscriptions/listen` (2026-07-28+, digest §6.7): the one place a stateless server pushes
+ * `subscriptions/listen` (2026-07-28+, MCP 2026-07-28 basic/patterns/subscriptions): the one place
+ * a stateless server pushes
  * change notifications. A listen request stays open: its first message is
  * `notifications/subscriptions/acknowledged` with the subset of the filter this server honours,
  * then every notification it publishes to the stream carries the listen request's id in

@@ -1,5 +1,6 @@
 /**
- * Shaping and checking what a tool handler returns, per negotiated revision (digest §3.5):
+ * Shaping and checking what a tool handler returns, per negotiated revision (MCP 2025-11-25
+ * server/tools §Error Handling):
  * thrown errors become `isError: true` results (tool execution errors the model can see),
  * except `JsonRpcError`s, which stay protocol errors; `structuredContent` must conform to
  * the tool's output schema (otherwise -32603: the server broke its own contract, which
@@ -11,7 +12,8 @@
  * (2025-06-18, "Tools: structured content": a tool returning structured content SHOULD also
  * return the serialized JSON in a TextContent block).
  */
-import { ErrorCode, JsonRpcError, getRevision, hasFeature, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { getRevision, hasFeature } from '@statemcp/protocol/internal';
 import type { CompiledSchema } from './object-schema.js';
 import { thenMaybe, type MaybePromise } from './sync-or-async.js';
 import { completeResult } from './caching.js';

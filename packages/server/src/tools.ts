@@ -9,7 +9,7 @@ import { compileObjectSchema, type CompiledSchema, type InferObject, type InferO
 import { paginate } from './pagination.js';
 import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import { requestExtra, type RequestExtra } from './request-extra.js';
-import { hasFeature } from '@statemcp/protocol';
+import { hasFeature } from '@statemcp/protocol/internal';
 import { toolFor } from './revision-features.js';
 import type { ServerRequestContext } from './server.js';
 import { finishToolResult, resultFromThrown, toolErrorResult } from './tool-results.js';

@@ -19,7 +19,8 @@
  * Features › Tools › Error Handling: unknown tools are -32602; Resources › Error Handling:
  * resource not found -32002), so nobody can probe for another user's items.
  */
-import { isAuthInfo, type AuthInfo } from '@statemcp/protocol';
+import { type AuthInfo } from '@statemcp/protocol';
+import { isAuthInfo } from '@statemcp/protocol/internal';
 
 /** Who a request acts for, as visibility rules see it. */
 export interface Viewer {

@@ -1,5 +1,6 @@
 /**
- * Newline-delimited framing for stdio (digest §4.4): one JSON-RPC message per line.
+ * Newline-delimited framing for stdio (MCP 2025-11-25 basic/transports §stdio): one JSON-RPC
+ * message per line.
  *
  * The framer is linear in the size of its input. Bytes are examined exactly once: each
  * chunk is searched for `\n` only from where the previous search stopped, and an

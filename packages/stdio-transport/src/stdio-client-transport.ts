@@ -1,10 +1,10 @@
 /**
  * The client side of stdio: spawns an MCP server as a child process and exchanges
- * newline-delimited JSON-RPC over its stdin/stdout (digest §4.4).
+ * newline-delimited JSON-RPC over its stdin/stdout (MCP 2025-11-25 basic/transports §stdio).
  *
  * The transport owns the process tree and nothing of the lifecycle: the session decides
  * *when* to close, this class knows *how*. Closing walks the escalation the specification
- * recommends (digest §1.1 Shutdown), applied to the whole process tree so that wrappers
+ * recommends (MCP 2025-11-25 basic/lifecycle §Shutdown), applied to the whole process tree so that wrappers
  * such as `npx` or `uvx` leave no grandchild behind (the tree is the child's descendants, or
  * with `processGroup: true` its process group; see `process-tree.ts`):
  *
@@ -26,7 +26,6 @@
  * its stdout ends the transport: `sink.onClose` reports initiator `remote` (exit code 0) or
  * `error`, with `{ pid, exitCode, signal, stderrTail }` in `details`.
  */
-import type { ChildProcess } from 'node:child_process';
 import {
   ConnectionClosedError,
   InvalidArgumentError,
@@ -44,44 +43,18 @@ import {
 import { FrameWriter } from './frame-writer.js';
 import { LineFramer, encodeFrame } from './line-framer.js';
 import { DescendantTree } from './descendant-tree.js';
-import { processGroupTree, windowsTree, type TreeControl, type TreeSignal } from './process-tree.js';
+import { escalateShutdown, signalTree, type ChildHandle, type ExitInfo, type ShutdownSettings } from './child-shutdown.js';
+import { processGroupTree, windowsTree } from './process-tree.js';
 import { trackLiveChild, untrackLiveChild } from './parent-exit.js';
 import { spawnChild, type SpawnedChild } from './spawn-child.js';
 import type { StdioClientDiagnostic, StdioClientStatus, StdioClientTransportOptions } from './stdio-client-options.js';
 import { StrayOutputReporter } from './stray-output.js';
 import { TailBuffer, lastNonEmptyLine } from './tail-buffer.js';
-import { delay, settleWithin } from './timeouts.js';
+import { settleWithin } from './timeouts.js';
 
-const DEFAULT_CLOSE_TIMEOUT_MS = 2000;
-const DEFAULT_TERMINATE_TIMEOUT_MS = 2000;
-const DEFAULT_KILL_TIMEOUT_MS = 2000;
 /** After the child exits, how long stdout may keep delivering buffered output. */
 const EXIT_DRAIN_TIMEOUT_MS = 500;
-/** How often an exited child's tree is checked for survivors. */
-const GROUP_POLL_INTERVAL_MS = 20;
 const DIAGNOSTIC_TEXT_LIMIT = 1024;
-
-interface ExitInfo {
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-/** Everything that exists only while a child process does. */
-interface ChildHandle {
-  readonly child: ChildProcess;
-  readonly pid: number;
-  readonly writer: FrameWriter;
-  readonly framer: LineFramer;
-  /** How shutdown reaches the child's descendants (see `process-tree.ts`). */
-  readonly tree: TreeControl;
-  exit: ExitInfo | undefined;
-  readonly exited: Promise<ExitInfo>;
-  /** Set once this side signalled the tree: an exit after that is our doing, not a crash. */
-  signalled: boolean;
-  stdoutEnded: boolean;
-  /** Resolves when both stdout and stderr have ended (everything the child wrote was read). */
-  readonly outputDone: Promise<void>;
-}
 
 type CloseInitiator = TransportCloseInfo['initiator'];
 
@@ -129,6 +102,7 @@ export class StdioClientTransport implements Transport {
   readonly #clock: Clock;
   readonly #strayOutput: StrayOutputReporter | undefined;
   readonly #stderrTail: TailBuffer;
+  readonly #shutdown: ShutdownSettings;
   #state: ClientState = { kind: 'idle' };
   #sink: TransportSink | undefined;
   #pid: number | undefined;
@@ -143,6 +117,13 @@ export class StdioClientTransport implements Transport {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     this.#stderrTail = new TailBuffer(options.stderrTailBytes);
+    this.#shutdown = {
+      clock: this.#clock,
+      closeTimeoutMs: options.closeTimeoutMs,
+      terminateTimeoutMs: options.terminateTimeoutMs,
+      killTimeoutMs: options.killTimeoutMs,
+      diagnostic: (event) => this.#diagnostic(event),
+    };
     this.#strayOutput =
       options.strayOutput === 'ignore'
         ? undefined
@@ -242,11 +223,11 @@ export class StdioClientTransport implements Transport {
         return this.terminate();
       case 'open': {
         const done = this.#beginShutdown(state.handle, 'local', undefined);
-        await this.#signal(state.handle, 'SIGKILL');
+        await signalTree(state.handle, 'SIGKILL', this.#shutdown);
         return done;
       }
       case 'closing':
-        await this.#signal(state.handle, 'SIGKILL');
+        await signalTree(state.handle, 'SIGKILL', this.#shutdown);
         return state.done;
     }
   }
@@ -308,7 +289,7 @@ export class StdioClientTransport implements Transport {
       handle.stdoutEnded = true;
       handle.framer.end();
       resolveStdoutDone();
-      // The server closed its stdout while alive: it is shutting down (digest §1.1).
+      // The server closed its stdout while alive: it is shutting down (MCP 2025-11-25 basic/lifecycle).
       if (this.#state.kind === 'open' && handle.exit === undefined) void this.#beginShutdown(handle, 'remote', undefined);
     };
     stdout.on('end', onStdoutEnd);
@@ -392,24 +373,10 @@ export class StdioClientTransport implements Transport {
     return done;
   }
 
-  /** The shutdown escalation drawn in the module comment. Never rejects. */
+  /** The shutdown escalation drawn in the module comment, then the close report. Never rejects. */
   async #escalate(handle: ChildHandle): Promise<void> {
-    const options = this.#options;
     try {
-      // Before stdin closes, while a wrapper still runs: its children are found by parentage.
-      await handle.tree.snapshot();
-      handle.writer.end();
-      this.#diagnostic({ type: 'stdin-closed', pid: handle.pid });
-      let gone = await this.#waitTreeGone(handle, options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
-      if (!gone) {
-        await this.#signal(handle, 'SIGTERM');
-        gone = await this.#waitTreeGone(handle, options.terminateTimeoutMs ?? DEFAULT_TERMINATE_TIMEOUT_MS);
-      }
-      if (!gone) {
-        await this.#signal(handle, 'SIGKILL');
-        gone = await this.#waitTreeGone(handle, options.killTimeoutMs ?? DEFAULT_KILL_TIMEOUT_MS);
-      }
-      if (!gone) this.#diagnostic({ type: 'shutdown-incomplete', pid: handle.pid });
+      await escalateShutdown(handle, this.#shutdown);
     } catch (error) {
       this.#sinkError(new TransportError(`Shutdown of the server process failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
     } finally {
@@ -423,30 +390,6 @@ export class StdioClientTransport implements Transport {
       const cause = this.#cause();
       this.#state = { kind: 'closed' };
       this.#notifyClose(cause);
-    }
-  }
-
-  async #signal(handle: ChildHandle, signal: TreeSignal): Promise<void> {
-    handle.signalled = true;
-    this.#diagnostic({ type: 'signal', signal, pid: handle.pid });
-    await handle.tree.signal(signal);
-  }
-
-  /**
-   * Waits up to `timeoutMs` for the child to exit (event-driven) and then for every other
-   * process of its tree to vanish (polled: they are not our children).
-   */
-  async #waitTreeGone(handle: ChildHandle, timeoutMs: number): Promise<boolean> {
-    const deadline = this.#clock.now() + timeoutMs;
-    if (handle.exit === undefined) {
-      const exited = await settleWithin(this.#clock, handle.exited, timeoutMs);
-      if (!exited) return false;
-    }
-    for (;;) {
-      if (!(await handle.tree.isAlive())) return true;
-      const left = deadline - this.#clock.now();
-      if (left <= 0) return false;
-      await delay(this.#clock, Math.min(GROUP_POLL_INTERVAL_MS, left));
     }
   }
 

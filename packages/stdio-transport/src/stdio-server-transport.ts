@@ -1,6 +1,6 @@
 /**
  * The server side of stdio: reads newline-delimited JSON-RPC from this process's stdin and
- * writes to its stdout (digest §4.4).
+ * writes to its stdout (MCP 2025-11-25 basic/transports §stdio).
  *
  * - stdout carries protocol messages only. Log to stderr (`console.error`), never
  *   `console.log`.

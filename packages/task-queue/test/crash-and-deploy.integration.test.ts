@@ -7,7 +7,7 @@
  * duplicates nothing. Stalled-job detection runs every second with a 4 s lock here.
  */
 import { Client, type ToolTask } from '@statemcp/client';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { SimulatedClock, TASKS_EXTENSION_ID, withExtension, type DetailedTask } from '@statemcp/protocol';
 import { startRedisServer, uniquePrefix, type TestRedis } from '@statemcp/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, InvalidResultError, ToolOutputError, typedClient } from '@statemcp/client';
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { McpServer } from '@statemcp/server';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
 import { z } from 'zod';

@@ -3,7 +3,7 @@
 // request, removed when it settles: the process must print no `MaxListenersExceededWarning`
 // at any concurrency, and none may pile up over many calls.
 import { Client } from '@statemcp/client';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpFixture } from '../src/http-fixture.js';
 

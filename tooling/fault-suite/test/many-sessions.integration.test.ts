@@ -3,7 +3,7 @@
 // not make the 257th `initialize` wait silently for its timeout: all sessions initialize,
 // open their stream, and still serve requests, within a bounded time.
 import { Client } from '@statemcp/client';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { within } from '../src/child-process.js';
 import { HttpFixture } from '../src/http-fixture.js';

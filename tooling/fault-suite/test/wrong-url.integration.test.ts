@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@statemcp/client';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** Near the top of the page, so any excerpt (raw or with tags stripped) includes it. */

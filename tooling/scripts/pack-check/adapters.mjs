@@ -3,7 +3,7 @@
 // answered 200 with a session id, and a foreign Host refused with 403. Exits non-zero otherwise.
 import { request } from 'node:http';
 import { serve } from '@hono/node-server';
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { createExpressHandler } from '@statemcp/http-transport/express';
 import { createFastifyPlugin } from '@statemcp/http-transport/fastify';
 import { createHonoHandler } from '@statemcp/http-transport/hono';

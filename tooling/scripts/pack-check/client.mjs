@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { Client } from '@statemcp/client';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 
 const serverPath = new URL('./server.mjs', import.meta.url).pathname;
 

@@ -80,7 +80,7 @@ export function createInstallTest(manager, transport, tarballs, scratch) {
   const testCommand = { npm: 'npm test', pnpm: 'pnpm test', bun: 'bun run test' }[manager];
   if (!readme.includes(`| \`${testCommand}\` |`)) throw new Error(`${manager}: the generated README does not use ${manager} (npm_config_user_agent not detected)`);
   const manifestPath = join(project, 'package.json');
-  writeFileSync(manifestPath, `${JSON.stringify(pointAtTarballs(JSON.parse(readFileSync(manifestPath, 'utf8')), tarballs, null, 2)}\n`);
+  writeFileSync(manifestPath, `${JSON.stringify(pointAtTarballs(JSON.parse(readFileSync(manifestPath, 'utf8')), tarballs), null, 2)}\n`);
 
   if (manager === 'npm') {
     run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], project, env);

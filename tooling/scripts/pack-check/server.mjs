@@ -2,7 +2,7 @@
 // Streamable HTTP on 127.0.0.1 (`http`: prints the URL on stdout, then serves until SIGTERM).
 import { McpServer } from '@statemcp/server';
 import { StdioServerTransport } from '@statemcp/stdio-transport';
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { z } from 'zod';
 
 function createServer() {

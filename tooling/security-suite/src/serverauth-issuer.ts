@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, type JWTPayload } from 'jose';
-import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from '@statemcp/http-transport';
+import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from '@statemcp/http-transport/server';
 import type { ProtectedResource } from '@statemcp/http-transport/auth';
 import { McpServer } from '@statemcp/server';
 

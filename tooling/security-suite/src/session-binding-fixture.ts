@@ -4,7 +4,7 @@
  * custom auth info (`{ user }`), and raw HTTP helpers that speak as one of them.
  */
 import { Session } from '@statemcp/protocol';
-import { InMemoryEventStore, createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from '@statemcp/http-transport';
+import { InMemoryEventStore, createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from '@statemcp/http-transport/server';
 
 /** The bearer token of each test user. */
 export const TOKENS = { alice: 'token-of-alice', bob: 'token-of-bob', carol: 'token-of-carol' } as const;

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@statemcp/client';
 import { OAuthClientProvider } from '@statemcp/client/auth';
-import { SseClientTransport, StreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from '@statemcp/http-transport';
+import { SseClientTransport, StreamableHttpClientTransport, type StreamableHttpClientTransportOptions } from '@statemcp/http-transport/client';
 import { MessageTooLargeError } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 

@@ -11,7 +11,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AllowedHostsRequiredError, createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport';
+import { AllowedHostsRequiredError, createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport/server';
 import { createWebSocketServer, type WebSocketMcpServer } from '@statemcp/http-transport/ws';
 import { McpServer } from '@statemcp/server';
 import { afterEach, describe, expect, it } from 'vitest';

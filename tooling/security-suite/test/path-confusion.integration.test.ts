@@ -7,7 +7,7 @@
  * WebSocket upgrade) reads the target with one parser: such targets are not the endpoint (404),
  * and an absolute-form target naming another host, or a path with dot segments, is refused (400).
  */
-import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport/server';
 import { createProtectedResource } from '@statemcp/http-transport/auth';
 import { createWebSocketServer } from '@statemcp/http-transport/ws';
 import { McpServer } from '@statemcp/server';

@@ -6,7 +6,7 @@
  * (RFC 6585 §4), while other principals are still served.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ListeningServer, StreamableHttpServerOptions } from '@statemcp/http-transport';
+import type { ListeningServer, StreamableHttpServerOptions } from '@statemcp/http-transport/server';
 import { UserClient, startServer } from '../src/session-binding-fixture.js';
 
 let server: ListeningServer | undefined;

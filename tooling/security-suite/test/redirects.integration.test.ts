@@ -8,8 +8,9 @@
 import { Client } from '@statemcp/client';
 import { OAuthClientProvider } from '@statemcp/client/auth';
 import { Agent as HttpsAgent } from 'node:https';
-import { SseClientTransport, StreamableHttpClientTransport, createNodeHttpFetch, nodeHttpFetch, type StreamState } from '@statemcp/http-transport';
-import { RedirectRefusedError, guardRedirects, redirectHop, type TransportSink } from '@statemcp/protocol';
+import { SseClientTransport, StreamableHttpClientTransport, createNodeHttpFetch, nodeHttpFetch, type StreamState } from '@statemcp/http-transport/client';
+import { RedirectRefusedError, type TransportSink } from '@statemcp/protocol';
+import { guardRedirects, redirectHop } from '@statemcp/protocol/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { causeChain, redirectTo, rejectionOf, startRecordingServer, startTlsServer, type RecordingServer } from '../src/redirects-servers.js';

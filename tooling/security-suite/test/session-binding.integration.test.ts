@@ -8,7 +8,7 @@
  */
 import { connectRedisStores, type RedisStores } from '@statemcp/redis-store';
 import { testRedisUrl, uniquePrefix } from '@statemcp/testing';
-import type { ListeningServer } from '@statemcp/http-transport';
+import type { ListeningServer } from '@statemcp/http-transport/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserClient, sseEvents, startServer } from '../src/session-binding-fixture.js';
 

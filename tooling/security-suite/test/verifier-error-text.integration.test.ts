@@ -5,7 +5,7 @@
  * refused token 401 `invalid_token` with a generic description; a throwing hook 401. The real
  * reason goes to the server's `onError`.
  */
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import {
   AuthorizationServerUnavailableError,
   TokenRejectedError,

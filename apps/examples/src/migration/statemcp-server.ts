@@ -3,7 +3,7 @@
  * handler's second argument is `extra` (`RequestExtra`) with `extra.log()` for logging; the HTTP
  * plumbing is one call, bound to 127.0.0.1 with Host/Origin checks on.
  */
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { McpServer } from '@statemcp/server';
 import { z } from 'zod';
 

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Client, type CallToolResult } from '@statemcp/client';
-import { createStreamableHttpServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { JsonRpcError, RequestCancelledError, type Transport } from '@statemcp/protocol';
 import { StdioClientTransport } from '@statemcp/stdio-transport';

@@ -13,7 +13,7 @@
  */
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport';
+import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http-transport/server';
 import { startInspector, type Inspector } from '@statemcp/inspector';
 import { McpServer } from '@statemcp/server';
 import { StdioServerTransport } from '@statemcp/stdio-transport';

@@ -7,7 +7,6 @@
 import {
   APP_MIME_TYPE,
   InvalidResultError,
-  LEGACY_RESOURCE_URI_META_KEY,
   UI_EXTENSION_ID,
   extensionSettings,
   withExtension,
@@ -17,6 +16,7 @@ import {
   type UiToolMeta,
   type UiVisibility,
 } from '@statemcp/protocol';
+import { LEGACY_RESOURCE_URI_META_KEY } from '@statemcp/protocol/internal';
 import type { Client } from '../client.js';
 import type { ClientCapabilities, ResourceContents, ServerCapabilities, Tool } from '../types.js';
 

@@ -9,7 +9,7 @@
  * `RedirectRefusedError` and nothing is sent to its `Location`. Response bodies are read up to
  * {@link MAX_OAUTH_RESPONSE_BYTES}, past which the request fails with `MessageTooLargeError`.
  */
-import { guardRedirects, readBoundedText } from '@statemcp/protocol';
+import { guardRedirects, readBoundedText } from '@statemcp/protocol/internal';
 import * as oauth from 'oauth4webapi';
 
 /** How the OAuth requests reach the network. */

@@ -12,7 +12,8 @@
  *       ├─ resources/read SKILL.md → size → digest → frontmatter ── mismatch → size | digest | frontmatter
  *       └─ LoadedSkill.readFile(path) → listed? → resources/read → size → digest ── unlisted | size | digest
  */
-import { SKILL_FILE_NAME, SKILL_LIMITS, SkillVerificationError, isSkillDigest, type SkillEntry, type SkillFrontmatter, type SkillResource } from '@statemcp/protocol';
+import { SkillVerificationError, type SkillEntry, type SkillFrontmatter, type SkillResource } from '@statemcp/protocol';
+import { SKILL_FILE_NAME, SKILL_LIMITS, isSkillDigest } from '@statemcp/protocol/internal';
 import { frontmatterDifferences, parseSkillMarkdown, skillDigest } from '@statemcp/protocol/skills';
 import type { Client } from '../client.js';
 import { requireSkills } from '../skills-calls.js';

@@ -156,8 +156,8 @@ const HTTP_SERVE = `  // One server for every HTTP session; it binds to 127.0.0.
 export function mainSource({ name, transport }: ProjectOptions): string {
   const imports: Record<Transport, string> = {
     stdio: "import { StdioServerTransport } from '@statemcp/stdio-transport';\n",
-    http: "import { createStreamableHttpServer } from '@statemcp/http-transport';\n",
-    both: "import { createStreamableHttpServer } from '@statemcp/http-transport';\nimport { StdioServerTransport } from '@statemcp/stdio-transport';\n",
+    http: "import { createStreamableHttpServer } from '@statemcp/http-transport/server';\n",
+    both: "import { createStreamableHttpServer } from '@statemcp/http-transport/server';\nimport { StdioServerTransport } from '@statemcp/stdio-transport';\n",
   };
   const usage: Record<Transport, string> = {
     stdio: '// Serves the server over stdio: an MCP client starts `node dist/main.js` as a child process.',

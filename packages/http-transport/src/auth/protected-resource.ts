@@ -6,7 +6,8 @@
  * bound to. Plug it into `createStreamableHttpServer({ authorization })`.
  */
 import type { AuthenticateContext, HttpAuthorization } from '../server/server-options.js';
-import { McpError, isAuthInfo, type AuthInfo } from '@statemcp/protocol';
+import { McpError, type AuthInfo } from '@statemcp/protocol';
+import { isAuthInfo } from '@statemcp/protocol/internal';
 import { ResourceAuthError, principalKey, type ResourceErrorCode, type TokenVerifier } from './auth-info.js';
 import { challengeResponse, unavailableResponse, type Challenge } from './challenge.js';
 import { DpopChecker, type DpopOptions } from './dpop-proof.js';
@@ -83,7 +84,7 @@ function credentialsOf(request: Request): Credentials {
  *
  * @example
  * ```ts
- * import { createStreamableHttpServer } from '@statemcp/http-transport';
+ * import { createStreamableHttpServer } from '@statemcp/http-transport/server';
  * import { createProtectedResource, jwtVerifier } from '@statemcp/http-transport/auth';
  *
  * const resource = 'https://mcp.example.com/mcp';

@@ -1,11 +1,13 @@
 /**
- * The DELETE that ends a Streamable HTTP session on close (rule 74): best effort, bounded by
+ * The DELETE that ends a Streamable HTTP session on close (MCP 2025-11-25 basic/transports
+ * §Session Management): best effort, bounded by
  * `closeTimeoutMs`; 405 (the server does not let clients end sessions), errors and slowness
  * are all tolerated, since the server reaps idle sessions anyway.
  */
 import type { Clock } from '@statemcp/protocol';
 import { buildHeaders } from './request-headers.js';
 import type { StreamableHttpClientTransportOptions } from './streamable-http-options.js';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '@statemcp/protocol/internal';
 
 export interface DeleteSessionRequest {
   readonly url: URL;
@@ -21,7 +23,7 @@ export async function deleteHttpSession(request: DeleteSessionRequest): Promise<
   const controller = new AbortController();
   const timer = clock.setTimeout(() => controller.abort(), options.closeTimeoutMs ?? 3000);
   try {
-    const headers = await buildHeaders(options.headers, { 'mcp-session-id': request.sessionId, 'mcp-protocol-version': request.protocolVersion });
+    const headers = await buildHeaders(options.headers, { [SESSION_ID_HEADER]: request.sessionId, [PROTOCOL_VERSION_HEADER]: request.protocolVersion });
     const response = await Promise.race([
       request.fetch(request.url.href, { ...options.requestInit, method: 'DELETE', headers, signal: controller.signal }),
       new Promise<never>((_, reject) => {

@@ -5,7 +5,8 @@
  * {@link HttpResponseError}, so callers can branch on `error.category` and still read the
  * status when they need it.
  */
-import { AuthRequiredError, MessageTooLargeError, RedirectRefusedError, TransportError, readBoundedText, type McpError } from '@statemcp/protocol';
+import { AuthRequiredError, MessageTooLargeError, RedirectRefusedError, TransportError, type McpError } from '@statemcp/protocol';
+import { readBoundedText } from '@statemcp/protocol/internal';
 
 /** Longest body excerpt kept on an {@link HttpResponseError}. */
 const BODY_EXCERPT_LIMIT = 2048;

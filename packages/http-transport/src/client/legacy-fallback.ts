@@ -1,5 +1,6 @@
 /**
- * The fallback to the legacy HTTP+SSE transport (rule 84, digest §5.4): when a server refuses
+ * The fallback to the legacy HTTP+SSE transport (MCP 2025-11-25 basic/transports §Backwards
+ * Compatibility, MCP 2026-07-28 basic/versioning §Backward Compatibility): when a server refuses
  * the `initialize` POST with 400/404/405 and its body is no modern-era error, the client opens
  * the legacy SSE stream (the same URL, or `legacyFallback.url`) and carries on over it.
  */

@@ -3,7 +3,8 @@
  * needs: which method a message is, the request ids it carries, and whether a refused body is
  * a modern-era error or the JSON-RPC answer to the posted request.
  */
-import { ErrorCode, isJsonObject, isRequestId, parseJson, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
+import { ErrorCode, isJsonObject, parseJson, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
+import { isRequestId } from '@statemcp/protocol/internal';
 
 /** Modern-era (2026-07-28) error codes: a 400 carrying one comes from a modern server, not a legacy one. */
 const MODERN_ERROR_CODES: ReadonlySet<number> = new Set([
@@ -30,7 +31,10 @@ export function requestIdsOf(message: JsonRpcMessage | readonly JsonRpcMessage[]
   return ids;
 }
 
-/** A 400 body that is a modern-era JSON-RPC error means "modern server": no fallback (digest §5.4). */
+/**
+ * A 400 body that is a modern-era JSON-RPC error means "modern server": no fallback (MCP
+ * 2026-07-28 basic/versioning §Backward Compatibility).
+ */
 export function isModernErrorBody(body: string): boolean {
   const parsed = parseJson(body);
   if (!parsed.ok || !isJsonObject(parsed.value)) return false;

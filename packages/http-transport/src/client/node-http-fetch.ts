@@ -22,7 +22,7 @@
  * sockets are bounded (`maxFreeSockets`). Pass agents of your own to
  * {@link createNodeHttpFetch} to pool differently (a proxy agent, TLS options, a cap).
  */
-import { guardRedirects, isRedirectStatus } from '@statemcp/protocol';
+import { guardRedirects, isRedirectStatus } from '@statemcp/protocol/internal';
 import type * as Http from 'node:http';
 import type { Readable as NodeReadable } from 'node:stream';
 

@@ -2,6 +2,7 @@
  * The caller-supplied headers of an HTTP client transport: a fixed record or a function
  * called before every request (the place for a bearer token that may be refreshed).
  */
+import { LAST_EVENT_ID_HEADER, METHOD_HEADER, NAME_HEADER, PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '@statemcp/protocol/internal';
 
 /** Extra headers for every request, static or computed per request. */
 export type HeadersOption =
@@ -9,7 +10,7 @@ export type HeadersOption =
   | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
 
 /** Headers the transport owns; a caller's value for them is ignored. */
-const RESERVED = new Set(['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id', 'content-length']);
+const RESERVED = new Set(['accept', 'content-type', SESSION_ID_HEADER, PROTOCOL_VERSION_HEADER, METHOD_HEADER, NAME_HEADER, LAST_EVENT_ID_HEADER, 'content-length']);
 
 /**
  * Resolves the caller's headers and layers the transport's own on top, as a plain record with

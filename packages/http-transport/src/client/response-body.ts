@@ -7,7 +7,8 @@
  * awaited answer arrived, or when `signal` aborts (rejecting with its reason).
  */
 import type { IncomingMessage } from 'node:http';
-import { MessageTooLargeError, readBoundedText, tooLargeError } from '@statemcp/protocol';
+import { MessageTooLargeError } from '@statemcp/protocol';
+import { readBoundedText, tooLargeError } from '@statemcp/protocol/internal';
 import { abortError, claimNodeBody, hasBody, responseHeader } from './node-http-fetch.js';
 import { readSseStream, type SseParser } from '../shared/sse-parse.js';
 

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonRpcMessage } from '@statemcp/protocol';
-import { ToolParamHeaders, encodeHeaderValue, routedVersion } from './routing-headers.js';
+import { encodeHeaderValue } from '@statemcp/protocol/internal';
+import { ToolParamHeaders, routedVersion } from './routing-headers.js';
 
 const modernMeta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const call = (name: string, args: JsonObject): JsonRpcMessage => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: modernMeta } });
 const tool = (name: string, properties: JsonObject, extra: JsonObject = {}): JsonObject => ({ name, inputSchema: { type: 'object', properties, ...extra } });
 
-describe('routing headers (digest §5.3)', () => {
+describe('routing headers (MCP 2026-07-28 basic/transports/streamable-http)', () => {
   describe('routedVersion', () => {
     it('is the _meta version of a request whose revision has routing headers, else undefined', () => {
       expect(routedVersion(call('t', {}))).toBe('2026-07-28');

@@ -1,5 +1,6 @@
 /**
- * The request-metadata headers of the 2026-07-28 Streamable HTTP shape (digest §5.3), on the
+ * The request-metadata headers of the 2026-07-28 Streamable HTTP shape (MCP 2026-07-28
+ * basic/transports/streamable-http), on the
  * client side: `MCP-Protocol-Version` (equal to the request's `_meta` version), `Mcp-Method`,
  * `Mcp-Name` (`params.name` or `params.uri` of `tools/call`, `resources/read`, `prompts/get`)
  * and one `Mcp-Param-{Name}` per tool argument whose input-schema property carries an
@@ -12,22 +13,20 @@
  * (empty or non-token names, duplicates, non-primitive or `number` properties, annotations
  * reached through anything but `properties` chains); {@link ToolParamHeaders.screen} does.
  */
-import { PROTOCOL_VERSION_META_KEY, getRevision, isJsonObject, type JsonObject, type JsonRpcMessage } from '@statemcp/protocol';
+import { PROTOCOL_VERSION_META_KEY, isJsonObject, type JsonObject, type JsonRpcMessage } from '@statemcp/protocol';
+import {
+  getRevision,
+  METHOD_HEADER,
+  NAME_HEADER,
+  PARAM_HEADER_PREFIX,
+  PROTOCOL_VERSION_HEADER,
+  encodeHeaderValue,
+  nameParamOf,
+} from '@statemcp/protocol/internal';
 
 const ANNOTATION = 'x-mcp-header';
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const SAFE_PLAIN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-const SENTINEL = /^=\?base64\?.*\?=$/i;
 const PRIMITIVE_TYPES: ReadonlySet<string> = new Set(['string', 'integer', 'boolean']);
-const NAMED_METHODS: ReadonlyMap<string, 'name' | 'uri' | 'taskId'> = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
-  // the tasks extension (SEP-2663): routed by the task id
-  ['tasks/get', 'taskId'],
-  ['tasks/update', 'taskId'],
-  ['tasks/cancel', 'taskId'],
-] as const);
 
 /** One annotated argument: the header's name and the property path of its value. */
 interface ParamHeader {
@@ -41,22 +40,6 @@ export function routedVersion(message: JsonRpcMessage): string | undefined {
   const meta = message.params?._meta;
   const version = isJsonObject(meta) ? meta[PROTOCOL_VERSION_META_KEY] : undefined;
   return typeof version === 'string' && getRevision(version)?.features.routingHeaders === true ? version : undefined;
-}
-
-/**
- * A header value as the client sends it: plain when safe, else the base64 sentinel form.
- *
- * @example
- * ```ts
- * encodeHeaderValue('us-west1'); // 'us-west1'
- * encodeHeaderValue('Zürich'); // '=?base64?WsO8cmljaA==?='
- * ```
- */
-export function encodeHeaderValue(value: string): string {
-  if (value === '' || (SAFE_PLAIN.test(value) && !SENTINEL.test(value))) return value;
-  let binary = '';
-  for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
-  return `=?base64?${btoa(binary)}?=`;
 }
 
 /** The tools' `x-mcp-header` annotations seen in `tools/list` results, by tool name. */
@@ -91,20 +74,20 @@ export class ToolParamHeaders {
 
   /** Every routing header of one modern request. */
   headersFor(message: JsonRpcMessage, version: string): Record<string, string> {
-    const headers: Record<string, string> = { 'mcp-protocol-version': version };
+    const headers: Record<string, string> = { [PROTOCOL_VERSION_HEADER]: version };
     if (!('method' in message)) return headers;
-    headers['mcp-method'] = message.method;
+    headers[METHOD_HEADER] = message.method;
     const params = message.params ?? {};
-    const key = NAMED_METHODS.get(message.method);
+    const key = nameParamOf(message.method);
     const name = key === undefined ? undefined : params[key];
-    if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
+    if (typeof name === 'string') headers[NAME_HEADER] = encodeHeaderValue(name);
     if (message.method !== 'tools/call' || typeof name !== 'string') return headers;
     const args = params.arguments;
     for (const { header, path } of this.#byTool.get(name) ?? []) {
       const value = valueAt(args, path);
       // Only primitive values are mirrored (the annotation is only valid on string, integer and boolean properties).
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
-      headers[`mcp-param-${header.toLowerCase()}`] = encodeHeaderValue(String(value));
+      headers[`${PARAM_HEADER_PREFIX}${header.toLowerCase()}`] = encodeHeaderValue(String(value));
     }
     return headers;
   }

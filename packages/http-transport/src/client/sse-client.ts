@@ -1,6 +1,7 @@
 /**
  * The client side of the legacy HTTP+SSE transport (protocol revision 2024-11-05; deprecated
- * since 2025-03-26, digest §5.1). The client GETs an SSE stream whose first event,
+ * since 2025-03-26, MCP 2024-11-05 basic/transports §HTTP with SSE). The client GETs an SSE stream
+ * whose first event,
  * `endpoint`, names the URI to POST every message to; server messages arrive as `message`
  * events on that stream. The stream is the connection: when it ends, the transport closes.
  *
@@ -65,7 +66,7 @@ type LegacyState =
  * @example
  * ```ts
  * import { Client } from '@statemcp/client';
- * import { SseClientTransport } from '@statemcp/http-transport';
+ * import { SseClientTransport } from '@statemcp/http-transport/client';
  *
  * const client = new Client({ name: 'demo', version: '1.0.0' });
  * await client.connect(new SseClientTransport(new URL('http://127.0.0.1:3000/sse')));

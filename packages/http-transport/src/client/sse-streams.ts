@@ -1,10 +1,12 @@
 /**
- * The SSE streams of a Streamable HTTP client session (digest §5.2): each POST answered with
+ * The SSE streams of a Streamable HTTP client session (MCP 2025-11-25 basic/transports §Streamable
+ * HTTP): each POST answered with
  * a stream, and the standalone GET stream. A cut stream is resumed with GET +
  * `Last-Event-ID`, waiting exactly the server's `retry:` when it sent one, else backing off
  * exponentially with jitter; the attempt counter survives reconnections and is reset only by
  * progress, so a stream that keeps failing ends as `dead` with a typed error instead of
- * looping (rules 81, 83; lesson 14).
+ * looping (MCP 2025-11-25 basic/transports §Resumability and Redelivery, MCP 2025-11-25
+ * basic/transports §Streamable HTTP; lesson 14).
  *
  * A stream that ends before the answers it owed and cannot be resumed reports those request
  * ids as undeliverable; the session settles them with a local error. Nothing here invents a
@@ -18,6 +20,7 @@ import type { StreamableHttpClientTransportOptions, StreamState } from './stream
 import { DEFAULT_MAX_MESSAGE_SIZE, discardBody, hasBody, readSseBody, responseHeader } from './response-body.js';
 import { SseStreamRecord as StreamRecord } from './sse-stream-record.js';
 import { SseParser } from '../shared/sse-parse.js';
+import { LAST_EVENT_ID_HEADER, PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '@statemcp/protocol/internal';
 
 /** What the streams need from their transport. */
 export interface SseStreamsHost {
@@ -147,9 +150,9 @@ export class SseStreams {
     try {
       const headers = await buildHeaders(host.options.headers, {
         accept: 'text/event-stream',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': host.protocolVersion(),
-        'last-event-id': record.lastEventId,
+        [SESSION_ID_HEADER]: sessionId,
+        [PROTOCOL_VERSION_HEADER]: host.protocolVersion(),
+        [LAST_EVENT_ID_HEADER]: record.lastEventId,
       });
       if (!this.#isLive(record)) return;
       response = await host.fetch(url, {

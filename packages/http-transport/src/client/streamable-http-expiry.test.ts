@@ -1,4 +1,4 @@
-/** The Streamable HTTP client when the server forgets the session (rule 73): the transport reports, holds and releases; the session's machine runs the handshake. */
+/** The Streamable HTTP client when the server forgets the session: the transport reports, holds and releases; the session's machine runs the handshake. */
 import { describe, expect, it, vi } from 'vitest';
 import { type StreamableHttpClientTransport } from './streamable-http.js';
 import { SseBody, initializeRequest, initializeResult, initializedNotification, settle, status } from '../../test/fake-http.js';

@@ -1,27 +1,32 @@
 /**
- * The client side of Streamable HTTP (protocol revisions 2025-03-26 … 2025-11-25, digest
- * §5.2), over `fetch`.
+ * The client side of Streamable HTTP, over `fetch`: the session-bearing shape of 2025-03-26 …
+ * 2025-11-25 (MCP 2025-11-25 basic/transports §Streamable HTTP) and the stateless shape of
+ * 2026-07-28 (MCP 2026-07-28 basic/transports/streamable-http).
  *
  * What it does, in the order a connection meets it:
  * - every message is its own POST with `Accept: application/json, text/event-stream`;
- *   202, JSON and SSE answers are all handled (checklist rules 62–64); SSE streams, their
+ *   202, JSON and SSE answers are all handled; SSE streams, their
  *   resumption and the standalone GET stream live in `sse-streams.ts`;
  * - the session id is taken only from the response to `initialize` and echoed on every
  *   later POST, GET and DELETE; `MCP-Protocol-Version` is sent once the session has called
- *   {@link StreamableHttpClientTransport.setProtocolVersion} (rules 70, 71, 75);
+ *   {@link StreamableHttpClientTransport.setProtocolVersion} (MCP 2025-11-25 basic/transports
+ * §Session Management, MCP 2025-11-25 basic/transports §Protocol Version Header);
  * - after `notifications/initialized` it opens the standalone GET stream (405 = the server
- *   offers none) (rule 67);
- * - a 404 for the session id means the server forgot the session (rule 73). The transport
+ *   offers none) (MCP 2025-11-25 basic/transports §Listening for Messages from the Server);
+ * - a 404 for the session id means the server forgot the session (MCP 2025-11-25 basic/transports
+ *   §Session Management). The transport
  *   runs no handshake of its own: it drops the id, holds every later message except
  *   `initialize`, and reports `sink.onSessionExpired()`; the session's machine runs the
  *   handshake again, and once its `notifications/initialized` has gone out the held messages
  *   follow, in order. A 404 again before the new session served anything closes the transport;
  * - an `initialize` POST refused with 400/404/405 falls back to the legacy HTTP+SSE
- *   transport (rule 84, digest §5.4);
+ *   transport (MCP 2025-11-25 basic/transports §Backwards Compatibility, MCP 2026-07-28
+ * basic/versioning §Backward Compatibility);
  * - `close()` DELETEs the session (405 and failures tolerated, bounded by a timer) and
- *   aborts every stream (rule 74);
+ *   aborts every stream (MCP 2025-11-25 basic/transports §Session Management);
  * - the 2026-07-28 shape (a request whose `_meta` names a revision with routing headers,
- *   digest §5.3): no session id, `MCP-Protocol-Version` from the `_meta`, `Mcp-Method`,
+ *   MCP 2026-07-28 basic/transports/streamable-http): no session id, `MCP-Protocol-Version` from
+ * the `_meta`, `Mcp-Method`,
  *   `Mcp-Name`, `Mcp-Param-*` (`routing-headers.ts`); tools with invalid `x-mcp-header`
  *   annotations are left out of `tools/list` results. With no handshake there is no GET
  *   stream and no session to DELETE.
@@ -34,7 +39,6 @@ import {
   InvalidStateError,
   TransportError,
   isJsonObject,
-  isRequestId,
   parseJson,
   systemClock,
   type Clock,
@@ -44,6 +48,7 @@ import {
   type TransportCloseInfo,
   type TransportSink,
 } from '@statemcp/protocol';
+import { isRequestId } from '@statemcp/protocol/internal';
 import { AbortScope, type ScopedSignal } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
@@ -73,7 +78,7 @@ const DONE: PostOutcome = Object.freeze({ kind: 'done' });
  * @example
  * ```ts
  * import { Client } from '@statemcp/client';
- * import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+ * import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
  *
  * const transport = new StreamableHttpClientTransport(new URL('http://127.0.0.1:3000/mcp'), {
  *   headers: async () => ({ authorization: `Bearer ${await getToken()}` }),
@@ -283,7 +288,8 @@ export class StreamableHttpClientTransport implements Transport {
 
   async #post(message: JsonRpcMessage): Promise<PostOutcome> {
     const isInitialize = isRequestWithMethod(message, 'initialize');
-    // Modern era (the request's `_meta` names a revision with routing headers): no session, routing headers (§5.3).
+    // Modern era (the request's `_meta` names a revision with routing headers): no session,
+    // routing headers (MCP 2026-07-28 basic/transports/streamable-http).
     const modern = routedVersion(message);
     const sessionId = isInitialize || modern !== undefined ? undefined : this.#sessionId;
     const url = this.#url.href;
@@ -403,7 +409,8 @@ export class StreamableHttpClientTransport implements Transport {
 
   /**
    * Modern era: a request is cancelled by closing its POST and response stream, which the
-   * server treats as cancellation (digest §5.3); no `notifications/cancelled` is posted.
+   * server treats as cancellation (MCP 2026-07-28 basic/transports/streamable-http); no
+   * `notifications/cancelled` is posted.
    * True when `message` was such a cancellation.
    */
   #cancelModern(message: JsonRpcMessage): boolean {
@@ -454,7 +461,8 @@ export class StreamableHttpClientTransport implements Transport {
         answered?.delete(item.id);
         this.#streams.answered(item.id);
         this.#modernRequests.delete(item.id);
-        // HTTP clients leave out tools whose `x-mcp-header` annotations break the rules (digest §5.3), with a warning.
+        // HTTP clients leave out tools whose `x-mcp-header` annotations break the rules (MCP
+        // 2026-07-28 basic/transports/streamable-http), with a warning.
         if (this.#toolLists.delete(item.id) && isJsonObject(item.result)) {
           const warn = (tool: string, why: string): void => this.#sink()?.onError?.(new TransportError(`Left out tool ${JSON.stringify(tool)} from tools/list: ${why}`));
           delivered = { ...item, result: this.#paramHeaders.screen(item.result, warn) };

@@ -1,6 +1,7 @@
 /**
  * The Streamable HTTP client transport's own state: its mode, what one POST came to, and the
- * messages held while a session the server forgot is being replaced (digest §5.2, rule 73).
+ * messages held while a session the server forgot is being replaced (MCP 2025-11-25
+ * basic/transports §Streamable HTTP, MCP 2025-11-25 basic/transports §Session Management).
  */
 import { isJsonObject, type JsonRpcMessage, type TransportSink } from '@statemcp/protocol';
 import { isNotificationWithMethod } from './message-kinds.js';

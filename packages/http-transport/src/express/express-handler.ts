@@ -17,7 +17,7 @@ import type { HandleRequestOptions, StreamableHttpServer } from '../server/serve
  * ```ts
  * import express from 'express';
  * import { McpServer } from '@statemcp/server';
- * import { createStreamableHttpServer } from '@statemcp/http-transport';
+ * import { createStreamableHttpServer } from '@statemcp/http-transport/server';
  * import { createExpressHandler } from '@statemcp/http-transport/express';
  *
  * const server = new McpServer({ name: 'demo', version: '1.0.0' });

@@ -33,7 +33,7 @@ export interface FastifyMcpOptions {
  * ```ts
  * import Fastify from 'fastify';
  * import { McpServer } from '@statemcp/server';
- * import { createStreamableHttpServer } from '@statemcp/http-transport';
+ * import { createStreamableHttpServer } from '@statemcp/http-transport/server';
  * import { createFastifyPlugin } from '@statemcp/http-transport/fastify';
  *
  * const server = new McpServer({ name: 'demo', version: '1.0.0' });

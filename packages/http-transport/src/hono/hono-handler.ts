@@ -49,7 +49,7 @@ async function cachedBody(c: Context): Promise<unknown> {
  * import { Hono } from 'hono';
  * import { serve } from '@hono/node-server';
  * import { McpServer } from '@statemcp/server';
- * import { createStreamableHttpServer } from '@statemcp/http-transport';
+ * import { createStreamableHttpServer } from '@statemcp/http-transport/server';
  * import { createHonoHandler } from '@statemcp/http-transport/hono';
  *
  * const server = new McpServer({ name: 'demo', version: '1.0.0' });

@@ -5,7 +5,7 @@
  * version of such a request is `resolveRequestVersion`'s, the rule the session's connection
  * machine and `server/discover` read too.
  */
-import { resolveRequestVersion, servedStatelessVersions, type VersionResolution } from '@statemcp/protocol';
+import { resolveRequestVersion, servedStatelessVersions, type VersionResolution } from '@statemcp/protocol/internal';
 import type { InboundRequest } from './inbound.js';
 import { metaVersionOf } from './modern-headers.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './server-options.js';

@@ -1,5 +1,5 @@
 /**
- * Resumability storage for Streamable HTTP (digest §5.2 "Resumability / redelivery").
+ * Resumability storage for Streamable HTTP (MCP 2025-11-25 basic/transports §Resumability and Redelivery).
  *
  * Every message the server writes on an SSE stream is first appended here and gets an event
  * id that encodes its stream (`<streamId>:<seq>`), so a client that lost the connection can

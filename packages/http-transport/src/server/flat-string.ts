@@ -1,6 +1,6 @@
 /**
  * Node builds `crypto.randomUUID()` by concatenating its hex pairs: the string it returns is a
- * tree of ≈20 cons strings (≈490 B of heap instead of 56) until something flattens it. Reading
+ * tree of cons strings, several times the heap of the flat string, until something flattens it. Reading
  * one character makes V8 flatten it in place, so a long-lived id (a session's, a transport's
  * key) holds one flat string and the tree becomes garbage.
  */

@@ -4,7 +4,8 @@
  * empty replies. Everything is a web `Response`;
  * the node:http front door writes it out.
  */
-import { errorResponse as jsonRpcError, type RequestId } from '@statemcp/protocol';
+import { type RequestId } from '@statemcp/protocol';
+import { errorResponse as jsonRpcError } from '@statemcp/protocol/internal';
 import type { ServerResponse } from 'node:http';
 import type { SseConnection } from './sse-connection.js';
 
@@ -37,9 +38,8 @@ export function toResponse(answer: HttpAnswer): Response {
  * A request's JSON answer (`enableJsonResponse`, and every 2026-07-28 answer): its status,
  * headers and body text. The node:http front door writes it with one `end()` (`attach`); the
  * web `Response` is built only when a fetch front door (or a step that edits the answer, such
- * as setting the session id on an `initialize` answer) asks for it. Building it for every
- * answer cost ≈10 % of the server CPU of a stateless 2026-07-28 call (a web stream, undici's
- * `Response` and its headers), and node:http never read it.
+ * as setting the session id on an `initialize` answer) asks for it: node:http never reads it,
+ * and a web stream, undici's `Response` and its headers are a large share of a small answer.
  */
 export class JsonAnswer {
   /** The HTTP status (200, or the status a 2026-07-28 error maps to). */
@@ -120,7 +120,8 @@ export function emptyResponse(status: number, headers?: Record<string, string>):
 }
 
 /**
- * The HTTP status of a 2026-07-28 answer that is a JSON-RPC error (digest §3.4): 404 for an
+ * The HTTP status of a 2026-07-28 answer that is a JSON-RPC error (MCP 2026-07-28
+ * basic/transports/streamable-http): 404 for an
  * unknown method, 400 for a malformed request, bad params or `_meta`, a header mismatch, a
  * missing client capability or an unsupported version; 200 for anything else (an error the
  * request's handler produced is still a delivered answer).

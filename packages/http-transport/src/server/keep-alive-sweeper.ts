@@ -1,7 +1,7 @@
 /**
- * SSE keep-alive comments on one timer for many connections. A timer per open stream cost
- * every idle session a `Timeout`, its callback and the callback's context (≈200 B); the
- * connections that share a clock and an interval share one sweeper instead.
+ * SSE keep-alive comments on one timer for many connections: rather than a `Timeout`, a
+ * callback and its context held by every idle session, the connections that share a clock and
+ * an interval share one sweeper.
  *
  * Each connection keeps its own due time (opened + interval, then fired + interval), so each
  * still gets its comment every interval, in the phase it was opened in. Due times are set to

@@ -1,5 +1,6 @@
 /**
- * The per-session Transport of the deprecated HTTP+SSE transport (2024-11-05, digest §5.1),
+ * The per-session Transport of the deprecated HTTP+SSE transport (2024-11-05, MCP 2024-11-05
+ * basic/transports §HTTP with SSE),
  * for old clients. The client GETs the SSE endpoint; the first event is `endpoint` with the
  * URI to POST to (carrying `sessionId`); every server message is a `message` event on that
  * one stream; each client message is a POST answered with 202. The session lives exactly as

@@ -153,7 +153,7 @@ describe('README Shared state section', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const block = /### Shared state for several instances[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
-    const importLine = "import { InMemoryMessageBus, InMemorySessionStore, busChannel } from '@statemcp/http-transport';\n";
+    const importLine = "import { InMemoryMessageBus, InMemorySessionStore, busChannel } from '@statemcp/http-transport/server';\n";
     expect(block).toContain(importLine);
     const body = (block ?? '').replace(importLine, '');
     const lines: unknown[][] = [];

@@ -9,21 +9,10 @@
  * Comparing `Mcp-Param-*` values with the arguments needs the tool's annotations: the server role
  * does it (`tools/call`).
  */
-import { ErrorCode, PROTOCOL_VERSION_META_KEY, decodeHeaderValue, isJsonObject, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
+import { ErrorCode, PROTOCOL_VERSION_META_KEY, isJsonObject, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
+import { METHOD_HEADER, NAME_HEADER, PARAM_HEADER_PREFIX, PROTOCOL_VERSION_HEADER, decodeHeaderValue, nameParamOf } from '@statemcp/protocol/internal';
 import { errorResponse } from './http-response.js';
 import type { InboundRequest } from './inbound.js';
-import { PROTOCOL_VERSION_HEADER } from './server-options.js';
-
-/** Methods whose `Mcp-Name` header mirrors a param, and which param. */
-const NAME_PARAM: ReadonlyMap<string, string> = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
-  // the tasks extension (SEP-2663): Mcp-Name = params.taskId
-  ['tasks/get', 'taskId'],
-  ['tasks/update', 'taskId'],
-  ['tasks/cancel', 'taskId'],
-]);
 
 /** The version a request names in its `_meta`, if any. */
 export function metaVersionOf(message: unknown): string | undefined {
@@ -41,20 +30,20 @@ export function headerMismatch(inbound: InboundRequest, message: JsonRpcMessage,
   if (version === undefined || version === '') return refuse('MCP-Protocol-Version is required');
   const declared = metaVersionOf(message);
   if (declared !== undefined && declared !== version) return refuse(`MCP-Protocol-Version ${version} differs from the _meta protocolVersion ${declared}`);
-  const method = inbound.header('mcp-method')?.trim();
+  const method = inbound.header(METHOD_HEADER)?.trim();
   if (method === undefined || method === '') return refuse('Mcp-Method is required');
   const bodyMethod = 'method' in message ? message.method : undefined;
   if (method !== bodyMethod) return refuse(`Mcp-Method ${method} differs from the body method ${String(bodyMethod)}`);
-  const param = NAME_PARAM.get(method);
+  const param = nameParamOf(method);
   const params = 'params' in message ? message.params : undefined;
   const value = param === undefined || !isJsonObject(params) ? undefined : Object.hasOwn(params, param) ? params[param] : undefined;
-  const rawName = inbound.header('mcp-name');
+  const rawName = inbound.header(NAME_HEADER);
   if (typeof value === 'string') {
     if (rawName === undefined) return refuse(`Mcp-Name is required for ${method}`);
     if (decodeHeaderValue(rawName) !== value) return refuse(`Mcp-Name differs from params.${param ?? 'name'}`);
   }
   for (const [name, raw] of Object.entries(inbound.headerRecord())) {
-    if (name.startsWith('mcp-param-') && decodeHeaderValue(raw) === undefined) return refuse(`${name} is not a valid header value`);
+    if (name.startsWith(PARAM_HEADER_PREFIX) && decodeHeaderValue(raw) === undefined) return refuse(`${name} is not a valid header value`);
   }
   return undefined;
 }

@@ -7,15 +7,8 @@
  * never looks at the raw body again. Whether a batch is allowed at all depends on the
  * revision, decided once the version of the request is known ({@link batchRule}).
  */
-import {
-  batchRefusal,
-  classifyMessage,
-  initializeInBatch,
-  nestedBatch,
-  type JsonRpcErrorObject,
-  type JsonRpcMessage,
-  type RequestId,
-} from '@statemcp/protocol';
+import { type JsonRpcErrorObject, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
+import { batchRefusal, classifyMessage, initializeInBatch, nestedBatch } from '@statemcp/protocol/internal';
 import { errorResponse } from './http-response.js';
 
 /** One POST body, classified. */

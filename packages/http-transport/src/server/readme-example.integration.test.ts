@@ -18,7 +18,7 @@ describe('README Server section', () => {
   it('shows the example verbatim, with the published import path', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const example = readFileSync(new URL('../../examples/server.ts', import.meta.url), 'utf8')
-      .replace("'../src/server/index.js'", "'@statemcp/http-transport'")
+      .replace("'../src/server/index.js'", "'@statemcp/http-transport/server'")
       .trim();
     expect(readme).toContain(example);
   });

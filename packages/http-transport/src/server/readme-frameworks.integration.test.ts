@@ -16,8 +16,7 @@ describe('README Frameworks section', () => {
   it('shows the example verbatim, with the published import paths', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const example = readFileSync(new URL('../../examples/frameworks.ts', import.meta.url), 'utf8')
-      .replace("'../src/index.js'", "'@statemcp/http-transport'")
-      .replace(/'\.\.\/src\/(express|fastify|hono)\/index\.js'/g, "'@statemcp/http-transport/$1'")
+      .replace(/'\.\.\/src\/(server|client|express|fastify|hono)\/index\.js'/g, "'@statemcp/http-transport/$1'")
       .trim();
     expect(readme).toContain(example);
   });

@@ -10,10 +10,12 @@ import type { HostGuardOptions } from './host-guard.js';
 import type { PrincipalOf } from './session-principal.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
 
-/** The header carrying the session id (case-insensitive; `MCP-Session-Id` in 2025-11-25). */
-export const SESSION_ID_HEADER = 'mcp-session-id';
-/** The header carrying the negotiated protocol version (2025-06-18+). */
-export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+/**
+ * The header names `SESSION_ID_HEADER` (`mcp-session-id`; `MCP-Session-Id` in 2025-11-25) and
+ * `PROTOCOL_VERSION_HEADER` (`mcp-protocol-version`, 2025-06-18+), lower case as
+ * HTTP header names compare case-insensitively.
+ */
+export { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '@statemcp/protocol/internal';
 
 /**
  * The result of an {@link StreamableHttpServerOptions.authenticate} hook: any value is the
@@ -101,12 +103,15 @@ export interface StreamableHttpServerOptions {
   path?: string;
   /**
    * Stateless mode: no sessions, a fresh transport per request, server-to-client requests
-   * fail at once (`NoReturnChannelError`), GET and DELETE answer 405.
+   * fail at once (`NoReturnChannelError`), GET and DELETE answer 405. The one way to ask for it.
    */
   stateless?: boolean;
   /**
-   * Session id generator (default `crypto.randomUUID`). For compatibility with the official
-   * SDK, passing `sessionIdGenerator: undefined` explicitly selects stateless mode.
+   * Session id generator (default `crypto.randomUUID`).
+   *
+   * @deprecated as a stateless switch: `sessionIdGenerator: undefined` written out (the official
+   * SDK's spelling) still selects stateless mode, as an alias of `stateless: true`; write
+   * `stateless: true` instead. A generator function is not deprecated.
    */
   sessionIdGenerator?: (() => string) | undefined;
   /** Answer requests with one JSON body instead of an SSE stream. Default false. */

@@ -1,9 +1,9 @@
 /**
- * The built-in HTTP session manager (lessons row 15: sessions that are never reaped are the
+ * The built-in HTTP session manager (sessions that are never reaped are the
  * commonest production OOM of other SDKs).
  *
  * - ids are minted by a generator (default `crypto.randomUUID`, 122 random bits) and must
- *   be visible ASCII (0x21–0x7E, digest §5.2 "Sessions");
+ *   be visible ASCII (0x21–0x7E, MCP 2025-11-25 basic/transports §Session Management);
  * - a session idle for longer than `idleTimeoutMs` (no request, no open connection) is
  *   evicted by a sweep that runs on a housekeeping timer (it never keeps a process alive)
  *   and before each admission;

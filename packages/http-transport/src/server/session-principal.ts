@@ -22,7 +22,8 @@
  * The principal is a SHA-256 digest of that identity (`sha256:<hex>`), so session records shared
  * through a store (e.g. Redis) hold no token, claim or user name in the clear.
  */
-import { InvalidArgumentError, isAuthInfo } from '@statemcp/protocol';
+import { InvalidArgumentError } from '@statemcp/protocol';
+import { isAuthInfo } from '@statemcp/protocol/internal';
 
 /** Names the principal of some auth info; `undefined` leaves the session unbound (anonymous). */
 export type PrincipalOf = (authInfo: unknown) => string | undefined | Promise<string | undefined>;
@@ -35,7 +36,7 @@ export type PrincipalOf = (authInfo: unknown) => string | undefined | Promise<st
  *
  * @example
  * ```ts
- * import { sessionPrincipal } from '@statemcp/http-transport';
+ * import { sessionPrincipal } from '@statemcp/http-transport/server';
  *
  * const alice = await sessionPrincipal({ sub: 'alice', iss: 'https://id.example.com', exp: 1 });
  * alice === (await sessionPrincipal({ sub: 'alice', iss: 'https://id.example.com', exp: 2 })); // true

@@ -4,7 +4,8 @@
  * stream, a JSON exchange, the standalone GET stream) and how each is made, and what the server
  * hands over per POST.
  */
-import { hasFeature, type AdoptedSession, type Clock, type InboundContext, type JsonRpcMessage, type JsonRpcResponse, type RequestId, type Transport } from '@statemcp/protocol';
+import { type Clock, type InboundContext, type JsonRpcMessage, type JsonRpcResponse, type RequestId, type Transport } from '@statemcp/protocol';
+import { hasFeature, type AdoptedSession } from '@statemcp/protocol/internal';
 import { JsonAnswer, modernErrorStatus, type HttpAnswer } from './http-response.js';
 import type { EventStore } from './event-store.js';
 import type { HttpServerSessionTransport } from './session-transport.js';

@@ -26,8 +26,6 @@ import {
   ErrorCode,
   NoReturnChannelError,
   TransportError,
-  hasFeature,
-  requestIdInUse,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type RequestId,
@@ -35,6 +33,7 @@ import {
   type TransportCloseInfo,
   type TransportSink,
 } from '@statemcp/protocol';
+import { hasFeature, requestIdInUse } from '@statemcp/protocol/internal';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
 import { forgetStreams, replayEnded, replayStream, trackRequests, writeReplayed } from './event-replay.js';
 import { HttpErrorCode, emptyResponse, errorResponse, type HttpAnswer } from './http-response.js';

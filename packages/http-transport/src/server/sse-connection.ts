@@ -2,7 +2,8 @@
  * One open SSE *connection*: the server writes encoded event blocks into it, and one of the
  * two front doors carries them to the client. A connection is not a logical stream: a logical
  * stream (one POST's replies, or the standalone GET stream) can live across several
- * connections when the client resumes with `Last-Event-ID` (digest §5.2).
+ * connections when the client resumes with `Last-Event-ID` (MCP 2025-11-25 basic/transports
+ * §Streamable HTTP).
  *
  * Where the bytes go is the connection's target, chosen once by the front door that answers:
  *

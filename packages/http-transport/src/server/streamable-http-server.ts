@@ -29,7 +29,8 @@
  * DELETE:   stateless or modern (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
-import { ErrorCode, DEFAULT_HTTP_ASSUMED_VERSION, systemClock, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
+import { ErrorCode, systemClock, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
+import { DEFAULT_HTTP_ASSUMED_VERSION } from '@statemcp/protocol/internal';
 import { createAuthGate, type Admitted } from './auth-gate.js';
 import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
 import { createEraRouting } from './era-routing.js';
@@ -57,7 +58,7 @@ import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.
  *
  * @example
  * ```ts
- * import { createStreamableHttpServer, InMemoryEventStore } from '@statemcp/http-transport';
+ * import { createStreamableHttpServer, InMemoryEventStore } from '@statemcp/http-transport/server';
  *
  * const mcp = createStreamableHttpServer({
  *   connect: (transport) => mcpServer.connect(transport),

@@ -5,7 +5,8 @@
  * on one in-memory connection alike; `server/discover` lists both; and a version no revision
  * describes is refused with the same -32022 by the HTTP server, the session and discovery.
  */
-import { InMemoryTransport, getRevision, registerRevision, type JsonObject, type JsonRpcMessage, type Revision } from '@statemcp/protocol';
+import { InMemoryTransport, type JsonObject, type JsonRpcMessage } from '@statemcp/protocol';
+import { getRevision, registerRevision, type Revision } from '@statemcp/protocol/internal';
 import { McpServer } from '@statemcp/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServerOptions } from './index.js';

@@ -15,7 +15,7 @@
  * `MessageTooLargeError` — a server that never ends a line or an event cannot make the reader
  * buffer without end.
  */
-import { tooLargeError } from '@statemcp/protocol';
+import { tooLargeError } from '@statemcp/protocol/internal';
 
 
 /** One dispatched event. */

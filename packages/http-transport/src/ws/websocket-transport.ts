@@ -9,7 +9,6 @@ import {
   ConnectionClosedError,
   InvalidStateError,
   TransportError,
-  isAuthInfo,
   type InboundContext,
   type JsonRpcMessage,
   type Transport,
@@ -17,6 +16,7 @@ import {
   systemClock,
   type Clock,
 } from '@statemcp/protocol';
+import { isAuthInfo } from '@statemcp/protocol/internal';
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 

@@ -1,5 +1,6 @@
 /**
- * Extensions in capabilities (digest §6.3, SEP-1724): a side supports extension `id` when its
+ * Extensions in capabilities (MCP 2026-07-28 basic/versioning, SEP-1724): a side supports
+ * extension `id` when its
  * capabilities list `extensions[id]` (an object of settings, `{}` for none). The 2026-07-28
  * revision defines the `extensions` capability; extensions shipped before it (MCP Apps) use the
  * same key at every revision, and a few legacy peers put it under `experimental[id]`, which is

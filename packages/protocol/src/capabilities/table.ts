@@ -1,5 +1,5 @@
 /**
- * The one table of which capability each method needs, in both directions (digest §1.1
+ * The one table of which capability each method needs, in both directions (MCP 2025-11-25 basic/lifecycle
  * Capability negotiation). For a request the capability belongs to the receiver (the
  * server must declare `tools` to be sent `tools/list`); for a notification it belongs to
  * the sender (a server sends `notifications/tools/list_changed` only if it declared
@@ -82,7 +82,7 @@ export function capabilityFor(method: string, version: string, receiver: Role): 
   // Method names come off the wire: own entries only (`constructor` is no task method).
   const task = Object.hasOwn(TASK_METHODS, method) ? TASK_METHODS[method] : undefined;
   if (task !== undefined && hasFeature(version, 'tasks')) return req(receiver, task);
-  // 2026-07-28: the tasks extension's methods need the server to list the extension (§7.5).
+  // 2026-07-28: the tasks extension's methods need the server to list the extension (SEP-2663).
   if (EXTENSION_TASK_METHODS.has(method) && hasFeature(version, 'perRequestMeta')) return req('server', ['extensions', TASKS_EXTENSION_ID]);
   if (task !== undefined) return req(receiver, task);
   const requirement = Object.hasOwn(METHOD_CAPABILITIES, method) ? METHOD_CAPABILITIES[method] : undefined;

@@ -82,7 +82,7 @@ describe('errors', () => {
   });
 
   describe('toWireError', () => {
-    it('keeps JSON-RPC codes, maps invalid arguments to -32602 and anything else to -32603 (lessons #12)', () => {
+    it('keeps JSON-RPC codes, maps invalid arguments to -32602 and anything else to -32603', () => {
       expect(toWireError(new JsonRpcError(-32002, 'Resource not found', { uri: 'x' })).toJSON()).toEqual({ code: -32002, message: 'Resource not found', data: { uri: 'x' } });
       expect(toWireError(new TypeError('bad')).code).toBe(-32603);
       expect(toWireError(new CapabilityNotSupportedError('x', 'y')).code).toBe(-32603);

@@ -1,5 +1,5 @@
 /**
- * One error family with two kinds (architecture §5):
+ * One error family with two kinds (docs/guide/errors.md):
  * - {@link JsonRpcError}: a wire error with a numeric code, crossing the wire either way;
  * - {@link McpError} subclasses with a stable string `code`: local errors that never pretend
  *   to come from the peer (timeouts, cancellation, closed connections, wrong state, …).
@@ -349,8 +349,8 @@ export const NoReturnChannelError = localClass('NoReturnChannelError', LocalErro
 /** Authentication or authorization was refused (HTTP 401/403). */
 export const AuthRequiredError = localClass('AuthRequiredError', LocalErrorCode.AuthRequired);
 /**
- * A modern-era request kept answering `input_required` (Multi Round-Trip Requests, digest
- * §6.6) past the client's `maxInputRounds`; the request is abandoned.
+ * A modern-era request kept answering `input_required` (Multi Round-Trip Requests,
+ * MCP 2026-07-28 basic/patterns/mrtr) past the client's `maxInputRounds`; the request is abandoned.
  */
 export const InputRoundsExceededError = localClass('InputRoundsExceededError', LocalErrorCode.InputRoundsExceeded);
 /** An invalid argument passed to an API of this SDK (e.g. non-increasing progress). */

@@ -1,5 +1,5 @@
 /**
- * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663, digest §7.5): the wire shapes
+ * The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663): the wire shapes
  * of a 2026-07-28 task and of `tasks/get`, `tasks/update`, `tasks/cancel` and
  * `notifications/tasks`, and the negotiation check. A server MAY answer a `tools/call` with a
  * `TaskCreatedResult` (`resultType: "task"`, the task's fields inline) only when the request's

@@ -1,7 +1,8 @@
 /**
  * JSON Schema validation shared by the role layers: a client checks `structuredContent`
  * against a tool's `outputSchema`, a server checks arguments against a raw JSON Schema
- * `inputSchema`. The dialect follows `$schema`, 2020-12 when absent (digest §4.5: MUST
+ * `inputSchema`. The dialect follows `$schema`, 2020-12 when absent (MCP 2025-11-25 basic/index
+ * §JSON Schema Usage: MUST
  * support 2020-12); an unknown dialect or an uncompilable schema yields a check that always
  * fails with a clear reason instead of silently passing. Network `$ref`s are never fetched.
  */

@@ -1,8 +1,9 @@
 /**
  * The JSON-RPC envelope rules that more than one layer enforces — the session runner for
  * in-process and stream transports, the HTTP server before it routes a POST — decided and
- * worded here once, so a peer gets the same -32600 whichever layer caught it (digest §4.2,
- * rules 8–10; JSON-RPC 2.0 §4: ids of requests in flight are unique).
+ * worded here once, so a peer gets the same -32600 whichever layer caught it (MCP 2025-03-26 basic §Batching,
+ * MCP 2025-03-26 basic §Batching, MCP 2025-06-18 changelog (batching removed); JSON-RPC 2.0 §4:
+ * ids of requests in flight are unique).
  */
 import { hasFeature } from '../revisions/registry.js';
 import { ErrorCode, type JsonRpcErrorObject, type RequestId } from './messages.js';

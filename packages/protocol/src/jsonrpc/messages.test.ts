@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { batchPolicy, classifyMessage, errorResponse, parseJson } from './messages.js';
+import { readFileSync } from 'node:fs';
+import { classifyMessage, errorResponse, parseJson } from './messages.js';
 
 describe('classifyMessage', () => {
   it('classifies requests, notifications, results and errors', () => {
@@ -39,13 +40,6 @@ describe('parseJson', () => {
   });
 });
 
-describe('batchPolicy', () => {
-  it('accepts batches only at 2025-03-26', () => {
-    expect(batchPolicy('2025-03-26')).toBe('accept');
-    for (const v of ['2024-11-05', '2025-06-18', '2025-11-25', undefined]) expect(batchPolicy(v)).toBe('reject');
-  });
-});
-
 describe('errorResponse', () => {
   it('carries "id": null when the id could not be read (JSON-RPC 2.0 §5)', () => {
     expect(errorResponse(undefined, { code: -32700, message: 'Parse error' })).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
@@ -55,5 +49,12 @@ describe('errorResponse', () => {
   it('carries the id when it could be read', () => {
     expect(errorResponse(0, { code: -32602, message: 'Invalid params' })).toMatchObject({ id: 0 });
     expect(errorResponse('a', { code: -32602, message: 'Invalid params' })).toMatchObject({ id: 'a' });
+  });
+});
+
+describe('the layer', () => {
+  it('imports no other module, so classifying a message loads no revision schemas', () => {
+    const source = readFileSync(new URL('./messages.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/^import\s/m);
   });
 });

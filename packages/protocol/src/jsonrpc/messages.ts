@@ -1,12 +1,11 @@
 /**
  * JSON-RPC 2.0 message shapes as MCP uses them, and the hand-written classifier that sorts
  * any inbound value into request / notification / result / error, or rejects it with the
- * exact JSON-RPC code. This is the one envelope check per message (architecture §8): params
+ * exact JSON-RPC code. This is the one envelope check per message: params
  * are validated later, once, against the negotiated revision's schema.
  */
-import { hasFeature } from '../revisions/registry.js';
 
-/** A request id: a string or an integer. Never `null` (spec: basic/index, rule 1). */
+/** A request id: a string or an integer. Never `null` (MCP 2025-11-25 basic/index §Messages). */
 export type RequestId = string | number;
 
 /** The JSON value space, for params and results that are passed through untouched. */
@@ -110,7 +109,7 @@ function invalid(reason: string, id: RequestId | undefined, reply = true): Class
 /**
  * Sorts one parsed JSON value into a JSON-RPC message kind without throwing.
  * Arrays come back as `batch`; whether a batch is legal depends on the revision
- * (see {@link batchPolicy}) and is for the caller to decide.
+ * (`batchRefusal` in `envelope-rules.ts`) and is for the caller to decide.
  */
 export function classifyMessage(value: unknown): Classified {
   if (Array.isArray(value)) return { kind: 'batch', items: value };
@@ -173,14 +172,6 @@ export function parseJson(text: string): Parsed {
   } catch (error) {
     return { ok: false, code: ErrorCode.ParseError, reason: error instanceof Error ? error.message : 'Invalid JSON' };
   }
-}
-
-/**
- * How a revision treats JSON-RPC batches: `2025-03-26` MUST receive them (and `initialize`
- * must not be in one); every other revision rejects a batch array (digest §4.2, rules 8–10).
- */
-export function batchPolicy(version: string | undefined): 'accept' | 'reject' {
-  return hasFeature(version, 'batching') ? 'accept' : 'reject';
 }
 
 /**

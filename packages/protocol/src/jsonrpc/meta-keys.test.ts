@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isReservedMetaKey, isValidMetaKey } from './meta-keys.js';
 
 describe('meta keys', () => {
-  it('rule 15: keys the SDK generates follow the prefix/name grammar', () => {
+  it('keys the SDK generates follow the prefix/name grammar', () => {
     for (const key of ['progressToken', 'io.modelcontextprotocol/related-task', 'io.modelcontextprotocol/model-immediate-response', 'com.example/x_y.z', 'a/']) {
       expect(isValidMetaKey(key), key).toBe(true);
     }
@@ -11,7 +11,7 @@ describe('meta keys', () => {
     }
   });
 
-  it('rule 16: 2025-11-25 reserves io.modelcontextprotocol/ and dev.mcp/ but not com.example.mcp/', () => {
+  it('2025-11-25 reserves io.modelcontextprotocol/ and dev.mcp/ but not com.example.mcp/', () => {
     expect(isReservedMetaKey('io.modelcontextprotocol/related-task', '2025-11-25')).toBe(true);
     expect(isReservedMetaKey('dev.mcp/x', '2025-11-25')).toBe(true);
     expect(isReservedMetaKey('com.example.mcp/x', '2025-11-25')).toBe(false);

@@ -1,5 +1,5 @@
 /**
- * The `_meta` key grammar of 2025-06-18 and later (digest §4.3): an optional prefix of
+ * The `_meta` key grammar of 2025-06-18 and later (MCP 2025-11-25 basic/index §_meta): an optional prefix of
  * dot-separated labels ending in `/`, then a name. Labels start with a letter, end with a
  * letter or digit, and hold letters, digits and hyphens; a non-empty name starts and ends
  * alphanumeric and may hold `-`, `_`, `.` inside.
@@ -19,14 +19,14 @@ function split(key: string): { labels: string[] | undefined; name: string } {
   return { labels: key.slice(0, slash).split('.'), name: key.slice(slash + 1) };
 }
 
-/** True when `key` follows the `_meta` key grammar (rule 15). */
+/** True when `key` follows the `_meta` key grammar (MCP 2025-11-25 basic/index §_meta). */
 export function isValidMetaKey(key: string): boolean {
   const { labels, name } = split(key);
   if (labels !== undefined && !labels.every((label) => LABEL.test(label))) return false;
   return NAME.test(name);
 }
 
-/** True when `key`'s prefix is reserved for the protocol in `version` (rule 16). */
+/** True when `key`'s prefix is reserved for the protocol in `version` (MCP 2025-11-25 basic/index §_meta). */
 export function isReservedMetaKey(key: string, version: string): boolean {
   const { labels } = split(key);
   if (labels === undefined) return false;

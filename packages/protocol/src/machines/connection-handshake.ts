@@ -1,5 +1,6 @@
 /**
- * The connection machine's rows for the states before Operating (digest §1.1): Uninitialized,
+ * The connection machine's rows for the states before Operating (MCP 2025-11-25 basic/lifecycle):
+ * Uninitialized,
  * Initializing (a handshake in flight, a session being resumed after it expired, or — modern
  * era, client — `server/discover` in flight) and Initialized. Pure: no I/O, no clock.
  */
@@ -35,7 +36,7 @@ import type { ConnectionEffect, PeerInfo } from './connection-types.js';
 export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   outboundRequest: {
     to: ['initializing'],
-    spec: 'digest §1.1 Initialization; rules 17, 23, 24, 50; §5.4, §6.4 (modern discovery)',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Initialization, MCP 2025-11-25 basic/utilities/ping; MCP 2026-07-28 basic/versioning §Backward Compatibility, MCP 2026-07-28 server/discover (modern discovery)',
     doc: 'client: initialize starts the handshake, server/discover the modern discovery; ping is always allowed; anything else is refused, or held in the ledger until Operating when it may wait',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
@@ -51,7 +52,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   },
   inboundRequest: {
     to: ['initializing', 'operating'],
-    spec: 'digest §1.1; rules 1 (lessons), 50; lessons #1; §5.4 dual-era server, §6.1',
+    spec: 'MCP 2025-11-25 basic/lifecycle; MCP 2025-11-25 basic/index §Messages, basic/utilities/ping; MCP 2026-07-28 basic/versioning §Backward Compatibility dual-era server, MCP 2026-07-28 basic/index §Statelessness',
     doc: 'server: initialize starts the handshake; a request whose _meta names a served modern version starts operating (another version: -32022); ping is answered; any other request gets an error reply and no handler runs',
     apply(state, event) {
       const modern = selfDescribedStart(state, event);
@@ -65,7 +66,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   },
   outboundNotification: {
     to: [],
-    spec: 'digest §1.1 Traffic allowed before initialization',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Initialization',
     doc: 'server may send log notifications; nothing else before the handshake',
     apply(state, event) {
       if (state.config.role === 'server' && event.method === LOG_MESSAGE) return step(state, accept);
@@ -74,7 +75,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   },
   inboundNotification: {
     to: [],
-    spec: 'digest §1.1; rule 7',
+    spec: 'MCP 2025-11-25 basic/lifecycle; MCP 2025-11-25 basic/index §Messages',
     doc: 'notifications before the handshake are dropped (never answered); a client accepts server log messages',
     apply(state, event) {
       if (state.config.role === 'client' && event.method === LOG_MESSAGE) return step(state, accept);
@@ -83,26 +84,26 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   },
   initializeSucceeded: {
     to: [],
-    spec: 'digest §1.1',
+    spec: 'MCP 2025-11-25 basic/lifecycle',
     doc: 'no handshake in flight: ignored',
     apply: (state) => step(state, ignore('no initialize in flight')),
   },
   initializeFailed: {
     to: [],
-    spec: 'digest §1.1',
+    spec: 'MCP 2025-11-25 basic/lifecycle',
     doc: 'no handshake in flight: ignored',
     apply: (state) => step(state, ignore('no initialize in flight')),
   },
   sessionAssumed: {
     to: ['operating'],
-    spec: 'digest §5.2 (stateless Streamable HTTP: the handshake was answered on another request)',
+    spec: 'MCP 2025-11-25 basic/transports §Streamable HTTP (stateless Streamable HTTP: the handshake was answered on another request)',
     doc: 'a stateless exchange starts operating at the version its transport carries',
     apply: (state, event) =>
       step({ kind: 'operating', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer }, { type: 'negotiated', version: event.version }),
   },
   sessionAdopted: {
     to: ['operating'],
-    spec: 'digest §5.2 Sessions (one session id, served by whichever instance runs it); architecture §3',
+    spec: 'MCP 2025-11-25 basic/transports §Session Management (one session id, served by whichever instance runs it); docs/guide/lifecycle.md',
     doc: 'server, scale-out: the instance running the session died; this one adopts it from the shared record, operating at its negotiated version',
     apply(state, event) {
       if (state.config.role !== 'server') return step(state, ignore('only a server adopts a session'));
@@ -111,7 +112,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   },
   sessionExpired: {
     to: [],
-    spec: 'digest §5.2 Sessions',
+    spec: 'MCP 2025-11-25 basic/transports §Session Management',
     doc: 'no session yet: ignored',
     apply: (state) => step(state, ignore('no session to resume')),
   },
@@ -122,7 +123,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
 export const INITIALIZING: ConnectionTable['initializing'] = {
   outboundRequest: {
     to: [],
-    spec: 'digest §1.1 Traffic allowed before initialization; rules 23, 24',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Initialization',
     doc: 'only ping while the handshake is in flight; a second initialize is refused. Resuming an expired session: the machine\'s own initialize once; a request marked waitForOperating waits in the ledger like during the first handshake, others go to the transport (which holds them until the new session is up)',
     apply(state, event) {
       if (state.discovering === true) {
@@ -147,7 +148,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
   },
   inboundRequest: {
     to: [],
-    spec: 'digest §1.1; rule 50; lessons #1; JSON-RPC arrival order',
+    spec: 'MCP 2025-11-25 basic/lifecycle; MCP 2025-11-25 basic/utilities/ping; JSON-RPC arrival order',
     doc: 'ping is answered and a second initialize refused at once; the server holds everything else back until initialize is answered (arrival order); the client refuses it',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
@@ -159,7 +160,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
   },
   outboundNotification: {
     to: [],
-    spec: 'digest §1.1, §2.2 (initialize is never cancelled); rule 25',
+    spec: 'MCP 2025-11-25 basic/lifecycle, MCP 2025-11-25 basic/utilities/cancellation (initialize is never cancelled); MCP 2025-11-25 basic/utilities/cancellation',
     doc: 'server may log; the client never cancels initialize; nothing else yet (resuming: the session\'s notifications, held by the transport)',
     apply(state, event) {
       if (state.config.role === 'server' && event.method === LOG_MESSAGE) return step(state, accept);
@@ -171,7 +172,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
   },
   inboundNotification: {
     to: [],
-    spec: 'digest §1.1, §2.2',
+    spec: 'MCP 2025-11-25 basic/lifecycle, MCP 2025-11-25 basic/utilities/cancellation',
     doc: 'server: held back until initialize is answered (so an early initialized is never lost); client accepts log and progress; others are dropped',
     apply(state, event) {
       if (state.config.role === 'server') return step(state, defer);
@@ -184,7 +185,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
   },
   initializeSucceeded: {
     to: ['initialized', 'shuttingDown'],
-    spec: 'digest §1.1 Version negotiation; rules 19–22; §5.2 Sessions',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Version Negotiation, MCP 2025-11-25 basic/lifecycle §Initialization; MCP 2025-11-25 basic/transports §Streamable HTTP Sessions',
     doc: 'version agreed: client then sends notifications/initialized; server has sent its InitializeResult and handles what arrived meanwhile. Resuming: a new version or a lost capability ends the session (sessionChanged)',
     apply(state, event) {
       const change = state.resuming === undefined ? undefined : sessionChange(state.resuming, event.version, event.peer);
@@ -198,7 +199,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
   },
   initializeFailed: {
     to: ['uninitialized', 'shuttingDown'],
-    spec: 'digest §1.1 Version negotiation (client MUST disconnect); rule 21',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Version Negotiation (client MUST disconnect); MCP 2025-11-25 basic/lifecycle §Version Negotiation',
     doc: 'client: disconnect (version mismatch, error reply, timeout); server: the error was answered, back to uninitialized, then what arrived meanwhile',
     apply(state, event) {
       if (state.config.role === 'server') return step({ kind: 'uninitialized', config: state.config }, replayDeferred);
@@ -207,25 +208,25 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
   },
   sessionAssumed: {
     to: [],
-    spec: 'digest §5.2',
+    spec: 'MCP 2025-11-25 basic/transports §Streamable HTTP',
     doc: 'a handshake already happened on this connection: ignored',
     apply: (state) => step(state, ignore('initialize in flight')),
   },
   sessionAdopted: {
     to: [],
-    spec: 'digest §5.2',
+    spec: 'MCP 2025-11-25 basic/transports §Streamable HTTP',
     doc: 'this connection has its own handshake in flight: ignored',
     apply: (state) => step(state, ignore('initialize in flight')),
   },
   sessionExpired: {
     to: [],
-    spec: 'digest §5.2 Sessions',
+    spec: 'MCP 2025-11-25 basic/transports §Session Management',
     doc: 'a handshake is already in flight: ignored',
     apply: (state) => step(state, ignore('initialize in flight')),
   },
   discovered: {
     to: ['operating'],
-    spec: 'digest §1.2, §6.3, §6.4 (no handshake: version and server capabilities known = operating)',
+    spec: 'MCP 2026-07-28 basic/index §Statelessness, MCP 2026-07-28 basic/versioning, MCP 2026-07-28 server/discover (no handshake: version and server capabilities known = operating)',
     doc: 'client, modern era: server/discover answered at a mutual version; operating at once, held calls go out',
     apply(state, event) {
       if (state.discovering !== true) return step(state, ignore('no discovery in flight'));
@@ -238,7 +239,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
   },
   discoveryFailed: {
     to: ['uninitialized', 'shuttingDown'],
-    spec: 'digest §5.4 (a legacy server: initialize next; a modern error: no fallback), §3.3',
+    spec: 'MCP 2026-07-28 basic/versioning §Backward Compatibility (a legacy server: initialize next; a modern error: no fallback), MCP 2026-07-28 basic/versioning §Protocol Version Negotiation',
     doc: 'client, modern era: a legacy server goes back to uninitialized for the initialize handshake (held calls keep waiting); otherwise the connection ends',
     apply(state, event) {
       if (state.discovering !== true) return step(state, ignore('no discovery in flight'));
@@ -252,7 +253,7 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
 export const INITIALIZED: ConnectionTable['initialized'] = {
   outboundRequest: {
     to: [],
-    spec: 'digest §1.1; rules 22, 24',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Initialization',
     doc: 'ping only until notifications/initialized has been sent (client) or received (server); a client request that may wait is held',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
@@ -263,7 +264,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
   },
   inboundRequest: {
     to: ['operating'],
-    spec: 'architecture §3 Initialized (lenient default); lessons #2',
+    spec: 'docs/guide/lifecycle.md initializing (lenient default)',
     doc: 'server: a request after the InitializeResult implies initialized (lenient) or is refused (strict); a second initialize is refused',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
@@ -276,7 +277,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
   },
   outboundNotification: {
     to: ['operating'],
-    spec: 'digest §1.1 (client MUST send notifications/initialized); rule 22',
+    spec: 'MCP 2025-11-25 basic/lifecycle (client MUST send notifications/initialized); MCP 2025-11-25 basic/lifecycle §Initialization',
     doc: 'client: sending notifications/initialized enters operating; server may only log before it arrives',
     apply(state, event) {
       if (state.config.role === 'client') {
@@ -291,7 +292,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
   },
   inboundNotification: {
     to: ['operating'],
-    spec: 'digest §1.1; rule 22',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Initialization',
     doc: 'server: notifications/initialized enters operating; other notifications are accepted',
     apply(state, event) {
       if (state.config.role === 'server' && event.method === INITIALIZED_NOTIFICATION) {
@@ -303,25 +304,25 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
   },
   initializeSucceeded: {
     to: [],
-    spec: 'digest §1.1',
+    spec: 'MCP 2025-11-25 basic/lifecycle',
     doc: 'already initialized: ignored',
     apply: (state) => step(state, ignore('already initialized')),
   },
   initializeFailed: {
     to: [],
-    spec: 'digest §1.1',
+    spec: 'MCP 2025-11-25 basic/lifecycle',
     doc: 'already initialized: ignored',
     apply: (state) => step(state, ignore('already initialized')),
   },
   sessionAssumed: {
     to: [],
-    spec: 'digest §5.2',
+    spec: 'MCP 2025-11-25 basic/transports §Streamable HTTP',
     doc: 'a handshake already happened on this connection: ignored',
     apply: (state) => step(state, ignore('already initialized')),
   },
   sessionAdopted: {
     to: [],
-    spec: 'digest §5.2',
+    spec: 'MCP 2025-11-25 basic/transports §Streamable HTTP',
     doc: 'this connection already runs a session: ignored',
     apply: (state) => step(state, ignore('already initialized')),
   },
@@ -331,7 +332,8 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
 };
 
 /**
- * What a resumed session may not change (digest §5.2: after a 404 the client starts a new
+ * What a resumed session may not change (MCP 2025-11-25 basic/transports §Streamable HTTP: after a
+ * 404 the client starts a new
  * session; continuing the old one is sound only if the server agrees with it): the protocol
  * version, and every capability the old server declared (its top-level entries and their
  * flags such as `resources.subscribe`). Undefined when the new handshake agrees.

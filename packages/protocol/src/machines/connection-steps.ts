@@ -23,7 +23,7 @@ export type EventOf<T extends ConnectionEventType> = Extract<ConnectionEvent, { 
 export interface ConnectionTransitionRow<K extends ConnectionStateKind, T extends ConnectionEventType> {
   /** States this row can lead to (for diagrams and docs). */
   readonly to: readonly ConnectionStateKind[];
-  /** The spec section (digest numbering) or design rule the row implements. */
+  /** The public spec section (revision and page) or the design doc the row implements. */
   readonly spec: string;
   /** One-line description. */
   readonly doc: string;
@@ -51,7 +51,7 @@ export const accept: ConnectionEffect = { type: 'accept' };
 const ACCEPT_ONLY: readonly ConnectionEffect[] = [accept]; // not frozen: for…of over a frozen array allocates per element
 /**
  * `step(state, accept)` without an effects array per step: the Operating rows run for every
- * message (issue 19), and their step is read, never kept nor changed.
+ * message, and their step is read, never kept nor changed.
  */
 export function accepted(state: ConnectionState): ConnectionStep {
   return { state, effects: ACCEPT_ONLY };
@@ -128,37 +128,37 @@ export function liveClosingRows<K extends 'uninitialized' | 'initializing' | 'in
   return {
     closeRequested: {
       to: LIVE_TO_SHUTDOWN,
-      spec: 'architecture §3 ShuttingDown; lessons #4, #5',
+      spec: 'docs/guide/lifecycle.md shuttingDown',
       doc: 'close(): cancel pending outbound (notifications/cancelled, never for initialize), abort handlers, close the transport, arm the deadline',
       apply: (state: StateOf<K>) => beginShutdown(state, 'closed'),
     },
     terminateRequested: {
       to: ['terminated'] as readonly ConnectionStateKind[],
-      spec: 'style §11',
+      spec: 'close is idempotent',
       doc: 'terminate(): settle everything and close the transport forcefully',
       apply: (state: StateOf<K>) => terminateNow(state, 'terminated'),
     },
     transportClosed: {
       to: LIVE_TO_SHUTDOWN,
-      spec: 'digest §1.1 Shutdown (the transport signals termination)',
+      spec: 'MCP 2025-11-25 basic/lifecycle §Shutdown (the transport signals termination)',
       doc: 'transport lost: settle pending requests with connection-closed, abort handlers, then drain',
       apply: (state: StateOf<K>, event: EventOf<'transportClosed'>) => transportLost(state, event),
     },
     fatalError: {
       to: LIVE_TO_SHUTDOWN,
-      spec: 'architecture §3 ShuttingDown',
+      spec: 'docs/guide/lifecycle.md shuttingDown',
       doc: 'unrecoverable error: shut down gracefully with reason fatalError',
       apply: (state: StateOf<K>, event: EventOf<'fatalError'>) => beginShutdown(state, 'fatalError', event.error),
     },
     drained: {
       to: [] as readonly ConnectionStateKind[],
-      spec: 'architecture §3',
+      spec: 'docs/guide/lifecycle.md',
       doc: 'drained only means something while shutting down',
       apply: (state: StateOf<K>) => step(state, ignore('not shutting down')),
     },
     closeDeadlineExpired: {
       to: [] as readonly ConnectionStateKind[],
-      spec: 'architecture §3',
+      spec: 'docs/guide/lifecycle.md',
       doc: 'a stale deadline timer: ignored',
       apply: (state: StateOf<K>) => step(state, ignore('not shutting down')),
     },
@@ -182,7 +182,7 @@ export function resumeAfterExpiry(state: StateOf<'initialized'> | StateOf<'opera
 export function sessionExpiredRow<K extends 'initialized' | 'operating'>() {
   return {
     to: ['initializing'] as readonly ConnectionStateKind[],
-    spec: 'digest §5.2 Sessions (404: start a new session with initialize)',
+    spec: 'MCP 2025-11-25 basic/transports §Session Management (404: start a new session with initialize)',
     doc: 'client: the server forgot the session; run the handshake again to continue it (server: ignored)',
     apply: (state: StateOf<K>) => resumeAfterExpiry(state),
   };
@@ -196,7 +196,7 @@ export function sessionExpiredRow<K extends 'initialized' | 'operating'>() {
 export function discoveryIgnoredRows<K extends ConnectionStateKind>(why: string) {
   const row = {
     to: [] as readonly ConnectionStateKind[],
-    spec: 'digest §5.4, §6.4',
+    spec: 'MCP 2026-07-28 basic/versioning §Backward Compatibility, MCP 2026-07-28 server/discover',
     doc: `no discovery in flight: ignored (${why})`,
     apply: (state: StateOf<K>) => step(state, ignore(why)),
   };

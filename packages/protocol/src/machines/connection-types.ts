@@ -104,7 +104,8 @@ export type ConnectionEvent =
   /**
    * A request with `method` arrived (gate). `initialize` starts the server handshake.
    * `declaredVersion`: the version the request names in its own `_meta`
-   * (`io.modelcontextprotocol/protocolVersion`, the 2026-07-28 era, digest §6.2), if any.
+   * (`io.modelcontextprotocol/protocolVersion`, the 2026-07-28 era, MCP 2026-07-28 basic/index
+   * §_meta), if any.
    */
   | { readonly type: 'inboundRequest'; readonly method: string; readonly declaredVersion?: string }
   /** This side wants to send a notification (gate). `notifications/initialized` completes the client handshake. */
@@ -122,7 +123,8 @@ export type ConnectionEvent =
   | { readonly type: 'discovered'; readonly version: string; readonly peer: PeerInfo }
   /**
    * Client, modern era: discovery failed. `fallBack`: the server looks legacy (any error
-   * but a modern one, or no answer; digest §5.4), so the `initialize` handshake runs next;
+   * but a modern one, or no answer; MCP 2026-07-28 basic/versioning §Backward Compatibility), so
+   * the `initialize` handshake runs next;
    * otherwise the connection ends with `reason`.
    */
   | { readonly type: 'discoveryFailed'; readonly fallBack: boolean; readonly reason: CloseReason; readonly error: Error }

@@ -100,7 +100,7 @@ describe('transition', () => {
   describe('#discovery (modern era, client)', () => {
     const discovering = (): ConnectionState => transition(initialConnectionState(client), { type: 'outboundRequest', method: 'server/discover' }).state;
 
-    it('spends Initializing in discovery and goes straight to Operating when server/discover answers (digest §6.4)', () => {
+    it('spends Initializing in discovery and goes straight to Operating when server/discover answers (MCP 2026-07-28 server/discover)', () => {
       expect(discovering()).toMatchObject({ kind: 'initializing', discovering: true });
       const done = transition(discovering(), { type: 'discovered', version: '2026-07-28', peer });
       expect(done.state).toMatchObject({ kind: 'operating', version: '2026-07-28', peer });
@@ -115,7 +115,7 @@ describe('transition', () => {
       expect(effectTypes(discovering(), { type: 'outboundNotification', method: 'notifications/cancelled' })).toEqual(['accept']);
     });
 
-    it('goes back to Uninitialized for the initialize handshake when the server is legacy (digest §5.4)', () => {
+    it('goes back to Uninitialized for the initialize handshake when the server is legacy (MCP 2026-07-28 basic/versioning §Backward Compatibility)', () => {
       const back = transition(discovering(), { type: 'discoveryFailed', fallBack: true, reason: 'initializeFailed', error: new Error('-32601') });
       expect(back).toEqual({ state: { kind: 'uninitialized', config: client }, effects: [] });
       expect(kindAfter(back.state, { type: 'outboundRequest', method: 'initialize' })).toBe('initializing');
@@ -137,7 +137,7 @@ describe('transition', () => {
   });
 
   describe('#handshake', () => {
-    it('walks a client through uninitialized → initializing → initialized → operating (rule 22)', () => {
+    it('walks a client through uninitialized → initializing → initialized → operating', () => {
       const start = initialConnectionState(client);
       const s1 = transition(start, { type: 'outboundRequest', method: 'initialize' });
       expect(s1.state.kind).toBe('initializing');
@@ -160,14 +160,14 @@ describe('transition', () => {
       ).toBe('operating');
     });
 
-    it('rejects every request but initialize and ping before the handshake, without a session kill (lessons #1)', () => {
+    it('rejects every request but initialize and ping before the handshake, without a session kill', () => {
       const start = initialConnectionState(server);
       const step = transition(start, { type: 'inboundRequest', method: 'tools/list' });
       expect(step.state.kind).toBe('uninitialized');
       expect(step.effects).toEqual([{ type: 'rejectInbound', code: -32600, message: expect.stringContaining('before initialization') as string }]);
     });
 
-    it('answers ping in every live state (rule 50)', () => {
+    it('answers ping in every live state', () => {
       for (const kind of ['uninitialized', 'initializing', 'initialized', 'operating'] as const) {
         for (const config of [client, server]) {
           expect(effectTypes(stateOf(kind, config), { type: 'inboundRequest', method: 'ping' })).toEqual(['accept']);
@@ -176,7 +176,7 @@ describe('transition', () => {
       }
     });
 
-    it('lets the server send only ping and log notifications before initialized (rule 24)', () => {
+    it('lets the server send only ping and log notifications before initialized', () => {
       const waiting = stateOf('initialized', server);
       expect(effectTypes(waiting, { type: 'outboundRequest', method: 'sampling/createMessage' })).toEqual(['refuseOutbound']);
       expect(effectTypes(waiting, { type: 'outboundNotification', method: 'notifications/message' })).toEqual(['accept']);
@@ -184,20 +184,20 @@ describe('transition', () => {
       expect(effectTypes(stateOf('uninitialized', server), { type: 'outboundNotification', method: 'notifications/message' })).toEqual(['accept']);
     });
 
-    it('keeps the client to ping before the initialize response (rule 23)', () => {
+    it('keeps the client to ping before the initialize response', () => {
       const waiting = stateOf('initializing', client);
       expect(effectTypes(waiting, { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
       expect(effectTypes(stateOf('uninitialized', client), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
     });
 
-    it('never lets a client cancel initialize (rule 25)', () => {
+    it('never lets a client cancel initialize', () => {
       expect(transition(stateOf('initializing', client), { type: 'outboundNotification', method: 'notifications/cancelled' }).effects[0]).toMatchObject({
         type: 'refuseOutbound',
         message: 'initialize cannot be cancelled',
       });
     });
 
-    it('accepts a request between InitializeResult and initialized as implying it by default (lessons #2)', () => {
+    it('accepts a request between InitializeResult and initialized as implying it by default', () => {
       const step = transition(stateOf('initialized', server), { type: 'inboundRequest', method: 'tools/list' });
       expect(step.state.kind).toBe('operating');
       expect(step.effects).toEqual([{ type: 'accept' }]);
@@ -281,7 +281,7 @@ describe('transition', () => {
       }
     });
 
-    it('disconnects a client whose initialize failed (rule 21)', () => {
+    it('disconnects a client whose initialize failed', () => {
       const step = transition(stateOf('initializing', client), { type: 'initializeFailed', reason: 'versionMismatch', error: new Error('v') });
       expect(step.state).toMatchObject({ kind: 'shuttingDown', reason: 'versionMismatch' });
       expect(step.effects.map((e) => e.type)).toContain('closeTransport');
@@ -311,7 +311,7 @@ describe('transition', () => {
   });
 
   describe('#shutdown', () => {
-    it('closes gracefully from operating: cancel pending, abort handlers, close transport, arm deadline (lessons #4, #5)', () => {
+    it('closes gracefully from operating: cancel pending, abort handlers, close transport, arm deadline', () => {
       expect(effectTypes(stateOf('operating', client), { type: 'closeRequested' })).toEqual([
         'settleOutbound',
         'abortInbound',

@@ -1,6 +1,6 @@
 /**
  * The connection state machine of both eras as a pure function over a frozen table
- * (architecture §3). Legacy (2024-11-05 … 2025-11-25): the `initialize` handshake below.
+ * (docs/guide/lifecycle.md). Legacy (2024-11-05 … 2025-11-25): the `initialize` handshake below.
  * Modern (2026-07-28), client: Initializing is discovery (`server/discover`), and its answer
  * leads straight to Operating (`discovered`), or back to Uninitialized for the handshake when
  * the server turns out to be legacy (`discoveryFailed` with `fallBack`):
@@ -53,7 +53,7 @@ export type { ConnectionTable, ConnectionTransitionRow } from './connection-step
 const OPERATING: ConnectionTable['operating'] = {
   outboundRequest: {
     to: [],
-    spec: 'digest §1.1 Operation',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Operation',
     doc: 'every request but initialize may be sent (capabilities are checked by the runner); a modern server sends none',
     apply(state, event) {
       const modern = modernOutbound(state, event);
@@ -64,7 +64,7 @@ const OPERATING: ConnectionTable['operating'] = {
   },
   inboundRequest: {
     to: [],
-    spec: 'digest §1.1 Operation; lessons #1; §6.1–6.3 (modern: per-request version)',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Operation; MCP 2026-07-28 basic/index §Statelessness (modern: per-request version)',
     doc: 'every request but a second initialize is dispatched; modern: initialize is -32601, an unserved _meta version -32022',
     apply(state, event) {
       const modern = modernInbound(state, event);
@@ -75,7 +75,7 @@ const OPERATING: ConnectionTable['operating'] = {
   },
   outboundNotification: {
     to: [],
-    spec: 'digest §1.1 Operation',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Operation',
     doc: 'every notification but a second notifications/initialized',
     apply(state, event) {
       if (event.method === INITIALIZED_NOTIFICATION) return step(state, refuse('notifications/initialized was already sent'));
@@ -84,7 +84,7 @@ const OPERATING: ConnectionTable['operating'] = {
   },
   inboundNotification: {
     to: [],
-    spec: 'digest §1.1 Operation',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Operation',
     doc: 'every notification but a repeated notifications/initialized',
     apply(state, event) {
       if (event.method === INITIALIZED_NOTIFICATION) return step(state, drop('repeated notifications/initialized'));
@@ -93,25 +93,25 @@ const OPERATING: ConnectionTable['operating'] = {
   },
   initializeSucceeded: {
     to: [],
-    spec: 'digest §1.1',
+    spec: 'MCP 2025-11-25 basic/lifecycle',
     doc: 'already operating: ignored',
     apply: (state) => step(state, ignore('already operating')),
   },
   initializeFailed: {
     to: [],
-    spec: 'digest §1.1',
+    spec: 'MCP 2025-11-25 basic/lifecycle',
     doc: 'already operating: ignored',
     apply: (state) => step(state, ignore('already operating')),
   },
   sessionAssumed: {
     to: [],
-    spec: 'digest §5.2',
+    spec: 'MCP 2025-11-25 basic/transports §Streamable HTTP',
     doc: 'a handshake already happened on this connection: ignored',
     apply: (state) => step(state, ignore('already operating')),
   },
   sessionAdopted: {
     to: [],
-    spec: 'digest §5.2',
+    spec: 'MCP 2025-11-25 basic/transports §Streamable HTTP',
     doc: 'this connection already runs a session: ignored',
     apply: (state) => step(state, ignore('already operating')),
   },
@@ -123,19 +123,19 @@ const OPERATING: ConnectionTable['operating'] = {
 const SHUTTING_DOWN: ConnectionTable['shuttingDown'] = {
   outboundRequest: {
     to: [],
-    spec: 'architecture §3 ShuttingDown',
+    spec: 'docs/guide/lifecycle.md shuttingDown',
     doc: 'new outbound requests fail at once with connection-closed',
     apply: (state, event) => step(state, refuseClosed(`Cannot send ${event.method}: the connection is shutting down`)),
   },
   inboundRequest: {
     to: [],
-    spec: 'architecture §3 ShuttingDown',
+    spec: 'docs/guide/lifecycle.md shuttingDown',
     doc: 'new inbound requests get an error reply',
     apply: (state, event) => step(state, rejectInbound(`Cannot handle ${event.method}: the connection is shutting down`)),
   },
   outboundNotification: {
     to: [],
-    spec: 'digest §2.2; lessons #5',
+    spec: 'MCP 2025-11-25 basic/utilities/cancellation',
     doc: 'only notifications/cancelled for the requests being abandoned',
     apply(state, event) {
       if (event.method === CANCELLED) return step(state, accept);
@@ -144,75 +144,75 @@ const SHUTTING_DOWN: ConnectionTable['shuttingDown'] = {
   },
   inboundNotification: {
     to: [],
-    spec: 'architecture §3 ShuttingDown',
+    spec: 'docs/guide/lifecycle.md shuttingDown',
     doc: 'late notifications are dropped',
     apply: (state, event) => step(state, drop(`${event.method} while shutting down`)),
   },
   initializeSucceeded: {
     to: [],
-    spec: 'architecture §3',
+    spec: 'docs/guide/lifecycle.md',
     doc: 'too late: ignored',
     apply: (state) => step(state, ignore('shutting down')),
   },
   initializeFailed: {
     to: [],
-    spec: 'architecture §3',
+    spec: 'docs/guide/lifecycle.md',
     doc: 'too late: ignored',
     apply: (state) => step(state, ignore('shutting down')),
   },
   sessionAssumed: {
     to: [],
-    spec: 'architecture §3',
+    spec: 'docs/guide/lifecycle.md',
     doc: 'too late: ignored',
     apply: (state) => step(state, ignore('shutting down')),
   },
   sessionAdopted: {
     to: [],
-    spec: 'architecture §3',
+    spec: 'docs/guide/lifecycle.md',
     doc: 'too late: ignored',
     apply: (state) => step(state, ignore('shutting down')),
   },
   sessionExpired: {
     to: [],
-    spec: 'architecture §3',
+    spec: 'docs/guide/lifecycle.md',
     doc: 'too late: ignored',
     apply: (state) => step(state, ignore('shutting down')),
   },
   ...discoveryIgnoredRows<'shuttingDown'>('shutting down'),
   closeRequested: {
     to: [],
-    spec: 'style §11 (close is idempotent)',
+    spec: 'close is idempotent',
     doc: 'already closing: nothing more to do',
     apply: (state) => step(state, ignore('already shutting down')),
   },
   terminateRequested: {
     to: ['terminated'],
-    spec: 'style §11',
+    spec: 'close is idempotent',
     doc: 'terminate() while closing: finish forcefully now',
     apply: (state) => terminateNow(state, 'terminated'),
   },
   transportClosed: {
     to: ['terminated'],
-    spec: 'architecture §3 Terminated',
+    spec: 'docs/guide/lifecycle.md terminated',
     doc: 'the transport finished closing: settle anything left and finish',
     apply: (state) =>
       step(terminated(state.config, state.reason, state.error), { type: 'settleOutbound', notify: false }, { type: 'abortInbound' }, { type: 'finalize' }),
   },
   fatalError: {
     to: [],
-    spec: 'architecture §3',
+    spec: 'docs/guide/lifecycle.md',
     doc: 'already closing: the first reason stands',
     apply: (state) => step(state, ignore('already shutting down')),
   },
   drained: {
     to: ['terminated'],
-    spec: 'architecture §3 Terminated',
+    spec: 'docs/guide/lifecycle.md terminated',
     doc: 'every pending request settled after the transport went away: finish',
     apply: (state) => step(terminated(state.config, state.reason, state.error), { type: 'finalize' }),
   },
   closeDeadlineExpired: {
     to: ['terminated'],
-    spec: 'architecture §3 (bounded by a deadline); lessons #4',
+    spec: 'docs/guide/lifecycle.md shuttingDown (bounded by closeDeadlineMs)',
     doc: 'the transport did not report closing in time: close it forcefully and finish',
     apply: (state) => terminateNow(state, 'closeTimeout'),
   },
@@ -221,7 +221,7 @@ const SHUTTING_DOWN: ConnectionTable['shuttingDown'] = {
 function terminalRow<T extends ConnectionEventType>(doc: string, effect: (event: EventOf<T>) => ConnectionEffect) {
   return {
     to: [] as readonly ConnectionStateKind[],
-    spec: 'architecture §3 Terminated (final)',
+    spec: 'docs/guide/lifecycle.md terminated (final)',
     doc,
     apply: (state: StateOf<'terminated'>, event: EventOf<T>) => step(state, effect(event)),
   };

@@ -24,7 +24,7 @@ describe('requestTransition', () => {
     expect(requestTransition('waitingForInput', 'progress').state).toBe('processing');
   });
 
-  it.each(['completed', 'failed', 'cancelled', 'expired', 'aborted'] as const)('never leaves the terminal state %s (late messages dropped, rule 39)', (terminal) => {
+  it.each(['completed', 'failed', 'cancelled', 'expired', 'aborted'] as const)('never leaves the terminal state %s (late messages dropped)', (terminal) => {
     expect(isSettled(terminal)).toBe(true);
     for (const event of REQUEST_EVENT_TYPES) {
       expect(requestTransition(terminal, event)).toEqual({ state: terminal, changed: false, settled: false });

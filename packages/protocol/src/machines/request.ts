@@ -1,5 +1,5 @@
 /**
- * The request state machine (both eras, both directions; architecture §4):
+ * The request state machine (both eras, both directions; docs/guide/lifecycle.md):
  *
  * ```
  * created → dispatched → processing ─┬─▶ completed

@@ -1,6 +1,7 @@
 /**
  * The task state machine: the life of one task, shared by the 2025-11-25 experimental tasks
- * (digest §7.4) and the `io.modelcontextprotocol/tasks` extension of 2026-07-28 (§7.5), as a
+ * (MCP 2025-11-25 basic/utilities/tasks) and the `io.modelcontextprotocol/tasks` extension of
+ * 2026-07-28 (SEP-2663), as a
  * pure function over a frozen status × event table:
  *
  * ```
@@ -51,26 +52,26 @@ export type TaskTable = { readonly [S in TaskStatusKind]: { readonly [E in TaskE
 const row = (to: TaskStatusKind | null, rule: string, doc: string): TaskTransitionRow => Object.freeze({ to, rule, doc });
 
 const ends = {
-  complete: row('completed', '§7.4 statuses; §7.5 isError is completed', 'the work returned a result'),
-  fail: row('failed', '§7.4 statuses; §7.5 failed only for JSON-RPC errors', 'the work ended in a protocol error'),
-  cancel: row('cancelled', '§7.4 tasks/cancel; §7.5 tasks/cancel (cooperative)', 'cancelled by the requestor or expired'),
+  complete: row('completed', 'MCP 2025-11-25 basic/utilities/tasks: statuses; SEP-2663: isError is completed', 'the work returned a result'),
+  fail: row('failed', 'MCP 2025-11-25 basic/utilities/tasks: statuses; SEP-2663: failed only for JSON-RPC errors', 'the work ended in a protocol error'),
+  cancel: row('cancelled', 'MCP 2025-11-25 basic/utilities/tasks: tasks/cancel; SEP-2663: tasks/cancel (cooperative)', 'cancelled by the requestor or expired'),
 } as const;
 
 function finalRows(status: TaskStatusKind): { readonly [E in TaskEventType]: TaskTransitionRow } {
-  const ignored = row(null, '§7.4 terminal statuses MUST NOT change', `already ${status}: ignored`);
+  const ignored = row(null, 'MCP 2025-11-25 basic/utilities/tasks: terminal statuses MUST NOT change', `already ${status}: ignored`);
   return Object.freeze({ needInput: ignored, inputReceived: ignored, complete: ignored, fail: ignored, cancel: ignored });
 }
 
 /** The task transition table. Frozen. */
 export const TASK_TABLE: TaskTable = Object.freeze({
   working: Object.freeze({
-    needInput: row('input_required', '§7.4 working → input_required; §7.5 inputRequests', 'the work waits on the requestor'),
-    inputReceived: row(null, '§7.4 statuses', 'nothing outstanding: ignored'),
+    needInput: row('input_required', 'MCP 2025-11-25 basic/utilities/tasks: working → input_required; SEP-2663: inputRequests', 'the work waits on the requestor'),
+    inputReceived: row(null, 'MCP 2025-11-25 basic/utilities/tasks: statuses', 'nothing outstanding: ignored'),
     ...ends,
   }),
   input_required: Object.freeze({
-    needInput: row(null, '§7.5 inputRequests lists every outstanding request', 'another request joins the outstanding ones'),
-    inputReceived: row('working', '§7.4 receiver SHOULD return to working once input arrives', 'the answers arrived; the work resumes'),
+    needInput: row(null, 'SEP-2663 (tasks extension): inputRequests lists every outstanding request', 'another request joins the outstanding ones'),
+    inputReceived: row('working', 'MCP 2025-11-25 basic/utilities/tasks: receiver SHOULD return to working once input arrives', 'the answers arrived; the work resumes'),
     ...ends,
   }),
   completed: finalRows('completed'),

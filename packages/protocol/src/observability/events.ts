@@ -1,5 +1,5 @@
 /**
- * The typed inspection stream (architecture §7). Pass `inspect` to a session to receive
+ * The typed inspection stream (docs/guide/lifecycle.md §Reading it). Pass `inspect` to a session to receive
  * every connection transition, request transition and message in or out, each tagged with
  * the session id (and request id where there is one).
  */

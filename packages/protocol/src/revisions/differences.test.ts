@@ -362,18 +362,18 @@ describe('legacy and modern revisions', () => {
   const LEGACY: string[] = [...VERSIONS];
 
   describe('#features', () => {
-    it('have a handshake, ping and server requests in every legacy revision only (§1, §2.4, §4.1)', () => {
+    it('have a handshake, ping and server requests in every legacy revision only (MCP 2025-11-25 basic/lifecycle, MCP 2025-11-25 basic/utilities/ping, MCP 2025-11-25 basic/index §Messages)', () => {
       for (const feature of ['handshake', 'ping', 'serverRequests'] as const) {
         expect(where((revision) => revision.features[feature])).toEqual(LEGACY);
       }
     });
 
-    it('have the stateless rules from 2026-07-28 only (§6)', () => {
+    it('have the stateless rules from 2026-07-28 only (MCP 2026-07-28 basic/index)', () => {
       const modern = ['perRequestMeta', 'resultType', 'multiRoundTrip', 'cacheableResults', 'listenSubscriptions', 'routingHeaders', 'extensions'] as const;
       for (const feature of modern) expect(where((revision) => revision.features[feature])).toEqual(['2026-07-28']);
     });
 
-    it('drop core tasks, batching and SSE priming in 2026-07-28 and keep the MCP-Protocol-Version header (§0)', () => {
+    it('drop core tasks, batching and SSE priming in 2026-07-28 and keep the MCP-Protocol-Version header (MCP 2026-07-28 changelog)', () => {
       expect(where((revision) => revision.features.tasks)).toEqual(['2025-11-25']);
       expect(where((revision) => revision.features.ssePriming)).toEqual(['2025-11-25']);
       expect(where((revision) => revision.features.batching)).toEqual(['2025-03-26']);

@@ -2,7 +2,7 @@
  * The shape every protocol revision module provides to the registry. A revision is data:
  * which methods and notifications exist, who may send them, and the zod schemas of their
  * params and results. The session runner validates inbound params and inbound results
- * once, against the negotiated revision (architecture §8). Adding a revision means adding
+ * once, against the negotiated revision. Adding a revision means adding
  * a module and a registry entry; no other revision changes.
  */
 import type { z } from 'zod';
@@ -43,7 +43,10 @@ export interface Revision {
  * code asks `revision.features.x` (or {@link hasFeature}), never `version >= '…'`.
  */
 export interface RevisionFeatures {
-  /** JSON-RPC batches MUST be accepted, and `initialize` must not be in one (2025-03-26 only; rules 8–10). */
+  /**
+   * JSON-RPC batches MUST be accepted, and `initialize` must not be in one (2025-03-26 only; MCP
+   * 2025-03-26 basic §Batching, MCP 2025-06-18 changelog (batching removed)).
+   */
   readonly batching: boolean;
   /** Tool annotations and audio content (2025-03-26+). */
   readonly toolAnnotations: boolean;
@@ -68,7 +71,8 @@ export interface RevisionFeatures {
   /** Tools in `sampling/createMessage` (2025-11-25+). */
   readonly samplingTools: boolean;
   /**
-   * Which `_meta` key prefixes are reserved (rule 16): `second-label` when the second label is
+   * Which `_meta` key prefixes are reserved (MCP 2025-11-25 basic/index §_meta): `second-label`
+   * when the second label is
    * `modelcontextprotocol` or `mcp` (2025-11-25+), `any-label` when any label but the last is.
    */
   readonly reservedMetaPrefix: 'second-label' | 'any-label';
@@ -76,27 +80,51 @@ export interface RevisionFeatures {
   readonly protocolVersionHeader: boolean;
   /** Streamable HTTP: SSE streams open with a priming event (an id, no data) for resumption (2025-11-25+). */
   readonly ssePriming: boolean;
-  /** An `initialize` / `notifications/initialized` handshake opens a connection (legacy only; digest §1). */
+  /**
+   * An `initialize` / `notifications/initialized` handshake opens a connection (legacy only; MCP
+   * 2025-11-25 basic/lifecycle).
+   */
   readonly handshake: boolean;
-  /** The `ping` request exists (legacy only; removed in 2026-07-28, §2.4). */
+  /** The `ping` request exists (legacy only; removed in 2026-07-28, MCP 2025-11-25 basic/utilities/ping). */
   readonly ping: boolean;
-  /** Servers may send requests to clients (legacy only; 2026-07-28 uses MRTR instead, §4.1). */
+  /**
+   * Servers may send requests to clients (legacy only; 2026-07-28 uses MRTR instead, MCP
+   * 2025-11-25 basic/index §Messages).
+   */
   readonly serverRequests: boolean;
-  /** Every request carries its protocol version and client capabilities in `params._meta` (2026-07-28+, §6.2). */
+  /**
+   * Every request carries its protocol version and client capabilities in `params._meta`
+   * (2026-07-28+, MCP 2026-07-28 basic/index §_meta).
+   */
   readonly perRequestMeta: boolean;
-  /** Every result carries `resultType` (2026-07-28+, §6.5). */
+  /** Every result carries `resultType` (2026-07-28+, MCP 2026-07-28 basic/index §ResultType). */
   readonly resultType: boolean;
-  /** Multi Round-Trip Requests: `InputRequiredResult` with `inputRequests` / `requestState` (2026-07-28+, §6.6). */
+  /**
+   * Multi Round-Trip Requests: `InputRequiredResult` with `inputRequests` / `requestState`
+   * (2026-07-28+, MCP 2026-07-28 basic/patterns/mrtr).
+   */
   readonly multiRoundTrip: boolean;
-  /** List and read results carry `ttlMs` and `cacheScope` (2026-07-28+, §6.8). */
+  /**
+   * List and read results carry `ttlMs` and `cacheScope` (2026-07-28+, MCP 2026-07-28
+   * basic/utilities/caching).
+   */
   readonly cacheableResults: boolean;
-  /** Change notifications only on `subscriptions/listen` streams, tagged with `subscriptionId` (2026-07-28+, §6.7). */
+  /**
+   * Change notifications only on `subscriptions/listen` streams, tagged with `subscriptionId`
+   * (2026-07-28+, MCP 2026-07-28 basic/patterns/subscriptions).
+   */
   readonly listenSubscriptions: boolean;
-  /** Streamable HTTP: `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` routing headers (2026-07-28+, §5.3). */
+  /**
+   * Streamable HTTP: `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` routing headers (2026-07-28+, MCP
+   * 2026-07-28 basic/transports/streamable-http).
+   */
   readonly routingHeaders: boolean;
-  /** The `extensions` capability on clients and servers (2026-07-28+, §6.3). */
+  /** The `extensions` capability on clients and servers (2026-07-28+, MCP 2026-07-28 basic/versioning). */
   readonly extensions: boolean;
-  /** The error code of `resources/read` for an unknown URI: -32002 (legacy) or -32602 with `data.uri` (2026-07-28+, §3.1). */
+  /**
+   * The error code of `resources/read` for an unknown URI: -32002 (legacy) or -32602 with
+   * `data.uri` (2026-07-28+, MCP 2026-07-28 basic/index §Error Codes).
+   */
   readonly resourceNotFoundCode: -32002 | -32602;
 }
 

@@ -159,7 +159,8 @@ export const JsonRpcBatch = deferred(() => z.union([
 export const revision_2025_03_26: Revision = {
   version: VERSION,
   era: 'legacy',
-  // What changed since 2024-11-05 (digest §1.1): batching, annotations, progress messages, completions.
+  // What changed since 2024-11-05 (MCP 2025-11-25 basic/lifecycle): batching, annotations,
+  // progress messages, completions.
   features: { ...V1.revision_2024_11_05.features, batching: true, toolAnnotations: true, progressMessage: true, completionsCapability: true },
   requests,
   notifications,

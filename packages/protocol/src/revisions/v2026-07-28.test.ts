@@ -67,7 +67,7 @@ describe('revision 2026-07-28', () => {
   });
 
   describe('#requests', () => {
-    it('holds exactly the client requests of §6.9, all sent by the client (rule 96, 99)', () => {
+    it('holds exactly the client requests of MCP 2026-07-28 changelog, all sent by the client', () => {
       expect(Object.keys(revision.requests).sort()).toEqual([
         'completion/complete',
         'prompts/get',
@@ -87,7 +87,7 @@ describe('revision 2026-07-28', () => {
       for (const spec of Object.values(revision.requests)) expect(spec.direction).toBe('clientToServer');
     });
 
-    it('removes the handshake, ping, setLevel, resource subscriptions, server requests and core tasks (§6.9, rule 52)', () => {
+    it('removes the handshake, ping, setLevel, resource subscriptions, server requests and core tasks (MCP 2026-07-28 changelog)', () => {
       for (const method of [
         'initialize',
         'ping',
@@ -108,7 +108,7 @@ describe('revision 2026-07-28', () => {
   });
 
   describe('#notifications', () => {
-    it('holds the client and server notifications of §6.9 without initialized, roots, elicitation or task status', () => {
+    it('holds the client and server notifications of MCP 2026-07-28 changelog without initialized, roots, elicitation or task status', () => {
       expect(Object.keys(revision.notifications).sort()).toEqual([
         'notifications/cancelled',
         'notifications/message',
@@ -126,7 +126,7 @@ describe('revision 2026-07-28', () => {
   });
 
   describe('#RequestMeta', () => {
-    it('requires protocolVersion and clientCapabilities on every request (§6.2, rules 59 and 101)', () => {
+    it('requires protocolVersion and clientCapabilities on every request (MCP 2026-07-28 basic/index §_meta)', () => {
       accepts(RequestMeta, meta);
       accepts(RequestMeta, { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} });
       rejects(RequestMeta, { 'io.modelcontextprotocol/clientCapabilities': {} });
@@ -134,14 +134,14 @@ describe('revision 2026-07-28', () => {
       for (const method of Object.keys(revision.requests)) rejects(requestSpec(method).params, {});
     });
 
-    it('checks the optional log level, client info, progress token and trace context (§4.3, §7.2)', () => {
+    it('checks the optional log level, client info, progress token and trace context (MCP 2025-11-25 basic/index §_meta, MCP 2025-11-25 server/utilities/logging)', () => {
       accepts(RequestMeta, { ...meta, 'io.modelcontextprotocol/logLevel': 'warning', progressToken: 7, traceparent: '00-abc-def-01' });
       rejects(RequestMeta, { ...meta, 'io.modelcontextprotocol/logLevel': 'verbose' });
       rejects(RequestMeta, { ...meta, 'io.modelcontextprotocol/clientInfo': { name: 'no version' } });
       rejects(RequestMeta, { ...meta, 'io.modelcontextprotocol/clientCapabilities': { sampling: true } });
     });
 
-    it('accepts extensions and drops roots.listChanged in the per-request client capabilities (§6.3, §6.9)', () => {
+    it('accepts extensions and drops roots.listChanged in the per-request client capabilities (MCP 2026-07-28 basic/versioning, MCP 2026-07-28 changelog)', () => {
       accepts(RequestMeta, { ...meta, 'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: 'gone' } } });
       accepts(RequestMeta, { ...meta, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } });
       rejects(RequestMeta, { ...meta, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': true } } });
@@ -149,7 +149,7 @@ describe('revision 2026-07-28', () => {
   });
 
   describe('#server/discover', () => {
-    it('answers supportedVersions, capabilities and caching hints with resultType complete (§6.4, rule 105)', () => {
+    it('answers supportedVersions, capabilities and caching hints with resultType complete (MCP 2026-07-28 server/discover)', () => {
       exchange(
         { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } },
         {
@@ -168,7 +168,7 @@ describe('revision 2026-07-28', () => {
       );
     });
 
-    it('rejects a result without resultType, caching hints or supportedVersions (§6.5, §6.8, rule 120)', () => {
+    it('rejects a result without resultType, caching hints or supportedVersions (MCP 2026-07-28 basic/index §ResultType, MCP 2026-07-28 basic/utilities/caching)', () => {
       const result = { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {}, ...cache };
       accepts(DiscoverResult, result);
       const { resultType: _resultType, ...noResultType } = result;
@@ -183,7 +183,7 @@ describe('revision 2026-07-28', () => {
   });
 
   describe('#cacheable lists', () => {
-    it('require ttlMs and cacheScope on every page of the four lists and on resources/read (§6.8, §7.1)', () => {
+    it('require ttlMs and cacheScope on every page of the four lists and on resources/read (MCP 2026-07-28 basic/utilities/caching, MCP 2025-11-25 server/utilities/pagination)', () => {
       const lists: Record<string, Message> = {
         'tools/list': { tools: [weatherTool] },
         'prompts/list': { prompts: [{ name: 'p' }] },
@@ -198,14 +198,14 @@ describe('revision 2026-07-28', () => {
       }
     });
 
-    it('take a cursor, even an empty one, alongside the required _meta (§7.1)', () => {
+    it('take a cursor, even an empty one, alongside the required _meta (MCP 2025-11-25 server/utilities/pagination)', () => {
       accepts(requestSpec('tools/list').params, { _meta: meta, cursor: '' });
       rejects(requestSpec('tools/list').params, { _meta: meta, cursor: 3 });
     });
   });
 
   describe('#resultType', () => {
-    it('is required on every result and only complete or input_required in core (§6.5, rule 104)', () => {
+    it('is required on every result and only complete or input_required in core (MCP 2026-07-28 basic/index §ResultType)', () => {
       const call = requestSpec('tools/call').result;
       accepts(call, { resultType: 'complete', content: [{ type: 'text', text: 'sunny' }] });
       rejects(call, { content: [{ type: 'text', text: 'sunny' }] });
@@ -217,7 +217,7 @@ describe('revision 2026-07-28', () => {
   });
 
   describe('#InputRequiredResult', () => {
-    it('carries input requests keyed by name and/or requestState, at least one (§6.6, rule 110)', () => {
+    it('carries input requests keyed by name and/or requestState, at least one (MCP 2026-07-28 basic/patterns/mrtr)', () => {
       accepts(InputRequiredResult, { resultType: 'input_required', inputRequests: { city: elicitation }, requestState: 'opaque' });
       accepts(InputRequiredResult, { resultType: 'input_required', requestState: 'retry-later' });
       accepts(InputRequiredResult, { resultType: 'input_required', inputRequests: { roots: { method: 'roots/list' } } });
@@ -226,7 +226,7 @@ describe('revision 2026-07-28', () => {
       rejects(InputRequiredResult, { resultType: 'input_required', requestState: 42 });
     });
 
-    it('allows only sampling, roots and elicitation as input requests, without jsonrpc ids (§6.6)', () => {
+    it('allows only sampling, roots and elicitation as input requests, without jsonrpc ids (MCP 2026-07-28 basic/patterns/mrtr)', () => {
       rejects(InputRequiredResult, { resultType: 'input_required', inputRequests: { x: { method: 'tools/list', params: {} } } });
       rejects(InputRequiredResult, { resultType: 'input_required', inputRequests: { x: { method: 'elicitation/create', params: {} } } });
       const sampling = { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 } };
@@ -235,13 +235,13 @@ describe('revision 2026-07-28', () => {
       accepts(InputRequiredResult, { resultType: 'input_required', inputRequests: { login: url } });
     });
 
-    it('may answer tools/call, prompts/get and resources/read only (§6.6, rule 110)', () => {
+    it('may answer tools/call, prompts/get and resources/read only (MCP 2026-07-28 basic/patterns/mrtr)', () => {
       const mrtr = { resultType: 'input_required', requestState: 's' };
       const allowed = Object.keys(revision.requests).filter((method) => requestSpec(method).result.safeParse(mrtr).success);
       expect(allowed.sort()).toEqual(['prompts/get', 'resources/read', 'tools/call']);
     });
 
-    it('is answered by a retry with inputResponses and the echoed requestState (§6.6, rule 112)', () => {
+    it('is answered by a retry with inputResponses and the echoed requestState (MCP 2026-07-28 basic/patterns/mrtr)', () => {
       exchange(
         { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { _meta: meta, name: 'get_weather', arguments: {} } },
         { jsonrpc: '2.0', id: 2, result: { resultType: 'input_required', inputRequests: { city: elicitation }, requestState: 'abc' } },
@@ -267,7 +267,7 @@ describe('revision 2026-07-28', () => {
   });
 
   describe('#subscriptions/listen', () => {
-    it('takes a SubscriptionFilter and ends with a result tagged with the subscription id (§6.7, rule 118)', () => {
+    it('takes a SubscriptionFilter and ends with a result tagged with the subscription id (MCP 2026-07-28 basic/patterns/subscriptions)', () => {
       exchange(
         {
           jsonrpc: '2.0',
@@ -283,7 +283,7 @@ describe('revision 2026-07-28', () => {
       rejects(requestSpec('subscriptions/listen').result, { resultType: 'complete' });
     });
 
-    it('is acknowledged with the subscription id and the honoured subset (§6.7, rule 116)', () => {
+    it('is acknowledged with the subscription id and the honoured subset (MCP 2026-07-28 basic/patterns/subscriptions)', () => {
       notifies({
         jsonrpc: '2.0',
         method: 'notifications/subscriptions/acknowledged',
@@ -294,7 +294,7 @@ describe('revision 2026-07-28', () => {
       rejects(acknowledged, { _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } });
     });
 
-    it('tags stream notifications with the subscription id (§6.2, rule 116)', () => {
+    it('tags stream notifications with the subscription id (MCP 2026-07-28 basic/index §_meta)', () => {
       notifies({
         jsonrpc: '2.0',
         method: 'notifications/resources/updated',
@@ -306,21 +306,21 @@ describe('revision 2026-07-28', () => {
   });
 
   describe('#notifications/cancelled', () => {
-    it('names the request it cancels again: tasks no longer use it (§7.5)', () => {
+    it('names the request it cancels again: tasks no longer use it (SEP-2663)', () => {
       notifies({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'timeout' } });
       rejects(notificationSpec('notifications/cancelled').params, { reason: 'no id' });
     });
   });
 
   describe('#errors', () => {
-    it('checks -32022 data: supported versions and the requested one (§3.3, rule 57)', () => {
+    it('checks -32022 data: supported versions and the requested one (MCP 2026-07-28 basic/versioning §Protocol Version Negotiation)', () => {
       const error = { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28', '2025-11-25'], requested: '1900-01-01' } };
       accepts(revision.schemas.JsonRpcErrorResponse, { jsonrpc: '2.0', id: 1, error });
       rejects(revision.schemas.JsonRpcErrorResponse, { jsonrpc: '2.0', id: 1, error: { ...error, data: { supported: '2026-07-28' } } });
       rejects(UnsupportedProtocolVersionErrorData, { supported: ['2026-07-28'] });
     });
 
-    it('checks -32021 data: the required client capabilities (§6.2, rule 58)', () => {
+    it('checks -32021 data: the required client capabilities (MCP 2026-07-28 basic/index §_meta)', () => {
       const data = { requiredCapabilities: { elicitation: {} } };
       accepts(MissingRequiredClientCapabilityErrorData, data);
       accepts(revision.schemas.JsonRpcErrorResponse, { jsonrpc: '2.0', id: 1, error: { code: -32021, message: 'Missing capability', data } });
@@ -328,13 +328,13 @@ describe('revision 2026-07-28', () => {
       rejects(MissingRequiredClientCapabilityErrorData, { requiredCapabilities: { elicitation: true } });
     });
 
-    it('lets an error response omit an unreadable id (§4.1, rule 5)', () => {
+    it('lets an error response omit an unreadable id (MCP 2025-11-25 basic/index §Messages)', () => {
       accepts(revision.schemas.JsonRpcErrorResponse, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } });
     });
   });
 
   describe('#JsonRpcMessage', () => {
-    it('checks the params of known requests, including the required _meta (rule 59)', () => {
+    it('checks the params of known requests, including the required _meta', () => {
       rejects(revision.schemas.JsonRpcMessage, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
       accepts(revision.schemas.JsonRpcMessage, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } });
     });

@@ -1,5 +1,5 @@
 /**
- * Protocol revision 2026-07-28 (V5), the first stateless revision (digest §6). There is no
+ * Protocol revision 2026-07-28 (V5), the first stateless revision (MCP 2026-07-28 basic/index). There is no
  * `initialize` handshake: every request carries its protocol version and client
  * capabilities in `params._meta`, and `server/discover` reports what the server speaks.
  * Only clients send requests; what servers used to ask (`sampling/createMessage`,
@@ -7,11 +7,11 @@
  * Every result carries `resultType`; list and read results carry caching hints; change
  * notifications flow only on `subscriptions/listen` streams.
  *
- * Removed (§6.9): `initialize`, `notifications/initialized`, `ping`, `logging/setLevel`,
+ * Removed (MCP 2026-07-28 changelog): `initialize`, `notifications/initialized`, `ping`, `logging/setLevel`,
  * `resources/subscribe`/`unsubscribe`, server-to-client requests,
  * `notifications/roots/list_changed`, `notifications/elicitation/complete` and the URL
  * `elicitationId`, core tasks (now the `io.modelcontextprotocol/tasks` extension), and the
- * -32002 / -32042 codes. Roots, sampling and logging remain but are deprecated (§6.10).
+ * -32002 / -32042 codes. Roots, sampling and logging remain but are deprecated (MCP 2026-07-28 deprecated).
  */
 import { z } from 'zod';
 import { deferred, deferredShape } from './blocks/deferred.js';
@@ -56,7 +56,7 @@ export const ClientCapabilities = deferred(() => V4.ClientCapabilities.omit({ ta
 /** Server capabilities, reported by `server/discover`; core tasks moved to an extension. */
 export const ServerCapabilities = deferred(() => V4.ServerCapabilities.omit({ tasks: true }).extend({ extensions: Extensions.optional() }));
 
-/** The `_meta` every request carries (§6.2). */
+/** The `_meta` every request carries (MCP 2026-07-28 basic/index §_meta). */
 export const RequestMeta = deferred(() => modernRequestMeta(ClientCapabilities, Implementation));
 /** `_meta` of results: may name the server (`io.modelcontextprotocol/serverInfo`). */
 export const ResultMeta = deferred(() => modernResultMeta(Implementation));
@@ -68,12 +68,18 @@ const complete = deferredShape(() => ({ resultType: z.literal('complete'), _meta
 export const ModernRequestParams = deferred(() => RequestParams.extend(requestMeta));
 /** Base of every final result (`resultType: "complete"`), also the empty result. */
 export const CompleteResult = deferred(() => z.looseObject({ ...complete }));
-/** A final result that may be cached for `ttlMs` within `cacheScope` (§6.8). */
+/**
+ * A final result that may be cached for `ttlMs` within `cacheScope` (MCP 2026-07-28
+ * basic/utilities/caching).
+ */
 export const CacheableResult = deferred(() => CompleteResult.extend(cacheable));
 
 /* ---------- Discovery ---------- */
 
-/** The answer of `server/discover` (§6.4); the old top-level `serverInfo` moved to `_meta`. */
+/**
+ * The answer of `server/discover` (MCP 2026-07-28 server/discover); the old top-level `serverInfo`
+ * moved to `_meta`.
+ */
 export const DiscoverResult = deferred(() => CacheableResult.extend({
   supportedVersions: z.array(z.string()),
   capabilities: ServerCapabilities,
@@ -85,7 +91,7 @@ export const DiscoverResult = deferred(() => CacheableResult.extend({
 export const ContentBlock = V4.ContentBlock;
 export const AnyResourceContents = V4.AnyResourceContents;
 
-/* ---------- MRTR input requests and responses (§6.6) ---------- */
+/* ---------- MRTR input requests and responses (MCP 2026-07-28 basic/patterns/mrtr) ---------- */
 
 /** URL-mode elicitation without `elicitationId`: completion is signalled by the retry. */
 export const ElicitRequestURLParams = deferred(() => RequestParams.extend({ mode: z.literal('url'), message: z.string(), url: z.string() }));
@@ -150,7 +156,7 @@ export const CallToolResult = deferred(() => V4.CallToolResult.extend({ ...compl
 export const CompleteRequestParams = deferred(() => V4.CompleteRequestParams.extend(requestMeta));
 export const CompletionResult = deferred(() => V4.CompleteResult.extend(complete));
 
-/* ---------- The tasks extension (io.modelcontextprotocol/tasks, SEP-2663, §7.5) ---------- */
+/* ---------- The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) ---------- */
 
 const extensionTaskShape = deferredShape(() => ({
   taskId: z.string(),

@@ -5,7 +5,7 @@ import { SimulatedClock } from './clock.js';
 import { Session } from './session.js';
 import { clientWithRawServer, createPair, flush } from './test-support.js';
 
-/** A transport whose close() never finishes and never reports closing (lessons #4). */
+/** A transport whose close() never finishes and never reports closing. */
 class StuckTransport implements Transport {
   sink: TransportSink | undefined;
   sent: JsonRpcMessage[] = [];
@@ -48,7 +48,7 @@ describe('Session', () => {
       expect(pair.clock.pendingTimers).toBe(0);
     });
 
-    it('sends notifications/cancelled for each pending request except initialize (lessons #5)', async () => {
+    it('sends notifications/cancelled for each pending request except initialize', async () => {
       const { client, peer, initialized } = await clientWithRawServer();
       await initialized;
       void client.request('tools/list').catch(() => {});
@@ -62,7 +62,7 @@ describe('Session', () => {
       expect(client.closeInfo).toMatchObject({ reason: 'closed' });
     });
 
-    it('finishes within the deadline when the transport never reports closing (lessons #4)', async () => {
+    it('finishes within the deadline when the transport never reports closing', async () => {
       const clock = new SimulatedClock();
       const transport = new StuckTransport();
       let closes = 0;
@@ -112,7 +112,7 @@ describe('Session', () => {
   });
 
   describe('#connect', () => {
-    it('throws AlreadyConnectedError on a second connect (lessons #3)', async () => {
+    it('throws AlreadyConnectedError on a second connect', async () => {
       const pair = createPair();
       await pair.connect();
       await expect(pair.client.connect(pair.clientTransport)).rejects.toMatchObject({ name: 'AlreadyConnectedError', code: 'ALREADY_CONNECTED' });

@@ -6,7 +6,8 @@
  * a custom method's from its registration (this table, for what this side answers) or from
  * the call (`RequestOptions.custom`, for what it sends).
  *
- * Naming (decided here, following the `_meta` key grammar of digest §4.3 with a mandatory
+ * Naming (decided here, following the `_meta` key grammar of MCP 2025-11-25 basic/index §_meta
+ * with a mandatory
  * prefix, as extension ids use): `<prefix>/<name>`, where the prefix is dot-separated labels
  * (`acme`, `com.example`) and the name one or more `/`-separated segments
  * (`search`, `items/list`). Refused: a method of any revision, a prefix the specification
@@ -234,7 +235,10 @@ export class CustomMethodTable {
   }
 }
 
-/** An opt-in id follows the extension id rule: the `_meta` key grammar with a mandatory prefix (digest §6.3). */
+/**
+ * An opt-in id follows the extension id rule: the `_meta` key grammar with a mandatory prefix (MCP
+ * 2026-07-28 basic/versioning).
+ */
 function assertOptInId(id: string): void {
   const slash = id.lastIndexOf('/');
   const labels = slash === -1 ? [] : id.slice(0, slash).split('.');

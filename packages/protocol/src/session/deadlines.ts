@@ -1,8 +1,8 @@
 /**
- * The deadlines of a session's outbound requests behind ONE clock timer (issue 19): a timer
- * per request cost a Node `Timeout`, its timer list and two calls into the loop for every
- * call, ≈5 % of an in-memory `tools/call`. Each request keeps two deadlines — its timeout
- * (reset on progress) and its hard maximum — in a min-heap ordered by the earlier of the two;
+ * The deadlines of a session's outbound requests behind ONE clock timer, so that a request
+ * costs no Node `Timeout`, timer list or calls into the event loop. Each request keeps two
+ * deadlines — its timeout (reset on progress) and its hard maximum — in a min-heap ordered by
+ * the earlier of the two;
  * the timer waits for the heap's top.
  *
  * The timer is re-armed only when the earliest deadline moves EARLIER than the armed one. A

@@ -1,4 +1,7 @@
-/** Session expiry (digest §5.2) and undeliverable requests, decided by the machine and settled in the ledger. */
+/**
+ * Session expiry (MCP 2025-11-25 basic/transports §Streamable HTTP) and undeliverable requests,
+ * decided by the machine and settled in the ledger.
+ */
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { InspectEvent } from '../observability/events.js';

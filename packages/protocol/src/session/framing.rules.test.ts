@@ -1,9 +1,12 @@
-/** Digest §9 rules 1–14 (framing and JSON-RPC) as far as the runner decides them. */
+/**
+ * Framing and JSON-RPC (MCP 2025-11-25 basic/index §Messages, basic/transports §stdio; MCP
+ * 2025-03-26 basic §Batching) as far as the runner decides them.
+ */
 import { describe, expect, it } from 'vitest';
 import { createPair, flush, serverWithRawClient } from './test-support.js';
 
 describe('Session framing rules', () => {
-  it('rule 1: outgoing request ids are integers, never null', async () => {
+  it('outgoing request ids are integers, never null', async () => {
     const pair = createPair();
     pair.server.setRequestHandler('tools/list', () => ({ tools: [] }));
     const ids: unknown[] = [];
@@ -19,7 +22,7 @@ describe('Session framing rules', () => {
     expect(Number.isInteger(ids[0])).toBe(true);
   });
 
-  it('rule 2: 10 000 requests in one session get unique ids', async () => {
+  it('10 000 requests in one session get unique ids', async () => {
     const pair = createPair();
     pair.server.setRequestHandler('tools/list', () => ({ tools: [] }));
     await pair.handshake();
@@ -33,7 +36,7 @@ describe('Session framing rules', () => {
     expect(seen.size).toBe(10_000);
   });
 
-  it('rule 4: a response echoes the request id and carries exactly one of result or error', async () => {
+  it('a response echoes the request id and carries exactly one of result or error', async () => {
     const { peer, initialize } = await serverWithRawClient();
     await initialize();
     await peer.send({ jsonrpc: '2.0', id: 'abc', method: 'ping' });
@@ -46,7 +49,7 @@ describe('Session framing rules', () => {
     expect(bad).not.toHaveProperty('result');
   });
 
-  it('rule 5: the error reply to an unparseable message carries "id": null (JSON-RPC 2.0 §5), and an id-less error reply is parsed without crashing', async () => {
+  it('the error reply to an unparseable message carries "id": null (JSON-RPC 2.0 §5), and an id-less error reply is parsed without crashing', async () => {
     const { peer, serverTransport, initialize, server } = await serverWithRawClient();
     await initialize();
     serverTransport.injectMalformed('{"jsonrpc":"2.0","id":1,"method":');
@@ -59,7 +62,7 @@ describe('Session framing rules', () => {
     expect(server.state.kind).toBe('operating');
   });
 
-  it('rule 6: codes are -32700 parse, -32601 unknown method, -32602 bad params, -32603 internal', async () => {
+  it('codes are -32700 parse, -32601 unknown method, -32602 bad params, -32603 internal', async () => {
     const { peer, server, serverTransport, initialize } = await serverWithRawClient();
     server.setRequestHandler('tools/call', () => {
       throw new Error('boom');
@@ -76,7 +79,7 @@ describe('Session framing rules', () => {
     expect(peer.response(3)).toMatchObject({ error: { code: -32603, message: 'boom' } });
   });
 
-  it('rule 7: a notification never produces a response, even an unknown one', async () => {
+  it('a notification never produces a response, even an unknown one', async () => {
     const { peer, initialize } = await serverWithRawClient();
     await initialize();
     const before = peer.received.length;
@@ -86,7 +89,7 @@ describe('Session framing rules', () => {
     expect(peer.received.length).toBe(before);
   });
 
-  it('rule 8: at 2025-03-26 a batch is accepted and each request answered', async () => {
+  it('at 2025-03-26 a batch is accepted and each request answered', async () => {
     const { peer, initialize } = await serverWithRawClient();
     await initialize('2025-03-26');
     await peer.send([
@@ -99,7 +102,7 @@ describe('Session framing rules', () => {
     expect(peer.response(2)).toMatchObject({ result: {} });
   });
 
-  it('rule 9: at 2025-03-26 initialize inside a batch is rejected', async () => {
+  it('at 2025-03-26 initialize inside a batch is rejected', async () => {
     const { peer, initialize } = await serverWithRawClient();
     await initialize('2025-03-26');
     await peer.send([{ jsonrpc: '2.0', id: 9, method: 'initialize', params: {} }] as never);
@@ -107,7 +110,7 @@ describe('Session framing rules', () => {
     expect(peer.response(9)).toMatchObject({ error: { code: -32600, message: 'Invalid request: initialize must not be part of a batch' } });
   });
 
-  it.each(['2024-11-05', '2025-06-18', '2025-11-25'])('rule 10: at %s a batch array is rejected with -32600', async (version) => {
+  it.each(['2024-11-05', '2025-06-18', '2025-11-25'])('at %s a batch array is rejected with -32600', async (version) => {
     const { peer, initialize } = await serverWithRawClient();
     await initialize(version);
     await peer.send([{ jsonrpc: '2.0', id: 1, method: 'ping' }] as never);
@@ -117,7 +120,7 @@ describe('Session framing rules', () => {
     expect(peer.response(1)).toBeUndefined();
   });
 
-  it('rule 14: non-ASCII strings round-trip', async () => {
+  it('non-ASCII strings round-trip', async () => {
     const pair = createPair();
     pair.server.setRequestHandler('tools/call', (params) => ({ content: [{ type: 'text', text: String((params.arguments as { s: string }).s) }] }));
     await pair.handshake();

@@ -63,7 +63,8 @@ export class HandlerContext implements RequestContext {
 
   /**
    * Who sent the request and what it declared: per request from its `_meta` in the modern era
-   * (never inferred from earlier requests, digest §6.1), from the handshake in the legacy era.
+   * (never inferred from earlier requests, MCP 2026-07-28 basic/index §Statelessness), from the
+   * handshake in the legacy era.
    * Computed on first read.
    */
   get requester(): Requester | undefined {

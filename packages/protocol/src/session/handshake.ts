@@ -1,5 +1,5 @@
 /**
- * The legacy handshake's two halves (digest §1.1): the client proposes a version and
+ * The legacy handshake's two halves (MCP 2025-11-25 basic/lifecycle): the client proposes a version and
  * validates the InitializeResult; the server negotiates, asks its `onInitialize` and
  * answers. Neither decides lifecycle: each reports `initializeSucceeded` or
  * `initializeFailed` to the connection machine, which decides what follows (including,

@@ -225,7 +225,8 @@ export class InboundDispatcher implements HandlerContextHost {
       return;
     }
     if (method === 'server/discover' && host.role === 'server' && host.requestHandler(method) === undefined) {
-      // A server that cannot answer discovery is a legacy server to a probing client (digest §5.4):
+      // A server that cannot answer discovery is a legacy server to a probing client (MCP
+      // 2026-07-28 basic/versioning §Backward Compatibility):
       // -32601, before the machine sees the request, so the probe does not start a modern
       // connection and the client's fallback handshake still finds Uninitialized.
       this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
@@ -421,7 +422,10 @@ export class InboundDispatcher implements HandlerContextHost {
   }
 }
 
-/** The version a request names in its own `_meta` (the 2026-07-28 era, digest §6.2), if any. */
+/**
+ * The version a request names in its own `_meta` (the 2026-07-28 era, MCP 2026-07-28 basic/index
+ * §_meta), if any.
+ */
 function declaredVersionOf(params: JsonObject | undefined): string | undefined {
   const meta = params?._meta;
   if (!isJsonObject(meta)) return undefined;

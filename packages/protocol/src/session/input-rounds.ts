@@ -1,5 +1,6 @@
 /**
- * Multi Round-Trip Requests on the requesting side (2026-07-28+, digest §6.6). A modern server
+ * Multi Round-Trip Requests on the requesting side (2026-07-28+, MCP 2026-07-28
+ * basic/patterns/mrtr). A modern server
  * that needs sampling, elicitation or roots answers `tools/call`, `prompts/get` or
  * `resources/read` with `resultType: "input_required"`; the client answers every input
  * request and sends the request again with a new id. This module holds the pure parts: what
@@ -11,7 +12,7 @@ import { ErrorCode, isJsonObject, type JsonObject, type RequestId } from '../jso
 import type { Revision } from '../revisions/types.js';
 import type { RequestContext, RequestHandler } from './options.js';
 
-/** The only methods whose result may be an `InputRequiredResult` (digest §6.6). */
+/** The only methods whose result may be an `InputRequiredResult` (MCP 2026-07-28 basic/patterns/mrtr). */
 export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /** Default bound on the rounds of one request (`SessionOptions.maxInputRounds`). */
@@ -21,7 +22,8 @@ export const DEFAULT_MAX_INPUT_ROUNDS = 8;
 export type InputAnswerer = (method: string, params: JsonObject, context: RequestContext) => Promise<JsonObject>;
 
 /**
- * Reads `resultType` where the revision has it (digest §6.5): absent means `complete` (older
+ * Reads `resultType` where the revision has it (MCP 2026-07-28 basic/index §ResultType): absent
+ * means `complete` (older
  * servers), `input_required` is a round where the revision has MRTR, anything else is invalid.
  * Returns the result to validate (with `resultType` filled in) or the error to settle with.
  */
@@ -31,7 +33,8 @@ export function readResultType(revision: Revision, method: string, result: JsonO
   if (type === undefined) return { ...result, resultType: 'complete' };
   if (type === 'complete') return result;
   if (type === 'input_required' && revision.features.multiRoundTrip && INPUT_REQUIRED_METHODS.has(method)) return result;
-  // The tasks extension (§7.5): a server may answer tools/call with a CreateTaskResult; the caller drives the task.
+  // The tasks extension (SEP-2663): a server may answer tools/call with a CreateTaskResult; the
+  // caller drives the task.
   if (type === 'task' && method === 'tools/call' && revision.requests['tasks/get'] !== undefined) return result;
   return new InvalidResultError(`Invalid result for ${method}: resultType ${JSON.stringify(type)} is not one this client accepts here`);
 }
@@ -44,7 +47,7 @@ export function isInputRequired(revision: Revision, result: JsonObject): boolean
 /**
  * Answers every entry of `inputRequests`, one after the other (a person may be asked), and
  * returns the answers keyed like the requests. The first failure rejects: the round is
- * abandoned and the request fails with it (the server is never told, digest §6.6).
+ * abandoned and the request fails with it (the server is never told, MCP 2026-07-28 basic/patterns/mrtr).
  */
 export async function gatherInputResponses(inputRequests: JsonObject, answer: InputAnswerer, contextFor: (method: string) => RequestContext): Promise<JsonObject> {
   // Keys are the server's: without a prototype, `__proto__` is a key like any other.

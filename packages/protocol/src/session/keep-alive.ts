@@ -1,5 +1,5 @@
 /**
- * Keep-alive pings (digest §2.4): while the connection is Operating, a `ping` every
+ * Keep-alive pings (MCP 2025-11-25 basic/utilities/ping): while the connection is Operating, a `ping` every
  * `intervalMs`; after `maxFailures` unanswered pings in a row the session ends with a fatal
  * error. The timer is housekeeping: it never keeps a process alive on its own.
  */

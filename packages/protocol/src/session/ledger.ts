@@ -1,11 +1,11 @@
 /**
  * One ledger per connection holding every in-flight request in both directions
- * (architecture §4). Records move only through {@link RequestLedger.move}, which applies the
+ * (docs/guide/lifecycle.md). Records move only through {@link RequestLedger.move}, which applies the
  * pure request machine; an outbound request settles only in {@link RequestLedger.settle}, an
  * inbound one only in {@link RequestLedger.settleInbound}. A bounded memory of recently
- * settled outbound ids lets the runner drop late responses and progress silently
- * (lessons #11). Progress tokens of task-augmented requests outlive their request until the
- * task is terminal (rule 49); the ledger keeps them too ({@link RequestLedger.retainProgress}).
+ * settled outbound ids lets the runner drop late responses and progress silently. Progress tokens of task-augmented requests outlive their request until the
+ * task is terminal (MCP 2025-11-25 basic/utilities/tasks); the ledger keeps them too ({@link
+ * RequestLedger.retainProgress}).
  */
 import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
 import type { RequestInputRound } from '../observability/events.js';
@@ -105,7 +105,7 @@ export type InboundSettlement =
   | { readonly event: 'complete' | 'fail' }
   | { readonly event: 'cancel' | 'abort'; readonly reason: Error };
 
-/** Progress of a task that outlives its request (rule 49). */
+/** Progress of a task that outlives its request (MCP 2025-11-25 basic/utilities/tasks). */
 interface RetainedProgress {
   readonly taskId: string;
   readonly onProgress: (progress: ProgressUpdate) => void;
@@ -118,7 +118,7 @@ export type Settlement =
 
 export class RequestLedger {
   // Every map but `#inbound` is created on first use: a server session mostly never sends a
-  // request, and an idle session holding its GET stream paid ≈150 B per empty map.
+  // request, and an idle session holding its GET stream should not keep empty maps.
   readonly #inbound = new Map<RequestId, InboundRecord>();
   #outbound: Map<RequestId, OutboundRecord> | undefined;
   #byToken: Map<string | number, OutboundRecord> | undefined;
@@ -188,7 +188,8 @@ export class RequestLedger {
   }
 
   /**
-   * A modern-era request goes out again under `id` (Multi Round-Trip Requests, digest §6.6:
+   * A modern-era request goes out again under `id` (Multi Round-Trip Requests, MCP 2026-07-28
+   * basic/patterns/mrtr:
    * every retry has a new id). The old id is remembered like a settled one, so anything late
    * for it is dropped silently; the record, its timers and its progress token carry on.
    */
@@ -275,8 +276,8 @@ export class RequestLedger {
 
   /**
    * Remembers `id`, forgetting the oldest remembered id beyond `#memory`. A ring buffer keeps
-   * the order: evicting through `Set#values().next()` allocated an iterator per settle and
-   * had to skip the deleted entries at the front of the set (≈5× slower per settle).
+   * the order: evicting through `Set#values().next()` would allocate an iterator per settle and
+   * skip the deleted entries at the front of the set.
    */
   #remember(id: RequestId): void {
     if (this.#memory <= 0) return;

@@ -1,29 +1,32 @@
-/** Digest §9 rules 17–27 and 50 (legacy lifecycle), decided by the runner and the machine. */
+/**
+ * The legacy lifecycle (MCP 2025-11-25 basic/lifecycle, basic/utilities/ping), decided by the
+ * runner and the machine.
+ */
 import { describe, expect, it } from 'vitest';
 import { LATEST_LEGACY_PROTOCOL_VERSION } from '../versions.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import { clientWithRawServer, createPair, flush, serverWithRawClient } from './test-support.js';
 
 describe('Session lifecycle rules', () => {
-  it('rule 17 and 18: the client opens with initialize proposing its latest version, with capabilities and clientInfo', async () => {
+  it('the client opens with initialize proposing its latest version, with capabilities and clientInfo', async () => {
     const { peer } = await clientWithRawServer();
     const first = peer.received[0];
     expect(first).toMatchObject({ method: 'initialize', params: { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
   });
 
-  it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('rule 19: the server answers %s with the same version', async (version) => {
+  it.each(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'])('the server answers %s with the same version', async (version) => {
     const { peer, initialize } = await serverWithRawClient();
     await initialize(version);
     expect(peer.response('init')).toMatchObject({ result: { protocolVersion: version } });
   });
 
-  it('rule 20: the server answers an unknown version with its latest, not an error', async () => {
+  it('the server answers an unknown version with its latest, not an error', async () => {
     const { peer, initialize } = await serverWithRawClient();
     await initialize('1999-01-01');
     expect(peer.response('init')).toMatchObject({ result: { protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION } });
   });
 
-  it('rule 21: the client disconnects with UnsupportedProtocolVersionError when the answer is unsupported', async () => {
+  it('the client disconnects with UnsupportedProtocolVersionError when the answer is unsupported', async () => {
     const { client, initialized, peer } = await clientWithRawServer({ version: '1999-01-01' });
     await expect(initialized).rejects.toMatchObject({ code: 'UNSUPPORTED_PROTOCOL_VERSION', requested: '1999-01-01' });
     await flush();
@@ -32,7 +35,7 @@ describe('Session lifecycle rules', () => {
     expect(peer.sent('notifications/initialized')).toHaveLength(0);
   });
 
-  it('rule 22: notifications/initialized is sent exactly once, after the result, before any other request', async () => {
+  it('notifications/initialized is sent exactly once, after the result, before any other request', async () => {
     const { client, initialized, peer } = await clientWithRawServer();
     await initialized;
     void client.request('tools/list');
@@ -41,7 +44,7 @@ describe('Session lifecycle rules', () => {
     expect(methods).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
   });
 
-  it('rule 23: the client refuses requests other than ping before the initialize response', async () => {
+  it('the client refuses requests other than ping before the initialize response', async () => {
     const pair = createPair();
     await pair.connect();
     const init = pair.client.initialize({ capabilities: {}, clientInfo: { name: 'c', version: '1' } });
@@ -50,7 +53,7 @@ describe('Session lifecycle rules', () => {
     await init;
   });
 
-  it('rule 24: the server refuses requests other than ping before notifications/initialized', async () => {
+  it('the server refuses requests other than ping before notifications/initialized', async () => {
     const { server, initialize, peer } = await serverWithRawClient({ serverCapabilities: { tools: {}, logging: {} } });
     await initialize('2025-11-25', false);
     await expect(server.request('roots/list')).rejects.toMatchObject({ code: 'INVALID_STATE' });
@@ -60,7 +63,7 @@ describe('Session lifecycle rules', () => {
     expect(peer.sent('notifications/message')).toHaveLength(1);
   });
 
-  it('rule 25: no notifications/cancelled for initialize, even when it times out', async () => {
+  it('no notifications/cancelled for initialize, even when it times out', async () => {
     const { clock, client, peer } = await (async () => {
       const pair = createPair({ client: { defaultTimeoutMs: 1000 } });
       const { rawPeer } = await import('./test-support.js');
@@ -77,20 +80,20 @@ describe('Session lifecycle rules', () => {
     expect(client.state.kind).toBe('terminated');
   });
 
-  it('rule 26: the client refuses to send a method whose capability the server did not declare', async () => {
+  it('the client refuses to send a method whose capability the server did not declare', async () => {
     const { client, initialized } = await clientWithRawServer({ serverCapabilities: { tools: {} } });
     await initialized;
     await expect(client.request('prompts/list')).rejects.toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', capability: 'prompts' });
     await expect(client.request('resources/subscribe', { uri: 'x://y' })).rejects.toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED' });
   });
 
-  it('rule 26: the server refuses to send sampling to a client that did not declare sampling', async () => {
+  it('the server refuses to send sampling to a client that did not declare sampling', async () => {
     const pair = createPair({ clientCapabilities: {} });
     await pair.handshake();
     await expect(pair.server.request('sampling/createMessage', { messages: [], maxTokens: 1 })).rejects.toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', capability: 'sampling' });
   });
 
-  it('rule 27: a server without prompts answers prompts/list with -32601', async () => {
+  it('a server without prompts answers prompts/list with -32601', async () => {
     const { peer, initialize } = await serverWithRawClient({ serverCapabilities: { tools: {} } });
     await initialize();
     await peer.send({ jsonrpc: '2.0', id: 1, method: 'prompts/list' });
@@ -98,7 +101,7 @@ describe('Session lifecycle rules', () => {
     expect(peer.response(1)).toMatchObject({ error: { code: -32601 } });
   });
 
-  it('a request before initialize gets an error and no handler runs (lessons #1)', async () => {
+  it('a request before initialize gets an error and no handler runs', async () => {
     let ran = false;
     const { peer, server } = await serverWithRawClient();
     server.setRequestHandler('tools/list', () => {
@@ -121,7 +124,7 @@ describe('Session lifecycle rules', () => {
     expect(server.state.kind).toBe('operating');
   });
 
-  it('a request that overtakes notifications/initialized is served (lenient default, lessons #2)', async () => {
+  it('a request that overtakes notifications/initialized is served (lenient default)', async () => {
     const { peer, server, initialize } = await serverWithRawClient();
     server.setRequestHandler('tools/list', () => ({ tools: [] }));
     await initialize('2025-11-25', false);
@@ -134,7 +137,7 @@ describe('Session lifecycle rules', () => {
     expect(server.state.kind).toBe('operating');
   });
 
-  it('rule 50: ping is answered with {} before initialize, between result and initialized, and while operating', async () => {
+  it('ping is answered with {} before initialize, between result and initialized, and while operating', async () => {
     const { peer, initialize } = await serverWithRawClient();
     await peer.send({ jsonrpc: '2.0', id: 'p1', method: 'ping' });
     await flush();

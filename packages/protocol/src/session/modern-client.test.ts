@@ -1,4 +1,7 @@
-/** The modern era on the client (digest §5.4, §6): discovery, fallback, per-request `_meta`, `resultType`, MRTR rounds. */
+/**
+ * The modern era on the client (MCP 2026-07-28 basic/versioning §Backward Compatibility, MCP
+ * 2026-07-28 basic/index): discovery, fallback, per-request `_meta`, `resultType`, MRTR rounds.
+ */
 import { describe, expect, it } from 'vitest';
 import { RequestTimeoutError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
@@ -63,7 +66,7 @@ const metaOf = (message: JsonObject): JsonObject => (message.params as JsonObjec
 
 describe('Session (modern era, client)', () => {
   describe('#negotiate', () => {
-    it('discovers a modern server and is Operating at 2026-07-28 with no handshake (digest §6.4)', async () => {
+    it('discovers a modern server and is Operating at 2026-07-28 with no handshake (MCP 2026-07-28 server/discover)', async () => {
       const { session, peer, last, reply, events } = await setup();
       const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO });
       await flush();
@@ -84,7 +87,7 @@ describe('Session (modern era, client)', () => {
       expect(kinds).toEqual(['initializing', 'operating']);
     });
 
-    it('puts the _meta on every later request in one place, with the progress token when asked (digest §6.2)', async () => {
+    it('puts the _meta on every later request in one place, with the progress token when asked (MCP 2026-07-28 basic/index §_meta)', async () => {
       const { session, last } = await modernSession();
       void session.request('tools/list', { _meta: { 'com.example/trace': 'x' } }, { onProgress: () => undefined });
       await flush();
@@ -113,7 +116,7 @@ describe('Session (modern era, client)', () => {
       await expect(call).resolves.toMatchObject({ tools: [] });
     });
 
-    it('falls back to the initialize handshake when discover gets a legacy answer (-32601), and sends no modern _meta then (digest §5.4)', async () => {
+    it('falls back to the initialize handshake when discover gets a legacy answer (-32601), and sends no modern _meta then (MCP 2026-07-28 basic/versioning §Backward Compatibility)', async () => {
       const { session, last, reply } = await setup();
       const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO });
       await flush();
@@ -225,7 +228,7 @@ describe('Session (modern era, client)', () => {
       expect(last('initialize').params).toMatchObject({ protocolVersion: '2025-11-25' });
     });
 
-    it('runs the handshake at the mutual legacy version a -32022 names (digest §3.3)', async () => {
+    it('runs the handshake at the mutual legacy version a -32022 names (MCP 2026-07-28 basic/versioning §Protocol Version Negotiation)', async () => {
       const { session, last, reply } = await setup();
       void session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO });
       await flush();
@@ -278,7 +281,7 @@ describe('Session (modern era, client)', () => {
     });
   });
 
-  describe('#request resultType (digest §6.5)', () => {
+  describe('#request resultType (MCP 2026-07-28 basic/index §ResultType)', () => {
     it('reads an absent resultType as complete and refuses an unknown one', async () => {
       const { session, last, reply } = await modernSession();
       const plain = session.request('tools/list', {});
@@ -297,7 +300,7 @@ describe('Session (modern era, client)', () => {
     });
   });
 
-  describe('#request input rounds (MRTR, digest §6.6)', () => {
+  describe('#request input rounds (MRTR, MCP 2026-07-28 basic/patterns/mrtr)', () => {
     it('answers input requests through the registered handlers and retries with a new id, the answers and the state echoed', async () => {
       const { session, last, reply, events } = await modernSession();
       const asked: JsonObject[] = [];

@@ -20,7 +20,7 @@ async function modernServer() {
   return { ...harness, seen };
 }
 
-describe('Session, 2026-07-28 server rules (digest §6)', () => {
+describe('Session, 2026-07-28 server rules (MCP 2026-07-28 basic/index)', () => {
   it('serves a self-describing request without a handshake and adds resultType', async () => {
     const { server, peer } = await modernServer();
     await peer.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } });
@@ -30,7 +30,7 @@ describe('Session, 2026-07-28 server rules (digest §6)', () => {
     expect(peer.response(1)).toMatchObject({ result: { resultType: 'complete', tools: [] } });
   });
 
-  it('answers -32602 when the required _meta is missing (rule: §6.2)', async () => {
+  it('answers -32602 when the required _meta is missing (MCP 2026-07-28 basic/index §_meta)', async () => {
     const { peer } = await modernServer();
     await peer.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } });
     await peer.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });

@@ -1,6 +1,6 @@
 /**
  * What a session shows of itself: the `inspect` stream and the diagnostics channels
- * (architecture §7). Events are built only when someone listens, so a session nobody
+ * (docs/guide/lifecycle.md §Reading it). Events are built only when someone listens, so a session nobody
  * watches pays one check per event.
  */
 import type { JsonRpcMessage } from '../jsonrpc/messages.js';

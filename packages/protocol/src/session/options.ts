@@ -61,7 +61,8 @@ export interface SessionOptions {
   /** Label used in inspection events (default: a random id). */
   readonly sessionId?: string;
   /**
-   * Periodic ping while operating (rule 51). After `maxFailures` consecutive pings without
+   * Periodic ping while operating (MCP 2025-11-25 basic/utilities/ping). After `maxFailures`
+   * consecutive pings without
    * an answer within `timeoutMs`, the connection is treated as stale and closed with reason
    * `fatalError`. Off by default.
    */
@@ -149,7 +150,8 @@ export interface RequestOptions {
   /**
    * Client, modern era: called with the round number (1, 2, …) each time the server answers
    * this request `input_required` (Multi Round-Trip Requests), before its input is gathered.
-   * A response cache uses it to keep the result of a retried request out (digest §6.6).
+   * A response cache uses it to keep the result of a retried request out (MCP 2026-07-28
+   * basic/patterns/mrtr).
    */
   readonly onInputRound?: (round: number) => void;
 }
@@ -195,7 +197,8 @@ export interface RequestContext {
   sendProgress(progress: number, total?: number, message?: string): Promise<void>;
   /**
    * Keeps this request's progress token usable after the reply (2025-11-25 tasks: the
-   * original token stays valid until the task is terminal, rule 49). Returns undefined
+   * original token stays valid until the task is terminal, MCP 2025-11-25 basic/utilities/tasks).
+   * Returns undefined
    * when the caller supplied no token. Values must still increase; `release()` ends it.
    */
   retainProgress(): ProgressHandle | undefined;

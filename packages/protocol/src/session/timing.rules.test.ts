@@ -1,10 +1,13 @@
-/** Digest §9 rules 32–48: timeouts, cancellation and progress, driven by a simulated clock. */
+/**
+ * Timeouts, cancellation and progress (MCP 2025-11-25 basic/lifecycle §Timeouts,
+ * basic/utilities/cancellation, basic/utilities/progress), driven by a simulated clock.
+ */
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import { clientWithRawServer, createPair, flush } from './test-support.js';
 
 describe('Session timing rules', () => {
-  it('rule 32: each request has a timeout, from the session default or per call', async () => {
+  it('each request has a timeout, from the session default or per call', async () => {
     const { client, clock, initialized } = await clientWithRawServer({ client: { defaultTimeoutMs: 5000 } });
     await initialized;
     const byDefault = client.request('tools/list');
@@ -21,7 +24,7 @@ describe('Session timing rules', () => {
     await expect(byDefault).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT', timeoutMs: 5000 });
   });
 
-  it('rule 33: a timeout sends notifications/cancelled to the peer and rejects the promise', async () => {
+  it('a timeout sends notifications/cancelled to the peer and rejects the promise', async () => {
     const pair = createPair({ client: { defaultTimeoutMs: 1000 } });
     let aborted: unknown;
     pair.server.setRequestHandler('tools/call', (_params, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => {
@@ -38,7 +41,7 @@ describe('Session timing rules', () => {
     expect(pair.server.pendingRequests()).toHaveLength(0);
   });
 
-  it('rule 35: progress resets the timeout, and the hard maximum still fires', async () => {
+  it('progress resets the timeout, and the hard maximum still fires', async () => {
     const { client, clock, peer, initialized } = await clientWithRawServer();
     await initialized;
     const updates: number[] = [];
@@ -56,7 +59,7 @@ describe('Session timing rules', () => {
     await expect(call).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT', timeoutMs: 250 });
   });
 
-  it('rule 35: with resetTimeoutOnProgress false, progress does not extend the timeout', async () => {
+  it('with resetTimeoutOnProgress false, progress does not extend the timeout', async () => {
     const { client, clock, peer, initialized } = await clientWithRawServer();
     await initialized;
     const call = client.request('tools/call', { name: 'x' }, { timeoutMs: 100, resetTimeoutOnProgress: false, onProgress: () => {} });
@@ -69,7 +72,7 @@ describe('Session timing rules', () => {
     await expect(call).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT' });
   });
 
-  it('rule 36: an abort cancels with a notification that references the id this side sent', async () => {
+  it('an abort cancels with a notification that references the id this side sent', async () => {
     const { client, peer, initialized } = await clientWithRawServer();
     await initialized;
     const controller = new AbortController();
@@ -82,7 +85,7 @@ describe('Session timing rules', () => {
     expect(peer.sent('notifications/cancelled')).toEqual([{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: sentId, reason: 'user pressed stop' } }]);
   });
 
-  it('rule 37: a cancel for an unknown or finished id is ignored without error', async () => {
+  it('a cancel for an unknown or finished id is ignored without error', async () => {
     const pair = createPair();
     await pair.handshake();
     await pair.clientTransport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 999, reason: 'x' } });
@@ -92,7 +95,7 @@ describe('Session timing rules', () => {
     await expect(pair.client.request('ping')).resolves.toEqual({});
   });
 
-  it('rule 38: a valid cancel aborts the handler and suppresses its reply', async () => {
+  it('a valid cancel aborts the handler and suppresses its reply', async () => {
     const pair = createPair();
     let finish: (() => void) | undefined;
     let signal: AbortSignal | undefined;
@@ -119,7 +122,7 @@ describe('Session timing rules', () => {
     expect(responses).toHaveLength(0);
   });
 
-  it('rule 39: a response that arrives after the local side cancelled is dropped', async () => {
+  it('a response that arrives after the local side cancelled is dropped', async () => {
     const { client, peer, initialized } = await clientWithRawServer({ client: { inspect: (e) => events.push(e.type === 'diagnostic' ? e.message : '') } });
     const events: string[] = [];
     await initialized;
@@ -136,7 +139,7 @@ describe('Session timing rules', () => {
     expect(client.state.kind).toBe('operating');
   });
 
-  it('rule 44: progress tokens are generated and unique among active requests', async () => {
+  it('progress tokens are generated and unique among active requests', async () => {
     const { client, peer, initialized } = await clientWithRawServer();
     await initialized;
     for (let i = 0; i < 5; i++) void client.request('tools/call', { name: 'x' }, { onProgress: () => {} });
@@ -145,7 +148,7 @@ describe('Session timing rules', () => {
     expect(new Set(tokens).size).toBe(5);
   });
 
-  it('rule 45: the progress emitter refuses non-increasing values; rule 48: message passes through', async () => {
+  it('the progress emitter refuses non-increasing values; message passes through', async () => {
     const pair = createPair();
     const errors: string[] = [];
     pair.server.setRequestHandler('tools/call', async (_p, ctx) => {
@@ -165,7 +168,7 @@ describe('Session timing rules', () => {
     ]);
   });
 
-  it('rule 46: no progress is emitted after the response; without a token none at all', async () => {
+  it('no progress is emitted after the response; without a token none at all', async () => {
     const pair = createPair();
     let late: ((p: number) => Promise<void>) | undefined;
     pair.server.setRequestHandler('tools/call', (_p, ctx) => {
@@ -186,7 +189,7 @@ describe('Session timing rules', () => {
     expect(progress).toEqual([]);
   });
 
-  it('rule 47: progress for an unknown token is ignored', async () => {
+  it('progress for an unknown token is ignored', async () => {
     const { client, peer, initialized } = await clientWithRawServer();
     await initialized;
     const seen: number[] = [];
@@ -201,7 +204,7 @@ describe('Session timing rules', () => {
     expect(client.state.kind).toBe('operating');
   });
 
-  it('lessons #10: timeout, cancellation and connection loss have distinct codes', async () => {
+  it('timeout, cancellation and connection loss have distinct codes', async () => {
     const { client, clock, initialized } = await clientWithRawServer();
     await initialized;
     const timedOut = client.request('tools/list', undefined, { timeoutMs: 10 });
@@ -218,7 +221,7 @@ describe('Session timing rules', () => {
 });
 
 describe('Session keep-alive', () => {
-  it('rule 51: pings at the configured interval and closes a connection whose peer stopped answering', async () => {
+  it('pings at the configured interval and closes a connection whose peer stopped answering', async () => {
     const { client, clock, peer, initialized } = await clientWithRawServer({ client: { keepAlive: { intervalMs: 1000, timeoutMs: 200, maxFailures: 2 } } });
     await initialized;
     clock.advance(1000);
@@ -243,7 +246,7 @@ describe('Session keep-alive', () => {
 });
 
 describe('Session task-augmented requests', () => {
-  it('rule 43: never sends notifications/cancelled for a task-augmented request', async () => {
+  it('never sends notifications/cancelled for a task-augmented request', async () => {
     const { client, peer, initialized } = await clientWithRawServer({ serverCapabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } } });
     await initialized;
     const controller = new AbortController();
@@ -275,7 +278,7 @@ describe('diagnostics channels', () => {
 });
 
 describe('Session task progress', () => {
-  it('rule 49: progress for a task keeps the original token after CreateTaskResult until the task is terminal', async () => {
+  it('progress for a task keeps the original token after CreateTaskResult until the task is terminal', async () => {
     const pair = createPair({
       serverCapabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } },
     });

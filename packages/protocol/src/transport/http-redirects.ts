@@ -25,6 +25,7 @@
  * is refused too (`followed-by-fetch`), so the caller at least learns of it.
  */
 import { RedirectRefusedError, type RedirectRefusal } from '../errors/errors.js';
+import { PROTOCOL_VERSION_HEADER } from './http-headers.js';
 
 /** How a {@link guardRedirects} fetch treats a same-origin redirect. Cross-origin and downgrading ones are always refused. */
 export type RedirectMode = 'refuse' | 'same-origin';
@@ -42,7 +43,7 @@ export const HEADERS_KEPT_ON_REDIRECT: ReadonlySet<string> = new Set([
   'accept-language',
   'content-language',
   'content-type',
-  'mcp-protocol-version',
+  PROTOCOL_VERSION_HEADER,
   'user-agent',
 ]);
 

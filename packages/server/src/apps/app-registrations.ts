@@ -8,7 +8,8 @@
  * result must carry text `content` for hosts that render no view; `clientSupportsApps(extra)`
  * tells a handler whether this client declared the extension, so it can shape that text.
  */
-import { APP_MIME_TYPE, CLIENT_CAPABILITIES_META_KEY, LEGACY_RESOURCE_URI_META_KEY, UI_EXTENSION_ID, extensionSettings, type JsonObject } from '@statemcp/protocol';
+import { APP_MIME_TYPE, CLIENT_CAPABILITIES_META_KEY, UI_EXTENSION_ID, extensionSettings, type JsonObject } from '@statemcp/protocol';
+import { LEGACY_RESOURCE_URI_META_KEY } from '@statemcp/protocol/internal';
 import type { UiExtensionSettings, UiResourceCsp, UiResourceMeta, UiResourcePermissions, UiToolMeta, UiVisibility } from '@statemcp/protocol';
 import type { McpServer } from '../mcp-server.js';
 import type { InferObject, ObjectSchemaInput } from '../object-schema.js';

@@ -8,7 +8,17 @@
  * `logging/setLevel` in the legacy era, the request's `_meta["io.modelcontextprotocol/logLevel"]`
  * from 2026-07-28 (MCP 2026-07-28, Logging).
  */
-import { categoryOf, systemClock, toWireError, type Clock, type InspectEvent, type JsonObject, type Middleware, type MiddlewareContext, type RequestId } from '@statemcp/protocol';
+import {
+  categoryOf,
+  systemClock,
+  type Clock,
+  type InspectEvent,
+  type JsonObject,
+  type Middleware,
+  type MiddlewareContext,
+  type RequestId,
+} from '@statemcp/protocol';
+import { toWireError } from '@statemcp/protocol/internal';
 import { passesLevel } from '../logging-levels.js';
 import { principalOf } from '../middleware/principal.js';
 import { targetOf } from '../middleware/audit-log.js';

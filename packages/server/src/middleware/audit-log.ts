@@ -4,7 +4,8 @@
  * resource's URI), how long, and how it ended. Params are left out unless asked for: they may
  * hold what an audit trail must not keep.
  */
-import { systemClock, toWireError, type Clock, type JsonObject, type Middleware, type MiddlewareContext, type RequestId } from '@statemcp/protocol';
+import { systemClock, type Clock, type JsonObject, type Middleware, type MiddlewareContext, type RequestId } from '@statemcp/protocol';
+import { toWireError } from '@statemcp/protocol/internal';
 import { principalOf } from './principal.js';
 
 /** One request, as {@link auditLog} reports it. */

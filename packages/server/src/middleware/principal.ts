@@ -2,7 +2,8 @@
  * Who a middleware context stands for: the principal the ready-made middleware key on (rate
  * limits, audit records).
  */
-import { isAuthInfo, type MiddlewareContext } from '@statemcp/protocol';
+import { type MiddlewareContext } from '@statemcp/protocol';
+import { isAuthInfo } from '@statemcp/protocol/internal';
 
 /**
  * The principal behind a message: the token's subject (else its client id) when the transport

@@ -6,7 +6,8 @@
  * template, and `resources/directory/read` when enabled. Results carry `resultType` and the
  * caching hints from 2026-07-28 on; the legacy revisions get the same methods without them.
  */
-import { ErrorCode, JsonRpcError, SKILL_FILE_NAME, SKILLS_EXTENSION_ID, SKILLS_METHODS, type JsonObject, type Resource } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, SKILLS_EXTENSION_ID, type JsonObject, type Resource } from '@statemcp/protocol';
+import { SKILL_FILE_NAME, SKILLS_METHODS } from '@statemcp/protocol/internal';
 import { parseSkillMarkdown } from '@statemcp/protocol/skills';
 import { completeResult, type CacheHints } from '../caching.js';
 import type { McpServer } from '../mcp-server.js';

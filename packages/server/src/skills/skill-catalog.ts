@@ -7,7 +7,8 @@
  * frontmatter `name` and `description`, the name equal to the path's last segment and valid,
  * confined file paths, and the per-skill limits.
  */
-import { DIRECTORY_MIME_TYPE, ErrorCode, JsonRpcError, SKILL_FILE_NAME, SKILL_LIMITS, type SkillEntry, type SkillFrontmatter, type SkillResource } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type SkillEntry, type SkillFrontmatter, type SkillResource } from '@statemcp/protocol';
+import { DIRECTORY_MIME_TYPE, SKILL_FILE_NAME, SKILL_LIMITS } from '@statemcp/protocol/internal';
 import { frontmatterNameProblem, parseSkillMarkdown, skillDigest } from '@statemcp/protocol/skills';
 import { filePathProblem, mimeTypeOf, skillPathProblem, skillUri, utf8Text } from './skill-files.js';
 

@@ -16,7 +16,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, readdir, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { SKILL_FILE_NAME } from '@statemcp/protocol';
+import { SKILL_FILE_NAME } from '@statemcp/protocol/internal';
 import { SkillDefinitionError, type SkillSource } from './skill-catalog.js';
 
 const IGNORED = new Set(['.git', 'node_modules', '.DS_Store']);

@@ -4,7 +4,7 @@
  * type by extension, and text-or-blob contents (text only when the bytes are UTF-8 that decodes
  * back to the same bytes, so the digest a host computes from the text matches).
  */
-import { SKILL_FILE_NAME, SKILL_MARKDOWN_MIME_TYPE } from '@statemcp/protocol';
+import { SKILL_FILE_NAME, SKILL_MARKDOWN_MIME_TYPE } from '@statemcp/protocol/internal';
 
 /** True when `segment` has no control character, backslash or slash. */
 function plainSegment(segment: string): boolean {

@@ -1,6 +1,6 @@
 /**
  * The extra of a tool whose handler decides when its call becomes a task (`deferTask`, tasks
- * extension, digest §7.5 "any MRTR exchange SHOULD be completed before returning a task").
+ * extension, SEP-2663: "any MRTR exchange SHOULD be completed before returning a task").
  * Until the handler calls `extra.continueAsTask()` it is the request's own extra — so
  * `extra.elicit()` is a Multi Round-Trip input request answered on the client's retry; from
  * then on it is the task's extra — the task's signal, input requests filed in the task's

@@ -1,5 +1,5 @@
 /**
- * Where the tasks of the `io.modelcontextprotocol/tasks` extension live (digest §7.5): a
+ * Where the tasks of the `io.modelcontextprotocol/tasks` extension live (SEP-2663): a
  * {@link DurableTaskStore} keeps each task as one plain JSON record, read and written whole by
  * id, so a Redis (or SQL, or file) store implements it with get / set-with-expiry / delete and a
  * restarted server answers `tasks/get` for tasks created before the restart. What cannot be

@@ -1,6 +1,6 @@
 /**
- * The server side of the tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28, digest
- * §7.5). A tool registered with `execution.taskSupport` `optional` or `required` runs as a
+ * The server side of the tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28,
+ * SEP-2663). A tool registered with `execution.taskSupport` `optional` or `required` runs as a
  * task whenever the request's client capabilities list the extension: the task record is
  * written to the {@link DurableTaskStore} first (durable creation), then the handler starts in
  * the background and the call answers with a `TaskCreatedResult`. A `required` tool called
@@ -20,16 +20,14 @@ import {
   ErrorCode,
   JsonRpcError,
   TASKS_EXTENSION_ID,
-  declaresTasksExtension,
-  hasFeature,
   isTaskTerminal,
   taskEventBetween,
-  toWireError,
   type TaskCreatedResult,
   type DetailedTask,
   type JsonObject,
   type JsonValue,
 } from '@statemcp/protocol';
+import { declaresTasksExtension, hasFeature, toWireError } from '@statemcp/protocol/internal';
 import { requestExtra, type RequestExtra } from '../request-extra.js';
 import type { ServerRequestContext } from '../server.js';
 import { runTool, type ToolEntry } from '../tools.js';

@@ -13,7 +13,8 @@
  * (`input-1`, `input-2`, …): a handler that skips questions on resume (from a checkpoint)
  * should name them with the `inputKey` option.
  */
-import { isTaskTerminal, toWireError, type JsonObject, type JsonValue, type TaskError } from '@statemcp/protocol';
+import { isTaskTerminal, type JsonObject, type JsonValue, type TaskError } from '@statemcp/protocol';
+import { toWireError } from '@statemcp/protocol/internal';
 import type { TaskContext } from '../request-extra.js';
 import { runTool, type ToolCallback, type ToolEntry } from '../tools.js';
 

@@ -18,7 +18,8 @@
  * handler asked for a retry), starting from the last checkpoint the handler saved
  * (`extra.task.checkpoint(state)`); the record's terminal status is written once.
  */
-import { ErrorCode, JsonRpcError, hasCapability, hasFeature, type JsonObject, type JsonValue } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject, type JsonValue } from '@statemcp/protocol';
+import { hasCapability, hasFeature } from '@statemcp/protocol/internal';
 import type { RequestExtra } from '../request-extra.js';
 import type { ServerConnection } from '../server-connection.js';
 import type { ToolEntry } from '../tools.js';

@@ -1,16 +1,17 @@
 /**
- * The seam between a handler and the task it runs in (tasks extension, digest §7.5): the same
+ * The seam between a handler and the task it runs in (tasks extension, SEP-2663): the same
  * tool code runs inline and as a task. Inline, `extra.elicit()` / `extra.createMessage()` /
  * `extra.listRoots()` / `extra.sendRequest()` reach the client directly; inside a task they
  * go through a {@link TaskInputChannel}, which files the request under a fresh key in the
  * task's `inputRequests` (status `input_required`) and resolves with the answer the client
  * later sends in `tasks/update`. Progress and log notifications are not carried for tasks
- * (§7.5), so those calls are dropped here.
+ * (SEP-2663), so those calls are dropped here.
  *
  * This module owns the seam; the multi round-trip (MRTR) work routes its input requests
  * through the same channel interface.
  */
-import { ErrorCode, JsonRpcError, hasCapability, type JsonObject } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
+import { hasCapability } from '@statemcp/protocol/internal';
 import type { InputRequestOptions, RequestExtra, TaskContext } from '../request-extra.js';
 import type { CreateMessageResult, ElicitResult, ListRootsResult } from '../wire-types.js';
 

@@ -1,11 +1,12 @@
 /**
- * `notifications/tasks` on `subscriptions/listen` (tasks extension, digest §7.5): the filter key
+ * `notifications/tasks` on `subscriptions/listen` (tasks extension, SEP-2663): the filter key
  * `taskIds` and the {@link TaskNotifier} that publishes every change of a task to the streams
  * that name it. A listen request asking for `taskIds` without declaring the extension is -32021;
  * a stream receives a task's notifications only when it was opened by the task's authorization
  * context (the same owner check `tasks/get` makes), so naming a foreign id yields nothing.
  */
-import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, TASKS_NOTIFICATION_METHOD, declaresTasksExtension, type DetailedTask } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, type DetailedTask } from '@statemcp/protocol';
+import { TASKS_NOTIFICATION_METHOD, declaresTasksExtension } from '@statemcp/protocol/internal';
 import type { ServerRequestContext } from '../server.js';
 import type { ListenFilterField, ListenSubscriptions } from '../subscriptions.js';
 import type { TaskNotifier } from './extension-tasks.js';

@@ -1,5 +1,6 @@
 /**
- * An in-memory store of 2025-11-25 experimental tasks (digest §7.4) with the status graph
+ * An in-memory store of 2025-11-25 experimental tasks (MCP 2025-11-25 basic/utilities/tasks) with
+ * the status graph
  * enforced in one place:
  *
  * ```

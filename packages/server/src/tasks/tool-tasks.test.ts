@@ -39,7 +39,7 @@ async function startTask(client: Awaited<ReturnType<typeof initializedClient>>['
 
 describe('ToolTasks', () => {
   describe('progress', () => {
-    it('rule 49: keeps the original progress token after CreateTaskResult and stops once the task is terminal', async () => {
+    it('keeps the original progress token after CreateTaskResult and stops once the task is terminal', async () => {
       const clock = new SimulatedClock();
       const server = new McpServer(INFO, { clock });
       const step = deferred<void>();

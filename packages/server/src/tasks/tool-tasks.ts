@@ -1,5 +1,5 @@
 /**
- * Task-augmented `tools/call` (2025-11-25, digest §7.4) and the `tasks/*` methods.
+ * Task-augmented `tools/call` (2025-11-25, MCP 2025-11-25 basic/utilities/tasks) and the `tasks/*` methods.
  * A call with `task` returns a `CreateTaskResult` at once and runs the tool in the
  * background; `tasks/get` polls, `tasks/result` blocks until the task is terminal and
  * returns exactly what the call would have returned (result or JSON-RPC error) with
@@ -9,11 +9,13 @@
  * `input_required` until answered. `notifications/tasks/status` goes to the owner on every
  * status change.
  *
- * Progress keeps the original token for the whole life of the task (rule 49): the call's
+ * Progress keeps the original token for the whole life of the task (MCP 2025-11-25
+ * basic/utilities/tasks): the call's
  * progress channel is retained past the `CreateTaskResult` and released once the task is
  * terminal.
  */
-import { ErrorCode, JsonRpcError, RELATED_TASK_META_KEY, hasFeature, toWireError, type JsonObject, type ProgressHandle } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, RELATED_TASK_META_KEY, type JsonObject, type ProgressHandle } from '@statemcp/protocol';
+import { hasFeature, toWireError } from '@statemcp/protocol/internal';
 import { decodeBase64UrlJson, encodeBase64UrlJson } from '../base64url-json.js';
 import { requestExtra, type RelatedRequestOptions, type RequestExtra } from '../request-extra.js';
 import type { Server, ServerRequestContext, ServerRequestHandler } from '../server.js';

@@ -1,6 +1,6 @@
 /** Client adapter for statemcp (`@statemcp/client` with the statemcp transports). */
 import { Client, type CallToolResult } from '@statemcp/client';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { InMemoryTransport, type Transport } from '@statemcp/protocol';
 import { McpTelemetry } from '@statemcp/opentelemetry';
 import { StdioClientTransport } from '@statemcp/stdio-transport';

@@ -2,7 +2,7 @@
  * The JSON Schema engine on Node, Bun and Deno (`#json-schema-engine`'s `node` condition):
  * `@cfworker/json-schema` is required (its CommonJS build) the first time a schema is
  * compiled, not at import. A process that never compiles a JSON Schema — a server whose
- * tools all take zod shapes — never loads it (issue 19: cold start).
+ * tools all take zod shapes — never loads it, which keeps its cold start short.
  */
 import { createRequire } from 'node:module';
 import type { Validator } from '@cfworker/json-schema';

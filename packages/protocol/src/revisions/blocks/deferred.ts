@@ -1,7 +1,7 @@
 /**
  * A schema built at its first use. The five revision modules declare a few hundred zod
- * schemas, each later revision extending its predecessor's; built at import they cost a
- * process tens of milliseconds before its first message (issue 19: stdio cold start), although
+ * schemas, each later revision extending its predecessor's; built at import they would delay
+ * a process's first message (a stdio server's cold start), although
  * a session needs only the methods it exchanges.
  *
  * `deferred(build)` returns an empty object whose prototype is a proxy: the first property

@@ -1,5 +1,5 @@
 /**
- * The feature flags that split the two eras (digest §0): every legacy revision has the
+ * The feature flags that split the two eras (MCP 2026-07-28 changelog): every legacy revision has the
  * handshake and none of the stateless rules; the modern revisions the reverse. Revision
  * modules spread the set of their era into `features` next to their own flags.
  */

@@ -1,5 +1,5 @@
 /**
- * Building blocks of the stateless (modern, 2026-07-28+) revisions, digest §6: the reserved
+ * Building blocks of the stateless (modern, 2026-07-28+) revisions, MCP 2026-07-28 basic/index: the reserved
  * `_meta` keys, the required per-request `_meta`, `resultType`, cacheable results, Multi
  * Round-Trip Requests (`InputRequiredResult`) and `subscriptions/listen` filters. Shapes
  * that embed capabilities or implementations are built from the revision's own schemas.
@@ -25,7 +25,7 @@ export const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId'
 export const RESULT_TYPES = ['complete', 'input_required'] as const;
 
 /**
- * The `_meta` every modern request carries (digest §6.2, rules 59 and 101): the protocol
+ * The `_meta` every modern request carries (MCP 2026-07-28 basic/index §_meta): the protocol
  * version and client capabilities are required; client info, log level, progress token and
  * W3C trace context are optional.
  */
@@ -50,12 +50,16 @@ export function modernResultMeta(implementation: z.ZodType) {
 /** `_meta` on notifications: open, tagged with the listen request's id on a listen stream. */
 export const SubscriptionNotificationMeta = deferred(() => z.looseObject({ [SUBSCRIPTION_ID_META_KEY]: RequestId.optional() }));
 
-/** Caching hints (§6.8): `ttlMs` is an integer ≥ 0; `cacheScope` says who may share the entry. */
+/**
+ * Caching hints (MCP 2026-07-28 basic/utilities/caching): `ttlMs` is an integer ≥ 0; `cacheScope`
+ * says who may share the entry.
+ */
 export const CacheScope = deferred(() => z.enum(['public', 'private']));
 export const cacheable = deferredShape(() => ({ ttlMs: z.int().nonnegative(), cacheScope: CacheScope }));
 
 /**
- * Which notifications a `subscriptions/listen` stream delivers (§6.7). Omitted or `false`
+ * Which notifications a `subscriptions/listen` stream delivers (MCP 2026-07-28
+ * basic/patterns/subscriptions). Omitted or `false`
  * means not subscribed; extensions add fields (the tasks extension adds `taskIds`).
  */
 export const SubscriptionFilter = deferred(() => z.looseObject({
@@ -79,7 +83,7 @@ export const SubscriptionsListenResult = deferred(() => z.looseObject({
 }));
 
 /**
- * The MRTR answer of `tools/call`, `prompts/get` and `resources/read` (§6.6, rule 110):
+ * The MRTR answer of `tools/call`, `prompts/get` and `resources/read` (MCP 2026-07-28 basic/patterns/mrtr):
  * input requests keyed by server-chosen names and/or an opaque `requestState`, at least one.
  */
 export function inputRequiredResult(inputRequest: z.ZodType) {
