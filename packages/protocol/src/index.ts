@@ -52,6 +52,7 @@ export {
   RequestCancelledError,
   RequestTimeoutError,
   SessionChangedError,
+  SessionExpiredError,
   SkillVerificationError,
   StatemcpError,
   TooManyPagesError,
@@ -206,10 +207,12 @@ export type { GetSkillResult, ListSkillsResult, SkillEntry, SkillFrontmatter, Sk
 export { CONNECTION_TABLE, initialConnectionState, isLive, transition } from './machines/connection.js';
 export { PER_REQUEST_PEER } from './machines/connection-modern.js';
 export type { ConnectionTable, ConnectionTransitionRow } from './machines/connection.js';
-export { CONNECTION_EVENT_TYPES, CONNECTION_STATE_KINDS } from './machines/connection-types.js';
+export { CONNECTION_EVENT_TYPES, CONNECTION_STAGES, CONNECTION_STATE_KINDS, kindOfStage, stageOf } from './machines/connection-types.js';
 export type {
   CloseReason,
   ConnectionConfig,
+  ConnectionStage,
+  InitializingPhase,
   ConnectionEffect,
   ConnectionEvent,
   ConnectionEventType,
@@ -270,4 +273,4 @@ export { HEADERS_KEPT_ON_REDIRECT, MAX_REDIRECTS, guardRedirects, headersKeptOnR
 export type { RedirectHop, RedirectMode } from './transport/http-redirects.js';
 export { formatByteSize, readBoundedText, tooLargeError } from './transport/bounded-body.js';
 export type { BoundedTextOptions } from './transport/bounded-body.js';
-export type { AdoptedSession, HttpRequestInfo, InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';
+export type { AdoptedSession, HttpRequestInfo, InboundContext, SendOptions, SessionExpiry, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';

@@ -12,6 +12,7 @@ import {
   JsonRpcError,
   RequestCancelledError,
   RequestTimeoutError,
+  SessionExpiredError,
   TransportError,
   type ConnectionClosedError,
 } from '../errors/errors.js';
@@ -20,7 +21,7 @@ import { hasTraceKeys, outboundTraceContext, withoutTraceKeys, type TraceContext
 import type { Clock } from './clock.js';
 import { validateCustom } from './custom-methods.js';
 import type { DeadlineExpiry } from './deadlines.js';
-import type { OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
+import type { HeldMessage, OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
 import type { MiddlewareSession } from './middleware-context.js';
 import { OutboundGate, sendThroughMiddleware, watchedBy } from './outbound-middleware.js';
 import { requestSpec } from './method-policy.js';
@@ -46,6 +47,8 @@ export interface OutboundHost extends RefusalContext, MiddlewareSession {
   readonly observer: SessionObserver;
   readonly options: SessionOptions;
   write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void>;
+  /** Asks the machine again about a message the transport bounced (the server forgot the session): true when it is held now. */
+  holdsBounced(method: string, kind: 'request' | 'notification'): boolean;
   /** Sends `notifications/cancelled` through the session's gate. */
   sendNotification(method: string, params: JsonObject): Promise<void>;
   closedError(message: string): ConnectionClosedError;
@@ -74,8 +77,6 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
    * Created on first use, as `#rounds`: most sessions never cancel nor send an input round.
    */
   #cancelsInFlight: Set<Promise<void>> | undefined;
-  /** Requests the machine held back until Operating (made while the handshake ran), in order. */
-  #held: Array<{ readonly record: OutboundRecord; readonly message: JsonRpcRequest; readonly options: RequestOptions }> = [];
   /** Requests that may answer `input_required` (digest §6.6), with what their retries need. */
   #rounds: WeakMap<OutboundRecord, Rounds> | undefined;
   /** While the transport authorizes: the requests whose timeout waits for it to end. */
@@ -95,7 +96,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
 
   /**
    * Puts a request in the ledger, arms its timers and writes it; the gate has already passed.
-   * `held`: the machine held it back until Operating — it waits in the ledger (state
+   * `held`: the machine held it back until Operating — it waits in the ledger's queue (state
    * `created`, timers and signal live) until {@link releaseHeld}. `awaited`: its timers keep the
    * process alive (false only for keep-alive pings, which are housekeeping).
    */
@@ -109,7 +110,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
   /** Writes (or holds) a request that entered the ledger, unless it settled meanwhile. */
   start(record: OutboundRecord, message: JsonRpcRequest, options: RequestOptions, held: boolean): void {
     if (this.#host.ledger.outbound(record.id) !== record) return;
-    if (held) this.#held.push({ record, message, options });
+    if (held) this.#host.ledger.hold({ kind: 'request', record, message, options, relatedRequestId: options.relatedRequestId });
     else this.#dispatch(record, message, options);
   }
 
@@ -186,7 +187,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
         (this.#rounds ??= new WeakMap()).set(record, { params: outParams, count: 0, onRound: options.onInputRound });
       }
       if (gate !== undefined) gate.open(record, message, options, held); // the chain's next() starts it
-      else if (held) this.#held.push({ record, message, options });
+      else if (held) host.ledger.hold({ kind: 'request', record, message, options, relatedRequestId: options.relatedRequestId });
       else this.#dispatch(record, message, options);
     });
   }
@@ -203,25 +204,18 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
     }
   }
 
-  /** True while requests made before the handshake completed wait to be sent. */
-  get holding(): boolean {
-    return this.#held.length > 0;
-  }
-
   /**
-   * The connection is Operating: each held request still pending is checked again (the
-   * peer's capabilities are known now) and sent, in the order it was made.
+   * The connection is Operating: a held request still pending is checked again (the peer's
+   * capabilities are known now; one the transport bounced was admitted already) and sent.
    */
-  releaseHeld(admit: (method: string, options: RequestOptions) => Error | undefined): void {
-    const held = this.#held;
-    this.#held = [];
+  releaseHeld(entry: Extract<HeldMessage, { kind: 'request' }>, admit: (method: string, options: RequestOptions) => Error | undefined): void {
+    const { record, message, options } = entry;
     const ledger = this.#host.ledger;
-    for (const { record, message, options } of held) {
-      if (ledger.outbound(record.id) !== record) continue; // cancelled or timed out while it waited
-      const refusal = admit(record.method, options);
-      if (refusal === undefined) this.#dispatch(record, message, options);
-      else ledger.settle(record, { event: 'fail', error: refusal });
-    }
+    if (ledger.outbound(record.id) !== record) return; // cancelled or timed out while it waited
+    const refusal = options === undefined ? undefined : admit(record.method, options);
+    if (refusal !== undefined) ledger.settle(record, { event: 'fail', error: refusal });
+    else if (options === undefined) this.#write(record, message, entry.relatedRequestId);
+    else this.#dispatch(record, message, options);
   }
 
   #dispatch(record: OutboundRecord, message: JsonRpcRequest, options: RequestOptions): void {
@@ -234,6 +228,10 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
     const host = this.#host;
     const stamped = stampRequestMeta(message, record.progressToken, host.role === 'client' ? host.requestIdentity() : undefined);
     host.write(stamped, relatedRequestId).catch((error: unknown) => {
+      // The server forgot the session: the machine now holds the request for the new one (or ends the connection).
+      if (error instanceof SessionExpiredError && host.ledger.outbound(record.id) === record && host.holdsBounced(record.method, 'request')) {
+        return host.ledger.hold({ kind: 'request', record, message, options: undefined, relatedRequestId });
+      }
       host.ledger.settle(record, {
         event: 'fail',
         error: new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
@@ -265,7 +263,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
    */
   settleAll(notify: boolean): void {
     const host = this.#host;
-    this.#held = [];
+    for (const entry of host.ledger.takeHeld()) if (entry.kind === 'notification') entry.reject(host.endError() ?? host.closedError(`${entry.message.method} was not sent: the connection closed`));
     for (const record of host.ledger.pendingOutbound()) {
       if (notify && cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');
       const ended = record.state === 'created' ? host.endError() : undefined;

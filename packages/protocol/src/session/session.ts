@@ -10,14 +10,14 @@
  * - this file: the state, the effects, connecting and closing. `close()`: closeRequested →
  *   ShuttingDown → Terminated when the transport reports closed, or forcefully after `closeDeadlineMs`.
  */
-import { AlreadyConnectedError, InvalidStateError, RequestCancelledError, TransportError, type ConnectionClosedError } from '../errors/errors.js';
+import { AlreadyConnectedError, InvalidStateError, RequestCancelledError, SessionExpiredError, TransportError, type ConnectionClosedError } from '../errors/errors.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../jsonrpc/messages.js';
 import { initialConnectionState, transition } from '../machines/connection.js';
 import type { ConnectionConfig, ConnectionEffect, ConnectionEvent, ConnectionState, ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
 import { getRevision } from '../revisions/registry.js';
 import type { TaskTransitionReport } from '../observability/events.js';
 import type { Revision } from '../revisions/types.js';
-import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
+import type { InboundContext, SessionExpiry, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
 import {
   LATEST_LEGACY_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
@@ -257,6 +257,10 @@ export class Session {
         void this.#session.#dispatch(event);
       }
 
+      holdsBounced(method: string, kind: 'request' | 'notification'): boolean {
+        return this.#session.#dispatch(kind === 'request' ? { type: 'outboundRequest', method } : { type: 'outboundNotification', method }).some(isHold);
+      }
+
       write(message: JsonRpcMessage, related: RequestId | undefined): Promise<void> {
         return this.#session.#write(message, related);
       }
@@ -356,8 +360,8 @@ export class Session {
         this.#session.#outbound.undeliverable(ids, error);
       }
 
-      onSessionExpired(): void {
-        void this.#session.#dispatch({ type: 'sessionExpired' });
+      onSessionExpired(expiry?: SessionExpiry): void {
+        void this.#session.#dispatch({ type: 'sessionExpired', replacement: expiry?.replacement ?? false, answered: expiry?.answered ?? true });
       }
 
       onAuthorizing(active: boolean): void {
@@ -584,15 +588,30 @@ export class Session {
   /** Sends a notification. Rejects with a typed error when the state or capabilities forbid it. */
   async notify(method: string, params?: JsonObject, options: NotificationOptions = {}): Promise<void> {
     if (this.#transport === undefined) throw new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind);
-    const refused = this.#gate({ type: 'outboundNotification', method }) ?? notificationRefusal(this.#host, method, options);
+    const effects = this.#dispatch({ type: 'outboundNotification', method });
+    const held = effects.some(isHold);
+    const refused = held ? undefined : (this.#refusal(effects) ?? notificationRefusal(this.#host, method, options));
     if (refused !== undefined) throw refused;
     const schema = options.custom?.params;
     if (schema !== undefined) params = await checkCustomParams(method, schema, params);
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
     const chain = this.#options.middleware?.for(method);
-    if (chain === undefined || chain.length === 0) return this.#write(message, options.relatedRequestId);
-    await notifyThroughMiddleware(chain, this.#host, message, this.protocolVersion, () => this.#write(message, options.relatedRequestId));
+    if (chain === undefined || chain.length === 0) return this.#sendNotification(message, options.relatedRequestId, held);
+    await notifyThroughMiddleware(chain, this.#host, message, this.protocolVersion, () => this.#sendNotification(message, options.relatedRequestId, held));
+  }
+
+  /**
+   * Writes a notification, or holds it in the ledger when the machine said so. One the
+   * transport bounced because the server forgot the session goes back through the machine:
+   * held for the new session while it is being replaced, else the sender hears why.
+   */
+  #sendNotification(message: JsonRpcNotification, relatedRequestId: RequestId | undefined, held: boolean): Promise<void> {
+    if (held) return new Promise((resolve, reject) => this.#ledger.hold({ kind: 'notification', message, relatedRequestId, resolve, reject }));
+    return this.#write(message, relatedRequestId).catch((error: unknown) => {
+      if (!(error instanceof SessionExpiredError) || !this.#host.holdsBounced(message.method, 'notification')) throw error;
+      return this.#sendNotification(message, relatedRequestId, true);
+    });
   }
 
   /** Sends `ping` and resolves with the round-trip time in ms. */
@@ -637,9 +656,9 @@ export class Session {
       if (isGateEffect(effect)) continue; // the gate's: returned to the caller
       switch (effect.type) {
         case 'releaseOutbound':
-          // After notifications/initialized has gone out: nothing may overtake it. Only requests made while
-          // Initializing are held, so with none waiting now there is nothing to release (and no promise hop to wait).
-          if (this.#outbound.holding) void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld());
+          // After notifications/initialized has gone out (its send is the one in progress, read once this step is
+          // over): nothing may overtake it. With nothing held there is nothing to release (and no promise hop to wait).
+          if (this.#ledger.holding) queueMicrotask(() => void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld()));
           break;
         case 'replayDeferred':
           // After the current step: the initialize reply is handed to the transport first.
@@ -700,10 +719,23 @@ export class Session {
     return undefined;
   }
 
-  /** Each held request passes the gate and the capability checks again now that the session is Operating. */
+  /**
+   * The ledger's held messages go out in the order they were held: each request passes the gate
+   * and the capability checks again now that the session is Operating, each notification the gate.
+   */
   #releaseHeld(): void {
     const transport = this.#transport;
-    if (transport !== undefined) this.#outbound.releaseHeld((method, options) => this.#gate({ type: 'outboundRequest', method }) ?? requestRefusal(this.#host, method, options, transport));
+    if (transport === undefined) return;
+    const admit = (method: string, options: RequestOptions): Error | undefined => this.#gate({ type: 'outboundRequest', method }) ?? requestRefusal(this.#host, method, options, transport);
+    for (const entry of this.#ledger.takeHeld()) {
+      if (entry.kind === 'request') {
+        this.#outbound.releaseHeld(entry, admit);
+        continue;
+      }
+      const refused = this.#gate({ type: 'outboundNotification', method: entry.message.method });
+      if (refused !== undefined) entry.reject(refused);
+      else this.#sendNotification(entry.message, entry.relatedRequestId, false).then(entry.resolve, entry.reject);
+    }
   }
 
   #emitTransition(from: ConnectionState, to: ConnectionState, event: ConnectionEvent): void {
