@@ -590,7 +590,7 @@ export class Session {
     if (this.#transport === undefined) throw new InvalidStateError('Not connected: call connect(transport) first', this.#state.kind);
     const effects = this.#dispatch({ type: 'outboundNotification', method });
     const held = effects.some(isHold);
-    const refused = held ? undefined : (this.#refusal(effects) ?? notificationRefusal(this.#host, method, options));
+    const refused = this.#refusal(effects) ?? notificationRefusal(this.#host, method, options);
     if (refused !== undefined) throw refused;
     const schema = options.custom?.params;
     if (schema !== undefined) params = await checkCustomParams(method, schema, params);
