@@ -268,8 +268,8 @@ export class StreamableHttpClientTransport implements Transport {
     // Modern era (the request's `_meta` names a revision with routing headers): no session, routing headers (§5.3).
     const modern = routedVersion(message);
     const sessionId = modern !== undefined ? undefined : this.#sessionId;
-    // Sent while the transport has no session: this POST opens one (the session's `initialize`).
-    const opening = modern === undefined && sessionId === undefined;
+    // Sent with no session before the first one or after a 404: this POST opens one (the session's `initialize`).
+    const opening = modern === undefined && sessionId === undefined && (!this.#established || this.#forgotten !== undefined);
     const url = this.#url.href;
     // Only a modern request is cancelled by aborting its POST: a legacy POST needs no controller of its own.
     const routed = modern === undefined ? undefined : this.#modern.open(message, modern);
