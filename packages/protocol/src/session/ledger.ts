@@ -266,6 +266,11 @@ export class RequestLedger {
     (this.#held ??= []).push(entry);
   }
 
+  /** True when `record` waits in the queue (it is not on the wire, so there is nothing to cancel there). */
+  isHeld(record: OutboundRecord): boolean {
+    return this.#held?.some((entry) => entry.kind === 'request' && entry.record === record) === true;
+  }
+
   /** True while held messages wait. */
   get holding(): boolean {
     return this.#held !== undefined && this.#held.length > 0;

@@ -242,7 +242,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
   /** Cancels a pending request by the caller's wish (its signal aborted). */
   cancel(record: OutboundRecord, reason: string): void {
     if (this.#host.ledger.outbound(record.id) !== record) return;
-    if (cancellable(record)) this.#sendCancel(record.id, reason);
+    if (cancellable(record) && !this.#host.ledger.isHeld(record)) this.#sendCancel(record.id, reason);
     this.#host.ledger.settle(record, { event: 'cancel', error: new RequestCancelledError(`${record.method} was cancelled: ${reason}`, { reason }) });
   }
 
@@ -257,18 +257,19 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
   }
 
   /**
-   * The connection is ending: every pending request rejects; `notify` sends their
-   * cancellations first. A request still held back (never sent) rejects with why the
-   * connection ended (a failed handshake's error), and needs no cancellation.
+   * The connection is ending: every pending request rejects; `notify` sends their cancellations
+   * first. One still held in the ledger (never sent, or bounced by the transport) rejects with
+   * why the connection ended (a failed handshake's error) and needs no cancellation.
    */
   settleAll(notify: boolean): void {
     const host = this.#host;
-    for (const entry of host.ledger.takeHeld()) if (entry.kind === 'notification') entry.reject(host.endError() ?? host.closedError(`${entry.message.method} was not sent: the connection closed`));
     for (const record of host.ledger.pendingOutbound()) {
-      if (notify && cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');
-      const ended = record.state === 'created' ? host.endError() : undefined;
+      const waiting = record.state === 'created' || host.ledger.isHeld(record);
+      if (notify && !waiting && cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');
+      const ended = waiting ? host.endError() : undefined;
       host.ledger.settle(record, { event: 'abort', error: ended ?? host.closedError(`${record.method} did not complete: the connection closed`) });
     }
+    for (const held of host.ledger.takeHeld()) if (held.kind === 'notification') held.reject(host.endError() ?? host.closedError(`${held.message.method} was not sent: the connection closed`));
     host.ledger.deadlines.stop();
   }
 
