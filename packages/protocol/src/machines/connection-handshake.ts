@@ -233,12 +233,13 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
   outboundNotification: {
     to: ['operating'],
     spec: 'digest §1.1 (client MUST send notifications/initialized); rule 22',
-    doc: 'client: sending notifications/initialized enters operating; server may only log before it arrives',
+    doc: 'client: sending notifications/initialized enters operating (a notification that may wait is held until then); server may only log before it arrives',
     apply(state, event) {
       if (state.config.role === 'client') {
         if (event.method === INITIALIZED_NOTIFICATION) {
           return step({ kind: 'operating', config: state.config, version: state.version, peer: state.peer }, accept, { type: 'releaseOutbound' });
         }
+        if (event.waitForOperating === true) return step(state, hold);
         return step(state, refuse(`Cannot send ${event.method} before notifications/initialized`));
       }
       if (event.method === LOG_MESSAGE || event.method === PROGRESS || event.method === CANCELLED) return step(state, accept);

@@ -47,6 +47,10 @@ describe('Initializing, phase resuming', () => {
     const step = transition(resumed(), { type: 'initializeSucceeded', version: '2025-11-25', peer });
     expect(step.state).toEqual({ kind: 'initialized', config: client, version: '2025-11-25', peer });
     expect(step.effects).toEqual([{ type: 'negotiated', version: '2025-11-25' }, { type: 'sendInitialized' }]);
+    // A message the transport bounced may arrive now: it waits for the release with the others.
+    expect(effectTypes(step.state, { type: 'outboundNotification', method: 'notifications/roots/list_changed', waitForOperating: true })).toEqual(['holdOutbound']);
+    expect(effectTypes(step.state, { type: 'outboundRequest', method: 'tools/call', waitForOperating: true })).toEqual(['holdOutbound']);
+    expect(effectTypes(step.state, { type: 'outboundNotification', method: 'notifications/roots/list_changed' })).toEqual(['refuseOutbound']);
     const up = transition(step.state, { type: 'outboundNotification', method: 'notifications/initialized' });
     expect(up.state.kind).toBe('operating');
     expect(up.effects).toEqual([{ type: 'accept' }, { type: 'releaseOutbound' }]);

@@ -139,8 +139,12 @@ export type ConnectionEvent =
    * (`io.modelcontextprotocol/protocolVersion`, the 2026-07-28 era, digest §6.2), if any.
    */
   | { readonly type: 'inboundRequest'; readonly method: string; readonly declaredVersion?: string }
-  /** This side wants to send a notification (gate). `notifications/initialized` completes the client handshake. */
-  | { readonly type: 'outboundNotification'; readonly method: string }
+  /**
+   * This side wants to send a notification (gate). `notifications/initialized` completes the
+   * client handshake. `waitForOperating`: the notification may wait in the ledger until
+   * Operating (one the transport bounced because the server forgot the session).
+   */
+  | { readonly type: 'outboundNotification'; readonly method: string; readonly waitForOperating?: boolean }
   /** A notification arrived (gate). `notifications/initialized` completes the server handshake. */
   | { readonly type: 'inboundNotification'; readonly method: string }
   /** Client: an acceptable InitializeResult arrived. Server: the InitializeResult was sent. */

@@ -47,8 +47,8 @@ export interface OutboundHost extends RefusalContext, MiddlewareSession {
   readonly observer: SessionObserver;
   readonly options: SessionOptions;
   write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void>;
-  /** Asks the machine again about a message the transport bounced (the server forgot the session): true when it is held now. */
-  holdsBounced(method: string, kind: 'request' | 'notification'): boolean;
+  /** Asks the machine again about a message the transport bounced (the server forgot the session): held, sent again, or neither. */
+  bounced(method: string, kind: 'request' | 'notification'): 'hold' | 'send' | undefined;
   /** Sends `notifications/cancelled` through the session's gate. */
   sendNotification(method: string, params: JsonObject): Promise<void>;
   closedError(message: string): ConnectionClosedError;
@@ -228,10 +228,10 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
     const host = this.#host;
     const stamped = stampRequestMeta(message, record.progressToken, host.role === 'client' ? host.requestIdentity() : undefined);
     host.write(stamped, relatedRequestId).catch((error: unknown) => {
-      // The server forgot the session: the machine now holds the request for the new one (or ends the connection).
-      if (error instanceof SessionExpiredError && host.ledger.outbound(record.id) === record && host.holdsBounced(record.method, 'request')) {
-        return host.ledger.hold({ kind: 'request', record, message, options: undefined, relatedRequestId });
-      }
+      // The server forgot the session: the machine holds the request for the new one, sends it on one already up, or ends the connection.
+      const again = error instanceof SessionExpiredError && host.ledger.outbound(record.id) === record ? host.bounced(record.method, 'request') : undefined;
+      if (again === 'hold') return host.ledger.hold({ kind: 'request', record, message, options: undefined, relatedRequestId });
+      if (again === 'send') return this.#write(record, message, relatedRequestId);
       host.ledger.settle(record, {
         event: 'fail',
         error: new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),

@@ -257,8 +257,10 @@ export class Session {
         void this.#session.#dispatch(event);
       }
 
-      holdsBounced(method: string, kind: 'request' | 'notification'): boolean {
-        return this.#session.#dispatch(kind === 'request' ? { type: 'outboundRequest', method } : { type: 'outboundNotification', method }).some(isHold);
+      bounced(method: string, kind: 'request' | 'notification'): 'hold' | 'send' | undefined {
+        const type = kind === 'request' ? 'outboundRequest' : 'outboundNotification';
+        const effects = this.#session.#dispatch({ type, method, waitForOperating: true });
+        return effects.some(isHold) ? 'hold' : effects.some((effect) => effect.type === 'accept') ? 'send' : undefined;
       }
 
       write(message: JsonRpcMessage, related: RequestId | undefined): Promise<void> {
@@ -604,13 +606,14 @@ export class Session {
   /**
    * Writes a notification, or holds it in the ledger when the machine said so. One the
    * transport bounced because the server forgot the session goes back through the machine:
-   * held for the new session while it is being replaced, else the sender hears why.
+   * held while the session is being replaced, sent again once it is, else the sender hears why.
    */
   #sendNotification(message: JsonRpcNotification, relatedRequestId: RequestId | undefined, held: boolean): Promise<void> {
     if (held) return new Promise((resolve, reject) => this.#ledger.hold({ kind: 'notification', message, relatedRequestId, resolve, reject }));
     return this.#write(message, relatedRequestId).catch((error: unknown) => {
-      if (!(error instanceof SessionExpiredError) || !this.#host.holdsBounced(message.method, 'notification')) throw error;
-      return this.#sendNotification(message, relatedRequestId, true);
+      const again = error instanceof SessionExpiredError ? this.#host.bounced(message.method, 'notification') : undefined;
+      if (again === undefined) throw error;
+      return this.#sendNotification(message, relatedRequestId, again === 'hold');
     });
   }
 
