@@ -610,6 +610,8 @@ export class Session {
    */
   #sendNotification(message: JsonRpcNotification, relatedRequestId: RequestId | undefined, held: boolean): Promise<void> {
     if (held) return new Promise((resolve, reject) => this.#ledger.hold({ kind: 'notification', message, relatedRequestId, resolve, reject }));
+    // Only a client's transport bounces (a server's sessions are its own): no promise of ours per notification on a server.
+    if (this.role === 'server') return this.#write(message, relatedRequestId);
     return this.#write(message, relatedRequestId).catch((error: unknown) => {
       const again = error instanceof SessionExpiredError ? this.#host.bounced(message.method, 'notification') : undefined;
       if (again === undefined) throw error;
