@@ -62,7 +62,7 @@ import { startLegacyFallback } from './legacy-fallback.js';
 import { routedVersion } from './routing-headers.js';
 import type { SseClientTransport } from './sse-client.js';
 import { SseStreams } from './sse-streams.js';
-import { type Mode, type PostOutcome, type SessionRecord } from './transport-state.js';
+import { type Mode, type PostOutcome, type PostRole, type SessionRecord } from './transport-state.js';
 import type { StreamableHttpClientTransportOptions, StreamState } from './streamable-http-options.js';
 
 export type { SessionRecoveredInfo, StreamableHttpClientTransportOptions, StreamState, StreamStateChange } from './streamable-http-options.js';
@@ -242,9 +242,8 @@ export class StreamableHttpClientTransport implements Transport {
   // A session the server forgot
 
   /**
-   * The server answered 404 for `staleSessionId`: the transport forgets it and reports it once,
-   * with what it knows of it. The session's machine decides what follows; a sink that cannot
-   * run the handshake again leaves nothing to continue, so the transport closes.
+   * The server answered 404 for `staleSessionId`: the transport forgets it and reports it once, with what it
+   * knows of it; the machine decides. A sink that cannot run the handshake again leaves nothing: it closes.
    */
   #expire(staleSessionId: string): void {
     if (this.#sessionId !== staleSessionId || this.#mode.kind !== 'streamable') return;
@@ -268,8 +267,8 @@ export class StreamableHttpClientTransport implements Transport {
     // Modern era (the request's `_meta` names a revision with routing headers): no session, routing headers (§5.3).
     const modern = routedVersion(message);
     const sessionId = modern !== undefined ? undefined : this.#sessionId;
-    // Sent with no session before the first one or after a 404: this POST opens one (the session's `initialize`).
-    const opening = modern === undefined && sessionId === undefined && (!this.#established || this.#forgotten !== undefined);
+    // With no session before the first one or after a 404, a POST opens one (the session's `initialize`).
+    const role: PostRole = modern !== undefined ? 'modern' : sessionId === undefined && (!this.#established || this.#forgotten !== undefined) ? 'opening' : 'session';
     const url = this.#url.href;
     // Only a modern request is cancelled by aborting its POST: a legacy POST needs no controller of its own.
     const routed = modern === undefined ? undefined : this.#modern.open(message, modern);
@@ -298,7 +297,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     try {
       this.#assertOpen();
-      const outcome = this.#answer(message, response, sessionId, opening, scoped);
+      const outcome = this.#answer(message, response, sessionId, role, scoped);
       return outcome instanceof Promise ? await outcome : outcome;
     } finally {
       scoped.release();
@@ -309,11 +308,12 @@ export class StreamableHttpClientTransport implements Transport {
    * What the server's answer to one POST means. Synchronous for an SSE answer (the common
    * case: the stream is read in the background), so that answer takes no promise of its own.
    */
-  #answer(message: JsonRpcMessage, response: Response, sessionId: string | undefined, opening: boolean, scoped: ScopedSignal): PostOutcome | Promise<PostOutcome> {
-    if (!response.ok) return this.#refused(message, response, sessionId, opening);
-    if (opening) this.#takeSessionId(response);
+  #answer(message: JsonRpcMessage, response: Response, sessionId: string | undefined, role: PostRole, scoped: ScopedSignal): PostOutcome | Promise<PostOutcome> {
+    if (!response.ok) return this.#refused(message, response, sessionId, role === 'opening');
+    if (role === 'opening') this.#takeSessionId(response);
     const requestIds = requestIdsOf(message);
-    if (sessionId !== undefined && sessionId === this.#sessionId) this.#accepted(requestIds.length > 0);
+    // The session's own traffic (with or without an id: a stateless server issues none).
+    if (role === 'session' && sessionId === this.#sessionId) this.#accepted(requestIds.length > 0);
     const contentType = (responseHeader(response, 'content-type') ?? '').toLowerCase();
     const isSse = contentType.includes('text/event-stream');
     if (response.status === 202 || !hasBody(response) || (requestIds.length === 0 && !isSse)) return discardBody(response).then(() => DONE);

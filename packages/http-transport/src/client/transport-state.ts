@@ -14,6 +14,9 @@ export type Mode =
   | { kind: 'closing'; sink: TransportSink | undefined; done: Promise<void> }
   | { kind: 'closed' };
 
+/** What a POST is to the session: one that opens it, its own traffic, or a 2026-07-28 request (no session). */
+export type PostRole = 'opening' | 'session' | 'modern';
+
 /** What one POST came to. */
 export type PostOutcome = { kind: 'done' } | { kind: 'sessionExpired'; sessionId: string } | { kind: 'legacyCandidate'; error: Error };
 
