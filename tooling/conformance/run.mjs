@@ -16,7 +16,7 @@
 //
 //   node tooling/conformance/run.mjs [--leg server|client|both] [--server-suite all|active|…]
 //                                    [--client-suite all|core|…] [--spec-version default|2026-07-28|both]
-//                                    [--no-baseline] [--verbose]
+//                                    [--no-baseline] [--verbose] [--through-gateway]
 //
 // Exit status 0 when every leg passed its baseline check. Reports land in
 // .conformance-results/<timestamp>/{server,client}[-<version>]/ (checks.json per scenario, the CLI's log).
@@ -45,8 +45,11 @@ const { values: options } = parseArgs({
     'spec-version': { type: 'string', default: 'both' },
     'no-baseline': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
+    'through-gateway': { type: 'boolean', default: false },
   },
 });
+// --through-gateway: the server leg against the everything server mounted behind a composition gateway.
+if (options['through-gateway']) APPS.server = join(root, 'apps', 'everything-server', 'src', 'gateway-main.ts');
 if (!['server', 'client', 'both'].includes(options.leg)) {
   console.error(`--leg must be server, client or both (got ${options.leg})`);
   process.exit(2);

@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRIES = {
   protocol: ['src/index.ts', 'src/ajv/index.ts', 'src/skills/index.ts'],
   client: ['src/index.ts', 'src/apps/index.ts', 'src/skills/index.ts', 'src/auth/index.ts', 'src/auth/node/index.ts'],
-  server: ['src/index.ts', 'src/apps/index.ts', 'src/skills/index.ts', 'src/logging/index.ts'],
+  server: ['src/index.ts', 'src/apps/index.ts', 'src/skills/index.ts', 'src/logging/index.ts', 'src/compose/index.ts'],
   'stdio-transport': ['src/index.ts'],
   'http-transport': [
     'src/index.ts',
@@ -24,6 +24,7 @@ const ENTRIES = {
   ],
   inspector: ['src/index.ts'],
   'redis-store': ['src/index.ts'],
+  'task-queue': ['src/index.ts'],
   cli: ['src/index.ts'],
   'create-statemcp': ['src/index.ts'],
   typegen: ['src/index.ts'],

@@ -72,11 +72,13 @@ describe('the guides’ examples', () => {
     expect(output).toContain('shout: {"type":"text","text":"HELLO"}');
   });
 
-  it('gateway: two HTTP clients reach the upstream tool through the gateway', async () => {
+  it('gateway: two HTTP clients reach a local and a remote upstream through the gateway', async () => {
     const output = await run(gateway);
+    expect(output).toContain('tools: weather_forecast, news_headline');
     expect(output).toContain('client 1: {"type":"text","text":"Sunny in Oslo"}');
-    expect(output).toContain('client 2: {"type":"text","text":"Sunny in Rome"}');
-    expect(output).toContain('gateway sessions: 2');
+    expect(output).toContain('client 2: {"type":"text","text":"Gateway ships"}');
+    expect(output).toContain('resource: news+news://front-page');
+    expect(output).toContain('eras: legacy and modern; gateway sessions: 1');
   });
 
   it('lifecycle: the six states in order, seen from the client', async () => {

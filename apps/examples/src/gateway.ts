@@ -1,65 +1,67 @@
 /**
- * A gateway: one upstream server (here in-process; usually a stdio child) re-served to many
- * clients over Streamable HTTP. The gateway copies the upstream tools with their JSON Schemas
- * and forwards each call, passing the caller's cancellation on.
+ * A gateway: one Streamable HTTP endpoint in front of two upstreams — a local server mounted
+ * in memory and a remote statemcp server reached over HTTP — each under its own prefix
+ * (`@statemcp/server/compose`). Calls, progress, cancellation and the upstreams' questions
+ * back (sampling, elicitation, roots) are forwarded; a lost upstream is reconnected.
  */
 import { Client } from '@statemcp/client';
 import { createStreamableHttpServer } from '@statemcp/http-transport';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
-import { InMemoryTransport } from '@statemcp/protocol';
 import { McpServer } from '@statemcp/server';
+import { compose, proxy } from '@statemcp/server/compose';
 import { z } from 'zod';
 
-/** The upstream server the gateway fronts. */
-function createUpstream(): McpServer {
-  const upstream = new McpServer({ name: 'upstream', version: '1.0.0' });
-  upstream.registerTool('weather', { description: 'Weather in a city', inputSchema: { city: z.string() } }, ({ city }) => ({
+/** A local server: mounted in process. */
+function createWeather(): McpServer {
+  const weather = new McpServer({ name: 'weather', version: '1.0.0' });
+  weather.registerTool('forecast', { description: 'Weather in a city', inputSchema: { city: z.string() } }, ({ city }) => ({
     content: [{ type: 'text', text: `Sunny in ${city}` }],
   }));
-  return upstream;
+  return weather;
 }
 
-/** A server that exposes every tool of `upstream` and forwards calls to it. */
-export async function createGateway(upstream: Client): Promise<McpServer> {
-  const gateway = new McpServer({ name: 'gateway', version: '1.0.0' });
-  for (const tool of await upstream.listAllTools()) {
-    gateway.registerTool(
-      tool.name,
-      { description: tool.description ?? '', inputSchema: tool.inputSchema },
-      (args, extra) => upstream.callTool({ name: tool.name, arguments: args }, { signal: extra.signal }),
-    );
-  }
-  return gateway;
+/** A remote server: served over Streamable HTTP, reached through statemcp's client. */
+function createNews(): McpServer {
+  const news = new McpServer({ name: 'news', version: '1.0.0' });
+  news.registerTool('headline', { description: 'Today’s headline' }, () => ({ content: [{ type: 'text', text: 'Gateway ships' }] }));
+  news.registerResource('front-page', 'news://front-page', { mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri, text: 'All the news' }] }));
+  return news;
 }
 
-/** Starts upstream and gateway, calls the gateway from two HTTP clients, and stops. */
+/** Starts both upstreams and the gateway, calls it from two HTTP clients of different eras, and stops. */
 export async function main(log: (line: string) => void = console.log): Promise<void> {
-  const upstreamServer = createUpstream();
-  const [upstreamClientSide, upstreamServerSide] = InMemoryTransport.createPair();
-  await upstreamServer.connect(upstreamServerSide);
-  const upstream = new Client({ name: 'gateway-upstream', version: '1.0.0' }, { era: 'legacy' });
-  await upstream.connect(upstreamClientSide);
+  const news = createNews();
+  const newsHttp = await createStreamableHttpServer({ connect: (transport) => news.connect(transport) }).listen({ port: 0 });
 
-  const gateway = await createGateway(upstream);
+  const gateway = new McpServer({ name: 'gateway', version: '1.0.0' });
+  const composition = compose(gateway);
+  await composition.mount('weather', createWeather());
+  await composition.mount('news', proxy(() => new StreamableHttpClientTransport(newsHttp.url)));
   const mcp = createStreamableHttpServer({ connect: (transport) => gateway.connect(transport) });
   const http = await mcp.listen({ port: 0 });
 
+  // alice speaks a legacy revision (a session), bob 2026-07-28 (stateless): the gateway serves both.
   const clients = await Promise.all(
-    ['alice', 'bob'].map(async (name) => {
-      const client = new Client({ name, version: '1.0.0' }, { era: 'legacy' });
+    (['legacy', 'modern'] as const).map(async (era, index) => {
+      const client = new Client({ name: index === 0 ? 'alice' : 'bob', version: '1.0.0' }, { era });
       await client.connect(new StreamableHttpClientTransport(http.url));
       return client;
     }),
   );
-  for (const [index, client] of clients.entries()) {
-    const result = await client.callTool({ name: 'weather', arguments: { city: index === 0 ? 'Oslo' : 'Rome' } });
-    log(`client ${index + 1}: ${JSON.stringify(result.content[0])}`);
-  }
-  log(`gateway sessions: ${mcp.sessions.size}`);
+  const [alice, bob] = clients as [Client, Client];
+  log(`tools: ${(await alice.listAllTools()).map((tool) => tool.name).join(', ')}`);
+  const forecast = await alice.callTool({ name: 'weather_forecast', arguments: { city: 'Oslo' } });
+  log(`client 1: ${JSON.stringify(forecast.content[0])}`);
+  const headline = await bob.callTool({ name: 'news_headline' });
+  log(`client 2: ${JSON.stringify(headline.content[0])}`);
+  const page = await bob.readResource({ uri: 'news+news://front-page' });
+  log(`resource: ${page.contents[0]?.uri}`);
+  log(`eras: ${alice.era} and ${bob.era}; gateway sessions: ${mcp.sessions.size}`);
 
   await Promise.all(clients.map((client) => client.close()));
   await http.close();
+  await composition.close();
   await gateway.close();
-  await upstream.close();
-  await upstreamServer.close();
+  await newsHttp.close();
+  await news.close();
 }

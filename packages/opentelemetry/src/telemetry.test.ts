@@ -125,4 +125,36 @@ describe('McpTelemetry', () => {
       clientTelemetry.close();
     });
   });
+  describe('without an OpenTelemetry SDK', () => {
+    it('passes every message through unchanged, a traced caller\'s trace context included', async () => {
+      // The server has the API alone (no tracer, meter or global provider); the client is traced.
+      const clientSide = recorder('client');
+      const bare = new McpTelemetry({ side: 'server' });
+      const server = new McpServer({ name: 'bare', version: '1.0.0' });
+      server.use(bare.middleware);
+      server.registerTool('echo', { inputSchema: { text: z.string() } }, ({ text }, extra) => ({
+        content: [{ type: 'text', text }],
+        structuredContent: { traceparent: extra.traceContext?.traceparent ?? null },
+      }));
+      server.registerTool('broken', {}, () => ({ content: [{ type: 'text', text: 'it broke' }], isError: true }));
+      server.registerTool('refused', {}, () => {
+        throw new JsonRpcError(-32050, 'refused');
+      });
+      const [a, b] = InMemoryTransport.createPair();
+      await server.connect(b);
+      const client = new Client({ name: 'c', version: '1.0.0' }, { era: 'legacy' });
+      client.use(new McpTelemetry({ side: 'client', tracer: clientSide.tracer, meter: clientSide.meter }).middleware);
+      await client.connect(a);
+
+      const echoed = await client.callTool({ name: 'echo', arguments: { text: 'hi' } });
+      expect(echoed.content).toEqual([{ type: 'text', text: 'hi' }]);
+      const sent = clientSide.spans().find((span) => span.name === 'tools/call echo');
+      expect(sent).toBeDefined();
+      expect(echoed.structuredContent).toEqual({ traceparent: `00-${sent?.spanContext().traceId}-${sent?.spanContext().spanId}-01` });
+      expect((await client.callTool({ name: 'broken' })).isError).toBe(true);
+      await expect(client.callTool({ name: 'refused' })).rejects.toMatchObject({ code: -32050 });
+      await client.close();
+      bare.close();
+    });
+  });
 });

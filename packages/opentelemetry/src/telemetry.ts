@@ -15,6 +15,7 @@ import {
   SpanKind,
   SpanStatusCode,
   context as otelContext,
+  createNoopMeter,
   createTraceState,
   isSpanContextValid,
   metrics,
@@ -71,6 +72,9 @@ const MAX_CACHED_NAMES = 1_000;
 const CLIENT_SPAN = Object.freeze({ kind: SpanKind.CLIENT });
 const SERVER_SPAN = Object.freeze({ kind: SpanKind.SERVER });
 
+/** What a meter of the API without an SDK hands out for every histogram (one shared no-op). */
+const NOOP_HISTOGRAM = createNoopMeter().createHistogram('statemcp.noop');
+
 /** Sessions tracked for their duration at most; the oldest is dropped past it. */
 const MAX_TRACKED_SESSIONS = 10_000;
 
@@ -94,6 +98,8 @@ export class McpTelemetry {
   readonly #network: Attributes;
   readonly #notifications: boolean;
   readonly #uriInName: boolean;
+  /** No SDK's meter was registered when this was built: the API's no-op meter is kept for good. */
+  readonly #metricsOff: boolean;
   readonly #sessions = new Map<string, TrackedSession>();
   /** The span context of the `tools/call` that created each task seen (see `#taskLink`). */
   readonly #tasks = new Map<string, SpanContext>();
@@ -114,6 +120,7 @@ export class McpTelemetry {
       description: `The duration of an MCP session as the ${options.side} saw it`,
       advice,
     });
+    this.#metricsOff = this.#serverDuration === NOOP_HISTOGRAM && this.#clientDuration === NOOP_HISTOGRAM && this.#sessionDuration === NOOP_HISTOGRAM;
     this.#network = networkAttributes(options.network);
     this.#notifications = options.notifications ?? true;
     this.#uriInName = options.resourceUriInSpanName ?? false;
@@ -130,18 +137,23 @@ export class McpTelemetry {
   #wrap(context: MiddlewareContext, next: MiddlewareNext): Promise<JsonObject> {
     if (context.kind === 'notification' && !this.#notifications) return next();
     const outbound = context.direction === 'outbound';
-    const measured = this.#measuredAttributes(context);
-    this.#track(context, measured);
     const active = otelContext.active();
     const parent = outbound ? active : (remoteParent(active, context.traceContext) ?? active);
     const taskLink = this.#taskLink(context);
     const kind = outbound ? CLIENT_SPAN : SERVER_SPAN;
     const span = this.#tracer.startSpan(this.#spanName(context), taskLink === undefined ? kind : { ...kind, links: [{ context: taskLink }] }, parent);
-    // A non-recording span (no SDK, or sampled out) is given no attributes: nobody would read them.
-    if (span.isRecording()) span.setAttributes(this.#spanAttributes(context, measured));
     const spanContext = span.spanContext();
     // The API's no-op span carries INVALID_SPAN_CONTEXT itself: no hex check for it on every call.
     const valid = spanContext !== INVALID_SPAN_CONTEXT && isSpanContextValid(spanContext);
+    const recording = span.isRecording();
+    // Nothing records and no context travels (the API alone, no SDK registered): the request
+    // runs as it would without this middleware, so instrumented code costs nothing until an
+    // SDK is installed. A span context from a traced caller still goes on (below).
+    if (!recording && !valid && this.#metricsOff) return next();
+    const measured = this.#measuredAttributes(context);
+    this.#track(context, measured);
+    // A non-recording span (sampled out) is given no attributes: nobody would read them.
+    if (recording) span.setAttributes(this.#spanAttributes(context, measured));
     if (valid && outbound && context.kind === 'request') propagateSpan(context, spanContext);
     const histogram = outbound ? this.#clientDuration : this.#serverDuration;
     const started = performance.now();

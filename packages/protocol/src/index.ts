@@ -72,6 +72,7 @@ export {
   LATEST_MODERN_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
   MODERN_PROTOCOL_VERSIONS,
+  DUAL_ERA_PROTOCOL_VERSIONS,
   acceptServerVersion,
   eraOf,
   isLegacyVersion,
@@ -80,7 +81,9 @@ export {
   proposeVersion,
 } from './versions.js';
 export type { LegacyProtocolVersion, ModernProtocolVersion, ProtocolEra } from './versions.js';
-export { REVISIONS, getRevision, hasFeature, requireRevision, supportedVersions } from './revisions/registry.js';
+export { REVISIONS, getRevision, hasFeature, registerRevision, requireRevision, supportedVersions } from './revisions/registry.js';
+export { resolveRequestVersion, revisionFor, servedStatelessVersions, unsupportedVersion } from './revisions/resolve-version.js';
+export type { UnsupportedVersionRefusal, VersionResolution } from './revisions/resolve-version.js';
 export type { BooleanFeature } from './revisions/registry.js';
 export type { Direction, NotificationSpec, RequestSpec, Revision, RevisionFeatures, RevisionSchemas } from './revisions/types.js';
 export {

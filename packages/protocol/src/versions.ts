@@ -5,6 +5,7 @@
  * {@link UnsupportedProtocolVersionError}.
  */
 import { UnsupportedProtocolVersionError } from './errors/errors.js';
+import { getRevision } from './revisions/registry.js';
 
 /** Every stateful (handshake) revision, oldest first. */
 export const LEGACY_PROTOCOL_VERSIONS = ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'] as const;
@@ -25,6 +26,9 @@ export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
 /** The newest stateless revision. */
 export const LATEST_MODERN_PROTOCOL_VERSION: ModernProtocolVersion = '2026-07-28';
 
+/** Every revision this SDK implements, both eras, oldest first: a server's default `supportedVersions`. */
+export const DUAL_ERA_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([...LEGACY_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS]);
+
 /** Which lifecycle a revision uses: `legacy` (handshake, sessions) or `modern` (stateless). */
 export type ProtocolEra = 'legacy' | 'modern';
 
@@ -38,9 +42,13 @@ export function isModernVersion(version: string): version is ModernProtocolVersi
   return (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
-/** The era of a known version: legacy revisions have a handshake; 2026-07-28 and later do not. */
+/**
+ * The era of `version`: its registered revision's (legacy revisions have a handshake;
+ * 2026-07-28 and later do not). A version no revision describes is of the legacy era: it can
+ * only be proposed in `initialize`, where the server answers with a version of its own.
+ */
 export function eraOf(version: string): ProtocolEra {
-  return isLegacyVersion(version) ? 'legacy' : 'modern';
+  return getRevision(version)?.era ?? 'legacy';
 }
 
 /** Newest first, as a copy. */

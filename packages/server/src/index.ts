@@ -27,7 +27,7 @@ export type {
 export { ServerConnection } from './server-connection.js';
 export type { LoggingMessage } from './server-connection.js';
 
-export type { InputRequestOptions, RelatedRequestOptions, RequestExtra } from './request-extra.js';
+export type { InputRequestOptions, RelatedRequestOptions, RequestExtra, TaskContext } from './request-extra.js';
 export type { RequestStateOptions } from './request-state.js';
 export { CORE_LISTEN_FIELDS, ListenSubscriptions } from './subscriptions.js';
 export type { ListenFilterField, ListenSubscription } from './subscriptions.js';
@@ -55,6 +55,7 @@ export type {
   ResourceUpdate,
 } from './resources.js';
 export type { PromptInput, PromptArgs, PromptArgsInput, PromptArgumentDefinition, PromptCallback, PromptConfig, PromptUpdate, RegisteredPrompt } from './prompts.js';
+export { viewerOf, type Viewer, type Visibility } from './visibility.js';
 export { MAX_COMPLETION_VALUES } from './completions.js';
 export { DEFAULT_CACHE_HINTS } from './caching.js';
 export type { CacheHints, CacheScope } from './caching.js';
@@ -71,6 +72,8 @@ export { MemoryTaskStore } from './tasks/durable-store.js';
 export type { DurableTaskStore, MemoryTaskStoreOptions, StoredTask } from './tasks/durable-store.js';
 export type { ExtensionTaskOptions, TaskNotifier } from './tasks/extension-tasks.js';
 export { taskRequestExtra } from './tasks/task-input.js';
+export { TaskJobs, TaskRetryError } from './tasks/task-executor.js';
+export type { TaskAttempt, TaskAttemptOutcome, TaskExecutor, TaskJob } from './tasks/task-executor.js';
 export type { TaskInputChannel } from './tasks/task-input.js';
 
 export { LOGGING_LEVELS } from './wire-types.js';

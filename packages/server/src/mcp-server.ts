@@ -31,10 +31,12 @@ import {
   type ResourceMetadata,
   type ResourceTemplateMetadata,
 } from './resources.js';
+import { PrincipalViews, type ListKind } from './principal-views.js';
 import { resourceKey, type ServerClusterOptions } from './shared-subscriptions.js';
 import { Server, type ServerOptions, type ServerRequestContext, type ServerSessionOptions } from './server.js';
 import type { LoggingMessage, ServerConnection } from './server-connection.js';
 import { ExtensionTasks, type ExtensionTaskOptions, type TaskNotifier } from './tasks/extension-tasks.js';
+import { TaskJobs } from './tasks/task-executor.js';
 import { TaskStore, type TaskStoreOptions } from './tasks/task-store.js';
 import { ToolTasks } from './tasks/tool-tasks.js';
 import type { ToolResultOf } from './tool-results.js';
@@ -95,21 +97,6 @@ export interface McpServerOptions extends ServerSessionOptions {
   readonly jsonSchemaValidator?: JsonSchemaValidator;
 }
 
-type ListKind = 'tools' | 'resources' | 'prompts';
-
-const LIST_CHANGED: Readonly<Record<ListKind, string>> = Object.freeze({
-  tools: 'notifications/tools/list_changed',
-  resources: 'notifications/resources/list_changed',
-  prompts: 'notifications/prompts/list_changed',
-});
-
-/** The `subscriptions/listen` filter key of each list's change notification. */
-const LISTEN_KEY: Readonly<Record<ListKind, string>> = Object.freeze({
-  tools: 'toolsListChanged',
-  resources: 'resourcesListChanged',
-  prompts: 'promptsListChanged',
-});
-
 /**
  * The high-level MCP server: registrations shared by every connection, capabilities derived
  * from them, one `ServerConnection` per connected transport.
@@ -128,6 +115,9 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   readonly #extensions = new Map<string, JsonObject>();
   readonly #installed = new Set<string>();
   readonly #pendingLists = new Set<ListKind>();
+  /** The lists that ever held a registration (declared from then on, see `capabilities`). */
+  readonly #registered = new Set<ListKind>();
+  readonly #views: PrincipalViews;
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
     this.#options = options;
@@ -144,6 +134,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
       },
     };
     this.server = new Server(serverInfo, serverOptions);
+    this.#views = new PrincipalViews(this.server, { tools: this.#tools.entries, resources: this.#resources.entries, prompts: this.#prompts.entries });
     const store = new TaskStore(options.clock, taskOptions ?? {}, (record) => this.#tasks.notifyStatus(record));
     this.#tasks = new ToolTasks(this.server, store, () => this.#pageSize());
     const cluster = options.cluster === undefined ? undefined : { bus: options.cluster.bus, ...(options.clock === undefined ? {} : { clock: options.clock }) };
@@ -184,9 +175,12 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   /** The capabilities a handshake starting now declares. */
   capabilities(): ServerCapabilities {
     const derived: ServerCapabilities = { logging: {} };
-    if (this.#tools.entries.size > 0) derived.tools = { listChanged: true };
-    if (this.#resources.entries.size > 0) derived.resources = { subscribe: true, listChanged: true };
-    if (this.#prompts.entries.size > 0) derived.prompts = { listChanged: true };
+    // A list stays declared once it was served, even emptied: a 2026-07-28 listen stream is told
+    // of its last item's removal under the capabilities of the moment (MCP 2025-11-25, Server
+    // Features › Tools › Capabilities: listChanged promises those notifications).
+    if (this.#registered.has('tools')) derived.tools = { listChanged: true };
+    if (this.#registered.has('resources')) derived.resources = { subscribe: true, listChanged: true };
+    if (this.#registered.has('prompts')) derived.prompts = { listChanged: true };
     if (this.#prompts.entries.size > 0 || this.#resources.hasTemplates || this.#prompts.hasCompleters || this.#resources.hasCompleters) derived.completions = {};
     if (this.#tools.hasTaskTools) derived.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
     const merged: Record<string, unknown> = derived; // built fresh above: no copy
@@ -234,6 +228,11 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
    */
   setTaskNotifier(notifier: TaskNotifier | undefined): void {
     this.#extensionTasks?.setNotifier(notifier);
+  }
+
+  /** Runs attempts of tasks an executor queued (`taskExtension.executor`) with this server's tools, in a worker. */
+  get taskJobs(): TaskJobs {
+    return new TaskJobs(this.#extensionTasks, (name) => this.#tools.entries.get(name));
   }
 
   /** Every live connection. */
@@ -408,6 +407,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
 
   /** Coalesces list changes of one tick into one notification per list and connection. */
   #changed(kind: ListKind): void {
+    this.#registered.add(kind);
     if (this.#pendingLists.size === 0) queueMicrotask(() => this.#flushListChanges());
     this.#pendingLists.add(kind);
   }
@@ -415,17 +415,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   #flushListChanges(): void {
     const kinds = [...this.#pendingLists];
     this.#pendingLists.clear();
-    for (const kind of kinds) void this.server.subscriptions.publish(LIST_CHANGED[kind], undefined, (filter) => filter[LISTEN_KEY[kind]] === true);
-    for (const connection of this.server.connections) {
-      if (!connection.isOperating || connection.stateless) continue; // 2026-07-28: change notifications only on listen streams
-      const declared = connection.capabilities;
-      for (const kind of kinds) {
-        if (declared[kind]?.listChanged !== true) continue;
-        connection.session.notify(LIST_CHANGED[kind]).catch(() => {
-          // the connection closed meanwhile
-        });
-      }
-    }
+    this.#views.announce(kinds);
   }
 
   #install(method: string, handler: (params: JsonObject, context: ServerRequestContext) => JsonObject | Promise<JsonObject>): void {
@@ -440,12 +430,14 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   }
 
   #installTools(): void {
-    this.#install('tools/list', (params, context) => this.#listResult(this.#tools.list(params, context.protocolVersion, this.#pageSize()), context.protocolVersion));
+    this.#install('tools/list', (params, context) =>
+      this.#listResult(this.#tools.list(params, context.protocolVersion, this.#pageSize(), this.#views.viewerFor(context)), context.protocolVersion),
+    );
     this.#install('tools/call', (params, context) => {
       // Read only for a call that asks to run as a task: a connection without a handshake
       // (2026-07-28) has no declared capabilities, and deriving them cost every modern call.
       const tasksDeclared = typeof params.task === 'object' && params.task !== null && context.connection.capabilities.tasks?.requests?.tools?.call !== undefined;
-      return this.#tools.call(params, context, tasksDeclared, this.#tasks.start, this.#extensionTasks);
+      return this.#tools.call(params, context, this.#views.viewerFor(context), tasksDeclared, this.#tasks.start, this.#extensionTasks);
     });
     if (this.#tools.hasTaskTools && !this.#installed.has('tasks/get')) {
       for (const method of ['tasks/get', 'tasks/result', 'tasks/list', 'tasks/cancel', 'tasks/update']) this.#installed.add(method);
@@ -456,12 +448,14 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
 
   #installResources(): void {
     this.#install('resources/list', async (params, context) =>
-      this.#listResult(await this.#resources.list(params, context.protocolVersion, this.#pageSize(), requestExtra(context)), context.protocolVersion),
+      this.#listResult(await this.#resources.list(params, context.protocolVersion, this.#pageSize(), requestExtra(context), this.#views.viewerFor(context)), context.protocolVersion),
     );
     this.#install('resources/templates/list', (params, context) =>
-      this.#listResult(this.#resources.listTemplates(params, context.protocolVersion, this.#pageSize()), context.protocolVersion),
+      this.#listResult(this.#resources.listTemplates(params, context.protocolVersion, this.#pageSize(), this.#views.viewerFor(context)), context.protocolVersion),
     );
-    this.#install('resources/read', (params, context) => this.#resources.read(String(params.uri), context.protocolVersion, requestExtra(context), this.#options.cache));
+    this.#install('resources/read', (params, context) =>
+      this.#resources.read(String(params.uri), context.protocolVersion, requestExtra(context), this.#options.cache, this.#views.viewerFor(context)),
+    );
     this.#install('resources/subscribe', async (params, context) => {
       const { connection } = context;
       const uri = String(params.uri);
@@ -480,8 +474,10 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   }
 
   #installPrompts(): void {
-    this.#install('prompts/list', (params, context) => this.#listResult(this.#prompts.list(params, context.protocolVersion, this.#pageSize()), context.protocolVersion));
-    this.#install('prompts/get', (params, context) => this.#prompts.get(params, context.protocolVersion, requestExtra(context)));
+    this.#install('prompts/list', (params, context) =>
+      this.#listResult(this.#prompts.list(params, context.protocolVersion, this.#pageSize(), this.#views.viewerFor(context)), context.protocolVersion),
+    );
+    this.#install('prompts/get', (params, context) => this.#prompts.get(params, context.protocolVersion, requestExtra(context), this.#views.viewerFor(context)));
     this.#installCompletions();
   }
 
@@ -490,10 +486,11 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
       const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown };
       const argument = params.argument as { name: string; value: string };
       let completer: Completer | undefined;
+      const viewer = this.#views.viewerFor(context);
       if (ref.type === 'ref/prompt') {
-        completer = completerFor(this.#prompts.require(String(ref.name)).complete, argument.name);
+        completer = completerFor(this.#prompts.require(String(ref.name), viewer).complete, argument.name);
       } else {
-        const found = this.#resources.completer(String(ref.uri), argument.name);
+        const found = this.#resources.completer(String(ref.uri), argument.name, viewer);
         if (found === null) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri)}`);
         completer = found;
       }

@@ -16,6 +16,7 @@ import { Registry, registrationHandle, type RegistrationHandle } from './registr
 import type { RequestExtra } from './request-extra.js';
 import { checkResult } from './result-check.js';
 import { promptFor } from './revision-features.js';
+import { visibilityRule, type LazyViewer, type Visibility, type VisibilityRule } from './visibility.js';
 import type { GetPromptResult, Icon, JsonSchemaObject, Meta, Prompt, PromptArgument } from './wire-types.js';
 
 /** One advertised prompt argument (the list form of `argsSchema`). */
@@ -33,8 +34,12 @@ export interface PromptArgumentDefinition {
  */
 export type PromptArgsInput = ObjectSchemaInput | readonly PromptArgumentDefinition[];
 
-/** How a prompt is registered: title, description, `argsSchema` (any accepted schema), completers, icons. */
-export interface PromptConfig<A extends PromptArgsInput | undefined = undefined> {
+/**
+ * How a prompt is registered: title, description, `argsSchema` (any accepted schema),
+ * completers, icons, and who sees it (`requiredScopes`, `visible`: hidden from `prompts/list`,
+ * an unknown prompt for `prompts/get` and completions for anyone else).
+ */
+export interface PromptConfig<A extends PromptArgsInput | undefined = undefined> extends Visibility {
   readonly title?: string;
   readonly description?: string;
   /** A zod object, a raw zod shape, a Standard Schema, a JSON Schema object, or a list of argument definitions. */
@@ -81,6 +86,7 @@ export interface RegisteredPrompt extends RegistrationHandle {
 interface PromptEntry {
   name: string;
   enabled: boolean;
+  visibility: VisibilityRule | undefined;
   wire: Prompt;
   schema: CompiledSchema | undefined;
   complete: Readonly<Record<string, Completer>>;
@@ -105,7 +111,7 @@ function isArgumentList(input: PromptArgsInput): input is readonly PromptArgumen
 }
 
 /** The advertised prompt and its compiled argument schema, from a config (registration and update). */
-function compilePrompt(name: string, config: PromptConfig<PromptArgsInput | undefined>, validator: JsonSchemaValidator | undefined): Pick<PromptEntry, 'wire' | 'schema' | 'complete'> {
+function compilePrompt(name: string, config: PromptConfig<PromptArgsInput | undefined>, validator: JsonSchemaValidator | undefined): Pick<PromptEntry, 'wire' | 'schema' | 'complete' | 'visibility'> {
   const wire: Prompt = { name };
   if (config.title !== undefined) wire.title = config.title;
   if (config.description !== undefined) wire.description = config.description;
@@ -119,7 +125,7 @@ function compilePrompt(name: string, config: PromptConfig<PromptArgsInput | unde
   }
   if (config.icons !== undefined) wire.icons = config.icons;
   if (config._meta !== undefined) wire._meta = config._meta;
-  return { wire, schema, complete: config.complete ?? {} };
+  return { wire, schema, complete: config.complete ?? {}, visibility: visibilityRule(config) };
 }
 
 /** The prompts of one `McpServer`: registration, `prompts/list` and `prompts/get`. */
@@ -146,31 +152,34 @@ export class PromptRegistry {
     const update = ({ name: newName = entry.name, ...next }: PromptUpdate, nextHandler?: PromptCallback<never>): void => {
       if (newName !== entry.name && this.entries.has(newName)) throw new Error(`Prompt ${newName} is already registered`);
       const compiled = compilePrompt(newName, next, this.#validator);
+      const before = entry.visibility;
       this.entries.rekey(entry.name, newName);
       Object.assign(entry, compiled, { name: newName });
       if (nextHandler !== undefined) entry.handler = nextHandler;
-      this.entries.touch();
+      this.entries.touchUpdated(entry, before);
     };
     return Object.assign(handle, { update });
   }
 
-  list(params: JsonObject, version: string, pageSize: number): JsonObject {
-    const visible = this.entries.values().filter((entry) => entry.enabled);
+  /** `prompts/list`, as `viewer` sees it. */
+  list(params: JsonObject, version: string, pageSize: number, viewer: LazyViewer): JsonObject {
+    const visible = this.entries.values().filter((entry) => viewer.shows(entry));
     const page = paginate(visible, typeof params.cursor === 'string' ? params.cursor : undefined, pageSize, this.entries.generation);
     const prompts = page.items.map((entry) => promptFor(entry.wire, version));
     return page.nextCursor === undefined ? { prompts } : { prompts, nextCursor: page.nextCursor };
   }
 
-  /** The enabled prompt called `name`, or -32602. */
-  require(name: string): PromptEntry {
+  /** The prompt called `name` that `viewer` sees (enabled and visible), or -32602. */
+  require(name: string, viewer: LazyViewer): PromptEntry {
     const entry = this.entries.get(name);
-    if (entry === undefined || !entry.enabled) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+    if (entry === undefined || !viewer.shows(entry)) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
     return entry;
   }
 
-  async get(params: JsonObject, version: string, extra: RequestExtra): Promise<JsonObject> {
+  /** `prompts/get`; a prompt hidden from `viewer` is an unknown prompt. */
+  async get(params: JsonObject, version: string, extra: RequestExtra, viewer: LazyViewer): Promise<JsonObject> {
     const name = String(params.name);
-    const entry = this.require(name);
+    const entry = this.require(name, viewer);
     const given = (params.arguments ?? {}) as Record<string, string>;
     let args: unknown = given;
     if (entry.schema !== undefined) {

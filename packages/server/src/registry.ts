@@ -1,11 +1,24 @@
+import { sameRule, type Viewable } from './visibility.js';
+
+/** The entries changed since the last {@link Registry.takeChanges}: `all` when a change may concern anyone. */
+export interface RegistryChanges<T> {
+  readonly all: boolean;
+  readonly entries: readonly T[];
+}
+
 /**
  * An insertion-ordered map of registrations with a generation counter that moves on every
  * change, and one change listener (the server coalesces list_changed notifications from it).
+ * It remembers which entries changed, so that a change to an entry only some principals see is
+ * announced to those principals only.
  */
-export class Registry<T> {
+export class Registry<T extends Viewable> {
   readonly #entries = new Map<string, T>();
   #generation = 0;
   #snapshot: T[] | undefined;
+  #ruled: T[] | undefined;
+  #changed = new Set<T>();
+  #changedAll = false;
   readonly #onChange: () => void;
 
   constructor(onChange: () => void) {
@@ -31,13 +44,15 @@ export class Registry<T> {
 
   set(key: string, value: T): void {
     this.#entries.set(key, value);
-    this.touch();
+    this.touch(value);
   }
 
   delete(key: string): boolean {
-    const removed = this.#entries.delete(key);
-    if (removed) this.touch();
-    return removed;
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return false;
+    this.#entries.delete(key);
+    this.touch(entry);
+    return true;
   }
 
   /** Every entry in registration order (a cached array; do not mutate). */
@@ -58,11 +73,36 @@ export class Registry<T> {
     for (const [key, value] of moved) this.#entries.set(key, value);
   }
 
-  /** Records a change made inside an entry (enabled, metadata). */
-  touch(): void {
+  /** The entries with a visibility rule (a cached array; do not mutate). */
+  ruled(): readonly T[] {
+    this.#ruled ??= this.values().filter((entry) => entry.visibility !== undefined);
+    return this.#ruled;
+  }
+
+  /**
+   * Records a change made inside `entry` (enabled, metadata), or one that may concern every
+   * principal (`undefined`: a rule itself changed).
+   */
+  touch(entry?: T): void {
     this.#generation++;
     this.#snapshot = undefined;
+    this.#ruled = undefined;
+    if (entry === undefined) this.#changedAll = true;
+    else this.#changed.add(entry);
     this.#onChange();
+  }
+
+  /** Records an update of `entry` whose rule was `before`: only its viewers are concerned unless the rule changed. */
+  touchUpdated(entry: T, before: Viewable['visibility']): void {
+    this.touch(sameRule(before, entry.visibility) ? entry : undefined);
+  }
+
+  /** The changes since the last call, forgotten. */
+  takeChanges(): RegistryChanges<T> {
+    const changes = { all: this.#changedAll, entries: [...this.#changed] };
+    this.#changed = new Set();
+    this.#changedAll = false;
+    return changes;
   }
 }
 
@@ -81,11 +121,11 @@ export interface RegistrationHandle {
 }
 
 /** Builds the handle for `entry`, stored in `registry` under the key `identity()` gives (with its name); every change touches the registry. */
-export function registrationHandle<T extends { enabled: boolean }>(registry: Registry<T>, entry: T, identity: () => { readonly name: string; readonly key: string }): RegistrationHandle {
+export function registrationHandle<T extends Viewable>(registry: Registry<T>, entry: T, identity: () => { readonly name: string; readonly key: string }): RegistrationHandle {
   const setEnabled = (enabled: boolean) => {
     if (entry.enabled === enabled) return;
     entry.enabled = enabled;
-    registry.touch();
+    registry.touch(entry);
   };
   return {
     get name() {

@@ -5,7 +5,7 @@
  * sends them on the request's own stream), and the server-to-client requests
  * (sampling, elicitation, roots) with their local capability checks.
  */
-import { ErrorCode, JsonRpcError, LOG_LEVEL_META_KEY, hasCapability, hasFeature, isAuthInfo, type AuthInfo, type HttpRequestInfo, type JsonObject, type RequestId, type RequestOptions, type TraceContext } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, LOG_LEVEL_META_KEY, hasCapability, hasFeature, isAuthInfo, type AuthInfo, type HttpRequestInfo, type JsonObject, type JsonValue, type RequestId, type RequestOptions, type TraceContext } from '@statemcp/protocol';
 import { createMessageParams, elicitParams, type PeerView } from './client-requests.js';
 import { inputRoundOf } from './input-round.js';
 import { isLoggingLevel, passesLevel } from './logging-levels.js';
@@ -34,6 +34,25 @@ export type RelatedRequestOptions = Omit<RequestOptions, 'relatedRequestId'>;
 export interface InputRequestOptions extends RelatedRequestOptions {
   /** The key of this input request in `inputRequests` (2026-07-28+; unique within the request). */
   readonly inputKey?: string;
+}
+
+/**
+ * The task a handler runs as. Tasks extension tasks (2026-07-28) also get the re-execution
+ * members: a task run by an executor (`@statemcp/task-queue`) runs at least once and may run
+ * again from its last checkpoint after a crash, a drain or a retry.
+ */
+export interface TaskContext {
+  readonly taskId: string;
+  /** Which attempt this is (1 first; an in-process task always has 1). */
+  readonly attempt?: number;
+  /** Stable across every attempt of the task: the key for side effects that must happen once. */
+  readonly idempotencyKey?: string;
+  /** The state saved last with {@link checkpoint} by an earlier attempt, if any. */
+  readonly lastCheckpoint?: JsonValue | undefined;
+  /** Saves `state` (JSON): a later attempt starts with it as {@link lastCheckpoint}. */
+  checkpoint?(state: JsonValue): Promise<void>;
+  /** Sets the task's `statusMessage` (seen by `tasks/get` and `notifications/tasks`). */
+  setStatusMessage?(message: string): Promise<void>;
 }
 
 /** What every tool, resource and prompt handler receives besides its arguments: the request's signal and metadata, progress, logging, and requests to the client. */
@@ -72,8 +91,8 @@ export interface RequestExtra {
   readonly traceContext: TraceContext | undefined;
   /** The connection the request arrived on. */
   readonly connection: ServerConnection;
-  /** Set when the request runs as a task (2025-11-25 `tools/call` with `task`). */
-  readonly task: { readonly taskId: string } | undefined;
+  /** Set when the request runs as a task (2025-11-25 `tools/call` with `task`; the 2026-07-28 tasks extension). */
+  readonly task: TaskContext | undefined;
   /**
    * What the client declared: per request in the 2026-07-28 era (the request's `_meta`, never
    * an earlier request's), from the handshake in the legacy era.

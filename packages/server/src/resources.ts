@@ -17,10 +17,14 @@ import { checkResult } from './result-check.js';
 import { resourceFor, resourceTemplateFor } from './revision-features.js';
 import { UriTemplate } from './uri-template.js';
 import type { UriTemplateMatch, UriTemplateVariables } from './uri-template-match.js';
+import { visibilityRule, type LazyViewer, type Visibility, type VisibilityRule } from './visibility.js';
 import type { Annotations, Icon, Meta, ReadResourceResult, Resource, ResourceTemplate } from './wire-types.js';
 
-/** Descriptive fields of a resource (everything but `uri` and `name`). */
-export interface ResourceMetadata {
+/**
+ * Descriptive fields of a resource (everything but `uri` and `name`), and who sees it
+ * (`requiredScopes`, `visible`: hidden from the lists and not found for anyone else).
+ */
+export interface ResourceMetadata extends Visibility {
   /** Display name (2025-06-18+). */
   readonly title?: string;
   readonly description?: string;
@@ -80,11 +84,20 @@ export interface RegisteredResourceTemplate extends RegistrationHandle {
   update<T extends string = string>(update: ResourceTemplateUpdate<T>, read?: ReadResourceTemplateCallback<UriTemplateVariables<T>>): void;
 }
 
-type StaticEntry = { readonly kind: 'static'; key: string; enabled: boolean; wire: Resource; cache: CacheHints | undefined; read: ReadResourceCallback };
+type StaticEntry = {
+  readonly kind: 'static';
+  key: string;
+  enabled: boolean;
+  visibility: VisibilityRule | undefined;
+  wire: Resource;
+  cache: CacheHints | undefined;
+  read: ReadResourceCallback;
+};
 type TemplateEntry = {
   readonly kind: 'template';
   key: string;
   enabled: boolean;
+  visibility: VisibilityRule | undefined;
   wire: ResourceTemplate;
   template: UriTemplate;
   metadata: ResourceTemplateMetadata;
@@ -100,9 +113,9 @@ function describe(metadata: ResourceMetadata): Partial<Resource> {
   return out;
 }
 
-function describeTemplate(name: string, uriTemplate: string, metadata: ResourceTemplateMetadata): Pick<TemplateEntry, 'wire' | 'metadata'> {
+function describeTemplate(name: string, uriTemplate: string, metadata: ResourceTemplateMetadata): Pick<TemplateEntry, 'wire' | 'metadata' | 'visibility'> {
   const { size: _size, ...described } = describe(metadata);
-  return { wire: { uriTemplate, name, ...described }, metadata };
+  return { wire: { uriTemplate, name, ...described }, metadata, visibility: visibilityRule(metadata) };
 }
 
 /** The resources and resource templates of one `McpServer`. */
@@ -125,19 +138,21 @@ export class ResourceRegistry {
   registerStatic(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredResource {
     const key = `uri:${uri}`;
     if (this.entries.has(key)) throw new Error(`Resource ${uri} is already registered`);
-    const entry: StaticEntry = { kind: 'static', key, enabled: true, wire: { uri, name, ...describe(metadata) }, cache: metadata.cache, read };
+    const entry: StaticEntry = { kind: 'static', key, enabled: true, visibility: visibilityRule(metadata), wire: { uri, name, ...describe(metadata) }, cache: metadata.cache, read };
     this.entries.set(key, entry);
     const handle = registrationHandle(this.entries, entry, () => ({ name: entry.wire.name, key: entry.key }));
     return Object.assign(handle, {
       update: ({ name: newName = entry.wire.name, uri: newUri = entry.wire.uri, ...next }: ResourceUpdate, nextRead?: ReadResourceCallback) => {
         const newKey = `uri:${newUri}`;
         if (newKey !== entry.key && this.entries.has(newKey)) throw new Error(`Resource ${newUri} is already registered`);
+        const before = entry.visibility;
         this.entries.rekey(entry.key, newKey);
         entry.key = newKey;
         entry.wire = { uri: newUri, name: newName, ...describe(next) };
         entry.cache = next.cache;
+        entry.visibility = visibilityRule(next);
         if (nextRead !== undefined) entry.read = nextRead;
-        this.entries.touch();
+        this.entries.touchUpdated(entry, before);
       },
     });
   }
@@ -153,19 +168,20 @@ export class ResourceRegistry {
       const newKey = `template:${newName}`;
       if (newKey !== entry.key && this.entries.has(newKey)) throw new Error(`Resource template ${newName} is already registered`);
       const template = newText === entry.wire.uriTemplate ? entry.template : UriTemplate.forMatching(newText);
+      const before = entry.visibility;
       this.entries.rekey(entry.key, newKey);
       Object.assign(entry, { key: newKey, template }, describeTemplate(newName, newText, next));
       if (nextRead !== undefined) entry.read = nextRead;
-      this.entries.touch();
+      this.entries.touchUpdated(entry, before);
     };
     return Object.assign(handle, { update: update as RegisteredResourceTemplate['update'] });
   }
 
-  /** `resources/list`: static resources, then what each template's `list` callback returns. */
-  async list(params: JsonObject, version: string, pageSize: number, extra: RequestExtra): Promise<JsonObject> {
+  /** `resources/list` as `viewer` sees it: static resources, then what each template's `list` callback returns. */
+  async list(params: JsonObject, version: string, pageSize: number, extra: RequestExtra, viewer: LazyViewer): Promise<JsonObject> {
     const all: Resource[] = [];
     for (const entry of this.entries.values()) {
-      if (!entry.enabled) continue;
+      if (!viewer.shows(entry)) continue;
       if (entry.kind === 'static') all.push(entry.wire);
       else if (entry.metadata.list !== undefined) all.push(...(await entry.metadata.list(extra)));
     }
@@ -174,22 +190,25 @@ export class ResourceRegistry {
     return page.nextCursor === undefined ? { resources } : { resources, nextCursor: page.nextCursor };
   }
 
-  /** `resources/templates/list`. */
-  listTemplates(params: JsonObject, version: string, pageSize: number): JsonObject {
-    const templates = this.entries.values().filter((entry): entry is TemplateEntry => entry.enabled && entry.kind === 'template');
+  /** `resources/templates/list`, as `viewer` sees it. */
+  listTemplates(params: JsonObject, version: string, pageSize: number, viewer: LazyViewer): JsonObject {
+    const templates = this.entries.values().filter((entry): entry is TemplateEntry => entry.kind === 'template' && viewer.shows(entry));
     const page = paginate(templates, typeof params.cursor === 'string' ? params.cursor : undefined, pageSize, this.entries.generation);
     const resourceTemplates = page.items.map((entry) => resourceTemplateFor(entry.wire, version));
     return page.nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor: page.nextCursor };
   }
 
-  /** `resources/read`; the revision's resource-not-found error (with `data.uri`) when nothing serves `uri`. */
-  async read(uri: string, version: string, extra: RequestExtra, serverCache: CacheHints | undefined): Promise<JsonObject> {
+  /**
+   * `resources/read`; the revision's resource-not-found error (with `data.uri`) when nothing
+   * `viewer` sees serves `uri`.
+   */
+  async read(uri: string, version: string, extra: RequestExtra, serverCache: CacheHints | undefined, viewer: LazyViewer): Promise<JsonObject> {
     const exact = this.entries.get(`uri:${uri}`);
-    if (exact !== undefined && exact.kind === 'static' && exact.enabled) {
+    if (exact !== undefined && exact.kind === 'static' && viewer.shows(exact)) {
       return checkResult('resources/read', await exact.read(uri, extra), version, `Resource ${uri}`, resolveCacheHints(exact.cache, serverCache));
     }
     for (const entry of this.entries.values()) {
-      if (entry.kind !== 'template' || !entry.enabled) continue;
+      if (entry.kind !== 'template' || !viewer.shows(entry)) continue;
       const variables = entry.template.match(uri);
       if (variables === undefined) continue;
       const hints = resolveCacheHints(entry.metadata.cache, serverCache);
@@ -199,11 +218,11 @@ export class ResourceRegistry {
     throw new JsonRpcError(code, `Resource not found: ${uri}`, { uri });
   }
 
-  /** The completer of `variable` in the template whose text is `uriTemplate`; `null` when the template is unknown. */
-  completer(uriTemplate: string, variable: string): Completer | undefined | null {
+  /** The completer of `variable` in the template whose text is `uriTemplate`; `null` when `viewer` sees no such template. */
+  completer(uriTemplate: string, variable: string, viewer: LazyViewer): Completer | undefined | null {
     let known = false;
     for (const entry of this.entries.values()) {
-      if (!entry.enabled) continue;
+      if (!viewer.shows(entry)) continue;
       if (entry.kind === 'static' && entry.wire.uri === uriTemplate) known = true;
       if (entry.kind === 'template' && entry.wire.uriTemplate === uriTemplate) return completerFor(entry.metadata.complete, variable);
     }

@@ -72,6 +72,12 @@ export class ServerConnection implements HandlerLookup {
   #logLevel: LoggingLevel | undefined;
   /** Created on the first `resources/subscribe`: an idle connection holds no empty set. */
   #subscriptions: Set<string> | undefined;
+  /**
+   * @internal The auth info of the latest request served here (`initialize` first): whose view
+   * of the registrations this connection was last shown, for per-principal list changes.
+   * Undefined before any request; `{ authInfo: undefined }` for an unauthenticated one.
+   */
+  viewedAs: { readonly authInfo: unknown } | undefined;
 
   /** @internal Created by `Server.connect`. */
   constructor(host: ConnectionHost, createSession: (connection: ServerConnection) => Session) {

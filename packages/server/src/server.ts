@@ -23,11 +23,11 @@ import {
   INPUT_REQUIRED_METHODS,
   declareCustomOptIns,
   JsonRpcError,
-  MODERN_PROTOCOL_VERSIONS,
+  DUAL_ERA_PROTOCOL_VERSIONS,
   SERVER_INFO_META_KEY,
   hasFeature,
   isJsonObject,
-  isModernVersion,
+  servedStatelessVersions,
   MiddlewareStack,
   Session,
   type InboundContext,
@@ -348,7 +348,9 @@ export class Server {
     this.#options.onconnectionclose?.(connection);
   }
 
-  #initializeResult(connection: ServerConnection, _params: InitializeParams, version: string, _context: InboundContext | undefined): InitializeResultShape {
+  #initializeResult(connection: ServerConnection, _params: InitializeParams, version: string, context: InboundContext | undefined): InitializeResultShape {
+    // The session's principal, known from its first request: its list changes are filtered by its view.
+    connection.viewedAs = { authInfo: context?.authInfo };
     const capabilities = this.#declared.share(declareCustomOptIns(this.capabilities(), this.#custom.optIns(), version));
     connection.declare(capabilities);
     const result: InitializeResultShape = {
@@ -361,14 +363,13 @@ export class Server {
   }
 
   /**
-   * `server/discover` (2026-07-28+, digest §6.4): the modern versions this server serves
-   * (newest first, the same list a -32022 names), its capabilities for the request's version,
+   * `server/discover` (MCP 2026-07-28): the stateless versions this server serves
+   * (`servedStatelessVersions`: newest first, the list a -32022 names), its capabilities for the request's version,
    * its instructions, caching hints; `serverInfo` goes in `_meta` like on every result.
    */
   #discover(version: string): JsonObject {
-    const supported = (this.#options.supportedVersions ?? MODERN_PROTOCOL_VERSIONS).filter(isModernVersion);
     const result: JsonObject = {
-      supportedVersions: [...supported].sort().reverse(),
+      supportedVersions: [...servedStatelessVersions(this.#options.supportedVersions ?? DUAL_ERA_PROTOCOL_VERSIONS)],
       // Custom methods' opt-ins are declared here as in the handshake (under `extensions` from 2026-07-28).
       capabilities: capabilitiesFor(declareCustomOptIns(this.capabilities(), this.#custom.optIns(), version), version),
     };

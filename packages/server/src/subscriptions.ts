@@ -115,6 +115,11 @@ export class ListenSubscriptions {
     this.#fields.set(field.key, field);
   }
 
+  /** @internal The live streams themselves (no copies): the objects `publish` hands its matcher. */
+  streams(): IterableIterator<ListenSubscription> {
+    return this.#live.values();
+  }
+
   /** The live streams. */
   get live(): readonly ListenSubscription[] {
     return [...this.#live].map(({ id, filter, connection, context }) => ({ id, filter, connection, context }));

@@ -15,6 +15,7 @@ import type { ServerRequestContext } from './server.js';
 import { finishToolResult, resultFromThrown, toolErrorResult } from './tool-results.js';
 import { annotatedParams, checkParamHeaders } from './param-headers.js';
 import { isThenable, thenMaybe, type MaybePromise } from './sync-or-async.js';
+import { visibilityRule, type LazyViewer, type Visibility, type VisibilityRule } from './visibility.js';
 import type { CallToolResult, Icon, JsonSchemaObject, Meta, ToolDefinition, ToolAnnotations, ToolExecution } from './wire-types.js';
 
 /** Tool names: 1–128 characters from `A-Z a-z 0-9 _ - . /` (SEP-986). */
@@ -22,8 +23,12 @@ const TOOL_NAME = /^[A-Za-z0-9_./-]{1,128}$/;
 
 const EMPTY_INPUT: JsonSchemaObject = Object.freeze({ type: 'object', properties: Object.freeze({}) });
 
-/** How a tool is registered: title, description, input and output schemas, annotations, icons, execution. */
-export interface ToolConfig<I extends ObjectSchemaInput | undefined = undefined, O extends ObjectSchemaInput | undefined = undefined> {
+/**
+ * How a tool is registered: title, description, input and output schemas, annotations, icons,
+ * execution, and who sees it (`requiredScopes`, `visible`: hidden from `tools/list` and called
+ * as an unknown tool for anyone else).
+ */
+export interface ToolConfig<I extends ObjectSchemaInput | undefined = undefined, O extends ObjectSchemaInput | undefined = undefined> extends Visibility {
   /** Display name (2025-06-18+). */
   readonly title?: string;
   readonly description?: string;
@@ -78,6 +83,7 @@ export interface RegisteredTool extends RegistrationHandle {
 export interface ToolEntry {
   name: string;
   enabled: boolean;
+  visibility: VisibilityRule | undefined;
   wire: ToolDefinition;
   input: CompiledSchema | undefined;
   output: CompiledSchema | undefined;
@@ -107,7 +113,7 @@ function compileTool(
   name: string,
   config: ToolConfig<ObjectSchemaInput | undefined, ObjectSchemaInput | undefined>,
   validator: JsonSchemaValidator | undefined,
-): Pick<ToolEntry, 'wire' | 'input' | 'output' | 'headerParams' | 'deferTask'> {
+): Pick<ToolEntry, 'wire' | 'input' | 'output' | 'headerParams' | 'deferTask' | 'visibility'> {
   const input = config.inputSchema === undefined ? undefined : compileObjectSchema(config.inputSchema, 'input', `Tool ${name} inputSchema`, validator);
   const output = config.outputSchema === undefined ? undefined : compileObjectSchema(config.outputSchema, 'output', `Tool ${name} outputSchema`, validator);
   // The schemas are read through, so a zod object's JSON Schema is made at the first list or call.
@@ -124,7 +130,7 @@ function compileTool(
   if (config.icons !== undefined) wire.icons = config.icons;
   if (config.execution !== undefined) wire.execution = config.execution;
   if (config._meta !== undefined) wire._meta = config._meta;
-  return { wire, input, output, headerParams: undefined, deferTask: config.deferTask === true };
+  return { wire, input, output, headerParams: undefined, deferTask: config.deferTask === true, visibility: visibilityRule(config) };
 }
 
 function checkToolName(name: string): void {
@@ -158,18 +164,19 @@ export class ToolRegistry {
         checkToolName(newName);
         if (newName !== entry.name && this.entries.has(newName)) throw new Error(`Tool ${newName} is already registered`);
         const compiled = compileTool(newName, next, this.#validator);
+        const before = entry.visibility;
         this.entries.rekey(entry.name, newName);
         Object.assign(entry, compiled, { name: newName });
         if (nextHandler !== undefined) entry.handler = nextHandler;
         entry.perVersion.clear();
-        this.entries.touch();
+        this.entries.touchUpdated(entry, before);
       },
     });
   }
 
-  /** `tools/list` for `version`. Tools that require tasks are hidden from revisions without tasks. */
-  list(params: JsonObject, version: string, pageSize: number): JsonObject {
-    const visible = this.entries.values().filter((entry) => entry.enabled && (hasFeature(version, 'tasks') || entry.wire.execution?.taskSupport !== 'required'));
+  /** `tools/list` for `version`, as `viewer` sees it. Tools that require tasks are hidden from revisions without tasks. */
+  list(params: JsonObject, version: string, pageSize: number, viewer: LazyViewer): JsonObject {
+    const visible = this.entries.values().filter((entry) => viewer.shows(entry) && (hasFeature(version, 'tasks') || entry.wire.execution?.taskSupport !== 'required'));
     const page = paginate(visible, typeof params.cursor === 'string' ? params.cursor : undefined, pageSize, this.entries.generation);
     const tools = page.items.map((entry) => {
       let shaped = entry.perVersion.get(version);
@@ -182,11 +189,21 @@ export class ToolRegistry {
     return page.nextCursor === undefined ? { tools } : { tools, nextCursor: page.nextCursor };
   }
 
-  /** `tools/call`. `tasksDeclared` says whether this connection declared task support for tool calls. */
-  call(params: JsonObject, context: ServerRequestContext, tasksDeclared: boolean, startTask: TaskStarter | undefined, extension?: ExtensionTaskRunner): MaybePromise<JsonObject> {
+  /**
+   * `tools/call`. `tasksDeclared` says whether this connection declared task support for tool
+   * calls; a tool hidden from `viewer` is an unknown tool.
+   */
+  call(
+    params: JsonObject,
+    context: ServerRequestContext,
+    viewer: LazyViewer,
+    tasksDeclared: boolean,
+    startTask: TaskStarter | undefined,
+    extension?: ExtensionTaskRunner,
+  ): MaybePromise<JsonObject> {
     const name = String(params.name);
     const entry = this.entries.get(name);
-    if (entry === undefined || !entry.enabled) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (entry === undefined || !viewer.shows(entry)) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const version = context.protocolVersion;
     const support = entry.wire.execution?.taskSupport ?? 'forbidden';
     const asTask = tasksDeclared && hasFeature(version, 'tasks') && typeof params.task === 'object' && params.task !== null;

@@ -21,7 +21,7 @@ export function authenticateByToken(request: Request): { user: string } {
 }
 
 /** A server-role session with one tool, `whoami`, naming the authenticated user. */
-async function connectSession(transport: Parameters<StreamableHttpServerOptions['connect']>[0], name: string): Promise<void> {
+async function connectSession(transport: Parameters<NonNullable<StreamableHttpServerOptions['connect']>>[0], name: string): Promise<void> {
   const session = new Session({
     role: 'server',
     capabilities: () => ({ tools: {} }),

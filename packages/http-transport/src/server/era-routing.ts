@@ -1,49 +1,43 @@
 /**
- * Which era a Streamable HTTP request belongs to on a dual-era endpoint (digest §5.4): a
- * request of a stateless (modern-era, 2026-07-28+) revision is served like stateless mode
- * even when sessions are on, so one endpoint can serve both eras.
+ * Which era a Streamable HTTP request belongs to on a dual-era endpoint: a request of a
+ * stateless (2026-07-28+) revision is served like stateless mode even when sessions are on, so
+ * one endpoint serves both eras (MCP 2026-07-28, Transports §Backwards Compatibility). The
+ * version of such a request is `resolveRequestVersion`'s, the rule the session's connection
+ * machine and `server/discover` read too.
  */
-import { MODERN_PROTOCOL_VERSIONS, eraOf, isModernVersion } from '@statemcp/protocol';
+import { resolveRequestVersion, servedStatelessVersions, type VersionResolution } from '@statemcp/protocol';
 import type { InboundRequest } from './inbound.js';
 import { metaVersionOf } from './modern-headers.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './server-options.js';
 
-/** The era decisions of one server, from its configured versions. */
+/** A stateless exchange's version: `served` with the revision in force, or `unsupported` with the -32022 refusal. */
+export type ModernExchange = Exclude<VersionResolution, { kind: 'unnamed' }>;
+
+/** The era decisions of one server, from its `supportedVersions`. */
 export interface EraRouting {
-  /** True for a request of a stateless revision that this server was told to support. */
+  /** True for a request whose `MCP-Protocol-Version` names a stateless revision this server serves. */
   isModernRequest(inbound: InboundRequest): boolean;
   /**
-   * The version a sessionless POST is served at statelessly, or undefined for legacy traffic:
-   * a single message whose `_meta` names a protocol version, or whose `MCP-Protocol-Version`
-   * header is a modern one (a legacy `initialize` carries neither; digest §8 item 9). The
-   * exchange starts at the header's version when served, else the newest; the session checks
-   * the request's own `_meta` version (-32022) and its required fields (-32602).
+   * The version of a sessionless POST served statelessly, or undefined for legacy traffic: a
+   * single message whose `_meta` names a protocol version, or whose `MCP-Protocol-Version`
+   * header names a stateless-era one (a legacy `initialize` carries neither).
    */
-  exchangeVersion(inbound: InboundRequest, items: readonly unknown[], isBatch: boolean): string | undefined;
+  exchangeVersion(inbound: InboundRequest, items: readonly unknown[], isBatch: boolean): ModernExchange | undefined;
 }
 
-/**
- * `configured` is the server's `supportedProtocolVersions` option; `supportedVersions` the
- * versions it accepts in `MCP-Protocol-Version`.
- */
-export function createEraRouting(configured: readonly string[] | undefined, supportedVersions: readonly string[]): EraRouting {
-  // The stateless revisions this endpoint serves beside its sessions (every one the protocol
-  // knows unless `supportedProtocolVersions` says otherwise), newest first.
-  const modernVersions = (configured ?? MODERN_PROTOCOL_VERSIONS).filter(isModernVersion).sort().reverse();
+export function createEraRouting(supportedVersions: readonly string[]): EraRouting {
+  const served = servedStatelessVersions(supportedVersions);
   return {
     isModernRequest: (inbound) => {
       const header = inbound.header(PROTOCOL_VERSION_HEADER)?.trim();
-      return header !== undefined && ((modernVersions as readonly string[]).includes(header) || (supportedVersions.includes(header) && eraOf(header) === 'modern'));
+      return header !== undefined && served.includes(header);
     },
     exchangeVersion: (inbound, items, isBatch) => {
-      const latest = modernVersions[0];
-      if (latest === undefined || isBatch || items.length !== 1) return undefined;
+      if (served.length === 0 || isBatch || items.length !== 1) return undefined;
       const sessionId = inbound.header(SESSION_ID_HEADER);
       if (sessionId !== undefined && sessionId !== '') return undefined;
-      const header = inbound.header(PROTOCOL_VERSION_HEADER)?.trim();
-      const headerIsModern = header !== undefined && isModernVersion(header);
-      if (!headerIsModern && metaVersionOf(items[0]) === undefined) return undefined;
-      return headerIsModern && modernVersions.includes(header) ? header : latest;
+      const resolved = resolveRequestVersion(supportedVersions, inbound.header(PROTOCOL_VERSION_HEADER)?.trim(), metaVersionOf(items[0]));
+      return resolved.kind === 'unnamed' ? undefined : resolved;
     },
   };
 }

@@ -2,9 +2,10 @@
  * A session transport's use of its {@link EventStore} when a client resumes a stream
  * (`GET` + `Last-Event-ID`) and when the session ends: replaying one stream's events after a
  * given id, writing them to the new connection, ending the requests of a stream whose instance
- * died, and forgetting the session's streams.
+ * died, recording which requests a stream carries (cluster mode), and forgetting the session's
+ * streams.
  */
-import { ErrorCode, type JsonRpcMessage } from '@statemcp/protocol';
+import { ErrorCode, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
 import { encodeSseEvent } from '../shared/sse-encode.js';
 import type { EventStore, StoredEvent } from './event-store.js';
 import type { SseConnection } from './sse-connection.js';
@@ -27,6 +28,40 @@ export async function replayStream(store: EventStore, lastEventId: string): Prom
 /** Writes replayed events to a connection, each with its stored id. */
 export function writeReplayed(connection: SseConnection, events: readonly StoredEvent[]): void {
   for (const event of events) connection.write(encodeSseEvent({ id: event.id, data: JSON.stringify(event.message) }));
+}
+
+/**
+ * Replays a stream that has already ended (its result was stored while the client was away,
+ * or an instance that died wrote it) on `connection`, then closes it. The requests an
+ * `inherited` stream left unanswered end with an error, stored once ({@link endUnanswered}).
+ * Undefined when the id is unknown or expired.
+ */
+export async function replayEnded(store: EventStore, lastEventId: string, inherited: boolean, connection: SseConnection): Promise<StreamReplay | undefined> {
+  const replay = await replayStream(store, lastEventId);
+  if (replay === undefined) return undefined;
+  writeReplayed(connection, replay.events);
+  const streamId = store.streamIdOf(lastEventId);
+  if (inherited && streamId !== undefined) writeReplayed(connection, await endUnanswered(store, streamId));
+  connection.close();
+  return replay;
+}
+
+/**
+ * Cluster mode: records which requests a new POST stream carries, so an instance adopting the
+ * session after this one died can end them (beside the stream's events, not in their order: it
+ * runs alongside the priming append and costs no round trip of its own).
+ */
+export function trackRequests(
+  settings: { readonly eventStore: EventStore | undefined; readonly instanceId?: string | undefined },
+  streamId: string,
+  requestIds: readonly RequestId[],
+  report: (error: unknown) => void,
+): void {
+  const { eventStore: store, instanceId } = settings;
+  if (store?.trackRequests === undefined || instanceId === undefined) return;
+  void Promise.resolve()
+    .then(() => store.trackRequests?.(streamId, { requestIds: [...requestIds], instanceId }))
+    .catch(report);
 }
 
 /** Asks the store to forget streams `<key>.0` … `<key>.<count - 1>`; failures only keep memory longer. */

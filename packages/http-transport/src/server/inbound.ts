@@ -5,11 +5,30 @@
  * when an `authenticate` hook asks for one.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpRequestInfo } from '@statemcp/protocol';
+import type { HttpRequestInfo, InboundContext } from '@statemcp/protocol';
 import { isLoopbackAddress } from './host-guard.js';
 import { unreadBodyText } from './http-response.js';
 import { readRequestTarget, type RequestTarget } from './request-target.js';
 import type { HandleRequestOptions } from './server-options.js';
+
+/**
+ * The context every message of one HTTP request reaches its handlers with: the request's
+ * headers and `http` view (both built on first read: most handlers never look at them), the
+ * caller's auth info and the session's id.
+ */
+export function inboundContextOf(inbound: InboundRequest, authInfo: unknown, sessionId: string | undefined): InboundContext {
+  const context: InboundContext = {
+    get headers() {
+      return inbound.headerRecord();
+    },
+    get http() {
+      return inbound.requestInfo();
+    },
+  };
+  if (authInfo !== undefined) context.authInfo = authInfo;
+  if (sessionId !== undefined) context.sessionId = sessionId;
+  return context;
+}
 
 /**
  * Outcome of reading a request body under a size limit: its text, or the JSON value a
@@ -44,6 +63,11 @@ export interface InboundRequest {
   requestInfo(): HttpRequestInfo;
   /** Aborted when the client goes away before the answer was written. */
   readonly signal: AbortSignal | undefined;
+  /**
+   * Calls `listener` once if the client goes away before the answer was written: what
+   * {@link signal} tells, without an AbortController per request.
+   */
+  onClientGone(listener: () => void): void;
 }
 
 const decoder = new TextDecoder();
@@ -155,6 +179,7 @@ export function fromFetchRequest(request: Request, options: HandleRequestOptions
     toRequest: () => request,
     requestInfo: () => (info ??= freezeRequestInfo(inbound.method, request.url, inbound.headerRecord(), options.remoteAddress)),
     signal: request.signal,
+    onClientGone: (listener) => request.signal.addEventListener('abort', listener, { once: true }),
   };
   return inbound;
 }
@@ -250,6 +275,20 @@ class NodeInbound implements InboundRequest {
       }
     }
     return this.#controller.signal;
+  }
+
+  onClientGone(listener: () => void): void {
+    const response = this.#res;
+    if (response === undefined) return;
+    if (this.#controller !== undefined) {
+      this.#controller.signal.addEventListener('abort', listener, { once: true });
+    } else if (response.destroyed) {
+      if (!response.writableFinished) listener();
+    } else {
+      response.once('close', () => {
+        if (!response.writableFinished) listener();
+      });
+    }
   }
 
   toRequest(): Request {

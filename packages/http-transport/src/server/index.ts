@@ -22,6 +22,8 @@ export type {
   AuthenticateResult,
   HttpAuthorization,
   HandleRequestOptions,
+  SessionOpening,
+  TransportServer,
 } from './server-options.js';
 export type { StreamableHttpSessionTransport } from './session-transport.js';
 export type { EventStore, StoredEvent, StreamRequests, ReplayResult, InMemoryEventStoreOptions } from './event-store.js';

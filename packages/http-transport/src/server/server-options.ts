@@ -3,7 +3,7 @@
  * takes, and the server, registry and listening handles it gives back.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Clock } from '@statemcp/protocol';
+import type { Clock, HttpRequestInfo } from '@statemcp/protocol';
 import type { ClusterOptions } from './cluster-relay.js';
 import type { EventStore } from './event-store.js';
 import type { HostGuardOptions } from './host-guard.js';
@@ -58,14 +58,45 @@ export interface HttpAuthorization {
   principalOf?(authInfo: unknown): string | undefined;
 }
 
-/** Options of {@link createStreamableHttpServer}. */
+/**
+ * Who opened a session, or sent a stateless request (2026-07-28, or `stateless: true`): what
+ * `connect` and `serverFor` know when they attach a server to its transport.
+ */
+export interface SessionOpening {
+  /**
+   * The auth info the authorization layer produced for the opening request (an `AuthInfo` behind
+   * `createProtectedResource`, whatever an `authenticate` hook returned); `undefined` without
+   * one, and for a session adopted from a dead instance of a cluster (its requests still carry
+   * theirs, to every handler).
+   */
+  readonly authInfo: unknown;
+  /** The principal the session is bound to (see `principalOf`); `undefined` when anonymous. */
+  readonly principal: string | undefined;
+  /** The HTTP request that opened it; `undefined` for a session adopted in a cluster. */
+  readonly http: HttpRequestInfo | undefined;
+}
+
+/** What `serverFor` returns: anything that serves a session transport, such as an `McpServer`. */
+export interface TransportServer {
+  connect(transport: StreamableHttpSessionTransport): Promise<unknown> | unknown;
+}
+
+/** Options of {@link createStreamableHttpServer}: `connect` or `serverFor`, and the rest. */
 export interface StreamableHttpServerOptions {
   /**
-   * Called once per new session (stateless: per request) with a fresh transport; attach a
-   * server to it, e.g. `(transport) => mcpServer.connect(transport)`. It must call
-   * `transport.start(sink)` (directly or through the session runner) before it settles.
+   * Called once per new session (stateless: per request) with a fresh transport and who opened
+   * it; attach a server to it, e.g. `(transport) => mcpServer.connect(transport)`. It must call
+   * `transport.start(sink)` (directly or through the session runner) before it settles. Give
+   * this or {@link serverFor}.
    */
-  connect: (transport: StreamableHttpSessionTransport) => Promise<unknown> | unknown;
+  connect?: (transport: StreamableHttpSessionTransport, opening: SessionOpening) => Promise<unknown> | unknown;
+  /**
+   * A server per principal: called once per new session (stateless: per request) with who opened
+   * it, returns the server that serves it (built for that principal, or picked from a cache).
+   * Rules that only hide items from some principals are simpler as `requiredScopes` / `visible`
+   * on the registrations of one shared `McpServer`, which also follow a step-up mid-session.
+   */
+  serverFor?: (opening: SessionOpening) => TransportServer | Promise<TransportServer>;
   /** Serve only this path (e.g. `/mcp`); other paths get 404. Default: any path. */
   path?: string;
   /**
@@ -152,7 +183,13 @@ export interface StreamableHttpServerOptions {
    * before the `path` check; sessions are bound to the principal that created them.
    */
   authorization?: HttpAuthorization;
-  /** Protocol versions accepted in `MCP-Protocol-Version`. Default: every legacy revision. */
+  /**
+   * The protocol versions this endpoint serves, both eras: the ones accepted in
+   * `MCP-Protocol-Version`, and its stateless (2026-07-28+) ones served without a session.
+   * Default: every revision of both eras, as `Server`'s `supportedVersions`.
+   */
+  supportedVersions?: readonly string[];
+  /** @deprecated Use `supportedVersions` (the same option under the name `Server` uses); read when that is not set. */
   supportedProtocolVersions?: readonly string[];
   /** Also serve the deprecated HTTP+SSE transport (2024-11-05) on these paths. */
   legacySse?: { ssePath?: string; messagePath?: string } | boolean;

@@ -1,11 +1,50 @@
 /**
  * What `createStreamableHttpServer` derives from its options before it serves anything: the
- * legacy HTTP+SSE paths, the session manager's options; and `node:http`,
+ * versions it serves, the legacy HTTP+SSE paths, the session manager's options; and `node:http`,
  * loaded only when `listen()` needs it.
  */
 import type * as NodeHttp from 'node:http';
-import type { StreamableHttpServerOptions } from './server-options.js';
+import { DUAL_ERA_PROTOCOL_VERSIONS } from '@statemcp/protocol';
+import type { AnySessionTransport } from './http-session.js';
+import type { SessionOpening, StreamableHttpServerOptions } from './server-options.js';
+import type { StreamableHttpSessionTransport } from './session-transport.js';
 import type { SessionManagerOptions } from './session-manager.js';
+
+/**
+ * The protocol versions the server serves: `supportedVersions`, else the deprecated
+ * `supportedProtocolVersions`, else every revision of both eras (the `Server`'s default too).
+ */
+export function supportedVersionsOf(options: StreamableHttpServerOptions): readonly string[] {
+  return options.supportedVersions ?? options.supportedProtocolVersions ?? DUAL_ERA_PROTOCOL_VERSIONS;
+}
+
+/**
+ * Attaches a server to a new session transport through `connect` or `serverFor`; resolves
+ * false (after closing the transport) when that failed or left the transport unstarted.
+ * Throws `TypeError` at once when the options give neither.
+ */
+export function transportConnector(options: StreamableHttpServerOptions): (transport: AnySessionTransport, opening: SessionOpening) => Promise<boolean> {
+  const { connect, serverFor } = options;
+  let attach: (transport: StreamableHttpSessionTransport, opening: SessionOpening) => unknown;
+  if (connect !== undefined) attach = connect;
+  else if (serverFor !== undefined) attach = async (transport, opening) => (await serverFor(opening)).connect(transport);
+  else throw new TypeError('createStreamableHttpServer needs connect or serverFor');
+  return async (transport, opening) => {
+    try {
+      await attach(transport as StreamableHttpSessionTransport, opening);
+    } catch (error) {
+      options.onError?.(error);
+      await transport.terminate('error', { reason: 'connect failed' });
+      return false;
+    }
+    if (!transport.started) {
+      options.onError?.(new Error('connect() settled without starting the transport'));
+      await transport.terminate('error', { reason: 'not started' });
+      return false;
+    }
+    return true;
+  };
+}
 
 /** The legacy HTTP+SSE paths, or undefined when `legacySse` is off. */
 export function legacyPathsOf(options: StreamableHttpServerOptions): { ssePath: string; messagePath: string } | undefined {

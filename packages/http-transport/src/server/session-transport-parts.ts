@@ -1,10 +1,11 @@
 /**
  * The parts a Streamable HTTP session transport is made of: the settings every session of a
  * server shares, the three kinds of exchange a session routes messages to (an SSE request
- * stream, a JSON exchange, the standalone GET stream), and what the server hands over per POST.
+ * stream, a JSON exchange, the standalone GET stream) and how each is made, and what the server
+ * hands over per POST.
  */
-import type { Clock, InboundContext, JsonRpcMessage, JsonRpcResponse, RequestId, Transport } from '@statemcp/protocol';
-import type { JsonAnswer } from './http-response.js';
+import { hasFeature, type AdoptedSession, type Clock, type InboundContext, type JsonRpcMessage, type JsonRpcResponse, type RequestId, type Transport } from '@statemcp/protocol';
+import { JsonAnswer, modernErrorStatus, type HttpAnswer } from './http-response.js';
 import type { EventStore } from './event-store.js';
 import type { HttpServerSessionTransport } from './session-transport.js';
 import type { SseConnection } from './sse-connection.js';
@@ -30,6 +31,22 @@ export interface SessionTransportSettings {
    * the requests left unanswered.
    */
   instanceId?: string;
+}
+
+/** What one session transport is made of: the server's shared settings and what sets this session apart. */
+export interface SessionTransportOptions {
+  readonly settings: SessionTransportSettings;
+  /** The `Mcp-Session-Id`; `undefined` for a transport that serves one stateless request. */
+  readonly sessionId?: string | undefined;
+  /** Stateless only: the version the request is served at (its header, or the era's). */
+  readonly requestVersion?: string | undefined;
+  /**
+   * Stateless only: the request is an `initialize`, so the session runs the handshake rather
+   * than start in Operating at `requestVersion` (protocol `sessionAssumed`).
+   */
+  readonly carriesInitialize?: boolean;
+  /** A session taken over from an instance that died: its machine starts in Operating (protocol `sessionAdopted`). */
+  readonly adopted?: AdoptedSession | undefined;
 }
 
 /** One POST carrying requests, answered as SSE. Lives across reconnections. */
@@ -59,6 +76,38 @@ export interface JsonExchange {
   upgrade?: (() => RequestStream) | undefined;
 }
 
+/** A POST's SSE stream with id `id`, its requests `pending`, no connection yet. */
+export function newRequestStream(id: string, pending: readonly RequestId[]): RequestStream {
+  return { kind: 'sse', id, connection: undefined, chain: Promise.resolve(), pending: new Set(pending), done: false };
+}
+
+/** A POST answered with one JSON body once all its responses are in; `resolve` answers it. */
+export function newJsonExchange(post: AcceptedPost, resolve: (answer: HttpAnswer) => void): JsonExchange {
+  return {
+    kind: 'json',
+    order: post.requestIds,
+    batch: post.batch,
+    responses: new Map(),
+    errorStatus: hasFeature(post.version, 'routingHeaders'),
+    headers: post.headers,
+    resolve: (answer) => {
+      if (answer instanceof Response) for (const [name, value] of Object.entries(post.headers)) answer.headers.set(name, value);
+      resolve(answer);
+    },
+  };
+}
+
+/**
+ * The JSON body of a finished exchange: the one response, or the batch's in request order. A
+ * 2026-07-28 error gets the HTTP status its code maps to (MCP 2026-07-28, Transports §Streamable HTTP).
+ */
+export function jsonAnswerOf(exchange: JsonExchange): JsonAnswer {
+  const bodies = exchange.order.map((id) => exchange.responses.get(id));
+  const single = bodies[0];
+  const status = exchange.errorStatus === true && !exchange.batch && single !== undefined && 'error' in single ? modernErrorStatus(single.error.code) : 200;
+  return new JsonAnswer(exchange.batch ? bodies : single, status, exchange.headers);
+}
+
 export interface StandaloneStream {
   readonly id: string;
   connection: SseConnection | undefined;
@@ -69,9 +118,9 @@ export interface StandaloneStream {
 
 /** What the server hands over for one POST that passed the HTTP checks. */
 export interface AcceptedPost {
-  /** Parsed items as received (one, or several for a 2025-03-26 batch). */
-  readonly items: readonly unknown[];
-  /** Ids of the requests among `items`, in order. */
+  /** The classified messages (one, or several for a 2025-03-26 batch; see `post-envelope.ts`). */
+  readonly messages: readonly JsonRpcMessage[];
+  /** Ids of the requests among `messages`, in order. */
   readonly requestIds: readonly RequestId[];
   readonly batch: boolean;
   /** `auto`: a JSON answer unless a notification related to the request comes first, then SSE. */
@@ -80,8 +129,8 @@ export interface AcceptedPost {
   readonly version: string;
   readonly context: InboundContext;
   readonly headers: Record<string, string>;
-  /** Aborted when the client goes away; a stateless JSON request then ends (cancellation). */
-  readonly signal?: AbortSignal | undefined;
+  /** The HTTP request, to learn when its client goes away: a stateless JSON request then ends (cancellation). */
+  readonly client?: { onClientGone(listener: () => void): void } | undefined;
 }
 
 /**

@@ -11,14 +11,17 @@ function transportWith(maxQueuedMessages: number) {
     onError: (error) => errors.push(error),
     onUndeliverable: (ids, error) => undeliverable.push({ ids, error }),
   };
-  const transport = new HttpServerSessionTransport('session-1', {
-    eventStore: undefined,
-    retryIntervalMs: undefined,
-    keepAliveIntervalMs: 0,
-    maxQueuedMessages,
-    maxStreamBufferBytes: 64 * 1024,
-    stalledStreamTimeoutMs: 1000,
-    clock: new SimulatedClock(),
+  const transport = new HttpServerSessionTransport({
+    sessionId: 'session-1',
+    settings: {
+      eventStore: undefined,
+      retryIntervalMs: undefined,
+      keepAliveIntervalMs: 0,
+      maxQueuedMessages,
+      maxStreamBufferBytes: 64 * 1024,
+      stalledStreamTimeoutMs: 1000,
+      clock: new SimulatedClock(),
+    },
   });
   return { transport, sink, undeliverable, errors };
 }
@@ -42,6 +45,33 @@ describe('HttpServerSessionTransport', () => {
       await transport.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
       expect(undeliverable).toEqual([]);
       expect(errors.map((error) => error.message)).toEqual(['The standalone stream queue is full; dropped its oldest message']);
+    });
+  });
+
+  describe('#acceptPost', () => {
+    const post = (ids: number[]) => ({
+      messages: ids.map((id) => ({ jsonrpc: '2.0' as const, id, method: 'ping' })),
+      requestIds: ids,
+      batch: ids.length > 1,
+      mode: 'json' as const,
+      version: '2025-03-26',
+      context: {},
+      headers: { 'mcp-session-id': 'session-1' },
+    });
+
+    it('refuses an id repeated within a batch or still in flight from another POST, before delivering anything', async () => {
+      const { transport, sink } = transportWith(1);
+      const delivered: unknown[] = [];
+      await transport.start({ ...sink, onMessage: (message) => delivered.push(message) });
+      const repeated = await transport.acceptPost(post([1, 2, 1]));
+      expect(repeated).toBeInstanceOf(Response);
+      expect((repeated as Response).status).toBe(400);
+      expect(await (repeated as Response).json()).toMatchObject({ id: 1, error: { code: -32600, message: expect.stringContaining('request id 1 is already in use') } });
+      void transport.acceptPost(post([5]));
+      const inFlight = (await transport.acceptPost(post([6, 5]))) as Response;
+      expect(inFlight.status).toBe(400);
+      expect(inFlight.headers.get('mcp-session-id')).toBe('session-1');
+      expect(delivered).toEqual([{ jsonrpc: '2.0', id: 5, method: 'ping' }]);
     });
   });
 

@@ -1,8 +1,8 @@
 /**
- * The per-session server Transport of Streamable HTTP (digest §5.2). One instance per HTTP
- * session (or per request in stateless mode) is handed to one session runner through the
- * server's `connect` option. It only moves messages; the session's state machine decides
- * everything about the lifecycle.
+ * The per-session server Transport of Streamable HTTP (MCP 2025-11-25, Transports §Streamable
+ * HTTP). One instance per HTTP session (or per request in stateless mode) is handed to one
+ * session runner through the server's `connect` option. It only moves messages; the session's
+ * state machine decides everything about the lifecycle.
  *
  * Routing of `send(message, { relatedRequestId })` — each message goes to exactly one
  * stream, never broadcast:
@@ -28,7 +28,6 @@ import {
   TransportError,
   hasFeature,
   requestIdInUse,
-  type AdoptedSession,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type RequestId,
@@ -37,13 +36,14 @@ import {
   type TransportSink,
 } from '@statemcp/protocol';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
-import { endUnanswered, forgetStreams, replayStream, writeReplayed } from './event-replay.js';
-import { HttpErrorCode, JsonAnswer, emptyResponse, errorResponse, modernErrorStatus, type HttpAnswer } from './http-response.js';
+import { forgetStreams, replayEnded, replayStream, trackRequests, writeReplayed } from './event-replay.js';
+import { HttpErrorCode, emptyResponse, errorResponse, type HttpAnswer } from './http-response.js';
 import { flatRandomUuid, flatString } from './flat-string.js';
 import { SseConnection } from './sse-connection.js';
-import type { AcceptedPost, JsonExchange, RequestStream, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
+import { jsonAnswerOf, newJsonExchange, newRequestStream, type AcceptedPost, type JsonExchange, type RequestStream } from './session-transport-parts.js';
+import type { SessionTransportOptions, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
-export type { AcceptedPost, SessionTransportSettings, StreamableHttpSessionTransport } from './session-transport-parts.js';
+export type { AcceptedPost, SessionTransportOptions, SessionTransportSettings, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
 function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
   return !('method' in message);
@@ -78,17 +78,18 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
    */
   readonly assumedProtocolVersion: string | undefined;
   /** A session taken over from an instance that died: its machine starts in Operating (protocol `sessionAdopted`). */
-  readonly adoptedSession: AdoptedSession | undefined;
+  readonly adoptedSession: SessionTransportOptions['adopted'];
 
-  constructor(sessionId: string | undefined, settings: SessionTransportSettings, requestProtocolVersion?: string, carriesInitialize = false, adoptedSession?: AdoptedSession) {
+  constructor(options: SessionTransportOptions) {
+    const { sessionId, settings } = options;
     this.sessionId = sessionId;
-    this.adoptedSession = sessionId === undefined ? undefined : adoptedSession;
     this.#scope = sessionId === undefined ? '' : `${sessionId.length}.${sessionId}.`;
     this.#key = flatString(`${this.#scope}${flatRandomUuid()}`);
-    this.requestProtocolVersion = sessionId === undefined ? requestProtocolVersion : undefined;
-    this.assumedProtocolVersion = sessionId === undefined && !carriesInitialize ? requestProtocolVersion : undefined;
     this.stateless = sessionId === undefined;
     this.canSendRequests = !this.stateless;
+    this.adoptedSession = this.stateless ? undefined : options.adopted;
+    this.requestProtocolVersion = this.stateless ? options.requestVersion : undefined;
+    this.assumedProtocolVersion = this.stateless && options.carriesInitialize !== true ? options.requestVersion : undefined;
     this.#settings = settings;
     this.#standalone = { id: `${this.#key}.0`, connection: undefined, chain: Promise.resolve(), queue: [] };
   }
@@ -174,10 +175,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   #finishJson(exchange: JsonExchange): void {
     this.#pendingJson--;
     exchange.upgrade = undefined;
-    const bodies = exchange.order.map((id) => exchange.responses.get(id));
-    const single = bodies[0];
-    const status = exchange.errorStatus === true && !exchange.batch && single !== undefined && 'error' in single ? modernErrorStatus(single.error.code) : 200;
-    exchange.resolve(new JsonAnswer(exchange.batch ? bodies : single, status, exchange.headers));
+    exchange.resolve(jsonAnswerOf(exchange));
     this.#afterExchange();
   }
 
@@ -237,12 +235,9 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     if (this.#state !== 'started' || sink === undefined) {
       return Promise.resolve(errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { headers: post.headers }));
     }
-    for (const id of post.requestIds) {
-      if (this.#routes.has(id)) {
-        return Promise.resolve(
-          errorResponse(400, ErrorCode.InvalidRequest, requestIdInUse(id).message, { id, headers: post.headers }),
-        );
-      }
+    const inUse = this.#idInUse(post.requestIds);
+    if (inUse !== undefined) {
+      return Promise.resolve(errorResponse(400, ErrorCode.InvalidRequest, requestIdInUse(inUse).message, { id: inUse, headers: post.headers }));
     }
     if (post.requestIds.length === 0) {
       this.#deliver(sink, post);
@@ -251,45 +246,40 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     }
     if (post.mode === 'json' || post.mode === 'auto') {
       return new Promise<HttpAnswer>((resolve) => {
-        const exchange: JsonExchange = {
-          kind: 'json',
-          order: post.requestIds,
-          batch: post.batch,
-          responses: new Map(),
-          errorStatus: hasFeature(post.version, 'routingHeaders'),
-          headers: post.headers,
-          resolve: (answer) => {
-            if (answer instanceof Response) for (const [name, value] of Object.entries(post.headers)) answer.headers.set(name, value);
-            resolve(answer);
-          },
-        };
+        const exchange = newJsonExchange(post, resolve);
         if (post.mode === 'auto') exchange.upgrade = () => this.#upgrade(exchange, post, resolve);
         this.#pendingJson++;
         for (const id of post.requestIds) this.#routes.set(id, exchange);
         if (this.stateless) {
-          post.signal?.addEventListener('abort', () => void this.terminate('remote', { reason: 'client disconnected' }), { once: true });
+          post.client?.onClientGone(() => void this.terminate('remote', { reason: 'client disconnected' }));
         }
         this.#settings.onActivity?.(this);
         this.#deliver(sink, post);
       });
     }
-    const stream: RequestStream = {
-      kind: 'sse',
-      id: `${this.#key}.${this.#nextStream++}`,
-      connection: undefined,
-      chain: Promise.resolve(),
-      pending: new Set(post.requestIds),
-      done: false,
-    };
+    const stream = newRequestStream(`${this.#key}.${this.#nextStream++}`, post.requestIds);
     const connection = this.#openConnection(stream, post.headers);
     stream.connection = connection;
     this.#streams.set(stream.id, stream);
     for (const id of post.requestIds) this.#routes.set(id, stream);
-    this.#track(stream.id, post.requestIds);
+    trackRequests(this.#settings, stream.id, post.requestIds, (error) => this.#report(error));
     this.#prime(stream, post.version);
     this.#settings.onActivity?.(this);
     this.#deliver(sink, post);
     return Promise.resolve(connection);
+  }
+
+  /**
+   * The first id of a POST that is already in flight on this session or repeated within the
+   * POST (JSON-RPC 2.0 §4: ids of pending requests are unique). The one check of the HTTP
+   * layer: a batch's own duplicates and another POST's pending ids are the same rule.
+   */
+  #idInUse(ids: readonly RequestId[]): RequestId | undefined {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as RequestId;
+      if (this.#routes.has(id) || ids.indexOf(id) < i) return id;
+    }
+    return undefined;
   }
 
   /**
@@ -299,7 +289,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   #upgrade(exchange: JsonExchange, post: AcceptedPost, resolve: (answer: HttpAnswer) => void): RequestStream {
     exchange.upgrade = undefined;
     this.#pendingJson--;
-    const stream: RequestStream = { kind: 'sse', id: `${this.#key}.${this.#nextStream++}`, connection: undefined, chain: Promise.resolve(), pending: new Set(), done: false };
+    const stream = newRequestStream(`${this.#key}.${this.#nextStream++}`, []);
     for (const id of exchange.order) {
       if (exchange.responses.has(id)) continue;
       stream.pending.add(id);
@@ -312,9 +302,9 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   }
 
   #deliver(sink: TransportSink, post: AcceptedPost): void {
-    for (const item of post.items) {
+    for (const message of post.messages) {
       try {
-        sink.onMessage(item, post.context);
+        sink.onMessage(message, post.context);
       } catch (error) {
         this.#report(error);
       }
@@ -359,19 +349,6 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   #newConnection(headers: Record<string, string>, keepAliveMs: number): SseConnection {
     const { clock, maxStreamBufferBytes, stalledStreamTimeoutMs } = this.#settings;
     return new SseConnection({ headers, keepAliveMs, clock, maxBufferedBytes: maxStreamBufferBytes, stalledTimeoutMs: stalledStreamTimeoutMs });
-  }
-
-  /**
-   * Cluster mode: records which requests a new POST stream carries (beside its events, not in
-   * their order: it runs alongside the priming append, so it costs no round trip of its own).
-   */
-  #track(streamId: string, requestIds: readonly RequestId[]): void {
-    const store = this.#settings.eventStore;
-    const instanceId = this.#settings.instanceId;
-    if (store?.trackRequests === undefined || instanceId === undefined) return;
-    void Promise.resolve()
-      .then(() => store.trackRequests?.(streamId, { requestIds: [...requestIds], instanceId }))
-      .catch((error: unknown) => this.#report(error));
   }
 
   /** Priming event: an id with empty data (and `retry:`), for 2025-11-25+ clients with a store. */
@@ -424,12 +401,9 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     if (live === undefined) {
       // The stream already ended (e.g. its result was stored while the client was away), or an
       // instance that died wrote it: its requests left unanswered end with an error, stored once.
-      const replay = await replayStream(store, lastEventId);
-      if (replay === undefined) return errorResponse(400, ErrorCode.InvalidRequest, 'Unknown or expired Last-Event-ID', { headers });
       const connection = this.#newConnection(headers, 0);
-      writeReplayed(connection, replay.events);
-      if (inherited) writeReplayed(connection, await endUnanswered(store, streamId));
-      connection.close();
+      const replay = await replayEnded(store, lastEventId, inherited, connection);
+      if (replay === undefined) return errorResponse(400, ErrorCode.InvalidRequest, 'Unknown or expired Last-Event-ID', { headers });
       if (replay.truncated) this.#report(new TransportError('Resumed a stream whose older events were evicted; some were lost'));
       return connection;
     }

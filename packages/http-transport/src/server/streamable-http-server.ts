@@ -1,54 +1,55 @@
 /**
- * The Streamable HTTP server (digest §5.2; legacy HTTP+SSE §5.1 as an option): one core with
- * two front doors — a node:http handler and a fetch-style `Request → Response` handler — a
- * built-in session manager, resumability through an event store, and secure defaults
- * (loopback bind, Host/Origin validation, body limit) that need no configuration.
+ * The Streamable HTTP server (MCP 2025-11-25, Transports §Streamable HTTP; the stateless shape
+ * of MCP 2026-07-28; legacy HTTP+SSE of MCP 2024-11-05 as an option): one core with two front
+ * doors — a node:http handler and a fetch-style `Request → Response` handler — a built-in
+ * session manager, resumability through an event store, and secure defaults (loopback bind,
+ * Host/Origin validation, body limit) that need no configuration.
  *
- * Order of checks for every request (first failure answers):
+ * Every request goes through the same stages, the first failure answering:
  *
  * ```
- * request target (400) → authorization documents (PRM) → route (legacy SSE paths / `path`) → Host + Origin (403)
- *   → authenticate (401 or its Response)
- *   POST:   Accept (406) → Content-Type (415) → body size (413) → JSON (400, -32700)
- *           → envelope (400, -32600) → scopes (403) → session id (400 missing / 404 unknown or
- *           another principal's; initialize mints one: 503 server full, 429 principal full)
- *           → MCP-Protocol-Version (400) → batch policy (400) → session transport (202 | JSON | SSE)
- *   GET:    stateless (405) → Accept (406) → session (400/404) → version (400)
+ * guard:    shutting down (503) → request target (400) → authorization documents (PRM)
+ *           → route (legacy SSE paths / `path`, 404) → Host + Origin (403) → authenticate (401 or its Response)
+ *           → cluster relay (a session another instance owns is served there; unknown everywhere: 404)
+ * POST:     Accept (406) → Content-Type (415) → body size (413) → JSON (400, -32700)
+ *           → envelope, classified once (400, -32600: empty or nested batch, invalid member,
+ *             initialize in a batch; post-envelope.ts) → scopes (403)
+ *   era dispatch:
+ *   modern  (no session id; `_meta` or MCP-Protocol-Version names 2026-07-28+):
+ *           routing headers (400, -32020) → served statelessly at that version
+ *   stateless (`stateless: true`, or a 2026-07-28+ header on a non-initialize request):
+ *           MCP-Protocol-Version (400) → batch policy (400) → served statelessly
+ *   initialize without a session id: the session opener (503 server full, 429 principal full;
+ *           session-opener.ts) → the initialize answer, with `Mcp-Session-Id` when it succeeded
+ *   otherwise: session id (400 missing / 404 unknown or another principal's)
+ *           → MCP-Protocol-Version (400) → batch policy (400) → the session's transport
+ *   every transport: request ids in flight or repeated (400) → 202 | JSON | SSE
+ * GET:      stateless or modern (405) → Accept (406) → session (400/404) → version (400)
  *           → Last-Event-ID replay | standalone stream (409 if one is open; 429 over the principal's streams)
- *   DELETE: stateless (405) → session (400/404) → version (400) → terminate the session (200)
+ * DELETE:   stateless or modern (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
-import {
-  ErrorCode,
-  LEGACY_PROTOCOL_VERSIONS,
-  DEFAULT_HTTP_ASSUMED_VERSION,
-  batchRefusal,
-  initializeInBatch,
-  nestedBatch,
-  requestIdInUse,
-  classifyMessage,
-  systemClock,
-  type JsonObject,
-  type InboundContext,
-  type RequestId,
-} from '@statemcp/protocol';
+import { ErrorCode, DEFAULT_HTTP_ASSUMED_VERSION, systemClock, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
 import { createAuthGate, type Admitted } from './auth-gate.js';
 import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
 import { createEraRouting } from './era-routing.js';
 import { HttpErrorCode, emptyResponse, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
-import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
-import { fromFetchRequest, fromNodeRequest, writeNodeResponse, type InboundRequest } from './inbound.js';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type SessionOpening, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
+import { fromFetchRequest, fromNodeRequest, inboundContextOf, writeNodeResponse, type InboundRequest } from './inbound.js';
 import { LegacySseSessionTransport } from './legacy-sse-transport.js';
 import { headerMismatch } from './modern-headers.js';
-import { legacyPathsOf, managerOptionsOf } from './server-setup.js';
+import { batchRule, readEnvelope, type PostEnvelope } from './post-envelope.js';
+import { legacyPathsOf, managerOptionsOf, supportedVersionsOf, transportConnector } from './server-setup.js';
 import { hostGuardFor } from './host-guard.js';
 import { listenNode } from './listen-node.js';
-import { HttpSession, type AnySessionTransport } from './http-session.js';
+import type { AnySessionTransport, HttpSession } from './http-session.js';
 import { SessionManager } from './session-manager.js';
-import { PrincipalCounter, admissionRefusal, openCountedStream, principalLimit } from './principal-limits.js';
-import { HttpServerSessionTransport, type StreamableHttpSessionTransport } from './session-transport.js';
+import { createSessionOpener } from './session-opener.js';
+import { PrincipalCounter, openCountedStream, principalLimit } from './principal-limits.js';
+import { HttpServerSessionTransport, type SessionTransportSettings } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
+import { StatelessRequests } from './stateless-requests.js';
 import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.js';
 
 /**
@@ -68,23 +69,22 @@ import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.
 export function createStreamableHttpServer(options: StreamableHttpServerOptions): StreamableHttpServer {
   const stateless = options.stateless === true || ('sessionIdGenerator' in options && options.sessionIdGenerator === undefined);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const supportedVersions = options.supportedProtocolVersions ?? LEGACY_PROTOCOL_VERSIONS;
-  const retryIntervalMs = options.retryIntervalMs ?? 1000;
+  const supportedVersions = supportedVersionsOf(options);
   const keepAliveMs = options.keepAliveIntervalMs ?? 15_000;
+  const clock = options.clock ?? systemClock;
   const guard = hostGuardFor(options);
   const legacy = legacyPathsOf(options);
+  const era = createEraRouting(supportedVersions);
 
   const auth = createAuthGate(options);
   const manager = new SessionManager<HttpSession>(managerOptionsOf(options));
   const streamsHeld = new PrincipalCounter(principalLimit('maxEventStreamsPerPrincipal', options.maxEventStreamsPerPrincipal ?? 2 * manager.maxSessionsPerPrincipal));
   let closed = false;
-  /** Stateless transports whose request is still being answered (closed with the server). */
-  const inFlightStateless = new Set<HttpServerSessionTransport>();
 
   const onTransportClosed = (transport: AnySessionTransport): void => {
     const id = transport.sessionId;
     if (id === undefined) {
-      if (transport instanceof HttpServerSessionTransport) inFlightStateless.delete(transport);
+      statelessRequests.ended(transport);
       return;
     }
     if (manager.peek(id)?.transport === transport) manager.forget(id);
@@ -94,57 +94,39 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
   /**
    * What every session transport of this server is configured with: one object for all of
-   * them (a fresh object and `onActivity` closure per session were ≈160 B of every idle one).
+   * them, so an idle session holds no settings or callbacks of its own.
    */
-  const sessionSettings: ConstructorParameters<typeof HttpServerSessionTransport>[1] = {
+  const settings: SessionTransportSettings = {
     eventStore: options.eventStore,
-    retryIntervalMs,
+    retryIntervalMs: options.retryIntervalMs ?? 1000,
     keepAliveIntervalMs: keepAliveMs,
     maxQueuedMessages: options.maxQueuedMessages ?? 1000,
     maxStreamBufferBytes: options.maxStreamBufferBytes ?? DEFAULT_SSE_BUFFER_BYTES,
     stalledStreamTimeoutMs: options.stalledStreamTimeoutMs ?? 30_000,
-    clock: options.clock ?? systemClock,
+    clock,
     onClosed: onTransportClosed,
     onActivity: (transport) => {
       if (transport.sessionId !== undefined) manager.touch(transport.sessionId);
     },
     ...(options.cluster === undefined ? {} : { instanceId: options.cluster.instanceId }),
   };
-  const settingsFor = (): ConstructorParameters<typeof HttpServerSessionTransport>[1] => sessionSettings;
 
-  /** Runs the user's `connect`; false (after closing the transport) when it failed. */
-  const connectTransport = async (transport: AnySessionTransport): Promise<boolean> => {
-    try {
-      await options.connect(transport as StreamableHttpSessionTransport);
-    } catch (error) {
-      options.onError?.(error);
-      await transport.terminate('error', { reason: 'connect failed' });
-      return false;
-    }
-    if (!transport.started) {
-      options.onError?.(new Error('connect() settled without starting the transport'));
-      await transport.terminate('error', { reason: 'not started' });
-      return false;
-    }
-    return true;
-  };
+  /** Runs `connect` (or `serverFor`); false (after closing the transport) when it failed. */
+  const connectTransport = transportConnector(options);
+  /** Who opens a session (or sends a stateless request), as `connect` sees it. */
+  const openingOf = (inbound: InboundRequest, admitted: Admitted): SessionOpening => ({ authInfo: admitted.authInfo, principal: admitted.principal, http: inbound.requestInfo() });
+
+  const statelessRequests = new StatelessRequests(settings, connectTransport);
+  const openSession = createSessionOpener({
+    manager,
+    isClosed: () => closed,
+    connect: connectTransport,
+    cluster: () => cluster,
+    onSessionCreated: options.onSessionCreated,
+  });
 
   const sessionHeaders = (sessionId: string | undefined): Record<string, string> =>
     sessionId === undefined ? {} : { [SESSION_ID_HEADER]: sessionId };
-
-  const era = createEraRouting(options.supportedProtocolVersions, supportedVersions);
-
-  /** A 2026-07-28 request: headers checked against the body, then served without a session (digest §5.3). */
-  const handleModern = async (inbound: InboundRequest, items: unknown[], requestIds: RequestId[], version: string, context: InboundContext): Promise<HttpAnswer> => {
-    const message = items[0] as JsonObject;
-    const mismatch = headerMismatch(inbound, message, requestIds[0]);
-    if (mismatch !== undefined) return mismatch;
-    const transport = new HttpServerSessionTransport(undefined, settingsFor(), version);
-    if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
-    if (!transport.closed) inFlightStateless.add(transport);
-    const mode = options.enableJsonResponse === true ? 'json' : 'auto';
-    return transport.acceptPost({ items, requestIds, batch: false, mode, version, context, headers: {}, signal: inbound.signal });
-  };
 
   /**
    * Finds the Streamable HTTP session of a request, or the error to answer. `replyId` is the
@@ -179,6 +161,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return session?.protocolVersion ?? DEFAULT_HTTP_ASSUMED_VERSION;
   };
 
+  /** POST: the HTTP checks, the envelope classified once, then the era dispatch (see the file's header). */
   const handlePost = async (inbound: InboundRequest, admitted: Admitted): Promise<HttpAnswer> => {
     const accept = inbound.header('accept');
     if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
@@ -186,84 +169,44 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
     const parsed = await readJsonBody(inbound, maxBody);
     if (parsed instanceof Response) return parsed;
-
-    const isBatch = Array.isArray(parsed.value);
-    const items: unknown[] = isBatch ? (parsed.value as unknown[]) : [parsed.value];
-    /** A JSON-RPC envelope rule the runner shares (`@statemcp/protocol` words each one once). */
-    const refuse = (rule: { code: number; message: string }, id: RequestId | null = null): Response => errorResponse(400, rule.code, rule.message, { id });
-    if (items.length === 0) return refuse(batchRefusal(items, undefined) ?? nestedBatch());
-    const requestIds: RequestId[] = [];
-    let initializeId: RequestId | undefined;
-    for (const item of items) {
-      const classified = classifyMessage(item);
-      switch (classified.kind) {
-        case 'invalid':
-          // A malformed response or notification is refused without naming an id (digest §3.4).
-          return errorResponse(400, classified.code, `Invalid Request: ${classified.reason}`, { id: classified.reply ? classified.id : null });
-        case 'batch':
-          return refuse(nestedBatch());
-        case 'request':
-          if (requestIds.includes(classified.message.id)) return refuse(requestIdInUse(classified.message.id), classified.message.id);
-          requestIds.push(classified.message.id);
-          if (classified.message.method === 'initialize') {
-            if (isBatch) return refuse(initializeInBatch(), classified.message.id);
-            initializeId = classified.message.id;
-          }
-          break;
-        case 'notification':
-        case 'result':
-        case 'error':
-          break;
-      }
-    }
-
-    const replyId = !isBatch && requestIds.length === 1 ? requestIds[0] : undefined;
-    const scopeRefusal = auth.authorize(admitted, items);
+    const envelope = readEnvelope(parsed.value);
+    if (envelope instanceof Response) return envelope;
+    const scopeRefusal = auth.authorize(admitted, envelope.messages);
     if (scopeRefusal !== undefined) return scopeRefusal;
-    const { authInfo } = admitted;
-    const contextFor = (sessionId: string | undefined): InboundContext => {
-      const context: InboundContext = {
-        // Both built on first read: most handlers never look at them.
-        get headers() {
-          return inbound.headerRecord();
-        },
-        get http() {
-          return inbound.requestInfo();
-        },
-      };
-      if (authInfo !== undefined) context.authInfo = authInfo;
-      if (sessionId !== undefined) context.sessionId = sessionId;
-      return context;
-    };
+    const { messages, requestIds, batch, initializeId, replyId } = envelope;
+
+    const modern = era.exchangeVersion(inbound, messages, batch);
+    if (modern !== undefined) {
+      const mismatch = headerMismatch(inbound, messages[0] as JsonRpcMessage, requestIds[0]);
+      if (mismatch !== undefined) return mismatch;
+      if (modern.kind === 'unsupported') return errorResponse(400, modern.refusal.code, modern.refusal.message, { id: requestIds[0] ?? null, data: modern.refusal.data });
+      const modernVersion = modern.revision.version;
+      const mode = options.enableJsonResponse === true ? 'json' : 'auto';
+      const context = inboundContextOf(inbound, admitted.authInfo, undefined);
+      return statelessRequests.serve({ messages, requestIds, batch, mode, version: modernVersion, context, headers: {}, client: inbound }, false, openingOf(inbound, admitted));
+    }
     const mode = options.enableJsonResponse === true ? 'json' : 'sse';
-
-    const modernVersion = era.exchangeVersion(inbound, items, isBatch);
-    if (modernVersion !== undefined) return handleModern(inbound, items, requestIds, modernVersion, contextFor(undefined));
-
     if (stateless || (initializeId === undefined && era.isModernRequest(inbound))) {
       const version = requestVersion(inbound, undefined, replyId);
       if (version instanceof Response) return version;
-      const batchRule = isBatch ? batchRefusal(items, version) : undefined;
-      if (batchRule !== undefined) return refuse(batchRule);
-      const transport = new HttpServerSessionTransport(undefined, settingsFor(), version, initializeId !== undefined);
-      if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
-      if (!transport.closed) inFlightStateless.add(transport);
-      return transport.acceptPost({ items, requestIds, batch: isBatch, mode, version, context: contextFor(undefined), headers: {}, signal: inbound.signal });
+      const refusal = batchRule(envelope, version);
+      if (refusal !== undefined) return refusal;
+      const context = inboundContextOf(inbound, admitted.authInfo, undefined);
+      return statelessRequests.serve({ messages, requestIds, batch, mode, version, context, headers: {}, client: inbound }, initializeId !== undefined, openingOf(inbound, admitted));
     }
-
     const sessionIdHeader = inbound.header(SESSION_ID_HEADER);
     if (initializeId !== undefined && (sessionIdHeader === undefined || sessionIdHeader === '')) {
-      return openSession(items, initializeId, contextFor, admitted.principal);
+      return openStreamableSession(inbound, envelope, initializeId, admitted);
     }
 
     const session = lookupSession(inbound, admitted, replyId);
     if (session instanceof Response) return session;
     const version = requestVersion(inbound, session, replyId);
     if (version instanceof Response) return version;
-    const sessionBatchRule = isBatch ? batchRefusal(items, session.protocolVersion ?? version) : undefined;
-    if (sessionBatchRule !== undefined) return refuse(sessionBatchRule);
-    const headers = sessionHeaders(session.sessionId);
-    return session.acceptPost({ items, requestIds, batch: isBatch, mode, version, context: contextFor(session.sessionId), headers });
+    const refusal = batchRule(envelope, session.protocolVersion ?? version);
+    if (refusal !== undefined) return refusal;
+    const context = inboundContextOf(inbound, admitted.authInfo, session.sessionId);
+    return session.acceptPost({ messages, requestIds, batch, mode, version, context, headers: sessionHeaders(session.sessionId) });
   };
 
   /**
@@ -271,46 +214,24 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
    * `Mcp-Session-Id` — only when the session answered `initialize` with a result. The
    * initialize reply is always a JSON body, so the header can depend on that answer.
    */
-  const openSession = async (
-    items: unknown[],
-    initializeId: RequestId,
-    contextFor: (sessionId: string | undefined) => InboundContext,
-    principal: string | undefined,
-  ): Promise<HttpAnswer> => {
-    const refusal = admissionRefusal(closed ? 'maxSessions' : manager.admit(principal), manager.maxSessionsPerPrincipal);
-    if (refusal !== undefined) return refusal;
-    let reservationHeld = true;
-    try {
-      const sessionId = manager.mintId();
-      const transport = new HttpServerSessionTransport(sessionId, settingsFor());
-      if (!(await connectTransport(transport))) return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
-      const requested = (items[0] as { params?: { protocolVersion?: unknown } }).params?.protocolVersion;
-      const version = typeof requested === 'string' ? requested : DEFAULT_HTTP_ASSUMED_VERSION;
-      const pending = transport.acceptPost({
-        items,
-        requestIds: [initializeId],
-        batch: false,
-        mode: 'json',
-        version,
-        context: contextFor(sessionId),
-        headers: {},
-      });
-      // The initialize reply is always a JSON body.
-      const response = toResponse(await pending);
-      if (transport.protocolVersion === undefined || transport.closed || closed) {
-        await transport.terminate('local', { reason: 'initialize failed' });
-        return response;
-      }
-      manager.add(sessionId, new HttpSession(transport, principal));
-      reservationHeld = false;
-      const unshared = await cluster?.register(sessionId, transport.protocolVersion, items[0], principal, () => manager.delete(sessionId, 'server-closed'));
-      if (unshared !== undefined) return unshared;
-      response.headers.set(SESSION_ID_HEADER, sessionId);
-      options.onSessionCreated?.(sessionId);
-      return response;
-    } finally {
-      if (reservationHeld) manager.release(principal);
-    }
+  const openStreamableSession = async (inbound: InboundRequest, envelope: PostEnvelope, initializeId: RequestId, admitted: Admitted): Promise<HttpAnswer> => {
+    const initialize = envelope.messages[0] as { params?: { protocolVersion?: unknown } };
+    const requested = initialize.params?.protocolVersion;
+    const opened = await openSession({
+      opening: openingOf(inbound, admitted),
+      transport: (sessionId) => new HttpServerSessionTransport({ sessionId, settings }),
+      first: async (transport, sessionId) => {
+        const version = typeof requested === 'string' ? requested : DEFAULT_HTTP_ASSUMED_VERSION;
+        const context = inboundContextOf(inbound, admitted.authInfo, sessionId);
+        const answer = toResponse(await transport.acceptPost({ messages: envelope.messages, requestIds: [initializeId], batch: false, mode: 'json', version, context, headers: {} }));
+        return { answer, live: transport.protocolVersion !== undefined && !transport.closed };
+      },
+      share: (transport) => ({ protocolVersion: transport.protocolVersion, initialize }),
+    });
+    if (opened.refused !== undefined) return opened.refused;
+    const answer = opened.answer ?? emptyResponse(500);
+    answer.headers.set(SESSION_ID_HEADER, opened.sessionId);
+    return answer;
   };
 
   const handleGet = async (inbound: InboundRequest, admitted: Admitted): Promise<HttpAnswer> => {
@@ -338,37 +259,19 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     return emptyResponse(200);
   };
 
-  const handleLegacyGet = async (inbound: InboundRequest, messagePath: string, principal: string | undefined): Promise<HttpAnswer> => {
+  /** Legacy HTTP+SSE (MCP 2024-11-05): the GET opens a session, its first event names where to POST. */
+  const handleLegacyGet = async (inbound: InboundRequest, messagePath: string, admitted: Admitted): Promise<HttpAnswer> => {
     if (!acceptsMediaType(inbound.header('accept'), 'text/event-stream')) {
       return errorResponse(406, ErrorCode.InvalidRequest, 'Not Acceptable: Accept must list text/event-stream');
     }
-    const refusal = admissionRefusal(closed ? 'maxSessions' : manager.admit(principal), manager.maxSessionsPerPrincipal);
-    if (refusal !== undefined) return refusal;
-    let reservationHeld = true;
-    try {
-      const sessionId = manager.mintId();
-      const endpoint = `${messagePath}?sessionId=${encodeURIComponent(sessionId)}`;
-      const settings = settingsFor();
-      const connection = {
-        keepAliveMs,
-        clock: settings.clock,
-        maxBufferedBytes: settings.maxStreamBufferBytes,
-        stalledTimeoutMs: settings.stalledStreamTimeoutMs,
-      };
-      const transport = new LegacySseSessionTransport(sessionId, endpoint, connection, onTransportClosed);
-      manager.add(sessionId, new HttpSession(transport, principal));
-      reservationHeld = false;
-      if (!(await connectTransport(transport))) {
-        return errorResponse(500, ErrorCode.InternalError, 'Internal error: could not start a session');
-      }
+    const connection = { keepAliveMs, clock, maxBufferedBytes: settings.maxStreamBufferBytes, stalledTimeoutMs: settings.stalledStreamTimeoutMs };
+    const opened = await openSession({
+      opening: openingOf(inbound, admitted),
+      transport: (sessionId) => new LegacySseSessionTransport(sessionId, `${messagePath}?sessionId=${encodeURIComponent(sessionId)}`, connection, onTransportClosed),
       // In a cluster, POSTs to `/messages` for this session may land on any instance: they are relayed here.
-      const unshared = await cluster?.register(sessionId, undefined, undefined, principal, () => manager.delete(sessionId, 'server-closed'));
-      if (unshared !== undefined) return unshared;
-      options.onSessionCreated?.(sessionId);
-      return transport.connection;
-    } finally {
-      if (reservationHeld) manager.release(principal);
-    }
+      share: () => ({ protocolVersion: undefined, initialize: undefined }),
+    });
+    return opened.refused ?? opened.transport.connection;
   };
 
   const handleLegacyPost = async (inbound: InboundRequest, admitted: Admitted): Promise<HttpAnswer> => {
@@ -381,20 +284,11 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (parsed instanceof Response) return parsed;
     const scopeRefusal = auth.authorize(admitted, Array.isArray(parsed.value) ? parsed.value : [parsed.value]);
     if (scopeRefusal !== undefined) return scopeRefusal;
-    const context: InboundContext = {
-      get headers() {
-        return inbound.headerRecord();
-      },
-      get http() {
-        return inbound.requestInfo();
-      },
-      sessionId: id,
-    };
-    if (admitted.authInfo !== undefined) context.authInfo = admitted.authInfo;
-    transport.deliver(parsed.value, context);
+    transport.deliver(parsed.value, inboundContextOf(inbound, admitted.authInfo, id));
     return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
   };
 
+  /** The guard stage (see the file's header), then the route's handler. */
   const handle = async (inbound: InboundRequest): Promise<HttpAnswer> => {
     if (closed) return errorResponse(503, HttpErrorCode.SessionClosed, 'Service Unavailable: the server is shutting down');
     if (inbound.targetRefusal !== undefined) return errorResponse(400, ErrorCode.InvalidRequest, `Bad Request: ${inbound.targetRefusal}`);
@@ -417,7 +311,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
 
     if (legacy !== undefined && legacyRoute === 'sse') {
-      return inbound.method === 'GET' ? handleLegacyGet(inbound, legacy.messagePath, admitted.principal) : emptyResponse(405, { allow: 'GET' });
+      return inbound.method === 'GET' ? handleLegacyGet(inbound, legacy.messagePath, admitted) : emptyResponse(405, { allow: 'GET' });
     }
     if (legacy !== undefined && legacyRoute === 'messages') {
       return inbound.method === 'POST' ? handleLegacyPost(inbound, admitted) : emptyResponse(405, { allow: 'POST' });
@@ -451,19 +345,15 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
    * Operating from its record (protocol `sessionAdopted`). False when it could not be rebuilt.
    */
   const adoptSession = async (record: SessionRecord): Promise<boolean> => {
-    if (closed || record.protocolVersion === undefined || manager.peek(record.sessionId) !== undefined || !manager.reserve(record.principal)) return false;
-    let reservationHeld = true;
-    try {
-      const peer = { capabilities: record.clientCapabilities ?? {}, info: { name: 'unknown', version: 'unknown', ...record.clientInfo } };
-      const transport = new HttpServerSessionTransport(record.sessionId, settingsFor(), undefined, false, { protocolVersion: record.protocolVersion, peer });
-      if (!(await connectTransport(transport))) return false;
-      manager.add(record.sessionId, new HttpSession(transport, record.principal));
-      reservationHeld = false;
-      options.onSessionCreated?.(record.sessionId);
-      return true;
-    } finally {
-      if (reservationHeld) manager.release(record.principal);
-    }
+    const protocolVersion = record.protocolVersion;
+    if (protocolVersion === undefined) return false;
+    const peer = { capabilities: record.clientCapabilities ?? {}, info: { name: 'unknown', version: 'unknown', ...record.clientInfo } };
+    const opened = await openSession({
+      opening: { authInfo: undefined, principal: record.principal, http: undefined },
+      adoptedId: record.sessionId,
+      transport: (sessionId) => new HttpServerSessionTransport({ sessionId, settings, adopted: { protocolVersion, peer } }),
+    });
+    return opened.refused === undefined;
   };
 
   const cluster: ClusterMembership | undefined =
@@ -473,7 +363,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
           serve: (request) => server.handleFetch(request),
           adopt: adoptSession,
           onError: (error) => options.onError?.(error),
-          clock: options.clock ?? systemClock,
+          clock,
         });
 
   const server: StreamableHttpServer = {
@@ -500,7 +390,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       closed = true;
       manager.close();
       await cluster?.leave();
-      await Promise.all([...inFlightStateless].map((transport) => transport.terminate('local', { reason: 'server-closed' })));
+      await statelessRequests.close();
     },
   };
 

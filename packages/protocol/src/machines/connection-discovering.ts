@@ -29,6 +29,7 @@ import {
   step,
   type ConnectionTable,
 } from './connection-steps.js';
+import { revisionFor } from '../revisions/resolve-version.js';
 
 const DISCOVERY = 'MCP 2026-07-28 specification, server/discover';
 const FALLBACK = 'MCP 2025-11-25 Transports §Backwards Compatibility';
@@ -90,7 +91,7 @@ export const DISCOVERING: ConnectionTable['discovering'] = {
     doc: 'server/discover answered at a mutual version: operating at once, held calls go out',
     apply: (state, event) =>
       step(
-        { kind: 'operating', config: state.config, version: event.version, peer: event.peer },
+        { kind: 'operating', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer },
         { type: 'negotiated', version: event.version },
         { type: 'releaseOutbound' },
       ),

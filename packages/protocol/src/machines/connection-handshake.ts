@@ -28,6 +28,7 @@ import {
   type ConnectionTable,
   type StateOf,
 } from './connection-steps.js';
+import { revisionFor } from '../revisions/resolve-version.js';
 import { selfDescribedStart } from './connection-modern.js';
 import { sessionExpiredRow } from './connection-resuming.js';
 import type { ConnectionEffect } from './connection-types.js';
@@ -98,7 +99,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
     spec: 'digest §5.2 (stateless Streamable HTTP: the handshake was answered on another request)',
     doc: 'a stateless exchange starts operating at the version its transport carries',
     apply: (state, event) =>
-      step({ kind: 'operating', config: state.config, version: event.version, peer: event.peer }, { type: 'negotiated', version: event.version }),
+      step({ kind: 'operating', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer }, { type: 'negotiated', version: event.version }),
   },
   sessionAdopted: {
     to: ['operating'],
@@ -106,7 +107,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
     doc: 'server, scale-out: the instance running the session died; this one adopts it from the shared record, operating at its negotiated version',
     apply(state, event) {
       if (state.config.role !== 'server') return step(state, ignore('only a server adopts a session'));
-      return step({ kind: 'operating', config: state.config, version: event.version, peer: event.peer }, { type: 'negotiated', version: event.version });
+      return step({ kind: 'operating', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer }, { type: 'negotiated', version: event.version });
     },
   },
   sessionExpired: {
@@ -167,7 +168,7 @@ export const HANDSHAKING: ConnectionTable['handshaking'] = {
     spec: 'digest §1.1 Version negotiation; rules 19–22',
     doc: 'version agreed: client then sends notifications/initialized; server has sent its InitializeResult and handles what arrived meanwhile',
     apply(state, event) {
-      const next: StateOf<'initialized'> = { kind: 'initialized', config: state.config, version: event.version, peer: event.peer };
+      const next: StateOf<'initialized'> = { kind: 'initialized', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer };
       const effects: ConnectionEffect[] = [{ type: 'negotiated', version: event.version }];
       if (state.config.role === 'client') effects.push({ type: 'sendInitialized' });
       else effects.push(replayDeferred);
@@ -227,7 +228,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
       if (state.config.role === 'server' && state.config.strictInitialized) {
         return step(state, rejectInbound(`Received ${event.method} before notifications/initialized`));
       }
-      return step({ kind: 'operating', config: state.config, version: state.version, peer: state.peer }, accept);
+      return step({ kind: 'operating', config: state.config, version: state.version, revision: state.revision, peer: state.peer }, accept);
     },
   },
   outboundNotification: {
@@ -237,7 +238,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
     apply(state, event) {
       if (state.config.role === 'client') {
         if (event.method === INITIALIZED_NOTIFICATION) {
-          return step({ kind: 'operating', config: state.config, version: state.version, peer: state.peer }, accept, { type: 'releaseOutbound' });
+          return step({ kind: 'operating', config: state.config, version: state.version, revision: state.revision, peer: state.peer }, accept, { type: 'releaseOutbound' });
         }
         if (event.waitForOperating === true) return step(state, hold);
         return step(state, refuse(`Cannot send ${event.method} before notifications/initialized`));
@@ -252,7 +253,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
     doc: 'server: notifications/initialized enters operating; other notifications are accepted',
     apply(state, event) {
       if (state.config.role === 'server' && event.method === INITIALIZED_NOTIFICATION) {
-        return step({ kind: 'operating', config: state.config, version: state.version, peer: state.peer }, accept);
+        return step({ kind: 'operating', config: state.config, version: state.version, revision: state.revision, peer: state.peer }, accept);
       }
       if (event.method === INITIALIZED_NOTIFICATION) return step(state, drop('notifications/initialized sent to a client'));
       return step(state, accept);

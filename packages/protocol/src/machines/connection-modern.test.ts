@@ -3,11 +3,12 @@ import { ErrorCode } from '../jsonrpc/messages.js';
 import { initialConnectionState, transition } from './connection.js';
 import { PER_REQUEST_PEER } from './connection-modern.js';
 import type { ConnectionState } from './connection-types.js';
+import { revisionFor } from '../revisions/resolve-version.js';
 
 const MODERN = '2026-07-28';
 const dualEra = initialConnectionState({ role: 'server', strictInitialized: false, modernVersions: [MODERN] });
 const legacyOnly = initialConnectionState({ role: 'server', strictInitialized: false });
-const operatingModern: ConnectionState = { kind: 'operating', config: dualEra.config, version: MODERN, peer: PER_REQUEST_PEER };
+const operatingModern: ConnectionState = { kind: 'operating', config: dualEra.config, version: MODERN, revision: revisionFor(MODERN), peer: PER_REQUEST_PEER };
 
 describe('connection machine, 2026-07-28 server rows', () => {
   describe('Uninitialized', () => {
@@ -74,7 +75,7 @@ describe('connection machine, 2026-07-28 server rows', () => {
     });
 
     it('leaves a legacy operating connection on the legacy rules', () => {
-      const legacy: ConnectionState = { kind: 'operating', config: dualEra.config, version: '2025-11-25', peer: PER_REQUEST_PEER };
+      const legacy: ConnectionState = { kind: 'operating', config: dualEra.config, version: '2025-11-25', revision: revisionFor('2025-11-25'), peer: PER_REQUEST_PEER };
       expect(transition(legacy, { type: 'outboundRequest', method: 'sampling/createMessage' }).effects).toEqual([{ type: 'accept' }]);
       expect(transition(legacy, { type: 'inboundRequest', method: 'initialize' }).effects[0]).toMatchObject({ code: ErrorCode.InvalidRequest });
     });

@@ -1,66 +1,77 @@
 /**
- * The connection machine's rules for the stateless era (2026-07-28+, digest §6), server role.
+ * The connection machine's rules for the stateless era (MCP 2026-07-28), server role.
  * A modern connection has no handshake: it moves from Uninitialized straight to Operating,
  * either because the transport says so (stateless HTTP: `sessionAssumed` at the request's
  * version) or because the first request describes itself (its `_meta` names a modern version
  * the server serves: stdio, WebSocket, in-memory). In Operating every request is checked
- * again: each one carries its own version, and nothing is inferred from earlier requests
- * (§6.1). The version and the client's capabilities are per request, so the Operating state
- * of a modern connection holds an anonymous peer. Pure: no I/O, no clock.
+ * again: each one carries its own version, and nothing is inferred from earlier requests.
+ * The version of a request is `resolveRequestVersion`'s (the same rule the HTTP server and
+ * `server/discover` read), and Operating moves to the revision of the request being handled.
+ * The client's capabilities are per request too, so the Operating state of a modern
+ * connection holds an anonymous peer. Pure: no I/O, no clock.
  *
  * ```
  * Uninitialized ──request whose _meta names a served modern version──▶ Operating(modern)
  *       │  └─ _meta names another version: -32022 {supported, requested}, stays
  *       └──sessionAssumed(modern version) (stateless HTTP)──────────▶ Operating(modern)
- * Operating(modern): initialize → -32601; an unserved _meta version → -32022; the server sends no requests
+ * Operating(modern): initialize → -32601; an unserved _meta version → -32022; another served one → Operating(its revision);
+ *                   the server sends no requests
  * ```
  */
 import { ErrorCode } from '../jsonrpc/messages.js';
+import { resolveRequestVersion, type UnsupportedVersionRefusal } from '../revisions/resolve-version.js';
 import { accept, accepted, INITIALIZE, rejectInbound, refuse, step, type EventOf, type StateOf } from './connection-steps.js';
 import type { ConnectionConfig, ConnectionStep, PeerInfo } from './connection-types.js';
 
 /** The peer of a modern connection: who the client is and what it declared travel with each request. */
 export const PER_REQUEST_PEER: PeerInfo = Object.freeze({ capabilities: Object.freeze({}), info: Object.freeze({ name: 'unknown', version: 'unknown' }) });
 
+const NO_VERSIONS: readonly string[] = Object.freeze([]);
+
 /** True when this (server) side serves `version` statelessly. */
 export function servesModern(config: ConnectionConfig, version: string | undefined): boolean {
-  return version !== undefined && config.role === 'server' && (config.modernVersions ?? []).includes(version);
+  return version !== undefined && config.role === 'server' && (config.modernVersions ?? NO_VERSIONS).includes(version);
 }
 
-/** The -32022 answer to a request that names a version this server does not serve (digest §3.3, §6.3). */
-function unsupportedVersion(state: StateOf<'uninitialized'> | StateOf<'operating'>, requested: string): ConnectionStep {
-  const supported = [...(state.config.modernVersions ?? [])].sort().reverse();
-  return step(state, rejectInbound(`Unsupported protocol version: ${requested}`, ErrorCode.UnsupportedProtocolVersion, { supported, requested }));
+/** The -32022 answer to a request that names a version this server does not serve (MCP 2026-07-28, Basic §Versioning). */
+function refuseVersion(state: StateOf<'uninitialized'> | StateOf<'operating'>, refusal: UnsupportedVersionRefusal): ConnectionStep {
+  return step(state, rejectInbound(refusal.message, refusal.code, refusal.data));
 }
 
 /**
- * Server, Uninitialized: a request that describes itself (digest §5.4 "dual-era server":
- * modern `_meta` ⇒ serve statelessly). Undefined when the request is not self-describing or
- * this side is not a modern-capable server: the legacy rules apply.
+ * Server, Uninitialized: a request that describes itself (a dual-era server serves a request
+ * whose `_meta` names a stateless version without a handshake). Undefined when the request is
+ * not self-describing or this side is not a modern-capable server: the legacy rules apply.
  */
 export function selfDescribedStart(state: StateOf<'uninitialized'>, event: EventOf<'inboundRequest'>): ConnectionStep | undefined {
   const declared = event.declaredVersion;
-  if (declared === undefined || state.config.role !== 'server' || (state.config.modernVersions ?? []).length === 0) return undefined;
+  const served = state.config.modernVersions ?? NO_VERSIONS;
+  if (declared === undefined || state.config.role !== 'server' || served.length === 0) return undefined;
   if (event.method === INITIALIZE) return undefined; // a legacy handshake, whatever its _meta says
-  if (!servesModern(state.config, declared)) return unsupportedVersion(state, declared);
-  return step({ kind: 'operating', config: state.config, version: declared, peer: PER_REQUEST_PEER }, { type: 'negotiated', version: declared }, accept);
+  const resolved = resolveRequestVersion(served, undefined, declared);
+  if (resolved.kind !== 'served') return resolved.kind === 'unsupported' ? refuseVersion(state, resolved.refusal) : undefined;
+  return step({ kind: 'operating', config: state.config, version: declared, revision: resolved.revision, peer: PER_REQUEST_PEER }, { type: 'negotiated', version: declared }, accept);
 }
 
 /**
- * Server, Operating at a modern version: every request stands alone (§6.1). `initialize` does
- * not exist in this era (-32601, HTTP 404); a request naming a version the server does not
- * serve gets -32022; a request without a version passes, and params validation answers -32602
- * for its missing `_meta` (§6.2). Undefined when the connection is not modern.
+ * Server, Operating at a modern version: every request stands alone. `initialize` does not
+ * exist in this era (-32601, HTTP 404); a request naming a version the server does not serve
+ * gets -32022, one naming another served version moves Operating to its revision; a request
+ * without a version passes, and params validation answers -32602 for its missing `_meta`.
+ * Undefined when the connection is not modern.
  */
 export function modernInbound(state: StateOf<'operating'>, event: EventOf<'inboundRequest'>): ConnectionStep | undefined {
   if (!servesModern(state.config, state.version)) return undefined;
   if (event.method === INITIALIZE) return step(state, rejectInbound('Method not found: initialize (2026-07-28 has no handshake; use server/discover)', ErrorCode.MethodNotFound));
   const declared = event.declaredVersion;
-  if (declared !== undefined && !servesModern(state.config, declared)) return unsupportedVersion(state, declared);
-  return accepted(state);
+  if (declared === undefined || declared === state.version) return accepted(state);
+  const resolved = resolveRequestVersion(state.config.modernVersions ?? NO_VERSIONS, undefined, declared);
+  if (resolved.kind === 'unsupported') return refuseVersion(state, resolved.refusal);
+  if (resolved.kind === 'unnamed') return accepted(state);
+  return step({ ...state, version: declared, revision: resolved.revision }, accept);
 }
 
-/** Server, Operating at a modern version: servers never send requests (§6.6: input comes back through MRTR). */
+/** Server, Operating at a modern version: servers never send requests (input comes back as an InputRequiredResult). */
 export function modernOutbound(state: StateOf<'operating'>, event: EventOf<'outboundRequest'>): ConnectionStep | undefined {
   if (!servesModern(state.config, state.version)) return undefined;
   return step(state, refuse(`Cannot send ${event.method}: servers send no requests in ${state.version} (use an InputRequiredResult)`));

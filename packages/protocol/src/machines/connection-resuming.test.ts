@@ -2,11 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_TABLE, transition } from './connection.js';
 import { CONNECTION_EVENT_TYPES, type ConnectionConfig, type ConnectionEvent, type ConnectionState, type PeerInfo } from './connection-types.js';
+import { revisionFor } from '../revisions/resolve-version.js';
 
 const peer: PeerInfo = { capabilities: { tools: { listChanged: true } }, info: { name: 'server', version: '1' } };
 const client: ConnectionConfig = { role: 'client', strictInitialized: false };
 const server: ConnectionConfig = { role: 'server', strictInitialized: false };
-const operating = (config: ConnectionConfig = client): ConnectionState => ({ kind: 'operating', config, version: '2025-11-25', peer });
+const operating = (config: ConnectionConfig = client): ConnectionState => ({ kind: 'operating', config, version: '2025-11-25', revision: revisionFor('2025-11-25'), peer });
 const expired = (replacement = false, answered = true): ConnectionEvent => ({ type: 'sessionExpired', replacement, answered });
 const resumed = (): ConnectionState => transition(operating(), expired()).state;
 const effectTypes = (state: ConnectionState, event: ConnectionEvent): string[] => transition(state, event).effects.map((effect) => effect.type);
@@ -45,7 +46,7 @@ describe('Initializing, phase resuming', () => {
 
   it('continues the session when the new handshake agrees: initialized, then notifications/initialized releases the ledger', () => {
     const step = transition(resumed(), { type: 'initializeSucceeded', version: '2025-11-25', peer });
-    expect(step.state).toEqual({ kind: 'initialized', config: client, version: '2025-11-25', peer });
+    expect(step.state).toEqual({ kind: 'initialized', config: client, version: '2025-11-25', revision: revisionFor('2025-11-25'), peer });
     expect(step.effects).toEqual([{ type: 'negotiated', version: '2025-11-25' }, { type: 'sendInitialized' }]);
     // A message the transport bounced may arrive now: it waits for the release with the others.
     expect(effectTypes(step.state, { type: 'outboundNotification', method: 'notifications/roots/list_changed', waitForOperating: true })).toEqual(['holdOutbound']);

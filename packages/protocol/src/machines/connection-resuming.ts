@@ -18,6 +18,7 @@
  * because of the 404 comes back to the ledger the same way. The transport only reports the 404.
  */
 import { SessionChangedError, SessionExpiredError } from '../errors/errors.js';
+import { revisionFor } from '../revisions/resolve-version.js';
 import {
   INITIALIZE,
   PING,
@@ -79,7 +80,7 @@ export const RESUMING: ConnectionTable['resuming'] = {
       const change = sessionChange(state, event.version, event.peer);
       if (change !== undefined) return beginShutdown(state, 'sessionChanged', change);
       const effects: ConnectionEffect[] = [{ type: 'negotiated', version: event.version }, { type: 'sendInitialized' }];
-      return { state: { kind: 'initialized', config: state.config, version: event.version, peer: event.peer }, effects };
+      return { state: { kind: 'initialized', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer }, effects };
     },
   },
   initializeFailed: {

@@ -8,6 +8,8 @@
  * `discovering` (client, 2026-07-28: `server/discover` instead of a handshake).
  */
 
+import type { Revision } from '../revisions/types.js';
+
 export type Role = 'client' | 'server';
 
 /** Settings fixed for the life of a connection, carried by every state. */
@@ -20,9 +22,10 @@ export interface ConnectionConfig {
    */
   readonly strictInitialized: boolean;
   /**
-   * Server only: the stateless (2026-07-28+) versions this side serves. A request that names
-   * one of them in its own `_meta` needs no handshake (digest §6.1); empty or absent means the
-   * server speaks only the legacy era.
+   * Server only: the stateless (2026-07-28+) versions this side serves, newest first
+   * (`servedStatelessVersions`). A request that names one of them in its own `_meta` needs no
+   * handshake (MCP 2026-07-28, Lifecycle); empty or absent means the server speaks only the
+   * legacy era.
    */
   readonly modernVersions?: readonly string[];
 }
@@ -74,8 +77,13 @@ export type ConnectionState =
    * Uninitialized for the `initialize` handshake (`discoveryFailed` with `fallBack`).
    */
   | { readonly kind: 'initializing'; readonly phase: 'discovering'; readonly config: ConnectionConfig }
-  | { readonly kind: 'initialized'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
-  | { readonly kind: 'operating'; readonly config: ConnectionConfig; readonly version: string; readonly peer: PeerInfo }
+  /**
+   * `revision`: the revision in force, that of `version` (`revisionFor`): what the session
+   * validates messages against. In the stateless era each request names its own version, and
+   * Operating moves to the revision of the request being handled (`connection-modern.ts`).
+   */
+  | { readonly kind: 'initialized'; readonly config: ConnectionConfig; readonly version: string; readonly revision: Revision; readonly peer: PeerInfo }
+  | { readonly kind: 'operating'; readonly config: ConnectionConfig; readonly version: string; readonly revision: Revision; readonly peer: PeerInfo }
   | {
       readonly kind: 'shuttingDown';
       readonly config: ConnectionConfig;

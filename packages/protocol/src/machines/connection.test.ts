@@ -14,6 +14,7 @@ import {
   type ConnectionStateKind,
   type PeerInfo,
 } from './connection-types.js';
+import { revisionFor } from '../revisions/resolve-version.js';
 import { renderConnectionMermaid } from './mermaid.js';
 
 const peer: PeerInfo = { capabilities: {}, info: { name: 'peer', version: '1' } };
@@ -32,7 +33,7 @@ function stateOf(kind: ConnectionStage, config: ConnectionConfig): ConnectionSta
       return { kind: 'initializing', phase: kind, config, version: '2025-11-25', peer, initializeSent: true };
     case 'initialized':
     case 'operating':
-      return { kind, config, version: '2025-11-25', peer };
+      return { kind, config, version: '2025-11-25', revision: revisionFor('2025-11-25'), peer };
     case 'shuttingDown':
     case 'terminated':
       return { kind, config, reason: 'closed' };

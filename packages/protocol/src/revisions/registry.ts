@@ -14,8 +14,31 @@ import { revision_2026_07_28 } from './v2026-07-28.js';
 
 const ALL: readonly Revision[] = [revision_2024_11_05, revision_2025_03_26, revision_2025_06_18, revision_2025_11_25, revision_2026_07_28];
 
-/** Every known revision by version, oldest first. */
-export const REVISIONS: ReadonlyMap<string, Revision> = new Map(ALL.map((revision) => [revision.version, revision]));
+const known = new Map(ALL.map((revision) => [revision.version, revision]));
+
+/** Every known revision by version (the built-in ones oldest first, then any registered later). */
+export const REVISIONS: ReadonlyMap<string, Revision> = known;
+
+/**
+ * Adds a revision this SDK does not ship (a draft, or a test's second stateless revision) and
+ * returns the function that removes it again. Its `era` decides which lifecycle it uses
+ * everywhere (`eraOf`); a version already known is refused with a `RangeError`.
+ *
+ * @example
+ * ```ts
+ * const draft = { ...getRevision('2026-07-28')!, version: '2099-01-01' };
+ * const unregister = registerRevision(draft);
+ * eraOf('2099-01-01'); // 'modern'
+ * unregister();
+ * ```
+ */
+export function registerRevision(revision: Revision): () => void {
+  if (known.has(revision.version)) throw new RangeError(`Protocol revision ${revision.version} is already registered`);
+  known.set(revision.version, revision);
+  return () => {
+    if (known.get(revision.version) === revision) known.delete(revision.version);
+  };
+}
 
 /** The revision of `version`, or `undefined` when this SDK does not know it. */
 export function getRevision(version: string): Revision | undefined {

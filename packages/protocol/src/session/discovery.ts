@@ -34,7 +34,7 @@ import { ConnectionClosedError, JsonRpcError, RequestCancelledError, RequestTime
 import { ErrorCode, isJsonObject, type JsonObject } from '../jsonrpc/messages.js';
 import type { CloseReason, ConnectionEvent, PeerInfo } from '../machines/connection-types.js';
 import { SERVER_INFO_META_KEY } from '../revisions/blocks/modern.js';
-import { getRevision } from '../revisions/registry.js';
+import { eraOf } from '../versions.js';
 import type { Revision } from '../revisions/types.js';
 import type { InitializeParams, InitializeResultShape, RequestOptions } from './options.js';
 
@@ -61,15 +61,6 @@ export type DiscoveryOutcome =
   | { readonly kind: 'legacy'; readonly version: string | undefined }
   | { readonly kind: 'failed'; readonly error: Error };
 
-/** What discovery needs from its session. */
-export interface DiscoveryHost {
-  /** Every version this side speaks, both eras. */
-  readonly supported: readonly string[];
-  useRevision(version: string): Revision;
-  dispatch(event: ConnectionEvent): void;
-  request(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
-}
-
 /** Options of `Session.negotiate`: a request's options plus the era to use. */
 export interface NegotiateOptions extends RequestOptions {
   /** `auto` (default): discover, fall back to the handshake on a legacy server; `modern`: never fall back; `legacy`: handshake only. */
@@ -81,8 +72,13 @@ export type NegotiateOutcome =
   | { readonly era: 'legacy'; readonly result: InitializeResultShape }
   | { readonly era: 'modern'; readonly result: DiscoverResultShape };
 
-/** What negotiation needs from its session besides discovery. */
-export interface NegotiationHost extends DiscoveryHost {
+/** What negotiation and discovery need from their session. */
+export interface NegotiationHost {
+  /** Every version this side speaks, both eras. */
+  readonly supported: readonly string[];
+  useRevision(version: string): Revision;
+  dispatch(event: ConnectionEvent): void;
+  request(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
   readonly discoveryTimeoutMs: number | undefined;
   /** The transport's peer answers or closes (`Transport.answersUntilClosed`): discovery is not timed out by `discoveryTimeoutMs`. */
   readonly discoveryAwaitsAnswer: boolean;
@@ -140,7 +136,7 @@ const MODERN_REFUSALS: ReadonlySet<number> = new Set([ErrorCode.HeaderMismatch, 
  * side speaks no modern version. `timedByConnect`: `options.timeoutMs` is the whole connect
  * timeout, so a discovery that timed out leaves no time for a fallback.
  */
-export async function runClientDiscovery(host: DiscoveryHost, era: 'auto' | 'modern', options: RequestOptions, pinned?: string, timedByConnect = false): Promise<DiscoveryOutcome> {
+export async function runClientDiscovery(host: NegotiationHost, era: 'auto' | 'modern', options: RequestOptions, pinned?: string, timedByConnect = false): Promise<DiscoveryOutcome> {
   const modern = newestFirst(host.supported.filter((version) => !handshakeOf(version)));
   const legacy = newestFirst(host.supported.filter(handshakeOf));
   const fail = (error: Error, reason: CloseReason): DiscoveryOutcome => {
@@ -207,9 +203,9 @@ function peerOf(result: DiscoverResultShape): PeerInfo {
     : { capabilities: result.capabilities, info };
 }
 
-/** Whether `version` is of the handshake era (an unknown version counts as one: it can only be proposed in `initialize`). */
+/** Whether `version` is of the handshake era (`eraOf`: an unknown version counts as one, it can only be proposed in `initialize`). */
 function handshakeOf(version: string): boolean {
-  return getRevision(version)?.features.handshake ?? true;
+  return eraOf(version) === 'legacy';
 }
 
 function supportedOf(data: unknown): string[] {

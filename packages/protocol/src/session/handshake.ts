@@ -17,13 +17,17 @@ import { formatIssues } from './validation.js';
 /** What a handshake needs from its session. */
 export interface HandshakeHost {
   readonly options: SessionOptions;
-  readonly supported: readonly string[];
+  /** The versions that have a handshake: `initialize` negotiates among them. */
+  readonly handshakeVersions: readonly string[];
   useRevision(version: string): Revision;
   isInitializing(): boolean;
   dispatch(event: ConnectionEvent): void;
   request(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject>;
-  replyResult(id: JsonRpcRequest['id'], result: JsonObject): void;
-  replyError(id: JsonRpcRequest['id'], code: number, message: string, data?: unknown): void;
+  /** Where the server's half answers `initialize`. */
+  readonly inbound: {
+    replyResult(id: JsonRpcRequest['id'], result: JsonObject): void;
+    replyError(id: JsonRpcRequest['id'], code: number, message: string, data?: unknown): void;
+  };
 }
 
 /** The outcome of the client's half: the validated result, or the failure already reported to the machine. */
@@ -45,9 +49,9 @@ export async function runClientHandshake(host: HandshakeHost, params: Initialize
   const answered = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
   let version: string;
   try {
-    version = acceptServerVersion(answered, host.supported);
+    version = acceptServerVersion(answered, host.handshakeVersions);
   } catch (error) {
-    return failHandshake(host, error instanceof UnsupportedProtocolVersionError ? error : new UnsupportedProtocolVersionError(answered, host.supported), 'versionMismatch');
+    return failHandshake(host, error instanceof UnsupportedProtocolVersionError ? error : new UnsupportedProtocolVersionError(answered, host.handshakeVersions), 'versionMismatch');
   }
   const parsed = host.useRevision(version).schemas.InitializeResult.safeParse(result);
   if (!parsed.success) return failHandshake(host, new InvalidResultError(`Invalid InitializeResult: ${formatIssues(parsed.error)}`));
@@ -74,20 +78,20 @@ function failHandshake(host: HandshakeHost, error: Error, reason: 'initializeFai
 export async function answerInitialize(host: HandshakeHost, message: JsonRpcRequest, context: InboundContext | undefined): Promise<void> {
   const { id } = message;
   const params = message.params ?? {};
-  if (host.supported.length === 0) {
+  if (host.handshakeVersions.length === 0) {
     // A server configured with no handshake revision (2026-07-28 only) cannot answer with a version of
     // its own (2025-11-25 basic/lifecycle, "Version Negotiation"): the "Unsupported protocol version"
     // error of that section's Error Handling, naming what it does serve.
     const refused = new UnsupportedProtocolVersionError(String(params.protocolVersion), host.options.supportedVersions ?? []);
     const wire = refused.toJsonRpcError();
-    host.replyError(id, wire.code, wire.message, wire.data);
+    host.inbound.replyError(id, wire.code, wire.message, wire.data);
     host.dispatch({ type: 'initializeFailed', reason: 'initializeFailed', error: refused });
     return;
   }
-  const version = negotiateServerVersion(params.protocolVersion, host.supported);
+  const version = negotiateServerVersion(params.protocolVersion, host.handshakeVersions);
   const parsed = host.useRevision(version).schemas.InitializeRequestParams.safeParse(params);
   if (!parsed.success) {
-    host.replyError(id, ErrorCode.InvalidParams, `Invalid params for initialize: ${formatIssues(parsed.error)}`);
+    host.inbound.replyError(id, ErrorCode.InvalidParams, `Invalid params for initialize: ${formatIssues(parsed.error)}`);
     host.dispatch({ type: 'initializeFailed', reason: 'initializeFailed', error: new Error('invalid initialize params') });
     return;
   }
@@ -100,7 +104,7 @@ export async function answerInitialize(host: HandshakeHost, message: JsonRpcRequ
     result = await options.onInitialize(clientParams, version, context);
   } catch (error) {
     const wire = toWireError(error);
-    host.replyError(id, wire.code, wire.message, wire.data);
+    host.inbound.replyError(id, wire.code, wire.message, wire.data);
     host.dispatch({ type: 'initializeFailed', reason: 'initializeFailed', error: error instanceof Error ? error : new Error(String(error)) });
     return;
   }
@@ -108,7 +112,7 @@ export async function answerInitialize(host: HandshakeHost, message: JsonRpcRequ
   // The machine learns the version first (`negotiated` reaches the transport before the reply);
   // what arrived meanwhile is replayed only after the reply below is handed to the transport.
   host.dispatch({ type: 'initializeSucceeded', version, peer: { capabilities: clientParams.capabilities, info: clientParams.clientInfo } });
-  host.replyResult(id, { ...result, protocolVersion: version });
+  host.inbound.replyResult(id, { ...result, protocolVersion: version });
 }
 
 /**

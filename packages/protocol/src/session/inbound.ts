@@ -62,8 +62,8 @@ export interface InboundHost extends MethodPolicyContext, MiddlewareSession {
   isTerminated(): boolean;
   /** True while the machine holds inbound messages back (a server answering initialize). */
   isHoldingBack(): boolean;
-  /** Runs a gate event through the machine and returns the gate's effects. */
-  gate(event: ConnectionEvent): readonly ConnectionEffect[];
+  /** Runs an event through the connection machine and returns the gate's effects. */
+  dispatch(event: ConnectionEvent): readonly ConnectionEffect[];
   write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void>;
   requestHandler(method: string): RequestHandler | undefined;
   notificationHandler(method: string): NotificationHandler | undefined;
@@ -128,10 +128,10 @@ export class InboundDispatcher implements HandlerContextHost {
           this.#onNotification(classified.message, context);
           return;
         case 'result':
-          host.outbound.onResult(classified.message);
+          host.outbound.answers.onResult(classified.message);
           return;
         case 'error':
-          host.outbound.onErrorResponse(classified.message);
+          host.outbound.answers.onErrorResponse(classified.message);
           return;
         case 'batch':
           this.#onBatch(classified.items, context);
@@ -232,7 +232,7 @@ export class InboundDispatcher implements HandlerContextHost {
       return;
     }
     const declaredVersion = declaredVersionOf(message.params);
-    for (const effect of host.gate(declaredVersion === undefined ? { type: 'inboundRequest', method } : { type: 'inboundRequest', method, declaredVersion })) {
+    for (const effect of host.dispatch(declaredVersion === undefined ? { type: 'inboundRequest', method } : { type: 'inboundRequest', method, declaredVersion })) {
       if (effect.type === 'deferInbound') return this.#defer(message, context);
       if (effect.type === 'rejectInbound') return this.replyError(id, effect.code, effect.message, effect.data);
       if (effect.type === 'dropInbound') return host.observer.diagnostic(`dropped request ${method}: ${effect.reason}`);
@@ -359,7 +359,7 @@ export class InboundDispatcher implements HandlerContextHost {
   #onNotification(message: JsonRpcNotification, context: InboundContext | undefined): void {
     const host = this.#host;
     const { method } = message;
-    for (const effect of host.gate({ type: 'inboundNotification', method })) {
+    for (const effect of host.dispatch({ type: 'inboundNotification', method })) {
       if (effect.type === 'deferInbound') return this.#defer(message, context);
       if (effect.type === 'dropInbound') return host.observer.diagnostic(`dropped notification ${method}: ${effect.reason}`);
     }
@@ -382,8 +382,8 @@ export class InboundDispatcher implements HandlerContextHost {
       }
     }
     if (method === 'notifications/cancelled') this.#onPeerCancel(params);
-    else if (method === 'notifications/progress') host.outbound.onProgress(params);
-    else if (method === 'notifications/tasks/status') host.outbound.onTaskStatus(params);
+    else if (method === 'notifications/progress') host.outbound.answers.onProgress(params);
+    else if (method === 'notifications/tasks/status') host.outbound.answers.onTaskStatus(params);
     this.#deliverNotification(method, params, context);
   }
 

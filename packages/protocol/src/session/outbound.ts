@@ -1,45 +1,30 @@
 /**
- * Requests this side sends: ids, the ledger record, timeouts that reset on progress under a
- * hard maximum, cancellation by signal (with `notifications/cancelled`), correlation of
- * results, errors and progress, the rounds of a modern-era Multi Round-Trip Request, and the
- * settling of everything when the connection ends. Every outbound request settles in the
- * ledger's one `settle()`; this module decides with what. Every request is written in one
- * place (`#write`), which adds its `_meta` (`request-meta.ts`).
+ * Requests this side sends: ids, the ledger record, the requests held back until Operating,
+ * cancellation by signal or deadline (with `notifications/cancelled`), and the settling of
+ * everything when the connection ends. Its parts: `outbound-timeouts.ts` (timeouts, paused
+ * while the transport authorizes), `outbound-answers.ts` (what the peer answers) and
+ * `outbound-rounds.ts` (Multi Round-Trip Requests). Every request is written in one place
+ * (`#write`), which adds its `_meta` (`request-meta.ts`). A notification is written, held or
+ * sent again after a bounce by `sendNotification`, through the same ledger queue.
  */
-import {
-  InputRoundsExceededError,
-  InvalidResultError,
-  JsonRpcError,
-  RequestCancelledError,
-  RequestTimeoutError,
-  SessionExpiredError,
-  TransportError,
-  type ConnectionClosedError,
-} from '../errors/errors.js';
-import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type JsonRpcMessage, type JsonRpcRequest, type JsonRpcResultResponse, type RequestId } from '../jsonrpc/messages.js';
+import { RequestCancelledError, RequestTimeoutError, SessionExpiredError, TransportError, type ConnectionClosedError } from '../errors/errors.js';
+import { isJsonObject, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from '../jsonrpc/messages.js';
 import { hasTraceKeys, outboundTraceContext, withoutTraceKeys, type TraceContext } from '../observability/trace-context.js';
 import type { Clock } from './clock.js';
-import { validateCustom } from './custom-methods.js';
 import type { DeadlineExpiry } from './deadlines.js';
-import type { HeldMessage, OutboundRecord, ProgressUpdate, RequestLedger } from './ledger.js';
+import type { HeldMessage, OutboundRecord, RequestLedger } from './ledger.js';
 import type { MiddlewareSession } from './middleware-context.js';
 import { OutboundGate, sendThroughMiddleware, watchedBy } from './outbound-middleware.js';
-import { requestSpec } from './method-policy.js';
 import type { RefusalContext } from './method-refusals.js';
 import type { SessionObserver } from './observer.js';
-import { DEFAULT_MAX_INPUT_ROUNDS, INPUT_REQUIRED_METHODS, gatherInputResponses, inputRequestContext, isInputRequired, readResultType, retryParams, type InputAnswerer } from './input-rounds.js';
+import { INPUT_REQUIRED_METHODS, type InputAnswerer } from './input-rounds.js';
+import { OutboundAnswers } from './outbound-answers.js';
+import { InputRoundTrips, type Resender } from './outbound-rounds.js';
+import { RequestTimeouts } from './outbound-timeouts.js';
 import type { RequestOptions, SessionOptions } from './options.js';
 import { stampRequestMeta, type RequestIdentity } from './request-meta.js';
-import { formatIssues } from './validation.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
-const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
-/**
- * Timers that stand for work a caller awaits (a request's timeout and its maximum) keep the
- * process alive until they fire or are cleared, so a script whose only pending work is a call
- * gets its answer or its RequestTimeoutError instead of exiting early.
- */
-
 /** What outbound requests need from their session (the method policy and its refusals read it too). */
 export interface OutboundHost extends RefusalContext, MiddlewareSession {
   readonly clock: Clock;
@@ -49,8 +34,8 @@ export interface OutboundHost extends RefusalContext, MiddlewareSession {
   write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void>;
   /** Asks the machine again about a message the transport bounced (the server forgot the session): held, sent again, or neither. */
   bounced(method: string, kind: 'request' | 'notification'): 'hold' | 'send' | undefined;
-  /** Sends `notifications/cancelled` through the session's gate. */
-  sendNotification(method: string, params: JsonObject): Promise<void>;
+  /** Sends a notification (`notifications/cancelled`) through the session's gate. */
+  notify(method: string, params: JsonObject): Promise<void>;
   closedError(message: string): ConnectionClosedError;
   /** Why the connection is ending, when it ends with an error (a failed handshake, a fatal error). */
   endError(): Error | undefined;
@@ -60,16 +45,7 @@ export interface OutboundHost extends RefusalContext, MiddlewareSession {
   readonly answerInput: InputAnswerer;
 }
 
-/** What a request that may need input rounds remembers between them. */
-interface Rounds {
-  /** The params the caller passed (each retry starts from them). */
-  readonly params: JsonObject | undefined;
-  count: number;
-  /** The caller's `RequestOptions.onInputRound`. */
-  readonly onRound: ((round: number) => void) | undefined;
-}
-
-export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
+export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resender {
   readonly #host: OutboundHost;
   #nextId = 0;
   /**
@@ -77,16 +53,17 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
    * Created on first use, as `#rounds`: most sessions never cancel nor send an input round.
    */
   #cancelsInFlight: Set<Promise<void>> | undefined;
-  /** Requests that may answer `input_required` (digest §6.6), with what their retries need. */
-  #rounds: WeakMap<OutboundRecord, Rounds> | undefined;
-  /** While the transport authorizes: the requests whose timeout waits for it to end. */
-  #paused: Set<OutboundRecord> | undefined;
-  /** When an authorization last ended and restarted the pending timeouts (`-Infinity` if none has). */
-  timeoutsRestartedAt = Number.NEGATIVE_INFINITY;
+  readonly timeouts: RequestTimeouts;
+  readonly #rounds: InputRoundTrips;
+  /** What the peer answers to these requests (the inbound side hands it results, errors and progress). */
+  readonly answers: OutboundAnswers;
 
   constructor(host: OutboundHost) {
     this.#host = host;
     host.ledger.deadlines.onExpire(this);
+    const timeouts = (this.timeouts = new RequestTimeouts(host.ledger, host.clock));
+    const rounds = (this.#rounds = new InputRoundTrips(host, timeouts, this));
+    this.answers = new OutboundAnswers(host, timeouts, rounds);
   }
 
   /** Cancellations still being written (the close waits for them, bounded by its deadline). */
@@ -116,8 +93,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
 
   /** A middleware chose the request's trace context before it was written: its retries carry the new params too. */
   retrace(record: OutboundRecord, params: JsonObject): void {
-    const rounds = this.#rounds?.get(record);
-    if (rounds !== undefined) this.#rounds?.set(record, { ...rounds, params });
+    this.#rounds.retrace(record, params);
   }
 
   #open(method: string, params: JsonObject | undefined, options: RequestOptions, held: boolean, awaited: boolean, gate: OutboundGate | undefined): Promise<JsonObject> {
@@ -172,7 +148,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
         parent.waitingOn++;
         host.ledger.move(parent, 'awaitInput');
       }
-      this.#armTimeout(record, record.startedAt);
+      this.timeouts.arm(record, record.startedAt);
       if (record.maxTotalTimeoutMs !== undefined) host.ledger.deadlines.setMaximum(record, record.startedAt + record.maxTotalTimeoutMs);
       const signal = options.signal;
       if (signal !== undefined) {
@@ -184,7 +160,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
       if (outParams !== undefined) message.params = outParams;
       // Only a revision with Multi Round-Trip Requests answers input_required (a held request's revision is not settled yet).
       if (INPUT_REQUIRED_METHODS.has(method) && (held || host.revision().features.multiRoundTrip)) {
-        (this.#rounds ??= new WeakMap()).set(record, { params: outParams, count: 0, onRound: options.onInputRound });
+        this.#rounds.track(record, outParams, options.onInputRound);
       }
       if (gate !== undefined) gate.open(record, message, options, held); // the chain's next() starts it
       else if (held) host.ledger.hold({ kind: 'request', record, message, options, relatedRequestId: options.relatedRequestId });
@@ -273,190 +249,14 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
     host.ledger.deadlines.stop();
   }
 
-  onResult(message: JsonRpcResultResponse): void {
-    const { ledger, observer } = this.#host;
-    const record = ledger.outbound(message.id);
-    if (record === undefined) {
-      if (!ledger.wasRecentlySettled(message.id)) observer.diagnostic(`dropped a response for unknown request id ${String(message.id)}`);
-      return;
-    }
-    if (record.customResult !== undefined) {
-      validateCustom(record.customResult, message.result, (validation) => {
-        if (validation.ok) ledger.settle(record, { event: 'complete', result: validation.value as JsonObject });
-        else ledger.settle(record, { event: 'fail', error: new InvalidResultError(`Invalid result for ${record.method}: ${validation.message}`) });
-      });
-      return;
-    }
-    const revision = this.#host.revision();
-    const spec = record.method === 'initialize' ? undefined : requestSpec(revision, record.method);
-    if (spec === undefined) {
-      ledger.settle(record, { event: 'complete', result: message.result });
-      return;
-    }
-    const typed = readResultType(revision, record.method, message.result);
-    if (typed instanceof Error) {
-      ledger.settle(record, { event: 'fail', error: typed });
-      return;
-    }
-    const parsed = spec.result.safeParse(typed);
-    if (!parsed.success) {
-      ledger.settle(record, { event: 'fail', error: new InvalidResultError(`Invalid result for ${record.method}: ${formatIssues(parsed.error)}`) });
-      return;
-    }
-    const result = parsed.data as JsonObject;
-    if (isInputRequired(revision, result)) {
-      void this.#nextRound(record, result);
-      return;
-    }
-    this.#retainTaskProgress(record, result);
-    ledger.settle(record, { event: 'complete', result });
-  }
-
-  /**
-   * One Multi Round-Trip round (digest §6.6): the request waits for input (`waitingForInput`,
-   * its timeout paused, its maximum and signal live) while every input request is answered
-   * through this side's handlers, then goes out again under a new id with the original
-   * params, `inputResponses` keyed like the input requests, and `requestState` echoed as sent.
-   * Past `maxInputRounds` rounds it fails with {@link InputRoundsExceededError}.
-   */
-  async #nextRound(record: OutboundRecord, result: JsonObject): Promise<void> {
-    const host = this.#host;
-    const { ledger } = host;
-    const rounds = this.#rounds?.get(record) ?? { params: undefined, count: 0, onRound: undefined };
-    const max = host.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-    if (++rounds.count > max) {
-      ledger.settle(record, { event: 'fail', error: new InputRoundsExceededError(`${record.method} still needed input after ${max} rounds; giving up`) });
-      return;
-    }
-    const asked = result.inputRequests;
-    record.input = { round: rounds.count, keys: isJsonObject(asked) ? Object.keys(asked) : [], firstId: record.input?.firstId ?? record.id };
-    ledger.move(record, 'awaitInput');
-    try {
-      rounds.onRound?.(rounds.count);
-    } catch (error) {
-      host.observer.diagnostic('onInputRound threw', error);
-    }
-    ledger.deadlines.setTimeout(record, Number.POSITIVE_INFINITY);
-    // Settling the request (cancel, maximum, close) aborts the handlers still answering.
-    const controller = new AbortController();
-    const detach = record.detach;
-    record.detach = () => {
-      controller.abort(new RequestCancelledError(`${record.method} ended while its input was being gathered`));
-      detach?.();
-    };
-    const version = host.revision().version;
-    let responses: JsonObject | undefined;
-    try {
-      const inputRequests = result.inputRequests;
-      responses = isJsonObject(inputRequests)
-        ? await gatherInputResponses(inputRequests, host.answerInput, (method) => inputRequestContext(record.id, method, version, controller.signal))
-        : undefined;
-    } catch (error) {
-      ledger.settle(record, { event: 'fail', error: error instanceof Error ? error : new Error(String(error)) });
-      return;
-    }
-    if (ledger.outbound(record.id) !== record) return; // settled while the input was gathered
-    record.detach = detach;
+  /** The next round of a Multi Round-Trip Request: the same request under a new id (`outbound-rounds.ts` calls it). */
+  resend(record: OutboundRecord, params: JsonObject): void {
+    const ledger = this.#host.ledger;
     const id = ++this.#nextId;
     ledger.reissue(record, id);
     ledger.move(record, 'inputReceived');
-    this.#armTimeout(record);
-    this.#write(record, { jsonrpc: '2.0', id, method: record.method, params: retryParams(rounds.params, result, responses) }, undefined);
-  }
-
-  onErrorResponse(message: JsonRpcErrorResponse): void {
-    const { ledger, observer } = this.#host;
-    const id = message.id;
-    if (id === undefined || id === null) {
-      observer.diagnostic(`the peer reported an error without a request id: ${message.error.message}`, message.error);
-      return;
-    }
-    const record = ledger.outbound(id);
-    if (record === undefined) {
-      if (!ledger.wasRecentlySettled(id)) observer.diagnostic(`dropped an error response for unknown request id ${String(id)}`);
-      return;
-    }
-    ledger.settle(record, { event: 'fail', error: JsonRpcError.fromObject(message.error) });
-  }
-
-  /** `notifications/progress` for one of our requests: back to processing, timeout reset, callback. */
-  onProgress(params: JsonObject): void {
-    const token = params.progressToken;
-    const progress = params.progress;
-    if ((typeof token !== 'string' && typeof token !== 'number') || typeof progress !== 'number') return;
-    const ledger = this.#host.ledger;
-    const record = ledger.byProgressToken(token);
-    if (record === undefined) {
-      const retained = ledger.retainedProgress(token);
-      if (retained !== undefined) this.#deliverProgress(retained, params);
-      return; // otherwise unknown or settled: dropped silently
-    }
-    ledger.move(record, 'progress');
-    if (record.resetTimeoutOnProgress) this.#armTimeout(record);
-    if (record.onProgress !== undefined) this.#deliverProgress(record.onProgress, params);
-  }
-
-  /** `notifications/tasks/status`: a terminal status ends the progress a task kept (rule 49). */
-  onTaskStatus(params: JsonObject): void {
-    if (typeof params.taskId === 'string' && TERMINAL_TASK_STATUSES.has(String(params.status))) this.#host.ledger.releaseTask(params.taskId);
-  }
-
-  #deliverProgress(onProgress: (update: ProgressUpdate) => void, params: JsonObject): void {
-    const update: ProgressUpdate = {
-      progress: params.progress as number,
-      ...(typeof params.total === 'number' ? { total: params.total } : {}),
-      ...(typeof params.message === 'string' ? { message: params.message } : {}),
-    };
-    try {
-      onProgress(update);
-    } catch (error) {
-      this.#host.observer.diagnostic('onProgress threw', error);
-    }
-  }
-
-  /** Task-augmented requests (2025-11-25) keep their progress token after the CreateTaskResult until the task is terminal (rule 49). */
-  #retainTaskProgress(record: OutboundRecord, result: JsonObject): void {
-    if (!record.taskAugmented || record.progressToken === undefined || record.onProgress === undefined) return;
-    const task = result.task;
-    if (!isJsonObject(task) || typeof task.taskId !== 'string' || TERMINAL_TASK_STATUSES.has(String(task.status))) return;
-    this.#host.ledger.retainProgress(record.progressToken, task.taskId, record.onProgress);
-  }
-
-  /**
-   * The transport is authorizing (`true`) or done (`false`), see `TransportSink.onAuthorizing`:
-   * the pending requests' timeouts stop, then each starts over in full. The maximum total
-   * timeout (`maxTotalTimeoutMs`) keeps running: it is the caller's hard limit.
-   */
-  pauseTimeouts(active: boolean): void {
-    const ledger = this.#host.ledger;
-    if (active) {
-      if (this.#paused !== undefined) return;
-      const paused = (this.#paused = new Set());
-      for (const record of ledger.pendingOutbound()) {
-        if (record.timeoutAt === Number.POSITIVE_INFINITY) continue;
-        ledger.deadlines.setTimeout(record, Number.POSITIVE_INFINITY);
-        paused.add(record);
-      }
-      return;
-    }
-    const paused = this.#paused;
-    this.#paused = undefined;
-    this.timeoutsRestartedAt = this.#host.clock.now();
-    for (const record of paused ?? []) {
-      // Settled meanwhile, or between input rounds (the next round arms its own timer): nothing to restart.
-      if (ledger.outbound(record.id) === record && record.state !== 'waitingForInput') this.#armTimeout(record);
-    }
-  }
-
-  /** (Re)starts the request's timeout: `timeoutMs` from now, unless it has none or authorization pauses it. */
-  #armTimeout(record: OutboundRecord, now?: number): void {
-    const { clock, ledger } = this.#host;
-    let at = Number.POSITIVE_INFINITY; // open by design (a listen stream): no timeout
-    if (record.timeoutMs !== Infinity) {
-      if (this.#paused === undefined) at = (now ?? clock.now()) + record.timeoutMs;
-      else this.#paused.add(record); // armed once the authorization ends
-    }
-    ledger.deadlines.setTimeout(record, at);
+    this.timeouts.arm(record);
+    this.#write(record, { jsonrpc: '2.0', id, method: record.method, params }, undefined);
   }
 
   /** A request's deadline passed (the ledger's deadlines call this); `maximum`: its hard maximum. */
@@ -472,7 +272,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
 
   #sendCancel(requestId: RequestId, reason: string): void {
     const sending = this.#host
-      .sendNotification('notifications/cancelled', { requestId, reason })
+      .notify('notifications/cancelled', { requestId, reason })
       .catch((error: unknown) => this.#host.observer.diagnostic('could not send notifications/cancelled', error))
       .finally(() => this.#cancelsInFlight?.delete(sending));
     (this.#cancelsInFlight ??= new Set()).add(sending);
@@ -480,13 +280,29 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord> {
 }
 
 /**
- * `initialize` is never cancelled (rule 25); task-augmented requests use `tasks/cancel` (rule
- * 43); a request still held back was never sent, and one between input rounds was answered,
+ * `initialize` is never cancelled (MCP 2025-11-25, Utilities §Cancellation); task-augmented
+ * requests use `tasks/cancel` (MCP 2025-11-25, Tasks); a request still held back was never sent, and one between input rounds was answered,
  * so there is nothing to cancel on the wire.
  */
 function cancellable(record: OutboundRecord): boolean {
   // waitingForInput (an outbound request between Multi Round-Trip rounds): the server already answered its id.
   return record.method !== 'initialize' && !record.taskAugmented && record.state !== 'created' && record.state !== 'waitingForInput';
+}
+
+/**
+ * Writes a notification, or holds it in the ledger when the machine said so. One the
+ * transport bounced because the server forgot the session goes back through the machine:
+ * held while the session is being replaced, sent again once it is, else the sender hears why.
+ */
+export function sendNotification(host: OutboundHost, message: JsonRpcNotification, relatedRequestId: RequestId | undefined, held: boolean): Promise<void> {
+  if (held) return new Promise((resolve, reject) => host.ledger.hold({ kind: 'notification', message, relatedRequestId, resolve, reject }));
+  // Only a client's transport bounces (a server's sessions are its own): no promise of ours per notification on a server.
+  if (host.role === 'server') return host.write(message, relatedRequestId);
+  return host.write(message, relatedRequestId).catch((error: unknown) => {
+    const again = error instanceof SessionExpiredError ? host.bounced(message.method, 'notification') : undefined;
+    if (again === undefined) throw error;
+    return sendNotification(host, message, relatedRequestId, again === 'hold');
+  });
 }
 
 /** The reason an AbortSignal carries, as text. */

@@ -14,6 +14,7 @@ import { paginate } from '../pagination.js';
 import { SkillCatalog, SkillDefinitionError, type SkillLimits, type SkillSource } from './skill-catalog.js';
 import { skillsFromDirectory } from './skill-directory.js';
 import { fileContents } from './skill-files.js';
+import { LazyViewer, visibilityRule, type Visibility } from '../visibility.js';
 
 /** A skill built in code: its files by relative path (`SKILL.md` required). */
 export interface SkillDefinition {
@@ -23,8 +24,12 @@ export interface SkillDefinition {
   readonly files: Readonly<Record<string, string | Uint8Array>>;
 }
 
-/** `registerSkills` options: where the skills come from and what the server offers. */
-export interface RegisterSkillsOptions {
+/**
+ * `registerSkills` options: where the skills come from, what the server offers, and who sees the
+ * skills (`requiredScopes`, `visible`): anyone else gets an empty `skills/list`, the errors of
+ * a skill or directory that does not exist, and no `skill://` resources.
+ */
+export interface RegisterSkillsOptions extends Visibility {
   /** A folder whose subfolders holding a `SKILL.md` are the skills (Node file system; re-read on every request). */
   readonly directory?: string;
   /** Skills built in code (beside or instead of `directory`). */
@@ -87,6 +92,8 @@ export async function registerSkills(server: McpServer, options: RegisterSkillsO
   const pageSize = options.pageSize ?? 50;
   const hints = options.cache ?? {};
   server.declareExtension(SKILLS_EXTENSION_ID, directoryRead ? { directoryRead: true } : {});
+  const rule = visibilityRule(options);
+  const hidden = (context: { readonly authInfo: unknown }): boolean => !new LazyViewer(context.authInfo).allows(rule);
 
   server.registerResourceTemplate(
     'skill-files',
@@ -94,6 +101,8 @@ export async function registerSkills(server: McpServer, options: RegisterSkillsO
     {
       description: 'The files of the skills this server publishes (skills extension)',
       ...(options.cache === undefined ? {} : { cache: options.cache }),
+      ...(options.requiredScopes === undefined ? {} : { requiredScopes: options.requiredScopes }),
+      ...(options.visible === undefined ? {} : { visible: options.visible }),
       list: async () => {
         const resources: Resource[] = [];
         for (const snapshot of await catalog.snapshots()) {
@@ -119,7 +128,7 @@ export async function registerSkills(server: McpServer, options: RegisterSkillsO
   );
 
   server.method(SKILLS_METHODS.list, { optIn: false }, async (params, context) => {
-    const entries = (await catalog.snapshots()).map((snapshot) => snapshot.entry);
+    const entries = hidden(context) ? [] : (await catalog.snapshots()).map((snapshot) => snapshot.entry);
     const page = paginate(entries, typeof params.cursor === 'string' ? params.cursor : undefined, pageSize, 0);
     const result: JsonObject = { skills: page.items };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
@@ -128,6 +137,7 @@ export async function registerSkills(server: McpServer, options: RegisterSkillsO
 
   server.method(SKILLS_METHODS.get, { optIn: false }, async (params, context) => {
     if (typeof params.uri !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, 'skills/get needs params.uri, the URI of a SKILL.md');
+    if (hidden(context)) throw new JsonRpcError(ErrorCode.InvalidParams, `No skill is served at ${params.uri}`, { uri: params.uri });
     const snapshot = await catalog.skill(params.uri);
     return completeResult({ skill: snapshot.entry }, context.protocolVersion, hints);
   });
@@ -135,7 +145,9 @@ export async function registerSkills(server: McpServer, options: RegisterSkillsO
   if (directoryRead) {
     server.method(SKILLS_METHODS.directoryRead, { optIn: false }, async (params, context) => {
       if (typeof params.uri !== 'string') throw new JsonRpcError(ErrorCode.InvalidParams, 'resources/directory/read needs params.uri');
-      const children = await catalog.directory(params.uri.replace(/\/+$/, ''));
+      const directory = params.uri.replace(/\/+$/, '');
+      if (hidden(context)) throw new JsonRpcError(ErrorCode.InvalidParams, `No directory is served at ${directory}`, { uri: directory });
+      const children = await catalog.directory(directory);
       const page = paginate(children, typeof params.cursor === 'string' ? params.cursor : undefined, pageSize, 0);
       const result: JsonObject = { resources: page.items };
       if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;

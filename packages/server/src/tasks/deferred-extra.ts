@@ -7,7 +7,7 @@
  * `inputRequests`. Every member reads the extra in force when it is used.
  */
 import type { AuthInfo, HttpRequestInfo, JsonObject, RequestId, TraceContext } from '@statemcp/protocol';
-import type { InputRequestOptions, RelatedRequestOptions, RequestExtra } from '../request-extra.js';
+import type { InputRequestOptions, RelatedRequestOptions, RequestExtra, TaskContext } from '../request-extra.js';
 import type { ServerConnection } from '../server-connection.js';
 import type {
   ClientCapabilities,
@@ -68,7 +68,7 @@ export class DeferredTaskExtra implements RequestExtra {
     return this.#current.connection;
   }
 
-  get task(): { readonly taskId: string } | undefined {
+  get task(): TaskContext | undefined {
     return this.#current.task;
   }
 

@@ -24,14 +24,11 @@ import {
   hasFeature,
   isTaskTerminal,
   taskEventBetween,
-  taskTransition,
   toWireError,
   type TaskCreatedResult,
   type DetailedTask,
   type JsonObject,
-  type RequestId,
-  type Session,
-  type TaskEventType,
+  type JsonValue,
 } from '@statemcp/protocol';
 import { requestExtra, type RequestExtra } from '../request-extra.js';
 import type { ServerRequestContext } from '../server.js';
@@ -42,6 +39,9 @@ import { DeferredTaskExtra } from './deferred-extra.js';
 import { listenTaskNotifier } from './task-listen.js';
 import { TaskCommands, type TaskCommand, type TaskCommandsOptions } from './task-commands.js';
 import { taskRequestExtra, type TaskInputChannel } from './task-input.js';
+import { runAttempt, type AttemptHost } from './task-attempt.js';
+import type { TaskAttempt, TaskAttemptOutcome, TaskExecutor, TaskJob } from './task-executor.js';
+import { defaultOwner, detailed, moved, newTaskId, reportMove, withoutResultType, type TaskOrigin } from './task-records.js';
 
 /** Receives every change of a task's state (the full `DetailedTask`, as `notifications/tasks` carries it). */
 export interface TaskNotifier {
@@ -67,61 +67,27 @@ export interface ExtensionTaskOptions {
   readonly owner?: (extra: RequestExtra) => string | undefined;
   /** Wall clock, ms since the epoch (default `Date.now`). */
   readonly now?: () => number;
-}
-
-/**
- * The default binding. With a verified principal (`extra.auth`, from the authorization layer)
- * the task belongs to it: the token's subject — or, for a client-credentials token without
- * one, its client — scoped by the issuer, so a new token of the same principal still reaches
- * its tasks and another principal never does. Otherwise an unverified `authInfo` the transport
- * supplied binds by its `subject`, `clientId` or `token`; with neither, the task is unbound.
- */
-function defaultOwner(extra: RequestExtra): string | undefined {
-  const principal = extra.auth;
-  if (principal !== undefined) {
-    const who = principal.subject === undefined ? ['client', principal.clientId] : ['subject', principal.subject];
-    return `principal:${JSON.stringify([principal.issuer ?? null, ...who])}`;
-  }
-  const auth = extra.authInfo as { clientId?: unknown; subject?: unknown; token?: unknown } | undefined | null;
-  if (typeof auth !== 'object' || auth === null) return undefined;
-  for (const key of ['subject', 'clientId', 'token'] as const) {
-    const value = auth[key];
-    if (typeof value === 'string' && value !== '') return `${key}:${value}`;
-  }
-  return undefined;
-}
-
-/** 256 random bits in base64url: unguessable task ids (§7.5 security). */
-function newTaskId(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  /**
+   * Runs the handlers of new tasks elsewhere (a job queue: `TaskQueue` of
+   * `@statemcp/task-queue`): the call stores the task and hands its job to the executor, and a
+   * worker runs it through `McpServer.taskJobs`. `deferTask` tools still run here. Default: here.
+   */
+  readonly executor?: TaskExecutor;
 }
 
 /** What runs in this process for a task: its abort switch, the handler's pending input requests, and where it came from. */
-interface LiveTask {
+export interface LiveTask {
   readonly controller: AbortController;
   readonly waiting: Map<string, (answer: JsonObject) => void>;
-  /** The session of the `tools/call` that created the task: its moves show in that session's `inspect`. */
-  readonly origin: TaskOrigin;
+  /** The session of the `tools/call` that created the task: its moves show in that session's `inspect` (none in a worker). */
+  readonly origin: TaskOrigin | undefined;
   /** Stops serving other instances' commands for the task (a no-op alone). */
   readonly release: () => Promise<void>;
 }
 
-/** The request a task was created by, for its `task.transition` inspect events. */
-interface TaskOrigin {
-  readonly session: Session;
-  readonly requestId: RequestId;
-  readonly tool: string;
-}
+const unserved = (): Promise<void> => Promise.resolve();
 
 const REQUIRED = { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } };
-
-function withoutResultType(result: JsonObject): JsonObject {
-  const { resultType: _r, ...rest } = result;
-  return rest;
-}
 
 /** Runs extension tasks for one `McpServer` and serves `tasks/get`, `tasks/update` and `tasks/cancel`. */
 export class ExtensionTasks {
@@ -136,6 +102,7 @@ export class ExtensionTasks {
   #listen: TaskNotifier | undefined;
   /** In a cluster: `tasks/cancel` and `tasks/update` for a task running on another instance go there. */
   readonly #commands: TaskCommands | undefined;
+  readonly #executor: TaskExecutor | undefined;
 
   constructor(options: ExtensionTaskOptions = {}, cluster?: TaskCommandsOptions) {
     this.#commands = cluster === undefined ? undefined : new TaskCommands(cluster);
@@ -145,6 +112,7 @@ export class ExtensionTasks {
     this.#pollIntervalMs = options.pollIntervalMs ?? 500;
     this.#owner = options.owner ?? defaultOwner;
     this.#notifier = options.notifier;
+    this.#executor = options.executor;
   }
 
   /** Replaces the notifier (a `subscriptions/listen` implementation plugs in here). */
@@ -182,6 +150,7 @@ export class ExtensionTasks {
    */
   async start(entry: ToolEntry, args: unknown, context: ServerRequestContext): Promise<JsonObject> {
     const direct = requestExtra(context);
+    if (!entry.deferTask && this.#executor !== undefined) return this.#enqueue(this.#executor, entry, args, context, direct);
     if (!entry.deferTask) {
       const { created, extra } = await this.#create(entry, context, direct);
       void this.#run(entry, args, extra, context.protocolVersion, () => created.taskId);
@@ -200,20 +169,25 @@ export class ExtensionTasks {
     return Promise.race([escalated, inline.then((result) => (created === undefined ? result : escalated))]);
   }
 
-  /** Writes a new `working` task to the store (durable creation) and builds the handler's task extra. */
-  async #create(entry: ToolEntry, context: ServerRequestContext, direct: RequestExtra): Promise<{ created: TaskCreatedResult; extra: RequestExtra }> {
+  /** A new `working` record, bound to the owner of the creating request. */
+  #newRecord(direct: RequestExtra): StoredTask {
     const now = this.#now();
     const stamp = new Date(now).toISOString();
-    const record: StoredTask = {
+    return {
       task: { taskId: newTaskId(), status: 'working', createdAt: stamp, lastUpdatedAt: stamp, ttlMs: this.#ttlMs, pollIntervalMs: this.#pollIntervalMs },
       owner: this.#owner(direct),
       inputRequests: {},
       inputKeysIssued: 0,
       expiresAt: this.#ttlMs === null ? null : now + this.#ttlMs,
     };
+  }
+
+  /** Writes a new `working` task to the store (durable creation) and builds the handler's task extra. */
+  async #create(entry: ToolEntry, context: ServerRequestContext, direct: RequestExtra): Promise<{ created: TaskCreatedResult; extra: RequestExtra }> {
+    const record = this.#newRecord(direct);
     const { taskId } = record.task;
     // Serving commands first: once the task exists, a cancel from any instance reaches its handler.
-    const release = (await this.#commands?.serve(taskId, (id, command) => this.#apply(id, command))) ?? (() => Promise.resolve());
+    const release = (await this.#commands?.serve(taskId, (id, command) => this.#apply(id, command))) ?? unserved;
     try {
       await this.#store.create(record);
     } catch (error) {
@@ -223,8 +197,80 @@ export class ExtensionTasks {
     const origin = { session: context.connection.session, requestId: context.requestId, tool: entry.name };
     const live: LiveTask = { controller: new AbortController(), waiting: new Map(), origin, release };
     this.#live.set(taskId, live);
-    reportMove(live.origin, record, record, 'created');
-    return { created: { resultType: 'task', ...record.task }, extra: taskRequestExtra(direct, taskId, live.controller.signal, this.#channel(taskId, live)) };
+    reportMove(origin, record, record, 'created');
+    let saved: JsonValue | undefined;
+    const task = {
+      taskId,
+      attempt: 1,
+      idempotencyKey: taskId,
+      get lastCheckpoint() {
+        return saved;
+      },
+      checkpoint: (state: JsonValue) => {
+        saved = structuredClone(state);
+        return Promise.resolve();
+      },
+      setStatusMessage: (message: string) => this.#statusMessage(taskId, message),
+    };
+    return { created: { resultType: 'task', ...record.task }, extra: taskRequestExtra(direct, task, live.controller.signal, this.#channel(taskId, live)) };
+  }
+
+  /** Stores the task and hands its job to the executor; a job that cannot be queued fails the task and the call. */
+  async #enqueue(executor: TaskExecutor, entry: ToolEntry, args: unknown, context: ServerRequestContext, direct: RequestExtra): Promise<JsonObject> {
+    const record = this.#newRecord(direct);
+    const { taskId } = record.task;
+    await this.#store.create(record);
+    const job: TaskJob = {
+      taskId,
+      tool: entry.name,
+      arguments: args === undefined ? undefined : (JSON.parse(JSON.stringify(args)) as JsonValue),
+      protocolVersion: context.protocolVersion,
+      clientCapabilities: direct.clientCapabilities,
+      ...(direct.clientInfo === undefined ? {} : { clientInfo: direct.clientInfo }),
+      ...(direct.meta === undefined ? {} : { meta: direct.meta }),
+    };
+    try {
+      await executor.enqueue(job);
+    } catch (error) {
+      await this.failTask(taskId, `The task could not be queued: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    }
+    reportMove({ session: context.connection.session, requestId: context.requestId, tool: entry.name }, record, record, 'created');
+    return { resultType: 'task', ...record.task };
+  }
+
+  /** Runs one attempt of an executor's job here (a worker); `entry` is the job's tool, if registered here. */
+  runAttempt(entry: ToolEntry | undefined, attempt: TaskAttempt): Promise<TaskAttemptOutcome> {
+    return runAttempt(this.#attemptHost, entry, attempt);
+  }
+
+  /** Ends a non-terminal task `failed` with an internal error saying `message` (an executor gave up on it). */
+  async failTask(taskId: string, message: string): Promise<void> {
+    await this.#finish(taskId, 'fail', { error: { code: ErrorCode.InternalError, message } });
+  }
+
+  /** What an executor's attempt needs of this runner. */
+  readonly #attemptHost: AttemptHost = {
+    serve: async (taskId, live) => {
+      const release = (await this.#commands?.serve(taskId, (id, command) => this.#apply(id, command))) ?? unserved;
+      this.#live.set(taskId, { ...live, release });
+      return async () => {
+        this.#live.delete(taskId);
+        await release().catch(() => undefined);
+      };
+    },
+    get: async (taskId) => this.#store.get(taskId),
+    mutate: (taskId, change) => this.#mutate(taskId, change),
+    finish: (taskId, event, outcome) => this.#finish(taskId, event, outcome),
+    statusMessage: (taskId, message) => this.#statusMessage(taskId, message),
+    now: () => this.#now(),
+  };
+
+  /** Sets a live task's `statusMessage` (no status move). */
+  #statusMessage(taskId: string, message: string): Promise<void> {
+    return this.#mutate(taskId, (current) =>
+      isTaskTerminal(current.task.status) ? undefined : { ...current, task: { ...current.task, statusMessage: message, lastUpdatedAt: new Date(this.#now()).toISOString() } },
+    );
   }
 
   /**
@@ -290,11 +336,14 @@ export class ExtensionTasks {
   async #apply(taskId: string, command: TaskCommand): Promise<void> {
     if (command.kind === 'cancel') {
       await this.#mutate(taskId, (current) => (isTaskTerminal(current.task.status) ? undefined : { ...moved(current, 'cancel', this.#now(), 'Cancelled by the client'), inputRequests: {} }));
-      this.#live.get(taskId)?.controller.abort(new Error('The task was cancelled'));
+      const live = this.#live.get(taskId);
+      if (live !== undefined) live.controller.abort(new Error('The task was cancelled'));
+      else await this.#executor?.drop(taskId).catch(() => undefined); // a queued job: a worker that took it meanwhile reads `cancelled`
       return;
     }
     const responses = command.inputResponses;
     const delivered: [string, JsonObject][] = [];
+    let complete = false;
     await this.#mutate(taskId, (current) => {
       const outstanding = { ...current.inputRequests };
       for (const [key, answer] of Object.entries(responses)) {
@@ -304,9 +353,12 @@ export class ExtensionTasks {
       }
       if (delivered.length === 0) return undefined;
       const next = { ...current, inputRequests: outstanding };
-      return Object.keys(outstanding).length === 0 ? moved(next, 'inputReceived', this.#now()) : next;
+      complete = Object.keys(outstanding).length === 0;
+      return complete ? moved(next, 'inputReceived', this.#now()) : next;
     });
     const live = this.#live.get(taskId);
+    // A queued task waiting for input runs nowhere: its job keeps the answers and runs again once all are in.
+    if (live === undefined && this.#executor !== undefined && delivered.length > 0) await this.#executor.answer(taskId, Object.fromEntries(delivered), complete);
     for (const [key, answer] of delivered) {
       const resolve = live?.waiting.get(key);
       live?.waiting.delete(key);
@@ -386,43 +438,4 @@ export class ExtensionTasks {
     });
     return run;
   }
-}
-
-/** The record after `event` (through the task machine); unchanged when the machine ignores it. */
-function moved(record: StoredTask, event: TaskEventType, now: number, statusMessage?: string): StoredTask {
-  const step = taskTransition(record.task.status, event);
-  if (!step.changed) return record;
-  const task = { ...record.task, status: step.status, lastUpdatedAt: new Date(now).toISOString() };
-  if (statusMessage !== undefined) task.statusMessage = statusMessage;
-  return { ...record, task };
-}
-
-/**
- * The one place a task's move becomes a `task.transition` inspect event (of the session that
- * created it): after the store holds the new status. Nothing is built when nobody inspects.
- */
-function reportMove(origin: TaskOrigin, before: StoredTask, after: StoredTask, event: TaskEventType | 'created' | undefined): void {
-  if (event === undefined) return; // no status change (input keys added or answered in part)
-  origin.session.reportTaskTransition(() => {
-    const elapsedMs = Date.parse(after.task.lastUpdatedAt) - Date.parse(after.task.createdAt);
-    return {
-      taskId: after.task.taskId,
-      side: 'server',
-      requestId: origin.requestId,
-      tool: origin.tool,
-      from: before.task.status,
-      to: after.task.status,
-      event,
-      ...(Number.isFinite(elapsedMs) ? { elapsedMs } : {}),
-    };
-  });
-}
-
-/** The `tasks/get` / `notifications/tasks` view of a record. */
-function detailed(record: StoredTask): DetailedTask {
-  const out: DetailedTask = { resultType: 'complete', ...record.task };
-  if (record.task.status === 'input_required') out.inputRequests = { ...record.inputRequests };
-  if (record.task.status === 'completed' && record.result !== undefined) out.result = record.result;
-  if (record.task.status === 'failed' && record.error !== undefined) out.error = record.error;
-  return out;
 }

@@ -11,16 +11,17 @@
  * through the same channel interface.
  */
 import { ErrorCode, JsonRpcError, hasCapability, type JsonObject } from '@statemcp/protocol';
-import type { RelatedRequestOptions, RequestExtra } from '../request-extra.js';
+import type { InputRequestOptions, RequestExtra, TaskContext } from '../request-extra.js';
 import type { CreateMessageResult, ElicitResult, ListRootsResult } from '../wire-types.js';
 
 /** How a handler running as a task asks the requestor for something. */
 export interface TaskInputChannel {
   /**
    * Files `{ method, params }` as an input request of the task and resolves with the client's
-   * answer (rejects when `signal` aborts: the task was cancelled or expired).
+   * answer (rejects when `signal` aborts: the task was cancelled or expired). `key` is the
+   * handler's `inputKey` option, when it gave one.
    */
-  request(method: string, params: JsonObject | undefined, signal: AbortSignal): Promise<JsonObject>;
+  request(method: string, params: JsonObject | undefined, signal: AbortSignal, key?: string): Promise<JsonObject>;
 }
 
 /** Which client capability each input method needs (checked against the creating request's). */
@@ -31,17 +32,18 @@ const NEEDS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * The {@link RequestExtra} of a handler running as task `taskId`: `base` for identity and
- * capabilities, `signal` aborted by `tasks/cancel`, input requests through `channel`.
+ * The {@link RequestExtra} of a handler running as task `task` (its id, or its whole
+ * {@link TaskContext}): `base` for identity and capabilities, `signal` aborted by
+ * `tasks/cancel`, input requests through `channel`.
  */
-export function taskRequestExtra(base: RequestExtra, taskId: string, signal: AbortSignal, channel: TaskInputChannel): RequestExtra {
-  const ask = async (method: string, params: JsonObject | undefined, options: RelatedRequestOptions | undefined): Promise<JsonObject> => {
+export function taskRequestExtra(base: RequestExtra, task: string | TaskContext, signal: AbortSignal, channel: TaskInputChannel): RequestExtra {
+  const ask = async (method: string, params: JsonObject | undefined, options: InputRequestOptions | undefined): Promise<JsonObject> => {
     const needed = NEEDS.get(method);
     if (needed !== undefined && !hasCapability(base.clientCapabilities, [needed])) {
       throw new JsonRpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${needed}`, { requiredCapabilities: { [needed]: {} } });
     }
     const given = options?.signal;
-    return channel.request(method, params, given === undefined ? signal : AbortSignal.any([signal, given]));
+    return channel.request(method, params, given === undefined ? signal : AbortSignal.any([signal, given]), options?.inputKey);
   };
   return {
     signal,
@@ -52,8 +54,10 @@ export function taskRequestExtra(base: RequestExtra, taskId: string, signal: Abo
     http: base.http,
     meta: base.meta,
     traceContext: base.traceContext,
-    connection: base.connection,
-    task: { taskId },
+    get connection() {
+      return base.connection; // read when used: a worker's base has none
+    },
+    task: typeof task === 'string' ? { taskId: task } : task,
     clientCapabilities: base.clientCapabilities,
     clientInfo: base.clientInfo,
     requireClientCapabilities: (required) => base.requireClientCapabilities(required),

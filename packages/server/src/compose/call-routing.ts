@@ -1,0 +1,96 @@
+/**
+ * Which downstream request an upstream's server-to-client request belongs to. An upstream
+ * asks for sampling, elicitation or roots while it serves a call the gateway forwarded; the
+ * question must reach the client that made that call, in that call's context (its stream,
+ * its capabilities, its Multi Round-Trip rounds).
+ *
+ * Every forwarded request runs inside {@link CallRouting.run}, which remembers the downstream
+ * request's `RequestExtra`; the upstream client's outbound middleware attaches the upstream
+ * request (its id, read live: a Multi Round-Trip retry goes out under a new id). Then:
+ *
+ * - 2026-07-28 upstream: input requests come inside the call's own `InputRequiredResult`
+ *   (MCP 2026-07-28, Multi Round-Trip Requests), and the handler context names that call's id —
+ *   an exact match.
+ * - legacy upstream: a server request carries no link to the request it serves on the wire
+ *   (stdio has no stream per request), so it goes to the call in flight to that upstream, the
+ *   most recent one when several are.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { ErrorCode, JsonRpcError, type Middleware, type RequestId } from '@statemcp/protocol';
+import type { RequestExtra } from '../request-extra.js';
+
+/** A downstream request and the upstream request that forwards it (`ComposeOptions.onForward`). */
+export interface ForwardedRequest {
+  /** The mount's prefix. */
+  readonly prefix: string;
+  /** The upstream method (`tools/call`, `resources/read`, …). */
+  readonly method: string;
+  /** The downstream request: the gateway connection's id and the request's JSON-RPC id. */
+  readonly downstream: { readonly connectionId: string; readonly requestId: RequestId };
+  /** The upstream request: the gateway client's session label and the JSON-RPC id it went out with. */
+  readonly upstream: { readonly sessionId: string; readonly requestId: RequestId };
+}
+
+/** A downstream request being forwarded to one upstream. */
+interface ForwardedCall {
+  readonly extra: RequestExtra;
+  /** The live id of the upstream request, once the upstream client sent it. */
+  upstreamId: (() => RequestId) | undefined;
+}
+
+/** The forwarded calls of one upstream, and the routing of its requests back to them. */
+export class CallRouting {
+  readonly #current = new AsyncLocalStorage<ForwardedCall>();
+  /** In start order: the last is the most recent. */
+  readonly #inFlight = new Set<ForwardedCall>();
+  readonly #prefix: string;
+  readonly #onForward: ((request: ForwardedRequest) => void) | undefined;
+
+  constructor(prefix: string, onForward?: (request: ForwardedRequest) => void) {
+    this.#prefix = prefix;
+    this.#onForward = onForward;
+  }
+
+  /** Runs `forward` as a call on behalf of the downstream request of `extra`. */
+  async run<T>(extra: RequestExtra, forward: () => Promise<T>): Promise<T> {
+    const call: ForwardedCall = { extra, upstreamId: undefined };
+    this.#inFlight.add(call);
+    try {
+      return await this.#current.run(call, forward);
+    } finally {
+      this.#inFlight.delete(call);
+    }
+  }
+
+  /** The upstream client's middleware: links each outbound request to the forwarded call it runs in. */
+  readonly outbound: Middleware = (context, next) => {
+    if (context.direction === 'outbound' && context.kind === 'request') {
+      const call = this.#current.getStore();
+      if (call !== undefined && call.upstreamId === undefined) {
+        call.upstreamId = () => context.id;
+        const { extra } = call;
+        this.#onForward?.({
+          prefix: this.#prefix,
+          method: context.method,
+          downstream: { connectionId: extra.connection.id, requestId: extra.requestId },
+          upstream: { sessionId: context.sessionId, requestId: context.id },
+        });
+      }
+    }
+    return next();
+  };
+
+  /**
+   * The downstream request an upstream request belongs to: by id when `exact` (a 2026-07-28
+   * upstream), otherwise the most recent call in flight. A JSON-RPC error (sent back upstream)
+   * when there is none.
+   */
+  extraFor(requestId: RequestId, exact: boolean): RequestExtra {
+    let found: ForwardedCall | undefined;
+    for (const call of this.#inFlight) {
+      if (exact ? call.upstreamId?.() === requestId : true) found = call;
+    }
+    if (found === undefined) throw new JsonRpcError(ErrorCode.InvalidRequest, 'No downstream request is in flight to forward this request to');
+    return found.extra;
+  }
+}

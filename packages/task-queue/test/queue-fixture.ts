@@ -1,0 +1,101 @@
+/**
+ * The server of the job-queue tests: one `McpServer` whose task tools run on the queue, over the
+ * Redis stores (task records, the cluster bus). The same function builds an instance (with an
+ * HTTP front and the `TaskQueue` executor) and a worker (no HTTP; `TaskWorker` runs the jobs).
+ * Tools, all task-only:
+ *
+ * - `count` `{ steps, stepMs }`: one step every `stepMs`, a checkpoint and a status message after
+ *   each; resumes from its checkpoint; answers which worker finished it and from which step;
+ * - `wait`: runs until its signal fires (cancel, drain);
+ * - `ask`: asks the client for a name (an input request), then greets it;
+ * - `flaky`: always asks to be retried (`TaskRetryError`).
+ */
+import { McpServer, TaskRetryError, type DurableTaskStore, type TaskExecutor } from '@statemcp/server';
+import type { MessageBus, SubscriptionStore } from '@statemcp/protocol';
+
+/** What the tools report as they run (printed by the child processes, collected in process). */
+export type QueueEvent =
+  | { readonly event: 'step'; readonly taskId: string; readonly step: number; readonly worker: string }
+  | { readonly event: 'attempt'; readonly taskId: string; readonly tool: string; readonly attempt: number; readonly worker: string }
+  | { readonly event: 'aborted'; readonly taskId: string; readonly worker: string }
+  | { readonly event: 'changed'; readonly taskId: string; readonly status: string; readonly worker: string; readonly error?: string };
+
+export interface QueueServerOptions {
+  readonly id: string;
+  readonly store: DurableTaskStore;
+  readonly bus: MessageBus;
+  readonly subscriptions: SubscriptionStore;
+  readonly executor?: TaskExecutor;
+  readonly now?: () => number;
+  readonly report: (event: QueueEvent) => void;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
+const TASK_ONLY = { execution: { taskSupport: 'required' as const } };
+
+/** The test server `id` (see the module comment). */
+export function queueServer(options: QueueServerOptions): McpServer {
+  const { id, report } = options;
+  const mcp = new McpServer(
+    { name: `queue-${id}`, version: '1.0.0' },
+    {
+      cluster: { instanceId: id, bus: options.bus, subscriptions: options.subscriptions },
+      taskExtension: {
+        store: options.store,
+        pollIntervalMs: 20,
+        ...(options.executor === undefined ? {} : { executor: options.executor }),
+        ...(options.now === undefined ? {} : { now: options.now }),
+      },
+    },
+  );
+  mcp.setTaskNotifier({ taskChanged: (task) => report({ event: 'changed', taskId: task.taskId, status: task.status, worker: id, ...(task.error === undefined ? {} : { error: task.error.message }) }) });
+  const attempt = (tool: string, task: { taskId: string; attempt?: number } | undefined): string => {
+    const taskId = task?.taskId ?? '?';
+    report({ event: 'attempt', taskId, tool, attempt: task?.attempt ?? 0, worker: id });
+    return taskId;
+  };
+
+  mcp.registerTool('count', { ...TASK_ONLY, inputSchema: { type: 'object', properties: { steps: { type: 'number' }, stepMs: { type: 'number' } } } }, async (args, extra) => {
+    const { steps, stepMs } = args as { steps: number; stepMs: number };
+    const taskId = attempt('count', extra.task);
+    const resumedFrom = (extra.task?.lastCheckpoint as { done?: number } | undefined)?.done ?? 0;
+    for (let done = resumedFrom; done < steps; ) {
+      await sleep(stepMs, extra.signal);
+      done++;
+      await extra.task?.checkpoint?.({ done });
+      await extra.task?.setStatusMessage?.(`step ${String(done)}/${String(steps)}`);
+      report({ event: 'step', taskId, step: done, worker: id });
+    }
+    return { content: [{ type: 'text', text: `counted to ${String(steps)}` }], structuredContent: { steps, resumedFrom, attempt: extra.task?.attempt ?? 0, worker: id } };
+  });
+  mcp.registerTool('wait', TASK_ONLY, async (_args, extra) => {
+    const taskId = attempt('wait', extra.task);
+    await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => resolve(), { once: true }));
+    report({ event: 'aborted', taskId, worker: id });
+    return { content: [{ type: 'text', text: 'stopped' }] };
+  });
+  mcp.registerTool('ask', TASK_ONLY, async (_args, extra) => {
+    attempt('ask', extra.task);
+    const answer = await extra.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+    return { content: [{ type: 'text', text: `hello ${String(answer.content?.['name'])} from ${id}` }] };
+  });
+  mcp.registerTool('flaky', TASK_ONLY, (_args, extra) => {
+    const taskId = attempt('flaky', extra.task);
+    throw new TaskRetryError(`upstream unavailable (${taskId.slice(0, 4)})`);
+  });
+  return mcp;
+}
