@@ -108,7 +108,7 @@ export interface ListenHandle extends AsyncIterable<ListenNotification> {
 }
 
 /** The close reasons a stream waits out for the next `connect()`: the connection was lost, not closed by this side. */
-const LOST: ReadonlySet<CloseInfo['reason']> = new Set(['peerClosed', 'transportError', 'sessionChanged']);
+const LOST: ReadonlySet<CloseInfo['reason']> = new Set(['peerClosed', 'transportError', 'sessionChanged', 'sessionExpired']);
 
 /** The close reasons of `client.close()` / `terminate()`. */
 const CLOSED_HERE: ReadonlySet<CloseInfo['reason']> = new Set(['closed', 'terminated', 'closeTimeout']);

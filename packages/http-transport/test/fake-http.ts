@@ -2,7 +2,7 @@
  * Test doubles for the HTTP client transports: a scripted `fetch`, controllable SSE bodies,
  * a recording sink and a manual clock. Nothing here touches the network or real time.
  */
-import type { Clock, RequestId, TimerHandle, TransportCloseInfo, TransportSink } from '@statemcp/protocol';
+import type { Clock, RequestId, SessionExpiry, TimerHandle, TransportCloseInfo, TransportSink } from '@statemcp/protocol';
 
 /** One request the fake fetch received. */
 export interface RecordedRequest {
@@ -102,8 +102,12 @@ export class RecordingSink implements TransportSink {
   readonly errors: Error[] = [];
   readonly closes: TransportCloseInfo[] = [];
   readonly undeliverable: { ids: readonly RequestId[]; error: Error }[] = [];
+  /** What the transport reported each time the server forgot the session. */
+  readonly expiries: SessionExpiry[] = [];
   /** How many times the transport reported that the server forgot the session. */
-  expired = 0;
+  get expired(): number {
+    return this.expiries.length;
+  }
 
   onMessage(value: unknown): void {
     this.messages.push(value);
@@ -120,8 +124,8 @@ export class RecordingSink implements TransportSink {
   onUndeliverable(ids: readonly RequestId[], error: Error): void {
     this.undeliverable.push({ ids, error });
   }
-  onSessionExpired(): void {
-    this.expired++;
+  onSessionExpired(expiry?: SessionExpiry): void {
+    this.expiries.push(expiry ?? { replacement: false, answered: true });
   }
 }
 

@@ -5,8 +5,10 @@
  */
 import {
   CONNECTION_EVENT_TYPES,
+  CONNECTION_STAGES,
   CONNECTION_STATE_KINDS,
   CONNECTION_TABLE,
+  kindOfStage,
   REQUEST_EVENT_TYPES,
   REQUEST_STATE_KINDS,
   REQUEST_TABLE,
@@ -45,11 +47,19 @@ function graphOf(states: readonly string[], events: readonly string[], targets: 
   return { states, edges };
 }
 
-/** The connection machine (six states) as a graph. */
+/**
+ * The connection machine (six states) as a graph. The table's rows are keyed by stage
+ * (Initializing has three phases with rows of their own); the page draws the six kinds, so
+ * each phase's edges are Initializing's.
+ */
 export function connectionGraph(): MachineGraph {
   return graphOf(CONNECTION_STATE_KINDS, CONNECTION_EVENT_TYPES, (from, event) => {
-    const row = CONNECTION_TABLE[from as (typeof CONNECTION_STATE_KINDS)[number]][event as (typeof CONNECTION_EVENT_TYPES)[number]];
-    return row.to;
+    const targets = new Set<string>();
+    for (const stage of CONNECTION_STAGES) {
+      if (kindOfStage(stage) !== from) continue;
+      for (const to of CONNECTION_TABLE[stage][event as (typeof CONNECTION_EVENT_TYPES)[number]].to) targets.add(kindOfStage(to));
+    }
+    return [...targets];
   });
 }
 

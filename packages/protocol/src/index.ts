@@ -40,6 +40,7 @@ export {
   RequestCancelledError,
   RequestTimeoutError,
   SessionChangedError,
+  SessionExpiredError,
   SkillVerificationError,
   StatemcpError,
   TooManyPagesError,
@@ -194,10 +195,12 @@ export type { GetSkillResult, ListSkillsResult, SkillEntry, SkillFrontmatter, Sk
 export { CONNECTION_TABLE, initialConnectionState, isLive, transition } from './machines/connection.js';
 
 export type { ConnectionTable, ConnectionTransitionRow } from './machines/connection.js';
-export { CONNECTION_EVENT_TYPES, CONNECTION_STATE_KINDS } from './machines/connection-types.js';
+export { CONNECTION_EVENT_TYPES, CONNECTION_STAGES, CONNECTION_STATE_KINDS, kindOfStage, stageOf } from './machines/connection-types.js';
 export type {
   CloseReason,
   ConnectionConfig,
+  ConnectionStage,
+  InitializingPhase,
   ConnectionEffect,
   ConnectionEvent,
   ConnectionEventType,
@@ -262,4 +265,4 @@ export { InMemoryTransport } from './transport/in-memory.js';
 
 export type { AuthInfo } from './transport/auth-info.js';
 
-export type { HttpRequestInfo, InboundContext, SendOptions, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';
+export type { HttpRequestInfo, InboundContext, SendOptions, SessionExpiry, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';

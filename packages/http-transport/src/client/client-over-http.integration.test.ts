@@ -203,7 +203,8 @@ describe('Client over Streamable HTTP with McpServer: server restarted under a l
         () => 'answered',
         (error: unknown) => error,
       );
-      expect(outcome).toMatchObject({ code: 'CONNECTION_CLOSED' });
+      // The call never reached a session that could answer it: it fails with why the session ended.
+      expect(outcome).toBeInstanceOf(SessionChangedError);
       await expect.poll(() => client.state.kind).toBe('terminated');
       expect(client.state).toMatchObject({ kind: 'terminated', reason: 'sessionChanged' });
       const closeError = client.state.kind === 'terminated' ? client.state.error : undefined;

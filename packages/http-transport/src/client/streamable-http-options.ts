@@ -55,8 +55,8 @@ export interface StreamableHttpClientTransportOptions {
   /** Randomness for backoff jitter, in `[0, 1)`. Defaults to `Math.random`. */
   random?: () => number;
   /**
-   * Diagnostics: the server forgot the session (404), the session ran its handshake again, and
-   * the messages held meanwhile went out on the new session.
+   * Diagnostics: the server forgot the session (404) and the handshake the session ran again
+   * got a new session id in its place (the session's ledger then sends what it held).
    */
   onSessionRecovered?: (info: SessionRecoveredInfo) => void;
   /** Diagnostics: an SSE stream changed state (connecting, open, reconnecting, dead, …). */

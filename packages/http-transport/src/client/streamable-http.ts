@@ -7,21 +7,21 @@
  * - every message is its own POST with `Accept: application/json, text/event-stream`;
  *   202, JSON and SSE answers are all handled; SSE streams, their
  *   resumption and the standalone GET stream live in `sse-streams.ts`;
- * - the session id is taken only from the response to `initialize` and echoed on every
- *   later POST, GET and DELETE; `MCP-Protocol-Version` is sent once the session has called
- *   {@link StreamableHttpClientTransport.setProtocolVersion} (MCP 2025-11-25 basic/transports
- * §Session Management, MCP 2025-11-25 basic/transports §Protocol Version Header);
- * - after `notifications/initialized` it opens the standalone GET stream (405 = the server
- *   offers none) (MCP 2025-11-25 basic/transports §Listening for Messages from the Server);
- * - a 404 for the session id means the server forgot the session (MCP 2025-11-25 basic/transports
- *   §Session Management). The transport
- *   runs no handshake of its own: it drops the id, holds every later message except
- *   `initialize`, and reports `sink.onSessionExpired()`; the session's machine runs the
- *   handshake again, and once its `notifications/initialized` has gone out the held messages
- *   follow, in order. A 404 again before the new session served anything closes the transport;
- * - an `initialize` POST refused with 400/404/405 falls back to the legacy HTTP+SSE
- *   transport (MCP 2025-11-25 basic/transports §Backwards Compatibility, MCP 2026-07-28
- * basic/versioning §Backward Compatibility);
+ * - the session id is taken from the response to the POST that opens a session (the one sent
+ *   while the transport has none: the session's `initialize`) and echoed on every later POST,
+ *   GET and DELETE; `MCP-Protocol-Version` is sent once the session has called
+ *   {@link StreamableHttpClientTransport.setProtocolVersion} (MCP 2025-11-25 Transports
+ *   §Session Management, §Protocol Version Header);
+ * - once the server accepted a POST on a session, it opens that session's standalone GET
+ *   stream (405 = the server offers none) (§Listening for Messages from the Server);
+ * - a 404 for the session id means the server forgot the session (§Session Management). The
+ *   transport runs no handshake and holds nothing: it drops the id, reports
+ *   `sink.onSessionExpired({ replacement, answered })` once, and rejects every message that met
+ *   the 404 with `SessionExpiredError`. The session's machine decides: it runs the handshake
+ *   again while its ledger holds everything, or — a replacement forgotten before it answered a
+ *   request — ends the connection;
+ * - a session-opening POST refused with 400/404/405 falls back to the legacy HTTP+SSE
+ *   transport (§Backwards Compatibility);
  * - `close()` DELETEs the session (405 and failures tolerated, bounded by a timer) and
  *   aborts every stream (MCP 2025-11-25 basic/transports §Session Management);
  * - the 2026-07-28 shape (a request whose `_meta` names a revision with routing headers,
@@ -37,6 +37,7 @@
 import {
   ConnectionClosedError,
   InvalidStateError,
+  SessionExpiredError,
   TransportError,
   isJsonObject,
   parseJson,
@@ -57,12 +58,13 @@ import { discardBody, hasBody, readJsonText, responseHeader } from './response-b
 import { resolveReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import { deleteHttpSession } from './delete-session.js';
-import { errorAnswerFor, isModernErrorBody, isNotificationWithMethod, isRequestWithMethod, requestIdsOf } from './message-kinds.js';
+import { errorAnswerFor, isModernErrorBody, requestIdsOf } from './message-kinds.js';
+import { ModernRequests } from './modern-requests.js';
 import { startLegacyFallback } from './legacy-fallback.js';
-import { ToolParamHeaders, routedVersion } from './routing-headers.js';
+import { routedVersion } from './routing-headers.js';
 import type { SseClientTransport } from './sse-client.js';
 import { SseStreams } from './sse-streams.js';
-import { holdMessage, type Expiry, type Mode, type PostOutcome } from './transport-state.js';
+import { type Mode, type PostOutcome, type PostRole, type SessionRecord } from './transport-state.js';
 import type { StreamableHttpClientTransportOptions, StreamState } from './streamable-http-options.js';
 
 export type { SessionRecoveredInfo, StreamableHttpClientTransportOptions, StreamState, StreamStateChange } from './streamable-http-options.js';
@@ -102,20 +104,18 @@ export class StreamableHttpClientTransport implements Transport {
   readonly #streams: SseStreams;
   #mode: Mode = { kind: 'new' };
   #sessionId: string | undefined;
+  /** What this transport knows of the current session (reported when the server forgets it). */
+  #session: SessionRecord = { replacement: false, answered: false, standalone: false };
+  /** The session id the server forgot, until a new one replaces it. */
+  #forgotten: string | undefined;
   #protocolVersion: string | undefined;
-  /** Set while the server's forgotten session is being replaced. */
-  #expiry: Expiry | undefined;
-  /** True from a replaced session until it served a message: a 404 then is final. */
-  #replacedWithoutSuccess = false;
+  /** False from a 404 until the session sets the version again: the new session's opening POST goes without it. */
+  #versionHeader = false;
   #recoveryCount = 0;
-  /** True once an `initialize` succeeded over Streamable HTTP (no legacy fallback after). */
+  /** True once a session-opening POST succeeded over Streamable HTTP (no legacy fallback after). */
   #established = false;
-  /** Modern era: the tools' `x-mcp-header` annotations, for `Mcp-Param-*` headers. */
-  readonly #paramHeaders = new ToolParamHeaders();
-  /** Modern era: ids of `tools/list` requests whose results are screened for invalid annotations. */
-  readonly #toolLists = new Set<RequestId>();
-  /** Modern era: requests not yet answered, with what aborts their POST (cancelling one closes its stream). */
-  readonly #modernRequests = new Map<RequestId, AbortController>();
+  /** Modern era: routing headers, cancellation by aborting the POST, `tools/list` screening. */
+  readonly #modern = new ModernRequests();
 
   readonly canSendRequests = true;
 
@@ -148,10 +148,7 @@ export class StreamableHttpClientTransport implements Transport {
       malformed: (text, reason) => this.#sink()?.onMalformed?.(text, reason),
       error: (error) => this.#sink()?.onError?.(error),
       undeliverable: (ids, error) => this.#undeliverable(ids, error),
-      // Right after a replacement a 404 on the GET means this server serves no such stream: it just dies.
-      sessionExpired: (sessionId) => {
-        if (!this.#replacedWithoutSuccess) this.#expire(sessionId);
-      },
+      sessionExpired: (sessionId) => this.#expire(sessionId),
     });
   }
 
@@ -175,7 +172,7 @@ export class StreamableHttpClientTransport implements Transport {
     return this.#streams.standaloneState;
   }
 
-  /** How many times a forgotten session was replaced by a new one. */
+  /** How many times a session the server forgot was replaced by a new one (a new session id issued after the 404). */
   get sessionRecoveries(): number {
     return this.#recoveryCount;
   }
@@ -184,20 +181,21 @@ export class StreamableHttpClientTransport implements Transport {
   async start(sink: TransportSink): Promise<void> {
     if (this.#mode.kind !== 'new') throw new InvalidStateError('StreamableHttpClientTransport was already started', this.#mode.kind);
     this.#mode = { kind: 'streamable', sink };
-    if (this.#sessionId !== undefined) this.#streams.openStandalone();
+    if (this.#sessionId !== undefined) this.#accepted(false);
   }
 
   /** Sends `MCP-Protocol-Version: <version>` on every later request. Called by the session. */
   setProtocolVersion(version: string): void {
     this.#protocolVersion = version;
+    this.#versionHeader = true;
   }
 
   /**
    * POSTs one message. Resolves once the server accepted it (202, a JSON body, or the
-   * headers of an SSE stream — the stream is then read in the background); while a forgotten
-   * session is being replaced, once it went out on the new one. Rejects with
-   * `AuthRequiredError` (`@statemcp/protocol`) on 401/403, {@link ConnectionClosedError} when the transport is
-   * closed (or closed because the session could not be replaced), {@link TransportError} otherwise.
+   * headers of an SSE stream — the stream is then read in the background). Rejects with
+   * `SessionExpiredError` when the server forgot the session (404; reported to the sink
+   * first), `AuthRequiredError` (`@statemcp/protocol`) on 401/403, {@link ConnectionClosedError}
+   * when the transport is closed, {@link TransportError} otherwise.
    */
   async send(message: JsonRpcMessage): Promise<void> {
     const mode = this.#mode;
@@ -215,25 +213,17 @@ export class StreamableHttpClientTransport implements Transport {
       case 'streamable':
         break;
     }
-    if (this.#cancelModern(message)) return;
-    const handshake = isRequestWithMethod(message, 'initialize') || isNotificationWithMethod(message, 'notifications/initialized');
-    const expiry = this.#expiry;
-    if (expiry !== undefined && !handshake) return holdMessage(expiry, message);
+    const cancelled = this.#modern.cancel(message);
+    if (cancelled !== undefined) return this.#streams.cancelRequest(cancelled);
     const outcome = await this.#post(message);
     switch (outcome.kind) {
       case 'done':
-        if (isNotificationWithMethod(message, 'notifications/initialized')) await this.#release();
         return;
       case 'legacyCandidate':
         return this.#fallBackToLegacy(mode.sink, message, outcome.error);
-      case 'sessionExpired': {
+      case 'sessionExpired':
         this.#expire(outcome.sessionId);
-        const current = this.#expiry;
-        if (current !== undefined) return holdMessage(current, message);
-        // Another message already saw the session replaced: this one goes out on the new session.
-        if (this.#mode.kind === 'streamable' && this.#sessionId !== undefined && this.#sessionId !== outcome.sessionId) return this.send(message);
-        throw new ConnectionClosedError(`The server forgot the session (HTTP 404 from ${this.#url.href})`, { details: { status: 404 } });
-      }
+        throw new SessionExpiredError(`The server forgot the session (HTTP 404 from ${this.#url.href})`);
     }
   }
 
@@ -253,56 +243,44 @@ export class StreamableHttpClientTransport implements Transport {
   // ---------------------------------------------------------------------------------------
   // A session the server forgot
 
-  /** The server answered 404 for `staleSessionId`: hand the handshake to the session's machine. */
+  /**
+   * The server answered 404 for `staleSessionId`: the transport forgets it and reports it once, with what it
+   * knows of it; the machine decides. A sink that cannot run the handshake again leaves nothing: it closes.
+   */
   #expire(staleSessionId: string): void {
-    if (this.#expiry !== undefined || this.#sessionId !== staleSessionId || this.#mode.kind !== 'streamable') return;
+    if (this.#sessionId !== staleSessionId || this.#mode.kind !== 'streamable') return;
     const sink = this.#mode.sink;
-    if (this.#replacedWithoutSuccess || sink.onSessionExpired === undefined) {
-      const why = this.#replacedWithoutSuccess ? 'again, right after the session was replaced' : 'and this session cannot run the handshake again';
-      void this.#closeWith({ initiator: 'error', error: new ConnectionClosedError(`The server forgot the session ${why} (HTTP 404 from ${this.#url.href})`, { details: { status: 404 } }) }, false);
-      return;
+    if (sink.onSessionExpired === undefined) {
+      const why = `The server forgot the session and this session cannot run the handshake again (HTTP 404 from ${this.#url.href})`;
+      return void this.#closeWith({ initiator: 'error', error: new SessionExpiredError(why) }, false);
     }
-    this.#expiry = { previousSessionId: staleSessionId, held: [] };
+    const { replacement, answered } = this.#session;
+    this.#forgotten = staleSessionId;
     this.#sessionId = undefined;
+    this.#versionHeader = false;
     this.#streams.stopStandalone();
-    sink.onSessionExpired();
-  }
-
-  /** The new session's `notifications/initialized` went out: send what was held, in order. */
-  async #release(): Promise<void> {
-    const expiry = this.#expiry;
-    if (expiry === undefined) return;
-    this.#expiry = undefined;
-    this.#replacedWithoutSuccess = true;
-    this.#recoveryCount++;
-    try {
-      this.#options.onSessionRecovered?.({ previousSessionId: expiry.previousSessionId, sessionId: this.#sessionId });
-    } catch {
-      // A diagnostics callback must not break the transport.
-    }
-    for (const held of expiry.held) this.send(held.message).then(held.resolve, held.reject);
+    sink.onSessionExpired({ replacement, answered });
   }
 
   // ---------------------------------------------------------------------------------------
   // POST
 
   async #post(message: JsonRpcMessage): Promise<PostOutcome> {
-    const isInitialize = isRequestWithMethod(message, 'initialize');
-    // Modern era (the request's `_meta` names a revision with routing headers): no session,
-    // routing headers (MCP 2026-07-28 basic/transports/streamable-http).
+    // Modern era (the request's `_meta` names a revision with routing headers): no session, routing headers (§5.3).
     const modern = routedVersion(message);
-    const sessionId = isInitialize || modern !== undefined ? undefined : this.#sessionId;
+    const sessionId = modern !== undefined ? undefined : this.#sessionId;
+    // With no session before the first one or after a 404, a POST opens one (the session's `initialize`).
+    const role: PostRole = modern !== undefined ? 'modern' : sessionId === undefined && (!this.#established || this.#forgotten !== undefined) ? 'opening' : 'session';
     const url = this.#url.href;
-    if (modern !== undefined && isRequestWithMethod(message, 'tools/list')) for (const id of requestIdsOf(message)) this.#toolLists.add(id);
-    // Only a modern request is cancelled by aborting its POST (`#cancelModern`): a legacy POST needs no controller of its own.
-    const cancel = modern === undefined ? undefined : new AbortController();
-    if (cancel !== undefined) for (const id of requestIdsOf(message)) this.#modernRequests.set(id, cancel);
+    // Only a modern request is cancelled by aborting its POST: a legacy POST needs no controller of its own.
+    const routed = modern === undefined ? undefined : this.#modern.open(message, modern);
+    const cancel = routed?.cancel;
     const built = buildHeaders(this.#options.headers, {
       accept: ACCEPT_BOTH,
       'content-type': 'application/json',
       'mcp-session-id': sessionId,
-      'mcp-protocol-version': isInitialize ? undefined : this.#protocolVersion,
-      ...(modern !== undefined ? this.#paramHeaders.headersFor(message, modern) : {}),
+      'mcp-protocol-version': this.#versionHeader ? this.#protocolVersion : undefined,
+      ...routed?.headers,
     });
     // Fixed headers come back synchronously: no promise hop before the fetch.
     const headers = built instanceof Promise ? await built : built;
@@ -315,13 +293,13 @@ export class StreamableHttpClientTransport implements Transport {
       response = await this.#fetch(url, { ...this.#options.requestInit, method: 'POST', headers, body: JSON.stringify(message), signal });
     } catch (error) {
       scoped.release();
-      for (const id of requestIdsOf(message)) this.#modernRequests.delete(id);
+      this.#modern.forget(requestIdsOf(message));
       this.#assertOpen();
       throw networkError('POST', url, error);
     }
     try {
       this.#assertOpen();
-      const outcome = this.#answer(message, response, sessionId, scoped);
+      const outcome = this.#answer(message, response, sessionId, role, scoped);
       return outcome instanceof Promise ? await outcome : outcome;
     } finally {
       scoped.release();
@@ -332,16 +310,14 @@ export class StreamableHttpClientTransport implements Transport {
    * What the server's answer to one POST means. Synchronous for an SSE answer (the common
    * case: the stream is read in the background), so that answer takes no promise of its own.
    */
-  #answer(message: JsonRpcMessage, response: Response, sessionId: string | undefined, scoped: ScopedSignal): PostOutcome | Promise<PostOutcome> {
-    if (!response.ok) return this.#refused(message, response, sessionId);
-    // Only the session's own traffic proves a replaced session works, not its handshake.
-    if (sessionId !== undefined && !isNotificationWithMethod(message, 'notifications/initialized')) this.#replacedWithoutSuccess = false;
-    if (isRequestWithMethod(message, 'initialize')) this.#takeSessionId(response);
-
+  #answer(message: JsonRpcMessage, response: Response, sessionId: string | undefined, role: PostRole, scoped: ScopedSignal): PostOutcome | Promise<PostOutcome> {
+    if (!response.ok) return this.#refused(message, response, sessionId, role === 'opening');
+    if (role === 'opening') this.#takeSessionId(response);
     const requestIds = requestIdsOf(message);
+    // The session's own traffic (with or without an id: a stateless server issues none).
+    if (role === 'session' && sessionId === this.#sessionId) this.#accepted(requestIds.length > 0);
     const contentType = (responseHeader(response, 'content-type') ?? '').toLowerCase();
     const isSse = contentType.includes('text/event-stream');
-    if (isNotificationWithMethod(message, 'notifications/initialized')) this.#streams.openStandalone();
     if (response.status === 202 || !hasBody(response) || (requestIds.length === 0 && !isSse)) return discardBody(response).then(() => DONE);
     if (isSse) {
       this.#streams.consumeRequestStream(response, requestIds, scoped);
@@ -351,14 +327,26 @@ export class StreamableHttpClientTransport implements Transport {
     return this.#unexpected(response, contentType);
   }
 
+  /**
+   * The server accepted a POST on the current session: it knows the session, so its standalone
+   * stream opens (once per session); a request accepted proves a replacement session works.
+   */
+  #accepted(request: boolean): void {
+    const session = this.#session;
+    if (request) session.answered = true;
+    if (session.standalone) return;
+    session.standalone = true;
+    this.#streams.openStandalone();
+  }
+
   /** A POST the server did not accept (a status other than 2xx). */
-  async #refused(message: JsonRpcMessage, response: Response, sessionId: string | undefined): Promise<PostOutcome> {
+  async #refused(message: JsonRpcMessage, response: Response, sessionId: string | undefined, opening: boolean): Promise<PostOutcome> {
     const url = this.#url.href;
     const body = await readBodyExcerpt(response);
     if (response.status === 404 && sessionId !== undefined) return { kind: 'sessionExpired', sessionId };
     const error = errorForStatus('POST', url, response, body);
     const legacyStatus = response.status === 400 || response.status === 404 || response.status === 405;
-    if (isRequestWithMethod(message, 'initialize') && !this.#established && this.#options.legacyFallback !== false && legacyStatus && !isModernErrorBody(body)) {
+    if (opening && !this.#established && this.#options.legacyFallback !== false && legacyStatus && !isModernErrorBody(body)) {
       return { kind: 'legacyCandidate', error };
     }
     // A JSON-RPC error response for this very request is an answer, not a failure.
@@ -395,33 +383,26 @@ export class StreamableHttpClientTransport implements Transport {
     throw error;
   }
 
+  /** The answer to a session-opening POST: the session id it issues, if any (a new session, perhaps replacing a forgotten one). */
   #takeSessionId(response: Response): void {
     this.#established = true;
     const issued = responseHeader(response, 'mcp-session-id');
-    if (issued === null) {
-      this.#sessionId = undefined;
-    } else if (SESSION_ID_PATTERN.test(issued)) {
-      this.#sessionId = issued;
-    } else {
+    if (issued === null) return;
+    if (!SESSION_ID_PATTERN.test(issued)) {
       this.#sink()?.onError?.(new TransportError(`Ignoring a malformed Mcp-Session-Id header: ${JSON.stringify(issued)}`));
+      return;
     }
-  }
-
-  /**
-   * Modern era: a request is cancelled by closing its POST and response stream, which the
-   * server treats as cancellation (MCP 2026-07-28 basic/transports/streamable-http); no
-   * `notifications/cancelled` is posted.
-   * True when `message` was such a cancellation.
-   */
-  #cancelModern(message: JsonRpcMessage): boolean {
-    if (!isNotificationWithMethod(message, 'notifications/cancelled') || !('params' in message) || !isJsonObject(message.params)) return false;
-    const id = message.params.requestId;
-    const cancel = isRequestId(id) ? this.#modernRequests.get(id) : undefined;
-    if (cancel === undefined || !isRequestId(id)) return false;
-    this.#modernRequests.delete(id);
-    cancel.abort();
-    this.#streams.cancelRequest(id);
-    return true;
+    const previousSessionId = this.#forgotten;
+    this.#sessionId = issued;
+    this.#forgotten = undefined;
+    this.#session = { replacement: previousSessionId !== undefined, answered: false, standalone: false };
+    if (previousSessionId === undefined) return;
+    this.#recoveryCount++;
+    try {
+      this.#options.onSessionRecovered?.({ previousSessionId, sessionId: issued });
+    } catch {
+      // A diagnostics callback must not break the transport.
+    }
   }
 
   // ---------------------------------------------------------------------------------------
@@ -460,20 +441,14 @@ export class StreamableHttpClientTransport implements Transport {
       if (isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item) && isRequestId(item.id)) {
         answered?.delete(item.id);
         this.#streams.answered(item.id);
-        this.#modernRequests.delete(item.id);
-        // HTTP clients leave out tools whose `x-mcp-header` annotations break the rules (MCP
-        // 2026-07-28 basic/transports/streamable-http), with a warning.
-        if (this.#toolLists.delete(item.id) && isJsonObject(item.result)) {
-          const warn = (tool: string, why: string): void => this.#sink()?.onError?.(new TransportError(`Left out tool ${JSON.stringify(tool)} from tools/list: ${why}`));
-          delivered = { ...item, result: this.#paramHeaders.screen(item.result, warn) };
-        }
+        delivered = this.#modern.answered(item, item.id, (tool, why) => this.#sink()?.onError?.(new TransportError(`Left out tool ${JSON.stringify(tool)} from tools/list: ${why}`)));
       }
       this.#sink()?.onMessage(delivered);
     }
   }
 
   #undeliverable(ids: readonly RequestId[], error: Error): void {
-    for (const id of ids) this.#modernRequests.delete(id);
+    this.#modern.forget(ids);
     const sink = this.#sink();
     if (sink?.onUndeliverable !== undefined) sink.onUndeliverable(ids, error);
     else sink?.onError?.(error);
@@ -508,9 +483,6 @@ export class StreamableHttpClientTransport implements Transport {
       this.#lifetime.abort();
       this.#posts.abort();
       this.#streams.closeAll();
-      const held = this.#expiry?.held ?? [];
-      this.#expiry = undefined;
-      for (const message of held) message.reject(new ConnectionClosedError('The Streamable HTTP transport closed before the session was replaced'));
       try {
         if (legacy !== undefined) await legacy.terminate();
         else if (deleteSession && sessionId !== undefined) {

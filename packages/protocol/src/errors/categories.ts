@@ -9,7 +9,7 @@
  * | `invalid-request` | bad method, params, state or capability              | -32600, -32601, -32602, -32002, -32020…-32022, INVALID_STATE, CAPABILITY_NOT_SUPPORTED, UNSUPPORTED_PROTOCOL_VERSION, ALREADY_CONNECTED |
  * | `auth`            | authentication or authorization refused, or an OAuth discovery document refused | AUTH_REQUIRED (HTTP 401/403), AUTH_DISCOVERY_REFUSED, -32042 |
  * | `model`           | sampling failed or was rejected                      | -1                                       |
- * | `interrupted`     | cancelled, aborted, or the connection went away      | REQUEST_CANCELLED, CONNECTION_CLOSED, NO_RETURN_CHANNEL, TRANSPORT_ERROR, SESSION_CHANGED, REDIRECT_REFUSED |
+ * | `interrupted`     | cancelled, aborted, or the connection went away      | REQUEST_CANCELLED, CONNECTION_CLOSED, NO_RETURN_CHANNEL, TRANSPORT_ERROR, SESSION_CHANGED, SESSION_EXPIRED, REDIRECT_REFUSED |
  * | `handler`         | a handler threw                                      | -32603                                   |
  * | `unknown`         | anything else                                        | other codes                              |
  */
@@ -40,6 +40,7 @@ export const LocalErrorCode = {
   AuthDiscoveryRefused: 'AUTH_DISCOVERY_REFUSED',
   InvalidArgument: 'INVALID_ARGUMENT',
   SessionChanged: 'SESSION_CHANGED',
+  SessionExpired: 'SESSION_EXPIRED',
   TooManyPages: 'TOO_MANY_PAGES',
   InputRoundsExceeded: 'INPUT_ROUNDS_EXCEEDED',
   SkillVerificationFailed: 'SKILL_VERIFICATION_FAILED',
@@ -56,6 +57,7 @@ export const LOCAL_ERROR_CATEGORIES: Readonly<Record<LocalErrorCode, ErrorCatego
   TRANSPORT_ERROR: 'interrupted',
   NO_RETURN_CHANNEL: 'interrupted',
   SESSION_CHANGED: 'interrupted',
+  SESSION_EXPIRED: 'interrupted',
   REDIRECT_REFUSED: 'interrupted',
   INVALID_STATE: 'invalid-request',
   ALREADY_CONNECTED: 'invalid-request',

@@ -199,6 +199,20 @@ export class SessionChangedError extends McpError {
   }
 }
 
+/**
+ * The server forgot the HTTP session (MCP 2025-11-25 Transports §Session Management: a 404 for
+ * the `Mcp-Session-Id`). A transport rejects a message that met the 404 with it: the message
+ * never reached a session, and the session's runner holds it until the handshake run again
+ * has replaced the session. The connection ends with it when the replacement is forgotten too
+ * before it answered anything (the server cannot keep a session).
+ */
+export class SessionExpiredError extends McpError {
+  override readonly name: string = 'SessionExpiredError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(LocalErrorCode.SessionExpired, message, options);
+  }
+}
+
 /** A method needs a capability the peer did not declare (or this side did not declare). */
 export class CapabilityNotSupportedError extends McpError {
   override readonly name: string = 'CapabilityNotSupportedError';

@@ -1,8 +1,9 @@
 /**
- * The connection machine's rows for the states before Operating (MCP 2025-11-25 basic/lifecycle):
- * Uninitialized,
- * Initializing (a handshake in flight, a session being resumed after it expired, or — modern
- * era, client — `server/discover` in flight) and Initialized. Pure: no I/O, no clock.
+ * The connection machine's rows for the legacy handshake (MCP 2025-11-25 Lifecycle
+ * §Initialization): Uninitialized, Initializing in phase `handshaking` (`initialize` in
+ * flight) and Initialized. Initializing's other phases have their own files:
+ * `connection-resuming.ts` (a session the server forgot) and `connection-discovering.ts`
+ * (modern era, `server/discover`). Pure: no I/O, no clock.
  */
 import {
   CANCELLED,
@@ -23,43 +24,42 @@ import {
   refuse,
   rejectInbound,
   replayDeferred,
-  sessionExpiredRow,
   step,
   type ConnectionTable,
   type StateOf,
 } from './connection-steps.js';
-import { SessionChangedError } from '../errors/errors.js';
 import { revisionFor } from '../revisions/resolve-version.js';
 import { selfDescribedStart } from './connection-modern.js';
-import type { ConnectionEffect, PeerInfo } from './connection-types.js';
+import { sessionExpiredRow } from './connection-resuming.js';
+import type { ConnectionEffect } from './connection-types.js';
 
 export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   outboundRequest: {
-    to: ['initializing'],
-    spec: 'MCP 2025-11-25 basic/lifecycle §Initialization, MCP 2025-11-25 basic/utilities/ping; MCP 2026-07-28 basic/versioning §Backward Compatibility, MCP 2026-07-28 server/discover (modern discovery)',
+    to: ['handshaking', 'discovering'],
+    spec: 'digest §1.1 Initialization; rules 17, 23, 24, 50; §5.4, §6.4 (modern discovery)',
     doc: 'client: initialize starts the handshake, server/discover the modern discovery; ping is always allowed; anything else is refused, or held in the ledger until Operating when it may wait',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE && state.config.role === 'client') {
-        return step({ kind: 'initializing', config: state.config }, accept);
+        return step({ kind: 'initializing', phase: 'handshaking', config: state.config }, accept);
       }
       if (event.method === DISCOVER && state.config.role === 'client') {
-        return step({ kind: 'initializing', config: state.config, discovering: true }, accept);
+        return step({ kind: 'initializing', phase: 'discovering', config: state.config }, accept);
       }
       if (state.config.role === 'client' && event.waitForOperating === true) return step(state, hold);
       return step(state, refuse(`Cannot send ${event.method} before initialization`));
     },
   },
   inboundRequest: {
-    to: ['initializing', 'operating'],
-    spec: 'MCP 2025-11-25 basic/lifecycle; MCP 2025-11-25 basic/index §Messages, basic/utilities/ping; MCP 2026-07-28 basic/versioning §Backward Compatibility dual-era server, MCP 2026-07-28 basic/index §Statelessness',
+    to: ['handshaking', 'operating'],
+    spec: 'digest §1.1; rules 1 (lessons), 50; lessons #1; §5.4 dual-era server, §6.1',
     doc: 'server: initialize starts the handshake; a request whose _meta names a served modern version starts operating (another version: -32022); ping is answered; any other request gets an error reply and no handler runs',
     apply(state, event) {
       const modern = selfDescribedStart(state, event);
       if (modern !== undefined) return modern;
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE && state.config.role === 'server') {
-        return step({ kind: 'initializing', config: state.config }, accept);
+        return step({ kind: 'initializing', phase: 'handshaking', config: state.config }, accept);
       }
       return step(state, rejectInbound(`Received ${event.method} before initialization; send initialize first`));
     },
@@ -120,26 +120,12 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   ...liveClosingRows<'uninitialized'>(),
 };
 
-export const INITIALIZING: ConnectionTable['initializing'] = {
+export const HANDSHAKING: ConnectionTable['handshaking'] = {
   outboundRequest: {
     to: [],
-    spec: 'MCP 2025-11-25 basic/lifecycle §Initialization',
-    doc: 'only ping while the handshake is in flight; a second initialize is refused. Resuming an expired session: the machine\'s own initialize once; a request marked waitForOperating waits in the ledger like during the first handshake, others go to the transport (which holds them until the new session is up)',
+    spec: 'digest §1.1 Traffic allowed before initialization; rules 23, 24',
+    doc: 'only ping while the handshake is in flight; a second initialize is refused; a client request that may wait is held in the ledger until operating',
     apply(state, event) {
-      if (state.discovering === true) {
-        // Modern era: discovery may be retried at another version (-32022); nothing else goes out yet.
-        if (event.method === DISCOVER) return step(state, accept);
-        if (event.method === INITIALIZE) return step(state, refuse('server/discover is in flight; initialize follows only if the server turns out to be legacy'));
-        if (event.waitForOperating === true) return step(state, hold);
-        return step(state, refuse(`Cannot send ${event.method} while discovering the server`));
-      }
-      const resuming = state.resuming;
-      if (resuming !== undefined) {
-        if (event.method === PING) return step(state, accept);
-        if (event.method !== INITIALIZE) return step(state, state.config.role === 'client' && event.waitForOperating === true ? hold : accept);
-        if (resuming.initializeSent) return step(state, refuse('initialize is already in flight'));
-        return step({ ...state, resuming: { ...resuming, initializeSent: true } }, accept);
-      }
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE) return step(state, refuse('initialize is already in flight'));
       if (state.config.role === 'client' && event.waitForOperating === true) return step(state, hold);
@@ -154,18 +140,15 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
       if (event.method === PING) return step(state, accept);
       if (event.method === INITIALIZE) return step(state, rejectInbound('initialize is already in progress'));
       if (state.config.role === 'server') return step(state, defer);
-      if (state.resuming !== undefined) return step(state, accept); // the old session's traffic still arrives
       return step(state, rejectInbound(`Received ${event.method} before initialization completed`));
     },
   },
   outboundNotification: {
     to: [],
-    spec: 'MCP 2025-11-25 basic/lifecycle, MCP 2025-11-25 basic/utilities/cancellation (initialize is never cancelled); MCP 2025-11-25 basic/utilities/cancellation',
-    doc: 'server may log; the client never cancels initialize; nothing else yet (resuming: the session\'s notifications, held by the transport)',
+    spec: 'digest §1.1, §2.2 (initialize is never cancelled); rule 25',
+    doc: 'server may log; the client never cancels initialize; nothing else yet',
     apply(state, event) {
       if (state.config.role === 'server' && event.method === LOG_MESSAGE) return step(state, accept);
-      if (state.resuming !== undefined && event.method !== INITIALIZED_NOTIFICATION) return step(state, accept);
-      if (state.discovering === true && event.method === CANCELLED) return step(state, accept); // server/discover may be cancelled
       if (event.method === CANCELLED) return step(state, refuse('initialize cannot be cancelled'));
       return step(state, refuse(`Cannot send ${event.method} while initializing`));
     },
@@ -176,20 +159,15 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
     doc: 'server: held back until initialize is answered (so an early initialized is never lost); client accepts log and progress; others are dropped',
     apply(state, event) {
       if (state.config.role === 'server') return step(state, defer);
-      if (state.resuming !== undefined) return step(state, accept);
-      if (state.config.role === 'client' && (event.method === LOG_MESSAGE || event.method === PROGRESS)) {
-        return step(state, accept);
-      }
+      if (event.method === LOG_MESSAGE || event.method === PROGRESS) return step(state, accept);
       return step(state, drop(`${event.method} while initializing`));
     },
   },
   initializeSucceeded: {
-    to: ['initialized', 'shuttingDown'],
-    spec: 'MCP 2025-11-25 basic/lifecycle §Version Negotiation, MCP 2025-11-25 basic/lifecycle §Initialization; MCP 2025-11-25 basic/transports §Streamable HTTP Sessions',
-    doc: 'version agreed: client then sends notifications/initialized; server has sent its InitializeResult and handles what arrived meanwhile. Resuming: a new version or a lost capability ends the session (sessionChanged)',
+    to: ['initialized'],
+    spec: 'digest §1.1 Version negotiation; rules 19–22',
+    doc: 'version agreed: client then sends notifications/initialized; server has sent its InitializeResult and handles what arrived meanwhile',
     apply(state, event) {
-      const change = state.resuming === undefined ? undefined : sessionChange(state.resuming, event.version, event.peer);
-      if (change !== undefined) return beginShutdown(state, 'sessionChanged', change);
       const next: StateOf<'initialized'> = { kind: 'initialized', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer };
       const effects: ConnectionEffect[] = [{ type: 'negotiated', version: event.version }];
       if (state.config.role === 'client') effects.push({ type: 'sendInitialized' });
@@ -220,34 +198,12 @@ export const INITIALIZING: ConnectionTable['initializing'] = {
   },
   sessionExpired: {
     to: [],
-    spec: 'MCP 2025-11-25 basic/transports §Session Management',
-    doc: 'a handshake is already in flight: ignored',
+    spec: 'MCP 2025-11-25 Transports §Session Management (a session id is issued with the InitializeResult)',
+    doc: 'no session yet, the first handshake is in flight: ignored',
     apply: (state) => step(state, ignore('initialize in flight')),
   },
-  discovered: {
-    to: ['operating'],
-    spec: 'MCP 2026-07-28 basic/index §Statelessness, MCP 2026-07-28 basic/versioning, MCP 2026-07-28 server/discover (no handshake: version and server capabilities known = operating)',
-    doc: 'client, modern era: server/discover answered at a mutual version; operating at once, held calls go out',
-    apply(state, event) {
-      if (state.discovering !== true) return step(state, ignore('no discovery in flight'));
-      return step(
-        { kind: 'operating', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer },
-        { type: 'negotiated', version: event.version },
-        { type: 'releaseOutbound' },
-      );
-    },
-  },
-  discoveryFailed: {
-    to: ['uninitialized', 'shuttingDown'],
-    spec: 'MCP 2026-07-28 basic/versioning §Backward Compatibility (a legacy server: initialize next; a modern error: no fallback), MCP 2026-07-28 basic/versioning §Protocol Version Negotiation',
-    doc: 'client, modern era: a legacy server goes back to uninitialized for the initialize handshake (held calls keep waiting); otherwise the connection ends',
-    apply(state, event) {
-      if (state.discovering !== true) return step(state, ignore('no discovery in flight'));
-      if (event.fallBack) return step({ kind: 'uninitialized', config: state.config });
-      return beginShutdown(state, event.reason, event.error);
-    },
-  },
-  ...liveClosingRows<'initializing'>(),
+  ...discoveryIgnoredRows<'handshaking'>('no discovery in flight'),
+  ...liveClosingRows<'handshaking'>(),
 };
 
 export const INITIALIZED: ConnectionTable['initialized'] = {
@@ -277,13 +233,14 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
   },
   outboundNotification: {
     to: ['operating'],
-    spec: 'MCP 2025-11-25 basic/lifecycle (client MUST send notifications/initialized); MCP 2025-11-25 basic/lifecycle §Initialization',
-    doc: 'client: sending notifications/initialized enters operating; server may only log before it arrives',
+    spec: 'digest §1.1 (client MUST send notifications/initialized); rule 22',
+    doc: 'client: sending notifications/initialized enters operating (a notification that may wait is held until then); server may only log before it arrives',
     apply(state, event) {
       if (state.config.role === 'client') {
         if (event.method === INITIALIZED_NOTIFICATION) {
           return step({ kind: 'operating', config: state.config, version: state.version, revision: state.revision, peer: state.peer }, accept, { type: 'releaseOutbound' });
         }
+        if (event.waitForOperating === true) return step(state, hold);
         return step(state, refuse(`Cannot send ${event.method} before notifications/initialized`));
       }
       if (event.method === LOG_MESSAGE || event.method === PROGRESS || event.method === CANCELLED) return step(state, accept);
@@ -330,39 +287,3 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
   ...discoveryIgnoredRows<'initialized'>('a handshake already agreed'),
   ...liveClosingRows<'initialized'>(),
 };
-
-/**
- * What a resumed session may not change (MCP 2025-11-25 basic/transports §Streamable HTTP: after a
- * 404 the client starts a new
- * session; continuing the old one is sound only if the server agrees with it): the protocol
- * version, and every capability the old server declared (its top-level entries and their
- * flags such as `resources.subscribe`). Undefined when the new handshake agrees.
- */
-export function sessionChange(previous: { readonly version: string; readonly peer: PeerInfo }, version: string, peer: PeerInfo): SessionChangedError | undefined {
-  const before = { version: previous.version, capabilities: previous.peer.capabilities };
-  const after = { version, capabilities: peer.capabilities };
-  if (version !== previous.version) {
-    return new SessionChangedError(`The server forgot the session and now speaks protocol version ${version} instead of ${previous.version}`, before, after);
-  }
-  const lost = lostCapabilities(previous.peer.capabilities, peer.capabilities);
-  if (lost.length === 0) return undefined;
-  return new SessionChangedError(`The server forgot the session and no longer declares ${lost.join(', ')}`, before, after);
-}
-
-function lostCapabilities(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): string[] {
-  const lost: string[] = [];
-  for (const [name, value] of Object.entries(before)) {
-    if (value === undefined || value === null || value === false) continue;
-    // Own members only: a server that declared `constructor` and no longer does has lost it.
-    const now = Object.hasOwn(after, name) ? after[name] : undefined;
-    if (now === undefined || now === null || now === false) {
-      lost.push(name);
-      continue;
-    }
-    if (typeof value !== 'object' || typeof now !== 'object') continue;
-    for (const [flag, on] of Object.entries(value)) {
-      if (on === true && !(Object.hasOwn(now, flag) && (now as Record<string, unknown>)[flag] === true)) lost.push(`${name}.${flag}`);
-    }
-  }
-  return lost;
-}

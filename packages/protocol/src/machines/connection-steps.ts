@@ -10,20 +10,25 @@ import type {
   ConnectionEffect,
   ConnectionEvent,
   ConnectionEventType,
+  ConnectionStage,
   ConnectionState,
   ConnectionStateKind,
   ConnectionStep,
   ConnectionConfig,
+  InitializingPhase,
 } from './connection-types.js';
 
-export type StateOf<K extends ConnectionStateKind> = Extract<ConnectionState, { kind: K }>;
+/** The state variant of a stage: a kind's state, or the Initializing variant of a phase. */
+export type StateOf<S extends ConnectionStage | ConnectionStateKind> = S extends InitializingPhase
+  ? Extract<ConnectionState, { kind: 'initializing'; phase: S }>
+  : Extract<ConnectionState, { kind: S }>;
 export type EventOf<T extends ConnectionEventType> = Extract<ConnectionEvent, { type: T }>;
 
 /** One row of the transition table. */
-export interface ConnectionTransitionRow<K extends ConnectionStateKind, T extends ConnectionEventType> {
-  /** States this row can lead to (for diagrams and docs). */
-  readonly to: readonly ConnectionStateKind[];
-  /** The public spec section (revision and page) or the design doc the row implements. */
+export interface ConnectionTransitionRow<K extends ConnectionStage, T extends ConnectionEventType> {
+  /** Stages this row can lead to (for diagrams and docs). */
+  readonly to: readonly ConnectionStage[];
+  /** The spec section or design rule the row implements. */
   readonly spec: string;
   /** One-line description. */
   readonly doc: string;
@@ -31,9 +36,9 @@ export interface ConnectionTransitionRow<K extends ConnectionStateKind, T extend
   readonly apply: (state: StateOf<K>, event: EventOf<T>) => ConnectionStep;
 }
 
-/** The connection machine as data: one row per (state, event) pair, every pair present. */
+/** The connection machine as data: one row per (stage, event) pair, every pair present. */
 export type ConnectionTable = {
-  readonly [K in ConnectionStateKind]: { readonly [T in ConnectionEventType]: ConnectionTransitionRow<K, T> };
+  readonly [K in ConnectionStage]: { readonly [T in ConnectionEventType]: ConnectionTransitionRow<K, T> };
 };
 
 export const PING = 'ping';
@@ -121,10 +126,10 @@ export function terminateNow(state: ConnectionState, reason: CloseReason): Conne
 // Gate rules, per state. Each returns the step for one message.
 // ---------------------------------------------------------------------------------------
 
-export const LIVE_TO_SHUTDOWN: readonly ConnectionStateKind[] = ['shuttingDown'];
+export const LIVE_TO_SHUTDOWN: readonly ConnectionStage[] = ['shuttingDown'];
 
 /** Rows shared by every live state (uninitialized … operating) for closing events. */
-export function liveClosingRows<K extends 'uninitialized' | 'initializing' | 'initialized' | 'operating'>() {
+export function liveClosingRows<K extends Exclude<ConnectionStage, 'shuttingDown' | 'terminated'>>() {
   return {
     closeRequested: {
       to: LIVE_TO_SHUTDOWN,
@@ -133,8 +138,8 @@ export function liveClosingRows<K extends 'uninitialized' | 'initializing' | 'in
       apply: (state: StateOf<K>) => beginShutdown(state, 'closed'),
     },
     terminateRequested: {
-      to: ['terminated'] as readonly ConnectionStateKind[],
-      spec: 'close is idempotent',
+      to: ['terminated'] as readonly ConnectionStage[],
+      spec: 'style §11',
       doc: 'terminate(): settle everything and close the transport forcefully',
       apply: (state: StateOf<K>) => terminateNow(state, 'terminated'),
     },
@@ -151,14 +156,14 @@ export function liveClosingRows<K extends 'uninitialized' | 'initializing' | 'in
       apply: (state: StateOf<K>, event: EventOf<'fatalError'>) => beginShutdown(state, 'fatalError', event.error),
     },
     drained: {
-      to: [] as readonly ConnectionStateKind[],
-      spec: 'docs/guide/lifecycle.md',
+      to: [] as readonly ConnectionStage[],
+      spec: 'architecture §3',
       doc: 'drained only means something while shutting down',
       apply: (state: StateOf<K>) => step(state, ignore('not shutting down')),
     },
     closeDeadlineExpired: {
-      to: [] as readonly ConnectionStateKind[],
-      spec: 'docs/guide/lifecycle.md',
+      to: [] as readonly ConnectionStage[],
+      spec: 'architecture §3',
       doc: 'a stale deadline timer: ignored',
       apply: (state: StateOf<K>) => step(state, ignore('not shutting down')),
     },
@@ -166,37 +171,13 @@ export function liveClosingRows<K extends 'uninitialized' | 'initializing' | 'in
 }
 
 /**
- * Client, Initialized or Operating: the server forgot the session. The handshake runs again
- * (`reinitialize`) to continue it, remembering what the session had so the new answer can be
- * checked against it.
- */
-export function resumeAfterExpiry(state: StateOf<'initialized'> | StateOf<'operating'>): ConnectionStep {
-  if (state.config.role !== 'client') return step(state, ignore('only a client resumes a session'));
-  return step(
-    { kind: 'initializing', config: state.config, resuming: { version: state.version, peer: state.peer, initializeSent: false } },
-    { type: 'reinitialize' },
-  );
-}
-
-/** The `sessionExpired` row of Initialized and Operating. */
-export function sessionExpiredRow<K extends 'initialized' | 'operating'>() {
-  return {
-    to: ['initializing'] as readonly ConnectionStateKind[],
-    spec: 'MCP 2025-11-25 basic/transports §Session Management (404: start a new session with initialize)',
-    doc: 'client: the server forgot the session; run the handshake again to continue it (server: ignored)',
-    apply: (state: StateOf<K>) => resumeAfterExpiry(state),
-  };
-}
-
-
-/**
- * The rows of the two modern-era discovery events in every state but Initializing: only a
+ * The rows of the two modern-era discovery events in every stage but `discovering`: only a
  * discovery in flight can be answered, so anywhere else they mean nothing.
  */
-export function discoveryIgnoredRows<K extends ConnectionStateKind>(why: string) {
+export function discoveryIgnoredRows<K extends ConnectionStage>(why: string) {
   const row = {
-    to: [] as readonly ConnectionStateKind[],
-    spec: 'MCP 2026-07-28 basic/versioning §Backward Compatibility, MCP 2026-07-28 server/discover',
+    to: [] as readonly ConnectionStage[],
+    spec: 'digest §5.4, §6.4',
     doc: `no discovery in flight: ignored (${why})`,
     apply: (state: StateOf<K>) => step(state, ignore(why)),
   };

@@ -1,8 +1,11 @@
 /**
  * Types of the connection state machine (both eras): its states, the events fed to it,
  * and the effects it asks the session runner to perform. States are a discriminated union
- * whose variants carry only the data valid in them. The modern era (2026-07-28) has no
- * handshake; a client spends Initializing in discovery (`server/discover`) instead.
+ * whose variants carry only the data valid in them. Initializing has three phases, each a
+ * variant of its own with its own rows: `handshaking` (the `initialize` handshake, MCP
+ * 2025-11-25 Lifecycle §Initialization), `resuming` (client: the server forgot the HTTP session
+ * and a new handshake continues it, MCP 2025-11-25 Transports §Session Management) and
+ * `discovering` (client, 2026-07-28: `server/discover` instead of a handshake).
  */
 
 import type { Revision } from '../revisions/types.js';
@@ -41,30 +44,39 @@ export type CloseReason =
   | 'transportError'
   | 'versionMismatch'
   | 'sessionChanged'
+  | 'sessionExpired'
   | 'initializeFailed'
   | 'fatalError'
   | 'terminated'
   | 'closeTimeout';
 
-/** A connection's state: one of the six kinds, with the data that state holds (negotiated version, pending close, termination reason, …). */
+/** The three phases of Initializing, each a variant of its own (see the file header). */
+export type InitializingPhase = 'handshaking' | 'resuming' | 'discovering';
+
+/** A connection's state: one of the six kinds (Initializing in one of its three phases), with the data that state holds. */
 export type ConnectionState =
   | { readonly kind: 'uninitialized'; readonly config: ConnectionConfig }
+  /** Either role: `initialize` is in flight (client: sent; server: being answered). */
+  | { readonly kind: 'initializing'; readonly phase: 'handshaking'; readonly config: ConnectionConfig }
+  /**
+   * Client: the server forgot the session (HTTP 404) and a new handshake continues it. It must
+   * agree with what the session had (`version`, `peer`); `initializeSent` is set once the
+   * machine's own `initialize` has gone out. Everything else waits in the ledger meanwhile.
+   */
   | {
       readonly kind: 'initializing';
+      readonly phase: 'resuming';
       readonly config: ConnectionConfig;
-      /**
-       * Client: the server forgot the session and this handshake continues it. The new
-       * handshake must agree with what the session had; `initializeSent` is set once the
-       * machine's own `initialize` has gone out.
-       */
-      readonly resuming?: { readonly version: string; readonly peer: PeerInfo; readonly initializeSent: boolean };
-      /**
-       * Client, modern era: `server/discover` is in flight (no handshake). The answer moves the
-       * connection straight to Operating (`discovered`); a legacy server sends it back to
-       * Uninitialized for the `initialize` handshake (`discoveryFailed` with `fallBack`).
-       */
-      readonly discovering?: true;
+      readonly version: string;
+      readonly peer: PeerInfo;
+      readonly initializeSent: boolean;
     }
+  /**
+   * Client, modern era: `server/discover` is in flight (no handshake). The answer moves the
+   * connection straight to Operating (`discovered`); a legacy server sends it back to
+   * Uninitialized for the `initialize` handshake (`discoveryFailed` with `fallBack`).
+   */
+  | { readonly kind: 'initializing'; readonly phase: 'discovering'; readonly config: ConnectionConfig }
   /**
    * `revision`: the revision in force, that of `version` (`revisionFor`): what the session
    * validates messages against. In the stateless era each request names its own version, and
@@ -82,6 +94,34 @@ export type ConnectionState =
 
 /** The six connection states by name. */
 export type ConnectionStateKind = ConnectionState['kind'];
+
+/**
+ * What the transition table is keyed by: a state's kind, or Initializing's phase (each phase
+ * has its own rows).
+ */
+export type ConnectionStage = Exclude<ConnectionStateKind, 'initializing'> | InitializingPhase;
+
+/** Every {@link ConnectionStage}, in lifecycle order. */
+export const CONNECTION_STAGES: readonly ConnectionStage[] = Object.freeze([
+  'uninitialized',
+  'handshaking',
+  'resuming',
+  'discovering',
+  'initialized',
+  'operating',
+  'shuttingDown',
+  'terminated',
+]);
+
+/** The stage a state is in: its kind, or its phase while Initializing. */
+export function stageOf(state: ConnectionState): ConnectionStage {
+  return state.kind === 'initializing' ? state.phase : state.kind;
+}
+
+/** The kind of state a stage belongs to (the three phases are Initializing). */
+export function kindOfStage(stage: ConnectionStage): ConnectionStateKind {
+  return stage === 'handshaking' || stage === 'resuming' || stage === 'discovering' ? 'initializing' : stage;
+}
 
 /** Every {@link ConnectionStateKind}, in lifecycle order. */
 export const CONNECTION_STATE_KINDS: readonly ConnectionStateKind[] = Object.freeze([
@@ -108,8 +148,12 @@ export type ConnectionEvent =
    * §_meta), if any.
    */
   | { readonly type: 'inboundRequest'; readonly method: string; readonly declaredVersion?: string }
-  /** This side wants to send a notification (gate). `notifications/initialized` completes the client handshake. */
-  | { readonly type: 'outboundNotification'; readonly method: string }
+  /**
+   * This side wants to send a notification (gate). `notifications/initialized` completes the
+   * client handshake. `waitForOperating`: the notification may wait in the ledger until
+   * Operating (one the transport bounced because the server forgot the session).
+   */
+  | { readonly type: 'outboundNotification'; readonly method: string; readonly waitForOperating?: boolean }
   /** A notification arrived (gate). `notifications/initialized` completes the server handshake. */
   | { readonly type: 'inboundNotification'; readonly method: string }
   /** Client: an acceptable InitializeResult arrived. Server: the InitializeResult was sent. */
@@ -142,9 +186,11 @@ export type ConnectionEvent =
   | { readonly type: 'sessionAdopted'; readonly version: string; readonly peer: PeerInfo }
   /**
    * Client: the transport reports that the peer forgot the session (Streamable HTTP 404 for
-   * the session id). The handshake runs again to continue it.
+   * the session id). The handshake runs again to continue it, unless the forgotten session
+   * was itself a `replacement` for an expired one that `answered` no request: then the server
+   * cannot keep a session and the connection fails (a second 404 after the replacement).
    */
-  | { readonly type: 'sessionExpired' }
+  | { readonly type: 'sessionExpired'; readonly replacement: boolean; readonly answered: boolean }
   /** `close()` was called (graceful). */
   | { readonly type: 'closeRequested' }
   /** `terminate()` was called (forceful). */
@@ -199,9 +245,9 @@ export type ConnectionEffect =
   | { readonly type: 'deferInbound' }
   /** Handle the held-back inbound messages now, in arrival order (after the initialize reply went out). */
   | { readonly type: 'replayDeferred' }
-  /** Gate held an outbound request back: it waits in the ledger until the connection is Operating. */
+  /** Gate held an outbound message (request or notification) back: it waits in the ledger until the connection is Operating. */
   | { readonly type: 'holdOutbound' }
-  /** Client, now Operating: send the requests held back, once `notifications/initialized` has gone out. */
+  /** Client, now Operating: send the messages held back, in order, once `notifications/initialized` has gone out. */
   | { readonly type: 'releaseOutbound' }
   /** Client: send `notifications/initialized` now. */
   | { readonly type: 'sendInitialized' }

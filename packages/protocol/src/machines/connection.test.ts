@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { CONNECTION_TABLE, initialConnectionState, transition } from './connection.js';
 import {
   CONNECTION_EVENT_TYPES,
+  CONNECTION_STAGES,
   CONNECTION_STATE_KINDS,
+  kindOfStage,
+  stageOf,
   type ConnectionConfig,
   type ConnectionEvent,
   type ConnectionEventType,
+  type ConnectionStage,
   type ConnectionState,
   type ConnectionStateKind,
   type PeerInfo,
@@ -18,11 +22,15 @@ const client: ConnectionConfig = { role: 'client', strictInitialized: false };
 const server: ConnectionConfig = { role: 'server', strictInitialized: false };
 const strictServer: ConnectionConfig = { role: 'server', strictInitialized: true };
 
-function stateOf(kind: ConnectionStateKind, config: ConnectionConfig): ConnectionState {
+function stateOf(kind: ConnectionStage, config: ConnectionConfig): ConnectionState {
   switch (kind) {
     case 'uninitialized':
-    case 'initializing':
       return { kind, config };
+    case 'handshaking':
+    case 'discovering':
+      return { kind: 'initializing', phase: kind, config };
+    case 'resuming':
+      return { kind: 'initializing', phase: kind, config, version: '2025-11-25', peer, initializeSent: true };
     case 'initialized':
     case 'operating':
       return { kind, config, version: '2025-11-25', revision: revisionFor('2025-11-25'), peer };
@@ -54,9 +62,10 @@ function sampleEvent(type: ConnectionEventType): ConnectionEvent {
       return { type, initiator: 'remote' };
     case 'fatalError':
       return { type, error: new Error('fatal') };
+    case 'sessionExpired':
+      return { type, replacement: false, answered: true };
     case 'closeRequested':
     case 'terminateRequested':
-    case 'sessionExpired':
     case 'drained':
     case 'closeDeadlineExpired':
       return { type };
@@ -80,19 +89,25 @@ describe('CONNECTION_TABLE', () => {
     expect(Object.isFrozen(CONNECTION_TABLE.operating.closeRequested)).toBe(true);
   });
 
-  describe.each(CONNECTION_STATE_KINDS)('state %s', (kind) => {
+  describe.each(CONNECTION_STAGES)('stage %s', (stage) => {
     it.each(CONNECTION_EVENT_TYPES)('handles event %s for both roles with a row whose targets include the result', (type) => {
-      const row = CONNECTION_TABLE[kind][type];
-      expect(row, `${kind} × ${type}`).toBeDefined();
+      const row = CONNECTION_TABLE[stage][type];
+      expect(row, `${stage} × ${type}`).toBeDefined();
       expect(row.spec.length).toBeGreaterThan(0);
       expect(row.doc.length).toBeGreaterThan(0);
       for (const config of [client, server, strictServer]) {
-        const { state, effects } = transition(stateOf(kind, config), sampleEvent(type));
+        const { state, effects } = transition(stateOf(stage, config), sampleEvent(type));
         expect(CONNECTION_STATE_KINDS).toContain(state.kind);
+        expect(kindOfStage(stageOf(state))).toBe(state.kind);
         expect(Array.isArray(effects)).toBe(true);
-        if (state.kind !== kind) expect(row.to, `${kind} × ${type} → ${state.kind}`).toContain(state.kind);
+        if (stageOf(state) !== stage) expect(row.to, `${stage} × ${type} → ${stageOf(state)}`).toContain(stageOf(state));
       }
     });
+  });
+
+  it('has exactly one row set per stage: the six kinds, Initializing split into its three phases', () => {
+    expect(Object.keys(CONNECTION_TABLE).sort()).toEqual([...CONNECTION_STAGES].sort());
+    expect(CONNECTION_STAGES.map(kindOfStage).filter((kind) => kind === 'initializing')).toHaveLength(3);
   });
 });
 
@@ -100,8 +115,8 @@ describe('transition', () => {
   describe('#discovery (modern era, client)', () => {
     const discovering = (): ConnectionState => transition(initialConnectionState(client), { type: 'outboundRequest', method: 'server/discover' }).state;
 
-    it('spends Initializing in discovery and goes straight to Operating when server/discover answers (MCP 2026-07-28 server/discover)', () => {
-      expect(discovering()).toMatchObject({ kind: 'initializing', discovering: true });
+    it('spends Initializing in discovery and goes straight to Operating when server/discover answers (digest §6.4)', () => {
+      expect(discovering()).toMatchObject({ kind: 'initializing', phase: 'discovering' });
       const done = transition(discovering(), { type: 'discovered', version: '2026-07-28', peer });
       expect(done.state).toMatchObject({ kind: 'operating', version: '2026-07-28', peer });
       expect(done.effects).toEqual([{ type: 'negotiated', version: '2026-07-28' }, { type: 'releaseOutbound' }]);
@@ -167,8 +182,8 @@ describe('transition', () => {
       expect(step.effects).toEqual([{ type: 'rejectInbound', code: -32600, message: expect.stringContaining('before initialization') as string }]);
     });
 
-    it('answers ping in every live state', () => {
-      for (const kind of ['uninitialized', 'initializing', 'initialized', 'operating'] as const) {
+    it('answers ping in every live state (rule 50)', () => {
+      for (const kind of ['uninitialized', 'handshaking', 'initialized', 'operating'] as const) {
         for (const config of [client, server]) {
           expect(effectTypes(stateOf(kind, config), { type: 'inboundRequest', method: 'ping' })).toEqual(['accept']);
           expect(effectTypes(stateOf(kind, config), { type: 'outboundRequest', method: 'ping' })).toEqual(['accept']);
@@ -184,14 +199,14 @@ describe('transition', () => {
       expect(effectTypes(stateOf('uninitialized', server), { type: 'outboundNotification', method: 'notifications/message' })).toEqual(['accept']);
     });
 
-    it('keeps the client to ping before the initialize response', () => {
-      const waiting = stateOf('initializing', client);
+    it('keeps the client to ping before the initialize response (rule 23)', () => {
+      const waiting = stateOf('handshaking', client);
       expect(effectTypes(waiting, { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
       expect(effectTypes(stateOf('uninitialized', client), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
     });
 
-    it('never lets a client cancel initialize', () => {
-      expect(transition(stateOf('initializing', client), { type: 'outboundNotification', method: 'notifications/cancelled' }).effects[0]).toMatchObject({
+    it('never lets a client cancel initialize (rule 25)', () => {
+      expect(transition(stateOf('handshaking', client), { type: 'outboundNotification', method: 'notifications/cancelled' }).effects[0]).toMatchObject({
         type: 'refuseOutbound',
         message: 'initialize cannot be cancelled',
       });
@@ -204,62 +219,17 @@ describe('transition', () => {
     });
 
     it('holds back what arrives while the server answers initialize, and replays it once answered (arrival order)', () => {
-      const answering = stateOf('initializing', strictServer);
+      const answering = stateOf('handshaking', strictServer);
       expect(effectTypes(answering, { type: 'inboundNotification', method: 'notifications/initialized' })).toEqual(['deferInbound']);
       expect(effectTypes(answering, { type: 'inboundRequest', method: 'tools/list' })).toEqual(['deferInbound']);
       expect(effectTypes(answering, { type: 'inboundRequest', method: 'ping' })).toEqual(['accept']);
       expect(effectTypes(answering, { type: 'initializeSucceeded', version: '2025-11-25', peer })).toEqual(['negotiated', 'replayDeferred']);
       expect(effectTypes(answering, { type: 'initializeFailed', reason: 'initializeFailed', error: new Error('x') })).toEqual(['replayDeferred']);
-      expect(effectTypes(stateOf('initializing', client), { type: 'inboundRequest', method: 'roots/list' })).toEqual(['rejectInbound']);
-    });
-
-    describe('a session the server forgot (sessionExpired)', () => {
-      const resumed = (): ConnectionState => transition(stateOf('operating', client), { type: 'sessionExpired' }).state;
-
-      it('runs the handshake again from Operating or Initialized, remembering the session', () => {
-        for (const kind of ['operating', 'initialized'] as const) {
-          const step = transition(stateOf(kind, client), { type: 'sessionExpired' });
-          expect(step.state).toMatchObject({ kind: 'initializing', resuming: { version: '2025-11-25', peer, initializeSent: false } });
-          expect(step.effects).toEqual([{ type: 'reinitialize' }]);
-        }
-        expect(effectTypes(stateOf('operating', server), { type: 'sessionExpired' })).toEqual(['ignore']);
-        expect(effectTypes(stateOf('uninitialized', client), { type: 'sessionExpired' })).toEqual(['ignore']);
-      });
-
-      it('lets its own initialize out once, and the session\'s requests (held by the transport, or in the ledger with waitForOperating) and notifications', () => {
-        const first = transition(resumed(), { type: 'outboundRequest', method: 'initialize' });
-        expect(first.effects).toEqual([{ type: 'accept' }]);
-        expect(first.state).toMatchObject({ resuming: { initializeSent: true } });
-        expect(effectTypes(first.state, { type: 'outboundRequest', method: 'initialize' })).toEqual(['refuseOutbound']);
-        expect(effectTypes(first.state, { type: 'outboundRequest', method: 'tools/call' })).toEqual(['accept']);
-        expect(effectTypes(first.state, { type: 'outboundRequest', method: 'tools/call', waitForOperating: true })).toEqual(['holdOutbound']);
-        expect(effectTypes(first.state, { type: 'outboundRequest', method: 'ping', waitForOperating: true })).toEqual(['accept']);
-        expect(effectTypes(first.state, { type: 'outboundNotification', method: 'notifications/cancelled' })).toEqual(['accept']);
-        expect(effectTypes(first.state, { type: 'outboundNotification', method: 'notifications/initialized' })).toEqual(['refuseOutbound']);
-        expect(effectTypes(first.state, { type: 'inboundNotification', method: 'notifications/tools/list_changed' })).toEqual(['accept']);
-      });
-
-      it('continues the session when the new handshake agrees', () => {
-        const step = transition(resumed(), { type: 'initializeSucceeded', version: '2025-11-25', peer });
-        expect(step.state).toMatchObject({ kind: 'initialized', version: '2025-11-25' });
-        expect(step.effects).toEqual([{ type: 'negotiated', version: '2025-11-25' }, { type: 'sendInitialized' }]);
-      });
-
-      it('ends the session with SessionChangedError on a new version or a lost capability, never a silent switch', () => {
-        const moved = transition(resumed(), { type: 'initializeSucceeded', version: '2025-06-18', peer });
-        expect(moved.state).toMatchObject({ kind: 'shuttingDown', reason: 'sessionChanged', error: { code: 'SESSION_CHANGED', category: 'interrupted' } });
-        expect(moved.state.kind === 'shuttingDown' && moved.state.error?.message).toContain('2025-06-18 instead of 2025-11-25');
-        const rich = { ...peer, capabilities: { tools: { listChanged: true }, resources: { subscribe: true } } };
-        const fromRich = transition({ kind: 'operating', config: client, version: '2025-11-25', revision: revisionFor('2025-11-25'), peer: rich }, { type: 'sessionExpired' }).state;
-        const poorer = transition(fromRich, { type: 'initializeSucceeded', version: '2025-11-25', peer: { ...peer, capabilities: { tools: {} } } });
-        expect(poorer.state.kind === 'shuttingDown' && poorer.state.error?.message).toContain('no longer declares tools.listChanged, resources');
-        const richer = transition(fromRich, { type: 'initializeSucceeded', version: '2025-11-25', peer: { ...peer, capabilities: { ...rich.capabilities, prompts: {} } } });
-        expect(richer.state.kind).toBe('initialized');
-      });
+      expect(effectTypes(stateOf('handshaking', client), { type: 'inboundRequest', method: 'roots/list' })).toEqual(['rejectInbound']);
     });
 
     it('holds a client request that may wait until Operating, and releases the held ones there', () => {
-      for (const kind of ['uninitialized', 'initializing', 'initialized'] as const) {
+      for (const kind of ['uninitialized', 'handshaking', 'initialized'] as const) {
         expect(effectTypes(stateOf(kind, client), { type: 'outboundRequest', method: 'tools/list', waitForOperating: true })).toEqual(['holdOutbound']);
         expect(effectTypes(stateOf(kind, client), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
       }
@@ -276,13 +246,13 @@ describe('transition', () => {
     });
 
     it('rejects a second initialize in every later state', () => {
-      for (const kind of ['initializing', 'initialized', 'operating'] as const) {
+      for (const kind of ['handshaking', 'initialized', 'operating'] as const) {
         expect(transition(stateOf(kind, server), { type: 'inboundRequest', method: 'initialize' }).effects[0]).toMatchObject({ type: 'rejectInbound', code: -32600 });
       }
     });
 
-    it('disconnects a client whose initialize failed', () => {
-      const step = transition(stateOf('initializing', client), { type: 'initializeFailed', reason: 'versionMismatch', error: new Error('v') });
+    it('disconnects a client whose initialize failed (rule 21)', () => {
+      const step = transition(stateOf('handshaking', client), { type: 'initializeFailed', reason: 'versionMismatch', error: new Error('v') });
       expect(step.state).toMatchObject({ kind: 'shuttingDown', reason: 'versionMismatch' });
       expect(step.effects.map((e) => e.type)).toContain('closeTransport');
     });
@@ -300,13 +270,13 @@ describe('transition', () => {
       expect(step.state).toMatchObject({ kind: 'operating', version: '2025-06-18', peer });
       expect(step.effects).toEqual([{ type: 'negotiated', version: '2025-06-18' }]);
       expect(effectTypes(initialConnectionState(client), adopted)).toEqual(['ignore']);
-      for (const kind of ['initializing', 'initialized', 'operating', 'shuttingDown', 'terminated'] as const) {
+      for (const kind of ['handshaking', 'initialized', 'operating', 'shuttingDown', 'terminated'] as const) {
         expect(effectTypes(stateOf(kind, server), adopted)).toEqual(['ignore']);
       }
     });
 
     it('returns a server to uninitialized after a failed initialize', () => {
-      expect(kindAfter(stateOf('initializing', server), { type: 'initializeFailed', reason: 'initializeFailed', error: new Error('x') })).toBe('uninitialized');
+      expect(kindAfter(stateOf('handshaking', server), { type: 'initializeFailed', reason: 'initializeFailed', error: new Error('x') })).toBe('uninitialized');
     });
   });
 
@@ -358,10 +328,15 @@ describe('renderConnectionMermaid', () => {
   it('draws every state and the handshake edges from the table', () => {
     const diagram = renderConnectionMermaid();
     expect(diagram.startsWith('stateDiagram-v2')).toBe(true);
-    for (const label of ['Uninitialized', 'Initializing', 'Initialized', 'Operating', 'ShuttingDown', 'Terminated']) {
+    for (const label of ['Uninitialized', 'Initializing', 'Handshaking', 'Resuming', 'Discovering', 'Initialized', 'Operating', 'ShuttingDown', 'Terminated']) {
       expect(diagram).toContain(label);
     }
-    expect(diagram).toContain('Uninitialized --> Initializing: outboundRequest, inboundRequest');
+    expect(diagram).toContain('  state Initializing {\n    Handshaking\n    Resuming\n    Discovering\n  }');
+    expect(diagram).toContain('Uninitialized --> Handshaking: outboundRequest, inboundRequest');
+    expect(diagram).toContain('Uninitialized --> Discovering: outboundRequest');
+    expect(diagram).toContain('Operating --> Resuming: sessionExpired');
+    expect(diagram).toContain('Resuming --> Initialized: initializeSucceeded');
+    expect(diagram).toContain('Discovering --> Operating: discovered');
     expect(diagram).toContain('ShuttingDown --> Terminated');
   });
 });

@@ -1,14 +1,18 @@
 /**
  * The connection state machine of both eras as a pure function over a frozen table
- * (docs/guide/lifecycle.md). Legacy (2024-11-05 … 2025-11-25): the `initialize` handshake below.
- * Modern (2026-07-28), client: Initializing is discovery (`server/discover`), and its answer
- * leads straight to Operating (`discovered`), or back to Uninitialized for the handshake when
- * the server turns out to be legacy (`discoveryFailed` with `fallBack`):
+ * (architecture §3). Legacy (2024-11-05 … 2025-11-25): the `initialize` handshake below.
+ * Initializing has three phases, each a variant with rows of its own: `handshaking` (the
+ * `initialize` handshake), `resuming` (client: the server forgot the HTTP session and a new
+ * handshake continues it) and `discovering` (client, 2026-07-28: `server/discover`, whose
+ * answer leads straight to Operating, or back to Uninitialized for the handshake when the
+ * server turns out to be legacy):
  *
  * ```
- * uninitialized ──initialize──▶ initializing ──result──▶ initialized ──initialized──▶ operating
- *       │                            │                        │                         │
- *       └──────────── close / transport closed / fatal error ─┴─────────────────────────┘
+ * uninitialized ──initialize──▶ initializing(handshaking) ──result──▶ initialized ──initialized──▶ operating
+ *   │    └──server/discover──▶ initializing(discovering) ──discovered─────────────────────────────▲    │
+ *   │                                                 initializing(resuming) ◀──404 (sessionExpired)──┘
+ *   │                                                     └──result (same version, no capability lost)──▶ initialized
+ *   └──────────── close / transport closed / fatal error / 404 after replacement (any live state) ──┐
  *                                         ▼
  *                                  shuttingDown ──transport closed / drained / deadline──▶ terminated
  * ```
@@ -16,14 +20,17 @@
  * A server whose session another instance ran until it died adopts it (`sessionAdopted`, scale-out):
  * Uninitialized ──▶ Operating at the recorded version with the recorded client capabilities.
  *
- * Every state × event pair has a row: the target states (for diagrams), the spec section it
+ * Every stage (a state's kind, or Initializing's phase) × event pair has a row: the target stages (for diagrams), the spec section it
  * implements, and a pure `apply` returning the next state and the effects for the runner.
  * Message gating (which requests and notifications are legal in which state) lives here too,
  * so no role layer or transport decides lifecycle on its own. The rows of the states before
- * Operating are in `connection-handshake.ts`, the shared building blocks in `connection-steps.ts`.
+ * Operating are in `connection-handshake.ts`, `connection-resuming.ts` and
+ * `connection-discovering.ts`; the shared building blocks in `connection-steps.ts`.
  */
-import type { ConnectionEffect, ConnectionEvent, ConnectionEventType, ConnectionState, ConnectionStateKind, ConnectionStep, ConnectionConfig } from './connection-types.js';
-import { INITIALIZED, INITIALIZING, UNINITIALIZED } from './connection-handshake.js';
+import { stageOf, type ConnectionEffect, type ConnectionEvent, type ConnectionEventType, type ConnectionStage, type ConnectionState, type ConnectionStep, type ConnectionConfig } from './connection-types.js';
+import { HANDSHAKING, INITIALIZED, UNINITIALIZED } from './connection-handshake.js';
+import { DISCOVERING } from './connection-discovering.js';
+import { RESUMING, sessionExpiredRow } from './connection-resuming.js';
 import { modernInbound, modernOutbound } from './connection-modern.js';
 import {
   CANCELLED,
@@ -38,7 +45,6 @@ import {
   refuse,
   refuseClosed,
   rejectInbound,
-  sessionExpiredRow,
   step,
   terminateNow,
   terminated,
@@ -220,8 +226,8 @@ const SHUTTING_DOWN: ConnectionTable['shuttingDown'] = {
 
 function terminalRow<T extends ConnectionEventType>(doc: string, effect: (event: EventOf<T>) => ConnectionEffect) {
   return {
-    to: [] as readonly ConnectionStateKind[],
-    spec: 'docs/guide/lifecycle.md terminated (final)',
+    to: [] as readonly ConnectionStage[],
+    spec: 'architecture §3 Terminated (final)',
     doc,
     apply: (state: StateOf<'terminated'>, event: EventOf<T>) => step(state, effect(event)),
   };
@@ -247,10 +253,12 @@ const TERMINATED: ConnectionTable['terminated'] = {
   closeDeadlineExpired: terminalRow('final state: ignored', () => ignore('terminated')),
 };
 
-/** The transition table: every state × event pair. Frozen; render it, test it, inspect it. */
+/** The transition table: every stage × event pair. Frozen; render it, test it, inspect it. */
 export const CONNECTION_TABLE: ConnectionTable = deepFreeze({
   uninitialized: UNINITIALIZED,
-  initializing: INITIALIZING,
+  handshaking: HANDSHAKING,
+  resuming: RESUMING,
+  discovering: DISCOVERING,
   initialized: INITIALIZED,
   operating: OPERATING,
   shuttingDown: SHUTTING_DOWN,
@@ -271,11 +279,11 @@ function deepFreeze<T extends object>(value: T): T {
  * ```ts
  * const start = initialConnectionState({ role: 'client', strictInitialized: false });
  * const { state, effects } = transition(start, { type: 'outboundRequest', method: 'initialize' });
- * // state.kind === 'initializing', effects = [{ type: 'accept' }]
+ * // state.kind === 'initializing', state.phase === 'handshaking', effects = [{ type: 'accept' }]
  * ```
  */
 export function transition(state: ConnectionState, event: ConnectionEvent): ConnectionStep {
-  const row = CONNECTION_TABLE[state.kind][event.type] as ConnectionTransitionRow<ConnectionStateKind, ConnectionEventType>;
+  const row = CONNECTION_TABLE[stageOf(state)][event.type] as ConnectionTransitionRow<ConnectionStage, ConnectionEventType>;
   return row.apply(state, event);
 }
 

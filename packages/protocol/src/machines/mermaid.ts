@@ -4,23 +4,32 @@
  * so it cannot drift from the code.
  */
 import { CONNECTION_TABLE } from './connection.js';
-import { CONNECTION_EVENT_TYPES, CONNECTION_STATE_KINDS } from './connection-types.js';
+import { CONNECTION_EVENT_TYPES, CONNECTION_STAGES, type InitializingPhase } from './connection-types.js';
 import { REQUEST_EVENT_TYPES, REQUEST_STATE_KINDS, REQUEST_TABLE } from './request.js';
 import { TASK_EVENT_TYPES, TASK_STATUS_KINDS, TASK_TABLE } from './task.js';
 
 const LABELS: Readonly<Record<string, string>> = {
   uninitialized: 'Uninitialized',
-  initializing: 'Initializing',
+  handshaking: 'Handshaking',
+  resuming: 'Resuming',
+  discovering: 'Discovering',
   initialized: 'Initialized',
   operating: 'Operating',
   shuttingDown: 'ShuttingDown',
   terminated: 'Terminated',
 };
 
-/** A Mermaid `stateDiagram-v2` of the connection machine (one edge per state × event that moves). */
+const PHASES: readonly InitializingPhase[] = ['handshaking', 'resuming', 'discovering'];
+
+/**
+ * A Mermaid `stateDiagram-v2` of the connection machine (one edge per stage × event that
+ * moves); Initializing is a composite state holding its three phases.
+ */
 export function renderConnectionMermaid(): string {
-  const lines = ['stateDiagram-v2', '  [*] --> Uninitialized'];
-  for (const from of CONNECTION_STATE_KINDS) {
+  const lines = ['stateDiagram-v2', '  [*] --> Uninitialized', '  state Initializing {'];
+  for (const phase of PHASES) lines.push(`    ${LABELS[phase] ?? phase}`);
+  lines.push('  }');
+  for (const from of CONNECTION_STAGES) {
     const edges = new Map<string, string[]>();
     for (const event of CONNECTION_EVENT_TYPES) {
       const row = CONNECTION_TABLE[from][event];

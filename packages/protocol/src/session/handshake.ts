@@ -116,17 +116,17 @@ export async function answerInitialize(host: HandshakeHost, message: JsonRpcRequ
 }
 
 /**
- * Client, after the server forgot the session (the machine is Initializing with `resuming`):
+ * Client, after the server forgot the session (the machine is Initializing, phase `resuming`):
  * the first handshake's parameters go out again at the session's version, through the ledger,
  * and the answer is validated like the first one. The machine decides whether it may continue
  * the session; a failure has already ended it.
  */
 export async function repeatClientHandshake(host: HandshakeHost, state: ConnectionState, params: InitializeParams | undefined): Promise<void> {
-  if (state.kind !== 'initializing' || state.resuming === undefined) return;
+  if (state.kind !== 'initializing' || state.phase !== 'resuming') return;
   if (params === undefined) {
     host.dispatch({ type: 'fatalError', error: new ConnectionClosedError('The server forgot the session, and this session never ran a handshake it could repeat') });
     return;
   }
-  await runClientHandshake(host, params, state.resuming.version, {});
+  await runClientHandshake(host, params, state.version, {});
 }
 

@@ -3,16 +3,20 @@
  * (docs/guide/lifecycle.md). Records move only through {@link RequestLedger.move}, which applies the
  * pure request machine; an outbound request settles only in {@link RequestLedger.settle}, an
  * inbound one only in {@link RequestLedger.settleInbound}. A bounded memory of recently
- * settled outbound ids lets the runner drop late responses and progress silently. Progress tokens of task-augmented requests outlive their request until the
- * task is terminal (MCP 2025-11-25 basic/utilities/tasks); the ledger keeps them too ({@link
- * RequestLedger.retainProgress}).
+ * settled outbound ids lets the runner drop late responses and progress silently
+ * (lessons #11). Progress tokens of task-augmented requests outlive their request until the
+ * task is terminal (rule 49); the ledger keeps them too ({@link RequestLedger.retainProgress}).
+ * Outbound messages the connection machine held back (`holdOutbound`: made during a handshake,
+ * or while a forgotten session is being replaced) wait here too, in one queue, in order, until
+ * the machine releases them ({@link RequestLedger.hold}, {@link RequestLedger.takeHeld}).
  */
-import type { JsonObject, RequestId } from '../jsonrpc/messages.js';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest, RequestId } from '../jsonrpc/messages.js';
 import type { RequestInputRound } from '../observability/events.js';
 import type { TraceContext } from '../observability/trace-context.js';
 import { isSettled, requestTransition, type RequestEventType, type RequestStateKind } from '../machines/request.js';
 import type { CustomSchema } from './custom-methods.js';
 import type { Deadlines, DeadlineSlots } from './deadlines.js';
+import type { RequestOptions } from './options.js';
 
 interface RecordBase {
   readonly id: RequestId;
@@ -116,6 +120,28 @@ export type Settlement =
   | { readonly event: 'complete'; readonly result: JsonObject }
   | { readonly event: 'fail' | 'cancel' | 'expire' | 'abort'; readonly error: Error };
 
+/**
+ * An outbound message waiting until the connection is Operating. A request keeps its record
+ * (state `created`, or `dispatched` when the transport bounced it because the server forgot
+ * the session); `options` is absent when it was admitted already and only needs writing again.
+ * A notification settles its sender's promise when it is finally written.
+ */
+export type HeldMessage =
+  | {
+      readonly kind: 'request';
+      readonly record: OutboundRecord;
+      readonly message: JsonRpcRequest;
+      readonly options: RequestOptions | undefined;
+      readonly relatedRequestId: RequestId | undefined;
+    }
+  | {
+      readonly kind: 'notification';
+      readonly message: JsonRpcNotification;
+      readonly relatedRequestId: RequestId | undefined;
+      readonly resolve: () => void;
+      readonly reject: (error: Error) => void;
+    };
+
 export class RequestLedger {
   // Every map but `#inbound` is created on first use: a server session mostly never sends a
   // request, and an idle session holding its GET stream should not keep empty maps.
@@ -127,6 +153,8 @@ export class RequestLedger {
   /** Insertion order of `#recentlySettled`, a ring of `#memory` slots (oldest at `#oldest` once full). */
   #settledOrder: RequestId[] | undefined;
   #oldest = 0;
+  /** The one queue of held outbound messages (created on first use). */
+  #held: HeldMessage[] | undefined;
   readonly #memory: number;
   readonly #listener: LedgerListener;
   /** The outbound requests' timeouts and maximums, behind one timer. */
@@ -232,6 +260,28 @@ export class RequestLedger {
       record.controller?.abort(outcome.reason);
     }
     return true;
+  }
+
+  /** Holds an outbound message back until the machine releases the queue (`releaseOutbound`). */
+  hold(entry: HeldMessage): void {
+    (this.#held ??= []).push(entry);
+  }
+
+  /** True when `record` waits in the queue (it is not on the wire, so there is nothing to cancel there). */
+  isHeld(record: OutboundRecord): boolean {
+    return this.#held?.some((entry) => entry.kind === 'request' && entry.record === record) === true;
+  }
+
+  /** True while held messages wait. */
+  get holding(): boolean {
+    return this.#held !== undefined && this.#held.length > 0;
+  }
+
+  /** Empties the queue and returns what waited, in the order it was held. */
+  takeHeld(): HeldMessage[] {
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    return held;
   }
 
   /** Keeps delivering progress for `token` after its request returned a task, until {@link releaseTask}. */

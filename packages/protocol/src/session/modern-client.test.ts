@@ -70,7 +70,7 @@ describe('Session (modern era, client)', () => {
       const { session, peer, last, reply, events } = await setup();
       const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO });
       await flush();
-      expect(session.state).toMatchObject({ kind: 'initializing', discovering: true });
+      expect(session.state).toMatchObject({ kind: 'initializing', phase: 'discovering' });
       const discover = last('server/discover');
       expect(metaOf(discover)).toEqual({
         'io.modelcontextprotocol/protocolVersion': MODERN,

@@ -4,14 +4,15 @@
  * everything when the connection ends. Its parts: `outbound-timeouts.ts` (timeouts, paused
  * while the transport authorizes), `outbound-answers.ts` (what the peer answers) and
  * `outbound-rounds.ts` (Multi Round-Trip Requests). Every request is written in one place
- * (`#write`), which adds its `_meta` (`request-meta.ts`).
+ * (`#write`), which adds its `_meta` (`request-meta.ts`). A notification is written, held or
+ * sent again after a bounce by `sendNotification`, through the same ledger queue.
  */
-import { RequestCancelledError, RequestTimeoutError, TransportError, type ConnectionClosedError } from '../errors/errors.js';
-import { isJsonObject, type JsonObject, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from '../jsonrpc/messages.js';
+import { RequestCancelledError, RequestTimeoutError, SessionExpiredError, TransportError, type ConnectionClosedError } from '../errors/errors.js';
+import { isJsonObject, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest, type RequestId } from '../jsonrpc/messages.js';
 import { hasTraceKeys, outboundTraceContext, withoutTraceKeys, type TraceContext } from '../observability/trace-context.js';
 import type { Clock } from './clock.js';
 import type { DeadlineExpiry } from './deadlines.js';
-import type { OutboundRecord, RequestLedger } from './ledger.js';
+import type { HeldMessage, OutboundRecord, RequestLedger } from './ledger.js';
 import type { MiddlewareSession } from './middleware-context.js';
 import { OutboundGate, sendThroughMiddleware, watchedBy } from './outbound-middleware.js';
 import type { RefusalContext } from './method-refusals.js';
@@ -31,6 +32,8 @@ export interface OutboundHost extends RefusalContext, MiddlewareSession {
   readonly observer: SessionObserver;
   readonly options: SessionOptions;
   write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void>;
+  /** Asks the machine again about a message the transport bounced (the server forgot the session): held, sent again, or neither. */
+  bounced(method: string, kind: 'request' | 'notification'): 'hold' | 'send' | undefined;
   /** Sends a notification (`notifications/cancelled`) through the session's gate. */
   notify(method: string, params: JsonObject): Promise<void>;
   closedError(message: string): ConnectionClosedError;
@@ -50,8 +53,6 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
    * Created on first use, as `#rounds`: most sessions never cancel nor send an input round.
    */
   #cancelsInFlight: Set<Promise<void>> | undefined;
-  /** Requests the machine held back until Operating (made while the handshake ran), in order. */
-  #held: Array<{ readonly record: OutboundRecord; readonly message: JsonRpcRequest; readonly options: RequestOptions }> = [];
   readonly timeouts: RequestTimeouts;
   readonly #rounds: InputRoundTrips;
   /** What the peer answers to these requests (the inbound side hands it results, errors and progress). */
@@ -72,7 +73,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
 
   /**
    * Puts a request in the ledger, arms its timers and writes it; the gate has already passed.
-   * `held`: the machine held it back until Operating — it waits in the ledger (state
+   * `held`: the machine held it back until Operating — it waits in the ledger's queue (state
    * `created`, timers and signal live) until {@link releaseHeld}. `awaited`: its timers keep the
    * process alive (false only for keep-alive pings, which are housekeeping).
    */
@@ -86,7 +87,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
   /** Writes (or holds) a request that entered the ledger, unless it settled meanwhile. */
   start(record: OutboundRecord, message: JsonRpcRequest, options: RequestOptions, held: boolean): void {
     if (this.#host.ledger.outbound(record.id) !== record) return;
-    if (held) this.#held.push({ record, message, options });
+    if (held) this.#host.ledger.hold({ kind: 'request', record, message, options, relatedRequestId: options.relatedRequestId });
     else this.#dispatch(record, message, options);
   }
 
@@ -162,7 +163,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
         this.#rounds.track(record, outParams, options.onInputRound);
       }
       if (gate !== undefined) gate.open(record, message, options, held); // the chain's next() starts it
-      else if (held) this.#held.push({ record, message, options });
+      else if (held) host.ledger.hold({ kind: 'request', record, message, options, relatedRequestId: options.relatedRequestId });
       else this.#dispatch(record, message, options);
     });
   }
@@ -179,25 +180,18 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     }
   }
 
-  /** True while requests made before the handshake completed wait to be sent. */
-  get holding(): boolean {
-    return this.#held.length > 0;
-  }
-
   /**
-   * The connection is Operating: each held request still pending is checked again (the
-   * peer's capabilities are known now) and sent, in the order it was made.
+   * The connection is Operating: a held request still pending is checked again (the peer's
+   * capabilities are known now; one the transport bounced was admitted already) and sent.
    */
-  releaseHeld(admit: (method: string, options: RequestOptions) => Error | undefined): void {
-    const held = this.#held;
-    this.#held = [];
+  releaseHeld(entry: Extract<HeldMessage, { kind: 'request' }>, admit: (method: string, options: RequestOptions) => Error | undefined): void {
+    const { record, message, options } = entry;
     const ledger = this.#host.ledger;
-    for (const { record, message, options } of held) {
-      if (ledger.outbound(record.id) !== record) continue; // cancelled or timed out while it waited
-      const refusal = admit(record.method, options);
-      if (refusal === undefined) this.#dispatch(record, message, options);
-      else ledger.settle(record, { event: 'fail', error: refusal });
-    }
+    if (ledger.outbound(record.id) !== record) return; // cancelled or timed out while it waited
+    const refusal = options === undefined ? undefined : admit(record.method, options);
+    if (refusal !== undefined) ledger.settle(record, { event: 'fail', error: refusal });
+    else if (options === undefined) this.#write(record, message, entry.relatedRequestId);
+    else this.#dispatch(record, message, options);
   }
 
   #dispatch(record: OutboundRecord, message: JsonRpcRequest, options: RequestOptions): void {
@@ -210,6 +204,10 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     const host = this.#host;
     const stamped = stampRequestMeta(message, record.progressToken, host.role === 'client' ? host.requestIdentity() : undefined);
     host.write(stamped, relatedRequestId).catch((error: unknown) => {
+      // The server forgot the session: the machine holds the request for the new one, sends it on one already up, or ends the connection.
+      const again = error instanceof SessionExpiredError && host.ledger.outbound(record.id) === record ? host.bounced(record.method, 'request') : undefined;
+      if (again === 'hold') return host.ledger.hold({ kind: 'request', record, message, options: undefined, relatedRequestId });
+      if (again === 'send') return this.#write(record, message, relatedRequestId);
       host.ledger.settle(record, {
         event: 'fail',
         error: new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
@@ -220,7 +218,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
   /** Cancels a pending request by the caller's wish (its signal aborted). */
   cancel(record: OutboundRecord, reason: string): void {
     if (this.#host.ledger.outbound(record.id) !== record) return;
-    if (cancellable(record)) this.#sendCancel(record.id, reason);
+    if (cancellable(record) && !this.#host.ledger.isHeld(record)) this.#sendCancel(record.id, reason);
     this.#host.ledger.settle(record, { event: 'cancel', error: new RequestCancelledError(`${record.method} was cancelled: ${reason}`, { reason }) });
   }
 
@@ -235,18 +233,19 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
   }
 
   /**
-   * The connection is ending: every pending request rejects; `notify` sends their
-   * cancellations first. A request still held back (never sent) rejects with why the
-   * connection ended (a failed handshake's error), and needs no cancellation.
+   * The connection is ending: every pending request rejects; `notify` sends their cancellations
+   * first. One still held in the ledger (never sent, or bounced by the transport) rejects with
+   * why the connection ended (a failed handshake's error) and needs no cancellation.
    */
   settleAll(notify: boolean): void {
     const host = this.#host;
-    this.#held = [];
     for (const record of host.ledger.pendingOutbound()) {
-      if (notify && cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');
-      const ended = record.state === 'created' ? host.endError() : undefined;
+      const waiting = record.state === 'created' || host.ledger.isHeld(record);
+      if (notify && !waiting && cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');
+      const ended = waiting ? host.endError() : undefined;
       host.ledger.settle(record, { event: 'abort', error: ended ?? host.closedError(`${record.method} did not complete: the connection closed`) });
     }
+    for (const held of host.ledger.takeHeld()) if (held.kind === 'notification') held.reject(host.endError() ?? host.closedError(`${held.message.method} was not sent: the connection closed`));
     host.ledger.deadlines.stop();
   }
 
@@ -288,6 +287,22 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
 function cancellable(record: OutboundRecord): boolean {
   // waitingForInput (an outbound request between Multi Round-Trip rounds): the server already answered its id.
   return record.method !== 'initialize' && !record.taskAugmented && record.state !== 'created' && record.state !== 'waitingForInput';
+}
+
+/**
+ * Writes a notification, or holds it in the ledger when the machine said so. One the
+ * transport bounced because the server forgot the session goes back through the machine:
+ * held while the session is being replaced, sent again once it is, else the sender hears why.
+ */
+export function sendNotification(host: OutboundHost, message: JsonRpcNotification, relatedRequestId: RequestId | undefined, held: boolean): Promise<void> {
+  if (held) return new Promise((resolve, reject) => host.ledger.hold({ kind: 'notification', message, relatedRequestId, resolve, reject }));
+  // Only a client's transport bounces (a server's sessions are its own): no promise of ours per notification on a server.
+  if (host.role === 'server') return host.write(message, relatedRequestId);
+  return host.write(message, relatedRequestId).catch((error: unknown) => {
+    const again = error instanceof SessionExpiredError ? host.bounced(message.method, 'notification') : undefined;
+    if (again === undefined) throw error;
+    return sendNotification(host, message, relatedRequestId, again === 'hold');
+  });
 }
 
 /** The reason an AbortSignal carries, as text. */

@@ -14,7 +14,7 @@ import { initialConnectionState, transition } from '../machines/connection.js';
 import type { ConnectionEffect, ConnectionEvent, ConnectionState, ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
 import { revisionFor } from '../revisions/resolve-version.js';
 import type { Revision } from '../revisions/types.js';
-import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
+import type { InboundContext, SessionExpiry, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
 import { negotiateServerVersion, proposeVersion } from '../versions.js';
 import { systemClock, type Clock } from './clock.js';
 import { CloseTracker } from './close-tracker.js';
@@ -30,7 +30,7 @@ import { notificationRefusal, requestRefusal } from './method-refusals.js';
 import { answerInputThroughMiddleware, notifyThroughMiddleware } from './middleware-context.js';
 import { SessionObserver } from './observer.js';
 import type { InitializeParams, InitializeResultShape, NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
-import { OutboundRequests, abortReason, type OutboundHost } from './outbound.js';
+import { OutboundRequests, abortReason, sendNotification, type OutboundHost } from './outbound.js';
 import type { RequestIdentity } from './request-meta.js';
 import { connectionConfigOf, defaultSupportedVersions, versionListsOf } from './session-versions.js';
 import { closeTransport, terminateTransport } from './transport-effects.js';
@@ -291,18 +291,26 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
     return this.outbound.send(method, params, options, held, awaited);
   }
 
-  /** Sends a notification (see `Session.notify`). */
+  /** Sends a notification (see `Session.notify`); the machine may hold it in the ledger until Operating. */
   async notify(method: string, params?: JsonObject, options: NotificationOptions = {}): Promise<void> {
     if (this.transport === undefined) throw new InvalidStateError('Not connected: call connect(transport) first', this.state.kind);
-    const refused = this.#refusal(this.dispatch({ type: 'outboundNotification', method })) ?? notificationRefusal(this, method, options);
+    const effects = this.dispatch({ type: 'outboundNotification', method });
+    const held = effects.some(isHold);
+    const refused = this.#refusal(effects) ?? notificationRefusal(this, method, options);
     if (refused !== undefined) throw refused;
     const schema = options.custom?.params;
     if (schema !== undefined) params = await checkCustomParams(method, schema, params);
     const message: JsonRpcNotification = { jsonrpc: '2.0', method };
     if (params !== undefined) message.params = params;
     const chain = this.options.middleware?.for(method);
-    if (chain === undefined || chain.length === 0) return this.write(message, options.relatedRequestId);
-    await notifyThroughMiddleware(chain, this, message, this.protocolVersion(), () => this.write(message, options.relatedRequestId));
+    if (chain === undefined || chain.length === 0) return sendNotification(this, message, options.relatedRequestId, held);
+    await notifyThroughMiddleware(chain, this, message, this.protocolVersion(), () => sendNotification(this, message, options.relatedRequestId, held));
+  }
+
+  /** Asks the machine again about a message the transport bounced (the server forgot the session): held, sent again, or neither. */
+  bounced(method: string, kind: 'request' | 'notification'): 'hold' | 'send' | undefined {
+    const effects = this.dispatch({ type: kind === 'request' ? 'outboundRequest' : 'outboundNotification', method, waitForOperating: true });
+    return effects.some(isHold) ? 'hold' : effects.some((effect) => effect.type === 'accept') ? 'send' : undefined;
   }
 
   /** The transport's own promise (no async frame of ours per message); every failure rejects it. */
@@ -334,9 +342,9 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
       if (isGateEffect(effect)) continue; // the gate's: returned to the caller
       switch (effect.type) {
         case 'releaseOutbound':
-          // After notifications/initialized has gone out: nothing may overtake it. Only requests made while
-          // Initializing are held, so with none waiting now there is nothing to release (and no promise hop to wait).
-          if (this.outbound.holding) void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld());
+          // After notifications/initialized has gone out (its send is the one in progress, read once this step is
+          // over): nothing may overtake it. With nothing held there is nothing to release (and no promise hop to wait).
+          if (this.ledger.holding) queueMicrotask(() => void this.#initializedSent.catch(() => undefined).then(() => this.#releaseHeld()));
           break;
         case 'replayDeferred':
           // After the current step: the initialize reply is handed to the transport first.
@@ -391,11 +399,24 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
     return undefined;
   }
 
-  /** Each held request passes the gate and the capability checks again now that the session is Operating. */
+  /**
+   * The ledger's held messages go out in the order they were held: each request passes the gate
+   * and the capability checks again now that the session is Operating, each notification the gate.
+   */
   #releaseHeld(): void {
     const transport = this.transport;
     if (transport === undefined) return;
-    this.outbound.releaseHeld((method, options) => this.#refusal(this.dispatch({ type: 'outboundRequest', method })) ?? requestRefusal(this, method, options, transport));
+    const admit = (method: string, options: RequestOptions): Error | undefined =>
+      this.#refusal(this.dispatch({ type: 'outboundRequest', method })) ?? requestRefusal(this, method, options, transport);
+    for (const entry of this.ledger.takeHeld()) {
+      if (entry.kind === 'request') {
+        this.outbound.releaseHeld(entry, admit);
+        continue;
+      }
+      const refused = this.#refusal(this.dispatch({ type: 'outboundNotification', method: entry.message.method }));
+      if (refused !== undefined) entry.reject(refused);
+      else sendNotification(this, entry.message, entry.relatedRequestId, false).then(entry.resolve, entry.reject);
+    }
   }
 
   #emitTransition(from: ConnectionState, to: ConnectionState, event: ConnectionEvent): void {
@@ -438,8 +459,8 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
     this.outbound.undeliverable(ids, error);
   }
 
-  onSessionExpired(): void {
-    void this.dispatch({ type: 'sessionExpired' });
+  onSessionExpired(expiry?: SessionExpiry): void {
+    void this.dispatch({ type: 'sessionExpired', replacement: expiry?.replacement ?? false, answered: expiry?.answered ?? true });
   }
 
   onAuthorizing(active: boolean): void {

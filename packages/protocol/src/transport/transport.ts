@@ -16,12 +16,21 @@
  *   `sink.onUndeliverable(ids, error)`; the runner settles those requests with a local error
  *   of category `interrupted`. It never forges a JSON-RPC error response.
  * - Lifecycle belongs to the session's machine. When an HTTP server forgets the session (404
- *   for a known session id), the transport drops the id, parks every outbound message except
- *   `initialize` and calls `sink.onSessionExpired()`. The runner re-runs the handshake through
- *   its ledger; the transport sends the parked messages, in order, once
- *   `notifications/initialized` of the new handshake has gone out, and drops them on close.
+ *   for the session id, MCP 2025-11-25 Transports §Session Management), the transport drops the
+ *   id, calls `sink.onSessionExpired(expiry)` once for it, and rejects every message that met
+ *   the 404 with `SessionExpiredError`. It holds nothing and names no method: the machine runs
+ *   the handshake again (Initializing, phase `resuming`) while the runner's ledger holds every
+ *   other outbound message, the bounced ones included, and sends them once the new session is up.
  */
 import type { JsonRpcMessage, RequestId } from '../jsonrpc/messages.js';
+
+/** What a transport knows about a session the server forgot ({@link TransportSink.onSessionExpired}). */
+export interface SessionExpiry {
+  /** The forgotten session had itself replaced a forgotten one (its id was issued after a 404). */
+  readonly replacement: boolean;
+  /** The server accepted a request on the forgotten session (a 2xx to a POST carrying a request). */
+  readonly answered: boolean;
+}
 import type { PeerInfo } from '../machines/connection-types.js';
 
 /** Where a transport delivers what it receives. Implemented by the session runner. */
@@ -42,10 +51,11 @@ export interface TransportSink {
   onUndeliverable?(ids: readonly RequestId[], error: Error): void;
   /**
    * The peer no longer knows this transport's session (Streamable HTTP: 404 for the session
-   * id). Outbound messages other than `initialize` are parked until the runner has run the
-   * handshake again; see the contract above.
+   * id), reported once per session id, before the messages that met the 404 reject with
+   * `SessionExpiredError`. `expiry` tells the machine what the transport knows of that
+   * session; see the contract above.
    */
-  onSessionExpired?(): void;
+  onSessionExpired?(expiry?: SessionExpiry): void;
   /**
    * The transport is authorizing (`true`: an OAuth login, refresh or step-up began; nothing it
    * sends can be answered until it ends) or done (`false`). While authorizing, the runner
