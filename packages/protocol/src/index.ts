@@ -263,6 +263,8 @@ export type { TraceContext, TraceContextProvider } from './observability/trace-c
 
 // Transports
 export { InMemoryTransport } from './transport/in-memory.js';
+export { fromOfficialTransport, toOfficialTransport } from './transport/official-transport.js';
+export type { FromOfficialTransportOptions, OfficialMessageExtra, OfficialSendOptions, OfficialTransport } from './transport/official-transport.js';
 export { isAuthInfo } from './transport/auth-info.js';
 export type { AuthInfo } from './transport/auth-info.js';
 export { decodeHeaderValue, encodeHeaderValue } from './transport/header-values.js';
