@@ -9,6 +9,8 @@ const guide = [
   { text: 'Transports and shutdown', link: '/guide/transports' },
   { text: 'Deploying over HTTP', link: '/guide/deploying-http' },
   { text: 'Scaling out over Redis', link: '/guide/scale-out' },
+  { text: 'AWS Lambda', link: '/guide/aws-lambda' },
+  { text: 'The official SDK\'s transports', link: '/guide/official-sdk-bridge' },
   { text: 'Examples', link: '/guide/examples' },
   { text: 'The 2026-07-28 era', link: '/guide/modern-era' },
   { text: 'Tasks', link: '/guide/tasks' },
