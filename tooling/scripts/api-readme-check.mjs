@@ -21,6 +21,7 @@ const ENTRIES = {
     'src/fastify/index.ts',
     'src/hono/index.ts',
     'src/lambda/index.ts',
+    'src/next/index.ts',
     'src/auth/index.ts',
   ],
   inspector: ['src/index.ts'],
