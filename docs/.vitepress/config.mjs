@@ -9,6 +9,7 @@ const guide = [
   { text: 'Transports and shutdown', link: '/guide/transports' },
   { text: 'Deploying over HTTP', link: '/guide/deploying-http' },
   { text: 'Scaling out over Redis', link: '/guide/scale-out' },
+  { text: 'Next.js and Vercel', link: '/guide/nextjs' },
   { text: 'AWS Lambda', link: '/guide/aws-lambda' },
   { text: 'The official SDK\'s transports', link: '/guide/official-sdk-bridge' },
   { text: 'Examples', link: '/guide/examples' },
