@@ -16,7 +16,11 @@
 //
 //   node tooling/conformance/run.mjs [--leg server|client|both] [--server-suite all|active|…]
 //                                    [--client-suite all|core|…] [--spec-version default|2026-07-28|both]
-//                                    [--no-baseline] [--verbose] [--through-gateway]
+//                                    [--no-baseline] [--verbose] [--through-gateway] [--server-door node|lambda]
+//
+// `--server-door lambda` serves the server leg through `@statemcp/http-transport/lambda`'s
+// streaming handler behind a local Function URL emulator (`everything-server --lambda`): every
+// HTTP request of the suite becomes a Lambda event.
 //
 // Exit status 0 when every leg passed its baseline check. Reports land in
 // .conformance-results/<timestamp>/{server,client}[-<version>]/ (checks.json per scenario, the CLI's log).
@@ -46,10 +50,15 @@ const { values: options } = parseArgs({
     'no-baseline': { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     'through-gateway': { type: 'boolean', default: false },
+    'server-door': { type: 'string', default: 'node' },
   },
 });
 // --through-gateway: the server leg against the everything server mounted behind a composition gateway.
 if (options['through-gateway']) APPS.server = join(root, 'apps', 'everything-server', 'src', 'gateway-main.ts');
+if (!['node', 'lambda'].includes(options['server-door'])) {
+  console.error(`--server-door must be node or lambda (got ${options['server-door']})`);
+  process.exit(2);
+}
 if (!['server', 'client', 'both'].includes(options.leg)) {
   console.error(`--leg must be server, client or both (got ${options.leg})`);
   process.exit(2);
@@ -127,7 +136,8 @@ async function bundleApps(dir) {
 /** Starts the everything server on a free loopback port; resolves with its URL and a stop function. */
 function startServer(script) {
   return new Promise((resolveStart, reject) => {
-    const child = spawn(process.execPath, [script, '--http', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const door = options['server-door'] === 'lambda' ? ['--lambda'] : [];
+    const child = spawn(process.execPath, [script, '--http', '--port', '0', ...door], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => {
@@ -237,7 +247,8 @@ async function runServerLeg(outDir, version, script) {
   const { args: versionArgs, suffix, label } = pass(version);
   const expected = readBaseline(readFileSync(baselineFor(version), 'utf8')).server;
   const server = await startServer(script);
-  console.log(`server leg (${label}): everything-server at ${server.url}, --suite ${options['server-suite']}`);
+  const via = options['server-door'] === 'lambda' ? ' through the local Lambda Function URL' : '';
+  console.log(`server leg (${label}): everything-server at ${server.url}${via}, --suite ${options['server-suite']}`);
   try {
     const args = ['server', '--url', server.url, '--suite', options['server-suite'], ...versionArgs, '-o', join(outDir, `server${suffix}`)];
     if (!options['no-baseline']) args.push('--expected-failures', baselineFor(version));

@@ -19,6 +19,8 @@ const ENTRIES = {
     'src/express/index.ts',
     'src/fastify/index.ts',
     'src/hono/index.ts',
+    'src/lambda/index.ts',
+    'src/next/index.ts',
     'src/auth/index.ts',
   ],
   inspector: ['src/index.ts'],

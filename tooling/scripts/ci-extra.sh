@@ -4,6 +4,9 @@
 #     gated by tooling/conformance/expected-failures.yaml (regressions and stale entries both fail);
 #   - the suite's server scenarios (--suite active) through apps/cluster-example: three instances over
 #     one Redis behind a round-robin proxy, gated by the same baseline;
+#   - the suite's server scenarios (--suite active) through @statemcp/http-transport/lambda's streaming
+#     handler, every request turned into a Function URL event by a local emulator, and the Lambda
+#     cold-start script;
 #   - the MCP Inspector CLI driving apps/everything-server over stdio and Streamable HTTP;
 #   - the quickstart demo, which must exit 0;
 #   - the benchmark harness in --quick mode (no timing is asserted);
@@ -29,6 +32,12 @@ $PNPM run conformance
 
 echo "== conformance through a 3-instance cluster (round-robin proxy, Redis)"
 $PNPM --filter @statemcp/cluster-example conformance
+
+echo "== conformance (--suite active) through the AWS Lambda streaming handler behind a local Function URL"
+$PNPM run conformance:lambda
+
+echo "== Lambda cold start (a bundled handler; timings are not checked)"
+node tooling/bench/lambda-cold-start.mjs --runs 3
 
 echo "== inspector interop"
 $PNPM run inspector-check

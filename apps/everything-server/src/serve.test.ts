@@ -18,6 +18,11 @@ describe('parseArgs', () => {
     expect(() => parseArgs(['--stdio', '--allowed-host', 'mcp.local'])).toThrow(/--allowed-host needs --http/);
   });
 
+  it('serves through the local Lambda Function URL with --lambda, over HTTP only', () => {
+    expect(parseArgs(['--http', '--lambda'])).toEqual({ kind: 'http', port: 0, host: '127.0.0.1', lambda: true });
+    expect(() => parseArgs(['--stdio', '--lambda'])).toThrow(/--lambda needs --http/);
+  });
+
   it('reads the --auth flags', () => {
     expect(parseArgs(['--http', '--auth', 'https://as.example', '--auth-scope', 'mcp', '--auth-dpop-nonce'])).toEqual({
       kind: 'http',

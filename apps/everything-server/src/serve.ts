@@ -8,6 +8,10 @@
  *                                                      use as Host, e.g. --allowed-host mcp.local)
  *   … --http --auth ISSUER [--auth-jwks URL] [--auth-scope S]… [--auth-dpop [--auth-dpop-nonce]]
  *        [--auth-resource URL]                         behind OAuth: JWT access tokens of ISSUER
+ *   … --http --lambda                                 through a local AWS Lambda Function URL
+ *                                                      (response streaming): each request becomes
+ *                                                      a Lambda event for the handler of
+ *                                                      @statemcp/http-transport/lambda
  *   … --http --redis URL [--instance-id ID] [--redis-prefix P] [--state-key KEY]
  *                                                      one instance of a cluster over Redis
  *                                                      (serve-cluster.ts); the requestState key
@@ -27,6 +31,7 @@ import { StdioServerTransport } from '@statemcp/stdio-transport';
 import { createEverythingServer } from './fixtures.js';
 import { addSkills } from './skills.js';
 import { deferredAuthorization, protectedResourceFor, type AuthMode } from './serve-auth.js';
+import { LAMBDA_DOMAIN, listenThroughLambda } from './serve-lambda.js';
 import { connectCluster, STATE_KEY_ENV, type ClusterMode, type ClusterWiring } from './serve-cluster.js';
 
 export type Mode =
@@ -37,12 +42,14 @@ export type Mode =
       readonly host: string;
       /** `allowedHosts` of the server (`--allowed-host`, repeatable); needed to listen on a non-loopback `host`. */
       readonly allowedHosts?: readonly string[];
+      /** Serve through the Lambda streaming handler behind a local Function URL emulator (`--lambda`). */
+      readonly lambda?: boolean;
       readonly auth?: AuthMode;
       readonly cluster?: ClusterMode;
     };
 
 const USAGE =
-  'usage: everything-server --stdio | --http [--port N] [--host 127.0.0.1] [--allowed-host NAME]...\n' +
+  'usage: everything-server --stdio | --http [--port N] [--host 127.0.0.1] [--allowed-host NAME]... [--lambda]\n' +
   '         [--auth ISSUER [--auth-jwks URL] [--auth-scope S]... [--auth-dpop] [--auth-dpop-nonce] [--auth-resource URL]]\n' +
   `         [--redis URL [--instance-id ID] [--redis-prefix P] [--state-key KEY (or ${STATE_KEY_ENV})]]`;
 
@@ -57,6 +64,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   let authFlags = false;
   const cluster = { redisUrl: undefined as string | undefined, instanceId: undefined as string | undefined, keyPrefix: undefined as string | undefined, stateKey: env[STATE_KEY_ENV] };
   let clusterFlags = false;
+  let lambda = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     const value = (): string => {
@@ -73,6 +81,8 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port\n${USAGE}`);
     } else if (arg === '--host') {
       host = value();
+    } else if (arg === '--lambda') {
+      lambda = true;
     } else if (arg === '--allowed-host') {
       allowedHosts.push(value());
     } else if (arg === '--auth') {
@@ -108,8 +118,9 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   if (cluster.redisUrl !== undefined && kind !== 'http') throw new Error(`--redis needs --http\n${USAGE}`);
   if (clusterFlags && cluster.redisUrl === undefined) throw new Error(`--instance-id, --redis-prefix and --state-key need --redis URL\n${USAGE}`);
   if (allowedHosts.length > 0 && kind !== 'http') throw new Error(`--allowed-host needs --http\n${USAGE}`);
+  if (lambda && kind !== 'http') throw new Error(`--lambda needs --http\n${USAGE}`);
   if (kind === 'stdio') return { kind };
-  const listen = allowedHosts.length === 0 ? { kind, port, host } : { kind, port, host, allowedHosts };
+  const listen = { kind, port, host, ...(allowedHosts.length === 0 ? {} : { allowedHosts }), ...(lambda ? { lambda } : {}) };
   const base = issuer === undefined ? listen : { ...listen, auth: { issuer, ...auth } };
   if (cluster.redisUrl === undefined) return base;
   if (cluster.stateKey === undefined || new TextEncoder().encode(cluster.stateKey).length < 32) {
@@ -134,7 +145,7 @@ export async function serveStdio(): Promise<void> {
   process.stderr.write('everything-server: serving over stdio\n');
 }
 
-export async function serveHttp(port: number, host: string, auth?: AuthMode, cluster?: ClusterWiring, allowedHosts?: readonly string[]): Promise<void> {
+export async function serveHttp(port: number, host: string, auth?: AuthMode, cluster?: ClusterWiring, allowedHosts?: readonly string[], lambda = false): Promise<void> {
   const transports = new WeakMap<ServerConnection, StreamableHttpSessionTransport>();
   const server = createEverythingServer({
     closeRequestStream: (connection: ServerConnection, requestId: RequestId) => transports.get(connection)?.closeRequestStream(requestId) ?? false,
@@ -146,6 +157,7 @@ export async function serveHttp(port: number, host: string, auth?: AuthMode, clu
     path: '/mcp',
     ...(authorization === undefined ? {} : { authorization: authorization.layer }),
     ...(allowedHosts === undefined ? {} : { allowedHosts }),
+    ...(lambda ? { allowedHosts: [...(allowedHosts ?? []), LAMBDA_DOMAIN] } : {}),
     eventStore: new InMemoryEventStore(),
     ...cluster?.http,
     retryIntervalMs: 500,
@@ -155,7 +167,7 @@ export async function serveHttp(port: number, host: string, auth?: AuthMode, clu
     },
     onError: (error) => process.stderr.write(`everything-server: ${String(error)}\n`),
   });
-  const listening = await mcp.listen({ port, host });
+  const listening = lambda ? await listenThroughLambda(mcp, port) : await mcp.listen({ port, host });
   if (auth !== undefined && authorization !== undefined) {
     const resource = await protectedResourceFor(auth, listening.url, cluster?.dpopReplay);
     authorization.install(resource);
@@ -197,7 +209,7 @@ export async function run(argv: readonly string[]): Promise<void> {
     process.stderr.write(`everything-server: instance ${mode.cluster.instanceId} of the cluster at ${redactedUrl(mode.cluster.redisUrl)}\n`);
   }
   try {
-    await serveHttp(mode.port, mode.host, mode.auth, cluster, mode.allowedHosts);
+    await serveHttp(mode.port, mode.host, mode.auth, cluster, mode.allowedHosts, mode.lambda);
   } catch (error) {
     if (!(error instanceof AllowedHostsRequiredError)) throw error;
     process.stderr.write(`everything-server: ${error.message} (here: --allowed-host NAME)\n${USAGE}\n`);

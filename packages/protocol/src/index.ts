@@ -262,7 +262,8 @@ export type { TraceContext, TraceContextProvider } from './observability/trace-c
 
 // Transports
 export { InMemoryTransport } from './transport/in-memory.js';
-
+export { fromOfficialTransport, toOfficialTransport } from './transport/official-transport.js';
+export type { FromOfficialTransportOptions, OfficialMessageExtra, OfficialSendOptions, OfficialTransport } from './transport/official-transport.js';
 export type { AuthInfo } from './transport/auth-info.js';
 
 export type { HttpRequestInfo, InboundContext, SendOptions, SessionExpiry, Transport, TransportCloseInfo, TransportSink } from './transport/transport.js';

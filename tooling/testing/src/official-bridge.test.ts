@@ -8,6 +8,7 @@ describe('createOfficialBridge', () => {
       const received: unknown[] = [];
       const theirsReceived: unknown[] = [];
       theirs.onmessage = (message) => theirsReceived.push(message);
+      await theirs.start();
       await ours.start({ onMessage: (value) => received.push(value), onClose: () => {} });
       const sent = { jsonrpc: '2.0' as const, id: 1, method: 'ping' };
       await ours.send(sent);
@@ -24,6 +25,7 @@ describe('createOfficialBridge', () => {
       const { ours, theirs } = createOfficialBridge();
       const closes: string[] = [];
       theirs.onclose = () => closes.push('theirs');
+      await theirs.start();
       await ours.start({ onMessage: () => {}, onClose: (info) => closes.push(`ours:${info.initiator}`) });
       await ours.close();
       await ours.close();

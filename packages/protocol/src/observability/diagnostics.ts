@@ -56,10 +56,22 @@ const NO_SUBSCRIBERS: ChannelLike = Object.freeze({ hasSubscribers: false, publi
 
 let channels: Channels | undefined;
 
+/**
+ * `node:diagnostics_channel`, or `undefined` where the runtime has no such built-in — including
+ * runtimes whose stand-in `process` throws on `getBuiltinModule` (Next.js's Edge runtime).
+ */
+function builtinDiagnosticsChannel(): DiagnosticsChannelModule | undefined {
+  try {
+    const loader = (globalThis as { process?: BuiltinLoader }).process;
+    return loader?.getBuiltinModule?.('node:diagnostics_channel') as DiagnosticsChannelModule | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resolves the channels once: the real ones on Node, inert ones where the built-in is absent. */
 function resolveChannels(): Channels {
-  const loader = (globalThis as { process?: BuiltinLoader }).process;
-  const module = loader?.getBuiltinModule?.('node:diagnostics_channel') as DiagnosticsChannelModule | undefined;
+  const module = builtinDiagnosticsChannel();
   const make = (name: string): ChannelLike => (module === undefined ? NO_SUBSCRIBERS : module.channel(name));
   channels = Object.freeze({
     'session.transition': make(DIAGNOSTIC_CHANNEL_NAMES['session.transition']),

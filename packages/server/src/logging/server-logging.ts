@@ -70,6 +70,15 @@ interface DiagnosticsChannels {
   unsubscribe(name: string, onMessage: (message: unknown) => void): void;
 }
 
+/** `node:diagnostics_channel`, or `undefined` where absent or refused (Next.js's Edge runtime throws on `getBuiltinModule`). */
+function builtinDiagnosticsChannels(): DiagnosticsChannels | undefined {
+  try {
+    return (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:diagnostics_channel') as DiagnosticsChannels | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Structured logging for a server.
  *
@@ -88,7 +97,7 @@ export function createServerLogging(options: ServerLoggingOptions): ServerLoggin
   const threshold = options.level ?? 'info';
   const clock = options.clock ?? systemClock;
   const connections = new Map<string, number>();
-  const channels = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:diagnostics_channel') as DiagnosticsChannels | undefined;
+  const channels = builtinDiagnosticsChannels();
   let following = false;
 
   const write = (level: LoggingLevel, message: string, fields: Readonly<Record<string, unknown>>): void => {
