@@ -46,6 +46,19 @@ describe('nodeHttpFetch', () => {
     await expect(nodeHttpFetch(`${base}/`, { headers: { 'x-bad': 'line\nbreak' } })).rejects.toThrow(TypeError);
   });
 
+  it('sends the path with its query, and userinfo as Basic credentials, on every request to the same URL', async () => {
+    const seen: string[] = [];
+    const base = await serve((req, res) => {
+      seen.push(`${req.url ?? ''} ${req.headers.authorization ?? '-'}`);
+      res.end('ok');
+    });
+    const withQuery = `${base}/mcp/a%20b?x=1&y=%2F`;
+    const withUser = base.replace('http://', 'http://us%40er:p%3Ass@');
+    for (const url of [withQuery, withQuery, withUser, `${withUser}/`]) await (await nodeHttpFetch(url)).text();
+    const basic = `Basic ${Buffer.from('us@er:p:ss').toString('base64')}`;
+    expect(seen).toEqual(['/mcp/a%20b?x=1&y=%2F -', '/mcp/a%20b?x=1&y=%2F -', `/ ${basic}`, `/ ${basic}`]);
+  });
+
   it('streams the body as it arrives (SSE)', async () => {
     let finish: (() => void) | undefined;
     const base = await serve((_req, res) => {
