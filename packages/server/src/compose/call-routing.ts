@@ -109,7 +109,7 @@ export class CallRouting {
     const declared = extra.clientCapabilities;
     const stated: Record<string, unknown> = {};
     for (const name of FORWARDED_CAPABILITIES) if (declared[name] !== undefined) stated[name] = declared[name];
-    return stated as ClientCapabilities;
+    return stated;
   }
 
   /**
