@@ -87,8 +87,8 @@ export abstract class ClientConnection {
   readonly #handlers: ClientHandlerTable;
   /** This client's middleware, shared by each connection's session. */
   readonly #middleware = new MiddlewareStack();
-  /** The capabilities sent in `initialize`, read by the sessions and the server-request rules. */
-  readonly #declaredNow = (): ClientCapabilities => this.#declared;
+  /** The capabilities sent in `initialize`, read by the sessions and the server-request rules; a request's own when `options.requestCapabilities` gives some. */
+  readonly #declaredNow = (): ClientCapabilities => this.options.requestCapabilities?.() ?? this.#declared;
   #session: Session;
   #declared: ClientCapabilities = {};
   #handshake: Promise<void> | undefined;

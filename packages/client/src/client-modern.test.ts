@@ -93,5 +93,46 @@ describe('Client (modern era)', () => {
       expect(calls[1]).toMatchObject({ name: 'greet', requestState: 'state-1', inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } } });
       expect(calls[1]?._meta).toMatchObject({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } });
     });
+
+    it('gives handlers their input keys and, with concurrentInputs, answers a round all at once', async () => {
+      const server = await createScriptedServer({
+        answer: (method, params) => {
+          if (method === 'server/discover') return discovered;
+          if (method !== 'tools/call') return undefined;
+          if (params.inputResponses === undefined) return { resultType: 'input_required', inputRequests: { first: elicit, second: elicit }, requestState: 'state-1' };
+          return { resultType: 'complete', content: [{ type: 'text', text: Object.keys(params.inputResponses as JsonObject).join(',') }] };
+        },
+      });
+      const started: (string | undefined)[] = [];
+      let release: () => void = () => {};
+      const bothAsked = new Promise<void>((resolve) => (release = resolve));
+      const client = new Client(info, {
+        era: 'modern',
+        concurrentInputs: true,
+        onElicitation: async (_params, context) => {
+          started.push(context.inputKey);
+          if (started.length === 2) release();
+          await bothAsked; // resolves only when both are being answered at once
+          return { action: 'decline' };
+        },
+      });
+      await client.connect(server.clientSide);
+      await expect(client.callTool({ name: 'greet', arguments: {} })).resolves.toMatchObject({ content: [{ text: 'first,second' }] });
+      expect(started).toEqual(['first', 'second']);
+    });
+  });
+
+  describe('options.requestCapabilities', () => {
+    it('states the capabilities it returns in the request, the declared ones when it returns none', async () => {
+      const server = await createScriptedServer({ answer: (method) => (method === 'server/discover' ? discovered : method === 'tools/call' ? { resultType: 'complete', content: [] } : undefined) });
+      let stated: JsonObject | undefined = { sampling: {} };
+      const client = new Client(info, { era: 'modern', roots: [], requestCapabilities: () => stated });
+      await client.connect(server.clientSide);
+      await client.callTool({ name: 'a', arguments: {} });
+      stated = undefined;
+      await client.callTool({ name: 'b', arguments: {} });
+      const capabilities = server.requests('tools/call').map((request) => (request.params?._meta as JsonObject)['io.modelcontextprotocol/clientCapabilities']);
+      expect(capabilities).toEqual([{ sampling: {} }, { roots: { listChanged: true } }]);
+    });
   });
 });

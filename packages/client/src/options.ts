@@ -95,6 +95,20 @@ export interface ClientOptions {
    */
   readonly maxInputRounds?: number;
   /**
+   * Modern era: answer the input requests of one `input_required` round all at once instead of
+   * one after the other (default `false`: a person may be asked). A gateway sets it so that a
+   * round of its upstream reaches its own caller as one round.
+   */
+  readonly concurrentInputs?: boolean;
+  /**
+   * Modern era: the capabilities the request being sent states in its `_meta`
+   * (`io.modelcontextprotocol/clientCapabilities`, MCP 2026-07-28, Lifecycle) instead of the
+   * declared ones, when it returns some. Called as each request is written, in its async
+   * context: a gateway states the capabilities of the caller it forwards for. Undefined: the
+   * declared capabilities (also what checks the server's requests outside such a context).
+   */
+  readonly requestCapabilities?: () => ClientCapabilities | undefined;
+  /**
    * The response cache of the 2026-07-28 era (MCP 2026-07-28 basic/utilities/caching): a list page
    * or `resources/read`
    * result the server marked with `ttlMs` > 0 is served from memory while fresh; `private`

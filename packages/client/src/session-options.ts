@@ -27,6 +27,7 @@ export function sessionOptions(options: ClientOptions, capabilities: () => Clien
   if (o.supportedVersions !== undefined) into.supportedVersions = o.supportedVersions;
   else if ((o.era ?? 'auto') !== 'legacy') into.supportedVersions = DUAL_ERA_VERSIONS;
   if (o.maxInputRounds !== undefined) into.maxInputRounds = o.maxInputRounds;
+  if (o.concurrentInputs !== undefined) into.concurrentInputs = o.concurrentInputs;
   if (o.discoveryTimeoutMs !== undefined) into.discoveryTimeoutMs = o.discoveryTimeoutMs;
   if (o.clock !== undefined) into.clock = o.clock;
   if (o.defaultTimeoutMs !== undefined) into.defaultTimeoutMs = o.defaultTimeoutMs;

@@ -45,18 +45,30 @@ export function isInputRequired(revision: Revision, result: JsonObject): boolean
 }
 
 /**
- * Answers every entry of `inputRequests`, one after the other (a person may be asked), and
- * returns the answers keyed like the requests. The first failure rejects: the round is
- * abandoned and the request fails with it (the server is never told, MCP 2026-07-28 basic/patterns/mrtr).
+ * Answers every entry of `inputRequests` — one after the other (a person may be asked), or all
+ * at once when `concurrent` — and returns the answers keyed like the requests. The first
+ * failure rejects: the round is abandoned and the request fails with it (the server is never
+ * told, MCP 2026-07-28 basic/patterns/mrtr).
  */
-export async function gatherInputResponses(inputRequests: JsonObject, answer: InputAnswerer, contextFor: (method: string) => RequestContext): Promise<JsonObject> {
-  // Keys are the server's: without a prototype, `__proto__` is a key like any other.
-  const responses = Object.create(null) as JsonObject;
-  for (const [key, request] of Object.entries(inputRequests)) {
+export async function gatherInputResponses(
+  inputRequests: JsonObject,
+  answer: InputAnswerer,
+  contextFor: (method: string, key: string) => RequestContext,
+  concurrent = false,
+): Promise<JsonObject> {
+  const entries = Object.entries(inputRequests).map(([key, request]) => {
     if (!isJsonObject(request) || typeof request.method !== 'string') throw new InvalidResultError(`Input request ${JSON.stringify(key)} has no method`);
     const params = isJsonObject(request.params) ? request.params : {};
-    responses[key] = await answer(request.method, params, contextFor(request.method));
+    return { key, run: () => answer(request.method as string, params, contextFor(request.method as string, key)) };
+  });
+  // Keys are the server's: without a prototype, `__proto__` is a key like any other.
+  const responses = Object.create(null) as JsonObject;
+  if (concurrent) {
+    const answers = await Promise.all(entries.map(({ run }) => run()));
+    entries.forEach(({ key }, index) => (responses[key] = answers[index] as JsonObject));
+    return responses;
   }
+  for (const { key, run } of entries) responses[key] = await run();
   return responses;
 }
 
@@ -78,7 +90,7 @@ export function retryParams(original: JsonObject | undefined, result: JsonObject
  * server's requests, so they get the same shape. There is no peer request behind it, so
  * it cannot report progress or send messages of its own.
  */
-export function inputRequestContext(requestId: RequestId, method: string, protocolVersion: string, signal: AbortSignal): RequestContext {
+export function inputRequestContext(requestId: RequestId, method: string, protocolVersion: string, signal: AbortSignal, inputKey?: string): RequestContext {
   const noChannel = (): Promise<never> => Promise.reject(new NoReturnChannelError(`The handler of a Multi Round-Trip ${method} input request cannot send messages of its own`));
   return {
     requestId,
@@ -90,6 +102,7 @@ export function inputRequestContext(requestId: RequestId, method: string, protoc
     traceContext: undefined,
     requester: undefined,
     protocolVersion,
+    inputKey,
     sendProgress: () => Promise.resolve(),
     retainProgress: () => undefined,
     sendNotification: noChannel,

@@ -65,6 +65,10 @@ export class InboundRequestMiddlewareContext implements RequestMiddlewareContext
     return this.#handler.requestId;
   }
 
+  get inputKey(): string | undefined {
+    return this.#handler.inputKey;
+  }
+
   get protocolVersion(): string {
     return this.#handler.protocolVersion;
   }

@@ -70,6 +70,8 @@ export interface RequestMiddlewareContext extends MiddlewareContextBase {
   readonly startedAt: number;
   /** Inbound: who sent the request and what it declared (see `RequestContext.requester`). */
   readonly requester: Requester | undefined;
+  /** Inbound, client, 2026-07-28+: the key of the Multi Round-Trip input request (see `RequestContext.inputKey`). */
+  readonly inputKey?: string | undefined;
   /**
    * Outbound, before `next()`: the W3C trace context to carry in this request's `_meta`
    * instead of the one chosen so far (validated; an invalid one is dropped, never sent). A

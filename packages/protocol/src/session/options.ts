@@ -94,6 +94,12 @@ export interface SessionOptions {
    */
   readonly maxInputRounds?: number;
   /**
+   * Client, modern era: answer the input requests of one `input_required` round all at once
+   * instead of one after the other (the default, since a person may be asked). A gateway sets
+   * it so a round of its upstream reaches its own caller as one round.
+   */
+  readonly concurrentInputs?: boolean;
+  /**
    * Client: how long `negotiate()` waits for `server/discover` before it takes the server for a
    * legacy one, ms (default 10 000; the call's own `timeoutMs` wins).
    */
@@ -214,6 +220,12 @@ export interface RequestContext {
    * ledger record omit it.
    */
   markWaitingForInput?(inputKeys?: readonly string[]): void;
+  /**
+   * Client, 2026-07-28+: the key of the Multi Round-Trip input request this handler answers
+   * (its key in the server's `inputRequests`, MCP 2026-07-28, Multi Round-Trip Requests);
+   * undefined for a request the server sent on its own.
+   */
+  readonly inputKey?: string | undefined;
 }
 
 /** A progress channel that outlives the reply (see `RequestContext.retainProgress`). */

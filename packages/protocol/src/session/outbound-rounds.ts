@@ -83,7 +83,12 @@ export class InputRoundTrips {
     const version = host.revision().version;
     let responses: JsonObject | undefined;
     try {
-      responses = isJsonObject(asked) ? await gatherInputResponses(asked, host.answerInput, (method) => inputRequestContext(record.id, method, version, controller.signal)) : undefined;
+      responses = isJsonObject(asked) ? await gatherInputResponses(
+            asked,
+            host.answerInput,
+            (method, key) => inputRequestContext(record.id, method, version, controller.signal, key),
+            host.options.concurrentInputs === true,
+          ) : undefined;
     } catch (error) {
       ledger.settle(record, { event: 'fail', error: error instanceof Error ? error : new Error(String(error)) });
       return;

@@ -18,6 +18,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ErrorCode, JsonRpcError, type Middleware, type RequestId } from '@statemcp/protocol';
 import type { RequestExtra } from '../request-extra.js';
+import type { ClientCapabilities } from '../wire-types.js';
+
+/** The client capabilities whose requests the gateway forwards to its caller. */
+const FORWARDED_CAPABILITIES = ['sampling', 'elicitation', 'roots'] as const;
 
 /** A downstream request and the upstream request that forwards it (`ComposeOptions.onForward`). */
 export interface ForwardedRequest {
@@ -79,6 +83,34 @@ export class CallRouting {
     }
     return next();
   };
+
+  /** The downstream request of the forwarded call this async context runs in, if any. */
+  current(): RequestExtra | undefined {
+    return this.#current.getStore()?.extra;
+  }
+
+  /** The downstream request of the most recent forwarded call still in flight, if any. */
+  latest(): RequestExtra | undefined {
+    let found: ForwardedCall | undefined;
+    for (const call of this.#inFlight) found = call;
+    return found?.extra;
+  }
+
+  /**
+   * The capabilities an upstream request states for the caller it forwards for (2026-07-28:
+   * per request, `io.modelcontextprotocol/clientCapabilities`, MCP 2026-07-28, Lifecycle): the
+   * caller's own `sampling`, `elicitation` and `roots` — the server-to-client requests the
+   * gateway passes on — so the upstream asks only for what the caller can answer. Undefined
+   * outside a forwarded call (the gateway's declared capabilities apply).
+   */
+  requestCapabilities(): ClientCapabilities | undefined {
+    const extra = this.current();
+    if (extra === undefined) return undefined;
+    const declared = extra.clientCapabilities;
+    const stated: Record<string, unknown> = {};
+    for (const name of FORWARDED_CAPABILITIES) if (declared[name] !== undefined) stated[name] = declared[name];
+    return stated;
+  }
 
   /**
    * The downstream request an upstream request belongs to: by id when `exact` (a 2026-07-28

@@ -7,7 +7,9 @@
  * see are the server's own: every mount and local registration merged, paginated with the
  * server's cursors (`McpServerOptions.pageSize`).
  */
-import { SERVER_INFO_META_KEY } from '@statemcp/protocol';
+import { LOG_LEVEL_META_KEY, SERVER_INFO_META_KEY } from '@statemcp/protocol';
+import { hasFeature } from '@statemcp/protocol/internal';
+import { isLoggingLevel } from '../logging-levels.js';
 import type { Client } from '@statemcp/client';
 import type { CallOptions } from '@statemcp/client';
 import type { McpServer } from '../mcp-server.js';
@@ -121,7 +123,7 @@ export class Mirror {
       _meta: tool._meta,
     });
     const call = (args: unknown, extra: RequestExtra): Promise<CallToolResult> =>
-      this.#forward(extra, async (client, options) => this.#received(await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, { ...options, validateOutput: false })));
+      this.#forward(extra, async (client, options) => this.#received(await client.callTool({ name: tool.name, arguments: args as Record<string, unknown>, ...callerMeta(extra) }, { ...options, validateOutput: false })));
     return this.#server.registerTool(name, config as ToolConfig<JsonSchemaObject>, call as never);
   }
 
@@ -130,7 +132,7 @@ export class Mirror {
     const argumentsList = prompt.arguments ?? [];
     const complete = completes ? this.#completers(argumentsList.map((argument) => argument.name), { type: 'ref/prompt', name: prompt.name }) : undefined;
     const get = (args: { [key: string]: string | undefined }, extra: RequestExtra): Promise<GetPromptResult> =>
-      this.#forward(extra, async (client, options) => this.#received(await client.getPrompt({ name: prompt.name, arguments: definedStrings(args) }, options)));
+      this.#forward(extra, async (client, options) => this.#received(await client.getPrompt({ name: prompt.name, arguments: definedStrings(args), ...callerMeta(extra) }, options)));
     return this.#server.registerPrompt(name, definedFields({ title: prompt.title, description: prompt.description, argsSchema: argumentsList, complete, icons: prompt.icons, _meta: prompt._meta }), get);
   }
 
@@ -163,7 +165,7 @@ export class Mirror {
 
   #read(uri: string, extra: RequestExtra): Promise<ReadResourceResult> {
     const upstream = this.#space.upstreamUri(uri) ?? uri;
-    return this.#forward(extra, async (client, options) => this.#received(await client.readResource({ uri: upstream }, options)));
+    return this.#forward(extra, async (client, options) => this.#received(await client.readResource({ uri: upstream, ...callerMeta(extra) }, options)));
   }
 
   /**
@@ -195,6 +197,17 @@ export class Mirror {
     ]);
     return Object.fromEntries(entries);
   }
+}
+
+/**
+ * The `_meta` an upstream request carries for its caller: the log level the caller wants, so a
+ * 2026-07-28 upstream logs during the call (MCP 2026-07-28, Logging: the level travels in each
+ * request's `_meta`). A 2026-07-28 caller names it per request; a legacy one set it with
+ * `logging/setLevel`, and without one gets every message (MCP 2025-11-25, Logging).
+ */
+function callerMeta(extra: RequestExtra): { _meta?: { [key: string]: unknown } } {
+  const level = hasFeature(extra.protocolVersion, 'perRequestMeta') ? extra.meta?.[LOG_LEVEL_META_KEY] : (extra.connection.logLevel ?? 'debug');
+  return isLoggingLevel(level) ? { _meta: { [LOG_LEVEL_META_KEY]: level } } : {};
 }
 
 /** `value` without its `undefined` members (the server's configs are exact optional types). */

@@ -39,9 +39,10 @@ export interface ProxyOptions {
   readonly clientInfo?: Implementation;
   /**
    * Options of the gateway's client (era, supported versions, timeouts, …). Its sampling,
-   * elicitation and roots handling is the gateway's own: those options are ignored.
+   * elicitation and roots handling, its per-request capabilities and its concurrent answering
+   * of input requests are the gateway's own: those options are ignored.
    */
-  readonly client?: Omit<ClientOptions, 'onSampling' | 'onElicitation' | 'roots'>;
+  readonly client?: Omit<ClientOptions, 'onSampling' | 'onElicitation' | 'roots' | 'concurrentInputs' | 'requestCapabilities'>;
   /** Reconnection after a lost connection (default: on, with the default backoff); `false`: the mount stays down. */
   readonly reconnect?: ReconnectOptions | false;
   /** Timeout of each connection attempt, ms (default: the client's own). */
@@ -109,7 +110,13 @@ export class UpstreamLink {
     this.#setting = setting;
     const { options } = upstream;
     this.#routing = new CallRouting(setting.space.prefix, setting.onForward);
-    this.#client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { ...options.client, roots: [] });
+    // A round of the upstream reaches the caller as one round (concurrent answers), stating the caller's capabilities.
+    this.#client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
+      ...options.client,
+      roots: [],
+      concurrentInputs: true,
+      requestCapabilities: () => this.#routing.requestCapabilities(),
+    });
     this.#mirror = new Mirror(setting.server, setting.space, (extra, send) => this.#forward(extra, send), setting.report);
     this.#answerUpstreamRequests();
     this.#relayNotifications();
@@ -229,9 +236,13 @@ export class UpstreamLink {
     const client = this.#client;
     const extraFor = (requestId: string | number): RequestExtra => this.#routing.extraFor(requestId, client.era === 'modern');
     client.use(this.#routing.outbound);
-    client.onSampling((params, context) => extraFor(context.requestId).createMessage(params), { tools: true, context: true });
-    client.onElicitation((params, context) => extraFor(context.requestId).elicit(params), { form: true, url: true, applyDefaults: false });
-    client.use('roots/list', async (context, next) => (context.direction === 'inbound' && context.kind === 'request' ? { ...(await extraFor(context.id).listRoots()) } : next()));
+    // A Multi Round-Trip input request keeps the upstream's key: the caller answers under it, and the retry finds it.
+    const keyed = (inputKey: string | undefined) => (inputKey === undefined ? undefined : { inputKey });
+    client.onSampling((params, context) => extraFor(context.requestId).createMessage(params, keyed(context.inputKey)), { tools: true, context: true });
+    client.onElicitation((params, context) => extraFor(context.requestId).elicit(params, keyed(context.inputKey)), { form: true, url: true, applyDefaults: false });
+    client.use('roots/list', async (context, next) =>
+      context.direction === 'inbound' && context.kind === 'request' ? { ...(await extraFor(context.id).listRoots(keyed(context.inputKey))) } : next(),
+    );
   }
 
   /** List changes and log messages of the upstream, re-emitted downstream (resource updates: `subscribe`). */
@@ -244,8 +255,12 @@ export class UpstreamLink {
     this.#client.onToolsListChanged(resync('tools'));
     this.#client.onPromptsListChanged(resync('prompts'));
     this.#client.onResourcesListChanged(resync('resources'));
+    // A log message during a call goes with that call (its stream, its level); others to every connection.
     this.#client.onLoggingMessage(({ level, data, logger }) => {
-      void server.sendLoggingMessage({ level, data, logger: logger === undefined ? space.prefix : `${space.prefix}/${logger}` });
+      const named = space.prefix === '' ? logger : logger === undefined ? space.prefix : `${space.prefix}/${logger}`;
+      const call = this.#routing.latest();
+      if (call === undefined) void server.sendLoggingMessage(named === undefined ? { level, data } : { level, data, logger: named });
+      else call.log(level, data, named).catch(() => undefined); // the downstream request ended meanwhile
     });
   }
 }
