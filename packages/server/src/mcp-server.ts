@@ -85,8 +85,8 @@ export interface McpServerOptions extends ServerSessionOptions {
    * same `instanceId`): resource subscriptions are shared, so `notifyResourceUpdated` on any
    * instance reaches the subscribers on every instance; a task of the tasks extension created on
    * one instance is cancelled and answered (`tasks/cancel`, `tasks/update`) from any other,
-   * the command travelling over `cluster.bus` to the instance that runs it. Pair it with a shared
-   * task store (`taskExtension.store`). Without it, everything stays in this process.
+   * over `cluster.bus`; a step-up seen on one instance reaches the principal's listen streams on
+   * the others. Pair it with a shared task store (`taskExtension.store`). Without it, everything stays here.
    */
   readonly cluster?: ServerClusterOptions;
   /**
@@ -134,7 +134,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
       },
     };
     this.server = new Server(serverInfo, serverOptions);
-    this.#views = new PrincipalViews(this.server, { tools: this.#tools.entries, resources: this.#resources.entries, prompts: this.#prompts.entries });
+    this.#views = new PrincipalViews(this.server, { tools: this.#tools.entries, resources: this.#resources.entries, prompts: this.#prompts.entries }, options.cluster);
     const store = new TaskStore(options.clock, taskOptions ?? {}, (record) => this.#tasks.notifyStatus(record));
     this.#tasks = new ToolTasks(this.server, store, () => this.#pageSize());
     const cluster = options.cluster === undefined ? undefined : { bus: options.cluster.bus, ...(options.clock === undefined ? {} : { clock: options.clock }) };
