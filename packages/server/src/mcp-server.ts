@@ -22,15 +22,8 @@ import type { InferObject, ObjectSchemaInput } from './object-schema.js';
 import { PromptRegistry, type PromptInput, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
 import { requestExtra } from './request-extra.js';
 import type { RequestStateOptions } from './request-state.js';
-import {
-  ResourceRegistry,
-  type ReadResourceCallback,
-  type ReadResourceTemplateCallback,
-  type RegisteredResource,
-  type RegisteredResourceTemplate,
-  type ResourceMetadata,
-  type ResourceTemplateMetadata,
-} from './resources.js';
+import { ResourceRegistry, type ReadResourceCallback, type ReadResourceTemplateCallback, type RegisteredResource, type RegisteredResourceTemplate, type ResourceMetadata, type ResourceTemplateMetadata } from './resources.js';
+import { ScopeChallenges } from './scope-challenges.js';
 import { PrincipalViews, type ListKind } from './principal-views.js';
 import { resourceKey, type ServerClusterOptions } from './shared-subscriptions.js';
 import { Server, type ServerOptions, type ServerRequestContext, type ServerSessionOptions } from './server.js';
@@ -118,6 +111,8 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   /** The lists that ever held a registration (declared from then on, see `capabilities`). */
   readonly #registered = new Set<ListKind>();
   readonly #views: PrincipalViews;
+  /** Scopes of `whenMissing: 'challenge'` registrations, for `createProtectedResource({ registrations })` (see scope-challenges.ts). */
+  readonly scopeChallenges: ScopeChallenges;
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
     this.#options = options;
@@ -134,7 +129,8 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
       },
     };
     this.server = new Server(serverInfo, serverOptions);
-    this.#views = new PrincipalViews(this.server, { tools: this.#tools.entries, resources: this.#resources.entries, prompts: this.#prompts.entries }, options.cluster);
+    const lists = { tools: this.#tools.entries, resources: this.#resources.entries, prompts: this.#prompts.entries };
+    [this.#views, this.scopeChallenges] = [new PrincipalViews(this.server, lists, options.cluster), new ScopeChallenges(lists)];
     const store = new TaskStore(options.clock, taskOptions ?? {}, (record) => this.#tasks.notifyStatus(record));
     this.#tasks = new ToolTasks(this.server, store, () => this.#pageSize());
     const cluster = options.cluster === undefined ? undefined : { bus: options.cluster.bus, ...(options.clock === undefined ? {} : { clock: options.clock }) };
