@@ -19,14 +19,8 @@ import { isJsonObject } from '@statemcp/protocol';
 import type { Registry } from './registry.js';
 import { LazyViewer, type Viewable } from './visibility.js';
 
-/** What a protected resource asks of registrations: the scopes one message needs. */
-export interface ScopeChallengeSource {
-  /** The scopes `method` with `params` needs for the caller `authInfo`: empty when nothing challenges. */
-  scopesToChallenge(method: string, params: unknown, authInfo: unknown): readonly string[];
-}
-
-/** The challenging registrations of one `McpServer`. */
-export class ScopeChallenges implements ScopeChallengeSource {
+/** The challenging registrations of one `McpServer` (the `registrations` of a protected resource). */
+export class ScopeChallenges {
   readonly #tools: Registry<Viewable>;
   readonly #prompts: Registry<Viewable>;
   readonly #resources: Registry<Viewable>;
@@ -37,6 +31,7 @@ export class ScopeChallenges implements ScopeChallengeSource {
     this.#resources = lists.resources;
   }
 
+  /** The scopes `method` with `params` needs for the caller `authInfo`: empty when nothing challenges. */
   scopesToChallenge(method: string, params: unknown, authInfo: unknown): readonly string[] {
     const entry = this.#target(method, params);
     const rule = entry?.visibility;
