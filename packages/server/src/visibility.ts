@@ -15,6 +15,11 @@
  *                                                    revision's resource-not-found error
  * ```
  *
+ * With `whenMissing: 'challenge'` missing scopes hide nothing: the item is listed, and a call
+ * without them is refused for a step-up (`scope-challenges.ts`; over HTTP a 403
+ * `insufficient_scope` from the protected resource, MCP 2025-11-25, Authorization › Scope
+ * Challenge Handling).
+ *
  * A hidden item is answered exactly as one that was never registered (MCP 2025-11-25, Server
  * Features › Tools › Error Handling: unknown tools are -32602; Resources › Error Handling:
  * resource not found -32002), so nobody can probe for another user's items.
