@@ -27,6 +27,7 @@ const ISSUER = 'https://id.example.com';
 const TOKENS: Readonly<Record<string, { subject: string; scopes: string[] }>> = {
   'alice-read': { subject: 'alice', scopes: ['notes:read'] },
   'alice-write': { subject: 'alice', scopes: ['notes:read', 'notes:write'] },
+  'bob-read': { subject: 'bob', scopes: ['notes:read'] },
   'bob-write': { subject: 'bob', scopes: ['notes:read', 'notes:write'] },
 };
 
@@ -106,10 +107,21 @@ class Heard {
   }
 }
 
-async function signIn(instances: readonly Instance[], era: 'legacy' | 'modern', token: { current: string }, heard?: Heard): Promise<Client> {
+/** Sends the listen stream (`subscriptions/listen`) to `listenOn`, every other request to `requestsTo.current`. */
+function pinned(listenOn: Instance, requestsTo: { current: Instance }): typeof fetch {
+  return (input, init) => {
+    const target = new URL(input instanceof Request ? input.url : input.toString());
+    const listens = typeof init?.body === 'string' && init.body.includes('"subscriptions/listen"');
+    target.host = (listens ? listenOn : requestsTo.current).listening.url.host;
+
+    return fetch(target, init);
+  };
+}
+
+async function signIn(instances: readonly Instance[], era: 'legacy' | 'modern', token: { current: string }, heard?: Heard, route: typeof fetch = roundRobin(instances)): Promise<Client> {
   const client = new Client({ name: `cluster-views-${era}`, version: '1.0.0' }, { era });
   if (heard !== undefined) client.onToolsListChanged(heard.hear);
-  const transport = new StreamableHttpClientTransport((instances[0] as Instance).listening.url, { fetch: roundRobin(instances), headers: () => ({ authorization: `Bearer ${token.current}` }) });
+  const transport = new StreamableHttpClientTransport((instances[0] as Instance).listening.url, { fetch: route, headers: () => ({ authorization: `Bearer ${token.current}` }) });
   await client.connect(transport);
   cleanups.push(() => client.close());
   return client;
@@ -175,5 +187,41 @@ describe('list changes per principal through a 3-instance cluster', () => {
     expect(await toolNames(bob)).toEqual(['read_notes', 'delete_notes', 'bob_inbox']);
     expect(await toolNames(alice)).toEqual(['read_notes', 'alice_diary']);
     expect([heard.alice.count, heard.bob.count]).toEqual([0, 1]);
+  });
+
+  it('a step-up through one instance reaches the principal’s listen stream held on another, and nobody else’s (2026-07-28)', async () => {
+    const instances = await cluster();
+    const [a, b] = instances as [Instance, Instance, Instance];
+    // Every request goes to A; the listen streams are held on B.
+    const requestsTo = { current: a };
+    const tokens = { alice: { current: 'alice-read' }, bob: { current: 'bob-read' } };
+    const heard = { alice: new Heard(), bob: new Heard() };
+    const alice = await signIn(instances, 'modern', tokens.alice, heard.alice, pinned(b, requestsTo));
+    const bob = await signIn(instances, 'modern', tokens.bob, heard.bob, pinned(b, requestsTo));
+    expect(await toolNames(alice)).toEqual(['read_notes', 'alice_diary']);
+    expect(await toolNames(bob)).toEqual(['read_notes']);
+
+    const aliceHears = heard.alice.next();
+    tokens.alice.current = 'alice-write';
+    await alice.callTool({ name: 'read_notes' });
+    await aliceHears;
+    expect(await toolNames(alice)).toEqual(['read_notes', 'delete_notes', 'alice_diary']);
+
+    const bobHears = heard.bob.next();
+    tokens.bob.current = 'bob-write';
+    await bob.callTool({ name: 'read_notes' });
+    await bobHears;
+
+    // The new token reaching B itself announces nothing again.
+    requestsTo.current = b;
+    await alice.callTool({ name: 'read_notes' });
+    await bob.callTool({ name: 'read_notes' });
+
+    // A round trip on each stream: a registration everyone sees is announced after anything the
+    // step-ups could have sent, so the counts below are final.
+    const bothHear = [heard.alice.next(), heard.bob.next()];
+    for (const { mcp } of instances) mcp.registerTool('shared_drafts', {}, () => ({ content: [] }));
+    await Promise.all(bothHear);
+    expect([heard.alice.count, heard.bob.count]).toEqual([2, 2]);
   });
 });

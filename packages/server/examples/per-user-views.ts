@@ -8,6 +8,8 @@ export async function main(era: 'legacy' | 'modern' = 'legacy', log: (line: stri
   server.registerTool('read_notes', {}, (_args, extra) => ({ content: [{ type: 'text', text: `notes of ${extra.auth?.subject ?? 'nobody'}` }] }));
   server.registerTool('delete_notes', { requiredScopes: ['notes:write'] }, () => ({ content: [{ type: 'text', text: 'deleted' }] }));
   server.registerTool('diary', { visible: (viewer) => viewer.auth?.subject === 'bob' }, () => ({ content: [] }));
+  // Listed for everyone; called without the scope, refused for a step-up (403 over HTTP).
+  server.registerTool('archive_notes', { requiredScopes: ['notes:archive'], whenMissing: 'challenge' }, () => ({ content: [] }));
 
   // Over HTTP, createProtectedResource verifies the bearer token of each request; here the
   // in-memory server side stamps each message with alice's current token instead.
@@ -22,6 +24,7 @@ export async function main(era: 'legacy' | 'modern' = 'legacy', log: (line: stri
   const names = async (): Promise<string> => (await client.listTools()).tools.map((tool) => tool.name).join(', ');
   log(`tools: ${await names()}`);
   await client.callTool({ name: 'delete_notes' }).catch((error: unknown) => log(`delete_notes: ${error instanceof JsonRpcError ? error.code : String(error)}`));
+  await client.callTool({ name: 'archive_notes' }).catch((error: unknown) => log(`archive_notes: ${error instanceof Error ? error.message : String(error)}`));
 
   scopes = ['notes:read', 'notes:write']; // a step-up: a new token with more scopes
   await client.callTool({ name: 'read_notes' });

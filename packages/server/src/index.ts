@@ -56,6 +56,7 @@ export type {
 } from './resources.js';
 export type { PromptInput, PromptArgs, PromptArgsInput, PromptArgumentDefinition, PromptCallback, PromptConfig, PromptUpdate, RegisteredPrompt } from './prompts.js';
 export { viewerOf, type Viewer, type Visibility } from './visibility.js';
+export { ScopeChallenges } from './scope-challenges.js';
 export { MAX_COMPLETION_VALUES } from './completions.js';
 export { DEFAULT_CACHE_HINTS } from './caching.js';
 export type { CacheHints, CacheScope } from './caching.js';

@@ -23,15 +23,8 @@ import type { InferObject, ObjectSchemaInput } from './object-schema.js';
 import { PromptRegistry, type PromptInput, type PromptArgs, type PromptArgsInput, type PromptCallback, type PromptConfig, type RegisteredPrompt } from './prompts.js';
 import { requestExtra } from './request-extra.js';
 import type { RequestStateOptions } from './request-state.js';
-import {
-  ResourceRegistry,
-  type ReadResourceCallback,
-  type ReadResourceTemplateCallback,
-  type RegisteredResource,
-  type RegisteredResourceTemplate,
-  type ResourceMetadata,
-  type ResourceTemplateMetadata,
-} from './resources.js';
+import { ResourceRegistry, type ReadResourceCallback, type ReadResourceTemplateCallback, type RegisteredResource, type RegisteredResourceTemplate, type ResourceMetadata, type ResourceTemplateMetadata } from './resources.js';
+import { ScopeChallenges } from './scope-challenges.js';
 import { PrincipalViews, type ListKind } from './principal-views.js';
 import { resourceKey, type ServerClusterOptions } from './shared-subscriptions.js';
 import { Server, type ServerOptions, type ServerRequestContext, type ServerSessionOptions } from './server.js';
@@ -86,8 +79,8 @@ export interface McpServerOptions extends ServerSessionOptions {
    * same `instanceId`): resource subscriptions are shared, so `notifyResourceUpdated` on any
    * instance reaches the subscribers on every instance; a task of the tasks extension created on
    * one instance is cancelled and answered (`tasks/cancel`, `tasks/update`) from any other,
-   * the command travelling over `cluster.bus` to the instance that runs it. Pair it with a shared
-   * task store (`taskExtension.store`). Without it, everything stays in this process.
+   * over `cluster.bus`; a step-up seen on one instance reaches the principal's listen streams on
+   * the others. Pair it with a shared task store (`taskExtension.store`). Without it, everything stays here.
    */
   readonly cluster?: ServerClusterOptions;
   /**
@@ -119,6 +112,8 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   /** The lists that ever held a registration (declared from then on, see `capabilities`). */
   readonly #registered = new Set<ListKind>();
   readonly #views: PrincipalViews;
+  /** Scopes of `whenMissing: 'challenge'` registrations, for `createProtectedResource({ registrations })` (see scope-challenges.ts). */
+  readonly scopeChallenges: ScopeChallenges;
 
   constructor(serverInfo: Implementation, options: McpServerOptions = {}) {
     this.#options = options;
@@ -135,7 +130,8 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
       },
     };
     this.server = new Server(serverInfo, serverOptions);
-    this.#views = new PrincipalViews(this.server, { tools: this.#tools.entries, resources: this.#resources.entries, prompts: this.#prompts.entries });
+    const lists = { tools: this.#tools.entries, resources: this.#resources.entries, prompts: this.#prompts.entries };
+    [this.#views, this.scopeChallenges] = [new PrincipalViews(this.server, lists, options.cluster), new ScopeChallenges(lists)];
     const store = new TaskStore(options.clock, taskOptions ?? {}, (record) => this.#tasks.notifyStatus(record));
     this.#tasks = new ToolTasks(this.server, store, () => this.#pageSize());
     const cluster = options.cluster === undefined ? undefined : { bus: options.cluster.bus, ...(options.clock === undefined ? {} : { clock: options.clock }) };

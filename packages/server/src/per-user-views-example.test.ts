@@ -14,6 +14,6 @@ describe('README per-user views example', () => {
   it.each(['legacy', 'modern'] as const)('runs end to end (%s era)', async (era) => {
     const lines: string[] = [];
     await main(era, (line) => lines.push(line));
-    expect(lines).toEqual(['tools: read_notes', 'delete_notes: -32602', 'after the step-up: read_notes, delete_notes']);
+    expect(lines).toEqual(['tools: read_notes, archive_notes', 'delete_notes: -32602', 'archive_notes: Tool archive_notes needs scope notes:archive', 'after the step-up: read_notes, delete_notes, archive_notes']);
   });
 });

@@ -16,7 +16,7 @@ export class Registry<T extends Viewable> {
   readonly #entries = new Map<string, T>();
   #generation = 0;
   #snapshot: T[] | undefined;
-  #ruled: T[] | undefined;
+  #ruled: (readonly [string, T])[] | undefined;
   #changed = new Set<T>();
   #changedAll = false;
   readonly #onChange: () => void;
@@ -73,9 +73,9 @@ export class Registry<T extends Viewable> {
     for (const [key, value] of moved) this.#entries.set(key, value);
   }
 
-  /** The entries with a visibility rule (a cached array; do not mutate). */
-  ruled(): readonly T[] {
-    this.#ruled ??= this.values().filter((entry) => entry.visibility !== undefined);
+  /** The entries with a visibility rule and their keys, in registration order (a cached array; do not mutate). */
+  ruledKeyed(): readonly (readonly [string, T])[] {
+    this.#ruled ??= [...this.#entries].filter(([, entry]) => entry.visibility !== undefined);
     return this.#ruled;
   }
 

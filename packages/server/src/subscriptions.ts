@@ -46,6 +46,12 @@ export interface ListenSubscription {
   readonly context: ServerRequestContext;
 }
 
+/**
+ * Starts something a stream needs before it is acknowledged (following its keys across a
+ * cluster): resolves with the function that stops it, or returns undefined when there is nothing to start.
+ */
+export type ListenOpenHook = (filter: Readonly<JsonObject>, context: ServerRequestContext) => Promise<() => void> | undefined;
+
 interface LiveSubscription extends ListenSubscription {
   /** Answers the listen request with the graceful `SubscriptionsListenResult`. */
   readonly finish: () => void;
@@ -101,6 +107,7 @@ function tagged(params: JsonObject | undefined, id: RequestId): JsonObject {
 export class ListenSubscriptions {
   readonly #fields = new Map<string, ListenFilterField>(CORE_LISTEN_FIELDS.map((field) => [field.key, field]));
   readonly #live = new Set<LiveSubscription>();
+  readonly #openHooks: ListenOpenHook[] = [];
   #shared: SharedSubscriptions | undefined;
 
   /**
@@ -159,6 +166,15 @@ export class ListenSubscriptions {
     if (ended > 0) await new Promise<void>((resolve) => setTimeout(resolve, 0));
   }
 
+  /**
+   * @internal Runs `hook` for every stream about to open, before it is acknowledged: what it
+   * starts (a promise of its stop function) is awaited, a rejection fails the listen request,
+   * and the stop function runs once the stream is gone.
+   */
+  onOpen(hook: ListenOpenHook): void {
+    this.#openHooks.push(hook);
+  }
+
   /** @internal The `subscriptions/listen` handler: acknowledge, then stay open until ended. */
   listen(params: JsonObject, context: ServerRequestContext): Promise<JsonObject> {
     const requested = isJsonObject(params.notifications) ? params.notifications : {};
@@ -167,21 +183,40 @@ export class ListenSubscriptions {
       const honoured = this.#fields.get(key)?.honour(value, context);
       if (honoured !== undefined) filter[key] = honoured;
     }
+    const starts: Promise<() => void>[] = [];
+    for (const hook of [this.#followResources, ...this.#openHooks]) {
+      const started = hook(filter, context);
+      if (started !== undefined) starts.push(started);
+    }
+    if (starts.length === 0) return this.#open(filter, context, () => undefined);
+    return Promise.allSettled(starts).then((settled) => {
+      const stops = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+      const gone = (): void => {
+        for (const stop of stops) stop();
+      };
+      const failed = settled.find((outcome) => outcome.status === 'rejected');
+      if (failed === undefined) return this.#open(filter, context, gone);
+      gone();
+      throw failed.reason;
+    });
+  }
+
+  /** In a cluster the stream follows its resources in the shared store before it is acknowledged. */
+  readonly #followResources: ListenOpenHook = (filter, context) => {
     const shared = this.#shared;
     const uris = Array.isArray(filter.resourceSubscriptions) ? filter.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string') : [];
-    if (shared === undefined || uris.length === 0) return this.#open(filter, context, () => undefined);
-    // In a cluster the stream follows its resources in the shared store before it is acknowledged.
+    if (shared === undefined || uris.length === 0) return undefined;
     const target = `listen-${++listenTargets}`;
     const gone = (): void => void shared.drop(target).catch(() => undefined);
     const deliver = (note: { method: string; params: JsonObject }): Promise<unknown> => context.sendNotification(note.method, tagged(note.params, context.requestId)).catch(() => undefined);
     return Promise.all(uris.map((uri) => shared.follow(target, resourceKey(uri), deliver))).then(
-      () => this.#open(filter, context, gone),
+      () => gone,
       (error: unknown) => {
         gone();
         throw error;
       },
     );
-  }
+  };
 
   /** Acknowledges `filter` and keeps the stream live until it is ended or cancelled; `gone` runs then. */
   #open(filter: JsonObject, context: ServerRequestContext, gone: () => void): Promise<JsonObject> {

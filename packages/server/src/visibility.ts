@@ -15,11 +15,16 @@
  *                                                    revision's resource-not-found error
  * ```
  *
+ * With `whenMissing: 'challenge'` missing scopes hide nothing: the item is listed, and a call
+ * without them is refused for a step-up (`scope-challenges.ts`; over HTTP a 403
+ * `insufficient_scope` from the protected resource, MCP 2025-11-25, Authorization › Scope
+ * Challenge Handling).
+ *
  * A hidden item is answered exactly as one that was never registered (MCP 2025-11-25, Server
  * Features › Tools › Error Handling: unknown tools are -32602; Resources › Error Handling:
  * resource not found -32002), so nobody can probe for another user's items.
  */
-import { type AuthInfo } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, type AuthInfo } from '@statemcp/protocol';
 import { isAuthInfo } from '@statemcp/protocol/internal';
 
 /** Who a request acts for, as visibility rules see it. */
@@ -40,6 +45,14 @@ export interface Viewer {
 export interface Visibility {
   /** Scopes the caller's token must all carry (e.g. `['files:write']`). */
   readonly requiredScopes?: readonly string[];
+  /**
+   * What a caller without every `requiredScopes` gets. `'hide'` (default): the item leaves the
+   * lists and is answered as unknown. `'challenge'`: the item stays listed, and a call is refused
+   * for a step-up — over HTTP with `403 insufficient_scope` and a `WWW-Authenticate` challenge
+   * naming the scopes, when the protected resource is given `registrations` (see
+   * `McpServer.scopeChallenges`); elsewhere with -32602 naming the missing scopes.
+   */
+  readonly whenMissing?: 'hide' | 'challenge';
   /** A predicate over the caller, e.g. `(viewer) => viewer.auth?.subject === 'alice'`; must not throw. */
   readonly visible?: (viewer: Viewer) => boolean;
 }
@@ -47,6 +60,8 @@ export interface Visibility {
 /** @internal A registration's compiled rule; `undefined` when it is visible to everyone. */
 export interface VisibilityRule {
   readonly requiredScopes: readonly string[];
+  /** `whenMissing: 'challenge'`: missing scopes refuse calls but hide nothing. */
+  readonly challenge: boolean;
   readonly visible: ((viewer: Viewer) => boolean) | undefined;
 }
 
@@ -68,7 +83,7 @@ export function viewerOf(authInfo: unknown): Viewer {
 export function visibilityRule(config: Visibility): VisibilityRule | undefined {
   const requiredScopes = config.requiredScopes ?? [];
   if (requiredScopes.length === 0 && config.visible === undefined) return undefined;
-  return { requiredScopes: [...requiredScopes], visible: config.visible };
+  return { requiredScopes: [...requiredScopes], challenge: config.whenMissing === 'challenge', visible: config.visible };
 }
 
 /**
@@ -86,12 +101,29 @@ export class LazyViewer {
     return (this.#viewer ??= viewerOf(this.authInfo));
   }
 
-  /** Whether `rule` lets this viewer see its registration. */
+  /** Whether `rule` lets this viewer see its registration (scopes of a challenging rule hide nothing). */
   allows(rule: VisibilityRule | undefined): boolean {
     if (rule === undefined) return true;
-    const { viewer } = this;
-    for (const scope of rule.requiredScopes) if (!viewer.scopes.has(scope)) return false;
-    return rule.visible === undefined || rule.visible(viewer) === true;
+    if (!rule.challenge && this.missing(rule).length > 0) return false;
+    return rule.visible === undefined || rule.visible(this.viewer) === true;
+  }
+
+  /** The scopes of `rule` this viewer's token lacks. */
+  missing(rule: VisibilityRule | undefined): readonly string[] {
+    if (rule === undefined || rule.requiredScopes.length === 0) return [];
+    const { scopes } = this.viewer;
+    return rule.requiredScopes.filter((scope) => !scopes.has(scope));
+  }
+
+  /**
+   * Refuses a call of `item` (e.g. `Tool delete_notes`), listed for this viewer, whose
+   * challenging rule names scopes its token lacks: -32602 naming them (over HTTP the protected
+   * resource answers 403 `insufficient_scope` before the call gets here).
+   */
+  challenge(entry: Viewable, item: string): void {
+    if (entry.visibility?.challenge !== true) return;
+    const missing = this.missing(entry.visibility);
+    if (missing.length > 0) throw new JsonRpcError(ErrorCode.InvalidParams, `${item} needs scope ${missing.join(' ')}`, { requiredScopes: [...entry.visibility.requiredScopes] });
   }
 
   /** Whether `entry` is listed and served for this viewer (enabled and visible). */
@@ -121,5 +153,5 @@ export function principalKeyOf(authInfo: unknown): string | undefined {
 /** @internal Whether two rules are the same (an update that keeps its rule concerns only the registration's viewers). */
 export function sameRule(a: VisibilityRule | undefined, b: VisibilityRule | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return a.visible === b.visible && a.requiredScopes.length === b.requiredScopes.length && a.requiredScopes.every((scope, index) => b.requiredScopes[index] === scope);
+  return a.visible === b.visible && a.challenge === b.challenge && a.requiredScopes.length === b.requiredScopes.length && a.requiredScopes.every((scope, index) => b.requiredScopes[index] === scope);
 }

@@ -18,4 +18,4 @@ export type { IntrospectionVerifierOptions } from './introspection-verifier.js';
 export type { IntrospectionCacheOptions } from './introspection-cache.js';
 export type { DpopOptions } from './dpop-proof.js';
 export type { DpopReplayOutcome, DpopReplayStore, InMemoryDpopReplayStoreOptions } from './dpop-replay-store.js';
-export type { ScopePolicy } from './scope-policy.js';
+export type { RegisteredScopes, ScopePolicy } from './scope-policy.js';

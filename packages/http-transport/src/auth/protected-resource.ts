@@ -205,7 +205,7 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
     authenticate,
     authorize(authInfo, messages) {
       if (!isAuthInfo(authInfo)) return undefined;
-      const needed = requiredScopesFor(options, messages);
+      const needed = requiredScopesFor(options, messages, authInfo);
       const missing = needed.filter((scope) => !authInfo.scopes.includes(scope));
       if (missing.length === 0) return undefined;
       return refuse('insufficient_scope', `this request needs scope ${missing.join(' ')}`, authInfo.tokenType, needed);

@@ -6,17 +6,21 @@
  * new token with more scopes, same principal) makes the new tool appear with a list_changed
  * notification to that user only, and so does a registration made for that user; the other
  * principal hears nothing (checked after a round trip). `serverFor` builds a server per principal.
+ * One declaration on a registration (`requiredScopes` with `whenMissing: 'challenge'`) keeps the
+ * item listed and refuses calls with 403 insufficient_scope until a step-up, as the deprecated
+ * `toolScopes` still does.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@statemcp/client';
-import { JsonRpcError } from '@statemcp/protocol';
+import { AuthRequiredError, JsonRpcError } from '@statemcp/protocol';
 import { McpServer } from '@statemcp/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProtectedResource } from '../auth/protected-resource.js';
 import { jwtVerifier } from '../auth/jwt-verifier.js';
 import { ISSUER, NOW_MS, createTestIssuer, type TestIssuer } from '../auth/test-tokens.js';
-import { StreamableHttpClientTransport } from '../client/index.js';
+import type { ScopePolicy } from '../auth/scope-policy.js';
+import { HttpResponseError, StreamableHttpClientTransport } from '../client/index.js';
 import type { SessionOpening, StreamableHttpServerOptions } from './server-options.js';
 import { createStreamableHttpServer } from './streamable-http-server.js';
 
@@ -43,7 +47,7 @@ interface Served {
 }
 
 /** Serves `mcp` behind `createProtectedResource` on 127.0.0.1 (its URL, the tokens' audience, known first). */
-async function serve(mcp: Pick<StreamableHttpServerOptions, 'connect' | 'serverFor'>): Promise<Served> {
+async function serve(mcp: Pick<StreamableHttpServerOptions, 'connect' | 'serverFor'>, scopes: ScopePolicy = {}): Promise<Served> {
   const node = createServer();
   await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
   const url = new URL(`http://127.0.0.1:${(node.address() as AddressInfo).port}/mcp`);
@@ -54,6 +58,7 @@ async function serve(mcp: Pick<StreamableHttpServerOptions, 'connect' | 'serverF
     authorizationServers: [ISSUER],
     verifier: jwtVerifier({ issuer: ISSUER, jwks: issuer.jwks, audience: url.href, now: () => NOW_MS }),
     now: () => NOW_MS,
+    ...scopes,
   });
   const { connect, serverFor } = mcp;
   const http = createStreamableHttpServer({
@@ -169,6 +174,40 @@ describe.each(['legacy', 'modern'] as const)('per-user views over HTTP (%s era)'
     expect(await toolNames(alice)).toEqual(['read_notes', 'delete_notes', 'alice_diary']);
     expect(await toolNames(bob)).toEqual(['read_notes', 'bob_inbox']);
     expect([heard.alice.count, heard.bob.count]).toEqual([1, 1]);
+  });
+
+  it('one declaration challenges instead of hiding: listed, 403 insufficient_scope until a step-up, as toolScopes', async () => {
+    const shared = notesServer();
+    shared.registerTool('archive_notes', { requiredScopes: ['notes:archive'], whenMissing: 'challenge' }, () => ({ content: [{ type: 'text', text: 'archived' }] }));
+    shared.registerTool('purge_notes', {}, () => ({ content: [{ type: 'text', text: 'purged' }] }));
+    const { url, issuer } = await serve({ connect: (transport) => shared.connect(transport) }, { registrations: shared.scopeChallenges, toolScopes: { purge_notes: ['notes:admin'] } });
+    const token = { current: await issuer.token({ sub: 'alice', scope: 'notes:read' }) };
+    const alice = await signIn(url, era, token);
+    expect(await toolNames(alice)).toEqual(['read_notes', 'alice_diary', 'archive_notes', 'purge_notes']);
+    for (const [name, scope] of [
+      ['archive_notes', 'notes:archive'],
+      ['purge_notes', 'notes:admin'],
+    ] as const) {
+      const refused: unknown = await alice.callTool({ name }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const chain: unknown[] = [];
+      for (let error = refused; error instanceof Error; error = error.cause) chain.push(error);
+      expect(chain.some((error) => error instanceof AuthRequiredError)).toBe(true);
+      const http = chain.find((error): error is HttpResponseError => error instanceof HttpResponseError);
+      expect(http?.status).toBe(403);
+      expect(http?.wwwAuthenticate).toMatch(new RegExp(`error="insufficient_scope".*scope="${scope}"`));
+    }
+    token.current = await issuer.token({ sub: 'alice', scope: 'notes:read notes:archive notes:admin' });
+    expect((await alice.callTool({ name: 'archive_notes' })).content).toEqual([{ type: 'text', text: 'archived' }]);
+    expect((await alice.callTool({ name: 'purge_notes' })).content).toEqual([{ type: 'text', text: 'purged' }]);
+
+    // Without `registrations` the server itself refuses, naming the scope (the item stays listed).
+    const unwired = await serve({ connect: (transport) => shared.connect(transport) });
+    const bob = await signIn(unwired.url, era, { current: await unwired.issuer.token({ sub: 'bob', scope: 'notes:read' }) });
+    expect(await toolNames(bob)).toContain('archive_notes');
+    expect(await failure(bob.callTool({ name: 'archive_notes' }))).toEqual({ code: -32602, message: 'Tool archive_notes needs scope notes:archive' });
   });
 
   it('serverFor builds a server per principal from who opened the session and the request', async () => {
