@@ -4,9 +4,8 @@
  * 2026-07-28 (MCP 2026-07-28 basic/transports/streamable-http).
  *
  * What it does, in the order a connection meets it:
- * - every message is its own POST with `Accept: application/json, text/event-stream`;
- *   202, JSON and SSE answers are all handled; SSE streams, their
- *   resumption and the standalone GET stream live in `sse-streams.ts`;
+ * - every message is its own POST with `Accept: application/json, text/event-stream`; 202, JSON
+ *   and SSE answers are all handled (SSE streams and the GET stream: `sse-streams.ts`);
  * - the session id is taken from the response to the POST that opens a session (the one sent
  *   while the transport has none: the session's `initialize`) and echoed on every later POST,
  *   GET and DELETE; `MCP-Protocol-Version` is sent once the session has called
@@ -25,11 +24,10 @@
  * - `close()` DELETEs the session (405 and failures tolerated, bounded by a timer) and
  *   aborts every stream (MCP 2025-11-25 basic/transports §Session Management);
  * - the 2026-07-28 shape (a request whose `_meta` names a revision with routing headers,
- *   MCP 2026-07-28 basic/transports/streamable-http): no session id, `MCP-Protocol-Version` from
- * the `_meta`, `Mcp-Method`,
- *   `Mcp-Name`, `Mcp-Param-*` (`routing-headers.ts`); tools with invalid `x-mcp-header`
- *   annotations are left out of `tools/list` results. With no handshake there is no GET
- *   stream and no session to DELETE.
+ *   MCP 2026-07-28 basic/transports/streamable-http): no session id; `MCP-Protocol-Version` from
+ *   the `_meta`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` (`routing-headers.ts`); tools with
+ *   invalid `x-mcp-header` annotations are left out of `tools/list` results. With no handshake
+ *   there is no GET stream and no session to DELETE.
  *
  * The transport never invents a server's answer: requests it cannot deliver, or whose answer
  * can no longer arrive, go to `sink.onUndeliverable(ids, error)`.
@@ -266,7 +264,7 @@ export class StreamableHttpClientTransport implements Transport {
   // POST
 
   async #post(message: JsonRpcMessage): Promise<PostOutcome> {
-    // Modern era (the request's `_meta` names a revision with routing headers): no session, routing headers (§5.3).
+    // Modern era (the request's `_meta` names a revision with routing headers): no session, routing headers (MCP 2026-07-28 basic/transports/streamable-http).
     const modern = routedVersion(message);
     const sessionId = modern !== undefined ? undefined : this.#sessionId;
     // With no session before the first one or after a 404, a POST opens one (the session's `initialize`).

@@ -36,7 +36,7 @@ import type { ConnectionEffect } from './connection-types.js';
 export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   outboundRequest: {
     to: ['handshaking', 'discovering'],
-    spec: 'digest §1.1 Initialization; rules 17, 23, 24, 50; §5.4, §6.4 (modern discovery)',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Initialization, MCP 2025-11-25 basic/utilities/ping; MCP 2026-07-28 basic/versioning §Backward Compatibility, MCP 2026-07-28 server/discover (modern discovery)',
     doc: 'client: initialize starts the handshake, server/discover the modern discovery; ping is always allowed; anything else is refused, or held in the ledger until Operating when it may wait',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
@@ -52,7 +52,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
   },
   inboundRequest: {
     to: ['handshaking', 'operating'],
-    spec: 'digest §1.1; rules 1 (lessons), 50; lessons #1; §5.4 dual-era server, §6.1',
+    spec: 'MCP 2025-11-25 basic/lifecycle; MCP 2025-11-25 basic/index §Messages, basic/utilities/ping; MCP 2026-07-28 basic/versioning §Backward Compatibility dual-era server, MCP 2026-07-28 basic/index §Statelessness',
     doc: 'server: initialize starts the handshake; a request whose _meta names a served modern version starts operating (another version: -32022); ping is answered; any other request gets an error reply and no handler runs',
     apply(state, event) {
       const modern = selfDescribedStart(state, event);
@@ -123,7 +123,7 @@ export const UNINITIALIZED: ConnectionTable['uninitialized'] = {
 export const HANDSHAKING: ConnectionTable['handshaking'] = {
   outboundRequest: {
     to: [],
-    spec: 'digest §1.1 Traffic allowed before initialization; rules 23, 24',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Initialization (only pings and logging before the handshake completes)',
     doc: 'only ping while the handshake is in flight; a second initialize is refused; a client request that may wait is held in the ledger until operating',
     apply(state, event) {
       if (event.method === PING) return step(state, accept);
@@ -145,7 +145,7 @@ export const HANDSHAKING: ConnectionTable['handshaking'] = {
   },
   outboundNotification: {
     to: [],
-    spec: 'digest §1.1, §2.2 (initialize is never cancelled); rule 25',
+    spec: 'MCP 2025-11-25 basic/lifecycle, MCP 2025-11-25 basic/utilities/cancellation (initialize is never cancelled)',
     doc: 'server may log; the client never cancels initialize; nothing else yet',
     apply(state, event) {
       if (state.config.role === 'server' && event.method === LOG_MESSAGE) return step(state, accept);
@@ -165,7 +165,7 @@ export const HANDSHAKING: ConnectionTable['handshaking'] = {
   },
   initializeSucceeded: {
     to: ['initialized'],
-    spec: 'digest §1.1 Version negotiation; rules 19–22',
+    spec: 'MCP 2025-11-25 basic/lifecycle §Version Negotiation, MCP 2025-11-25 basic/lifecycle §Initialization',
     doc: 'version agreed: client then sends notifications/initialized; server has sent its InitializeResult and handles what arrived meanwhile',
     apply(state, event) {
       const next: StateOf<'initialized'> = { kind: 'initialized', config: state.config, version: event.version, revision: revisionFor(event.version), peer: event.peer };
@@ -233,7 +233,7 @@ export const INITIALIZED: ConnectionTable['initialized'] = {
   },
   outboundNotification: {
     to: ['operating'],
-    spec: 'digest §1.1 (client MUST send notifications/initialized); rule 22',
+    spec: 'MCP 2025-11-25 basic/lifecycle (client MUST send notifications/initialized)',
     doc: 'client: sending notifications/initialized enters operating (a notification that may wait is held until then); server may only log before it arrives',
     apply(state, event) {
       if (state.config.role === 'client') {

@@ -139,7 +139,7 @@ export function liveClosingRows<K extends Exclude<ConnectionStage, 'shuttingDown
     },
     terminateRequested: {
       to: ['terminated'] as readonly ConnectionStage[],
-      spec: 'style §11',
+      spec: 'close is idempotent',
       doc: 'terminate(): settle everything and close the transport forcefully',
       apply: (state: StateOf<K>) => terminateNow(state, 'terminated'),
     },
@@ -157,13 +157,13 @@ export function liveClosingRows<K extends Exclude<ConnectionStage, 'shuttingDown
     },
     drained: {
       to: [] as readonly ConnectionStage[],
-      spec: 'architecture §3',
+      spec: 'docs/guide/lifecycle.md',
       doc: 'drained only means something while shutting down',
       apply: (state: StateOf<K>) => step(state, ignore('not shutting down')),
     },
     closeDeadlineExpired: {
       to: [] as readonly ConnectionStage[],
-      spec: 'architecture §3',
+      spec: 'docs/guide/lifecycle.md',
       doc: 'a stale deadline timer: ignored',
       apply: (state: StateOf<K>) => step(state, ignore('not shutting down')),
     },
@@ -177,7 +177,7 @@ export function liveClosingRows<K extends Exclude<ConnectionStage, 'shuttingDown
 export function discoveryIgnoredRows<K extends ConnectionStage>(why: string) {
   const row = {
     to: [] as readonly ConnectionStage[],
-    spec: 'digest §5.4, §6.4',
+    spec: 'MCP 2026-07-28 basic/versioning §Backward Compatibility, MCP 2026-07-28 server/discover',
     doc: `no discovery in flight: ignored (${why})`,
     apply: (state: StateOf<K>) => step(state, ignore(why)),
   };

@@ -115,7 +115,7 @@ describe('transition', () => {
   describe('#discovery (modern era, client)', () => {
     const discovering = (): ConnectionState => transition(initialConnectionState(client), { type: 'outboundRequest', method: 'server/discover' }).state;
 
-    it('spends Initializing in discovery and goes straight to Operating when server/discover answers (digest §6.4)', () => {
+    it('spends Initializing in discovery and goes straight to Operating when server/discover answers (MCP 2026-07-28 server/discover)', () => {
       expect(discovering()).toMatchObject({ kind: 'initializing', phase: 'discovering' });
       const done = transition(discovering(), { type: 'discovered', version: '2026-07-28', peer });
       expect(done.state).toMatchObject({ kind: 'operating', version: '2026-07-28', peer });
@@ -182,7 +182,7 @@ describe('transition', () => {
       expect(step.effects).toEqual([{ type: 'rejectInbound', code: -32600, message: expect.stringContaining('before initialization') as string }]);
     });
 
-    it('answers ping in every live state (rule 50)', () => {
+    it('answers ping in every live state', () => {
       for (const kind of ['uninitialized', 'handshaking', 'initialized', 'operating'] as const) {
         for (const config of [client, server]) {
           expect(effectTypes(stateOf(kind, config), { type: 'inboundRequest', method: 'ping' })).toEqual(['accept']);
@@ -199,13 +199,13 @@ describe('transition', () => {
       expect(effectTypes(stateOf('uninitialized', server), { type: 'outboundNotification', method: 'notifications/message' })).toEqual(['accept']);
     });
 
-    it('keeps the client to ping before the initialize response (rule 23)', () => {
+    it('keeps the client to ping before the initialize response', () => {
       const waiting = stateOf('handshaking', client);
       expect(effectTypes(waiting, { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
       expect(effectTypes(stateOf('uninitialized', client), { type: 'outboundRequest', method: 'tools/list' })).toEqual(['refuseOutbound']);
     });
 
-    it('never lets a client cancel initialize (rule 25)', () => {
+    it('never lets a client cancel initialize', () => {
       expect(transition(stateOf('handshaking', client), { type: 'outboundNotification', method: 'notifications/cancelled' }).effects[0]).toMatchObject({
         type: 'refuseOutbound',
         message: 'initialize cannot be cancelled',
@@ -251,7 +251,7 @@ describe('transition', () => {
       }
     });
 
-    it('disconnects a client whose initialize failed (rule 21)', () => {
+    it('disconnects a client whose initialize failed', () => {
       const step = transition(stateOf('handshaking', client), { type: 'initializeFailed', reason: 'versionMismatch', error: new Error('v') });
       expect(step.state).toMatchObject({ kind: 'shuttingDown', reason: 'versionMismatch' });
       expect(step.effects.map((e) => e.type)).toContain('closeTransport');

@@ -1,6 +1,6 @@
 /**
  * The connection state machine of both eras as a pure function over a frozen table
- * (architecture §3). Legacy (2024-11-05 … 2025-11-25): the `initialize` handshake below.
+ * (docs/guide/lifecycle.md). Legacy (2024-11-05 … 2025-11-25): the `initialize` handshake below.
  * Initializing has three phases, each a variant with rows of its own: `handshaking` (the
  * `initialize` handshake), `resuming` (client: the server forgot the HTTP session and a new
  * handshake continues it) and `discovering` (client, 2026-07-28: `server/discover`, whose
@@ -227,7 +227,7 @@ const SHUTTING_DOWN: ConnectionTable['shuttingDown'] = {
 function terminalRow<T extends ConnectionEventType>(doc: string, effect: (event: EventOf<T>) => ConnectionEffect) {
   return {
     to: [] as readonly ConnectionStage[],
-    spec: 'architecture §3 Terminated (final)',
+    spec: 'docs/guide/lifecycle.md Terminated (final)',
     doc,
     apply: (state: StateOf<'terminated'>, event: EventOf<T>) => step(state, effect(event)),
   };

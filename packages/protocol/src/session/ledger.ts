@@ -4,8 +4,8 @@
  * pure request machine; an outbound request settles only in {@link RequestLedger.settle}, an
  * inbound one only in {@link RequestLedger.settleInbound}. A bounded memory of recently
  * settled outbound ids lets the runner drop late responses and progress silently
- * (lessons #11). Progress tokens of task-augmented requests outlive their request until the
- * task is terminal (rule 49); the ledger keeps them too ({@link RequestLedger.retainProgress}).
+ * (docs/guide/lifecycle.md). Progress tokens of task-augmented requests outlive their request until the
+ * task is terminal (MCP 2025-11-25 basic/utilities/tasks); the ledger keeps them too ({@link RequestLedger.retainProgress}).
  * Outbound messages the connection machine held back (`holdOutbound`: made during a handshake,
  * or while a forgotten session is being replaced) wait here too, in one queue, in order, until
  * the machine releases them ({@link RequestLedger.hold}, {@link RequestLedger.takeHeld}).

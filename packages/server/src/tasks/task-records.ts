@@ -29,7 +29,7 @@ export function defaultOwner(extra: RequestExtra): string | undefined {
   return undefined;
 }
 
-/** 256 random bits in base64url: unguessable task ids (§7.5 security). */
+/** 256 random bits in base64url: unguessable task ids (MCP 2025-11-25 basic/utilities/tasks §Security Considerations). */
 export function newTaskId(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
   let binary = '';
