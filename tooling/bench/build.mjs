@@ -9,7 +9,7 @@
 //    official SDKs, zod, ws) stays an `import` resolved from node_modules at run time, so a
 //    cold start loads the same files a user's process loads.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,12 +49,27 @@ function buildPackages() {
   if (result.status !== 0) throw new Error(`building statemcp's packages failed (${command} ${args.join(' ')})`);
 }
 
+/**
+ * The built file a package's entry resolves to (the `default` condition): its root entry, or its
+ * first subpath for a package without one (`@statemcp/http-transport` has only `/server`, `/client`…).
+ */
+function entryFileOf(name) {
+  try {
+    return fileURLToPath(import.meta.resolve(name));
+  } catch {
+    const manifest = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve(`${name}/package.json`)), 'utf8'));
+    const subpath = Object.keys(manifest.exports ?? {}).find((key) => key !== '.' && key !== './package.json');
+    if (subpath === undefined) throw new Error(`${name} exports no entry`);
+    return fileURLToPath(import.meta.resolve(`${name}/${subpath.slice(2)}`));
+  }
+}
+
 /** Every statemcp package the bench imports must resolve to a built file (the `default` condition). */
 function checkPackagesBuilt() {
   const missing = [];
   for (const name of statemcpPackages) {
     try {
-      if (!existsSync(fileURLToPath(import.meta.resolve(name)))) missing.push(name);
+      if (!existsSync(entryFileOf(name))) missing.push(name);
     } catch {
       missing.push(name);
     }
