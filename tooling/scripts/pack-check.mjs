@@ -54,7 +54,17 @@ try {
     const entries = execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
     const testFiles = entries.filter((entry) => /(\.test\.|\/test-[^/]*$)/.test(entry));
     if (testFiles.length > 0) failures.push(`${file}: ships tests or test helpers: ${testFiles.join(', ')}`);
-    for (const needed of ['package/LICENSE', 'package/README.md', 'package/dist/index.js', 'package/dist/index.d.ts']) {
+    // Every file the manifest's `exports` names ships (a package may have no root entry).
+    const manifest = JSON.parse(execFileSync('tar', ['-xzOf', file, 'package/package.json'], { encoding: 'utf8' }));
+    const targets = [];
+    const collect = (value) => {
+      if (typeof value === 'string') targets.push(`package/${value.replace(/^\.\//, '')}`);
+      // The workspace's own source condition points at src/, which is not published.
+      else if (value !== null && typeof value === 'object') for (const [key, inner] of Object.entries(value)) if (key !== '@statemcp/source') collect(inner);
+    };
+    collect(manifest.exports ?? {});
+    if (targets.length === 0) failures.push(`${file}: its package.json exports nothing`);
+    for (const needed of ['package/LICENSE', 'package/README.md', ...new Set(targets)]) {
       if (!entries.includes(needed)) failures.push(`${file}: lacks ${needed}`);
     }
   }

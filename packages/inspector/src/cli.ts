@@ -2,7 +2,7 @@
  * The `statemcp-inspect` entry point: parse, connect, print the page's address, and close
  * everything on Ctrl-C. When the server goes away the page stays up with its history.
  * Everything printed that a server chose (its name and version, error messages) goes
- * through {@link terminalText} first: a server cannot drive the user's terminal.
+ * through `terminalText` first: a server cannot drive the user's terminal.
  */
 import { INSPECT_USAGE, parseInspectArgs, runInspect } from './inspect-command.js';
 import { terminalText } from './terminal-text.js';

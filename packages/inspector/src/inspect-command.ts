@@ -68,7 +68,7 @@ function parsePort(value: string): number {
 
 /**
  * A transport for the target. A stdio server's stderr is passed on to this process's stderr
- * through {@link terminalText} (lines kept, escape sequences shown as text), never written
+ * through `terminalText` (lines kept, escape sequences shown as text), never written
  * to the terminal as it came.
  */
 export function transportFor(target: InspectTarget): Transport {

@@ -44,8 +44,17 @@ export interface LambdaStreamMetadata {
 
 /** The `awslambda` global of the Lambda Node.js runtime, as far as response streaming needs it. */
 export interface AwsLambdaRuntime {
+  /**
+   * Wraps a streaming handler for the runtime (Function URLs in `RESPONSE_STREAM` mode).
+   *
+   * @typeParam H - the handler: `(event, responseStream, context) => Promise<void>`.
+   */
   streamifyResponse<H extends (event: never, responseStream: Writable, context: never) => Promise<void>>(handler: H): unknown;
-  readonly HttpResponseStream: { from(responseStream: Writable, metadata: LambdaStreamMetadata): Writable };
+  /** The runtime's response stream factory. */
+  readonly HttpResponseStream: {
+    /** The stream to write the body to, once the status and headers in `metadata` are sent. */
+    from(responseStream: Writable, metadata: LambdaStreamMetadata): Writable;
+  };
 }
 
 /** Options of {@link createStreamingLambdaHandler}. */

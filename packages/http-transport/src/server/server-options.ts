@@ -80,6 +80,7 @@ export interface SessionOpening {
 
 /** What `serverFor` returns: anything that serves a session transport, such as an `McpServer`. */
 export interface TransportServer {
+  /** Serves the session (or stateless request) of `transport`; starts the transport. */
   connect(transport: StreamableHttpSessionTransport): Promise<unknown> | unknown;
 }
 

@@ -10,6 +10,7 @@
 
 import type { Revision } from '../revisions/types.js';
 
+/** Which side of a connection a session is. */
 export type Role = 'client' | 'server';
 
 /** Settings fixed for the life of a connection, carried by every state. */

@@ -58,7 +58,7 @@ export function supportedVersions(): string[] {
 }
 
 /**
- * Whether `version` has `feature` (see {@link RevisionFeatures}). An unknown version has no
+ * Whether `version` has `feature` (see `RevisionFeatures`). An unknown version has no
  * feature: a rule that depends on a revision never switches on for one this SDK cannot speak.
  *
  * @example
@@ -72,5 +72,5 @@ export function hasFeature(version: string | undefined, feature: BooleanFeature)
   return REVISIONS.get(version)?.features[feature] === true;
 }
 
-/** The names of the yes/no rules of {@link RevisionFeatures}. */
+/** The names of the yes/no rules of `RevisionFeatures`. */
 export type BooleanFeature = { [K in keyof RevisionFeatures]: RevisionFeatures[K] extends boolean ? K : never }[keyof RevisionFeatures];

@@ -98,7 +98,7 @@ export function customMethodRefusal(method: string): string | undefined {
   return undefined;
 }
 
-/** Throws `InvalidArgumentError` when `method` cannot be a custom method (see {@link customMethodRefusal}). */
+/** Throws `InvalidArgumentError` when `method` cannot be a custom method (see `customMethodRefusal`). */
 export function assertCustomMethodName(method: string): void {
   const refusal = customMethodRefusal(method);
   if (refusal !== undefined) throw new InvalidArgumentError(refusal);
@@ -152,7 +152,7 @@ export function validateCustom(schema: CustomSchema, value: unknown, done: (vali
   }
 }
 
-/** {@link validateCustom} as a promise. */
+/** `validateCustom` as a promise. */
 export function validateCustomAsync(schema: CustomSchema, value: unknown): Promise<CustomValidation> {
   return new Promise((resolve) => validateCustom(schema, value, resolve));
 }

@@ -21,15 +21,23 @@ import type { InboundContext, SendOptions, Transport, TransportCloseInfo, Transp
 
 /** The structural shape of the official SDK's `Transport` (1.x and 2.x). */
 export interface OfficialTransport {
+  /** Starts receiving: messages arrive on `onmessage` from then on. */
   start(): Promise<void>;
+  /** Sends one JSON-RPC message. */
   send(message: unknown, options?: OfficialSendOptions): Promise<void>;
+  /** Closes the transport; `onclose` follows. */
   close(): Promise<void>;
+  /** Set by the side using the transport: called with each message received. */
   // `any`: the official SDK assigns a handler typed with its own (generic) message type here.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   onmessage?: ((message: any, extra?: any) => void) | undefined;
+  /** Set by the side using the transport: called once the transport closed. */
   onclose?: (() => void) | undefined;
+  /** Set by the side using the transport: called with an error that did not close it. */
   onerror?: ((error: Error) => void) | undefined;
+  /** The session id, on transports that have one (Streamable HTTP). */
   sessionId?: string | undefined;
+  /** Told the negotiated protocol version, on transports that send it (Streamable HTTP). */
   setProtocolVersion?: ((version: string) => void) | undefined;
 }
 
@@ -38,8 +46,11 @@ export interface OfficialTransport {
  * resumption fields belong to the official Streamable HTTP client and are never set by it.
  */
 export interface OfficialSendOptions {
+  /** The request a message belongs to (a response's, or a request sent while serving one). */
   relatedRequestId?: string | number | undefined;
+  /** An official Streamable HTTP client's resumption token (never set by the bridge). */
   resumptionToken?: string | undefined;
+  /** Told a new resumption token by an official Streamable HTTP client (never set by the bridge). */
   onresumptiontoken?: ((token: string) => void) | undefined;
 }
 

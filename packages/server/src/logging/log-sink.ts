@@ -13,10 +13,15 @@ export interface LogSink {
 
 /** The part of a pino logger (https://getpino.io) `pinoSink` calls: `logger.info(obj, msg)` and its siblings. */
 export interface PinoLike {
+  /** Logs at `debug`: `fields` merged into the record, then the message. */
   debug(fields: object, message: string): void;
+  /** Logs at `info`. */
   info(fields: object, message: string): void;
+  /** Logs at `warn`. */
   warn(fields: object, message: string): void;
+  /** Logs at `error`. */
   error(fields: object, message: string): void;
+  /** Logs at `fatal`. */
   fatal(fields: object, message: string): void;
 }
 

@@ -79,7 +79,11 @@ export type TaskAttemptOutcome =
    * `parked()` once the job waits (no worker holds it): it stops serving the task's commands and
    * resolves with the answers that reached this worker meanwhile, and whether they were the last.
    */
-  | { readonly kind: 'input'; parked(): Promise<{ readonly answers: Readonly<Record<string, JsonObject>>; readonly complete: boolean }> }
+  | {
+      readonly kind: 'input';
+      /** Stops serving the task's commands; the answers that reached this worker meanwhile. */
+      parked(): Promise<{ readonly answers: Readonly<Record<string, JsonObject>>; readonly complete: boolean }>;
+    }
   /** The attempt's signal aborted (a drain): give the job back, it resumes from its checkpoint. */
   | { readonly kind: 'interrupted' }
   /** The handler threw a {@link TaskRetryError}: run it again later (until attempts run out). */
