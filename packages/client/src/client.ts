@@ -161,7 +161,8 @@ export class Client extends ClientHandlers {
   #taskChannel(tool?: string): TaskChannel {
     return {
       request: (method, params, signal) => this.call(method, params, signal === undefined ? {} : { signal }),
-      answer: (method, params, context) => this.serverRequests.answer(method, params, context),
+      // Through the session's middleware, like the input requests of a Multi Round-Trip round.
+      answer: (method, params, context) => this.session.answerInput(method, params, context),
       clock: this.options.clock ?? systemClock,
       protocolVersion: this.session.protocolVersion ?? '',
       ...(tool !== undefined ? { tool } : {}),

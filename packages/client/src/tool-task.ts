@@ -3,7 +3,8 @@
  * SEP-2663). When a server answers `tools/call` with a task, `callTool` drives it through a
  * {@link ToolTask}: poll `tasks/get` every `pollIntervalMs` (on the client's clock), answer
  * each new `inputRequests` entry with the client's own sampling / elicitation / roots handlers
- * and `tasks/update` (a key is answered once), and return the final result as if it had come
+ * and `tasks/update` (a key is answered once; the task is still polled while an answer is
+ * awaited, so later input requests and its end show meanwhile), and return the final result as if it had come
  * inline — or reject with the task's JSON-RPC error, or with a `cancelled` error. The same
  * handle is available to the caller (`onTask`), and `client.task(id)` rebuilds one from an id
  * (a new client after a crash picks the task up where the old one left it). Every status a
@@ -111,10 +112,20 @@ export class ToolTask {
       if (task !== undefined) pushed = task;
       wake?.();
     });
+    // Input requests are answered in the background, so the task is still followed meanwhile (a
+    // further input request, or its end, shows while an answer is awaited): a batch sent wakes the
+    // loop for the next poll, a failed one ends it with its error.
+    let answered = false;
+    let failure: { readonly error: unknown } | undefined;
+    const onAnswered = (outcome: { readonly error: unknown } | undefined): void => {
+      failure ??= outcome;
+      answered = true;
+      wake?.();
+    };
     // While a listen stream covers the task its changes are pushed and the handle waits for
     // them; without one (or once the stream drops) it polls `tasks/get`.
     const pause = (ms: number): Promise<void> => {
-      if (pushed !== undefined) return Promise.resolve();
+      if (pushed !== undefined || answered) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         // `stop` ends the wait (timer cleared, listener removed) however it ends.
         const stop = new AbortController();
@@ -132,6 +143,8 @@ export class ToolTask {
     };
     try {
       for (;;) {
+        if (failure !== undefined) throw failure.error;
+        answered = false;
         const task = pushed ?? (await this.get(signal));
         if (pushed !== undefined) this.#last = pushed;
         pushed = undefined;
@@ -141,8 +154,8 @@ export class ToolTask {
           yield task;
         }
         if (isTaskTerminal(task.status)) return;
-        const waitMs = task.pollIntervalMs ?? DEFAULT_POLL_MS;
-        if (task.status !== 'input_required' || !(await this.#answerInputs(task.inputRequests ?? {}, signal))) await pause(waitMs);
+        if (task.status === 'input_required') this.#answerInputs(task.inputRequests ?? {}, signal, onAnswered);
+        await pause(task.pollIntervalMs ?? DEFAULT_POLL_MS);
       }
     } finally {
       watch?.stop();
@@ -163,20 +176,25 @@ export class ToolTask {
     throw new JsonRpcError(ErrorCode.InternalError, `Task ${this.taskId} ended ${final?.status ?? 'without a state'} and has no result`);
   }
 
-  /** Answers the input requests not answered yet; false when there were none. */
-  async #answerInputs(requests: Record<string, TaskInputRequest>, signal: AbortSignal | undefined): Promise<boolean> {
+  /**
+   * Starts answering the input requests not answered yet, all in one `tasks/update` once every
+   * answer is in; `done` hears how it went. Nothing to answer: nothing happens.
+   */
+  #answerInputs(requests: Record<string, TaskInputRequest>, signal: AbortSignal | undefined, done: (failure: { readonly error: unknown } | undefined) => void): void {
     const pending = Object.entries(requests).filter(([key]) => !this.#answered.has(key));
-    if (pending.length === 0) return false;
+    if (pending.length === 0) return;
+    for (const [key] of pending) this.#answered.add(key);
     // Keys are the server's: without a prototype, `__proto__` is a key like any other.
     const inputResponses = Object.create(null) as Record<string, JsonObject>;
-    await Promise.all(
-      pending.map(async ([key, request]) => {
-        this.#answered.add(key);
-        inputResponses[key] = await this.#channel.answer(request.method, request.params ?? {}, this.#context(key, request.method, signal));
-      }),
-    );
-    await this.#channel.request('tasks/update', { taskId: this.taskId, inputResponses }, signal);
-    return true;
+    const answers = pending.map(async ([key, request]) => {
+      inputResponses[key] = await this.#channel.answer(request.method, request.params ?? {}, this.#context(key, request.method, signal));
+    });
+    void Promise.all(answers)
+      .then(() => this.#channel.request('tasks/update', { taskId: this.taskId, inputResponses }, signal))
+      .then(
+        () => done(undefined),
+        (error: unknown) => done({ error }),
+      );
   }
 
   #context(key: string, method: string, signal: AbortSignal | undefined): HandlerContext {

@@ -398,6 +398,14 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
     await Promise.all(this.server.connections.map((connection) => connection.sendLoggingMessage(message).catch(() => false)));
   }
 
+  /**
+   * Announces that list `kind` changed though no registration here did (a gateway passing on an
+   * upstream's `list_changed`), coalesced like the others; a list never registered is left alone.
+   */
+  notifyListChanged(kind: 'tools' | 'resources' | 'prompts'): void {
+    if (this.#registered.has(kind)) ({ tools: this.#tools, resources: this.#resources, prompts: this.#prompts })[kind].entries.touch();
+  }
+
   #pageSize(): number {
     return this.#options.pageSize ?? 100;
   }
@@ -421,7 +429,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
 
   #installTools(): void {
     this.#install('tools/list', (params, context) =>
-      this.#listResult(this.#tools.list(params, context.protocolVersion, this.#pageSize(), this.#views.viewerFor(context)), context.protocolVersion),
+      this.#listResult(this.#tools.list(params, context.protocolVersion, this.#pageSize(), this.#views.viewerFor(context), this.#extensionTasks?.offersTasks(context)), context.protocolVersion),
     );
     this.#install('tools/call', (params, context) => {
       // Read only for a call that asks to run as a task: a connection without a handshake

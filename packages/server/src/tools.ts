@@ -174,9 +174,14 @@ export class ToolRegistry {
     });
   }
 
-  /** `tools/list` for `version`, as `viewer` sees it. Tools that require tasks are hidden from revisions without tasks. */
-  list(params: JsonObject, version: string, pageSize: number, viewer: LazyViewer): JsonObject {
-    const visible = this.entries.values().filter((entry) => viewer.shows(entry) && (hasFeature(version, 'tasks') || entry.wire.execution?.taskSupport !== 'required'));
+  /**
+   * `tools/list` for `version`, as `viewer` sees it. Tools that require tasks are listed only to
+   * callers that can run them: revisions with tasks (2025-11-25), or a request that declares the
+   * tasks extension (`taskExtension`, 2026-07-28).
+   */
+  list(params: JsonObject, version: string, pageSize: number, viewer: LazyViewer, taskExtension = false): JsonObject {
+    const tasks = taskExtension || hasFeature(version, 'tasks');
+    const visible = this.entries.values().filter((entry) => viewer.shows(entry) && (tasks || entry.wire.execution?.taskSupport !== 'required'));
     const page = paginate(visible, typeof params.cursor === 'string' ? params.cursor : undefined, pageSize, this.entries.generation);
     const tools = page.items.map((entry) => {
       let shaped = entry.perVersion.get(version);

@@ -24,6 +24,7 @@ import type {
   InitializeResultShape,
   NotificationHandler,
   NotificationOptions,
+  RequestContext,
   RequestHandler,
   RequestOptions,
   SessionOptions,
@@ -144,6 +145,15 @@ export class Session {
    */
   releaseTaskProgress(taskId: string): void {
     this.#core.ledger.releaseTask(taskId);
+  }
+
+  /**
+   * Answers one input request — an `inputRequests` entry of a Multi Round-Trip round or of a
+   * task (MCP 2026-07-28) — with this session's handler for its method, through its middleware,
+   * exactly as the rounds of its own requests are answered.
+   */
+  answerInput(method: string, params: JsonObject, context: RequestContext): Promise<JsonObject> {
+    return this.#core.answerInput(method, params, context);
   }
 
   /**

@@ -9,14 +9,16 @@
  * request (its id, read live: a Multi Round-Trip retry goes out under a new id). Then:
  *
  * - 2026-07-28 upstream: input requests come inside the call's own `InputRequiredResult`
- *   (MCP 2026-07-28, Multi Round-Trip Requests), and the handler context names that call's id —
+ *   (MCP 2026-07-28, Multi Round-Trip Requests) or in the `inputRequests` of the upstream task
+ *   the call drives (tasks extension), and the gateway's client answers them inside the call —
  *   an exact match.
  * - legacy upstream: a server request carries no link to the request it serves on the wire
  *   (stdio has no stream per request), so it goes to the call in flight to that upstream, the
  *   most recent one when several are.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ErrorCode, JsonRpcError, type Middleware, type RequestId } from '@statemcp/protocol';
+import { ErrorCode, JsonRpcError, TASKS_EXTENSION_ID, type Middleware, type RequestId } from '@statemcp/protocol';
+import { declaresTasksExtension } from '@statemcp/protocol/internal';
 import type { RequestExtra } from '../request-extra.js';
 import type { ClientCapabilities } from '../wire-types.js';
 
@@ -100,8 +102,10 @@ export class CallRouting {
    * The capabilities an upstream request states for the caller it forwards for (2026-07-28:
    * per request, `io.modelcontextprotocol/clientCapabilities`, MCP 2026-07-28, Lifecycle): the
    * caller's own `sampling`, `elicitation` and `roots` — the server-to-client requests the
-   * gateway passes on — so the upstream asks only for what the caller can answer. Undefined
-   * outside a forwarded call (the gateway's declared capabilities apply).
+   * gateway passes on — so the upstream asks only for what the caller can answer; and the tasks
+   * extension when the call can surface an upstream task — the caller declared it, or the call
+   * runs as a (legacy) task of the gateway already (see upstream-task.ts). Undefined outside a
+   * forwarded call (the gateway's declared capabilities apply).
    */
   requestCapabilities(): ClientCapabilities | undefined {
     const extra = this.current();
@@ -109,15 +113,20 @@ export class CallRouting {
     const declared = extra.clientCapabilities;
     const stated: Record<string, unknown> = {};
     for (const name of FORWARDED_CAPABILITIES) if (declared[name] !== undefined) stated[name] = declared[name];
+    if (declaresTasksExtension(declared) || extra.task !== undefined) stated.extensions = { [TASKS_EXTENSION_ID]: {} };
     return stated;
   }
 
   /**
-   * The downstream request an upstream request belongs to: by id when `exact` (a 2026-07-28
-   * upstream), otherwise the most recent call in flight. A JSON-RPC error (sent back upstream)
-   * when there is none.
+   * The downstream request an upstream request belongs to: when `exact` (a 2026-07-28 upstream),
+   * the call whose own code asks — the gateway's client answers a Multi Round-Trip round, or an
+   * input request of an upstream task it drives (named by the task, not the call), inside that
+   * call — else the call by id; otherwise the most recent call in flight. A JSON-RPC error (sent
+   * back upstream) when there is none.
    */
   extraFor(requestId: RequestId, exact: boolean): RequestExtra {
+    const own = this.#current.getStore();
+    if (exact && own !== undefined && this.#inFlight.has(own)) return own.extra;
     let found: ForwardedCall | undefined;
     for (const call of this.#inFlight) {
       if (exact ? call.upstreamId?.() === requestId : true) found = call;

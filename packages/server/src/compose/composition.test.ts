@@ -129,9 +129,21 @@ describe('Composition', () => {
       await composition.close();
     });
 
+    it('announces an upstream list change that leaves the gateway\'s copy as it was', async () => {
+      const weather = weatherServer();
+      const { gateway, composition } = await gatewayWith({ weather });
+      const client = await downstream(gateway, 'legacy');
+      const changed = new Promise<void>((resolve) => client.onToolsListChanged(resolve));
+      weather.registerTool('blip', {}, () => ({ content: [] })).remove(); // one list_changed upstream, nothing to mirror
+      await changed;
+      await client.close();
+      await composition.close();
+    });
+
     it('links each forwarded request to its upstream request, with the caller\'s trace context upstream', async () => {
       const upstream = weatherServer();
-      const gateway = new McpServer({ name: 'gateway', version: '1.0.0' });
+      const downstreamEvents: InspectEvent[] = [];
+      const gateway = new McpServer({ name: 'gateway', version: '1.0.0' }, { inspect: (event) => downstreamEvents.push(event) });
       const linked: ForwardedRequest[] = [];
       const upstreamEvents: InspectEvent[] = [];
       const composition = compose(gateway, { onForward: (request) => linked.push(request) });
@@ -147,6 +159,8 @@ describe('Composition', () => {
       expect(request).toMatchObject({ prefix: 'up', method: 'tools/call', downstream: { connectionId: gateway.connections[0]?.id } });
       const sent = upstreamEvents.find((event) => event.type === 'request.transition' && event.direction === 'outbound' && event.method === 'tools/call');
       expect(sent).toMatchObject({ sessionId: request?.upstream.sessionId, requestId: request?.upstream.requestId, trace: { traceparent } });
+      const received = downstreamEvents.find((event) => event.type === 'request.transition' && event.direction === 'inbound' && event.method === 'tools/call');
+      expect(received).toMatchObject({ sessionId: request?.downstream.connectionId, requestId: request?.downstream.requestId, trace: { traceparent } });
       await client.close();
       await composition.close();
     });

@@ -5,7 +5,8 @@
  * `namespace.ts`), next to the server's own registrations; lists are the server's own,
  * merged and paginated. Requests are forwarded with their progress and cancellation, and
  * what the upstream asks back (sampling, elicitation, roots) reaches the downstream client
- * whose request caused it (see `call-routing.ts`). An upstream that goes away takes only its
+ * whose request caused it (see `call-routing.ts`); a call the upstream runs as a task becomes a
+ * task of the composed server (see `upstream-task.ts`). An upstream that goes away takes only its
  * own items with it: in-flight requests fail with `UpstreamUnavailableError`, the items leave
  * the lists (list_changed), and return when the link reconnects (see `upstream-link.ts`).
  *

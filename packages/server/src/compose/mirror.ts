@@ -19,6 +19,7 @@ import type { ToolConfig } from '../tools.js';
 import type { CallToolResult, GetPromptResult, JsonSchemaObject, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from '../wire-types.js';
 import type { Completer } from '../completions.js';
 import { templateVariables, type Namespace } from './namespace.js';
+import { forwardTaskable } from './upstream-task.js';
 
 /** The lists a mount mirrors, by the name of their list-changed notification. */
 export type MirroredList = 'tools' | 'prompts' | 'resources';
@@ -48,20 +49,30 @@ export class Mirror {
     this.#report = report;
   }
 
-  /** Lists `kinds` of the upstream `client` (every page) and brings the registrations up to date. */
-  async sync(client: Client, kinds: ReadonlySet<MirroredList>): Promise<void> {
+  /**
+   * Lists `kinds` of the upstream `client` (every page) and brings the registrations up to date;
+   * resolves with whether any registration changed.
+   */
+  async sync(client: Client, kinds: ReadonlySet<MirroredList>): Promise<boolean> {
     const capabilities = client.serverCapabilities ?? {};
     const completes = capabilities.completions !== undefined;
-    if (kinds.has('tools')) this.#apply('tools', capabilities.tools === undefined ? [] : await client.listAllTools(), (tool) => tool.name, (tool) => this.#registerTool(tool));
+    let changed = false;
+    if (kinds.has('tools')) {
+      // A legacy upstream's task-augmented calls are not made (the gateway's client speaks the tasks extension only): its tools are mounted without `execution`.
+      const tools = capabilities.tools === undefined ? [] : await client.listAllTools();
+      const mounted = client.era === 'modern' ? tools : tools.map(({ execution: _execution, ...tool }) => tool);
+      changed = this.#apply('tools', mounted, (tool) => tool.name, (tool) => this.#registerTool(tool)) || changed;
+    }
     if (kinds.has('prompts')) {
-      this.#apply('prompts', capabilities.prompts === undefined ? [] : await client.listAllPrompts(), (prompt) => prompt.name, (prompt) => this.#registerPrompt(prompt, completes));
+      changed = this.#apply('prompts', capabilities.prompts === undefined ? [] : await client.listAllPrompts(), (prompt) => prompt.name, (prompt) => this.#registerPrompt(prompt, completes)) || changed;
     }
     if (kinds.has('resources')) {
       const listed = capabilities.resources !== undefined;
       const [resources, templates] = listed ? await Promise.all([client.listAllResources(), client.listAllResourceTemplates()]) : [[], []];
-      this.#apply('resources', resources, (resource) => resource.uri, (resource) => this.#registerResource(resource));
-      this.#apply('templates', templates, (template) => template.name, (template) => this.#registerTemplate(template, completes));
+      changed = this.#apply('resources', resources, (resource) => resource.uri, (resource) => this.#registerResource(resource)) || changed;
+      changed = this.#apply('templates', templates, (template) => template.name, (template) => this.#registerTemplate(template, completes)) || changed;
     }
+    return changed;
   }
 
   /** Removes every registration (the upstream is gone; `sync` brings them back). */
@@ -72,9 +83,11 @@ export class Mirror {
     }
   }
 
-  #apply<T>(section: Section, items: readonly T[], key: (item: T) => string, register: (item: T) => RegistrationHandle | undefined): void {
+  /** Applies the difference between `items` and the registrations of `section`; true when anything changed. */
+  #apply<T>(section: Section, items: readonly T[], key: (item: T) => string, register: (item: T) => RegistrationHandle | undefined): boolean {
     const current = this.#sections[section];
     const seen = new Set<string>();
+    let changed = false;
     for (const item of items) {
       const id = key(item);
       if (seen.has(id)) continue; // an upstream listing the same item twice
@@ -82,6 +95,7 @@ export class Mirror {
       const definition = JSON.stringify(item);
       const existing = current.get(id);
       if (existing?.definition === definition) continue;
+      changed = true;
       existing?.handle.remove();
       current.delete(id);
       const handle = this.#register(section, id, () => register(item));
@@ -89,9 +103,11 @@ export class Mirror {
     }
     for (const [id, { handle }] of current) {
       if (seen.has(id)) continue;
+      changed = true;
       handle.remove();
       current.delete(id);
     }
+    return changed;
   }
 
   /** Registers one item; one the server refuses (a name too long, a template it cannot match, a name taken locally) is reported and skipped. */
@@ -112,7 +128,8 @@ export class Mirror {
 
   #registerTool(tool: Tool): RegistrationHandle {
     const name = this.#name(tool.name);
-    // `execution` stays behind: calls are forwarded as plain calls (an upstream tool that requires a task is refused upstream).
+    // A tool that may run as a task becomes one when the upstream runs it as one (see upstream-task.ts).
+    const taskable = (tool.execution?.taskSupport ?? 'forbidden') !== 'forbidden';
     const config: ToolConfig<JsonSchemaObject, JsonSchemaObject | undefined> = definedFields({
       title: tool.title,
       description: tool.description,
@@ -120,10 +137,16 @@ export class Mirror {
       outputSchema: tool.outputSchema,
       annotations: tool.annotations,
       icons: tool.icons,
+      execution: tool.execution,
+      deferTask: taskable ? true : undefined,
       _meta: tool._meta,
     });
     const call = (args: unknown, extra: RequestExtra): Promise<CallToolResult> =>
-      this.#forward(extra, async (client, options) => this.#received(await client.callTool({ name: tool.name, arguments: args as Record<string, unknown>, ...callerMeta(extra) }, { ...options, validateOutput: false })));
+      this.#forward(extra, (client, options) =>
+        forwardTaskable(extra, async ({ signal, onTask }) =>
+          this.#received(await client.callTool({ name: tool.name, arguments: args as Record<string, unknown>, ...callerMeta(extra) }, { ...options, signal, onTask, validateOutput: false })),
+        ),
+      );
     return this.#server.registerTool(name, config as ToolConfig<JsonSchemaObject>, call as never);
   }
 

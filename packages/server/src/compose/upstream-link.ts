@@ -14,7 +14,7 @@
  * ```
  */
 import { Client, type CallOptions, type ClientOptions } from '@statemcp/client';
-import type { Clock, Implementation, TimerHandle, Transport } from '@statemcp/protocol';
+import { TASKS_EXTENSION_ID, withExtension, type Clock, type Implementation, type TimerHandle, type Transport } from '@statemcp/protocol';
 import type { McpServer } from '../mcp-server.js';
 import type { RequestExtra } from '../request-extra.js';
 import type { LoggingLevel } from '../wire-types.js';
@@ -111,8 +111,10 @@ export class UpstreamLink {
     const { options } = upstream;
     this.#routing = new CallRouting(setting.space.prefix, setting.onForward);
     // A round of the upstream reaches the caller as one round (concurrent answers), stating the caller's capabilities.
+    // The gateway drives upstream tasks (tasks extension): declared, so listings show the tools that run only as tasks.
     this.#client = new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, {
       ...options.client,
+      capabilities: withExtension(options.client?.capabilities ?? {}, TASKS_EXTENSION_ID),
       roots: [],
       concurrentInputs: true,
       requestCapabilities: () => this.#routing.requestCapabilities(),
@@ -205,10 +207,10 @@ export class UpstreamLink {
     this.#setting.onState(state);
   }
 
-  /** Lists `kinds` again and applies the difference, after any sync already running. */
-  #sync(kinds: ReadonlySet<MirroredList>): Promise<void> {
+  /** Lists `kinds` again and applies the difference, after any sync already running; resolves with whether anything changed. */
+  #sync(kinds: ReadonlySet<MirroredList>): Promise<boolean> {
     const run = this.#syncs.then(() => this.#mirror.sync(this.#client, kinds));
-    this.#syncs = run.catch(() => undefined);
+    this.#syncs = run.then(() => undefined, () => undefined);
     return run;
   }
 
@@ -245,12 +247,22 @@ export class UpstreamLink {
     );
   }
 
-  /** List changes and log messages of the upstream, re-emitted downstream (resource updates: `subscribe`). */
+  /**
+   * List changes and log messages of the upstream, re-emitted downstream (resource updates:
+   * `subscribe`). A list change the gateway's copy nets to nothing (an item added and removed at
+   * once, or one the gateway cannot mount) is announced all the same: the upstream's list did
+   * change (MCP 2025-11-25 server/tools §List Changed Notification), and its clients list again.
+   */
   #relayNotifications(): void {
     const { server, space } = this.#setting;
     const resync = (kind: MirroredList) => () => {
       if (this.#state.kind !== 'ready') return; // a reconnection lists everything anyway
-      this.#sync(new Set([kind])).catch((error: unknown) => this.#setting.report(`${space.prefix}: relisting ${kind} failed: ${error instanceof Error ? error.message : String(error)}`));
+      this.#sync(new Set([kind])).then(
+        (changed) => {
+          if (!changed) server.notifyListChanged(kind); // a change of the registrations announces itself
+        },
+        (error: unknown) => this.#setting.report(`${space.prefix}: relisting ${kind} failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
     };
     this.#client.onToolsListChanged(resync('tools'));
     this.#client.onPromptsListChanged(resync('prompts'));

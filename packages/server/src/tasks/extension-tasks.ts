@@ -126,6 +126,11 @@ export class ExtensionTasks {
     this.#listen = listenTaskNotifier(subscriptions, (context) => this.#owner(requestExtra(context)));
   }
 
+  /** Whether the request of `context` can run tools as tasks here: it declares the extension (2026-07-28). */
+  offersTasks(context: ServerRequestContext): boolean {
+    return hasFeature(context.protocolVersion, 'perRequestMeta') && declaresTasksExtension(context.requester?.capabilities);
+  }
+
   /**
    * Whether this call runs as a task: yes when the tool allows it and the request declared the
    * extension; a `required` tool without the extension is -32021.
