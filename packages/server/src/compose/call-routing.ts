@@ -68,6 +68,15 @@ export class CallRouting {
     }
   }
 
+  /**
+   * Runs `work` outside any forwarded call: what the gateway asks the upstream for itself (a
+   * relisting after a list change that arrived during a call) states the gateway's own
+   * capabilities, not those of the call's caller.
+   */
+  outside<T>(work: () => T): T {
+    return this.#current.exit(work);
+  }
+
   /** The upstream client's middleware: links each outbound request to the forwarded call it runs in. */
   readonly outbound: Middleware = (context, next) => {
     if (context.direction === 'outbound' && context.kind === 'request') {

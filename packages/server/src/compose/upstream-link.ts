@@ -209,7 +209,7 @@ export class UpstreamLink {
 
   /** Lists `kinds` again and applies the difference, after any sync already running; resolves with whether anything changed. */
   #sync(kinds: ReadonlySet<MirroredList>): Promise<boolean> {
-    const run = this.#syncs.then(() => this.#mirror.sync(this.#client, kinds));
+    const run = this.#syncs.then(() => this.#routing.outside(() => this.#mirror.sync(this.#client, kinds)));
     this.#syncs = run.then(() => undefined, () => undefined);
     return run;
   }

@@ -202,6 +202,26 @@ describe('a task of an upstream, through the gateway', () => {
     await composition.close();
   });
 
+  it('stays mounted when an upstream list change arrives during a call of a caller without the extension', async () => {
+    const clock = new SimulatedClock();
+    const upstream = upstreamServer(Promise.resolve());
+    upstream.server.registerTool('churn', {}, () => {
+      upstream.server.registerTool('churn_temporary', {}, () => text('temporary')).remove();
+      return text('churned');
+    });
+    const { gateway, composition } = await gatewayOver(upstream.server, clock);
+    const watcher = await downstream(gateway, clock, { era: 'legacy', tasks: false });
+    const changed = new Promise<void>((resolve) => watcher.onToolsListChanged(resolve));
+    const caller = await downstream(gateway, clock, { era: 'modern', tasks: false });
+    await caller.callTool({ name: 'up_churn' });
+    await changed;
+    // The relisting states the gateway's capabilities (the extension), not the caller's: `crash` runs only as a task.
+    expect((await watcher.listAllTools()).map((tool) => tool.name)).toContain('up_crash');
+    await watcher.close();
+    await caller.close();
+    await composition.close();
+  });
+
   it('is not offered for a legacy upstream: its tools are mounted without execution', async () => {
     const clock = new SimulatedClock();
     const { server } = upstreamServer(Promise.resolve());
