@@ -1,8 +1,8 @@
 /**
  * statemcp's client and server over the tasks extension: `callTool` drives a task to its end
  * (polling on the injected clock, answering input requests with the client's own elicitation
- * handler), hands out the task handle, and a second client picks up a task by id after the
- * first one died mid-task.
+ * handler, while still following the task), hands out the task handle, and a second client
+ * picks up a task by id after the first one died mid-task.
  */
 import { Client, type ListenHandle, type ToolTask } from '@statemcp/client';
 import { InMemoryTransport, SimulatedClock, TASKS_EXTENSION_ID, withExtension, type TaskStatusKind } from '@statemcp/protocol';
@@ -130,6 +130,34 @@ describe('Client with the tasks extension', () => {
     expect((await drive(clock, watched)).content).toEqual([{ type: 'text', text: 'dropped: accept' }]);
     await client.close();
     await second.close();
+  });
+
+  it('follows the task while an answer is awaited: a later input request is answered meanwhile', async () => {
+    const clock = new SimulatedClock();
+    const gate = deferred();
+    const mcp = new McpServer({ name: 'task-server', version: '1.0.0' }, { taskExtension: { pollIntervalMs: 100 } });
+    const ask = (message: string) => ({ message, requestedSchema: { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } } });
+    mcp.registerTool('two_questions', { execution: { taskSupport: 'optional' } }, async (_args, extra) => {
+      const first = extra.elicit(ask('first'));
+      await gate.promise;
+      const [a, b] = await Promise.all([first, extra.elicit(ask('second'))]);
+      return { content: [{ type: 'text', text: `${a.action}, ${b.action}` }] };
+    });
+    const secondAsked = deferred();
+    // The first answer waits until the second question was asked: a handle that stopped polling while answering would never see it.
+    const client = await connect(mcp, clock, async () => ({ action: 'decline' as const }));
+    client.onElicitation(async (params) => {
+      if (params.message === 'second') {
+        secondAsked.resolve();
+        return { action: 'decline' };
+      }
+      gate.resolve();
+      await secondAsked.promise;
+      return { action: 'accept', content: { ok: true } };
+    });
+    const result = await drive(clock, client.callTool({ name: 'two_questions' }));
+    expect(result.content).toEqual([{ type: 'text', text: 'accept, decline' }]);
+    await client.close();
   });
 
   it('cancels through the handle and reports the cancellation', async () => {
