@@ -48,6 +48,8 @@ export interface OutboundRecord extends Omit<RecordBase, 'id'>, DeadlineSlots {
   readonly taskAugmented: boolean;
   /** A custom method's result schema (spec methods are checked against the revision). */
   readonly customResult: CustomSchema | undefined;
+  /** Headers a transport that routes by headers carries with every round of it (`RequestOptions.headers`). */
+  readonly headers: Readonly<Record<string, string>> | undefined;
   /** Detaches the caller's AbortSignal listener. */
   detach: (() => void) | undefined;
 }
