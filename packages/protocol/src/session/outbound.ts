@@ -137,6 +137,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
         trace,
         awaited,
         customResult: options.custom?.result,
+        rounds: undefined,
         headers: options.headers,
         timeoutAt: Number.POSITIVE_INFINITY,
         maxAt: Number.POSITIVE_INFINITY,
