@@ -113,6 +113,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   /** The lists that ever held a registration (declared from then on, see `capabilities`). */
   readonly #registered = new Set<ListKind>();
   readonly #views: PrincipalViews;
+  readonly #pageSize = (): number => this.#options.pageSize ?? 100;
   /** Scopes of `whenMissing: 'challenge'` registrations, for `createProtectedResource({ registrations })` (see scope-challenges.ts). */
   readonly scopeChallenges: ScopeChallenges;
 
@@ -124,9 +125,8 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
     const serverOptions: ServerOptions = {
       ...rest,
       capabilities: () => this.capabilities(),
-      // A connection's tasks end with it.
       onconnectionclose: (connection) => {
-        store.dropOwner(connection.id);
+        store.dropOwner(connection.id); // a connection's tasks end with it
         onconnectionclose?.(connection);
       },
     };
@@ -404,16 +404,9 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
     await Promise.all(this.server.connections.map((connection) => connection.sendLoggingMessage(message).catch(() => false)));
   }
 
-  /**
-   * Announces that list `kind` changed though no registration here did (a gateway passing on an
-   * upstream's `list_changed`), coalesced like the others; a list never registered is left alone.
-   */
+  /** Announces a change of list `kind` that no registration made (a gateway passing on an upstream's `list_changed`), coalesced; a list never registered is left alone. */
   notifyListChanged(kind: 'tools' | 'resources' | 'prompts'): void {
     if (this.#registered.has(kind)) ({ tools: this.#tools, resources: this.#resources, prompts: this.#prompts })[kind].entries.touch();
-  }
-
-  #pageSize(): number {
-    return this.#options.pageSize ?? 100;
   }
 
   /** Announces a change of `kind` to the connected clients (coalesced per tick). */
