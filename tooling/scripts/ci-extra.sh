@@ -3,7 +3,7 @@
 #   - the official MCP conformance suite against apps/everything-server and apps/everything-client,
 #     gated by tooling/conformance/expected-failures.yaml (regressions and stale entries both fail);
 #   - the suite's server leg (--suite all, both spec versions) through a composition gateway in front of
-#     apps/everything-server (about 50 s), gated by the same baseline;
+#     apps/everything-server (about 35 s), gated by the same baseline;
 #   - the suite's server scenarios (--suite active) through apps/cluster-example: three instances over
 #     one Redis behind a round-robin proxy, gated by the same baseline;
 #   - the suite's server scenarios (--suite active) through @statemcp/http-transport/lambda's streaming
