@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, JsonRpcError, RequestCancelledError, RequestTimeoutError } from '../errors/errors.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { InspectEvent } from '../observability/events.js';
+import { inputRequestContext } from './input-rounds.js';
 import { MiddlewareStack, type Middleware, type MiddlewareContext } from './middleware.js';
 import { createPair, flush } from './test-support.js';
 
@@ -128,6 +129,16 @@ describe('Session middleware', () => {
     expect(pair.server.pendingRequests()).toEqual([]);
     const states = events.filter((e) => e.type === 'request.transition' && e.method === 'tools/call').map((e) => (e.type === 'request.transition' ? e.to : ''));
     expect(states).toContain('cancelled');
+  });
+
+  it('answers an input request (a task\'s inputRequests entry) through the middleware and the handler of its method', async () => {
+    const log: string[] = [];
+    const pair = await pairWith(new MiddlewareStack(), new MiddlewareStack().use(recording(log, 'client')));
+    pair.client.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));
+    log.length = 0; // the handshake went through it too
+    const context = inputRequestContext('task-1/input-1', 'elicitation/create', '2026-07-28', new AbortController().signal);
+    await expect(pair.client.answerInput('elicitation/create', { message: 'Sure?' }, context)).resolves.toEqual({ action: 'decline' });
+    expect(log).toEqual(['client:before:elicitation/create', 'client:after:elicitation/create']);
   });
 
   it('runs an outbound request inside its ledger record: its timeout counts the middleware time', async () => {
