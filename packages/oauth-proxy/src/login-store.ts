@@ -46,7 +46,7 @@ export class MemoryLoginStore implements LoginStore {
   save(state: string, login: PendingLogin, ttlSeconds: number): Promise<void> {
     const now = this.#now();
     for (const [key, entry] of this.#entries) {
-      // Insertion order is expiry order for one TTL; stop at the first live entry.
+      // From the oldest; the first live one ends the sweep (the bound below caps what is left).
       if (entry.expiresAt > now) break;
       this.#entries.delete(key);
     }

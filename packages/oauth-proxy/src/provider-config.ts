@@ -14,7 +14,7 @@
  * - the sign-in and consent steps are the proxy's (`/interaction/<uid>`), never oidc-provider's
  *   development pages.
  */
-import type { AdapterConstructor, AdapterFactory, ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import type { AdapterConstructor, AdapterFactory, ClientMetadata, Configuration } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 import { publicKeyOf, type SigningKey } from './signing-keys.js';
 
@@ -72,6 +72,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
     // PKCE for every client, public or confidential (2025-11-25, Basic / Authorization, "Authorization Code Protection").
     pkce: { required: () => true },
+    // The code flow only (OAuth 2.1 has no implicit grant).
+    responseTypes: ['code'],
     scopes: [...OIDC_SCOPES],
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
@@ -93,7 +95,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       Grant: settings.refreshTokenTtlSeconds,
     },
     // Browser-based clients may call the token endpoint from the origins of their redirect URIs.
-    clientBasedCORS: (_ctx: KoaContextWithOIDC, origin: string, client) => origin !== 'null' && client.redirectUris?.some((uri) => originOf(uri) === origin) === true,
+    clientBasedCORS: (_ctx, origin, client) => origin !== 'null' && client.redirectUris?.some((uri) => originOf(uri) === origin) === true,
     ...(settings.fetch !== undefined && { fetch: settings.fetch }),
     features: {
       devInteractions: { enabled: false },
@@ -101,7 +103,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
       clientIdMetadataDocument: {
         enabled: cimd !== false,
         ack: 'draft-02',
-        ...(typeof cimd === 'object' && { allowFetch: (_ctx: KoaContextWithOIDC, clientId: string) => cimd.allow(clientId) }),
+        ...(typeof cimd === 'object' && { allowFetch: (_ctx, clientId) => cimd.allow(clientId) }),
       },
       dPoP: { enabled: true },
       revocation: { enabled: true },

@@ -31,7 +31,7 @@ export interface UpstreamTokens {
 
 /** The upstream identity provider and the proxy's registration there. */
 export interface UpstreamOptions {
-  /** The upstream's issuer identifier; its metadata is discovered (OpenID Connect, then RFC 8414) unless {@link metadata} is given. */
+  /** The upstream's issuer identifier; its metadata is discovered (OpenID Connect, then RFC 8414) unless `metadata` is given. */
   readonly issuer: string;
   /** The upstream's endpoints, for a server without discovery (GitHub). */
   readonly metadata?: {
@@ -78,7 +78,7 @@ function requestOptions(http: ProxyHttp, target: string | URL): { [oauth.customF
 
 /** The upstream's metadata: given, or discovered with OpenID Connect discovery, then RFC 8414. */
 async function upstreamMetadata(options: UpstreamOptions, http: ProxyHttp): Promise<oauth.AuthorizationServer> {
-  if (options.metadata !== undefined) return { ...options.metadata, issuer: options.issuer };
+  if (options.metadata !== undefined) return { ...options.metadata, issuer: options.issuer } as oauth.AuthorizationServer;
   const issuer = new URL(options.issuer);
   const failures: string[] = [];
   for (const algorithm of ['oidc', 'oauth2'] as const) {
