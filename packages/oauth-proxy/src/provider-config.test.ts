@@ -35,7 +35,9 @@ describe('providerConfiguration', () => {
       accessTokenFormat: 'jwt',
       jwt: { sign: { alg: 'ES256', kid: given.signingKeys[0]?.kid } },
     });
-    expect(() => indicators?.getResourceServerInfo?.(ctx, 'https://elsewhere.example/mcp', {} as never)).toThrow(/issues no tokens for/);
+    expect(() => indicators?.getResourceServerInfo?.(ctx, 'https://elsewhere.example/mcp', {} as never)).toThrow(
+      expect.objectContaining({ message: 'invalid_target', error_description: 'this authorization server issues no tokens for https://elsewhere.example/mcp' }),
+    );
     expect(await indicators?.defaultResource?.(ctx, {} as never)).toBe('https://a.example/mcp');
   });
 

@@ -44,7 +44,7 @@ export async function generateSigningKey(alg: SigningAlgorithm = 'ES256'): Promi
 export function publicKeyOf(key: SigningKey): JWK {
   const copy: Record<string, unknown> = { ...key };
   for (const member of PRIVATE_MEMBERS) delete copy[member];
-  return copy as JWK;
+  return copy;
 }
 
 /** Checks a key list: not empty, each a private asymmetric key with its own `kid` and a known `alg`. */

@@ -93,6 +93,8 @@ export class TestBrowser {
   decision: 'approve' | 'deny' = 'approve';
   /** The consent pages seen (their HTML). */
   readonly consentPages: string[] = [];
+  /** The answers that reached the redirect URI. */
+  readonly answers: URL[] = [];
 
   constructor(redirectUri: string) {
     this.#redirectUri = redirectUri;
@@ -102,7 +104,10 @@ export class TestBrowser {
   readonly authorize = async (authorizationUrl: URL): Promise<URL> => {
     let request: { url: URL; body?: string } = { url: authorizationUrl };
     for (let hop = 0; hop < 20; hop++) {
-      if (request.url.href.startsWith(this.#redirectUri)) return request.url;
+      if (request.url.href.startsWith(this.#redirectUri)) {
+        this.answers.push(request.url);
+        return request.url;
+      }
       const response = await this.#send(request.url, request.body);
       const location = response.headers.get('location');
       const body = await response.text();

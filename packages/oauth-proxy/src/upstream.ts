@@ -69,16 +69,19 @@ export interface ProxyHttp {
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+type CustomFetch = (url: string, options: oauth.CustomFetchOptions<string, unknown>) => Promise<Response>;
+
 /** oauth4webapi's request options: the proxy's `fetch`, plain `http:` for loopback hosts only. */
-function requestOptions(http: ProxyHttp, target: string | URL): { [oauth.customFetch]: typeof fetch; [oauth.allowInsecureRequests]?: boolean } {
+function requestOptions(http: ProxyHttp, target: string | URL): { [oauth.customFetch]: CustomFetch; [oauth.allowInsecureRequests]?: boolean } {
   const url = new URL(target);
   const insecure = url.protocol === 'http:' && LOOPBACK.has(url.hostname);
-  return { [oauth.customFetch]: http.fetch, ...(insecure && { [oauth.allowInsecureRequests]: true }) };
+  const custom: CustomFetch = (request, options) => http.fetch(request, options as RequestInit);
+  return { [oauth.customFetch]: custom, ...(insecure && { [oauth.allowInsecureRequests]: true }) };
 }
 
 /** The upstream's metadata: given, or discovered with OpenID Connect discovery, then RFC 8414. */
 async function upstreamMetadata(options: UpstreamOptions, http: ProxyHttp): Promise<oauth.AuthorizationServer> {
-  if (options.metadata !== undefined) return { ...options.metadata, issuer: options.issuer } as oauth.AuthorizationServer;
+  if (options.metadata !== undefined) return { ...options.metadata, issuer: options.issuer };
   const issuer = new URL(options.issuer);
   const failures: string[] = [];
   for (const algorithm of ['oidc', 'oauth2'] as const) {
