@@ -6,6 +6,7 @@
  * in through a headless browser (cookies kept, redirects followed, the consent page answered, the
  * upstream sign-in page submitting itself).
  */
+import { createHash } from 'node:crypto';
 import { Client } from '@statemcp/client';
 import { InMemoryOAuthStore, OAuthClientProvider, type OAuthClientMetadata } from '@statemcp/client/auth';
 import { createProtectedResource, jwtVerifier } from '@statemcp/http-transport/auth';
@@ -198,6 +199,32 @@ describe('createOAuthProxy', () => {
     expect(location.href.startsWith(REDIRECT_URI)).toBe(true);
     expect(location.searchParams.get('error')).toBe('invalid_target');
     expect(location.searchParams.get('iss')).toBe(proxy.issuer);
+  });
+
+  it('grants every scope of the resource to an authorization request without scope (the conformance suite sends none)', async () => {
+    const { proxy, a } = await setUp();
+    const registered = await fetch(`${proxy.issuer}/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT_URI], application_type: 'native', token_endpoint_auth_method: 'none' }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const verifier = 'a-code-verifier-of-forty-three-characters-or-more';
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const url = new URL(`${proxy.issuer}/auth`);
+    for (const [name, value] of Object.entries({ client_id: clientId, response_type: 'code', redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256', state: 's', resource: a.url })) {
+      url.searchParams.set(name, value);
+    }
+    const answer = await new TestBrowser(REDIRECT_URI).authorize(url);
+    const token = await fetch(`${proxy.issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: answer.searchParams.get('code') ?? '', redirect_uri: REDIRECT_URI, code_verifier: verifier, client_id: clientId, resource: a.url }),
+    });
+    expect(token.headers.get('cache-control')).toBe('no-store');
+    const body = (await token.json()) as { access_token: string; token_type: string };
+    expect(body.token_type).toBe('Bearer');
+    expect(decodeJwt(body.access_token)).toMatchObject({ aud: a.url, scope: 'mcp', sub: USER });
   });
 
   it('takes a client ID metadata document as the client_id instead of a registration', async () => {

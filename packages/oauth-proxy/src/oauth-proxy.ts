@@ -181,6 +181,7 @@ export async function createOAuthProxy(options: OAuthProxyOptions): Promise<OAut
     }
     // RFC 8414 §3 metadata: the same document as OpenID Connect discovery.
     if (url.pathname === '/.well-known/oauth-authorization-server') req.url = `/.well-known/openid-configuration${url.search}`;
+    else if (url.pathname === '/auth' && method === 'GET') req.url = withDefaultScope(url, options.resources);
     await handle(req, res);
   }
 
@@ -205,6 +206,20 @@ export async function createOAuthProxy(options: OAuthProxyOptions): Promise<OAut
       }
     },
   };
+}
+
+/**
+ * An authorization request without `scope` asks for every scope of its resource: the AS's
+ * "pre-defined default value" (RFC 6749 §3.3), and what MCP clients ask for anyway (the
+ * resource's `scopes_supported`). oidc-provider would otherwise grant nothing and refuse it.
+ */
+function withDefaultScope(url: URL, resources: readonly ProxyResource[]): string {
+  if ((url.searchParams.get('scope') ?? '').trim() !== '') return `${url.pathname}${url.search}`;
+  const named = url.searchParams.getAll('resource');
+  const entry = named.length === 0 ? resources[0] : resources.find((candidate) => named.includes(candidate.resource));
+  if (entry === undefined || entry.scopes.length === 0) return `${url.pathname}${url.search}`;
+  url.searchParams.set('scope', entry.scopes.join(' '));
+  return `${url.pathname}${url.search}`;
 }
 
 function methodNotAllowed(res: ServerResponse, allow: string): void {

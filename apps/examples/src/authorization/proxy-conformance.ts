@@ -67,6 +67,8 @@ export async function runProxyConformance(outputDir: string | undefined, log: (l
       signIns.push(
         user(new URL(line))
           .then(async (callback) => {
+            const error = callback.searchParams.get('error');
+            if (error !== null) log(`the proxy answered ${error}: ${callback.searchParams.get('error_description') ?? ''}`);
             await (await fetch(callback)).text();
           })
           .catch((error: unknown) => log(`the headless sign-in failed: ${error instanceof Error ? error.message : String(error)}`)),

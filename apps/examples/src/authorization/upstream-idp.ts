@@ -31,6 +31,7 @@ export async function startUpstream(redirectUri: string): Promise<ExampleUpstrea
     cookies: { keys: ['upstream-cookie-key-for-the-example-only'], names: { session: '_idp_session', interaction: '_idp_interaction', resume: '_idp_resume' } },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     interactions: { url: (_ctx, interaction) => `/login/${interaction.uid}` },
+    ttl: { AccessToken: 600, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
     features: { devInteractions: { enabled: false } },
   });
   const handle = provider.callback();
