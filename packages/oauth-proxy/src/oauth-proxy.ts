@@ -58,7 +58,12 @@ export interface OAuthProxyOptions {
    * Client ID Metadata Documents (an `https` URL as `client_id`). Default true; `{ allow }`
    * decides which URLs may be fetched (e.g. an allow-list of hosts).
    */
-  readonly clientIdMetadataDocuments?: boolean | { readonly allow: (clientId: string) => boolean | Promise<boolean> };
+  readonly clientIdMetadataDocuments?:
+    | boolean
+    | {
+        /** True when the document at this `client_id` URL may be fetched. */
+        readonly allow: (clientId: string) => boolean | Promise<boolean>;
+      };
   /** Clients registered beforehand (oidc-provider client metadata). */
   readonly clients?: readonly ClientMetadata[];
   /** oidc-provider's storage adapter (grants, sessions, registrations; also the pending upstream sign-ins). Default: memory. */
