@@ -227,6 +227,32 @@ describe('createOAuthProxy', () => {
     expect(decodeJwt(body.access_token)).toMatchObject({ aud: a.url, scope: 'mcp', sub: USER });
   });
 
+  it('answers bad requests to its own routes with a page or a status, never a crash', async () => {
+    const { proxy, proxyErrors } = await setUp();
+    const callback = await fetch(`${proxy.issuer}/upstream/callback?state=unknown&code=x`);
+    expect(callback.status).toBe(400);
+    expect(await callback.text()).toContain('Sign-in expired');
+    expect((await fetch(`${proxy.issuer}/upstream/callback`)).status).toBe(400);
+    expect((await fetch(`${proxy.issuer}/upstream/callback`, { method: 'POST' })).status).toBe(405);
+    // No interaction cookie: this browser started no sign-in.
+    const page = await fetch(`${proxy.issuer}/interaction/abc123`);
+    expect(page.status).toBe(400);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    const confirm = await fetch(`${proxy.issuer}/interaction/abc123/confirm`, { method: 'POST', body: 'csrf=x&decision=approve', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(confirm.status).toBe(400);
+    expect((await fetch(`${proxy.issuer}/interaction/abc123/confirm`)).status).toBe(405);
+    expect(proxyErrors).toEqual([]);
+  });
+
+  it('refuses a consent form that does not carry the page CSRF token', async () => {
+    const { a, upstream } = await setUp();
+    const browser = new TestBrowser(REDIRECT_URI);
+    // The page is shown, then the form goes back with another token (as a forged form would).
+    browser.csrf = 'forged-token';
+    await expect(connect(a.url, new OAuthClientProvider({ clientMetadata: CLIENT, authorize: browser.authorize }))).rejects.toThrow(/HTTP 403/);
+    expect(upstream.logins()).toBe(0);
+  });
+
   it('takes a client ID metadata document as the client_id instead of a registration', async () => {
     const documentUrl = 'https://agent.example.test/oauth/client.json';
     const document = {

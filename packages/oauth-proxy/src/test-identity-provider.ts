@@ -91,6 +91,8 @@ export class TestBrowser {
   readonly #redirectUri: string;
   /** What the user decides on a consent page. */
   decision: 'approve' | 'deny' = 'approve';
+  /** The CSRF token sent back instead of the page's (a forged form). */
+  csrf: string | undefined;
   /** The consent pages seen (their HTML). */
   readonly consentPages: string[] = [];
   /** The answers that reached the redirect URI. */
@@ -120,7 +122,7 @@ export class TestBrowser {
         throw new Error(`${request.url.href} answered HTTP ${response.status} without a redirect: ${body.slice(0, 300)}`);
       }
       this.consentPages.push(body);
-      request = { url: new URL(decode(form[1]), request.url), body: new URLSearchParams({ csrf: decode(form[2]), decision: this.decision }).toString() };
+      request = { url: new URL(decode(form[1]), request.url), body: new URLSearchParams({ csrf: this.csrf ?? decode(form[2]), decision: this.decision }).toString() };
     }
     throw new Error('Too many redirects');
   };
