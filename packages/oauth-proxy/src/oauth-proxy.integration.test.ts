@@ -136,6 +136,40 @@ describe('createOAuthProxy', () => {
     expect(proxyErrors).toEqual([]);
   });
 
+  it('rotates its signing key as the README says: publish, switch; tokens of the old key keep working', async () => {
+    const [oldKey, newKey] = [await generateSigningKey(), await generateSigningKey()];
+    const proxyServer = await listen();
+    cleanups.push(proxyServer.close);
+    const upstream = await startIdentityProvider(`${proxyServer.origin}/upstream/callback`, USER);
+    cleanups.push(upstream.close);
+    const serverA = await startProtectedServer();
+    const start = (signingKeys: typeof oldKey[]): Promise<OAuthProxy> =>
+      createOAuthProxy({
+        issuer: proxyServer.origin,
+        upstream: { issuer: upstream.issuer, clientId: upstream.clientId, clientSecret: upstream.clientSecret },
+        resources: [{ resource: serverA.url, scopes: ['mcp'] }],
+        signingKeys,
+      });
+    // Step 1, publish: the new key is in the JWKS, the old one signs. (A restart swaps the proxy.)
+    let proxy = await start([oldKey, newKey]);
+    proxyServer.http.on('request', (req, res) => void proxy.handleNodeRequest(req, res));
+    const a = serverA.serve(proxy);
+    const before = new InMemoryOAuthStore();
+    const first = await connect(a.url, new OAuthClientProvider({ clientMetadata: CLIENT, authorize: new TestBrowser(REDIRECT_URI).authorize, store: before }));
+    expect(await whoami(first)).toBe(`${USER} mcp`);
+    expect(decodeProtectedHeader((await before.getTokens(a.url))?.access_token ?? '').kid).toBe(oldKey.kid);
+
+    // Step 2, switch: the new key signs; the MCP server already holds it from the JWKS.
+    proxy = await start([newKey, oldKey]);
+    const after = new InMemoryOAuthStore();
+    const second = await connect(a.url, new OAuthClientProvider({ clientMetadata: CLIENT, authorize: new TestBrowser(REDIRECT_URI).authorize, store: after }));
+    expect(await whoami(second)).toBe(`${USER} mcp`);
+    expect(decodeProtectedHeader((await after.getTokens(a.url))?.access_token ?? '').kid).toBe(newKey.kid);
+    // The token signed with the old key still verifies.
+    expect(await whoami(first)).toBe(`${USER} mcp`);
+    expect(a.refusals).toEqual([]);
+  });
+
   it('refuses a token for another resource: server A turns away the token issued for server B', async () => {
     const { proxy, a, b } = await setUp();
     const storeB = new InMemoryOAuthStore();
