@@ -20,7 +20,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 import type Provider from 'oidc-provider';
-import type { InteractionResults } from 'oidc-provider';
+import { errors, type InteractionResults } from 'oidc-provider';
 import { checkCsrfToken, csrfToken, PAGE_HEADERS, renderConsentPage, renderMessagePage, type ConsentView } from './consent-page.js';
 import type { LoginStore } from './login-store.js';
 import { interactionPath, OIDC_SCOPES, type ProxyResource } from './provider-config.js';
@@ -179,7 +179,9 @@ export class InteractionRoutes {
     let interaction: Interaction;
     try {
       interaction = await this.#context.provider.interactionDetails(req, res);
-    } catch {
+    } catch (error) {
+      // No interaction cookie, or an expired interaction, is the browser's state; anything else is ours.
+      if (!(error instanceof errors.SessionNotFound)) this.#context.report(error);
       send(res, 400, renderMessagePage('Sign-in expired', 'This sign-in has expired or was started in another browser. Start again from your application.'));
       return undefined;
     }
