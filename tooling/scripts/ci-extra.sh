@@ -4,6 +4,8 @@
 #     gated by tooling/conformance/expected-failures.yaml (regressions and stale entries both fail);
 #   - the suite's server leg (--suite all, both spec versions) through a composition gateway in front of
 #     apps/everything-server (about 35 s), gated by the same baseline;
+#   - the suite's authorization-server scenarios (`conformance authorization`) against
+#     @statemcp/oauth-proxy in front of a local upstream IdP, signed in headlessly;
 #   - the suite's server scenarios (--suite active) through apps/cluster-example: three instances over
 #     one Redis behind a round-robin proxy, gated by the same baseline;
 #   - the suite's server scenarios (--suite active) through @statemcp/http-transport/lambda's streaming
@@ -34,6 +36,9 @@ $PNPM run conformance
 
 echo "== conformance (server leg) through a composition gateway: apps/everything-server mounted behind @statemcp/server/compose"
 node tooling/conformance/run.mjs --leg server --through-gateway
+
+echo "== conformance: the authorization-server scenarios against @statemcp/oauth-proxy (headless sign-in)"
+$PNPM run conformance:oauth-proxy
 
 echo "== conformance through a 3-instance cluster (round-robin proxy, Redis)"
 $PNPM --filter @statemcp/cluster-example conformance
