@@ -1,26 +1,28 @@
 /**
  * `@statemcp/http-transport/cloudflare` under workerd (miniflare, Durable Objects on, no
  * compatibility flag): the Worker front of `test-worker.ts` and its object class, reached over
- * 127.0.0.1. Eviction is a restart of the runtime on the same storage (`test-miniflare.ts`):
+ * 127.0.0.1. Eviction is a restart of the runtime on the same storage (`@statemcp/testing/workerd`):
  * every object loses its memory, its storage stays.
  */
 import { Client, type ListenNotification } from '@statemcp/client';
 import { TASKS_EXTENSION_ID, withExtension, type JsonRpcMessage } from '@statemcp/protocol';
+import { bundleWorker, WorkerRuntime } from '@statemcp/testing/workerd';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { StreamableHttpClientTransport } from '../client/streamable-http.js';
 import { SseParser, readSseStream } from '../shared/sse-parse.js';
-import { bundleWorker, WorkerRuntime } from './test-miniflare.js';
 
 let script: string;
 let runtime: WorkerRuntime;
+let url: URL;
 
 beforeAll(async () => {
   script = await bundleWorker(fileURLToPath(new URL('./test-worker.ts', import.meta.url)));
 });
 beforeEach(async () => {
-  runtime = await WorkerRuntime.start(script);
+  runtime = await WorkerRuntime.start(script, { durableObjects: { MCP_OBJECT: 'McpObject' } });
+  url = new URL('/mcp', runtime.origin);
 });
 afterEach(async () => {
   await runtime.close();
@@ -36,7 +38,7 @@ function textOf(result: { content: unknown }): string | undefined {
 function post(sessionId: string | undefined, message: unknown): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION };
   if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
-  return fetch(runtime.url, { method: 'POST', headers, body: JSON.stringify(message) });
+  return fetch(url, { method: 'POST', headers, body: JSON.stringify(message) });
 }
 
 /** Opens a session by hand (initialize, initialized); resolves with its id. */
@@ -89,13 +91,13 @@ async function leaveWaitingCall(sessionId: string, id: number): Promise<string> 
 }
 
 function resume(sessionId: string, lastEventId: string): Promise<Response> {
-  return fetch(runtime.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': VERSION, 'last-event-id': lastEventId } });
+  return fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': VERSION, 'last-event-id': lastEventId } });
 }
 
 describe('Durable Objects under workerd (miniflare)', () => {
   it('keeps a legacy session across the eviction of its object', async () => {
     const client = new Client({ name: 'durable-object-test', version: '1.0.0' }, { era: 'legacy' });
-    const transport = new StreamableHttpClientTransport(runtime.url);
+    const transport = new StreamableHttpClientTransport(url);
     await client.connect(transport);
     const sessionId = transport.sessionId;
     expect(sessionId).toMatch(/^[0-9a-f]{64}\.[0-9a-f-]{36}$/);
@@ -139,7 +141,7 @@ describe('Durable Objects under workerd (miniflare)', () => {
   it('answers 404 for a session id that names no object, and for a session deleted by its client', async () => {
     expect((await post('not-an-object.x', { jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(404);
     const sessionId = await openSession();
-    const deleted = await fetch(runtime.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': VERSION } });
+    const deleted = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': VERSION } });
     expect(deleted.status).toBe(200);
     await runtime.restart();
     expect((await post(sessionId, { jsonrpc: '2.0', id: 2, method: 'ping' })).status).toBe(404);
@@ -147,7 +149,7 @@ describe('Durable Objects under workerd (miniflare)', () => {
 
   it('serves 2026-07-28 listen streams and tasks from the shard object, tasks across its eviction', async () => {
     const client = new Client({ name: 'durable-object-test', version: '1.0.0' }, { era: 'modern', capabilities: withExtension({}, TASKS_EXTENSION_ID) });
-    await client.connect(new StreamableHttpClientTransport(runtime.url));
+    await client.connect(new StreamableHttpClientTransport(url));
     const stream = await client.listen({ toolsListChanged: true });
     const heard = new Promise<ListenNotification>((resolve) => {
       const remove = stream.onNotification((notification) => {
@@ -169,7 +171,7 @@ describe('Durable Objects under workerd (miniflare)', () => {
 
     await runtime.restart();
     const later = new Client({ name: 'durable-object-test', version: '1.0.0' }, { era: 'modern', capabilities: withExtension({}, TASKS_EXTENSION_ID) });
-    await later.connect(new StreamableHttpClientTransport(runtime.url));
+    await later.connect(new StreamableHttpClientTransport(url));
     const stored = await later.task(taskId ?? '').get();
     expect(stored).toMatchObject({ taskId, status: 'completed', result: { content: [{ type: 'text', text: 'report ready' }] } });
     await later.close();
