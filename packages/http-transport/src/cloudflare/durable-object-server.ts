@@ -37,6 +37,12 @@ export interface DurableObjectStores<T extends TaskRecordLike = TaskRecordLike> 
   readonly tasks: DurableObjectTaskStore<T>;
 }
 
+/** Options of {@link durableObjectStores}: the event store's bound and the wall clock records expire on. */
+export interface DurableObjectStoresOptions extends DurableObjectEventStoreOptions {
+  /** Wall clock, ms since the epoch (default `Date.now`). */
+  now?: () => number;
+}
+
 /**
  * The stores of a Durable Object over its storage; `T` is the task record type
  * (`durableObjectStores<StoredTask>(state.storage)` for `@statemcp/server`).
@@ -49,8 +55,9 @@ export interface DurableObjectStores<T extends TaskRecordLike = TaskRecordLike> 
  * const server = new McpServer({ name: 'edge', version: '1.0.0' }, { taskExtension: { store: stores.tasks } });
  * ```
  */
-export function durableObjectStores<T extends TaskRecordLike = TaskRecordLike>(storage: DurableObjectStorageLike, options: DurableObjectEventStoreOptions = {}): DurableObjectStores<T> {
-  return { sessions: new DurableObjectSessionStore(storage), events: new DurableObjectEventStore(storage, options), tasks: new DurableObjectTaskStore<T>(storage) };
+export function durableObjectStores<T extends TaskRecordLike = TaskRecordLike>(storage: DurableObjectStorageLike, options: DurableObjectStoresOptions = {}): DurableObjectStores<T> {
+  const clock = options.now === undefined ? {} : { now: options.now };
+  return { sessions: new DurableObjectSessionStore(storage, clock), events: new DurableObjectEventStore(storage, options), tasks: new DurableObjectTaskStore<T>(storage, clock) };
 }
 
 /**
@@ -65,6 +72,8 @@ export interface DurableObjectServerOptions extends Omit<StreamableHttpServerOpt
    * header, which Cloudflare's edge sets on every request.
    */
   remoteAddress?: (request: Request) => string | undefined;
+  /** Wall clock of the alarm's expiry checks, ms since the epoch (default `Date.now`); give the stores the same. */
+  now?: () => number;
 }
 
 /** The server of one Durable Object: what its class's `fetch` and `alarm` call. */
@@ -96,8 +105,8 @@ export interface DurableObjectMcpServer {
  * ```
  */
 export function createDurableObjectServer(state: DurableObjectStateLike, options: DurableObjectServerOptions): DurableObjectMcpServer {
-  const { stores: given, remoteAddress, ...serverOptions } = options;
-  const stores = given ?? durableObjectStores(state.storage);
+  const { stores: given, remoteAddress, now = Date.now, ...serverOptions } = options;
+  const stores = given ?? durableObjectStores(state.storage, { now });
   const objectId = state.id.toString();
   const idle = serverOptions.sessionIdleTimeoutMs ?? 30 * 60_000;
   const recordTtl = Number.isFinite(idle) ? idle : 24 * 60 * 60_000;
@@ -118,11 +127,11 @@ export function createDurableObjectServer(state: DurableObjectStateLike, options
       return server.handleFetch(request, address === undefined ? {} : { remoteAddress: address });
     },
     alarm: async () => {
-      const now = Date.now();
+      const time = now();
       let next = Number.POSITIVE_INFINITY;
       let keep = false;
       for (const record of await stores.sessions.records()) {
-        if (record.expiresAt > now) {
+        if (record.expiresAt > time) {
           next = Math.min(next, record.expiresAt);
           keep = true;
         } else if (server?.sessions.get(record.sessionId) !== undefined) {

@@ -143,7 +143,6 @@ describe('Durable Objects under workerd (miniflare)', () => {
     const sessionId = await openSession();
     const deleted = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': VERSION } });
     expect(deleted.status).toBe(200);
-    await runtime.restart();
     expect((await post(sessionId, { jsonrpc: '2.0', id: 2, method: 'ping' })).status).toBe(404);
   });
 

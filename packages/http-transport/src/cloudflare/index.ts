@@ -8,7 +8,7 @@
  * installed: the runtime's types are structural (`durable-object-types.ts`).
  */
 export { createDurableObjectServer, durableObjectStores } from './durable-object-server.js';
-export type { DurableObjectMcpServer, DurableObjectServerOptions, DurableObjectStores } from './durable-object-server.js';
+export type { DurableObjectMcpServer, DurableObjectServerOptions, DurableObjectStores, DurableObjectStoresOptions } from './durable-object-server.js';
 export { createWorkerFront, DEFAULT_SHARD } from './worker-front.js';
 export type { WorkerFront, WorkerFrontOptions } from './worker-front.js';
 export { DurableObjectSessionStore } from './storage-session-store.js';

@@ -1,9 +1,9 @@
 /**
- * An in-memory Durable Object storage for unit tests: values are structured-cloned in and out
+ * In-memory stand-ins of Durable Object storage and namespaces for unit tests. The storage: values are structured-cloned in and out
  * (as the runtime stores them), `list` returns keys in ascending order, and the alarm is
  * recorded so a test can fire it.
  */
-import type { DurableObjectListOptionsLike, DurableObjectStorageLike } from './durable-object-types.js';
+import type { DurableObjectIdLike, DurableObjectListOptionsLike, DurableObjectNamespaceLike, DurableObjectStateLike, DurableObjectStorageLike, DurableObjectStubLike } from './durable-object-types.js';
 
 export class MemoryDurableObjectStorage implements DurableObjectStorageLike {
   readonly entries = new Map<string, unknown>();
@@ -43,4 +43,71 @@ export class MemoryDurableObjectStorage implements DurableObjectStorageLike {
     this.entries.clear();
     return Promise.resolve();
   }
+}
+
+/** An object as the stand-in namespace runs it: what the class's `fetch` does. */
+export interface MemoryDurableObject {
+  fetch(request: Request): Promise<Response>;
+}
+
+/**
+ * An in-memory Durable Object namespace: ids are 64 hex digits (`idFromString` refuses anything
+ * else, as the runtime does for ids not of its namespace), each id has one storage for good, and
+ * `evict` drops an object's memory — the next request builds a new instance over the same storage.
+ */
+export class MemoryDurableObjectNamespace implements DurableObjectNamespaceLike {
+  readonly storages = new Map<string, MemoryDurableObjectStorage>();
+  readonly #instances = new Map<string, MemoryDurableObject>();
+  readonly #create: (state: DurableObjectStateLike) => MemoryDurableObject;
+  /** How many instances were built (an eviction and a new object each add one). */
+  built = 0;
+
+  constructor(create: (state: DurableObjectStateLike) => MemoryDurableObject) {
+    this.#create = create;
+  }
+
+  newUniqueId(): DurableObjectIdLike {
+    return hexId(globalThis.crypto.randomUUID() + globalThis.crypto.randomUUID());
+  }
+
+  idFromName(name: string): DurableObjectIdLike {
+    return hexId(`name:${name}`);
+  }
+
+  idFromString(id: string): DurableObjectIdLike {
+    if (!/^[0-9a-f]{64}$/.test(id)) throw new TypeError('Invalid Durable Object ID');
+    return { toString: () => id };
+  }
+
+  get(id: DurableObjectIdLike): DurableObjectStubLike {
+    const key = id.toString();
+    return {
+      fetch: (request) => {
+        let instance = this.#instances.get(key);
+        if (instance === undefined) {
+          let storage = this.storages.get(key);
+          if (storage === undefined) {
+            storage = new MemoryDurableObjectStorage();
+            this.storages.set(key, storage);
+          }
+          instance = this.#create({ id: { toString: () => key }, storage });
+          this.built++;
+          this.#instances.set(key, instance);
+        }
+        return instance.fetch(request);
+      },
+    };
+  }
+
+  /** Drops every object's memory; their storage stays. */
+  evictAll(): void {
+    this.#instances.clear();
+  }
+}
+
+/** 64 hex digits derived from `text` (not a hash: distinct texts of one test give distinct ids). */
+function hexId(text: string): DurableObjectIdLike {
+  const hex = [...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  const id = hex.length >= 64 ? hex.slice(hex.length - 64) : hex.padStart(64, '0');
+  return { toString: () => id };
 }
