@@ -192,6 +192,7 @@ async function startDurableObjectWorker() {
     write: false,
     logLevel: 'warning',
   });
+  let output = '';
   const miniflare = new Miniflare({
     modules: true,
     script: bundle.outputFiles[0].text,
@@ -200,9 +201,19 @@ async function startDurableObjectWorker() {
     durableObjects: { MCP_OBJECT: 'EverythingObject' },
     host: '127.0.0.1',
     port: 0,
+    // workerd logs every client that leaves an SSE stream ("Broken pipe"); keep its output for
+    // failures (the last 64 KiB) and show it only with --verbose.
+    handleRuntimeStdio: (stdout, stderr) => {
+      for (const stream of [stdout, stderr]) {
+        stream.on('data', (chunk) => {
+          if (options.verbose) process.stderr.write(chunk);
+          output = (output + chunk.toString()).slice(-65_536);
+        });
+      }
+    },
   });
   const base = await miniflare.ready;
-  return { url: new URL('/mcp', base).href, stderr: () => '', stop: () => miniflare.dispose() };
+  return { url: new URL('/mcp', base).href, stderr: () => output, stop: () => miniflare.dispose() };
 }
 
 const TIMESTAMP_SUFFIX = /-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
