@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 
@@ -89,7 +90,7 @@ export class WorkerRuntime {
       port,
       // workerd reports every client that leaves an SSE stream ("Broken pipe", then its stack):
       // that is what these tests do on purpose, so those lines are dropped and the rest shown.
-      handleRuntimeStdio: (stdout, stderr) => {
+      handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
         for (const stream of [stdout, stderr]) {
           stream.setEncoding('utf8');
           let dropStack = false;
