@@ -12,6 +12,7 @@
 
 /** A Durable Object id: its 64 hex digits are `toString()`. */
 export interface DurableObjectIdLike {
+  /** The id as 64 hex digits. */
   toString(): string;
 }
 
@@ -27,10 +28,15 @@ export interface DurableObjectListOptionsLike {
 
 /** The transactional key-value storage of one Durable Object (`state.storage`). */
 export interface DurableObjectStorageLike {
+  /** The value stored under `key`, or `undefined`. */
   get<T = unknown>(key: string): Promise<T | undefined>;
+  /** Stores `value` (structured-cloned) under `key`. */
   put<T>(key: string, value: T): Promise<void>;
+  /** Deletes one key; resolves whether it existed. */
   delete(key: string): Promise<boolean>;
+  /** Deletes several keys (at most 128 per call); resolves how many existed. */
   delete(keys: string[]): Promise<number>;
+  /** The entries whose keys match `options`, in ascending key order. */
   list<T = unknown>(options?: DurableObjectListOptionsLike): Promise<Map<string, T>>;
   /** Schedules the object's `alarm()` (optional: a stand-in without alarms keeps expired records until they are read). */
   setAlarm?(scheduledTime: number): Promise<void>;
@@ -46,6 +52,7 @@ export interface DurableObjectStateLike {
 
 /** A stub of one Durable Object: its `fetch` delivers a request to the object's `fetch`. */
 export interface DurableObjectStubLike {
+  /** Sends `request` to the object's `fetch` and resolves with its answer. */
   fetch(request: Request): Promise<Response>;
 }
 
@@ -57,5 +64,6 @@ export interface DurableObjectNamespaceLike {
   idFromName(name: string): DurableObjectIdLike;
   /** Parses an id's `toString()`; throws when it is not an id of this namespace. */
   idFromString(id: string): DurableObjectIdLike;
+  /** The stub of object `id` (created on its first request). */
   get(id: DurableObjectIdLike): DurableObjectStubLike;
 }

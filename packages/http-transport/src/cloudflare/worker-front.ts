@@ -42,6 +42,7 @@ export interface WorkerFrontOptions<Env> {
 
 /** A Worker's default export: `export default createWorkerFront(…)`. */
 export interface WorkerFront<Env> {
+  /** The Worker's `fetch` handler: forwards `request` to the object that serves it. */
   fetch(request: Request, env: Env): Promise<Response>;
 }
 
