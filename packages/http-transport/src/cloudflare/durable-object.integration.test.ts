@@ -97,7 +97,8 @@ function resume(sessionId: string, lastEventId: string): Promise<Response> {
 describe('Durable Objects under workerd (miniflare)', () => {
   it('keeps a legacy session across the eviction of its object', async () => {
     const client = new Client({ name: 'durable-object-test', version: '1.0.0' }, { era: 'legacy' });
-    const transport = new StreamableHttpClientTransport(url);
+    // Retries enough to outlast the restart: the standalone GET stream reconnects to the new incarnation.
+    const transport = new StreamableHttpClientTransport(url, { reconnect: { maxRetries: 100 } });
     await client.connect(transport);
     const sessionId = transport.sessionId;
     expect(sessionId).toMatch(/^[0-9a-f]{64}\.[0-9a-f-]{36}$/);
@@ -107,6 +108,11 @@ describe('Durable Objects under workerd (miniflare)', () => {
     expect(textOf(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }))).toBe('3');
     expect(transport.sessionId).toBe(sessionId);
     expect(client.protocolVersion).toBe(VERSION);
+    // The standalone stream carries on in the new incarnation: a change announced after a call was answered arrives on it.
+    const changed = new Promise<void>((resolve) => client.onToolsListChanged(() => resolve()));
+    expect(textOf(await client.callTool({ name: 'add_tool', arguments: { later: true } }))).toBe('added_1');
+    await changed;
+    expect(transport.standaloneStreamState?.kind).toBe('open');
     await client.close();
   });
 

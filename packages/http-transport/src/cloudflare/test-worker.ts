@@ -7,7 +7,8 @@
  *   wait_for_release    logs "waiting", waits until `release` is called in the same object, logs
  *                       "released" and answers "done" (a stream the client leaves and resumes)
  *   release             lets `wait_for_release` go on
- *   add_tool            registers one more tool (a change listen streams hear)
+ *   add_tool            registers one more tool (a change listen streams hear); with `later`,
+ *                       50 ms after answering (the change goes out on the standalone GET stream)
  *   report              runs only as a task (tasks extension) and answers "report ready"
  */
 import type { StoredTask } from '@statemcp/server';
@@ -35,10 +36,14 @@ function createServer(stores: DurableObjectStores<StoredTask>): McpServer {
     release();
     return { content: [{ type: 'text', text: 'released' }] };
   });
-  server.registerTool('add_tool', {}, () => {
+  server.registerTool('add_tool', { inputSchema: { later: z.boolean().optional() } }, ({ later }) => {
     added++;
-    server.registerTool(`added_${added}`, {}, () => ({ content: [] }));
-    return { content: [{ type: 'text', text: `added_${added}` }] };
+    const name = `added_${added}`;
+    const add = (): void => void server.registerTool(name, {}, () => ({ content: [] }));
+    // `later`: after the call has been answered, so the change travels on the standalone GET stream.
+    if (later === true) setTimeout(add, 50);
+    else add();
+    return { content: [{ type: 'text', text: name }] };
   });
   server.registerTool('report', { execution: { taskSupport: 'required' } }, () => ({ content: [{ type: 'text', text: 'report ready' }] }));
   return server;
