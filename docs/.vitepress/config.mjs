@@ -12,6 +12,7 @@ const guide = [
   { text: 'Composition: many servers behind one', link: '/guide/composition' },
   { text: 'Next.js and Vercel', link: '/guide/nextjs' },
   { text: 'AWS Lambda', link: '/guide/aws-lambda' },
+  { text: 'Cloudflare Durable Objects', link: '/guide/cloudflare-durable-objects' },
   { text: 'The official SDK\'s transports', link: '/guide/official-sdk-bridge' },
   { text: 'Examples', link: '/guide/examples' },
   { text: 'The 2026-07-28 era', link: '/guide/modern-era' },

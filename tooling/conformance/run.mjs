@@ -16,11 +16,15 @@
 //
 //   node tooling/conformance/run.mjs [--leg server|client|both] [--server-suite all|active|…]
 //                                    [--client-suite all|core|…] [--spec-version default|2026-07-28|both]
-//                                    [--no-baseline] [--verbose] [--through-gateway] [--server-door node|lambda]
+//                                    [--no-baseline] [--verbose] [--through-gateway]
+//                                    [--server-door node|lambda|durable-object]
 //
 // `--server-door lambda` serves the server leg through `@statemcp/http-transport/lambda`'s
 // streaming handler behind a local Function URL emulator (`everything-server --lambda`): every
-// HTTP request of the suite becomes a Lambda event.
+// HTTP request of the suite becomes a Lambda event. `--server-door durable-object` serves it from
+// Cloudflare's workerd (miniflare, Durable Objects on, no `nodejs_compat`): the everything server
+// as a Worker (apps/everything-server/src/worker.ts, `@statemcp/http-transport/cloudflare`), whose
+// front routes each request to the Durable Object of its session or to the shard object.
 //
 // Exit status 0 when every leg passed its baseline check. Reports land in
 // .conformance-results/<timestamp>/{server,client}[-<version>]/ (checks.json per scenario, the CLI's log).
@@ -55,8 +59,9 @@ const { values: options } = parseArgs({
 });
 // --through-gateway: the server leg against the everything server mounted behind a composition gateway.
 if (options['through-gateway']) APPS.server = join(root, 'apps', 'everything-server', 'src', 'gateway-main.ts');
-if (!['node', 'lambda'].includes(options['server-door'])) {
-  console.error(`--server-door must be node or lambda (got ${options['server-door']})`);
+const DOORS = ['node', 'lambda', 'durable-object'];
+if (!DOORS.includes(options['server-door'])) {
+  console.error(`--server-door must be ${DOORS.join(', ')} (got ${options['server-door']})`);
   process.exit(2);
 }
 if (!['server', 'client', 'both'].includes(options.leg)) {
@@ -170,6 +175,47 @@ function startServer(script) {
   });
 }
 
+/**
+ * `--server-door durable-object`: bundles the everything server's Worker for workerd (from source,
+ * no Node built-in) and runs it under miniflare on a free loopback port; resolves like `startServer`.
+ */
+async function startDurableObjectWorker() {
+  const [{ build }, { Miniflare }] = await Promise.all([import('esbuild'), import('miniflare')]);
+  const bundle = await build({
+    entryPoints: [join(root, 'apps', 'everything-server', 'src', 'worker.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    conditions: ['@statemcp/source', 'workerd', 'worker', 'browser', 'import', 'default'],
+    target: 'es2022',
+    write: false,
+    logLevel: 'warning',
+  });
+  let output = '';
+  const miniflare = new Miniflare({
+    modules: true,
+    script: bundle.outputFiles[0].text,
+    compatibilityDate: '2025-09-01',
+    compatibilityFlags: [],
+    durableObjects: { MCP_OBJECT: 'EverythingObject' },
+    host: '127.0.0.1',
+    port: 0,
+    // workerd logs every client that leaves an SSE stream ("Broken pipe"); keep its output for
+    // failures (the last 64 KiB) and show it only with --verbose.
+    handleRuntimeStdio: (stdout, stderr) => {
+      for (const stream of [stdout, stderr]) {
+        stream.on('data', (chunk) => {
+          if (options.verbose) process.stderr.write(chunk);
+          output = (output + chunk.toString()).slice(-65_536);
+        });
+      }
+    },
+  });
+  const base = await miniflare.ready;
+  return { url: new URL('/mcp', base).href, stderr: () => output, stop: () => miniflare.dispose() };
+}
+
 const TIMESTAMP_SUFFIX = /-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
 
 /**
@@ -246,8 +292,9 @@ function summarize(leg, scenarios, expected, code, output) {
 async function runServerLeg(outDir, version, script) {
   const { args: versionArgs, suffix, label } = pass(version);
   const expected = readBaseline(readFileSync(baselineFor(version), 'utf8')).server;
-  const server = await startServer(script);
-  const via = options['server-door'] === 'lambda' ? ' through the local Lambda Function URL' : '';
+  const door = options['server-door'];
+  const server = door === 'durable-object' ? await startDurableObjectWorker() : await startServer(script);
+  const via = door === 'lambda' ? ' through the local Lambda Function URL' : door === 'durable-object' ? ' as a Worker with Durable Objects under miniflare' : '';
   console.log(`server leg (${label}): everything-server at ${server.url}${via}, --suite ${options['server-suite']}`);
   try {
     const args = ['server', '--url', server.url, '--suite', options['server-suite'], ...versionArgs, '-o', join(outDir, `server${suffix}`)];

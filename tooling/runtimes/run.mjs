@@ -87,7 +87,7 @@ if (!process.argv.includes('--no-build')) {
   });
 }
 
-const ENTRIES = ['@statemcp/protocol', '@statemcp/client', '@statemcp/client/auth', '@statemcp/server', '@statemcp/http-transport/client', '@statemcp/http-transport/server', '@statemcp/http-transport/next'];
+const ENTRIES = ['@statemcp/protocol', '@statemcp/client', '@statemcp/client/auth', '@statemcp/server', '@statemcp/http-transport/client', '@statemcp/http-transport/server', '@statemcp/http-transport/next', '@statemcp/http-transport/cloudflare'];
 for (const entry of ENTRIES) {
   await check(`${entry}: no Node built-in at module load (browser bundle)`, async () => {
     const { reached } = await bundleWithoutNodeBuiltins({ absWorkingDir: here, entry: { contents: `export * from '${entry}';` } });

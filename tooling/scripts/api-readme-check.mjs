@@ -21,6 +21,7 @@ const ENTRIES = {
     'src/hono/index.ts',
     'src/lambda/index.ts',
     'src/next/index.ts',
+    'src/cloudflare/index.ts',
     'src/auth/index.ts',
   ],
   inspector: ['src/index.ts'],

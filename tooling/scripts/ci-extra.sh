@@ -11,6 +11,8 @@
 #   - the suite's server scenarios (--suite active) through @statemcp/http-transport/lambda's streaming
 #     handler, every request turned into a Function URL event by a local emulator, and the Lambda
 #     cold-start script;
+#   - the suite's server scenarios (--suite active) against the everything server as a Cloudflare Worker
+#     with Durable Objects (@statemcp/http-transport/cloudflare) under miniflare (workerd, no nodejs_compat);
 #   - the MCP Inspector CLI driving apps/everything-server over stdio and Streamable HTTP;
 #   - the quickstart demo, which must exit 0;
 #   - the benchmark harness in --quick mode (no timing is asserted);
@@ -45,6 +47,9 @@ $PNPM --filter @statemcp/cluster-example conformance
 
 echo "== conformance (--suite active) through the AWS Lambda streaming handler behind a local Function URL"
 $PNPM run conformance:lambda
+
+echo "== conformance (--suite active) against the everything server as a Worker with Durable Objects (miniflare)"
+$PNPM run conformance:durable-object
 
 echo "== Lambda cold start (a bundled handler; timings are not checked)"
 node tooling/bench/lambda-cold-start.mjs --runs 3

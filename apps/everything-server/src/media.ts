@@ -7,28 +7,42 @@
 export const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
 
-/** A RIFF/WAVE file: 16-bit mono PCM, 8 kHz, `durationMs` of a 440 Hz sine tone. */
-export function sineWav(durationMs = 50, sampleRate = 8000): Buffer {
+/**
+ * A RIFF/WAVE file: 16-bit mono PCM, 8 kHz, `durationMs` of a 440 Hz sine tone. Written with a
+ * `DataView` (no Node `Buffer`), so the fixtures also load in a Worker (`worker.ts`).
+ */
+export function sineWav(durationMs = 50, sampleRate = 8000): Uint8Array {
   const samples = Math.round((sampleRate * durationMs) / 1000);
   const dataBytes = samples * 2;
-  const wav = Buffer.alloc(44 + dataBytes);
-  wav.write('RIFF', 0, 'ascii');
-  wav.writeUInt32LE(36 + dataBytes, 4);
-  wav.write('WAVE', 8, 'ascii');
-  wav.write('fmt ', 12, 'ascii');
-  wav.writeUInt32LE(16, 16); // fmt chunk size
-  wav.writeUInt16LE(1, 20); // PCM
-  wav.writeUInt16LE(1, 22); // mono
-  wav.writeUInt32LE(sampleRate, 24);
-  wav.writeUInt32LE(sampleRate * 2, 28); // byte rate
-  wav.writeUInt16LE(2, 32); // block align
-  wav.writeUInt16LE(16, 34); // bits per sample
-  wav.write('data', 36, 'ascii');
-  wav.writeUInt32LE(dataBytes, 40);
+  const wav = new Uint8Array(44 + dataBytes);
+  const view = new DataView(wav.buffer);
+  const ascii = (text: string, offset: number): void => {
+    for (let i = 0; i < text.length; i += 1) wav[offset + i] = text.charCodeAt(i);
+  };
+  ascii('RIFF', 0);
+  view.setUint32(4, 36 + dataBytes, true);
+  ascii('WAVE', 8);
+  ascii('fmt ', 12);
+  view.setUint32(16, 16, true); // fmt chunk size
+  view.setUint16(20, 1, true); // PCM
+  view.setUint16(22, 1, true); // mono
+  view.setUint32(24, sampleRate, true);
+  view.setUint32(28, sampleRate * 2, true); // byte rate
+  view.setUint16(32, 2, true); // block align
+  view.setUint16(34, 16, true); // bits per sample
+  ascii('data', 36);
+  view.setUint32(40, dataBytes, true);
   for (let i = 0; i < samples; i += 1) {
-    wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / sampleRate) * 8000), 44 + i * 2);
+    view.setInt16(44 + i * 2, Math.round(Math.sin((2 * Math.PI * 440 * i) / sampleRate) * 8000), true);
   }
   return wav;
 }
 
-export const WAV_BASE64 = sineWav().toString('base64');
+/** `bytes` as base64 (`btoa` over a binary string: Node and Workers alike). */
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+export const WAV_BASE64 = toBase64(sineWav());

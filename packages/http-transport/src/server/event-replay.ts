@@ -8,7 +8,8 @@
 import { ErrorCode, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
 import { encodeSseEvent } from '../shared/sse-encode.js';
 import type { EventStore, StoredEvent } from './event-store.js';
-import type { SseConnection } from './sse-connection.js';
+import type { HttpAnswer } from './http-response.js';
+import { SseConnection } from './sse-connection.js';
 
 /** The events stored after a `Last-Event-ID`, and whether older ones were evicted. */
 export interface StreamReplay {
@@ -44,6 +45,21 @@ export async function replayEnded(store: EventStore, lastEventId: string, inheri
   if (inherited && streamId !== undefined) writeReplayed(connection, await endUnanswered(store, streamId));
   connection.close();
   return replay;
+}
+
+/**
+ * Resumes the standalone stream that an earlier instance of the session held (cluster failover, or a
+ * Durable Object evicted and rebuilt): its events stored after `lastEventId`, then `open()` — the
+ * session's own standalone stream, which carries on (MCP 2025-11-25, Transports §Listening for
+ * Messages from the Server). Undefined when the id is unknown or expired.
+ */
+export async function continueStandalone(store: EventStore, lastEventId: string, open: () => HttpAnswer): Promise<HttpAnswer | undefined> {
+  const replay = await replayStream(store, lastEventId);
+  if (replay === undefined) return undefined;
+  const answer = open();
+  // Written now, ahead of the new stream's priming event (appended to the store first).
+  if (answer instanceof SseConnection) writeReplayed(answer, replay.events);
+  return answer;
 }
 
 /**

@@ -35,7 +35,7 @@ import {
 } from '@statemcp/protocol';
 import { hasFeature, requestIdInUse } from '@statemcp/protocol/internal';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
-import { forgetStreams, replayEnded, replayStream, trackRequests, writeReplayed } from './event-replay.js';
+import { continueStandalone, forgetStreams, replayEnded, replayStream, trackRequests, writeReplayed } from './event-replay.js';
 import { HttpErrorCode, emptyResponse, errorResponse, type HttpAnswer } from './http-response.js';
 import { flatRandomUuid, flatString } from './flat-string.js';
 import { SseConnection } from './sse-connection.js';
@@ -395,6 +395,10 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const inherited = !own && this.#scope !== '' && streamId?.startsWith(this.#scope) === true;
     if (store === undefined || streamId === undefined || !(own || inherited)) {
       return errorResponse(400, ErrorCode.InvalidRequest, 'Last-Event-ID does not name an event of this session', { headers });
+    }
+    if (inherited && streamId.endsWith('.0') && this.#standalone.connection?.open !== true) {
+      const unknown = errorResponse(400, ErrorCode.InvalidRequest, 'Unknown or expired Last-Event-ID', { headers });
+      return (await continueStandalone(store, lastEventId, () => this.openStandalone(this.protocolVersion ?? '', headers))) ?? unknown;
     }
     const live: RequestStream | StandaloneStream | undefined = !own ? undefined : streamId === this.#standalone.id ? this.#standalone : this.#streams.get(streamId);
     if (live === undefined) {
