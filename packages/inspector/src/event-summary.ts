@@ -55,7 +55,7 @@ export function summarizeEvent(event: InspectEvent, seq: number, payloads: boole
         type: event.type,
         sessionId: event.sessionId,
         at: event.at,
-        taskId: event.taskId.slice(0, MAX_TEXT),
+        taskId: String(event.taskId).slice(0, MAX_TEXT),
         side: event.side,
         requestId: typeof event.requestId === 'string' ? event.requestId.slice(0, MAX_TEXT) : event.requestId,
         tool: event.tool?.slice(0, MAX_TEXT),
@@ -135,11 +135,11 @@ export function summarizeQueueEvent(message: unknown, seq: number): QueuedEvent 
   const base = { seq, type: 'task-queue' as const, sessionId: '', at: event.at, queue: String(event.queue).slice(0, MAX_TEXT), event: event.type };
   switch (event.type) {
     case 'queued':
-      return { ...base, taskId: event.taskId.slice(0, MAX_TEXT) };
+      return { ...base, taskId: String(event.taskId).slice(0, MAX_TEXT) };
     case 'started':
-      return { ...base, taskId: event.taskId.slice(0, MAX_TEXT), attempt: event.attempt, waitMs: event.waitMs };
+      return { ...base, taskId: String(event.taskId).slice(0, MAX_TEXT), attempt: event.attempt, waitMs: event.waitMs };
     case 'settled':
-      return { ...base, taskId: event.taskId.slice(0, MAX_TEXT), attempt: event.attempt, result: event.result, durationMs: event.durationMs };
+      return { ...base, taskId: String(event.taskId).slice(0, MAX_TEXT), attempt: event.attempt, result: event.result, durationMs: event.durationMs };
     case 'depth':
       return { ...base, waiting: event.waiting, prioritized: event.prioritized, active: event.active, delayed: event.delayed, failed: event.failed };
     default:

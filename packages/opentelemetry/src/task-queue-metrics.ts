@@ -76,7 +76,10 @@ export class TaskQueueMetrics {
   /** The last depth sample of each queue. */
   readonly #depths = new Map<string, TaskQueueDepth>();
   #listening = true;
-  readonly #onEvent = (message: unknown): void => this.#record(message as TaskQueueEvent);
+  /** Anything else published on the channel is ignored (a subscriber's exception would be uncaught). */
+  readonly #onEvent = (message: unknown): void => {
+    if (typeof message === 'object' && message !== null && typeof (message as { queue?: unknown }).queue === 'string') this.#record(message as TaskQueueEvent);
+  };
   readonly #observe = (result: ObservableResult): void => {
     for (const [queue, depth] of this.#depths) {
       for (const state of STATES) result.observe(depth[state], { [TASK_QUEUE_ATTRIBUTES.system]: SYSTEM, [TASK_QUEUE_ATTRIBUTES.destination]: queue, [TASK_QUEUE_ATTRIBUTES.jobState]: state });

@@ -121,7 +121,10 @@ export class TaskWorker {
   /**
    * A graceful stop (deploy): no new job is taken; running attempts have `deadlineMs` to finish,
    * then their handlers are aborted and their jobs handed back with their checkpoints, to run on
-   * another worker without spending an attempt. Resolves once every job is finished or handed back.
+   * another worker without spending an attempt. A handler still running `abandonAfterMs` after
+   * the abort (deaf to its signal) is no longer waited for: its job is handed back all the same
+   * and later checkpoints of that attempt are dropped. Resolves once every job is finished or
+   * handed back.
    */
   async drain(deadlineMs: number): Promise<void> {
     const closing = this.close();
@@ -154,9 +157,6 @@ export class TaskWorker {
     const attempt = job.attemptsStarted - state.handbacks;
     const startedAt = Date.now();
     const queue = this.worker.name;
-    const first = job.attemptsStarted === 1;
-    report({ type: 'started', queue, at: startedAt, taskId, attempt, waitMs: first ? Math.max(0, (job.processedOn ?? startedAt) - job.timestamp) : undefined });
-    this.#queue.depth.poke();
     const settled = (result: TaskAttemptResult): void => {
       const at = Date.now();
       report({ type: 'settled', queue, at, taskId, attempt, result, durationMs: at - startedAt });
@@ -168,6 +168,9 @@ export class TaskWorker {
       settled('exhausted');
       return;
     }
+    const first = job.attemptsStarted === 1;
+    report({ type: 'started', queue, at: startedAt, taskId, attempt, waitMs: first ? Math.max(0, (job.processedOn ?? startedAt) - job.timestamp) : undefined });
+    this.#queue.depth.poke();
     // What the next attempt reports if this one never ends (the worker dies).
     await runs.cause(taskId, `the worker running attempt ${String(attempt)} stopped before it finished`);
     const controller = new AbortController();
