@@ -46,8 +46,8 @@ export interface TaskJob {
   readonly fairnessKey?: string;
 }
 
-/** The {@link TaskJob.fairnessKey} of a task bound to `owner` (hex SHA-256). */
-export async function fairnessKeyOf(owner: string): Promise<string> {
+/** The digest of an authorization context that leaves the process in its stead (hex SHA-256): a job's {@link TaskJob.fairnessKey}, a listen stream's audience. */
+export async function ownerDigest(owner: string): Promise<string> {
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(owner)));
   let hex = '';
   for (const byte of digest) hex += byte.toString(16).padStart(2, '0');

@@ -25,7 +25,7 @@ import { TASKS_NOTIFICATION_METHOD, declaresTasksExtension } from '@statemcp/pro
 import type { ServerRequestContext } from '../server.js';
 import type { ListenFilterField, ListenSubscriptions } from '../subscriptions.js';
 import type { TaskNotifier } from './extension-tasks.js';
-import { fairnessKeyOf } from './task-executor.js';
+import { ownerDigest } from './task-executor.js';
 
 /** The `taskIds` key: the distinct string ids asked for; -32021 without the extension on the listen request. */
 export const TASK_IDS_FIELD: ListenFilterField = {
@@ -52,7 +52,7 @@ function taskKey(taskId: string, audience: string): string {
 
 /** The audience a task bound to `owner` is published to. */
 function audienceOf(owner: string | undefined): Promise<string> {
-  return owner === undefined ? Promise.resolve(UNBOUND) : fairnessKeyOf(owner);
+  return owner === undefined ? Promise.resolve(UNBOUND) : ownerDigest(owner);
 }
 
 /**
