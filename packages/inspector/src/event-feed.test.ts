@@ -45,7 +45,7 @@ describe('EventFeed', () => {
     expect(requestEvent?.['input']).toEqual({ round: 2, keys: keys.slice(0, 16), firstId: 5 });
   });
 
-  it('carries the job queue's events as task-queue records, and ignores what is not one', () => {
+  it('carries the events of the job queue as task-queue records, and ignores what is not one', () => {
     const { feed, batches } = started();
     const queue = channel(TASK_QUEUE_CHANNEL_NAME);
     queue.publish({ type: 'started', queue: 'reports', at: 1, taskId: 't1', attempt: 2, waitMs: undefined });

@@ -1,5 +1,5 @@
 import { channel } from 'node:diagnostics_channel';
-import type { CounterMetricData, GaugeMetricData, HistogramMetricData, MetricData } from '@opentelemetry/sdk-metrics';
+import type { SumMetricData, GaugeMetricData, HistogramMetricData, MetricData } from '@opentelemetry/sdk-metrics';
 import * as incubating from '@opentelemetry/semantic-conventions/incubating';
 import { TASK_QUEUE_CHANNEL_NAME, type TaskQueueEvent } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -42,12 +42,12 @@ describe('TaskQueueMetrics', () => {
       publish({ type: 'started', queue: 'reports', at: 3, taskId: 'a', attempt: 1, waitMs: 250 });
       publish({ type: 'started', queue: 'reports', at: 4, taskId: 'a', attempt: 2, waitMs: undefined });
       const all = await collect();
-      const sent = find<CounterMetricData>(all, TASK_QUEUE_METRICS.sentMessages);
+      const sent = find<SumMetricData>(all, TASK_QUEUE_METRICS.sentMessages);
       expect(sent?.dataPoints).toEqual([
         expect.objectContaining({ value: 2, attributes: { 'messaging.system': 'bullmq', 'messaging.destination.name': 'reports', 'messaging.operation.name': 'add', 'messaging.operation.type': 'send' } }),
       ]);
-      expect(find<CounterMetricData>(all, TASK_QUEUE_METRICS.consumedMessages)?.dataPoints[0]?.value).toBe(2);
-      expect(find<CounterMetricData>(all, TASK_QUEUE_METRICS.retries)?.dataPoints[0]?.value).toBe(1);
+      expect(find<SumMetricData>(all, TASK_QUEUE_METRICS.consumedMessages)?.dataPoints[0]?.value).toBe(2);
+      expect(find<SumMetricData>(all, TASK_QUEUE_METRICS.retries)?.dataPoints[0]?.value).toBe(1);
       const wait = find<HistogramMetricData>(all, TASK_QUEUE_METRICS.waitDuration);
       expect(wait?.descriptor.unit).toBe('s');
       expect(wait?.dataPoints).toHaveLength(1);
@@ -83,7 +83,7 @@ describe('TaskQueueMetrics', () => {
       metrics.close();
       publish({ type: 'queued', queue: 'reports', at: 2, taskId: 'a' });
       const all = await collect();
-      expect(find<CounterMetricData>(all, TASK_QUEUE_METRICS.sentMessages)?.dataPoints ?? []).toEqual([]);
+      expect(find<SumMetricData>(all, TASK_QUEUE_METRICS.sentMessages)?.dataPoints ?? []).toEqual([]);
       expect(find<GaugeMetricData>(all, TASK_QUEUE_METRICS.depth)?.dataPoints ?? []).toEqual([]);
     });
   });

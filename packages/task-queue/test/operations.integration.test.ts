@@ -5,7 +5,7 @@
  * through `TaskQueueMetrics` and the OpenTelemetry SDK's metric reader; and a listen stream on
  * another instance hears the moves of a task a worker runs.
  */
-import { MeterProvider, MetricReader, type CounterMetricData, type GaugeMetricData, type HistogramMetricData, type MetricData } from '@opentelemetry/sdk-metrics';
+import { MeterProvider, MetricReader, type DataPoint, type SumMetricData, type GaugeMetricData, type HistogramMetricData, type MetricData } from '@opentelemetry/sdk-metrics';
 import { TASK_QUEUE_METRICS, TaskQueueMetrics } from '@statemcp/opentelemetry';
 import { SimulatedClock } from '@statemcp/protocol';
 import type { RequestExtra } from '@statemcp/server';
@@ -90,7 +90,7 @@ describe('metrics', () => {
       await eventually(async () => (await b.client.task(flaky).get()).status === 'failed');
 
       const collect = async (): Promise<MetricData[]> => (await reader.collect()).resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics);
-      const ofQueue = <T extends { attributes: Record<string, unknown> }>(points: readonly T[] | undefined): T[] => (points ?? []).filter((point) => point.attributes['messaging.destination.name'] === world.name);
+      const ofQueue = <V,>(points: readonly DataPoint<V>[] | undefined): DataPoint<V>[] => (points ?? []).filter((point) => point.attributes['messaging.destination.name'] === world.name);
       const find = <T extends MetricData>(all: MetricData[], name: string): T | undefined => all.find((data) => data.descriptor.name === name) as T | undefined;
       // The depth is sampled after the last attempt, within a second: nothing is left in the queue.
       await eventually(async () => {
@@ -99,7 +99,7 @@ describe('metrics', () => {
       });
 
       const all = await collect();
-      const total = (name: string): number => ofQueue(find<CounterMetricData>(all, name)?.dataPoints).reduce((sum, point) => sum + point.value, 0);
+      const total = (name: string): number => ofQueue(find<SumMetricData>(all, name)?.dataPoints).reduce((sum, point) => sum + point.value, 0);
       expect(total(TASK_QUEUE_METRICS.sentMessages)).toBe(2);
       // count: one attempt; flaky: two (the limit), the second a retry.
       expect(total(TASK_QUEUE_METRICS.consumedMessages)).toBe(3);
@@ -125,7 +125,10 @@ describe('notifications/tasks', () => {
     const taskId = await world.createTask(a.client, 'count', { steps: 3, stepMs: 30 });
     const stream = await b.client.listen({ taskIds: [taskId] });
     const heard: string[] = [];
-    stream.onNotification((note) => heard.push(`${String(note.params['status'])} ${String(note.params['statusMessage'] ?? '')}`.trim()));
+    stream.onNotification((note) => {
+      const { status, statusMessage } = note.params as { status?: string; statusMessage?: string };
+      heard.push(`${status ?? '?'} ${statusMessage ?? ''}`.trim());
+    });
 
     await world.worker('w1');
     const result = await b.client.task(taskId).result();

@@ -98,7 +98,7 @@ describe('a task run by an executor', () => {
     expect(checkpoints).toEqual([5]);
   });
 
-  it('carries a digest of the task's owner as its fairness key, never the owner; none for an unbound task', async () => {
+  it('carries a digest of the owner of the task as its fairness key, never the owner; none for an unbound task', async () => {
     const bound = await setUp('principal:alice');
     await bound.send('tools/call', { name: 'steps' });
     const digest = createHash('sha256').update('principal:alice').digest('hex');
