@@ -146,7 +146,8 @@ describe('a task run by an executor', () => {
     });
     const taskId = String((await send('tools/call', { name: 'two' })).taskId);
     const [job] = executor.jobs as [TaskJob];
-    expect((await server.taskJobs.run(attempt(job))).kind).toBe('input');
+    const outcome = await server.taskJobs.run(attempt(job));
+    expect(outcome.kind === 'input' ? await outcome.parked() : outcome).toEqual({ answers: {}, complete: false });
     const waiting = await send('tasks/get', { taskId });
     expect(Object.keys(waiting.inputRequests as JsonObject).sort()).toEqual(['input-1', 'input-2']);
     const answers = { 'input-1': { action: 'accept', content: { value: 'a' } }, 'input-2': { action: 'accept', content: { value: 'b' } } };
