@@ -23,6 +23,8 @@ export interface TaskQueueOptions extends TaskQueueConnectionOptions {
   readonly runStateTtlMs?: number;
   /** The depth is sampled for the `statemcp:task-queue` channel at most this often, ms (default 1 000). */
   readonly depthSampleMs?: number;
+  /** Told of connection errors the queue recovers from (Redis unreachable: its commands fail meanwhile). */
+  readonly onError?: (error: unknown) => void;
 }
 
 const WEEK_MS = 7 * 24 * 3_600_000;
@@ -43,6 +45,9 @@ export class TaskQueue implements TaskExecutor {
     const { redis, name, prefix } = resolveConnection(options);
     this.queue = new Queue<TaskJob>(name, { connection: redis, prefix });
     this.#redis = new Redis(redis);
+    const onError = options.onError ?? (() => undefined);
+    this.queue.on('error', onError);
+    this.#redis.on('error', onError);
     const ttlMs = options.runStateTtlMs ?? WEEK_MS;
     this.runs = new RunStates(this.#redis, `${prefix}:${name}:`, ttlMs);
     this.fair = new FairShares(this.#redis, `${prefix}:${name}:`, ttlMs);

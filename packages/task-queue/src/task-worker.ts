@@ -89,6 +89,7 @@ export class TaskWorker {
   readonly #parkMs: number;
   readonly #abandonAfterMs: number;
   readonly #running = new Set<RunningAttempt>();
+  readonly #connection: Redis;
   #closing: Promise<void> | undefined;
 
   constructor(options: TaskWorkerOptions) {
@@ -99,9 +100,13 @@ export class TaskWorker {
     this.#lockDurationMs = options.lockDurationMs ?? 30_000;
     this.#parkMs = options.parkMs ?? DAY_MS;
     this.#abandonAfterMs = options.abandonAfterMs ?? 1_000;
-    this.#queue = new TaskQueue({ connection: redis, name, prefix, ...(options.runStateTtlMs === undefined ? {} : { runStateTtlMs: options.runStateTtlMs }) });
+    const onError = options.onError ?? (() => undefined);
+    this.#queue = new TaskQueue({ connection: redis, name, prefix, onError, ...(options.runStateTtlMs === undefined ? {} : { runStateTtlMs: options.runStateTtlMs }) });
+    // BullMQ leaves a connection it was given open on close: this worker closes it itself.
+    this.#connection = new Redis(redis);
+    this.#connection.on('error', onError);
     this.worker = new Worker<TaskJob>(name, (job, token) => this.#process(job, token), {
-      connection: new Redis(redis),
+      connection: this.#connection,
       prefix,
       concurrency: options.concurrency ?? 1,
       lockDuration: this.#lockDurationMs,
@@ -109,7 +114,6 @@ export class TaskWorker {
       // Attempts are counted here (crashes included): BullMQ never fails a stalled job first.
       maxStalledCount: this.#maxAttempts + 1,
     });
-    const onError = options.onError ?? (() => undefined);
     this.worker.on('error', onError);
   }
 
@@ -146,7 +150,10 @@ export class TaskWorker {
 
   /** Stops taking jobs and waits for the running ones (without a deadline; see {@link drain}). */
   close(): Promise<void> {
-    this.#closing ??= this.worker.close().finally(() => this.#queue.close());
+    this.#closing ??= this.worker.close().finally(() => {
+      this.#connection.disconnect();
+      return this.#queue.close();
+    });
     return this.#closing;
   }
 
