@@ -7,7 +7,9 @@
 #   - the suite's authorization-server scenarios (`conformance authorization`) against
 #     @statemcp/oauth-proxy in front of a local upstream IdP, signed in headlessly;
 #   - the suite's server scenarios (--suite active) through apps/cluster-example: three instances over
-#     one Redis behind a round-robin proxy, gated by the same baseline;
+#     one Redis behind a round-robin proxy, gated by the same baseline; then the tasks extension's
+#     tasks-* scenarios (only in --suite all) through the same kind of cluster, whose tasks run on
+#     the instances' job queue (about 2 minutes);
 #   - the suite's server scenarios (--suite active) through @statemcp/http-transport/lambda's streaming
 #     handler, every request turned into a Function URL event by a local emulator, and the Lambda
 #     cold-start script;
@@ -44,6 +46,9 @@ $PNPM run conformance:oauth-proxy
 
 echo "== conformance through a 3-instance cluster (round-robin proxy, Redis)"
 $PNPM --filter @statemcp/cluster-example conformance
+
+echo "== the tasks extension's conformance scenarios through the cluster (tasks on the instances' job queue)"
+$PNPM --filter @statemcp/cluster-example conformance $(for s in lifecycle capability-negotiation wire-fields request-state-removal mrtr-input request-headers dispatch-and-envelope status-notifications required-task-error mrtr-composition; do printf -- '--scenario tasks-%s ' "$s"; done)
 
 echo "== conformance (--suite active) through the AWS Lambda streaming handler behind a local Function URL"
 $PNPM run conformance:lambda

@@ -4,15 +4,17 @@
  * handshake era (the stateful era the cluster exists for) runs tools, a resource subscription
  * and its update, sampling (the server's request goes out on one instance, the client's answer
  * is POSTed to the next), a stream closed mid-call and resumed with `Last-Event-ID`; a client in
- * the 2026-07-28 era calls a tool and runs a task whose polls reach every instance. Where the
- * proxy's turn could hide the point, the test also asks each instance directly.
+ * the 2026-07-28 era calls a tool and runs a task whose polls reach every instance, and a task run
+ * on the instances' job queue pushes its moves to a listen stream on another instance than the
+ * one that created it. Where the proxy's turn could hide the point, the test also asks each
+ * instance directly.
  */
 import { Client, type ToolTask } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
-import { TASKS_EXTENSION_ID, withExtension, type CallToolResult } from '@statemcp/protocol';
+import { SimulatedClock, TASKS_EXTENSION_ID, withExtension, type CallToolResult } from '@statemcp/protocol';
 import { testRedisUrl } from '@statemcp/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../src/cluster.js';
+import { startCluster, type Cluster, type ClusterInstance } from '../src/cluster.js';
 import type { ForwardedRequest } from '../src/round-robin-proxy.js';
 
 const LEGACY = '2025-11-25';
@@ -159,6 +161,35 @@ describe('a long session through the round-robin proxy over 3 instances', () => 
       }
     } finally {
       await client.close();
+    }
+  });
+
+  it('pushes the moves of a task run on the job queue to a listen stream on another instance', async () => {
+    const [first, second] = cluster.instances as [ClusterInstance, ClusterInstance];
+    // Clocks that never move: neither client polls, so only notifications/tasks can end the follower's wait.
+    const modern = (name: string): Client => new Client({ name, version: '1.0.0' }, { era: 'modern', capabilities: withExtension({}, TASKS_EXTENSION_ID), clock: new SimulatedClock() });
+    const creator = modern('creator');
+    const follower = modern('follower');
+    await creator.connect(new StreamableHttpClientTransport(first.url));
+    await follower.connect(new StreamableHttpClientTransport(second.url));
+    const stop = new AbortController();
+    try {
+      const taskId = await new Promise<string>((resolve, reject) => {
+        creator.callTool({ name: 'slow_compute', arguments: { seconds: 1, label: 'pushed' } }, { onTask: (task) => resolve(task.taskId), signal: stop.signal }).catch((error: unknown) => {
+          if (!stop.signal.aborted) reject(error instanceof Error ? error : new Error(String(error)));
+        });
+      });
+      const stream = await follower.listen({ taskIds: [taskId] });
+      expect(stream.acknowledged).toEqual({ taskIds: [taskId] });
+      const heard: unknown[] = [];
+      stream.onNotification((note) => heard.push(note.params['status']));
+      expect(text(await follower.task(taskId).result())).toBe('Computed pushed after 1s');
+      expect(heard).toContain('completed');
+      await stream.close();
+    } finally {
+      stop.abort();
+      await creator.close();
+      await follower.close();
     }
   });
 });

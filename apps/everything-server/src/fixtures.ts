@@ -6,7 +6,16 @@
  * in-memory transport.
  */
 import type { RequestId } from '@statemcp/protocol';
-import { McpServer, type CallToolResult, type DurableTaskStore, type ElicitRequestFormParams, type RequestStateOptions, type ServerClusterOptions, type ServerConnection } from '@statemcp/server';
+import {
+  McpServer,
+  type CallToolResult,
+  type DurableTaskStore,
+  type ElicitRequestFormParams,
+  type RequestStateOptions,
+  type ServerClusterOptions,
+  type ServerConnection,
+  type TaskExecutor,
+} from '@statemcp/server';
 import { z } from 'zod';
 import { PNG_BASE64, WAV_BASE64 } from './media.js';
 import { registerMrtrFixtures } from './mrtr-fixtures.js';
@@ -25,6 +34,8 @@ export interface EverythingServerOptions {
   readonly stepDelayMs?: number;
   /** Where the tasks extension keeps its tasks (default: in memory); shared by a cluster's instances. */
   readonly taskStore?: DurableTaskStore;
+  /** Where the handlers of tasks run (default: in this process); a cluster's instances queue them on a job queue. */
+  readonly taskExecutor?: TaskExecutor;
   /** How Multi Round-Trip `requestState` is sealed; a cluster's instances share one key. */
   readonly requestState?: RequestStateOptions;
   /** Resource subscriptions and task commands shared with the other instances of a cluster. */
@@ -142,7 +153,9 @@ export function createEverythingServer(options: EverythingServerOptions = {}): M
   const step = options.stepDelayMs ?? 50;
   const server = new McpServer(SERVER_INFO, {
     instructions: 'Conformance fixtures of statemcp: every tool, resource and prompt the official MCP conformance suite calls.',
-    ...(options.taskStore === undefined ? {} : { taskExtension: { store: options.taskStore } }),
+    ...(options.taskStore === undefined && options.taskExecutor === undefined
+      ? {}
+      : { taskExtension: { ...(options.taskStore === undefined ? {} : { store: options.taskStore }), ...(options.taskExecutor === undefined ? {} : { executor: options.taskExecutor }) } }),
     ...(options.requestState === undefined ? {} : { requestState: options.requestState }),
     ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
   });

@@ -14,7 +14,8 @@
  *                                                      @statemcp/http-transport/lambda
  *   … --http --redis URL [--instance-id ID] [--redis-prefix P] [--state-key KEY]
  *                                                      one instance of a cluster over Redis
- *                                                      (serve-cluster.ts); the requestState key
+ *                                                      (serve-cluster.ts), tasks on its job
+ *                                                      queue; the requestState key
  *                                                      comes from --state-key or the
  *                                                      STATEMCP_REQUEST_STATE_KEY variable
  *
@@ -152,6 +153,7 @@ export async function serveHttp(port: number, host: string, auth?: AuthMode, clu
     ...cluster?.fixtures,
   });
   await addSkills(server);
+  await cluster?.runTasks(server);
   const authorization = auth === undefined ? undefined : deferredAuthorization();
   const mcp = createStreamableHttpServer({
     path: '/mcp',

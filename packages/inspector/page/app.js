@@ -1,8 +1,9 @@
 // The statemcp inspector page: no framework, no build step. It keeps a small model of every
 // connection (its state walk) and every request (its ledger row) from the inspect events the
 // endpoint streams, and redraws the parts that changed once per animation frame. Tasks are drawn
-// by tasks.js.
+// by tasks.js, job queues by queues.js.
 
+import { applyQueueEvent, renderQueues } from './queues.js';
 import { applyTaskEvent, renderTasks } from './tasks.js';
 
 const MAX_TIMELINE = 5000;
@@ -20,6 +21,7 @@ const model = {
   requestStates: [],
   taskGraph: { states: [], edges: [] },
   tasks: new Map(), // sessionId|side|taskId -> task
+  queues: new Map(), // queue name -> counts, depth, latencies
   connections: new Map(), // sessionId -> { id, state, walk: [{ state, event, at }], edges: Set }
   requests: new Map(), // sessionId|direction|id -> row
   progressTokens: new Map(), // sessionId|token -> request key
@@ -81,9 +83,15 @@ function receive(frame) {
 }
 
 function apply(event) {
+  if (event.type === 'task-queue') {
+    applyQueueEvent(model.queues, event);
+    view.dirty.add('queues');
+    if (event.event === 'depth') return; // a sample, not a happening: the panel only
+  }
   model.events.push(event);
   if (model.events.length > MAX_TIMELINE) model.events.splice(0, model.events.length - MAX_TIMELINE);
   view.dirty.add('timeline');
+  if (event.type === 'task-queue') return;
   const connection = connectionFor(event.sessionId);
   if (event.type === 'session.transition') {
     if (connection.walk.length === 0) connection.walk.push({ state: event.from, event: 'start', at: event.at });
@@ -166,6 +174,7 @@ function schedule() {
     if (view.dirty.has('connections')) renderConnections();
     if (view.dirty.has('ledger')) renderLedger();
     if (view.dirty.has('tasks')) renderTasks($('#tasks'), model.tasks, model.taskGraph, model.selected);
+    if (view.dirty.has('queues')) renderQueues($('#queues tbody'), model.queues);
     if (view.dirty.has('timeline') && !view.paused) renderTimeline();
     view.dirty.clear();
   });
@@ -335,6 +344,12 @@ function describe(event) {
       ];
     case 'task.transition':
       return ['kind-task', `${event.side} task ${event.taskId.slice(0, 8)}… ${event.tool ?? ''}`, `${event.from} → ${event.to} (${event.event})`];
+    case 'task-queue':
+      return [
+        'kind-task',
+        `queue ${event.queue}: ${event.event} ${event.taskId.slice(0, 8)}…`,
+        event.event === 'settled' ? `attempt ${event.attempt}: ${event.result} in ${Math.round(event.durationMs)} ms` : event.event === 'started' ? `attempt ${event.attempt}` : '',
+      ];
     case 'message.in':
     case 'message.out': {
       const message = event.message ?? {};

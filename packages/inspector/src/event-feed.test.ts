@@ -1,6 +1,6 @@
 import { channel } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIAGNOSTIC_CHANNEL_NAMES } from '@statemcp/protocol';
+import { DIAGNOSTIC_CHANNEL_NAMES, TASK_QUEUE_CHANNEL_NAME } from '@statemcp/protocol';
 import { EventFeed, type FeedBatch } from './event-feed.js';
 
 const feeds: EventFeed[] = [];
@@ -43,6 +43,19 @@ describe('EventFeed', () => {
     const [taskEvent, requestEvent] = (batches[0]?.events ?? []).map((json) => JSON.parse(json) as Record<string, unknown>);
     expect(taskEvent).toEqual({ seq: 1, ...task });
     expect(requestEvent?.['input']).toEqual({ round: 2, keys: keys.slice(0, 16), firstId: 5 });
+  });
+
+  it('carries the events of the job queue as task-queue records, and ignores what is not one', () => {
+    const { feed, batches } = started();
+    const queue = channel(TASK_QUEUE_CHANNEL_NAME);
+    queue.publish({ type: 'started', queue: 'reports', at: 1, taskId: 't1', attempt: 2, waitMs: undefined });
+    queue.publish('not an event');
+    queue.publish({ type: 'depth', queue: 'reports', at: 2, waiting: 1, prioritized: 2, active: 3, delayed: 4, failed: 5 });
+    feed.flush();
+    expect((batches[0]?.events ?? []).map((json) => JSON.parse(json) as unknown)).toEqual([
+      { seq: 1, type: 'task-queue', sessionId: '', at: 1, queue: 'reports', event: 'started', taskId: 't1', attempt: 2 },
+      { seq: 2, type: 'task-queue', sessionId: '', at: 2, queue: 'reports', event: 'depth', waiting: 1, prioritized: 2, active: 3, delayed: 4, failed: 5 },
+    ]);
   });
 
   it('hands on events in batches, numbered, with errors made readable', () => {

@@ -1,6 +1,7 @@
 /**
- * The inspector's event feed: every `inspect` event of every statemcp session in this process.
- * It listens on the diagnostics channels, so no session has to be attached, and it keeps the
+ * The inspector's event feed: every `inspect` event of every statemcp session in this process,
+ * and what its job-queue task executors report (`statemcp:task-queue`: jobs queued, attempts,
+ * depth). It listens on the diagnostics channels, so no session has to be attached, and it keeps the
  * MCP hot path short: per event it copies the few fields a viewer shows into a small record
  * and queues it. JSON encoding happens later, once per batch (one `JSON.stringify` for the
  * whole batch where sizes are bounded), on a timer that never keeps the process alive; the
@@ -16,8 +17,8 @@
  * events not yet flushed (older ones are dropped and counted).
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { DIAGNOSTIC_CHANNEL_NAMES, type InspectEvent } from '@statemcp/protocol';
-import { summarizeEvent, type QueuedEvent } from './event-summary.js';
+import { DIAGNOSTIC_CHANNEL_NAMES, TASK_QUEUE_CHANNEL_NAME, type InspectEvent } from '@statemcp/protocol';
+import { summarizeEvent, summarizeQueueEvent, type QueuedEvent } from './event-summary.js';
 
 /** Limits of the feed; every one has a default. */
 export interface EventFeedOptions {
@@ -159,6 +160,8 @@ export class EventFeed {
       if (wanted) subscribe(name, this.#onEvent);
       else unsubscribe(name, this.#onEvent);
     }
+    if (wanted) subscribe(TASK_QUEUE_CHANNEL_NAME, this.#onQueueEvent);
+    else unsubscribe(TASK_QUEUE_CHANNEL_NAME, this.#onQueueEvent);
     if (wanted) return;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -167,7 +170,17 @@ export class EventFeed {
     this.#droppedSinceFlush = 0;
   }
 
-  readonly #onEvent = (message: unknown): void => {
+  readonly #onEvent = (message: unknown): void => this.#enqueue(summarizeEvent(message as InspectEvent, ++this.#sequence, this.#payloads));
+
+  /** An event of the job queue's channel (jobs queued, attempts, depth): kept as its own small record. */
+  readonly #onQueueEvent = (message: unknown): void => {
+    const summary = summarizeQueueEvent(message, this.#sequence + 1);
+    if (summary === undefined) return;
+    this.#sequence += 1;
+    this.#enqueue(summary);
+  };
+
+  #enqueue(summary: QueuedEvent): void {
     const queue = this.#queue;
     if (queue.length - this.#queueStart >= this.#maxQueued) {
       // Drop the oldest; compact once half the array is dropped slots (amortized O(1)).
@@ -179,12 +192,12 @@ export class EventFeed {
         this.#queueStart = 0;
       }
     }
-    this.#queue.push(summarizeEvent(message as InspectEvent, ++this.#sequence, this.#payloads));
+    this.#queue.push(summary);
     if (this.#timer === undefined) {
       this.#timer = setTimeout(() => this.flush(), this.#flushIntervalMs);
       this.#timer.unref?.();
     }
-  };
+  }
 
   /**
    * The queued events as the inside of one JSON array. Events whose size is bounded by their
@@ -215,6 +228,7 @@ export class EventFeed {
       case 'session.transition':
       case 'request.transition':
       case 'task.transition':
+      case 'task-queue':
         return true;
       case 'message.in':
       case 'message.out':

@@ -3,12 +3,13 @@
  * a viewer shows, copied into a small record, so the MCP message itself is not held (or later
  * encoded) unless whole payloads were asked for.
  */
-import type { InspectEvent, RequestInputRound } from '@statemcp/protocol';
+import type { InspectEvent, RequestInputRound, TaskQueueEvent } from '@statemcp/protocol';
 
 /** An inspect event as queued: numbered, and with its message summarized unless payloads are kept. */
 export interface QueuedEvent {
   readonly seq: number;
-  readonly type: InspectEvent['type'];
+  /** The inspect event's type, or `task-queue` for an event of the job queue's channel. */
+  readonly type: InspectEvent['type'] | 'task-queue';
   readonly sessionId: string;
   readonly at: number;
   readonly message?: unknown;
@@ -54,7 +55,7 @@ export function summarizeEvent(event: InspectEvent, seq: number, payloads: boole
         type: event.type,
         sessionId: event.sessionId,
         at: event.at,
-        taskId: event.taskId.slice(0, MAX_TEXT),
+        taskId: String(event.taskId).slice(0, MAX_TEXT),
         side: event.side,
         requestId: typeof event.requestId === 'string' ? event.requestId.slice(0, MAX_TEXT) : event.requestId,
         tool: event.tool?.slice(0, MAX_TEXT),
@@ -122,4 +123,26 @@ function pickParams(method: string | undefined, params: Record<string, unknown>)
 function scalar(value: unknown): string | number | undefined {
   if (typeof value === 'number') return value;
   return typeof value === 'string' ? value.slice(0, MAX_TEXT) : undefined;
+}
+
+/**
+ * The queued form of one event of the job queue's channel (`statemcp:task-queue`): its own
+ * fields under `type: 'task-queue'` (the queue's event in `event`), with no session.
+ */
+export function summarizeQueueEvent(message: unknown, seq: number): QueuedEvent | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const event = message as TaskQueueEvent;
+  const base = { seq, type: 'task-queue' as const, sessionId: '', at: event.at, queue: String(event.queue).slice(0, MAX_TEXT), event: event.type };
+  switch (event.type) {
+    case 'queued':
+      return { ...base, taskId: String(event.taskId).slice(0, MAX_TEXT) };
+    case 'started':
+      return { ...base, taskId: String(event.taskId).slice(0, MAX_TEXT), attempt: event.attempt, waitMs: event.waitMs };
+    case 'settled':
+      return { ...base, taskId: String(event.taskId).slice(0, MAX_TEXT), attempt: event.attempt, result: event.result, durationMs: event.durationMs };
+    case 'depth':
+      return { ...base, waiting: event.waiting, prioritized: event.prioritized, active: event.active, delayed: event.delayed, failed: event.failed };
+    default:
+      return undefined;
+  }
 }

@@ -19,6 +19,7 @@ const FILES = [
   { path: '/', file: 'index.html', contentType: 'text/html; charset=utf-8', needsToken: true },
   { path: '/app.js', file: 'app.js', contentType: 'text/javascript; charset=utf-8', needsToken: false },
   { path: '/tasks.js', file: 'tasks.js', contentType: 'text/javascript; charset=utf-8', needsToken: false },
+  { path: '/queues.js', file: 'queues.js', contentType: 'text/javascript; charset=utf-8', needsToken: false },
   { path: '/style.css', file: 'style.css', contentType: 'text/css; charset=utf-8', needsToken: false },
 ] as const;
 

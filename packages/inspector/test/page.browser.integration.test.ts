@@ -2,11 +2,13 @@
  * The page in a real browser: Debian's Chromium driven by playwright-core. A session runs
  * while the page is open; the test reads what the page shows — the diagram's walk from
  * Uninitialized to Terminated for both sides, the ledger's cancelled and expired calls, the
- * tasks view (a task through input_required to completed, one cancelled) and an MRTR round in
- * the ledger — and saves a screenshot for the package README.
+ * tasks view (a task through input_required to completed, one cancelled), an MRTR round in
+ * the ledger and a job queue's row — and saves a screenshot for the package README.
  */
+import { channel } from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { TASK_QUEUE_CHANNEL_NAME, type TaskQueueEvent } from '@statemcp/protocol';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInspector, type Inspector } from '../src/index.js';
@@ -118,6 +120,42 @@ describe('the inspector page', () => {
     await page.selectOption('#filter-state', '');
 
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows each job queue with its depth, latency, attempts and retries', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(inspector.url);
+    await page.locator('#link[data-link="open"]').waitFor();
+
+    // What @statemcp/task-queue reports (its own integration tests run the real queue).
+    const queue = channel(TASK_QUEUE_CHANNEL_NAME);
+    const at = Date.now();
+    const events: TaskQueueEvent[] = [
+      { type: 'queued', queue: 'reports', at, taskId: 'task-one-0001' },
+      { type: 'queued', queue: 'reports', at, taskId: 'task-two-0002' },
+      { type: 'started', queue: 'reports', at: at + 40, taskId: 'task-one-0001', attempt: 1, waitMs: 40 },
+      { type: 'settled', queue: 'reports', at: at + 50, taskId: 'task-one-0001', attempt: 1, result: 'retry', durationMs: 10 },
+      { type: 'started', queue: 'reports', at: at + 80, taskId: 'task-one-0001', attempt: 2, waitMs: undefined },
+      { type: 'settled', queue: 'reports', at: at + 110, taskId: 'task-one-0001', attempt: 2, result: 'finished', durationMs: 30 },
+      { type: 'depth', queue: 'reports', at: at + 120, waiting: 0, prioritized: 1, active: 0, delayed: 0, failed: 0 },
+    ];
+    for (const event of events) queue.publish(event);
+
+    const row = page.locator('#queues tbody tr[data-queue="reports"]');
+    await expect.poll(() => row.locator('td.results').textContent(), { timeout: 20_000 }).toBe('retry 1, finished 1');
+    expect(await row.locator('td.waiting').textContent()).toBe('1');
+    expect(await row.locator('td.queued').textContent()).toBe('2');
+    expect(await row.locator('td.started').textContent()).toBe('2');
+    expect(await row.locator('td.retries').textContent()).toBe('1');
+    expect(await row.locator('td.latency').textContent()).toBe('40 ms');
+    expect(await row.locator('td.duration').textContent()).toBe('10 ms');
+    expect(await page.locator('#queues-panel .empty').isHidden()).toBe(true);
+    // Attempts show in the timeline too; depth samples do not.
+    await expect.poll(() => page.locator('#timeline li[data-type="task-queue"]').count()).toBe(6);
     expect(errors).toEqual([]);
     await page.close();
   });

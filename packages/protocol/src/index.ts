@@ -257,6 +257,8 @@ export type {
 // Observability
 export { DIAGNOSTIC_CHANNEL_NAMES } from './observability/diagnostics.js';
 export type { InspectEvent, InspectListener, RequestInputRound, TaskTransitionReport } from './observability/events.js';
+export { TASK_QUEUE_CHANNEL_NAME } from './observability/task-queue-events.js';
+export type { TaskAttemptResult, TaskQueueDepth, TaskQueueEvent } from './observability/task-queue-events.js';
 
 export type { TraceContext, TraceContextProvider } from './observability/trace-context.js';
 

@@ -118,6 +118,11 @@ export class ListenSubscriptions {
     this.#shared = shared;
   }
 
+  /** @internal The cross-instance subscriptions of a cluster member; undefined alone. */
+  get shared(): SharedSubscriptions | undefined {
+    return this.#shared;
+  }
+
   /** Adds (or replaces) a filter key; streams opened afterwards honour it. */
   defineField(field: ListenFilterField): void {
     this.#fields.set(field.key, field);
@@ -203,20 +208,30 @@ export class ListenSubscriptions {
 
   /** In a cluster the stream follows its resources in the shared store before it is acknowledged. */
   readonly #followResources: ListenOpenHook = (filter, context) => {
-    const shared = this.#shared;
     const uris = Array.isArray(filter.resourceSubscriptions) ? filter.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string') : [];
-    if (shared === undefined || uris.length === 0) return undefined;
+    return this.followShared(context, uris.map(resourceKey));
+  };
+
+  /**
+   * @internal In a cluster: makes the listen stream of `context` follow `keys` in the shared
+   * store, so a note published under one of them on any instance is sent on it (tagged with its
+   * id). Resolves once it follows all of them, with the function that stops following; undefined
+   * when there is no cluster or no key. For an open hook (see {@link onOpen}).
+   */
+  followShared(context: ServerRequestContext, keys: readonly string[]): Promise<() => void> | undefined {
+    const shared = this.#shared;
+    if (shared === undefined || keys.length === 0) return undefined;
     const target = `listen-${++listenTargets}`;
     const gone = (): void => void shared.drop(target).catch(() => undefined);
     const deliver = (note: { method: string; params: JsonObject }): Promise<unknown> => context.sendNotification(note.method, tagged(note.params, context.requestId)).catch(() => undefined);
-    return Promise.all(uris.map((uri) => shared.follow(target, resourceKey(uri), deliver))).then(
+    return Promise.all(keys.map((key) => shared.follow(target, key, deliver))).then(
       () => gone,
       (error: unknown) => {
         gone();
         throw error;
       },
     );
-  };
+  }
 
   /** Acknowledges `filter` and keeps the stream live until it is ended or cancelled; `gone` runs then. */
   #open(filter: JsonObject, context: ServerRequestContext, gone: () => void): Promise<JsonObject> {

@@ -75,8 +75,9 @@ export class RunStates {
   }
 }
 
-/** Throws the first error of a transaction's replies (`exec` reports them per command). */
-function checked(replies: [Error | null, unknown][] | null): void {
+/** Throws the first error of a transaction's replies (`exec` reports them per command); returns the replies. */
+export function checked(replies: [Error | null, unknown][] | null): [Error | null, unknown][] {
   if (replies === null) throw new Error('The Redis transaction was aborted');
   for (const [error] of replies) if (error !== null) throw error;
+  return replies;
 }

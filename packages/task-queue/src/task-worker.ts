@@ -8,7 +8,9 @@
  *   starting from the handler's last `extra.task.checkpoint(state)`;
  * - **deploy**: `drain(deadlineMs)` takes no new job, lets running ones finish within the
  *   deadline, then aborts the rest (`extra.signal`) and hands each job back with its checkpoint,
- *   without spending an attempt;
+ *   without spending an attempt; a handler that ignores its signal is given up on
+ *   `abandonAfterMs` later: its job is handed back all the same (its later checkpoints are
+ *   dropped) and the drain resolves;
  * - **retry**: a handler throwing `TaskRetryError` runs again after `retryDelayMs`; after
  *   `maxAttempts` attempts (crashes included) the task ends `failed` with the last cause;
  * - **input**: a handler asking for input ends its attempt; the job is parked (BullMQ's delayed
@@ -17,12 +19,15 @@
  *   the handler's signal; a job no worker holds is removed.
  *
  * The task's terminal status is written once: only by the attempt still holding the job's lock,
- * and the task machine ignores any move of a terminal task.
+ * and the task machine ignores any move of a terminal task. Each attempt started and settled is
+ * reported on the `statemcp:task-queue` diagnostics channel (`queue-events.ts`).
  */
+import type { TaskAttemptResult } from '@statemcp/protocol';
 import type { TaskAttemptOutcome, TaskJobs, TaskJob } from '@statemcp/server';
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { resolveConnection, type TaskQueueConnectionOptions } from './connection.js';
+import { report } from './queue-events.js';
 import { TaskQueue } from './task-queue.js';
 
 /** Options of {@link TaskWorker}. */
@@ -43,6 +48,11 @@ export interface TaskWorkerOptions extends TaskQueueConnectionOptions {
   readonly parkMs?: number;
   /** How long a task's run state outlives its last write, ms (default 7 days). */
   readonly runStateTtlMs?: number;
+  /**
+   * After a drain's deadline aborted them, how long handlers have to return before their jobs
+   * are handed back anyway (a handler ignoring its signal), ms (default 1 000).
+   */
+  readonly abandonAfterMs?: number;
   /** Told of errors the worker recovers from (a lost Redis connection, a failed write). */
   readonly onError?: (error: unknown) => void;
 }
@@ -57,6 +67,16 @@ class LostJobError extends Error {
   }
 }
 
+/** An attempt this worker runs: its abort switch, and how to stop waiting for it. */
+interface RunningAttempt {
+  readonly controller: AbortController;
+  /** Stops waiting for the handler: its job is handed back. */
+  readonly abandon: () => void;
+}
+
+/** The result reported for an attempt's outcome. */
+const RESULTS: Readonly<Record<TaskAttemptOutcome['kind'], TaskAttemptResult>> = Object.freeze({ finished: 'finished', input: 'input', interrupted: 'interrupted', retry: 'retry' });
+
 /** Runs task jobs; see the module comment. Starts taking jobs at once. */
 export class TaskWorker {
   /** The BullMQ worker. */
@@ -67,7 +87,9 @@ export class TaskWorker {
   readonly #retryDelayMs: number;
   readonly #lockDurationMs: number;
   readonly #parkMs: number;
-  readonly #running = new Set<AbortController>();
+  readonly #abandonAfterMs: number;
+  readonly #running = new Set<RunningAttempt>();
+  readonly #connection: Redis;
   #closing: Promise<void> | undefined;
 
   constructor(options: TaskWorkerOptions) {
@@ -77,9 +99,14 @@ export class TaskWorker {
     this.#retryDelayMs = options.retryDelayMs ?? 1_000;
     this.#lockDurationMs = options.lockDurationMs ?? 30_000;
     this.#parkMs = options.parkMs ?? DAY_MS;
-    this.#queue = new TaskQueue({ connection: redis, name, prefix, ...(options.runStateTtlMs === undefined ? {} : { runStateTtlMs: options.runStateTtlMs }) });
+    this.#abandonAfterMs = options.abandonAfterMs ?? 1_000;
+    const onError = options.onError ?? (() => undefined);
+    this.#queue = new TaskQueue({ connection: redis, name, prefix, onError, ...(options.runStateTtlMs === undefined ? {} : { runStateTtlMs: options.runStateTtlMs }) });
+    // BullMQ leaves a connection it was given open on close: this worker closes it itself.
+    this.#connection = new Redis(redis);
+    this.#connection.on('error', onError);
     this.worker = new Worker<TaskJob>(name, (job, token) => this.#process(job, token), {
-      connection: new Redis(redis),
+      connection: this.#connection,
       prefix,
       concurrency: options.concurrency ?? 1,
       lockDuration: this.#lockDurationMs,
@@ -87,7 +114,6 @@ export class TaskWorker {
       // Attempts are counted here (crashes included): BullMQ never fails a stalled job first.
       maxStalledCount: this.#maxAttempts + 1,
     });
-    const onError = options.onError ?? (() => undefined);
     this.worker.on('error', onError);
   }
 
@@ -99,23 +125,35 @@ export class TaskWorker {
   /**
    * A graceful stop (deploy): no new job is taken; running attempts have `deadlineMs` to finish,
    * then their handlers are aborted and their jobs handed back with their checkpoints, to run on
-   * another worker without spending an attempt. Resolves once every job is finished or handed back.
+   * another worker without spending an attempt. A handler still running `abandonAfterMs` after
+   * the abort (deaf to its signal) is no longer waited for: its job is handed back all the same
+   * and later checkpoints of that attempt are dropped. Resolves once every job is finished or
+   * handed back.
    */
   async drain(deadlineMs: number): Promise<void> {
     const closing = this.close();
+    let abandoning: ReturnType<typeof setTimeout> | undefined;
     const timer = setTimeout(() => {
-      for (const controller of this.#running) controller.abort(new Error('The worker is shutting down: the task is handed back'));
+      for (const running of this.#running) running.controller.abort(new Error('The worker is shutting down: the task is handed back'));
+      // A handler that ignores its signal does not hold the deploy: its job is handed back regardless.
+      abandoning = setTimeout(() => {
+        for (const running of this.#running) running.abandon();
+      }, this.#abandonAfterMs);
     }, deadlineMs);
     try {
       await closing;
     } finally {
       clearTimeout(timer);
+      clearTimeout(abandoning);
     }
   }
 
   /** Stops taking jobs and waits for the running ones (without a deadline; see {@link drain}). */
   close(): Promise<void> {
-    this.#closing ??= this.worker.close().finally(() => this.#queue.close());
+    this.#closing ??= this.worker.close().finally(() => {
+      this.#connection.disconnect();
+      return this.#queue.close();
+    });
     return this.#closing;
   }
 
@@ -124,37 +162,67 @@ export class TaskWorker {
     const runs = this.#queue.runs;
     const state = await runs.read(taskId);
     const attempt = job.attemptsStarted - state.handbacks;
+    const startedAt = Date.now();
+    const queue = this.worker.name;
+    const settled = (result: TaskAttemptResult): void => {
+      const at = Date.now();
+      report({ type: 'settled', queue, at, taskId, attempt, result, durationMs: at - startedAt });
+    };
     if (attempt > this.#maxAttempts) {
       await this.#jobs.fail(taskId, `The task failed after ${String(this.#maxAttempts)} attempts: ${state.cause ?? 'the worker running it stopped'}`);
       await runs.clear(taskId);
+      await this.#queue.finished(job.data);
+      settled('exhausted');
       return;
     }
+    const first = job.attemptsStarted === 1;
+    report({ type: 'started', queue, at: startedAt, taskId, attempt, waitMs: first ? Math.max(0, (job.processedOn ?? startedAt) - job.timestamp) : undefined });
+    this.#queue.depth.poke();
     // What the next attempt reports if this one never ends (the worker dies).
     await runs.cause(taskId, `the worker running attempt ${String(attempt)} stopped before it finished`);
     const controller = new AbortController();
-    this.#running.add(controller);
-    let outcome: TaskAttemptOutcome;
+    let abandoned = false;
+    let abandon!: () => void;
+    const givenUp = new Promise<'abandoned'>((resolve) => {
+      abandon = () => {
+        abandoned = true;
+        resolve('abandoned');
+      };
+    });
+    const running: RunningAttempt = { controller, abandon };
+    this.#running.add(running);
+    let outcome: TaskAttemptOutcome | 'abandoned';
     try {
-      outcome = await this.#jobs.run({
+      const run = this.#jobs.run({
         job: job.data,
         attempt,
         checkpoint: state.checkpoint,
         answers: state.answers,
         signal: controller.signal,
-        saveCheckpoint: (checkpoint) => runs.checkpoint(taskId, checkpoint),
+        // An abandoned handler's checkpoints would overwrite those of the attempt that runs next.
+        saveCheckpoint: (checkpoint) => (abandoned ? Promise.resolve() : runs.checkpoint(taskId, checkpoint)),
         confirm: async () => {
           // 0: the lock is gone (this worker stalled and the job went back): another attempt owns the task now.
           if (token !== undefined && Number(await job.extendLock(token, this.#lockDurationMs)) === 0) throw new LostJobError();
         },
       });
+      outcome = await Promise.race([run, givenUp]);
+      if (outcome === 'abandoned') void run.catch(() => undefined); // it ends when it ends; its outcome is moot (its signal is aborted)
     } catch (error) {
-      if (error instanceof LostJobError) return; // the attempt now running it settles the job
+      if (error instanceof LostJobError) {
+        settled('lost');
+        return; // the attempt now running it settles the job
+      }
       // The store or Redis failed mid-attempt: a retry, counted like any other.
       outcome = { kind: 'retry', cause: error instanceof Error ? error.message : String(error) };
     } finally {
-      this.#running.delete(controller);
+      this.#running.delete(running);
     }
-    await this.#settle(job, token, outcome);
+    try {
+      await this.#settle(job, token, outcome === 'abandoned' ? { kind: 'interrupted' } : outcome);
+    } finally {
+      settled(outcome === 'abandoned' ? 'abandoned' : RESULTS[outcome.kind]);
+    }
   }
 
   /** Completes, retries, hands back or parks the job after an attempt. */
@@ -164,6 +232,7 @@ export class TaskWorker {
     switch (outcome.kind) {
       case 'finished':
         await runs.clear(taskId);
+        await this.#queue.finished(job.data);
         return;
       case 'retry':
         await runs.cause(taskId, outcome.cause);

@@ -8,9 +8,11 @@
  *   each; resumes from its checkpoint; answers which worker finished it and from which step;
  * - `wait`: runs until its signal fires (cancel, drain);
  * - `ask`: asks the client for a name (an input request), then greets it;
- * - `flaky`: always asks to be retried (`TaskRetryError`).
+ * - `flaky`: always asks to be retried (`TaskRetryError`);
+ * - `stubborn`: checkpoints, then ignores its signal forever — unless it resumes from that
+ *   checkpoint, when it answers at once (a handler a drain has to give up on).
  */
-import { McpServer, TaskRetryError, type DurableTaskStore, type TaskExecutor } from '@statemcp/server';
+import { McpServer, TaskRetryError, type DurableTaskStore, type RequestExtra, type TaskExecutor } from '@statemcp/server';
 import type { MessageBus, SubscriptionStore } from '@statemcp/protocol';
 
 /** What the tools report as they run (printed by the child processes, collected in process). */
@@ -27,6 +29,8 @@ export interface QueueServerOptions {
   readonly subscriptions: SubscriptionStore;
   readonly executor?: TaskExecutor;
   readonly now?: () => number;
+  /** The authorization context of a request (default: the tasks extension's). */
+  readonly owner?: (extra: RequestExtra) => string | undefined;
   readonly report: (event: QueueEvent) => void;
 }
 
@@ -59,6 +63,7 @@ export function queueServer(options: QueueServerOptions): McpServer {
         pollIntervalMs: 20,
         ...(options.executor === undefined ? {} : { executor: options.executor }),
         ...(options.now === undefined ? {} : { now: options.now }),
+        ...(options.owner === undefined ? {} : { owner: options.owner }),
       },
     },
   );
@@ -96,6 +101,12 @@ export function queueServer(options: QueueServerOptions): McpServer {
   mcp.registerTool('flaky', TASK_ONLY, (_args, extra) => {
     const taskId = attempt('flaky', extra.task);
     throw new TaskRetryError(`upstream unavailable (${taskId.slice(0, 4)})`);
+  });
+  mcp.registerTool('stubborn', TASK_ONLY, async (_args, extra) => {
+    attempt('stubborn', extra.task);
+    if (extra.task?.lastCheckpoint !== undefined) return { content: [{ type: 'text', text: `resumed on ${id}` }] };
+    await extra.task?.checkpoint?.({ started: id });
+    return new Promise<never>(() => undefined); // deaf to extra.signal
   });
   return mcp;
 }

@@ -30,6 +30,10 @@ export interface Counts {
   readonly idleWaitMs: number;
   readonly timeouts: number;
   readonly jsonOps: number;
+  /** Tasks of the one-at-a-time task round trip (`tasks.roundtrip`). */
+  readonly tasksSeq: number;
+  /** Tasks of the 16-in-flight task workload (`tasks.worker.c16`). */
+  readonly tasksConcurrent: number;
 }
 
 export const COUNTS: Readonly<Record<Mode, Counts>> = {
@@ -54,6 +58,8 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     idleWaitMs: 0,
     timeouts: 20,
     jsonOps: 1000,
+    tasksSeq: 10,
+    tasksConcurrent: 32,
   },
   quick: {
     reps: 3,
@@ -76,6 +82,8 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     idleWaitMs: 0,
     timeouts: 200,
     jsonOps: 20_000,
+    tasksSeq: 100,
+    tasksConcurrent: 400,
   },
   full: {
     reps: 5,
@@ -98,6 +106,8 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     idleWaitMs: 8000,
     timeouts: 1000,
     jsonOps: 200_000,
+    tasksSeq: 1000,
+    tasksConcurrent: 4000,
   },
 };
 
@@ -114,6 +124,8 @@ const SCALED: readonly (keyof Counts)[] = [
   'inspectorCalls',
   'listCalls',
   'jsonOps',
+  'tasksSeq',
+  'tasksConcurrent',
 ];
 
 /** Multiplies the operation counts (not repetitions, sessions or timeouts) by `factor`. */

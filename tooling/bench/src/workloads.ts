@@ -16,6 +16,7 @@ import { ECHO_TEXT, ECHO_TOOL, MIB, bigResponseLine, fullGc, type ServerStats } 
 import { inspectorWorkloads } from './inspector-workload.js';
 import { sessionsWorkload } from './sessions-workload.js';
 import { CLUSTER_WORKLOAD_IDS, clusterWorkloads } from './cluster-workload.js';
+import { TASKS_WORKLOAD_IDS, tasksWorkloads } from './tasks-workload.js';
 import { latencyPercentiles } from './stats.js';
 
 const m = (key: string, label: string, digits: number, higherIsBetter: boolean): Metric => ({ key, label, digits, higherIsBetter });
@@ -476,6 +477,7 @@ export function workloads(c: Counts): Workload[] {
     timeouts,
     ...inspectorWorkloads(c),
     ...clusterWorkloads(c),
+    ...tasksWorkloads(c),
   ];
 }
 
@@ -483,4 +485,4 @@ export function workloads(c: Counts): Workload[] {
 export const SLOW_WORKLOADS: ReadonlySet<string> = new Set(['http.sessions', 'timeouts.stdio', 'stdio.lifecycle', 'call.http.16x8']);
 
 /** Workloads that spawn a child per run (repetitions: `childReps`). */
-export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.otel', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq', ...CLUSTER_WORKLOAD_IDS]);
+export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.otel', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq', ...CLUSTER_WORKLOAD_IDS, ...TASKS_WORKLOAD_IDS]);

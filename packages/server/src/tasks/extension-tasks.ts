@@ -38,7 +38,7 @@ import { listenTaskNotifier } from './task-listen.js';
 import { TaskCommands, type TaskCommand, type TaskCommandsOptions } from './task-commands.js';
 import { taskRequestExtra, type TaskInputChannel } from './task-input.js';
 import { runAttempt, type AttemptHost } from './task-attempt.js';
-import type { TaskAttempt, TaskAttemptOutcome, TaskExecutor, TaskJob } from './task-executor.js';
+import { ownerDigest, type TaskAttempt, type TaskAttemptOutcome, type TaskExecutor, type TaskJob } from './task-executor.js';
 import { defaultOwner, detailed, moved, newTaskId, reportMove, withoutResultType, type TaskOrigin } from './task-records.js';
 
 /** Receives every change of a task's state (the full `DetailedTask`, as `notifications/tasks` carries it). */
@@ -231,6 +231,7 @@ export class ExtensionTasks {
       clientCapabilities: direct.clientCapabilities,
       ...(direct.clientInfo === undefined ? {} : { clientInfo: direct.clientInfo }),
       ...(direct.meta === undefined ? {} : { meta: direct.meta }),
+      ...(record.owner === undefined ? {} : { fairnessKey: await ownerDigest(record.owner) }),
     };
     try {
       await executor.enqueue(job);

@@ -93,6 +93,8 @@ class AttemptRun {
   readonly #filings: Promise<void>[] = [];
   #ordinal = 0;
   #retry: TaskRetryError | undefined;
+  /** An input request was filed: the handler's signal aborts once its synchronous requests are made. */
+  #ending = false;
 
   constructor(host: AttemptHost, attempt: TaskAttempt, controller: AbortController, waiting: Map<string, (answer: JsonObject) => void>) {
     this.#host = host;
@@ -180,7 +182,12 @@ class AttemptRun {
           }),
         );
         const pending = new TaskInputPending();
-        this.#controller.abort(pending); // the attempt ends here: the worker is released
+        // The attempt ends here (the worker is released) — once the requests the handler makes
+        // together (`Promise.all([extra.elicit(a), extra.elicit(b)])`) are all filed, as in process.
+        if (!this.#ending) {
+          this.#ending = true;
+          queueMicrotask(() => this.#controller.abort(pending));
+        }
         return Promise.reject(pending);
       },
     };

@@ -3,6 +3,7 @@
  * a task tool's call stores the task and hands its job to the executor; attempts run through
  * `McpServer.taskJobs` (as a worker would), writing every move through the task machine.
  */
+import { createHash } from 'node:crypto';
 import { InMemoryTransport, TASKS_EXTENSION_ID, type JsonObject, type JsonValue } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../mcp-server.js';
@@ -28,10 +29,10 @@ class RecordingExecutor implements TaskExecutor {
   }
 }
 
-async function setUp() {
+async function setUp(owner?: string) {
   const store = new MemoryTaskStore();
   const executor = new RecordingExecutor();
-  const server = new McpServer({ name: 'executor-test', version: '1.0.0' }, { taskExtension: { store, executor } });
+  const server = new McpServer({ name: 'executor-test', version: '1.0.0' }, { taskExtension: { store, executor, ...(owner === undefined ? {} : { owner: () => owner }) } });
   const checkpoints: JsonValue[] = [];
   server.registerTool('steps', { execution: { taskSupport: 'required' } }, async (_args, extra) => {
     const from = Number(extra.task?.lastCheckpoint ?? 0);
@@ -97,6 +98,17 @@ describe('a task run by an executor', () => {
     expect(checkpoints).toEqual([5]);
   });
 
+  it('carries a digest of the owner of the task as its fairness key, never the owner; none for an unbound task', async () => {
+    const bound = await setUp('principal:alice');
+    await bound.send('tools/call', { name: 'steps' });
+    const digest = createHash('sha256').update('principal:alice').digest('hex');
+    expect(bound.executor.jobs[0]?.fairnessKey).toBe(digest);
+    expect(JSON.stringify(bound.executor.jobs[0])).not.toContain('alice');
+    const unbound = await setUp();
+    await unbound.send('tools/call', { name: 'steps' });
+    expect(unbound.executor.jobs[0]).not.toHaveProperty('fairnessKey');
+  });
+
   it('asks to be retried, then fails with the cause the executor gives', async () => {
     const { server, executor, send, attempt } = await setUp();
     const taskId = String((await send('tools/call', { name: 'flaky' })).taskId);
@@ -123,6 +135,26 @@ describe('a task run by an executor', () => {
     const answers = { 'input-1': { action: 'accept', content: { name: 'Ada' } } };
     expect(await server.taskJobs.run(attempt(job, { answers }))).toEqual({ kind: 'finished' });
     expect(await send('tasks/get', { taskId })).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'hello Ada' }] } });
+  });
+
+  it('files the input requests a handler makes together in one attempt, and completes once both are answered', async () => {
+    const { server, executor, send, attempt } = await setUp();
+    server.registerTool('two', { execution: { taskSupport: 'required' } }, async (_args, extra) => {
+      const schema = { type: 'object', properties: { value: { type: 'string' } } } as const;
+      const [first, second] = await Promise.all([extra.elicit({ message: 'First?', requestedSchema: schema }), extra.elicit({ message: 'Second?', requestedSchema: schema })]);
+      return { content: [{ type: 'text', text: `${String(first.content?.['value'])} ${String(second.content?.['value'])}` }] };
+    });
+    const taskId = String((await send('tools/call', { name: 'two' })).taskId);
+    const [job] = executor.jobs as [TaskJob];
+    const outcome = await server.taskJobs.run(attempt(job));
+    expect(outcome.kind === 'input' ? await outcome.parked() : outcome).toEqual({ answers: {}, complete: false });
+    const waiting = await send('tasks/get', { taskId });
+    expect(Object.keys(waiting.inputRequests as JsonObject).sort()).toEqual(['input-1', 'input-2']);
+    const answers = { 'input-1': { action: 'accept', content: { value: 'a' } }, 'input-2': { action: 'accept', content: { value: 'b' } } };
+    await send('tasks/update', { taskId, inputResponses: answers });
+    expect(executor.answers).toEqual([[taskId, answers, true]]);
+    expect(await server.taskJobs.run(attempt(job, { answers }))).toEqual({ kind: 'finished' });
+    expect(await send('tasks/get', { taskId })).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'a b' }] } });
   });
 
   it('cancelled while queued: the job is dropped, and an attempt that took it anyway runs nothing', async () => {

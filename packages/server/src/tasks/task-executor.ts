@@ -38,6 +38,20 @@ export interface TaskJob {
   readonly clientInfo?: Implementation;
   /** The creating request's `_meta`. */
   readonly meta?: JsonObject;
+  /**
+   * Who the task's capacity is shared with: a SHA-256 digest of the authorization context the
+   * task is bound to (never the context itself), absent for an unbound task. An executor runs
+   * the tasks of different keys in turn, so one principal cannot starve the others.
+   */
+  readonly fairnessKey?: string;
+}
+
+/** The digest of an authorization context that leaves the process in its stead (hex SHA-256): a job's {@link TaskJob.fairnessKey}, a listen stream's audience. */
+export async function ownerDigest(owner: string): Promise<string> {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(owner)));
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return hex;
 }
 
 /** Where the handlers of tasks run when not in the creating process (see the module comment). */
