@@ -6,9 +6,11 @@
  * cluster must fail nothing the single server does not.
  *
  *   pnpm --filter @statemcp/cluster-example conformance
- *   node apps/cluster-example/bin/conformance.mjs [--verbose] [--suite S] [--spec-version V]
+ *   pnpm --filter @statemcp/cluster-example conformance:redis-cluster
+ *   node apps/cluster-example/bin/conformance.mjs [--verbose] [--redis-cluster] [--suite S] [--spec-version V]
  *
- * (`--suite` and `--spec-version` go to the suite's CLI.)
+ * (`--suite` and `--spec-version` go to the suite's CLI; `--redis-cluster` keeps the shared
+ * state on a private Redis Cluster of three masters with a replica each instead of one Redis.)
  *
  * Exit status: the suite's. The CLI's log and checks.json files land in
  * .conformance-results/cluster-<timestamp>/ at the repository root.
@@ -23,14 +25,16 @@ import { startCluster } from './cluster.js';
 /** The suite's pinned version; the same pin as tooling/conformance/run.mjs. */
 const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const { values: cli } = parseArgs({ options: { verbose: { type: 'boolean', default: false }, suite: { type: 'string', default: 'active' }, 'spec-version': { type: 'string' } } });
+const { values: cli } = parseArgs({ options: { verbose: { type: 'boolean', default: false }, 'redis-cluster': { type: 'boolean', default: false }, suite: { type: 'string', default: 'active' }, 'spec-version': { type: 'string' } } });
 const verbose = cli.verbose;
 
 const out = join(root, '.conformance-results', `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`);
 mkdirSync(out, { recursive: true });
 const logs: string[] = [];
-const cluster = await startCluster({ instances: 3, log: (line) => logs.push(line) });
-process.stdout.write(`conformance: 3 instances behind ${cluster.url.href}\n`);
+const onRedisCluster = cli['redis-cluster'];
+const cluster = await startCluster({ instances: 3, log: (line) => logs.push(line), ...(onRedisCluster ? { redisCluster: true as const } : {}) });
+const over = onRedisCluster ? `a Redis Cluster of 3 masters (${cluster.redisCluster?.length ?? 0} nodes)` : 'one Redis';
+process.stdout.write(`conformance: 3 instances over ${over} behind ${cluster.url.href}\n`);
 const args = ['-y', '-p', 'node@22', '-p', CONFORMANCE_PACKAGE, 'conformance', 'server', '--url', cluster.url.href, '--suite', cli.suite];
 if (cli['spec-version'] !== undefined) args.push('--spec-version', cli['spec-version']);
 args.push('--expected-failures', join(root, 'tooling', 'conformance', 'expected-failures.yaml'), '-o', out);
@@ -59,5 +63,5 @@ const code = await new Promise<number>((done) => {
 });
 await cluster.stop();
 writeFileSync(join(out, 'instances.log'), logs.join('\n'));
-process.stdout.write(`conformance: ${code === 0 ? 'passed' : `failed (status ${code})`} through the 3-instance cluster; reports in ${out}\n`);
+process.stdout.write(`conformance: ${code === 0 ? 'passed' : `failed (status ${code})`} through the 3-instance cluster over ${over}; reports in ${out}\n`);
 process.exit(code);

@@ -1,5 +1,6 @@
 /**
- * `--redis`: the everything server as one instance of a cluster. Every shared store comes from
+ * `--redis` (or `--redis-cluster`, the nodes of a Redis Cluster): the everything server as one
+ * instance of a cluster. Every shared store comes from
  * `@statemcp/redis-store` (loaded only here, with a dynamic import, so a server started without
  * `--redis` never loads the Redis client): session records and the message bus for the
  * cross-instance relay, the instances' liveness (a dead instance's sessions are adopted), the
@@ -18,8 +19,10 @@ export const STATE_KEY_ENV = 'STATEMCP_REQUEST_STATE_KEY';
 
 /** How one instance joins the cluster (the `--redis` flags). */
 export interface ClusterMode {
-  /** `redis://…` of the shared Redis. */
+  /** `redis://…` of the shared Redis (with `redisCluster`, its first node). */
   readonly redisUrl: string;
+  /** The nodes of a Redis Cluster (`--redis-cluster URL,…`) the shared state lives on, instead of one Redis. */
+  readonly redisCluster?: readonly string[];
   /** This instance's id, unique in the cluster (the `owner` of the sessions it runs). */
   readonly instanceId: string;
   /** Prefix of every Redis key and channel; the instances of one cluster share it. */
@@ -46,7 +49,7 @@ export interface ClusterWiring {
 export async function connectCluster(mode: ClusterMode): Promise<ClusterWiring> {
   const { connectRedisStores } = await import('@statemcp/redis-store');
   const stores = await connectRedisStores({
-    url: mode.redisUrl,
+    ...(mode.redisCluster === undefined ? { url: mode.redisUrl } : { cluster: mode.redisCluster }),
     keyPrefix: mode.keyPrefix,
     connectTimeoutMs: 3000,
     onError: (error) => process.stderr.write(`everything-server: redis: ${error.message}\n`),

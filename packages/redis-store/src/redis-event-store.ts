@@ -1,5 +1,5 @@
 /**
- * Resumability events in Redis Streams: one stream per SSE stream (`<prefix>events:<stream>`),
+ * Resumability events in Redis Streams: one stream per SSE stream (`<prefix>events:{<stream>}`),
  * capped at `maxEventsPerStream` entries (`XADD … MAXLEN`) and expiring `streamTtlMs` after its
  * last write, so storage is bounded per stream and abandoned streams vanish by themselves.
  *
@@ -7,9 +7,12 @@
  * monotonic per stream): any instance can tell the stream of a `Last-Event-ID` and replay what
  * another instance wrote. Appending is O(1); a replay is O(events replayed).
  *
- * In a cluster, the requests a POST stream carries are kept beside it (`<prefix>requests:<stream>`,
+ * In a cluster, the requests a POST stream carries are kept beside it (`<prefix>requests:{<stream>}`,
  * same time to live), so the instance adopting a dead owner's session can end the ones it never
- * answered.
+ * answered. Both keys carry the stream id as hash tag: on a Redis Cluster they share a slot, so
+ * the transactions that touch both (append, the unanswered-requests read, removal) stay on one
+ * master. The transport's stream ids begin with their session's id, so a session's streams are
+ * spread over the cluster by stream.
  */
 import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
 import type { EventStore, ReplayResult, StoredEvent, StreamRequests } from '@statemcp/http-transport/server';
@@ -66,11 +69,11 @@ export class RedisEventStore implements EventStore {
   }
 
   #key(streamId: string): string {
-    return this.#redis.key(`events:${streamId}`);
+    return this.#redis.key('events', streamId);
   }
 
   #requestsKey(streamId: string): string {
-    return this.#redis.key(`requests:${streamId}`);
+    return this.#redis.key('requests', streamId);
   }
 
   async append(streamId: string, message: JsonRpcMessage | undefined): Promise<string> {

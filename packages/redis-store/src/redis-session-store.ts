@@ -1,10 +1,11 @@
 /**
- * Session records in Redis hashes (`<prefix>session:<id>`), one per session, whose time to
+ * Session records in Redis hashes (`<prefix>session:{<id>}`, the session id as hash tag, so a
+ * cluster shards sessions by id), one per session, whose time to
  * live Redis keeps: `put` and `touch` set it (`PEXPIRE`), so an expired session disappears for
  * every instance at the same moment and nothing has to sweep. `expiresAt` is not stored: it is
  * read back from the key's remaining time to live. Every operation is O(1); `claim` is one Lua
- * script (compare the owner, then set it), so of several instances adopting a dead owner's
- * session exactly one wins.
+ * script on that one key (compare the owner, then set it), so of several instances adopting a dead
+ * owner's session exactly one wins; on a cluster it runs on the master of the session's slot.
  */
 import type { JsonObject } from '@statemcp/protocol';
 import type { SessionRecord, SessionStore } from '@statemcp/http-transport/server';
@@ -32,7 +33,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #key(sessionId: string): string {
-    return this.#redis.key(`session:${sessionId}`);
+    return this.#redis.key('session', sessionId);
   }
 
   async put(record: SessionRecord, ttlMs: number): Promise<void> {

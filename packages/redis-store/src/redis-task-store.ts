@@ -1,6 +1,6 @@
 /**
  * Task records of the tasks extension (`DurableTaskStore` of `@statemcp/server`) as JSON
- * strings (`<prefix>task:<id>`) that Redis expires at the record's `expiresAt` (`PXAT`), so a
+ * strings (`<prefix>task:{<id>}`, the task id as hash tag: a cluster shards tasks by id) that Redis expires at the record's `expiresAt` (`PXAT`), so a
  * task created on one instance is read, updated and cancelled on any other until its TTL ends.
  * `create` resolves after Redis acknowledged the write, so `get` finds the record from then on
  * (the durable-creation rule). Every operation is O(1) in the number of tasks.
@@ -19,7 +19,7 @@ export class RedisTaskStore implements DurableTaskStore {
   }
 
   #key(taskId: string): string {
-    return this.#redis.key(`task:${taskId}`);
+    return this.#redis.key('task', taskId);
   }
 
   async create(record: StoredTask): Promise<void> {

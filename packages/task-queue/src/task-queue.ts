@@ -8,7 +8,7 @@
 import type { JsonObject } from '@statemcp/protocol';
 import type { TaskExecutor, TaskJob } from '@statemcp/server';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { resolveConnection, type TaskQueueConnectionOptions } from './connection.js';
 import { RunStates } from './run-state.js';
 
@@ -26,13 +26,16 @@ export class TaskQueue implements TaskExecutor {
   readonly queue: Queue<TaskJob>;
   /** @internal The run state of the queue's tasks. */
   readonly runs: RunStates;
-  readonly #redis: Redis;
+  /** The queue's connection and the run state's (BullMQ leaves a connection it was given open). */
+  readonly #connections: readonly (Redis | Cluster)[];
 
   constructor(options: TaskQueueOptions) {
-    const { redis, name, prefix } = resolveConnection(options);
-    this.queue = new Queue<TaskJob>(name, { connection: redis, prefix });
-    this.#redis = new Redis(redis);
-    this.runs = new RunStates(this.#redis, `${prefix}:${name}:`, options.runStateTtlMs ?? WEEK_MS);
+    const { open, name, prefix } = resolveConnection(options);
+    const queueConnection = open();
+    const runConnection = open();
+    this.#connections = [queueConnection, runConnection];
+    this.queue = new Queue<TaskJob>(name, { connection: queueConnection, prefix });
+    this.runs = new RunStates(runConnection, `${prefix}:${name}:`, options.runStateTtlMs ?? WEEK_MS);
   }
 
   /** Queues a new task's job (its id is the task id: queuing twice keeps one job). */
@@ -66,6 +69,6 @@ export class TaskQueue implements TaskExecutor {
   /** Closes the queue's connections. */
   async close(): Promise<void> {
     await this.queue.close();
-    this.#redis.disconnect();
+    for (const connection of this.#connections) connection.disconnect();
   }
 }

@@ -21,7 +21,7 @@
  */
 import type { TaskAttemptOutcome, TaskJobs, TaskJob } from '@statemcp/server';
 import { DelayedError, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { resolveConnection, type TaskQueueConnectionOptions } from './connection.js';
 import { TaskQueue } from './task-queue.js';
 
@@ -68,18 +68,21 @@ export class TaskWorker {
   readonly #lockDurationMs: number;
   readonly #parkMs: number;
   readonly #running = new Set<AbortController>();
+  /** The worker's own connection (BullMQ leaves a connection it was given open; its blocking duplicate it closes). */
+  readonly #connection: Redis | Cluster;
   #closing: Promise<void> | undefined;
 
   constructor(options: TaskWorkerOptions) {
-    const { redis, name, prefix } = resolveConnection(options);
+    const { open, name, prefix } = resolveConnection(options);
     this.#jobs = options.server.taskJobs;
     this.#maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.#retryDelayMs = options.retryDelayMs ?? 1_000;
     this.#lockDurationMs = options.lockDurationMs ?? 30_000;
     this.#parkMs = options.parkMs ?? DAY_MS;
-    this.#queue = new TaskQueue({ connection: redis, name, prefix, ...(options.runStateTtlMs === undefined ? {} : { runStateTtlMs: options.runStateTtlMs }) });
+    this.#queue = new TaskQueue({ connection: options.connection, name, prefix, ...(options.runStateTtlMs === undefined ? {} : { runStateTtlMs: options.runStateTtlMs }) });
+    this.#connection = open();
     this.worker = new Worker<TaskJob>(name, (job, token) => this.#process(job, token), {
-      connection: new Redis(redis),
+      connection: this.#connection,
       prefix,
       concurrency: options.concurrency ?? 1,
       lockDuration: this.#lockDurationMs,
@@ -115,7 +118,10 @@ export class TaskWorker {
 
   /** Stops taking jobs and waits for the running ones (without a deadline; see {@link drain}). */
   close(): Promise<void> {
-    this.#closing ??= this.worker.close().finally(() => this.#queue.close());
+    this.#closing ??= this.worker.close().finally(async () => {
+      this.#connection.disconnect();
+      await this.#queue.close();
+    });
     return this.#closing;
   }
 

@@ -1,0 +1,115 @@
+/**
+ * A clustered MCP server on a Redis Cluster whose masters fail over mid-run (issue 40, item 4):
+ * instances are child processes (`fixtures/failover-instance.ts`) over a Redis Cluster of three
+ * masters with one replica each (`startRedisCluster`); the client is `@statemcp/client` over
+ * Streamable HTTP (legacy era) behind {@link InstanceRouter}.
+ *
+ * While a tool streams progress notifications, every master in turn hands over to its replica
+ * (`CLUSTER FAILOVER`, the operator's lossless kind). The client receives every notification
+ * once and in order, the event store holds every one of them, and afterwards a request relayed
+ * from the other instance still reaches the session's owner: the sharded bus subscriptions
+ * followed their slots to the promoted masters, so nothing was mistaken for a dead owner.
+ */
+import { Client } from '@statemcp/client';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
+import { startRedisCluster, type TestRedisCluster } from '@statemcp/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RedisClusterClient } from '../src/redis-connection.js';
+import { connectRedisStores } from '../src/redis-stores.js';
+import { uniquePrefix } from '../src/test-redis-server.js';
+import { InstanceRouter, startInstance, type Instance } from './cluster-instances.js';
+
+let redis: TestRedisCluster;
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  redis = await startRedisCluster();
+});
+afterAll(async () => {
+  await redis.stop();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function instances(prefix: string, ids: string[]): Promise<Instance[]> {
+  const started = await Promise.all(ids.map((id) => startInstance(`cluster:${redis.urls.join(',')}`, prefix, id)));
+  cleanups.push(async () => {
+    await Promise.all(started.map((instance) => instance.kill()));
+  });
+  return started;
+}
+
+function firstText(result: { content: unknown[] }): string | undefined {
+  const first = result.content[0] as { type?: string; text?: string } | undefined;
+  return first?.type === 'text' ? first.text : undefined;
+}
+
+/** Resolves once `check` holds, looking every 20 ms (the test's timeout bounds it). */
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** The progress values every stored SSE stream of `prefix` holds, stream by stream, read from every master. */
+async function storedProgress(prefix: string): Promise<number[][]> {
+  const stores = await connectRedisStores({ cluster: redis.urls, keyPrefix: prefix });
+  try {
+    const cluster = stores.connection.client as RedisClusterClient;
+    const streams: number[][] = [];
+    for (const master of cluster.masters) {
+      const node = await cluster.nodeClient(master);
+      for (const key of await node.keys(`${prefix}events:*`)) {
+        const values: number[] = [];
+        for (const entry of await node.xRange(key, '-', '+')) {
+          const data = entry.message['m'] ?? '';
+          if (data.includes('"notifications/progress"')) values.push((JSON.parse(data) as { params: { progress: number } }).params.progress);
+        }
+        if (values.length > 0) streams.push(values);
+      }
+    }
+    return streams;
+  } finally {
+    await stores.close();
+  }
+}
+
+describe('a cluster of instance processes over a Redis Cluster', () => {
+  it('streams through a failover of every master: no event lost or repeated, the relay still reaches the owner', async () => {
+    const prefix = uniquePrefix();
+    const [a, b] = await instances(prefix, ['a', 'b']);
+    if (a === undefined || b === undefined) throw new Error('two instances');
+    const router = new InstanceRouter([a, b]);
+    const transport = new StreamableHttpClientTransport(a.url, { fetch: router.fetch });
+    const client = new Client({ name: 'redis-cluster-failover', version: '1.0.0' }, { era: 'legacy', protocolVersion: '2025-11-25', defaultTimeoutMs: 30_000 });
+    await client.connect(transport);
+    cleanups.push(() => client.close().catch(() => undefined));
+
+    const progress: number[] = [];
+    const stop = new AbortController();
+    const call = client.callTool({ name: 'stream', arguments: {} }, { signal: stop.signal, onProgress: (update) => void progress.push(update.progress) }).catch(() => undefined);
+    await until(() => progress.length >= 5);
+    const failedOver: number[] = [];
+    for (const master of (await redis.roles()).filter((node) => node.role === 'master')) {
+      failedOver.push((await redis.failover({ masterPort: master.port })).promoted);
+    }
+    expect(failedOver).toHaveLength(3);
+    const after = progress.length;
+    await until(() => progress.length >= after + 5);
+    stop.abort();
+    await call;
+
+    // Every notification once and in order, before, during and after the failovers.
+    expect(progress).toEqual(progress.map((_value, index) => index + 1));
+    // The event store lost none either: the call's stream holds 1, 2, 3, … up to at least what the client saw.
+    const streams = await storedProgress(prefix);
+    expect(streams).toHaveLength(1);
+    const stored = streams[0] ?? [];
+    expect(stored).toEqual(stored.map((_value, index) => index + 1));
+    expect(stored.length).toBeGreaterThanOrEqual(progress.length);
+    // b relays to a, the owner, over the bus: a's sharded subscriptions followed the promotions (no adoption).
+    router.target = 1;
+    expect(firstText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
+    expect(router.log.at(-1)).toBe('POST b');
+    expect(a.stderr.join('')).not.toContain('Redis is unreachable');
+  });
+});
