@@ -24,10 +24,20 @@
  * an outage are subscribed again on reconnection; on a cluster, a sharded channel whose slot
  * moved (a failover promoted a replica) is subscribed again on the new master.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorReply, createClient, createCluster } from '@redis/client';
 import { SharedStoreUnavailableError } from '@statemcp/http-transport/server';
 
 type ReconnectStrategy = (retries: number, cause: Error) => number | Error;
+
+/**
+ * On a cluster, the waits before a publish that reached nobody is sent again, ms. After a
+ * failover, the subscribers of a sharded channel are unsubscribed by the demoted master and
+ * subscribe again on the promoted one a moment later; a publish in that gap reaches nobody, and
+ * "nobody" is what tells the relay that a session's owner is dead. Sent again, it arrives once
+ * they are back (it reached no one the first time, so nothing is delivered twice).
+ */
+const EMPTY_PUBLISH_RETRIES_MS = [25, 75, 250];
 
 function newClient(url: string, connectTimeout: number, reconnectStrategy: ReconnectStrategy) {
   return createClient({ url, disableOfflineQueue: true, socket: { connectTimeout, reconnectStrategy } });
@@ -179,12 +189,22 @@ export class RedisConnection {
     }
   }
 
-  /** Publishes on channel `name` (`SPUBLISH` on a cluster); resolves with the subscribers reached. */
+  /**
+   * Publishes on channel `name`; resolves with the subscribers reached. On a cluster it is an
+   * `SPUBLISH`, sent again a few times over about 350 ms while it reaches nobody (see
+   * {@link EMPTY_PUBLISH_RETRIES_MS}).
+   */
   async publish(store: string, name: string, message: string): Promise<number> {
     const channel = this.channel(name);
     const topology = this.#topology;
-    const reached = await this.run(store, () => (topology.kind === 'cluster' ? topology.client.sPublish(channel, message) : topology.client.publish(channel, message)));
-    return Number(reached);
+    if (topology.kind === 'standalone') return Number(await this.run(store, () => topology.client.publish(channel, message)));
+    let reached = Number(await this.run(store, () => topology.client.sPublish(channel, message)));
+    for (const delay of EMPTY_PUBLISH_RETRIES_MS) {
+      if (reached > 0) break;
+      await sleep(delay);
+      reached = Number(await this.run(store, () => topology.client.sPublish(channel, message)));
+    }
+    return reached;
   }
 
   /** Subscribes `listener` to channel `name` (`SSUBSCRIBE` on a cluster). */

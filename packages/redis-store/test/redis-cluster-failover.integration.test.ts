@@ -4,10 +4,11 @@
  * masters with one replica each (`startRedisCluster`); the client is `@statemcp/client` over
  * Streamable HTTP (legacy era) behind {@link InstanceRouter}.
  *
- * While a tool streams progress notifications, every master in turn hands over to its replica
+ * While a tool streams progress notifications from instance a, and requests arriving at
+ * instance b are relayed to a over the bus, every master in turn hands over to its replica
  * (`CLUSTER FAILOVER`, the operator's lossless kind). The client receives every notification
- * once and in order, the event store holds every one of them, and afterwards a request relayed
- * from the other instance still reaches the session's owner: the sharded bus subscriptions
+ * once and in order, the event store holds every one of them, and every relayed request reaches
+ * a, the session's owner, during and after the failovers: the sharded bus subscriptions
  * followed their slots to the promoted masters, so nothing was mistaken for a dead owner.
  */
 import { Client } from '@statemcp/client';
@@ -88,11 +89,22 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     const stop = new AbortController();
     const call = client.callTool({ name: 'stream', arguments: {} }, { signal: stop.signal, onProgress: (update) => void progress.push(update.progress) }).catch(() => undefined);
     await until(() => progress.length >= 5);
+    // From now on requests land on b, which relays them to a over the bus, one after the other throughout the failovers.
+    router.target = 1;
+    const answeredBy: (string | undefined)[] = [];
+    let failingOver = true;
+    const relayed = (async () => {
+      while (failingOver) answeredBy.push(firstText(await client.callTool({ name: 'whoami', arguments: {} })));
+    })();
     const failedOver: number[] = [];
     for (const master of (await redis.roles()).filter((node) => node.role === 'master')) {
       failedOver.push((await redis.failover({ masterPort: master.port })).promoted);
     }
+    failingOver = false;
+    await relayed;
     expect(failedOver).toHaveLength(3);
+    expect(answeredBy.length).toBeGreaterThan(0);
+    expect(answeredBy.every((answer) => answer === 'a')).toBe(true);
     const after = progress.length;
     await until(() => progress.length >= after + 5);
     stop.abort();
@@ -106,8 +118,7 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     const stored = streams[0] ?? [];
     expect(stored).toEqual(stored.map((_value, index) => index + 1));
     expect(stored.length).toBeGreaterThanOrEqual(progress.length);
-    // b relays to a, the owner, over the bus: a's sharded subscriptions followed the promotions (no adoption).
-    router.target = 1;
+    // Still relayed to a, the owner: a's sharded subscriptions followed the promotions (no adoption).
     expect(firstText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
     expect(router.log.at(-1)).toBe('POST b');
     expect(a.stderr.join('')).not.toContain('Redis is unreachable');
