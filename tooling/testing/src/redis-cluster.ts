@@ -121,7 +121,7 @@ function parseRoles(text: string): ClusterNodeRole[] {
   const portOf = new Map(lines.map((fields) => [fields[0], Number(/:(\d+)@/.exec(fields[1] ?? '')?.[1])]));
   return lines
     .filter((fields) => !(fields[2] ?? '').includes('fail'))
-    .map((fields) => {
+    .map((fields): ClusterNodeRole => {
       const replica = (fields[2] ?? '').includes('slave');
       return { port: portOf.get(fields[0]) ?? 0, role: replica ? 'replica' : 'master', masterPort: replica ? portOf.get(fields[3]) : undefined };
     });
