@@ -9,7 +9,7 @@
  *  Redis Cluster (cluster) one cluster client: commands go to the master of their key's slot
  *                         (MOVED / ASK followed); the bus uses sharded pub/sub, SPUBLISH /
  *                         SSUBSCRIBE, on a connection per master, so a message travels only
- *                         inside the shard of its channel
+ *                         inside the shard of its channel (sharded-pubsub.ts)
  * ```
  *
  * Keys are named `<prefix><kind>:{<id>}` ({@link RedisConnection.key}): the braces are a Redis
@@ -24,20 +24,16 @@
  * an outage are subscribed again on reconnection; on a cluster, a sharded channel whose slot
  * moved (a failover promoted a replica) is subscribed again on the new master.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorReply, createClient, createCluster } from '@redis/client';
 import { SharedStoreUnavailableError } from '@statemcp/http-transport/server';
+import { ShardedPubSub, type ChannelListener } from './sharded-pubsub.js';
+
+export type { ChannelListener } from './sharded-pubsub.js';
 
 type ReconnectStrategy = (retries: number, cause: Error) => number | Error;
 
-/**
- * On a cluster, the waits before a publish that reached nobody is sent again, ms. After a
- * failover, the subscribers of a sharded channel are unsubscribed by the demoted master and
- * subscribe again on the promoted one a moment later; a publish in that gap reaches nobody, and
- * "nobody" is what tells the relay that a session's owner is dead. Sent again, it arrives once
- * they are back (it reached no one the first time, so nothing is delivered twice).
- */
-const EMPTY_PUBLISH_RETRIES_MS = [25, 75, 250];
+/** On a cluster, how long after the masters changed a publish reaching nobody is not believed, ms (sharded-pubsub.ts). */
+const UNCERTAIN_AFTER_FAILOVER_MS = 2000;
 
 function newClient(url: string, connectTimeout: number, reconnectStrategy: ReconnectStrategy) {
   return createClient({ url, disableOfflineQueue: true, socket: { connectTimeout, reconnectStrategy } });
@@ -84,10 +80,9 @@ export interface RedisConnectionOptions {
   onError?: (error: Error) => void;
 }
 
-/** Receives the messages of a channel. */
-export type ChannelListener = (message: string) => void;
-
-type Topology = { readonly kind: 'standalone'; readonly client: RedisStandaloneClient; readonly subscriber: RedisStandaloneClient } | { readonly kind: 'cluster'; readonly client: RedisClusterClient };
+type Topology =
+  | { readonly kind: 'standalone'; readonly client: RedisStandaloneClient; readonly subscriber: RedisStandaloneClient }
+  | { readonly kind: 'cluster'; readonly client: RedisClusterClient; readonly pubsub: ShardedPubSub };
 
 /** The Redis connections of one instance and the key prefix its stores share. */
 export class RedisConnection {
@@ -131,27 +126,33 @@ export class RedisConnection {
     const report = (error: unknown): void => {
       options.onError?.(error instanceof Error ? error : new Error(String(error)));
     };
-    let topology: Topology;
     if (options.cluster === undefined) {
       const client = newClient(options.url ?? 'redis://127.0.0.1:6379', connectTimeout, reconnect);
-      topology = { kind: 'standalone', client, subscriber: client.duplicate() };
-      topology.subscriber.on('error', report);
-    } else {
-      topology = { kind: 'cluster', client: newCluster(options.cluster, connectTimeout, reconnect) };
-      // A sharded channel that could not follow its slot to another master is reported, not lost silently.
-      topology.client.on('sharded-channel-moved-error', report);
+      const subscriber = client.duplicate();
+      client.on('error', report);
+      subscriber.on('error', report);
+      try {
+        await Promise.all([client.connect(), subscriber.connect()]);
+        connected = true;
+      } catch (error) {
+        client.destroy();
+        subscriber.destroy();
+        throw new SharedStoreUnavailableError('connection', `Cannot connect to Redis: ${messageOf(error)}`, { cause: error });
+      }
+      return new RedisConnection({ kind: 'standalone', client, subscriber }, keyPrefix);
     }
-    topology.client.on('error', report);
+    const client = newCluster(options.cluster, connectTimeout, reconnect);
+    client.on('error', report);
+    // A sharded channel that could not follow its slot to another master is reported, not lost silently.
+    client.on('sharded-channel-moved-error', report);
     try {
-      if (topology.kind === 'standalone') await Promise.all([topology.client.connect(), topology.subscriber.connect()]);
-      else await topology.client.connect();
+      await client.connect();
       connected = true;
     } catch (error) {
-      topology.client.destroy();
-      if (topology.kind === 'standalone') topology.subscriber.destroy();
+      client.destroy();
       throw new SharedStoreUnavailableError('connection', `Cannot connect to Redis: ${messageOf(error)}`, { cause: error });
     }
-    return new RedisConnection(topology, keyPrefix);
+    return new RedisConnection({ kind: 'cluster', client, pubsub: new ShardedPubSub(client, UNCERTAIN_AFTER_FAILOVER_MS) }, keyPrefix);
   }
 
   /** True while the command connection is up. */
@@ -191,20 +192,14 @@ export class RedisConnection {
 
   /**
    * Publishes on channel `name`; resolves with the subscribers reached. On a cluster it is an
-   * `SPUBLISH`, sent again a few times over about 350 ms while it reaches nobody (see
-   * {@link EMPTY_PUBLISH_RETRIES_MS}).
+   * `SPUBLISH`, and a publish that reached nobody just after the masters changed resolves
+   * `undefined` (not known: see `sharded-pubsub.ts`).
    */
-  async publish(store: string, name: string, message: string): Promise<number> {
+  async publish(store: string, name: string, message: string): Promise<number | undefined> {
     const channel = this.channel(name);
     const topology = this.#topology;
     if (topology.kind === 'standalone') return Number(await this.run(store, () => topology.client.publish(channel, message)));
-    let reached = Number(await this.run(store, () => topology.client.sPublish(channel, message)));
-    for (const delay of EMPTY_PUBLISH_RETRIES_MS) {
-      if (reached > 0) break;
-      await sleep(delay);
-      reached = Number(await this.run(store, () => topology.client.sPublish(channel, message)));
-    }
-    return reached;
+    return this.run(store, () => topology.pubsub.publish(channel, message));
   }
 
   /** Subscribes `listener` to channel `name` (`SSUBSCRIBE` on a cluster). */
@@ -214,7 +209,7 @@ export class RedisConnection {
     const subscriber = topology.kind === 'cluster' ? topology.client : topology.subscriber;
     if (this.#closed || !subscriber.isReady) throw new SharedStoreUnavailableError(store, 'Redis is unreachable (reconnecting)');
     try {
-      if (topology.kind === 'cluster') await topology.client.sSubscribe(channel, listener);
+      if (topology.kind === 'cluster') await topology.pubsub.subscribe(channel, listener);
       else await topology.subscriber.subscribe(channel, listener);
     } catch (error) {
       throw new SharedStoreUnavailableError(store, `Redis is unreachable: ${messageOf(error)}`, { cause: error });
@@ -227,7 +222,7 @@ export class RedisConnection {
     const topology = this.#topology;
     if (this.#closed) return;
     if (topology.kind === 'cluster') {
-      if (topology.client.isReady) await topology.client.sUnsubscribe(channel).catch(() => undefined);
+      if (topology.client.isReady) await topology.pubsub.unsubscribe(channel).catch(() => undefined);
     } else if (topology.subscriber.isReady) {
       await topology.subscriber.unsubscribe(channel).catch(() => undefined);
     }

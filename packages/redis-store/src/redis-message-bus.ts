@@ -22,7 +22,7 @@ export class RedisMessageBus implements MessageBus {
     this.#redis = redis;
   }
 
-  async publish(channel: string, payload: string): Promise<number> {
+  async publish(channel: string, payload: string): Promise<number | undefined> {
     return this.#redis.publish(STORE, channel, payload);
   }
 
