@@ -7,9 +7,10 @@
  * While a tool streams progress notifications from instance a, and requests arriving at
  * instance b are relayed to a over the bus, every master in turn hands over to its replica
  * (`CLUSTER FAILOVER`, the operator's lossless kind). The client receives every notification
- * once and in order, the event store holds every one of them, and every relayed request reaches
- * a, the session's owner, during and after the failovers: the sharded bus subscriptions
- * followed their slots to the promoted masters, so nothing was mistaken for a dead owner.
+ * once and in order and the event store holds every one of them. No relayed request is answered
+ * by b: the session is never adopted while its owner lives (a bus message caught in a
+ * subscription's move to the promoted master may be lost — the bus delivers at most once — and
+ * that call times out instead), and after the failovers a relayed request reaches a again.
  */
 import { Client } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
@@ -94,7 +95,10 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     const answeredBy: (string | undefined)[] = [];
     let failingOver = true;
     const relayed = (async () => {
-      while (failingOver) answeredBy.push(firstText(await client.callTool({ name: 'whoami', arguments: {} })));
+      while (failingOver) {
+        const answer = await client.callTool({ name: 'whoami', arguments: {} }, { timeoutMs: 3000 }).then(firstText, () => 'lost');
+        answeredBy.push(answer);
+      }
     })();
     const failedOver: number[] = [];
     for (const master of (await redis.roles()).filter((node) => node.role === 'master')) {
@@ -104,7 +108,7 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     await relayed;
     expect(failedOver).toHaveLength(3);
     expect(answeredBy.length).toBeGreaterThan(0);
-    expect(answeredBy.every((answer) => answer === 'a')).toBe(true);
+    expect(answeredBy.filter((answer) => answer !== 'a' && answer !== 'lost')).toEqual([]);
     const after = progress.length;
     await until(() => progress.length >= after + 5);
     stop.abort();
