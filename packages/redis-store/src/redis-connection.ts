@@ -24,7 +24,7 @@
  * an outage are subscribed again on reconnection; on a cluster, a sharded channel whose slot
  * moved (a failover promoted a replica) is subscribed again on the new master.
  */
-import { ErrorReply, createClient, createCluster } from '@redis/client';
+import { DisconnectsClientError, ErrorReply, createClient, createCluster } from '@redis/client';
 import { SharedStoreUnavailableError } from '@statemcp/http-transport/server';
 import { ShardedPubSub, type ChannelListener } from './sharded-pubsub.js';
 
@@ -178,12 +178,24 @@ export class RedisConnection {
   /**
    * Runs Redis commands for store `store`; a connection failure rejects with
    * {@link SharedStoreUnavailableError}, a command refused by Redis rejects as is.
+   *
+   * `idempotent`: the commands may run twice with the same outcome. On a cluster, re-reading the
+   * slot map after a failover drops the connection to the demoted master, rejecting the commands
+   * still waiting for its answer (which was a redirection, or an answer lost with the
+   * connection); idempotent commands are then sent once more, to the promoted master. Others
+   * (an append, a compare-and-set, a set-if-absent) reject as unreachable: running them twice
+   * could duplicate or misreport them.
    */
-  async run<T>(store: string, commands: (client: RedisCommandClient) => Promise<T>): Promise<T> {
+  async run<T>(store: string, commands: (client: RedisCommandClient) => Promise<T>, options: { idempotent?: boolean } = {}): Promise<T> {
     if (this.#closed) throw new SharedStoreUnavailableError(store, 'The Redis connection is closed');
     if (!this.#topology.client.isReady) throw new SharedStoreUnavailableError(store, 'Redis is unreachable (reconnecting)');
     try {
-      return await commands(this.#topology.client);
+      try {
+        return await commands(this.#topology.client);
+      } catch (error) {
+        if (!(options.idempotent === true && error instanceof DisconnectsClientError && this.#topology.kind === 'cluster')) throw error;
+        return await commands(this.#topology.client);
+      }
     } catch (error) {
       if (error instanceof ErrorReply) throw error;
       throw new SharedStoreUnavailableError(store, `Redis is unreachable: ${messageOf(error)}`, { cause: error });

@@ -104,7 +104,7 @@ export class RedisEventStore implements EventStore {
     const [own, first, last] = await this.#redis.run(STORE, async (client) => {
       const replies = await client.multi().xRange(key, parsed.entry, parsed.entry).xRange(key, '-', '+', { COUNT: 1 }).xRevRange(key, '+', '-', { COUNT: 1 }).exec();
       return replies as unknown as [{ id: string }[], { id: string }[], { id: string }[]];
-    });
+    }, { idempotent: true });
     const firstId = first[0]?.id;
     const lastId = last[0]?.id;
     if (firstId === undefined || lastId === undefined) return undefined;
@@ -119,7 +119,7 @@ export class RedisEventStore implements EventStore {
     let cursor = truncated ? '-' : `(${parsed.entry}`;
     for (;;) {
       const start = cursor;
-      const page = (await this.#redis.run(STORE, (client) => client.xRange(key, start, '+', { COUNT: PAGE }))) ?? [];
+      const page = (await this.#redis.run(STORE, (client) => client.xRange(key, start, '+', { COUNT: PAGE }), { idempotent: true })) ?? [];
       for (const entry of page) {
         const data = entry.message[FIELD];
         if (typeof data === 'string' && data !== '') await send({ id: `${parsed.streamId}:${entry.id}`, message: JSON.parse(data) as JsonRpcMessage });
@@ -132,19 +132,19 @@ export class RedisEventStore implements EventStore {
   }
 
   async removeStream(streamId: string): Promise<void> {
-    await this.#redis.run(STORE, (client) => client.del([this.#key(streamId), this.#requestsKey(streamId)]));
+    await this.#redis.run(STORE, (client) => client.del([this.#key(streamId), this.#requestsKey(streamId)]), { idempotent: true });
   }
 
   async trackRequests(streamId: string, requests: StreamRequests): Promise<void> {
     const value = JSON.stringify({ requestIds: requests.requestIds, instanceId: requests.instanceId });
-    await this.#redis.run(STORE, (client) => client.set(this.#requestsKey(streamId), value, { PX: Math.ceil(this.streamTtlMs) }));
+    await this.#redis.run(STORE, (client) => client.set(this.#requestsKey(streamId), value, { PX: Math.ceil(this.streamTtlMs) }), { idempotent: true });
   }
 
   async unansweredRequests(streamId: string): Promise<StreamRequests | undefined> {
     const [tracked, entries] = await this.#redis.run(STORE, async (client) => {
       const replies = await client.multi().get(this.#requestsKey(streamId)).xRange(this.#key(streamId), '-', '+').exec();
       return replies as unknown as [string | null, { message: Record<string, string> }[]];
-    });
+    }, { idempotent: true });
     if (tracked === null) return undefined;
     const requests = JSON.parse(tracked) as { requestIds: RequestId[]; instanceId: string };
     const pending = new Set<RequestId>(requests.requestIds);

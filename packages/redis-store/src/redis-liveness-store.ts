@@ -29,11 +29,11 @@ export class RedisLivenessStore implements LivenessStore {
 
   async isAlive(instanceId: string): Promise<boolean> {
     const key = this.#key(instanceId);
-    return Number(await this.#redis.run(STORE, (client) => client.exists(key))) === 1;
+    return Number(await this.#redis.run(STORE, (client) => client.exists(key), { idempotent: true })) === 1;
   }
 
   async forget(instanceId: string): Promise<void> {
     const key = this.#key(instanceId);
-    await this.#redis.run(STORE, (client) => client.del(key));
+    await this.#redis.run(STORE, (client) => client.del(key), { idempotent: true });
   }
 }

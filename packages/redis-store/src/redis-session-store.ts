@@ -43,7 +43,7 @@ export class RedisSessionStore implements SessionStore {
     if (record.principal !== undefined) fields['principal'] = record.principal;
     if (record.clientCapabilities !== undefined) fields['clientCapabilities'] = JSON.stringify(record.clientCapabilities);
     if (record.clientInfo !== undefined) fields['clientInfo'] = JSON.stringify(record.clientInfo);
-    await this.#redis.run(STORE, (client) => client.multi().del(key).hSet(key, fields).pExpire(key, Math.max(1, Math.ceil(ttlMs))).exec());
+    await this.#redis.run(STORE, (client) => client.multi().del(key).hSet(key, fields).pExpire(key, Math.max(1, Math.ceil(ttlMs))).exec(), { idempotent: true });
   }
 
   async get(sessionId: string): Promise<SessionRecord | undefined> {
@@ -51,7 +51,7 @@ export class RedisSessionStore implements SessionStore {
     const [fields, ttl] = await this.#redis.run(STORE, async (client) => {
       const replies = await client.multi().hGetAll(key).pTTL(key).exec();
       return [replies[0] as unknown as Record<string, string>, Number(replies[1])] as const;
-    });
+    }, { idempotent: true });
     const owner = fields['owner'];
     if (owner === undefined || ttl <= 0) return undefined;
     const capabilities = fields['clientCapabilities'];
@@ -69,7 +69,7 @@ export class RedisSessionStore implements SessionStore {
 
   async touch(sessionId: string, ttlMs: number): Promise<boolean> {
     const key = this.#key(sessionId);
-    const applied = await this.#redis.run(STORE, (client) => client.pExpire(key, Math.max(1, Math.ceil(ttlMs))));
+    const applied = await this.#redis.run(STORE, (client) => client.pExpire(key, Math.max(1, Math.ceil(ttlMs))), { idempotent: true });
     return Number(applied) === 1;
   }
 

@@ -33,7 +33,7 @@ export class RedisSubscriptionStore implements SubscriptionStore {
     await this.#redis.run(STORE, async (client) => {
       await client.sAdd(this.#subscriberOf(subscriber), key);
       await client.sAdd(this.#keyOf(key), subscriber);
-    });
+    }, { idempotent: true });
   }
 
   async remove(key: string, subscriber: string): Promise<boolean> {
@@ -45,7 +45,7 @@ export class RedisSubscriptionStore implements SubscriptionStore {
   }
 
   async subscribers(key: string): Promise<string[]> {
-    return this.#redis.run(STORE, (client) => client.sMembers(this.#keyOf(key)));
+    return this.#redis.run(STORE, (client) => client.sMembers(this.#keyOf(key)), { idempotent: true });
   }
 
   async removeAll(subscriber: string): Promise<number> {

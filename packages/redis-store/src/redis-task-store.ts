@@ -27,7 +27,7 @@ export class RedisTaskStore implements DurableTaskStore {
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
-    const text = await this.#redis.run(STORE, (client) => client.get(this.#key(taskId)));
+    const text = await this.#redis.run(STORE, (client) => client.get(this.#key(taskId)), { idempotent: true });
     return text === null ? undefined : (JSON.parse(text) as StoredTask);
   }
 
@@ -37,7 +37,7 @@ export class RedisTaskStore implements DurableTaskStore {
   }
 
   async delete(taskId: string): Promise<void> {
-    await this.#redis.run(STORE, (client) => client.del(this.#key(taskId)));
+    await this.#redis.run(STORE, (client) => client.del(this.#key(taskId)), { idempotent: true });
   }
 
   async #write(record: StoredTask, onlyIfPresent: boolean): Promise<void> {
@@ -45,6 +45,6 @@ export class RedisTaskStore implements DurableTaskStore {
     const text = JSON.stringify(record);
     const expiry = record.expiresAt === null ? {} : { expiration: { type: 'PXAT' as const, value: Math.ceil(record.expiresAt) } };
     const condition = onlyIfPresent ? { condition: 'XX' as const } : {};
-    await this.#redis.run(STORE, (client) => client.set(key, text, { ...expiry, ...condition }));
+    await this.#redis.run(STORE, (client) => client.set(key, text, { ...expiry, ...condition }), { idempotent: true });
   }
 }

@@ -43,7 +43,12 @@ export class ShardedPubSub {
     const reached = Number(await this.#client.sPublish(channel, message));
     if (reached > 0) return reached;
     // The slot may have moved under a stale map: a keyed read answers MOVED from a demoted node.
-    await this.#client.exists(channel);
+    try {
+      await this.#client.exists(channel);
+    } catch {
+      // Cut while the client re-read the slot map: the masters are changing.
+      this.#mastersChangedAt = Date.now();
+    }
     const masters = this.#mastersNow();
     if (masters !== this.#masters) {
       this.#masters = masters;

@@ -137,7 +137,7 @@ async function until(what: string, timeoutMs: number, check: () => Promise<boole
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`Redis Cluster: timed out waiting for ${what}${last === undefined ? '' : ` (${String(last)})`}`);
+    if (Date.now() > deadline) throw new Error(`Redis Cluster: timed out waiting for ${what}${last instanceof Error ? ` (${last.message})` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
