@@ -3,7 +3,8 @@
 #   - the official MCP conformance suite against apps/everything-server and apps/everything-client,
 #     gated by tooling/conformance/expected-failures.yaml (regressions and stale entries both fail);
 #   - the suite's server scenarios (--suite active) through apps/cluster-example: three instances over
-#     one Redis behind a round-robin proxy, gated by the same baseline;
+#     one Redis behind a round-robin proxy, gated by the same baseline; then again with the shared
+#     state on a Redis Cluster of three masters with a replica each (about 40 s);
 #   - the suite's server scenarios (--suite active) through @statemcp/http-transport/lambda's streaming
 #     handler, every request turned into a Function URL event by a local emulator, and the Lambda
 #     cold-start script;
@@ -32,6 +33,9 @@ $PNPM run conformance
 
 echo "== conformance through a 3-instance cluster (round-robin proxy, Redis)"
 $PNPM --filter @statemcp/cluster-example conformance
+
+echo "== conformance through a 3-instance cluster over a Redis Cluster (3 masters, 1 replica each)"
+$PNPM --filter @statemcp/cluster-example conformance:redis-cluster
 
 echo "== conformance (--suite active) through the AWS Lambda streaming handler behind a local Function URL"
 $PNPM run conformance:lambda
