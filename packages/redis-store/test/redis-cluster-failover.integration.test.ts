@@ -11,9 +11,14 @@
  * by b: the session is never adopted while its owner lives (a bus message caught in a
  * subscription's move to the promoted master may be lost — the bus delivers at most once — and
  * that call times out instead), and after the failovers a relayed request reaches a again.
+ *
+ * Then the abrupt kind: a master is SIGKILLed. Store calls for its slots fail with the typed
+ * `SharedStoreUnavailableError` (never anything else) until its replica is promoted, then
+ * succeed, on the record written (and replicated) before the kill, and the bus delivers again.
  */
 import { Client } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
+import { SharedStoreUnavailableError } from '@statemcp/http-transport/server';
 import { startRedisCluster, type TestRedisCluster } from '@statemcp/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisClusterClient } from '../src/redis-connection.js';
@@ -126,5 +131,41 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     expect(firstText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
     expect(router.log.at(-1)).toBe('POST b');
     expect(a.stderr.join('')).not.toContain('Redis is unreachable');
+  });
+
+  it('fails calls for a killed master\'s slots with a typed error until its replica is promoted, then serves them again', async () => {
+    const stores = await connectRedisStores({ cluster: redis.urls, keyPrefix: uniquePrefix(), maxReconnectDelayMs: 100 });
+    cleanups.push(() => stores.close());
+    const record = { sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: {}, principal: undefined, owner: 'a', expiresAt: 0 };
+    await stores.sessions.put(record, 60_000);
+    const received: string[] = [];
+    await stores.bus.subscribe('session:s1', (payload) => void received.push(payload));
+    // Replicated before the kill (replication is asynchronous: WAIT for the replica's acknowledgement).
+    const key = stores.connection.key('session', 's1');
+    const cluster = stores.connection.client as RedisClusterClient;
+    await (await cluster.getNodeClientForKey(key)).sendCommand(['WAIT', '1', '5000']);
+
+    const killed = redis.killMaster(key);
+    const errors: unknown[] = [];
+    let served: Awaited<ReturnType<typeof stores.sessions.get>>;
+    let promoted = false;
+    void killed.then(() => (promoted = true));
+    for (;;) {
+      try {
+        served = await stores.sessions.get('s1');
+        if (promoted) break;
+      } catch (error) {
+        errors.push(error);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(served).toMatchObject({ sessionId: 's1', owner: 'a' });
+    expect(errors.length).toBeGreaterThan(0);
+    for (const error of errors) expect(error).toBeInstanceOf(SharedStoreUnavailableError);
+    // The channel's subscription moved to the promoted master: a publish reaches it again.
+    for (let reached: number | undefined = 0; reached !== 1; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      reached = await stores.bus.publish('session:s1', 'after').catch(() => 0);
+    }
+    await until(() => received.includes('after'));
   });
 });
