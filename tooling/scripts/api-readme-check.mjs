@@ -25,6 +25,7 @@ const ENTRIES = {
   ],
   inspector: ['src/index.ts'],
   'redis-store': ['src/index.ts'],
+  'oauth-proxy': ['src/index.ts'],
   'task-queue': ['src/index.ts'],
   cli: ['src/index.ts'],
   'create-statemcp': ['src/index.ts'],

@@ -2,6 +2,8 @@
 # Extra CI checks, run by .ci/run after set-up, typecheck, lint and test (issue 6):
 #   - the official MCP conformance suite against apps/everything-server and apps/everything-client,
 #     gated by tooling/conformance/expected-failures.yaml (regressions and stale entries both fail);
+#   - the suite's authorization-server scenarios (`conformance authorization`) against
+#     @statemcp/oauth-proxy in front of a local upstream IdP, signed in headlessly;
 #   - the suite's server scenarios (--suite active) through apps/cluster-example: three instances over
 #     one Redis behind a round-robin proxy, gated by the same baseline; then again with the shared
 #     state on a Redis Cluster of three masters with a replica each (about 40 s);
@@ -30,6 +32,9 @@ PNPM="npx -y pnpm@10.34.8"
 
 echo "== conformance"
 $PNPM run conformance
+
+echo "== conformance: the authorization-server scenarios against @statemcp/oauth-proxy (headless sign-in)"
+$PNPM run conformance:oauth-proxy
 
 echo "== conformance through a 3-instance cluster (round-robin proxy, Redis)"
 $PNPM --filter @statemcp/cluster-example conformance

@@ -24,7 +24,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = fileURLToPath(new URL('./pack-check/', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const PNPM = ['-y', 'pnpm@10.34.8'];
-const PACKAGES = ['protocol', 'client', 'server', 'stdio-transport', 'http-transport', 'inspector', 'redis-store', 'task-queue', 'opentelemetry', 'create-statemcp', 'cli', 'typegen'];
+const PACKAGES = ['protocol', 'client', 'server', 'stdio-transport', 'http-transport', 'inspector', 'redis-store', 'oauth-proxy', 'task-queue', 'opentelemetry', 'create-statemcp', 'cli', 'typegen'];
 
 const run = (command, args, cwd = root) => execFileSync(command, args, { cwd, stdio: 'inherit' });
 const failures = [];

@@ -5,6 +5,7 @@ import { main as errors } from './errors.js';
 import { main as gateway } from './gateway.js';
 import { main as lifecycle } from './lifecycle.js';
 import { main as longRunning } from './long-running.js';
+import { main as oauthProxy } from './oauth-proxy.js';
 import { main as prompts } from './prompts.js';
 import { main as resources } from './resources.js';
 import { main as samplingElicitation } from './sampling-elicitation.js';
@@ -121,5 +122,17 @@ describe('the guides’ examples', () => {
     expect(output).toContain('token request: client_credentials, scope=mcp admin');
     expect(output).toContain('purge: {"type":"text","text":"purged"}');
     expect(output).toMatch(/no token: 401 Bearer scope="mcp", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"/);
+  });
+
+  it('oauth-proxy: dynamic registration, consent, upstream sign-in, a DPoP-bound token of the proxy for this server', async () => {
+    const output = await run(oauthProxy);
+    expect(output).toBe(
+      [
+        'consent page: Allow notes agent?',
+        'registered as: a new client id',
+        'whoami: {"type":"text","text":"alice with [mcp], DPoP token"}',
+        'token: iss=the proxy, aud=this MCP server, sub=alice, DPoP-bound=true',
+      ].join('\n'),
+    );
   });
 });

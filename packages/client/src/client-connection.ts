@@ -313,10 +313,12 @@ export abstract class ClientConnection {
    *
    * @internal
    */
-  protected call(method: string, params: object, options: CallOptions): Promise<JsonObject> {
+  protected call(method: string, params: object, options: CallOptions, headers?: Readonly<Record<string, string>>): Promise<JsonObject> {
     const cache = this.#cache;
     const version = this.#session.protocolVersion;
-    if (cache === undefined || !ResponseCache.caches(method) || version === undefined || !hasFeature(version, 'cacheableResults')) return this.#session.request(method, params as JsonObject, requestOptions(options, { waitForOperating: true }));
+    if (cache === undefined || !ResponseCache.caches(method) || version === undefined || !hasFeature(version, 'cacheableResults')) {
+      return this.#session.request(method, params as JsonObject, requestOptions(options, headers === undefined ? { waitForOperating: true } : { waitForOperating: true, headers }));
+    }
     return cache.call(method, params as JsonObject, options.cache === false, (onInputRound) =>
       this.#session.request(method, params as JsonObject, requestOptions(options, { waitForOperating: true, onInputRound })),
     );

@@ -17,14 +17,15 @@ import {
   type NotificationHandler,
   type RequestHandler,
 } from '@statemcp/protocol';
-import { assertCustomMethodName, isCreateTaskResult } from '@statemcp/protocol/internal';
-import { customSpec, type CustomCallOptions, type CustomNotificationHandler, type CustomNotifyOptions, type CustomRequestHandler } from './custom-methods.js';
+import { assertCustomMethodName, customSpecOf, hasFeature, isCreateTaskResult } from '@statemcp/protocol/internal';
+import { type CustomCallOptions, type CustomNotificationHandler, type CustomNotifyOptions, type CustomRequestHandler } from './custom-methods.js';
 import type { CallOptions, CallToolOptions, ListOptions, TypedCallToolOptions } from './options.js';
 import { checkStructured, type TypedCallToolResult } from './typed-results.js';
 import { collectPages, pageFetcher, paginate } from './pagination.js';
 import { ToolTask, type TaskChannel } from './tool-task.js';
 import type { DetailedTask as ToolTaskState } from '@statemcp/protocol';
 import { skillsCall } from './skills-calls.js';
+import { ToolParamHeaders } from './tool-param-headers.js';
 import { requestOptions } from './session-options.js';
 import type {
   CallToolParams,
@@ -67,6 +68,9 @@ import { ClientHandlers } from './client-handlers.js';
  * ```
  */
 export class Client extends ClientHandlers {
+  /** The tools' `x-mcp-header` annotations, on a transport that mirrors them into headers (`tool-param-headers.ts`). */
+  readonly #paramHeaders = new ToolParamHeaders();
+
   // ------------------------------------------------------------------ calls
 
   /** Sends `ping` and resolves with the round-trip time in ms (allowed during the handshake too). */
@@ -77,8 +81,15 @@ export class Client extends ClientHandlers {
   /** One page of `tools/list`. The output schemas it lists are remembered for `callTool`. */
   async listTools(params: ListParams = {}, options: CallOptions = {}): Promise<ListToolsResult> {
     const result = (await this.call('tools/list', params, options)) as ListToolsResult;
-    this.toolOutput.remember(result.tools);
-    return result;
+    const tools = this.#mirrorsToolArguments() ? this.#paramHeaders.screen(result.tools, (tool, why) => this.session.diagnostic(`Left out tool ${JSON.stringify(tool)} from tools/list: ${why}`)) : result.tools;
+    this.toolOutput.remember(tools);
+    return tools === result.tools ? result : { ...result, tools: [...tools] };
+  }
+
+  /** The transport carries annotated tool arguments as `Mcp-Param-*` headers in the version in force (MCP 2026-07-28 Transports §Streamable HTTP). */
+  #mirrorsToolArguments(): boolean {
+    const version = this.session.protocolVersion;
+    return this.session.transport?.mirrorsToolArguments === true && version !== undefined && hasFeature(version, 'routingHeaders');
   }
 
   /**
@@ -131,7 +142,7 @@ export class Client extends ClientHandlers {
       await this.listAllTools({}, options);
       this.toolOutput.markComplete();
     }
-    const answer = await this.call('tools/call', params, options);
+    const answer = await this.call('tools/call', params, options, this.#mirrorsToolArguments() ? this.#paramHeaders.headersFor(params.name, params.arguments) : undefined);
     let result = answer as CallToolResult;
     if (isCreateTaskResult(answer)) {
       // The server chose to run the call as a task (tasks extension): drive it to its end.
@@ -270,13 +281,13 @@ export class Client extends ClientHandlers {
    */
   async request<P extends CustomSchema | undefined = undefined, R extends CustomSchema | undefined = undefined>(method: string, params?: JsonObject, options: CustomCallOptions<P, R> = {}): Promise<InferCustom<R>> {
     assertCustomMethodName(method);
-    return (await this.session.request(method, params, requestOptions(options, { custom: customSpec(options), waitForOperating: true }))) as InferCustom<R>;
+    return (await this.session.request(method, params, requestOptions(options, { custom: customSpecOf(options), waitForOperating: true }))) as InferCustom<R>;
   }
 
   /** Sends the custom (non-spec) notification `method`; the same checks as {@link request}. */
   async notify<P extends CustomSchema | undefined = undefined>(method: string, params?: JsonObject, options: CustomNotifyOptions<P> = {}): Promise<void> {
     assertCustomMethodName(method);
-    await this.session.notify(method, params, { custom: customSpec(options) });
+    await this.session.notify(method, params, { custom: customSpecOf(options) });
   }
 
   /**

@@ -68,13 +68,3 @@ export class ClientCustomMethods {
     return declareCustomOptIns(capabilities, this.table.optIns(), version);
   }
 }
-
-/** The runner's `custom` spec from a call's options. */
-export function customSpec(options: { readonly params?: CustomSchema | undefined; readonly result?: CustomSchema | undefined; readonly optIn?: string | false }): CustomRequestSpec {
-  return {
-    ...(options.params !== undefined ? { params: options.params } : {}),
-    ...(options.result !== undefined ? { result: options.result } : {}),
-    ...(options.optIn !== undefined ? { optIn: options.optIn } : {}),
-  };
-}
-

@@ -19,7 +19,8 @@ export { LEGACY_RESOURCE_URI_META_KEY } from './extensions/ui.js';
 export { TASKS_NOTIFICATION_METHOD, declaresTasksExtension, isCreateTaskResult } from './extensions/tasks.js';
 export { DIRECTORY_MIME_TYPE, SKILL_FILE_NAME, SKILL_LIMITS, SKILL_MARKDOWN_MIME_TYPE, SKILLS_METHODS, isSkillDigest } from './extensions/skills.js';
 export { INPUT_REQUIRED_METHODS } from './session/input-rounds.js';
-export { assertCustomMethodName, validateCustomAsync } from './session/custom-methods.js';
+export { assertCustomMethodName, customSpecOf, validateCustomAsync } from './session/custom-methods.js';
+export { declaredVersionOf } from './session/request-meta.js';
 export { isAuthInfo } from './transport/auth-info.js';
 export {
   LAST_EVENT_ID_HEADER,

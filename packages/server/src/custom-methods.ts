@@ -6,6 +6,7 @@
  * `CustomMethodTable` there.
  */
 import type { CustomRequestSpec, CustomSchema, InferCustom, NotificationOptions, RequestOptions } from '@statemcp/protocol';
+import { customSpecOf } from '@statemcp/protocol/internal';
 import type { ServerNotificationContext, ServerRequestContext } from './server.js';
 
 /** Handles a custom request: gets the validated params (without `_meta`, which is `context.meta`), returns the result. */
@@ -31,11 +32,6 @@ export type CustomNotifyOptions<P extends CustomSchema | undefined = undefined> 
 
 /** Splits call options into the runner's options with a `custom` spec. */
 export function splitCustomOptions<O extends { readonly params?: unknown; readonly result?: unknown; readonly optIn?: string | false }>(options: O) {
-  const { params, result, optIn, ...rest } = options;
-  const custom = {
-    ...(params !== undefined ? { params: params as CustomSchema } : {}),
-    ...(result !== undefined ? { result: result as CustomSchema } : {}),
-    ...(optIn !== undefined ? { optIn } : {}),
-  };
-  return { ...rest, custom };
+  const { params: _params, result: _result, optIn: _optIn, ...rest } = options;
+  return { ...rest, custom: customSpecOf(options) };
 }

@@ -107,6 +107,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   readonly #tasks: ToolTasks;
   readonly #extensionTasks: ExtensionTasks | undefined;
   readonly #extensions = new Map<string, JsonObject>();
+  #capabilities: ServerCapabilities | undefined; // see capabilities()
   readonly #installed = new Set<string>();
   readonly #listChanges = new ListChanges((kinds) => this.#views.announce(kinds));
   /** The lists that ever held a registration (declared from then on, see `capabilities`). */
@@ -169,8 +170,12 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
     return this;
   }
 
-  /** The capabilities a handshake starting now declares. */
+  /** The capabilities a handshake starting now declares; kept (frozen) until a registration or an extension changes, since a 2026-07-28 connection reads them per request. */
   capabilities(): ServerCapabilities {
+    return (this.#capabilities ??= Object.freeze(this.#deriveCapabilities()));
+  }
+
+  #deriveCapabilities(): ServerCapabilities {
     const derived: ServerCapabilities = { logging: {} };
     // A list stays declared once it was served, even emptied: a 2026-07-28 listen stream is told
     // of its last item's removal under the capabilities of the moment (MCP 2025-11-25, Server
@@ -209,6 +214,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
   declareExtension(id: string, settings: JsonObject = {}): void {
     if (!isExtensionId(id)) throw new TypeError(`Invalid extension id ${JSON.stringify(id)}: use a prefixed _meta key such as io.example/feature`);
     this.#extensions.set(id, structuredClone(settings));
+    this.#capabilities = undefined;
   }
 
   /**
@@ -404,6 +410,7 @@ export class McpServer<D = NoDefinitions> implements HasDefinitions<D> {
 
   /** Announces a change of `kind` to the connected clients (coalesced per tick). */
   #changed(kind: ListKind): void {
+    this.#capabilities = undefined;
     this.#registered.add(kind);
     this.#listChanges.changed(kind);
   }

@@ -1,31 +1,25 @@
 /**
  * What a Streamable HTTP client keeps per request of the 2026-07-28 shape (MCP 2026-07-28
- * Transports, Streamable HTTP): no session, and headers that mirror the request (`Mcp-Method`,
- * `Mcp-Name`, `Mcp-Param-*` from the tools' `x-mcp-header` annotations, `routing-headers.ts`).
- * A modern request is cancelled by closing its POST and response stream, which the server
- * treats as cancellation: no `notifications/cancelled` is posted. HTTP clients leave out of
- * `tools/list` every tool whose annotations break the rules, with a warning.
+ * Transports, Streamable HTTP): no session, headers that mirror the request (`routing-headers.ts`,
+ * plus the `Mcp-Param-*` the client derived from the tool's annotations and passed with the
+ * message), and what aborts its POST. A modern request is cancelled by closing its POST and
+ * response stream, which the server treats as cancellation (`cancelRequest`): the session asks
+ * for it instead of writing `notifications/cancelled`.
  */
-import { isJsonObject, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
-import { isRequestId } from '@statemcp/protocol/internal';
-import { isNotificationWithMethod, isRequestWithMethod, requestIdsOf } from './message-kinds.js';
-import { ToolParamHeaders } from './routing-headers.js';
+import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
+import { requestIdsOf } from './message-kinds.js';
+import { routingHeaders } from './routing-headers.js';
 
 export class ModernRequests {
-  /** The tools' `x-mcp-header` annotations, for `Mcp-Param-*` headers. */
-  readonly #paramHeaders = new ToolParamHeaders();
-  /** Ids of `tools/list` requests whose results are screened for invalid annotations. */
-  readonly #toolLists = new Set<RequestId>();
   /** Requests not yet answered, with what aborts their POST. */
   readonly #controllers = new Map<RequestId, AbortController>();
 
-  /** A modern request is about to be POSTed: its routing headers, and the controller that cancels it. */
-  open(message: JsonRpcMessage, version: string): { readonly headers: Record<string, string>; readonly cancel: AbortController } {
-    const ids = requestIdsOf(message);
-    if (isRequestWithMethod(message, 'tools/list')) for (const id of ids) this.#toolLists.add(id);
+  /** A modern request is about to be POSTed: its headers (routing, then the sender's), and the controller that cancels it. */
+  open(message: JsonRpcMessage, version: string, extra: Readonly<Record<string, string>> | undefined): { readonly headers: Record<string, string>; readonly cancel: AbortController } {
     const cancel = new AbortController();
-    for (const id of ids) this.#controllers.set(id, cancel);
-    return { headers: this.#paramHeaders.headersFor(message, version), cancel };
+    for (const id of requestIdsOf(message)) this.#controllers.set(id, cancel);
+    const headers = routingHeaders(message, version);
+    return { headers: extra === undefined ? headers : Object.assign(headers, extra), cancel };
   }
 
   /** These requests will not be answered (their POST failed, or their stream died). */
@@ -33,24 +27,17 @@ export class ModernRequests {
     for (const id of ids) this.#controllers.delete(id);
   }
 
-  /**
-   * `message` cancels a modern request: its POST is aborted, and the id is returned (the
-   * caller stops its stream). Undefined when `message` is anything else.
-   */
-  cancel(message: JsonRpcMessage): RequestId | undefined {
-    if (!isNotificationWithMethod(message, 'notifications/cancelled') || !('params' in message) || !isJsonObject(message.params)) return undefined;
-    const id = message.params.requestId;
-    const cancel = isRequestId(id) ? this.#controllers.get(id) : undefined;
-    if (cancel === undefined || !isRequestId(id)) return undefined;
+  /** Aborts the POST of modern request `id`; false when no modern request of that id is in flight. */
+  cancel(id: RequestId): boolean {
+    const cancel = this.#controllers.get(id);
+    if (cancel === undefined) return false;
     this.#controllers.delete(id);
     cancel.abort();
-    return id;
+    return true;
   }
 
-  /** The answer to request `id` arrived: it is forgotten, and a `tools/list` result is screened (`warn` hears what was left out). */
-  answered(item: Record<string, unknown>, id: RequestId, warn: (tool: string, why: string) => void): Record<string, unknown> {
+  /** The answer to request `id` arrived. */
+  answered(id: RequestId): void {
     this.#controllers.delete(id);
-    if (!this.#toolLists.delete(id) || !isJsonObject(item.result)) return item;
-    return { ...item, result: this.#paramHeaders.screen(item.result, warn) };
   }
 }

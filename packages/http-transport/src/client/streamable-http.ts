@@ -6,28 +6,20 @@
  * What it does, in the order a connection meets it:
  * - every message is its own POST with `Accept: application/json, text/event-stream`; 202, JSON
  *   and SSE answers are all handled (SSE streams and the GET stream: `sse-streams.ts`);
- * - the session id is taken from the response to the POST that opens a session (the one sent
- *   while the transport has none: the session's `initialize`) and echoed on every later POST,
- *   GET and DELETE; `MCP-Protocol-Version` is sent once the session has called
- *   {@link StreamableHttpClientTransport.setProtocolVersion} (MCP 2025-11-25 Transports
- *   §Session Management, §Protocol Version Header);
- * - once the server accepted a POST on a session, it opens that session's standalone GET
- *   stream (405 = the server offers none) (§Listening for Messages from the Server);
- * - a 404 for the session id means the server forgot the session (§Session Management). The
- *   transport runs no handshake and holds nothing: it drops the id, reports
- *   `sink.onSessionExpired({ replacement, answered })` once, and rejects every message that met
- *   the 404 with `SessionExpiredError`. The session's machine decides: it runs the handshake
- *   again while its ledger holds everything, or — a replacement forgotten before it answered a
- *   request — ends the connection;
+ * - the session id from the answer to the POST sent while the transport has none is echoed on
+ *   every later POST, GET and DELETE; `MCP-Protocol-Version` once the session called
+ *   `setProtocolVersion` (MCP 2025-11-25 Transports §Session Management, §Protocol Version
+ *   Header); once a POST was accepted, the standalone GET stream opens (405: none offered);
+ * - a 404 for the session id means the server forgot the session: the transport drops the id,
+ *   reports `sink.onSessionExpired({ replacement, answered })` once and rejects what met the 404
+ *   with `SessionExpiredError`; the session's machine decides what follows;
  * - a session-opening POST refused with 400/404/405 falls back to the legacy HTTP+SSE
- *   transport (§Backwards Compatibility);
- * - `close()` DELETEs the session (405 and failures tolerated, bounded by a timer) and
- *   aborts every stream (MCP 2025-11-25 basic/transports §Session Management);
- * - the 2026-07-28 shape (a request whose `_meta` names a revision with routing headers,
- *   MCP 2026-07-28 basic/transports/streamable-http): no session id; `MCP-Protocol-Version` from
- *   the `_meta`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*` (`routing-headers.ts`); tools with
- *   invalid `x-mcp-header` annotations are left out of `tools/list` results. With no handshake
- *   there is no GET stream and no session to DELETE.
+ *   transport (§Backwards Compatibility); `close()` DELETEs the session (405 and failures
+ *   tolerated, bounded by a timer) and aborts every stream;
+ * - the 2026-07-28 shape (a request whose `_meta` names a revision with routing headers, MCP
+ *   2026-07-28 Transports §Streamable HTTP): no session, the routing headers
+ *   (`routing-headers.ts`) and the `Mcp-Param-*` the client passes (`SendOptions.headers`); a
+ *   request is cancelled by closing its POST (`cancelRequest`).
  *
  * The transport never invents a server's answer: requests it cannot deliver, or whose answer
  * can no longer arrive, go to `sink.onUndeliverable(ids, error)`.
@@ -43,6 +35,7 @@ import {
   type Clock,
   type JsonRpcMessage,
   type RequestId,
+  type SendOptions,
   type Transport,
   type TransportCloseInfo,
   type TransportSink,
@@ -112,10 +105,12 @@ export class StreamableHttpClientTransport implements Transport {
   #recoveryCount = 0;
   /** True once a session-opening POST succeeded over Streamable HTTP (no legacy fallback after). */
   #established = false;
-  /** Modern era: routing headers, cancellation by aborting the POST, `tools/list` screening. */
+  /** Modern era: routing headers, and cancellation by aborting the POST. */
   readonly #modern = new ModernRequests();
 
   readonly canSendRequests = true;
+  /** A 2026-07-28 request carries its annotated tool arguments as `Mcp-Param-*` headers (`SendOptions.headers`). */
+  readonly mirrorsToolArguments = true;
 
   constructor(url: URL | string, options: StreamableHttpClientTransportOptions = {}) {
     this.#url = new URL(url);
@@ -195,7 +190,7 @@ export class StreamableHttpClientTransport implements Transport {
    * first), `AuthRequiredError` (`@statemcp/protocol`) on 401/403, {@link ConnectionClosedError}
    * when the transport is closed, {@link TransportError} otherwise.
    */
-  async send(message: JsonRpcMessage): Promise<void> {
+  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     const mode = this.#mode;
     switch (mode.kind) {
       case 'new':
@@ -207,13 +202,11 @@ export class StreamableHttpClientTransport implements Transport {
         return mode.legacy.send(message);
       case 'fallingBack':
         await mode.done;
-        return this.send(message);
+        return this.send(message, options);
       case 'streamable':
         break;
     }
-    const cancelled = this.#modern.cancel(message);
-    if (cancelled !== undefined) return this.#streams.cancelRequest(cancelled);
-    const outcome = await this.#post(message);
+    const outcome = await this.#post(message, options?.headers);
     switch (outcome.kind) {
       case 'done':
         return;
@@ -223,6 +216,13 @@ export class StreamableHttpClientTransport implements Transport {
         this.#expire(outcome.sessionId);
         throw new SessionExpiredError(`The server forgot the session (HTTP 404 from ${this.#url.href})`);
     }
+  }
+
+  /** Closes the POST of 2026-07-28 request `id`, its cancellation (MCP 2026-07-28 Utilities §Cancellation); false for any other. */
+  cancelRequest(id: RequestId): boolean {
+    if (!this.#modern.cancel(id)) return false;
+    this.#streams.cancelRequest(id);
+    return true;
   }
 
   /**
@@ -241,10 +241,7 @@ export class StreamableHttpClientTransport implements Transport {
   // ---------------------------------------------------------------------------------------
   // A session the server forgot
 
-  /**
-   * The server answered 404 for `staleSessionId`: the transport forgets it and reports it once, with what it
-   * knows of it; the machine decides. A sink that cannot run the handshake again leaves nothing: it closes.
-   */
+  /** A 404 for `staleSessionId`: forgotten and reported once; the machine decides (a sink that cannot run the handshake again: closed). */
   #expire(staleSessionId: string): void {
     if (this.#sessionId !== staleSessionId || this.#mode.kind !== 'streamable') return;
     const sink = this.#mode.sink;
@@ -263,7 +260,7 @@ export class StreamableHttpClientTransport implements Transport {
   // ---------------------------------------------------------------------------------------
   // POST
 
-  async #post(message: JsonRpcMessage): Promise<PostOutcome> {
+  async #post(message: JsonRpcMessage, extraHeaders: Readonly<Record<string, string>> | undefined): Promise<PostOutcome> {
     // Modern era (the request's `_meta` names a revision with routing headers): no session, routing headers (MCP 2026-07-28 basic/transports/streamable-http).
     const modern = routedVersion(message);
     const sessionId = modern !== undefined ? undefined : this.#sessionId;
@@ -271,7 +268,7 @@ export class StreamableHttpClientTransport implements Transport {
     const role: PostRole = modern !== undefined ? 'modern' : sessionId === undefined && (!this.#established || this.#forgotten !== undefined) ? 'opening' : 'session';
     const url = this.#url.href;
     // Only a modern request is cancelled by aborting its POST: a legacy POST needs no controller of its own.
-    const routed = modern === undefined ? undefined : this.#modern.open(message, modern);
+    const routed = modern === undefined ? undefined : this.#modern.open(message, modern, extraHeaders);
     const cancel = routed?.cancel;
     const built = buildHeaders(this.#options.headers, {
       accept: ACCEPT_BOTH,
@@ -435,13 +432,12 @@ export class StreamableHttpClientTransport implements Transport {
   #deliver(value: unknown, answered?: Set<RequestId>): void {
     const items = Array.isArray(value) ? value : [value];
     for (const item of items) {
-      let delivered: unknown = item;
       if (isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item) && isRequestId(item.id)) {
         answered?.delete(item.id);
         this.#streams.answered(item.id);
-        delivered = this.#modern.answered(item, item.id, (tool, why) => this.#sink()?.onError?.(new TransportError(`Left out tool ${JSON.stringify(tool)} from tools/list: ${why}`)));
+        this.#modern.answered(item.id);
       }
-      this.#sink()?.onMessage(delivered);
+      this.#sink()?.onMessage(item);
     }
   }
 

@@ -5,9 +5,9 @@
  * version of such a request is `resolveRequestVersion`'s, the rule the session's connection
  * machine and `server/discover` read too.
  */
-import { resolveRequestVersion, servedStatelessVersions, type VersionResolution } from '@statemcp/protocol/internal';
+import { isJsonObject } from '@statemcp/protocol';
+import { declaredVersionOf, resolveRequestVersion, servedStatelessVersions, type VersionResolution } from '@statemcp/protocol/internal';
 import type { InboundRequest } from './inbound.js';
-import { metaVersionOf } from './modern-headers.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './server-options.js';
 
 /** A stateless exchange's version: `served` with the revision in force, or `unsupported` with the -32022 refusal. */
@@ -36,7 +36,7 @@ export function createEraRouting(supportedVersions: readonly string[]): EraRouti
       if (served.length === 0 || isBatch || items.length !== 1) return undefined;
       const sessionId = inbound.header(SESSION_ID_HEADER);
       if (sessionId !== undefined && sessionId !== '') return undefined;
-      const resolved = resolveRequestVersion(supportedVersions, inbound.header(PROTOCOL_VERSION_HEADER)?.trim(), metaVersionOf(items[0]));
+      const resolved = resolveRequestVersion(supportedVersions, inbound.header(PROTOCOL_VERSION_HEADER)?.trim(), declaredVersionOf(isJsonObject(items[0]) ? items[0].params : undefined));
       return resolved.kind === 'unnamed' ? undefined : resolved;
     },
   };

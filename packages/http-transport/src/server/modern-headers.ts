@@ -9,26 +9,17 @@
  * Comparing `Mcp-Param-*` values with the arguments needs the tool's annotations: the server role
  * does it (`tools/call`).
  */
-import { ErrorCode, PROTOCOL_VERSION_META_KEY, isJsonObject, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
-import { METHOD_HEADER, NAME_HEADER, PARAM_HEADER_PREFIX, PROTOCOL_VERSION_HEADER, decodeHeaderValue, nameParamOf } from '@statemcp/protocol/internal';
+import { ErrorCode, isJsonObject, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
+import { METHOD_HEADER, NAME_HEADER, PARAM_HEADER_PREFIX, PROTOCOL_VERSION_HEADER, declaredVersionOf, decodeHeaderValue, nameParamOf } from '@statemcp/protocol/internal';
 import { errorResponse } from './http-response.js';
 import type { InboundRequest } from './inbound.js';
-
-/** The version a request names in its `_meta`, if any. */
-export function metaVersionOf(message: unknown): string | undefined {
-  if (!isJsonObject(message) || !isJsonObject(message.params)) return undefined;
-  const meta = message.params._meta;
-  if (!isJsonObject(meta)) return undefined;
-  const version = meta[PROTOCOL_VERSION_META_KEY];
-  return typeof version === 'string' ? version : undefined;
-}
 
 /** The -32020 answer for one request, or undefined when its headers agree with its body. */
 export function headerMismatch(inbound: InboundRequest, message: JsonRpcMessage, id: RequestId | undefined): Response | undefined {
   const refuse = (why: string): Response => errorResponse(400, ErrorCode.HeaderMismatch, `Header mismatch: ${why}`, { id: id ?? null });
   const version = inbound.header(PROTOCOL_VERSION_HEADER)?.trim();
   if (version === undefined || version === '') return refuse('MCP-Protocol-Version is required');
-  const declared = metaVersionOf(message);
+  const declared = declaredVersionOf('params' in message ? message.params : undefined);
   if (declared !== undefined && declared !== version) return refuse(`MCP-Protocol-Version ${version} differs from the _meta protocolVersion ${declared}`);
   const method = inbound.header(METHOD_HEADER)?.trim();
   if (method === undefined || method === '') return refuse('Mcp-Method is required');

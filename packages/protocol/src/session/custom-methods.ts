@@ -183,6 +183,18 @@ export async function checkCustomParams(method: string, schema: CustomSchema, pa
 }
 
 /**
+ * The spec of one custom request or notification from the options a client's or server's
+ * `request()` / `notify()` takes (`params`, `result`, `optIn` beside the call's own options).
+ */
+export function customSpecOf(options: { readonly params?: unknown; readonly result?: unknown; readonly optIn?: string | false }): CustomRequestSpec {
+  return {
+    ...(options.params !== undefined ? { params: options.params as CustomSchema } : {}),
+    ...(options.result !== undefined ? { result: options.result as CustomSchema } : {}),
+    ...(options.optIn !== undefined ? { optIn: options.optIn } : {}),
+  };
+}
+
+/**
  * The custom methods and notifications one side answers: their specs, keyed by name. A
  * server shares one table among its connections' sessions (`SessionOptions.customMethods`);
  * handlers stay in the session's handler maps. Registering checks the name.

@@ -22,7 +22,6 @@ import { capabilityName } from '../capabilities/table.js';
 import { batchRefusal, initializeInBatch, nestedBatch, requestIdInUse } from '../jsonrpc/envelope-rules.js';
 import type { ConnectionEffect, ConnectionEvent, PeerInfo, Role } from '../machines/connection-types.js';
 import { readTraceContext } from '../observability/trace-context.js';
-import { PROTOCOL_VERSION_META_KEY } from '../revisions/blocks/modern.js';
 import { hasFeature } from '../revisions/registry.js';
 import type { Revision } from '../revisions/types.js';
 import type { InboundContext } from '../transport/transport.js';
@@ -34,6 +33,7 @@ import { runMiddleware, type MiddlewareNext } from './middleware.js';
 import { InboundRequestMiddlewareContext, NotificationMessageContext, type MiddlewareSession } from './middleware-context.js';
 import { notificationSpec, requestSpec, requestVerdict, type MethodPolicyContext } from './method-policy.js';
 import type { SessionObserver } from './observer.js';
+import { declaredVersionOf } from './request-meta.js';
 import type { NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import type { OutboundRequests } from './outbound.js';
 import { acceptsNoParams, formatIssues } from './validation.js';
@@ -420,16 +420,5 @@ export class InboundDispatcher implements HandlerContextHost {
     const reason = typeof params.reason === 'string' ? params.reason : 'cancelled by the peer';
     this.#host.ledger.settleInbound(record, { event: 'cancel', reason: new RequestCancelledError(`${record.method} was cancelled by the peer: ${reason}`, { reason }) });
   }
-}
-
-/**
- * The version a request names in its own `_meta` (the 2026-07-28 era, MCP 2026-07-28 basic/index
- * §_meta), if any.
- */
-function declaredVersionOf(params: JsonObject | undefined): string | undefined {
-  const meta = params?._meta;
-  if (!isJsonObject(meta)) return undefined;
-  const version = meta[PROTOCOL_VERSION_META_KEY];
-  return typeof version === 'string' ? version : undefined;
 }
 

@@ -29,6 +29,15 @@ interface RecordBase {
   input?: RequestInputRound;
 }
 
+/** What a request that may need Multi Round-Trip rounds remembers between them. */
+export interface InputRoundsRecord {
+  /** The params the caller passed (each retry starts from them). */
+  readonly params: JsonObject | undefined;
+  count: number;
+  /** The caller's `RequestOptions.onInputRound`. */
+  readonly onRound: ((round: number) => void) | undefined;
+}
+
 /** A request this side sent and awaits. */
 export interface OutboundRecord extends Omit<RecordBase, 'id'>, DeadlineSlots {
   /**
@@ -48,6 +57,10 @@ export interface OutboundRecord extends Omit<RecordBase, 'id'>, DeadlineSlots {
   readonly taskAugmented: boolean;
   /** A custom method's result schema (spec methods are checked against the revision). */
   readonly customResult: CustomSchema | undefined;
+  /** A request that may answer `input_required` (2026-07-28): what its next rounds start from (`outbound-rounds.ts`). */
+  rounds: InputRoundsRecord | undefined;
+  /** Headers a transport that routes by headers carries with every round of it (`RequestOptions.headers`). */
+  readonly headers: Readonly<Record<string, string>> | undefined;
   /** Detaches the caller's AbortSignal listener. */
   detach: (() => void) | undefined;
 }

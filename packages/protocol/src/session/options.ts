@@ -154,6 +154,12 @@ export interface RequestOptions {
    */
   readonly traceContext?: TraceContext;
   /**
+   * Request metadata for a transport that routes by headers (see `SendOptions.headers`): a
+   * client passes a 2026-07-28 `tools/call`'s `Mcp-Param-*` here. Every round of the request
+   * carries them.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
    * Client, modern era: called with the round number (1, 2, …) each time the server answers
    * this request `input_required` (Multi Round-Trip Requests), before its input is gathered.
    * A response cache uses it to keep the result of a retried request out (MCP 2026-07-28

@@ -21,21 +21,10 @@ export interface Resender {
   resend(record: OutboundRecord, params: JsonObject): void;
 }
 
-/** What a request that may need input rounds remembers between them. */
-interface Rounds {
-  /** The params the caller passed (each retry starts from them). */
-  readonly params: JsonObject | undefined;
-  count: number;
-  /** The caller's `RequestOptions.onInputRound`. */
-  readonly onRound: ((round: number) => void) | undefined;
-}
-
 export class InputRoundTrips {
   readonly #host: RoundsHost;
   readonly #timeouts: RequestTimeouts;
   readonly #resender: Resender;
-  /** Requests that may answer `input_required`, with what their retries need (created on first use). */
-  #rounds: WeakMap<OutboundRecord, Rounds> | undefined;
 
   constructor(host: RoundsHost, timeouts: RequestTimeouts, resender: Resender) {
     this.#host = host;
@@ -45,20 +34,20 @@ export class InputRoundTrips {
 
   /** `record` may answer `input_required`: its retries start from `params`. */
   track(record: OutboundRecord, params: JsonObject | undefined, onRound: ((round: number) => void) | undefined): void {
-    (this.#rounds ??= new WeakMap()).set(record, { params, count: 0, onRound });
+    record.rounds = { params, count: 0, onRound };
   }
 
   /** A middleware chose the request's trace context before it was written: its retries carry the new params too. */
   retrace(record: OutboundRecord, params: JsonObject): void {
-    const rounds = this.#rounds?.get(record);
-    if (rounds !== undefined) this.#rounds?.set(record, { ...rounds, params });
+    const rounds = record.rounds;
+    if (rounds !== undefined) record.rounds = { ...rounds, params };
   }
 
   /** The peer answered `record` with `input_required`: one more round (see the file header). */
   async next(record: OutboundRecord, result: JsonObject): Promise<void> {
     const host = this.#host;
     const { ledger } = host;
-    const rounds = this.#rounds?.get(record) ?? { params: undefined, count: 0, onRound: undefined };
+    const rounds = (record.rounds ??= { params: undefined, count: 0, onRound: undefined });
     const max = host.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     if (++rounds.count > max) {
       ledger.settle(record, { event: 'fail', error: new InputRoundsExceededError(`${record.method} still needed input after ${max} rounds; giving up`) });

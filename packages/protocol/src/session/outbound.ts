@@ -31,7 +31,9 @@ export interface OutboundHost extends RefusalContext, MiddlewareSession {
   readonly ledger: RequestLedger;
   readonly observer: SessionObserver;
   readonly options: SessionOptions;
-  write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void>;
+  write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined, headers?: Readonly<Record<string, string>>): Promise<void>;
+  /** Asks the transport to cancel request `id` by its own means (`Transport.cancelRequest`): true when it did. */
+  cancelAtTransport(id: RequestId): boolean;
   /** Asks the machine again about a message the transport bounced (the server forgot the session): held, sent again, or neither. */
   bounced(method: string, kind: 'request' | 'notification'): 'hold' | 'send' | undefined;
   /** Sends a notification (`notifications/cancelled`) through the session's gate. */
@@ -135,6 +137,8 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
         trace,
         awaited,
         customResult: options.custom?.result,
+        rounds: undefined,
+        headers: options.headers,
         timeoutAt: Number.POSITIVE_INFINITY,
         maxAt: Number.POSITIVE_INFINITY,
         timeoutSeq: 0,
@@ -203,7 +207,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
   #write(record: OutboundRecord, message: JsonRpcRequest, relatedRequestId: RequestId | undefined): void {
     const host = this.#host;
     const stamped = stampRequestMeta(message, record.progressToken, host.role === 'client' ? host.requestIdentity() : undefined);
-    host.write(stamped, relatedRequestId).catch((error: unknown) => {
+    host.write(stamped, relatedRequestId, record.headers).catch((error: unknown) => {
       // The server forgot the session: the machine holds the request for the new one, sends it on one already up, or ends the connection.
       const again = error instanceof SessionExpiredError && host.ledger.outbound(record.id) === record ? host.bounced(record.method, 'request') : undefined;
       if (again === 'hold') return host.ledger.hold({ kind: 'request', record, message, options: undefined, relatedRequestId });
@@ -270,7 +274,9 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     this.#host.ledger.settle(record, { event: 'expire', error: new RequestTimeoutError(record.id, ms, { maximum }) });
   }
 
+  /** Cancels a request on the wire: by the transport's own means where it has one, else with `notifications/cancelled`. */
   #sendCancel(requestId: RequestId, reason: string): void {
+    if (this.#host.cancelAtTransport(requestId)) return;
     const sending = this.#host
       .notify('notifications/cancelled', { requestId, reason })
       .catch((error: unknown) => this.#host.observer.diagnostic('could not send notifications/cancelled', error))

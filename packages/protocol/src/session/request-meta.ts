@@ -47,3 +47,16 @@ export function stampRequestMeta(message: JsonRpcRequest, progressToken: string 
   stamped.params = stampedParams;
   return stamped;
 }
+
+/**
+ * The version a request names in its own `_meta` (`io.modelcontextprotocol/protocolVersion`, MCP
+ * 2026-07-28 basic/index §_meta), if any: the one reader of it, for the session, the HTTP
+ * server's era routing and header check, and the HTTP client's routing headers.
+ */
+export function declaredVersionOf(params: unknown): string | undefined {
+  if (!isJsonObject(params)) return undefined;
+  const meta = params._meta;
+  if (!isJsonObject(meta)) return undefined;
+  const version = meta[PROTOCOL_VERSION_META_KEY];
+  return typeof version === 'string' ? version : undefined;
+}

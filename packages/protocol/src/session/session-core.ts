@@ -307,6 +307,11 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
     await notifyThroughMiddleware(chain, this, message, this.protocolVersion(), () => sendNotification(this, message, options.relatedRequestId, held));
   }
 
+  /** Asks the transport to cancel request `id` by its own means (`Transport.cancelRequest`): true when it did. */
+  cancelAtTransport(id: RequestId): boolean {
+    return this.transport?.cancelRequest?.(id) === true;
+  }
+
   /** Asks the machine again about a message the transport bounced (the server forgot the session): held, sent again, or neither. */
   bounced(method: string, kind: 'request' | 'notification'): 'hold' | 'send' | undefined {
     const effects = this.dispatch({ type: kind === 'request' ? 'outboundRequest' : 'outboundNotification', method, waitForOperating: true });
@@ -314,11 +319,12 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
   }
 
   /** The transport's own promise (no async frame of ours per message); every failure rejects it. */
-  write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void> {
+  write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined, headers?: Readonly<Record<string, string>>): Promise<void> {
     const transport = this.transport;
     if (transport === undefined) return Promise.reject(new InvalidStateError('Not connected', this.state.kind));
     try {
       this.observer.messageOut(message);
+      if (headers !== undefined) return transport.send(message, relatedRequestId !== undefined ? { relatedRequestId, headers } : { headers });
       return transport.send(message, relatedRequestId !== undefined ? { relatedRequestId } : undefined);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));

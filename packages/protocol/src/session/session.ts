@@ -157,6 +157,11 @@ export class Session {
 
   // ------------------------------------------------------------------ connecting
 
+  /** Reports something worth a warning about this session: a `diagnostic` event on `inspect` and the diagnostics channel. */
+  diagnostic(message: string, detail?: unknown): void {
+    this.#core.observer.diagnostic(message, detail);
+  }
+
   /** Attaches the transport and starts it. A second call throws `AlreadyConnectedError`. */
   connect(transport: Transport): Promise<void> {
     return this.#core.connect(transport);

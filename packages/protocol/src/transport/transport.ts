@@ -123,6 +123,13 @@ export interface SendOptions {
    * request's stream.
    */
   relatedRequestId?: RequestId;
+  /**
+   * Request metadata the sender derived for this message, carried as headers by a transport
+   * that routes by headers ({@link Transport.mirrorsToolArguments}): the `Mcp-Param-*` of a
+   * 2026-07-28 `tools/call` (MCP 2026-07-28, Transports §Streamable HTTP). Other transports
+   * ignore it.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** A bidirectional JSON-RPC message channel. */
@@ -169,6 +176,21 @@ export interface Transport {
    * timeout, else the default request timeout) or for the channel to close.
    */
   readonly answersUntilClosed?: boolean;
+  /**
+   * True when this transport mirrors annotated tool arguments into request headers (2026-07-28
+   * Streamable HTTP: `x-mcp-header` → `Mcp-Param-*`, MCP 2026-07-28 Transports §Streamable
+   * HTTP). A client on it then leaves out of `tools/list` every tool whose annotations break the
+   * rules, and passes each call's headers in {@link SendOptions.headers}.
+   */
+  readonly mirrorsToolArguments?: boolean;
+  /**
+   * Cancels outbound request `id` by the transport's own means, when this transport has one
+   * for it (2026-07-28 Streamable HTTP: closing the request's response stream is its
+   * cancellation, MCP 2026-07-28 Utilities §Cancellation). Returns true when it did: the
+   * session then sends no `notifications/cancelled`. False for a request it cannot end so
+   * (any request of a legacy session, whose dropped stream is not a cancellation).
+   */
+  cancelRequest?(id: RequestId): boolean;
 }
 
 /** What a server session adopted from another instance starts from (see {@link Transport.adoptedSession}). */

@@ -1,0 +1,3 @@
+import { statemcpLint } from '@statemcp/eslint-config';
+
+export default statemcpLint(import.meta.dirname);

@@ -1,0 +1,3 @@
+import { statemcpVitest } from '@statemcp/vitest-config';
+
+export default statemcpVitest();
