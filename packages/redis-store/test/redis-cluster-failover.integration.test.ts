@@ -67,7 +67,7 @@ async function storedProgress(prefix: string): Promise<number[][]> {
       const node = await cluster.nodeClient(master);
       for (const key of await node.keys(`${prefix}events:*`)) {
         const values: number[] = [];
-        for (const entry of (await node.xRange(key, '-', '+')) ?? []) {
+        for (const entry of (await cluster.xRange(key, '-', '+')) ?? []) {
           const data = entry.message['m'] ?? '';
           if (data.includes('"notifications/progress"')) values.push((JSON.parse(data) as { params: { progress: number } }).params.progress);
         }

@@ -171,6 +171,15 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
     if (port === undefined) throw new Error('Redis Cluster: no node is running');
     return parseRoles(await redisCli(port, 'CLUSTER', 'NODES'));
   };
+  /** True when every live node sees `promoted` as a master and `demoted` (unless killed) as a replica. */
+  const everyNodeSees = async (promoted: number, demoted: number | undefined): Promise<boolean> => {
+    for (const port of live()) {
+      const seen = parseRoles(await redisCli(port, 'CLUSTER', 'NODES'));
+      if (!seen.some((node) => node.port === promoted && node.role === 'master')) return false;
+      if (demoted !== undefined && !seen.some((node) => node.port === demoted && node.role === 'replica')) return false;
+    }
+    return true;
+  };
   const masterOf = async (key: string): Promise<number> => {
     const [port] = live();
     if (port === undefined) throw new Error('Redis Cluster: no node is running');
@@ -210,10 +219,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
         const demoted = 'key' in target ? await masterOf(target.key) : target.masterPort;
         const promoted = await replicaOf(demoted);
         await redisCli(promoted, 'CLUSTER', 'FAILOVER');
-        await until(`replica ${promoted} to take over from ${demoted}`, formTimeoutMs, async () => {
-          const now = await roles();
-          return now.some((node) => node.port === promoted && node.role === 'master') && now.some((node) => node.port === demoted && node.role === 'replica');
-        });
+        await until(`every node to see replica ${promoted} take over from ${demoted}`, formTimeoutMs, () => everyNodeSees(promoted, demoted));
         await until('cluster_state:ok after the failover', formTimeoutMs, allOk);
         return { promoted, demoted };
       },
@@ -222,7 +228,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
         const promoted = await replicaOf(killed);
         const child = children.get(killed);
         if (child !== undefined) await killChild(child);
-        await until(`replica ${promoted} to be promoted`, formTimeoutMs, async () => (await roles()).some((node) => node.port === promoted && node.role === 'master'));
+        await until(`every node to see replica ${promoted} promoted`, formTimeoutMs, () => everyNodeSees(promoted, undefined));
         await until('cluster_state:ok after the promotion', formTimeoutMs, allOk);
         return { promoted, killed };
       },
