@@ -4,7 +4,7 @@
  * cluster-bus port, `cluster-port`), without persistence, its node files in a private temporary
  * directory. The cluster is formed with `redis-cli --cluster create … --cluster-replicas 1
  * --cluster-yes`, and {@link startRedisCluster} resolves once every node reports
- * `cluster_state:ok` and agrees that every slot is served.
+ * `cluster_state:ok` and agrees that every slot is served, and every replica is in sync.
  *
  * ```
  *   master A (slots 0–5460)      ◀── replica A'
@@ -84,7 +84,8 @@ function redisCli(port: number, ...args: string[]): Promise<string> {
 }
 
 async function launchNode(port: number, busPort: number, dir: string, nodeTimeoutMs: number): Promise<ChildProcess> {
-  const args = ['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no'];
+  // No 5 s wait before a replica's first (diskless) sync: a replica is in sync soon after it attaches.
+  const args = ['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0'];
   args.push('--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(nodeTimeoutMs), '--dir', dir);
   const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
@@ -186,6 +187,8 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
     const slot = Number((await redisCli(port, 'CLUSTER', 'KEYSLOT', key)).trim());
     return portOfSlot(await redisCli(port, 'CLUSTER', 'NODES'), slot);
   };
+  /** True when the replica on `port` has its replication link up (its initial sync done). */
+  const inSync = async (port: number): Promise<boolean> => (await redisCli(port, 'INFO', 'replication')).includes('master_link_status:up');
   const replicaOf = async (masterPort: number): Promise<number> => {
     const replica = (await roles()).find((node) => node.role === 'replica' && node.masterPort === masterPort);
     if (replica === undefined) throw new Error(`Redis Cluster: master ${masterPort} has no replica`);
@@ -209,6 +212,11 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
     await until('cluster_state:ok on every node', formTimeoutMs, allOk);
     // Every replica attached (the failover helpers need them).
     await until('every replica to attach', formTimeoutMs, async () => (await roles()).filter((node) => node.role === 'replica').length === masters * replicas);
+    // … and to hold the data: a replica promoted before its first sync would lose every write.
+    await until('every replica in sync', formTimeoutMs, async () => {
+      for (const node of await roles()) if (node.role === 'replica' && !(await inSync(node.port))) return false;
+      return true;
+    });
     const nodes = ports.map((port) => ({ port, url: `redis://127.0.0.1:${port}` }));
     return {
       nodes,
@@ -218,9 +226,12 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
       failover: async (target) => {
         const demoted = 'key' in target ? await masterOf(target.key) : target.masterPort;
         const promoted = await replicaOf(demoted);
+        await until(`replica ${promoted} in sync`, formTimeoutMs, () => inSync(promoted));
         await redisCli(promoted, 'CLUSTER', 'FAILOVER');
         await until(`every node to see replica ${promoted} take over from ${demoted}`, formTimeoutMs, () => everyNodeSees(promoted, demoted));
         await until('cluster_state:ok after the failover', formTimeoutMs, allOk);
+        // The demoted master now replicates the promoted one: ready to be promoted back.
+        await until(`node ${demoted} in sync as a replica`, formTimeoutMs, () => inSync(demoted));
         return { promoted, demoted };
       },
       killMaster: async (key) => {
