@@ -71,7 +71,6 @@ async function storedProgress(prefix: string): Promise<number[][]> {
           const data = entry.message['m'] ?? '';
           if (data.includes('"notifications/progress"')) values.push((JSON.parse(data) as { params: { progress: number } }).params.progress);
         }
-        if (process.env['DEBUG_STREAMS'] !== undefined) console.log('STREAM', master.address, key, values.length, values[0], values.at(-1));
         if (values.length > 0) streams.push(values);
       }
     }
