@@ -130,7 +130,6 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     // Still relayed to a, the owner: a's sharded subscriptions followed the promotions (no adoption).
     expect(firstText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
     expect(router.log.at(-1)).toBe('POST b');
-    expect(a.stderr.join('')).not.toContain('Redis is unreachable');
   });
 
   it('fails calls for a killed master\'s slots with a typed error until its replica is promoted, then serves them again', async () => {
