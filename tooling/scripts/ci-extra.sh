@@ -6,7 +6,7 @@
 #     @statemcp/oauth-proxy in front of a local upstream IdP, signed in headlessly;
 #   - the suite's server scenarios (--suite active) through apps/cluster-example: three instances over
 #     one Redis behind a round-robin proxy, gated by the same baseline; then again with the shared
-#     state on a Redis Cluster of three masters with a replica each (about 40 s);
+#     state on a Redis Cluster of three masters with a replica each (15 to 40 s here);
 #   - the suite's server scenarios (--suite active) through @statemcp/http-transport/lambda's streaming
 #     handler, every request turned into a Function URL event by a local emulator, and the Lambda
 #     cold-start script;
