@@ -9,7 +9,8 @@
 #   - the suite's server scenarios (--suite active) through apps/cluster-example: three instances over
 #     one Redis behind a round-robin proxy, gated by the same baseline; then the tasks extension's
 #     tasks-* scenarios (only in --suite all) through the same kind of cluster, whose tasks run on
-#     the instances' job queue (about 2 minutes);
+#     the instances' job queue (about 2 minutes); then --suite active again with the shared state on
+#     a Redis Cluster of three masters with a replica each (15 to 40 s);
 #   - the suite's server scenarios (--suite active) through @statemcp/http-transport/lambda's streaming
 #     handler, every request turned into a Function URL event by a local emulator, and the Lambda
 #     cold-start script;
@@ -49,6 +50,8 @@ $PNPM --filter @statemcp/cluster-example conformance
 
 echo "== the tasks extension's conformance scenarios through the cluster (tasks on the instances' job queue)"
 $PNPM --filter @statemcp/cluster-example conformance $(for s in lifecycle capability-negotiation wire-fields request-state-removal mrtr-input request-headers dispatch-and-envelope status-notifications required-task-error mrtr-composition; do printf -- '--scenario tasks-%s ' "$s"; done)
+echo "== conformance through a 3-instance cluster over a Redis Cluster (3 masters, 1 replica each)"
+$PNPM --filter @statemcp/cluster-example conformance:redis-cluster
 
 echo "== conformance (--suite active) through the AWS Lambda streaming handler behind a local Function URL"
 $PNPM run conformance:lambda

@@ -2,7 +2,9 @@
  * A local MCP cluster: N everything-server instances (child processes, `--http --redis`) on free
  * 127.0.0.1 ports sharing one Redis, behind the round-robin proxy. Without a Redis URL a
  * private `redis-server` is started on a free port (`@statemcp/testing`) and stopped with the
- * cluster.
+ * cluster. With `redisCluster` the shared state lives on a Redis Cluster instead (the instances
+ * get `--redis-cluster`): the given nodes, or a private cluster of three masters with a replica
+ * each, formed from `redis-server` processes on free ports (`startRedisCluster`).
  *
  * ```
  *                         ┌─▶ instance-1 ─┐
@@ -18,7 +20,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { startRedisServer } from '@statemcp/testing';
+import { startRedisCluster, startRedisServer } from '@statemcp/testing';
 import { startRoundRobinProxy, type RoundRobinProxy, type RoundRobinProxyOptions } from './round-robin-proxy.js';
 
 const require = createRequire(import.meta.url);
@@ -31,6 +33,11 @@ export interface ClusterOptions {
   readonly instances?: number;
   /** The shared Redis; default: a private `redis-server` on a free port. */
   readonly redisUrl?: string;
+  /**
+   * Keep the shared state on a Redis Cluster: `true` starts a private one (3 masters, 1 replica
+   * each), a list names the nodes of an existing one. Excludes `redisUrl`.
+   */
+  readonly redisCluster?: true | readonly string[];
   /** Port of the proxy (default 0: a free port). */
   readonly port?: number;
   /** Where the instances' log lines go, prefixed with their id (default: this process's stderr). */
@@ -52,7 +59,10 @@ export interface Cluster {
   /** The endpoint clients use: the proxy's `/mcp`. */
   readonly url: URL;
   readonly instances: readonly ClusterInstance[];
+  /** The shared Redis (on a Redis Cluster, its first node). */
   readonly redisUrl: string;
+  /** The nodes of the Redis Cluster, when the state lives on one. */
+  readonly redisCluster: readonly string[] | undefined;
   /** The Redis key prefix of this cluster (unique per run, so runs never share state). */
   readonly keyPrefix: string;
   /** Stops the proxy, the instances and the private Redis. Idempotent. */
@@ -69,8 +79,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Starts one instance and resolves with its URL once it listens. */
-function startInstance(id: string, redisUrl: string, keyPrefix: string, stateKey: string, log: (line: string) => void): { child: ChildProcess; ready: Promise<URL> } {
-  const child = spawn(process.execPath, [SERVER_BIN, '--http', '--port', '0', '--redis', redisUrl, '--instance-id', id, '--redis-prefix', keyPrefix], {
+function startInstance(id: string, redis: { url: string } | { cluster: readonly string[] }, keyPrefix: string, stateKey: string, log: (line: string) => void): { child: ChildProcess; ready: Promise<URL> } {
+  const where = 'url' in redis ? ['--redis', redis.url] : ['--redis-cluster', redis.cluster.join(',')];
+  const child = spawn(process.execPath, [SERVER_BIN, '--http', '--port', '0', ...where, '--instance-id', id, '--redis-prefix', keyPrefix], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, STATEMCP_REQUEST_STATE_KEY: stateKey },
   });
@@ -101,8 +112,11 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const count = options.instances ?? 3;
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`instances must be a positive integer, got ${count}`);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const privateRedis = options.redisUrl === undefined ? await startRedisServer() : undefined;
-  const redisUrl = options.redisUrl ?? (privateRedis as { url: string }).url;
+  if (options.redisCluster !== undefined && options.redisUrl !== undefined) throw new RangeError('give either redisUrl or redisCluster');
+  const privateRedis = options.redisUrl !== undefined || options.redisCluster !== undefined ? undefined : await startRedisServer();
+  const privateCluster = options.redisCluster === true ? await startRedisCluster() : undefined;
+  const redisCluster = privateCluster?.urls ?? (options.redisCluster === true ? undefined : options.redisCluster);
+  const redisUrl = options.redisUrl ?? privateRedis?.url ?? redisCluster?.[0] ?? '';
   const keyPrefix = `cluster-example:${randomUUID()}:`;
   // The instances seal Multi Round-Trip requestState with one key, so any of them opens it.
   const stateKey = randomBytes(32).toString('hex');
@@ -119,13 +133,14 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       await Promise.all(children.map(stopChild));
       process.off('exit', killAll);
       await privateRedis?.stop();
+      await privateCluster?.stop();
     })();
     return stopping;
   };
   try {
     const started = Array.from({ length: count }, (_, i) => {
       const id = `instance-${i + 1}`;
-      const instance = startInstance(id, redisUrl, keyPrefix, stateKey, log);
+      const instance = startInstance(id, redisCluster === undefined ? { url: redisUrl } : { cluster: redisCluster }, keyPrefix, stateKey, log);
       children.push(instance.child);
       return { id, child: instance.child, ready: instance.ready };
     });
@@ -135,7 +150,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       ...(options.port === undefined ? {} : { port: options.port }),
       ...(options.onForward === undefined ? {} : { onForward: options.onForward }),
     });
-    return { url: new URL('/mcp', proxy.url), instances, redisUrl, keyPrefix, stop };
+    return { url: new URL('/mcp', proxy.url), instances, redisUrl, redisCluster, keyPrefix, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -6,11 +6,13 @@
  * cluster must fail nothing the single server does not.
  *
  *   pnpm --filter @statemcp/cluster-example conformance
- *   node apps/cluster-example/bin/conformance.mjs [--verbose] [--suite S] [--spec-version V] [--scenario NAME]...
+ *   pnpm --filter @statemcp/cluster-example conformance:redis-cluster
+ *   node apps/cluster-example/bin/conformance.mjs [--verbose] [--redis-cluster] [--suite S] [--spec-version V] [--scenario NAME]...
  *
  * (`--suite` and `--spec-version` go to the suite's CLI; each `--scenario` runs that one scenario
  * instead of a suite, one after the other against the same cluster — e.g. the tasks extension's
- * `tasks-*` scenarios, which only `--suite all` includes.)
+ * `tasks-*` scenarios, which only `--suite all` includes; `--redis-cluster` keeps the shared
+ * state on a private Redis Cluster of three masters with a replica each instead of one Redis.)
  *
  * Exit status: the suite's. The CLI's log and checks.json files land in
  * .conformance-results/cluster-<timestamp>/ at the repository root.
@@ -26,15 +28,23 @@ import { startCluster } from './cluster.js';
 const CONFORMANCE_PACKAGE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const { values: cli } = parseArgs({
-  options: { verbose: { type: 'boolean', default: false }, suite: { type: 'string', default: 'active' }, 'spec-version': { type: 'string' }, scenario: { type: 'string', multiple: true } },
+  options: {
+    verbose: { type: 'boolean', default: false },
+    'redis-cluster': { type: 'boolean', default: false },
+    suite: { type: 'string', default: 'active' },
+    'spec-version': { type: 'string' },
+    scenario: { type: 'string', multiple: true },
+  },
 });
 const verbose = cli.verbose;
 
 const out = join(root, '.conformance-results', `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}`);
 mkdirSync(out, { recursive: true });
 const logs: string[] = [];
-const cluster = await startCluster({ instances: 3, log: (line) => logs.push(line) });
-process.stdout.write(`conformance: 3 instances behind ${cluster.url.href}\n`);
+const onRedisCluster = cli['redis-cluster'];
+const cluster = await startCluster({ instances: 3, log: (line) => logs.push(line), ...(onRedisCluster ? { redisCluster: true as const } : {}) });
+const over = onRedisCluster ? `a Redis Cluster of 3 masters (${cluster.redisCluster?.length ?? 0} nodes)` : 'one Redis';
+process.stdout.write(`conformance: 3 instances over ${over} behind ${cluster.url.href}\n`);
 
 /** Runs the suite's CLI once against the cluster (`selection`: a suite or one scenario) and resolves with its exit status. */
 function runConformance(selection: readonly string[]): Promise<number> {
@@ -75,5 +85,5 @@ for (const selection of selections) {
 }
 await cluster.stop();
 writeFileSync(join(out, 'instances.log'), logs.join('\n'));
-process.stdout.write(`conformance: ${code === 0 ? 'passed' : `failed (status ${code})`} through the 3-instance cluster; reports in ${out}\n`);
+process.stdout.write(`conformance: ${code === 0 ? 'passed' : `failed (status ${code})`} through the 3-instance cluster over ${over}; reports in ${out}\n`);
 process.exit(code);

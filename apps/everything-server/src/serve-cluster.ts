@@ -1,5 +1,6 @@
 /**
- * `--redis`: the everything server as one instance of a cluster. Every shared store comes from
+ * `--redis` (or `--redis-cluster`, the nodes of a Redis Cluster): the everything server as one
+ * instance of a cluster. Every shared store comes from
  * `@statemcp/redis-store` (loaded only here, with a dynamic import, so a server started without
  * `--redis` never loads the Redis client): session records and the message bus for the
  * cross-instance relay, the instances' liveness (a dead instance's sessions are adopted), the
@@ -21,8 +22,10 @@ export const STATE_KEY_ENV = 'STATEMCP_REQUEST_STATE_KEY';
 
 /** How one instance joins the cluster (the `--redis` flags). */
 export interface ClusterMode {
-  /** `redis://…` of the shared Redis. */
+  /** `redis://…` of the shared Redis (with `redisCluster`, its first node). */
   readonly redisUrl: string;
+  /** The nodes of a Redis Cluster (`--redis-cluster URL,…`) the shared state lives on, instead of one Redis. */
+  readonly redisCluster?: readonly string[];
   /** This instance's id, unique in the cluster (the `owner` of the sessions it runs). */
   readonly instanceId: string;
   /** Prefix of every Redis key and channel; the instances of one cluster share it. */
@@ -54,13 +57,16 @@ const DRAIN_DEADLINE_MS = 2_000;
 export async function connectCluster(mode: ClusterMode): Promise<ClusterWiring> {
   const [{ connectRedisStores }, { TaskQueue, TaskWorker }] = await Promise.all([import('@statemcp/redis-store'), import('@statemcp/task-queue')]);
   const stores = await connectRedisStores({
-    url: mode.redisUrl,
+    ...(mode.redisCluster === undefined ? { url: mode.redisUrl } : { cluster: mode.redisCluster }),
     keyPrefix: mode.keyPrefix,
     connectTimeoutMs: 3000,
     onError: (error) => process.stderr.write(`everything-server: redis: ${error.message}\n`),
   });
-  // The queue's keys live under the cluster's prefix too (a BullMQ prefix takes no trailing colon).
-  const queueConnection = { connection: mode.redisUrl, prefix: mode.keyPrefix.replace(/:+$/, '') || 'statemcp' };
+  // The queue's keys live under the cluster's prefix too (a BullMQ prefix takes no trailing colon);
+  // on a Redis Cluster the prefix is a hash tag, so every key of the queue shares one slot.
+  const queuePrefix = mode.keyPrefix.replace(/:+$/, '') || 'statemcp';
+  const queueConnection =
+    mode.redisCluster === undefined ? { connection: mode.redisUrl, prefix: queuePrefix } : { connection: { cluster: mode.redisCluster }, prefix: `{${queuePrefix.replace(/[{}]/g, '')}}` };
   const queue = new TaskQueue(queueConnection);
   let worker: InstanceType<typeof TaskWorker> | undefined;
   return {

@@ -47,6 +47,14 @@ describe('parseArgs', () => {
     expect(fromEnv.kind === 'http' ? fromEnv.cluster?.instanceId : undefined).toMatch(/-\d+$/);
   });
 
+  it('reads --redis-cluster: the nodes of a Redis Cluster instead of one Redis, never both', () => {
+    const env = { STATEMCP_REQUEST_STATE_KEY: 'k'.repeat(32) };
+    expect(parseArgs(['--http', '--redis-cluster', 'redis://127.0.0.1:7001,redis://127.0.0.1:7002', '--instance-id', 'a'], env)).toMatchObject({
+      cluster: { redisUrl: 'redis://127.0.0.1:7001', redisCluster: ['redis://127.0.0.1:7001', 'redis://127.0.0.1:7002'], instanceId: 'a' },
+    });
+    expect(() => parseArgs(['--http', '--redis', 'redis://x', '--redis-cluster', 'redis://y'], env)).toThrow(/one of --redis and --redis-cluster/);
+  });
+
   it('rejects --redis without --http, without a long enough key, and cluster flags without --redis', () => {
     const env = { STATEMCP_REQUEST_STATE_KEY: 'k'.repeat(32) };
     expect(() => parseArgs(['--stdio', '--redis', 'redis://x'], env)).toThrow(/--redis needs --http/);

@@ -15,7 +15,9 @@
  *   … --http --redis URL [--instance-id ID] [--redis-prefix P] [--state-key KEY]
  *                                                      one instance of a cluster over Redis
  *                                                      (serve-cluster.ts), tasks on its job
- *                                                      queue; the requestState key
+ *                                                      queue; --redis-cluster URL[,URL…]
+ *                                                      instead of --redis: over the Redis
+ *                                                      Cluster with those nodes; the requestState key
  *                                                      comes from --state-key or the
  *                                                      STATEMCP_REQUEST_STATE_KEY variable
  *
@@ -52,7 +54,7 @@ export type Mode =
 const USAGE =
   'usage: everything-server --stdio | --http [--port N] [--host 127.0.0.1] [--allowed-host NAME]... [--lambda]\n' +
   '         [--auth ISSUER [--auth-jwks URL] [--auth-scope S]... [--auth-dpop] [--auth-dpop-nonce] [--auth-resource URL]]\n' +
-  `         [--redis URL [--instance-id ID] [--redis-prefix P] [--state-key KEY (or ${STATE_KEY_ENV})]]`;
+  `         [--redis URL | --redis-cluster URL[,URL...] [--instance-id ID] [--redis-prefix P] [--state-key KEY (or ${STATE_KEY_ENV})]]`;
 
 /** Parses the command line (`env` supplies the shared requestState key); throws with the usage on anything unexpected. */
 export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Mode {
@@ -63,7 +65,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   let issuer: string | undefined;
   const auth = { jwksUri: undefined as string | undefined, scopes: [] as string[], dpop: false, dpopNonce: false, resource: undefined as string | undefined };
   let authFlags = false;
-  const cluster = { redisUrl: undefined as string | undefined, instanceId: undefined as string | undefined, keyPrefix: undefined as string | undefined, stateKey: env[STATE_KEY_ENV] };
+  const cluster = { redisUrl: undefined as string | undefined, redisCluster: undefined as string[] | undefined, instanceId: undefined as string | undefined, keyPrefix: undefined as string | undefined, stateKey: env[STATE_KEY_ENV] };
   let clusterFlags = false;
   let lambda = false;
   for (let i = 0; i < argv.length; i += 1) {
@@ -101,8 +103,11 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
     } else if (arg === '--auth-resource') {
       auth.resource = value();
       authFlags = true;
-    } else if (arg === '--redis') {
-      cluster.redisUrl = value();
+    } else if (arg === '--redis' || arg === '--redis-cluster') {
+      if (cluster.redisUrl !== undefined) throw new Error(`give one of --redis and --redis-cluster\n${USAGE}`);
+      const given = value();
+      if (arg === '--redis-cluster') cluster.redisCluster = given.split(',').filter((node) => node !== '');
+      cluster.redisUrl = cluster.redisCluster?.[0] ?? given;
     } else if (arg === '--instance-id' || arg === '--redis-prefix' || arg === '--state-key') {
       const given = value();
       if (arg === '--instance-id') cluster.instanceId = given;
@@ -131,6 +136,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
     ...base,
     cluster: {
       redisUrl: cluster.redisUrl,
+      ...(cluster.redisCluster === undefined ? {} : { redisCluster: cluster.redisCluster }),
       instanceId: cluster.instanceId ?? `${hostname()}-${process.pid}`,
       keyPrefix: cluster.keyPrefix ?? 'statemcp:',
       stateKey: cluster.stateKey,

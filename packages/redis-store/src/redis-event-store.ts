@@ -1,5 +1,5 @@
 /**
- * Resumability events in Redis Streams: one stream per SSE stream (`<prefix>events:<stream>`),
+ * Resumability events in Redis Streams: one stream per SSE stream (`<prefix>events:{<stream>}`),
  * capped at `maxEventsPerStream` entries (`XADD … MAXLEN`) and expiring `streamTtlMs` after its
  * last write, so storage is bounded per stream and abandoned streams vanish by themselves.
  *
@@ -7,9 +7,12 @@
  * monotonic per stream): any instance can tell the stream of a `Last-Event-ID` and replay what
  * another instance wrote. Appending is O(1); a replay is O(events replayed).
  *
- * In a cluster, the requests a POST stream carries are kept beside it (`<prefix>requests:<stream>`,
+ * In a cluster, the requests a POST stream carries are kept beside it (`<prefix>requests:{<stream>}`,
  * same time to live), so the instance adopting a dead owner's session can end the ones it never
- * answered.
+ * answered. Both keys carry the stream id as hash tag: on a Redis Cluster they share a slot, so
+ * the transactions that touch both (append, the unanswered-requests read, removal) stay on one
+ * master. The transport's stream ids begin with their session's id, so a session's streams are
+ * spread over the cluster by stream.
  */
 import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
 import type { EventStore, ReplayResult, StoredEvent, StreamRequests } from '@statemcp/http-transport/server';
@@ -66,11 +69,11 @@ export class RedisEventStore implements EventStore {
   }
 
   #key(streamId: string): string {
-    return this.#redis.key(`events:${streamId}`);
+    return this.#redis.key('events', streamId);
   }
 
   #requestsKey(streamId: string): string {
-    return this.#redis.key(`requests:${streamId}`);
+    return this.#redis.key('requests', streamId);
   }
 
   async append(streamId: string, message: JsonRpcMessage | undefined): Promise<string> {
@@ -101,7 +104,7 @@ export class RedisEventStore implements EventStore {
     const [own, first, last] = await this.#redis.run(STORE, async (client) => {
       const replies = await client.multi().xRange(key, parsed.entry, parsed.entry).xRange(key, '-', '+', { COUNT: 1 }).xRevRange(key, '+', '-', { COUNT: 1 }).exec();
       return replies as unknown as [{ id: string }[], { id: string }[], { id: string }[]];
-    });
+    }, { idempotent: true });
     const firstId = first[0]?.id;
     const lastId = last[0]?.id;
     if (firstId === undefined || lastId === undefined) return undefined;
@@ -116,7 +119,7 @@ export class RedisEventStore implements EventStore {
     let cursor = truncated ? '-' : `(${parsed.entry}`;
     for (;;) {
       const start = cursor;
-      const page = (await this.#redis.run(STORE, (client) => client.xRange(key, start, '+', { COUNT: PAGE }))) ?? [];
+      const page = (await this.#redis.run(STORE, (client) => client.xRange(key, start, '+', { COUNT: PAGE }), { idempotent: true })) ?? [];
       for (const entry of page) {
         const data = entry.message[FIELD];
         if (typeof data === 'string' && data !== '') await send({ id: `${parsed.streamId}:${entry.id}`, message: JSON.parse(data) as JsonRpcMessage });
@@ -129,19 +132,19 @@ export class RedisEventStore implements EventStore {
   }
 
   async removeStream(streamId: string): Promise<void> {
-    await this.#redis.run(STORE, (client) => client.del([this.#key(streamId), this.#requestsKey(streamId)]));
+    await this.#redis.run(STORE, (client) => client.del([this.#key(streamId), this.#requestsKey(streamId)]), { idempotent: true });
   }
 
   async trackRequests(streamId: string, requests: StreamRequests): Promise<void> {
     const value = JSON.stringify({ requestIds: requests.requestIds, instanceId: requests.instanceId });
-    await this.#redis.run(STORE, (client) => client.set(this.#requestsKey(streamId), value, { PX: Math.ceil(this.streamTtlMs) }));
+    await this.#redis.run(STORE, (client) => client.set(this.#requestsKey(streamId), value, { PX: Math.ceil(this.streamTtlMs) }), { idempotent: true });
   }
 
   async unansweredRequests(streamId: string): Promise<StreamRequests | undefined> {
     const [tracked, entries] = await this.#redis.run(STORE, async (client) => {
       const replies = await client.multi().get(this.#requestsKey(streamId)).xRange(this.#key(streamId), '-', '+').exec();
       return replies as unknown as [string | null, { message: Record<string, string> }[]];
-    });
+    }, { idempotent: true });
     if (tracked === null) return undefined;
     const requests = JSON.parse(tracked) as { requestIds: RequestId[]; instanceId: string };
     const pending = new Set<RequestId>(requests.requestIds);

@@ -1,5 +1,5 @@
 /**
- * Instance liveness in Redis: one key per instance (`<prefix>instance:<id>`) whose time to live
+ * Instance liveness in Redis: one key per instance (`<prefix>instance:{<id>}`) whose time to live
  * Redis keeps. A beat is one `SET … PX … GET` (it also tells whether the previous record was
  * still there); an instance that stops beating — killed, hung, cut off — disappears for every
  * other instance when its key expires.
@@ -18,7 +18,7 @@ export class RedisLivenessStore implements LivenessStore {
   }
 
   #key(instanceId: string): string {
-    return this.#redis.key(`instance:${instanceId}`);
+    return this.#redis.key('instance', instanceId);
   }
 
   async beat(instanceId: string, ttlMs: number): Promise<boolean> {
@@ -29,11 +29,11 @@ export class RedisLivenessStore implements LivenessStore {
 
   async isAlive(instanceId: string): Promise<boolean> {
     const key = this.#key(instanceId);
-    return Number(await this.#redis.run(STORE, (client) => client.exists(key))) === 1;
+    return Number(await this.#redis.run(STORE, (client) => client.exists(key), { idempotent: true })) === 1;
   }
 
   async forget(instanceId: string): Promise<void> {
     const key = this.#key(instanceId);
-    await this.#redis.run(STORE, (client) => client.del(key));
+    await this.#redis.run(STORE, (client) => client.del(key), { idempotent: true });
   }
 }

@@ -1,18 +1,19 @@
 /**
- * Cross-instance routing over Redis pub/sub: `publish` is one `PUBLISH` on the command
- * connection, `subscribe` one `SUBSCRIBE` on the shared subscriber connection (several local
- * handlers of a channel share it). Channels are keyed by session and stream (`busChannel`), so a
- * message reaches only the instance holding that session's or stream's HTTP exchange: O(1)
- * per message, no broadcast to every instance. Delivery is at most once, as the contract says;
- * events that must survive a missed delivery are in the {@link RedisEventStore} first.
+ * Cross-instance routing over Redis pub/sub: `publish` is one `PUBLISH` and `subscribe` one
+ * `SUBSCRIBE` on the shared subscriber connection (several local handlers of a channel share
+ * it); on a Redis Cluster they are the sharded `SPUBLISH` / `SSUBSCRIBE`, so a message travels
+ * only inside the shard that serves its channel's slot instead of over every node. Channels are
+ * keyed by session and stream (`busChannel`), so a message reaches only the instance holding
+ * that session's or stream's HTTP exchange: O(1) per message, no broadcast to every instance.
+ * Delivery is at most once, as the contract says; events that must survive a missed delivery
+ * are in the {@link RedisEventStore} first.
  */
 import type { BusHandler, MessageBus } from '@statemcp/http-transport/server';
-import { SharedStoreUnavailableError } from '@statemcp/http-transport/server';
 import type { RedisConnection } from './redis-connection.js';
 
 const STORE = 'bus';
 
-/** The {@link MessageBus} over Redis pub/sub. */
+/** The {@link MessageBus} over Redis pub/sub (sharded pub/sub on a cluster). */
 export class RedisMessageBus implements MessageBus {
   readonly #redis: RedisConnection;
   readonly #handlers = new Map<string, Set<BusHandler>>();
@@ -21,9 +22,8 @@ export class RedisMessageBus implements MessageBus {
     this.#redis = redis;
   }
 
-  async publish(channel: string, payload: string): Promise<number> {
-    const reached = await this.#redis.run(STORE, (client) => client.publish(this.#redis.key(channel), payload));
-    return Number(reached);
+  async publish(channel: string, payload: string): Promise<number | undefined> {
+    return this.#redis.publish(STORE, channel, payload);
   }
 
   async subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {
@@ -34,7 +34,9 @@ export class RedisMessageBus implements MessageBus {
       handlers = created;
       this.#handlers.set(channel, created);
       try {
-        await this.#subscribeRemote(channel, created);
+        await this.#redis.subscribe(STORE, channel, (message) => {
+          for (const each of [...created]) each(message);
+        });
       } catch (error) {
         this.#handlers.delete(channel);
         throw error;
@@ -49,20 +51,7 @@ export class RedisMessageBus implements MessageBus {
       current?.delete(entry);
       if (current === undefined || current.size > 0) return;
       this.#handlers.delete(channel);
-      const subscriber = this.#redis.subscriber;
-      if (subscriber.isReady) await subscriber.unsubscribe(this.#redis.key(channel)).catch(() => undefined);
+      await this.#redis.unsubscribe(channel);
     };
-  }
-
-  async #subscribeRemote(channel: string, handlers: Set<BusHandler>): Promise<void> {
-    const subscriber = this.#redis.subscriber;
-    if (!subscriber.isReady) throw new SharedStoreUnavailableError(STORE, 'Redis is unreachable (reconnecting)');
-    try {
-      await subscriber.subscribe(this.#redis.key(channel), (message: string) => {
-        for (const handler of [...handlers]) handler(message);
-      });
-    } catch (error) {
-      throw new SharedStoreUnavailableError(STORE, `Redis is unreachable: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
   }
 }

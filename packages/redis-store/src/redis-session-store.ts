@@ -1,10 +1,11 @@
 /**
- * Session records in Redis hashes (`<prefix>session:<id>`), one per session, whose time to
+ * Session records in Redis hashes (`<prefix>session:{<id>}`, the session id as hash tag, so a
+ * cluster shards sessions by id), one per session, whose time to
  * live Redis keeps: `put` and `touch` set it (`PEXPIRE`), so an expired session disappears for
  * every instance at the same moment and nothing has to sweep. `expiresAt` is not stored: it is
  * read back from the key's remaining time to live. Every operation is O(1); `claim` is one Lua
- * script (compare the owner, then set it), so of several instances adopting a dead owner's
- * session exactly one wins.
+ * script on that one key (compare the owner, then set it), so of several instances adopting a dead
+ * owner's session exactly one wins; on a cluster it runs on the master of the session's slot.
  */
 import type { JsonObject } from '@statemcp/protocol';
 import type { SessionRecord, SessionStore } from '@statemcp/http-transport/server';
@@ -32,7 +33,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #key(sessionId: string): string {
-    return this.#redis.key(`session:${sessionId}`);
+    return this.#redis.key('session', sessionId);
   }
 
   async put(record: SessionRecord, ttlMs: number): Promise<void> {
@@ -42,7 +43,7 @@ export class RedisSessionStore implements SessionStore {
     if (record.principal !== undefined) fields['principal'] = record.principal;
     if (record.clientCapabilities !== undefined) fields['clientCapabilities'] = JSON.stringify(record.clientCapabilities);
     if (record.clientInfo !== undefined) fields['clientInfo'] = JSON.stringify(record.clientInfo);
-    await this.#redis.run(STORE, (client) => client.multi().del(key).hSet(key, fields).pExpire(key, Math.max(1, Math.ceil(ttlMs))).exec());
+    await this.#redis.run(STORE, (client) => client.multi().del(key).hSet(key, fields).pExpire(key, Math.max(1, Math.ceil(ttlMs))).exec(), { idempotent: true });
   }
 
   async get(sessionId: string): Promise<SessionRecord | undefined> {
@@ -50,7 +51,7 @@ export class RedisSessionStore implements SessionStore {
     const [fields, ttl] = await this.#redis.run(STORE, async (client) => {
       const replies = await client.multi().hGetAll(key).pTTL(key).exec();
       return [replies[0] as unknown as Record<string, string>, Number(replies[1])] as const;
-    });
+    }, { idempotent: true });
     const owner = fields['owner'];
     if (owner === undefined || ttl <= 0) return undefined;
     const capabilities = fields['clientCapabilities'];
@@ -68,7 +69,7 @@ export class RedisSessionStore implements SessionStore {
 
   async touch(sessionId: string, ttlMs: number): Promise<boolean> {
     const key = this.#key(sessionId);
-    const applied = await this.#redis.run(STORE, (client) => client.pExpire(key, Math.max(1, Math.ceil(ttlMs))));
+    const applied = await this.#redis.run(STORE, (client) => client.pExpire(key, Math.max(1, Math.ceil(ttlMs))), { idempotent: true });
     return Number(applied) === 1;
   }
 

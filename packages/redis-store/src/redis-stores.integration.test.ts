@@ -1,28 +1,44 @@
+/**
+ * The stores against a real Redis, twice: one `redis-server`, and a Redis Cluster of three
+ * masters with a replica each (`startRedisCluster`), where every transaction and script must keep
+ * to one slot (Redis refuses it with CROSSSLOT otherwise) and the bus runs on sharded pub/sub.
+ */
 import type { JsonRpcMessage } from '@statemcp/protocol';
 import { SharedStoreUnavailableError, busChannel, type StoredEvent } from '@statemcp/http-transport/server';
 import type { StoredTask } from '@statemcp/server';
+import { startRedisCluster } from '@statemcp/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RedisConnectionOptions } from './redis-connection.js';
 import { connectRedisStores, type RedisStores } from './redis-stores.js';
 import { testRedisUrl, uniquePrefix } from './test-redis-server.js';
 
-let redis: { url: string; stop: () => Promise<void> };
-const open: RedisStores[] = [];
+/** Where the stores connect, and how to stop it. */
+interface Target {
+  readonly options: Pick<RedisConnectionOptions, 'url' | 'cluster'>;
+  stop(): Promise<void>;
+}
 
-beforeAll(async () => {
-  redis = await testRedisUrl();
-});
+const topologies: { name: string; start: () => Promise<Target> }[] = [
+  {
+    name: 'one Redis',
+    start: async () => {
+      const redis = await testRedisUrl();
+      return { options: { url: redis.url }, stop: redis.stop };
+    },
+  },
+  {
+    name: 'a Redis Cluster (3 masters, 1 replica each)',
+    start: async () => {
+      const cluster = await startRedisCluster();
+      return { options: { cluster: cluster.urls }, stop: cluster.stop };
+    },
+  },
+];
+
+const open: RedisStores[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((stores) => stores.close()));
 });
-afterAll(async () => {
-  await redis.stop();
-});
-
-async function stores(keyPrefix: string, extra: { maxEventsPerStream?: number } = {}): Promise<RedisStores> {
-  const created = await connectRedisStores({ url: redis.url, keyPrefix, ...extra });
-  open.push(created);
-  return created;
-}
 
 const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
 
@@ -34,210 +50,265 @@ async function collect(store: RedisStores['events'], lastEventId: string): Promi
   return { events, result };
 }
 
-describe('RedisSessionStore', () => {
-  it('shares a record between instances, refreshes its TTL on touch and deletes it for all', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    const b = await stores(prefix);
-    await a.sessions.put(
-      { sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: { sampling: {} }, principal: 'alice', owner: 'a', expiresAt: 0 },
-      60_000,
-    );
-    const seen = await b.sessions.get('s1');
-    expect(seen).toMatchObject({ sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: { sampling: {} }, principal: 'alice', owner: 'a' });
-    expect(seen?.expiresAt).toBeGreaterThan(Date.now() + 50_000);
-    expect(await b.sessions.touch('s1', 120_000)).toBe(true);
-    expect((await a.sessions.get('s1'))?.expiresAt).toBeGreaterThan(Date.now() + 110_000);
-    expect(await b.sessions.delete('s1')).toBe(true);
-    expect(await a.sessions.get('s1')).toBeUndefined();
-    expect(await a.sessions.touch('s1', 1000)).toBe(false);
-    expect(await a.sessions.delete('s1')).toBe(false);
+describe.each(topologies)('on $name', ({ start }) => {
+  let target: Target;
+  beforeAll(async () => {
+    target = await start();
+  });
+  afterAll(async () => {
+    await target.stop();
   });
 
-  it('lets Redis expire a record for every instance', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    await a.sessions.put({ sessionId: 's2', protocolVersion: undefined, clientCapabilities: undefined, principal: undefined, owner: 'a', expiresAt: 0 }, 1);
-    // Redis expires keys on access once their time has passed; 1 ms is over by the next round trip.
-    await a.connection.client.ping();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(await a.sessions.get('s2')).toBeUndefined();
-  });
-});
+  async function stores(keyPrefix: string, extra: { maxEventsPerStream?: number } = {}): Promise<RedisStores> {
+    const created = await connectRedisStores({ ...target.options, keyPrefix, ...extra });
+    open.push(created);
+    return created;
+  }
 
-describe('RedisSessionStore (failover)', () => {
-  it('lets exactly one of several instances claim a dead owner\'s session, keeping the rest of the record', async () => {
-    const prefix = uniquePrefix();
-    const [a, b, c] = await Promise.all([stores(prefix), stores(prefix), stores(prefix)]);
-    const record = { sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: { roots: {} }, principal: 'alice', clientInfo: { name: 'c', version: '1' }, owner: 'dead', expiresAt: 0 };
-    await a.sessions.put(record, 60_000);
-    const claims = await Promise.all([a, b, c].map((stores, index) => stores.sessions.claim('s1', 'dead', `adopter-${index}`, 60_000)));
-    const winners = claims.filter((claim) => claim !== undefined);
-    expect(winners).toHaveLength(1);
-    expect(winners[0]).toMatchObject({ protocolVersion: '2025-11-25', clientCapabilities: { roots: {} }, principal: 'alice', clientInfo: { name: 'c', version: '1' } });
-    expect((await b.sessions.get('s1'))?.owner).toBe(winners[0]?.owner);
-    expect(await a.sessions.claim('gone', 'dead', 'x', 60_000)).toBeUndefined();
-  });
-});
-
-describe('RedisLivenessStore', () => {
-  it('keeps an instance alive until its beat expires, and says whether the previous beat was still there', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    const b = await stores(prefix);
-    expect(await b.liveness.isAlive('a')).toBe(false);
-    expect(await a.liveness.beat('a', 150)).toBe(false);
-    expect(await a.liveness.beat('a', 150)).toBe(true);
-    expect(await b.liveness.isAlive('a')).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await b.liveness.isAlive('a')).toBe(false);
-    await a.liveness.beat('a', 60_000);
-    await a.liveness.forget('a');
-    expect(await b.liveness.isAlive('a')).toBe(false);
-  });
-});
-
-describe('RedisEventStore', () => {
-  it('replays on one instance what another appended, after the given id, without priming events', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    const b = await stores(prefix);
-    const priming = await a.events.append('k.1', undefined);
-    const first = await a.events.append('k.1', note(1));
-    await a.events.append('k.2', note(99));
-    const second = await a.events.append('k.1', note(2));
-    expect(b.events.streamIdOf(first)).toBe('k.1');
-    const all = await collect(b.events, priming);
-    expect(all.result).toEqual({ streamId: 'k.1', truncated: false });
-    expect(all.events).toEqual([
-      { id: first, message: note(1) },
-      { id: second, message: note(2) },
-    ]);
-    const rest = await collect(b.events, first);
-    expect(rest.events.map((event) => event.id)).toEqual([second]);
-  });
-
-  it('caps each stream with MAXLEN and reports the gap of an evicted cursor', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix, { maxEventsPerStream: 3 });
-    const ids: string[] = [];
-    for (let n = 0; n < 6; n++) ids.push(await a.events.append('k.1', note(n)));
-    expect(await a.connection.client.xLen(a.connection.key('events:k.1'))).toBe(3);
-    const replay = await collect(a.events, ids[0] ?? '');
-    expect(replay.result).toEqual({ streamId: 'k.1', truncated: true });
-    expect(replay.events.map((event) => event.id)).toEqual(ids.slice(3));
-  });
-
-  it('refuses forged, malformed and removed cursors', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    const id = await a.events.append('k.1', note(1));
-    expect(await a.events.replayAfter('k.1:99999999999999-0', () => undefined)).toBeUndefined();
-    expect(await a.events.replayAfter('nonsense', () => undefined)).toBeUndefined();
-    expect(a.events.streamIdOf('k.1:12')).toBeUndefined();
-    await a.events.removeStream('k.1');
-    expect(await a.events.replayAfter(id, () => undefined)).toBeUndefined();
-  });
-});
-
-describe('RedisEventStore (failover)', () => {
-  it('tracks the requests of a stream and lists those no stored response answers, for any instance', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    const b = await stores(prefix);
-    expect(await b.events.unansweredRequests('k.1')).toBeUndefined();
-    await a.events.trackRequests('k.1', { requestIds: [1, 'two'], instanceId: 'a' });
-    await a.events.append('k.1', note(1));
-    await a.events.append('k.1', { jsonrpc: '2.0', id: 1, result: {} });
-    expect(await b.events.unansweredRequests('k.1')).toEqual({ requestIds: ['two'], instanceId: 'a' });
-    await b.events.removeStream('k.1');
-    expect(await b.events.unansweredRequests('k.1')).toBeUndefined();
-  });
-});
-
-describe('RedisMessageBus', () => {
-  it('routes a message published on one instance to the subscriber of its channel on another', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    const b = await stores(prefix);
-    const received: string[] = [];
-    const arrived = new Promise<void>((resolve) => {
-      void b.bus
-        .subscribe(busChannel.stream('s1', 'k.1'), (payload) => {
-          received.push(payload);
-          if (received.length === 2) resolve();
-        })
-        .then(async () => {
-          expect(await a.bus.publish(busChannel.session('s1'), 'not for this stream')).toBe(0);
-          expect(await a.bus.publish(busChannel.stream('s1', 'k.1'), 'one')).toBe(1);
-          await a.bus.publish(busChannel.stream('s1', 'k.1'), 'two');
-        });
+  describe('RedisSessionStore', () => {
+    it('shares a record between instances, refreshes its TTL on touch and deletes it for all', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      await a.sessions.put(
+        { sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: { sampling: {} }, principal: 'alice', owner: 'a', expiresAt: 0 },
+        60_000,
+      );
+      const seen = await b.sessions.get('s1');
+      expect(seen).toMatchObject({ sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: { sampling: {} }, principal: 'alice', owner: 'a' });
+      expect(seen?.expiresAt).toBeGreaterThan(Date.now() + 50_000);
+      expect(await b.sessions.touch('s1', 120_000)).toBe(true);
+      expect((await a.sessions.get('s1'))?.expiresAt).toBeGreaterThan(Date.now() + 110_000);
+      expect(await b.sessions.delete('s1')).toBe(true);
+      expect(await a.sessions.get('s1')).toBeUndefined();
+      expect(await a.sessions.touch('s1', 1000)).toBe(false);
+      expect(await a.sessions.delete('s1')).toBe(false);
     });
-    await arrived;
-    expect(received).toEqual(['one', 'two']);
+
+    it('lets Redis expire a record for every instance', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      await a.sessions.put({ sessionId: 's2', protocolVersion: undefined, clientCapabilities: undefined, principal: undefined, owner: 'a', expiresAt: 0 }, 1);
+      // Redis expires keys on access once their time has passed; 1 ms is over by the next round trip.
+      await a.sessions.get('unrelated');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await a.sessions.get('s2')).toBeUndefined();
+    });
   });
 
-  it('unsubscribes a channel when its last local handler leaves', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    const first = await a.bus.subscribe('c', () => undefined);
-    const second = await a.bus.subscribe('c', () => undefined);
-    await first();
-    expect(await a.bus.publish('c', 'x')).toBe(1);
-    await second();
-    await second();
-    expect(await a.bus.publish('c', 'x')).toBe(0);
-  });
-});
-
-describe('RedisSubscriptionStore', () => {
-  it('shares who follows what and drops a subscriber everywhere at once', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    const b = await stores(prefix);
-    await a.subscriptions.add('file:///a', 's1');
-    await a.subscriptions.add('file:///b', 's1');
-    await b.subscriptions.add('file:///a', 's2');
-    expect((await b.subscriptions.subscribers('file:///a')).sort()).toEqual(['s1', 's2']);
-    expect(await b.subscriptions.remove('file:///a', 's2')).toBe(true);
-    expect(await b.subscriptions.remove('file:///a', 's2')).toBe(false);
-    expect(await b.subscriptions.removeAll('s1')).toBe(2);
-    expect(await a.subscriptions.subscribers('file:///a')).toEqual([]);
-    expect(await a.subscriptions.subscribers('file:///b')).toEqual([]);
-  });
-});
-
-describe('RedisTaskStore', () => {
-  const task = (taskId: string, expiresAt: number | null, status: 'working' | 'cancelled' = 'working'): StoredTask => ({
-    task: { taskId, status, createdAt: '2026-11-25T00:00:00Z', lastUpdatedAt: '2026-11-25T00:00:00Z', ttl: 60_000 } as unknown as StoredTask['task'],
-    owner: 'alice',
-    inputRequests: {},
-    inputKeysIssued: 0,
-    expiresAt,
+  describe('RedisSessionStore (failover)', () => {
+    it('lets exactly one of several instances claim a dead owner\'s session, keeping the rest of the record', async () => {
+      const prefix = uniquePrefix();
+      const [a, b, c] = await Promise.all([stores(prefix), stores(prefix), stores(prefix)]);
+      const record = { sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: { roots: {} }, principal: 'alice', clientInfo: { name: 'c', version: '1' }, owner: 'dead', expiresAt: 0 };
+      await a.sessions.put(record, 60_000);
+      const claims = await Promise.all([a, b, c].map((stores, index) => stores.sessions.claim('s1', 'dead', `adopter-${index}`, 60_000)));
+      const winners = claims.filter((claim) => claim !== undefined);
+      expect(winners).toHaveLength(1);
+      expect(winners[0]).toMatchObject({ protocolVersion: '2025-11-25', clientCapabilities: { roots: {} }, principal: 'alice', clientInfo: { name: 'c', version: '1' } });
+      expect((await b.sessions.get('s1'))?.owner).toBe(winners[0]?.owner);
+      expect(await a.sessions.claim('gone', 'dead', 'x', 60_000)).toBeUndefined();
+    });
   });
 
-  it('creates on one instance what another reads, updates and deletes; put never revives a deleted task', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    const b = await stores(prefix);
-    await a.tasks.create(task('t1', Date.now() + 60_000));
-    expect((await b.tasks.get('t1'))?.task.status).toBe('working');
-    await b.tasks.put(task('t1', Date.now() + 60_000, 'cancelled'));
-    expect((await a.tasks.get('t1'))?.task.status).toBe('cancelled');
-    const ttl = await a.connection.client.pTTL(a.connection.key('task:t1'));
-    expect(ttl).toBeGreaterThan(50_000);
-    await a.tasks.delete('t1');
-    await b.tasks.put(task('t1', Date.now() + 60_000, 'cancelled'));
-    expect(await a.tasks.get('t1')).toBeUndefined();
+  describe('RedisLivenessStore', () => {
+    it('keeps an instance alive until its beat expires, and says whether the previous beat was still there', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      expect(await b.liveness.isAlive('a')).toBe(false);
+      expect(await a.liveness.beat('a', 150)).toBe(false);
+      expect(await a.liveness.beat('a', 150)).toBe(true);
+      expect(await b.liveness.isAlive('a')).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await b.liveness.isAlive('a')).toBe(false);
+      await a.liveness.beat('a', 60_000);
+      await a.liveness.forget('a');
+      expect(await b.liveness.isAlive('a')).toBe(false);
+    });
   });
 
-  it('keeps a task without expiry and drops one whose expiry has passed', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    await a.tasks.create(task('forever', null));
-    expect(await a.connection.client.pTTL(a.connection.key('task:forever'))).toBe(-1);
-    await a.tasks.create(task('gone', Date.now() - 1));
-    expect(await a.tasks.get('gone')).toBeUndefined();
+  describe('RedisEventStore', () => {
+    it('replays on one instance what another appended, after the given id, without priming events', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      const priming = await a.events.append('k.1', undefined);
+      const first = await a.events.append('k.1', note(1));
+      await a.events.append('k.2', note(99));
+      const second = await a.events.append('k.1', note(2));
+      expect(b.events.streamIdOf(first)).toBe('k.1');
+      const all = await collect(b.events, priming);
+      expect(all.result).toEqual({ streamId: 'k.1', truncated: false });
+      expect(all.events).toEqual([
+        { id: first, message: note(1) },
+        { id: second, message: note(2) },
+      ]);
+      const rest = await collect(b.events, first);
+      expect(rest.events.map((event) => event.id)).toEqual([second]);
+    });
+
+    it('caps each stream with MAXLEN and reports the gap of an evicted cursor', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix, { maxEventsPerStream: 3 });
+      const ids: string[] = [];
+      for (let n = 0; n < 6; n++) ids.push(await a.events.append('k.1', note(n)));
+      expect(await a.connection.client.xLen(a.connection.key('events', 'k.1'))).toBe(3);
+      const replay = await collect(a.events, ids[0] ?? '');
+      expect(replay.result).toEqual({ streamId: 'k.1', truncated: true });
+      expect(replay.events.map((event) => event.id)).toEqual(ids.slice(3));
+    });
+
+    it('refuses forged, malformed and removed cursors', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const id = await a.events.append('k.1', note(1));
+      expect(await a.events.replayAfter('k.1:99999999999999-0', () => undefined)).toBeUndefined();
+      expect(await a.events.replayAfter('nonsense', () => undefined)).toBeUndefined();
+      expect(a.events.streamIdOf('k.1:12')).toBeUndefined();
+      await a.events.removeStream('k.1');
+      expect(await a.events.replayAfter(id, () => undefined)).toBeUndefined();
+    });
+  });
+
+  describe('RedisEventStore (failover)', () => {
+    it('tracks the requests of a stream and lists those no stored response answers, for any instance', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      expect(await b.events.unansweredRequests('k.1')).toBeUndefined();
+      await a.events.trackRequests('k.1', { requestIds: [1, 'two'], instanceId: 'a' });
+      await a.events.append('k.1', note(1));
+      await a.events.append('k.1', { jsonrpc: '2.0', id: 1, result: {} });
+      expect(await b.events.unansweredRequests('k.1')).toEqual({ requestIds: ['two'], instanceId: 'a' });
+      await b.events.removeStream('k.1');
+      expect(await b.events.unansweredRequests('k.1')).toBeUndefined();
+    });
+  });
+
+  describe('RedisMessageBus', () => {
+    it('routes a message published on one instance to the subscriber of its channel on another', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      const received: string[] = [];
+      const arrived = new Promise<void>((resolve) => {
+        void b.bus
+          .subscribe(busChannel.stream('s1', 'k.1'), (payload) => {
+            received.push(payload);
+            if (received.length === 2) resolve();
+          })
+          .then(async () => {
+            expect(await a.bus.publish(busChannel.session('s1'), 'not for this stream')).toBe(0);
+            expect(await a.bus.publish(busChannel.stream('s1', 'k.1'), 'one')).toBe(1);
+            await a.bus.publish(busChannel.stream('s1', 'k.1'), 'two');
+          });
+      });
+      await arrived;
+      expect(received).toEqual(['one', 'two']);
+    });
+
+    it('unsubscribes a channel when its last local handler leaves', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const first = await a.bus.subscribe('c', () => undefined);
+      const second = await a.bus.subscribe('c', () => undefined);
+      await first();
+      expect(await a.bus.publish('c', 'x')).toBe(1);
+      await second();
+      await second();
+      expect(await a.bus.publish('c', 'x')).toBe(0);
+    });
+  });
+
+  describe('RedisSubscriptionStore', () => {
+    it('shares who follows what and drops a subscriber everywhere at once', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      await a.subscriptions.add('file:///a', 's1');
+      await a.subscriptions.add('file:///b', 's1');
+      await b.subscriptions.add('file:///a', 's2');
+      expect((await b.subscriptions.subscribers('file:///a')).sort()).toEqual(['s1', 's2']);
+      expect(await b.subscriptions.remove('file:///a', 's2')).toBe(true);
+      expect(await b.subscriptions.remove('file:///a', 's2')).toBe(false);
+      expect(await b.subscriptions.removeAll('s1')).toBe(2);
+      expect(await a.subscriptions.subscribers('file:///a')).toEqual([]);
+      expect(await a.subscriptions.subscribers('file:///b')).toEqual([]);
+    });
+  });
+
+  describe('RedisTaskStore', () => {
+    const task = (taskId: string, expiresAt: number | null, status: 'working' | 'cancelled' = 'working'): StoredTask => ({
+      task: { taskId, status, createdAt: '2026-11-25T00:00:00Z', lastUpdatedAt: '2026-11-25T00:00:00Z', ttl: 60_000 } as unknown as StoredTask['task'],
+      owner: 'alice',
+      inputRequests: {},
+      inputKeysIssued: 0,
+      expiresAt,
+    });
+
+    it('creates on one instance what another reads, updates and deletes; put never revives a deleted task', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      await a.tasks.create(task('t1', Date.now() + 60_000));
+      expect((await b.tasks.get('t1'))?.task.status).toBe('working');
+      await b.tasks.put(task('t1', Date.now() + 60_000, 'cancelled'));
+      expect((await a.tasks.get('t1'))?.task.status).toBe('cancelled');
+      const ttl = await a.connection.client.pTTL(a.connection.key('task', 't1'));
+      expect(ttl).toBeGreaterThan(50_000);
+      await a.tasks.delete('t1');
+      await b.tasks.put(task('t1', Date.now() + 60_000, 'cancelled'));
+      expect(await a.tasks.get('t1')).toBeUndefined();
+    });
+
+    it('keeps a task without expiry and drops one whose expiry has passed', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      await a.tasks.create(task('forever', null));
+      expect(await a.connection.client.pTTL(a.connection.key('task', 'forever'))).toBe(-1);
+      await a.tasks.create(task('gone', Date.now() - 1));
+      expect(await a.tasks.get('gone')).toBeUndefined();
+    });
+  });
+
+  describe('RedisDpopReplayStore', () => {
+    it('records a proof id once for every instance, under the prefix, with a time to live', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      expect(await a.dpopReplay.record('proof-1', 60_000)).toEqual({ kind: 'recorded' });
+      expect(await b.dpopReplay.record('proof-1', 60_000)).toEqual({ kind: 'replayed' });
+      expect(await a.connection.client.exists(`${prefix}dpop:{proof-1}`)).toBe(1);
+      const ttl = await a.connection.client.pTTL(`${prefix}dpop:{proof-1}`);
+      expect(ttl).toBeGreaterThan(50_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      // Another prefix is another replay set.
+      const other = await stores(uniquePrefix());
+      expect(await other.dpopReplay.record('proof-1', 60_000)).toEqual({ kind: 'recorded' });
+    });
+
+    it('lets exactly one of two concurrent uses of a proof through', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      const outcomes = await Promise.all([a.dpopReplay.record('race', 60_000), b.dpopReplay.record('race', 60_000)]);
+      expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['recorded', 'replayed']);
+    });
+
+    it('forgets a proof id once Redis expires it', async () => {
+      const a = await stores(uniquePrefix());
+      expect(await a.dpopReplay.record('short', 1)).toEqual({ kind: 'recorded' });
+      // PX 1: poll until Redis has expired the key (event-driven on the key's state, bounded).
+      for (let i = 0; i < 100 && (await a.connection.client.exists(a.connection.key('dpop', 'short'))) === 1; i++);
+      expect(await a.dpopReplay.record('short', 60_000)).toEqual({ kind: 'recorded' });
+    });
+
+    it('rejects with SharedStoreUnavailableError once the connection is closed', async () => {
+      const a = await stores(uniquePrefix());
+      await a.close();
+      await expect(a.dpopReplay.record('x', 1000)).rejects.toBeInstanceOf(SharedStoreUnavailableError);
+    });
   });
 });
 
@@ -251,43 +322,10 @@ describe('connectRedisStores', () => {
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     await expect(connectRedisStores({ url: `redis://127.0.0.1:${port}`, connectTimeoutMs: 1000 })).rejects.toBeInstanceOf(SharedStoreUnavailableError);
   });
-});
 
-describe('RedisDpopReplayStore', () => {
-  it('records a proof id once for every instance, under the prefix, with a time to live', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    const b = await stores(prefix);
-    expect(await a.dpopReplay.record('proof-1', 60_000)).toEqual({ kind: 'recorded' });
-    expect(await b.dpopReplay.record('proof-1', 60_000)).toEqual({ kind: 'replayed' });
-    expect(await a.connection.client.exists(`${prefix}dpop:proof-1`)).toBe(1);
-    const ttl = await a.connection.client.pTTL(`${prefix}dpop:proof-1`);
-    expect(ttl).toBeGreaterThan(50_000);
-    expect(ttl).toBeLessThanOrEqual(60_000);
-    // Another prefix is another replay set.
-    const other = await stores(uniquePrefix());
-    expect(await other.dpopReplay.record('proof-1', 60_000)).toEqual({ kind: 'recorded' });
-  });
-
-  it('lets exactly one of two concurrent uses of a proof through', async () => {
-    const prefix = uniquePrefix();
-    const a = await stores(prefix);
-    const b = await stores(prefix);
-    const outcomes = await Promise.all([a.dpopReplay.record('race', 60_000), b.dpopReplay.record('race', 60_000)]);
-    expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['recorded', 'replayed']);
-  });
-
-  it('forgets a proof id once Redis expires it', async () => {
-    const a = await stores(uniquePrefix());
-    expect(await a.dpopReplay.record('short', 1)).toEqual({ kind: 'recorded' });
-    // PX 1: poll until Redis has expired the key (event-driven on the key's state, bounded).
-    for (let i = 0; i < 100 && (await a.connection.client.exists(a.connection.key('dpop:short'))) === 1; i++) await a.connection.client.ping();
-    expect(await a.dpopReplay.record('short', 60_000)).toEqual({ kind: 'recorded' });
-  });
-
-  it('rejects with SharedStoreUnavailableError once the connection is closed', async () => {
-    const a = await stores(uniquePrefix());
-    await a.close();
-    await expect(a.dpopReplay.record('x', 1000)).rejects.toBeInstanceOf(SharedStoreUnavailableError);
+  it('refuses contradictory options and a key prefix that would pin a cluster to one slot', async () => {
+    await expect(connectRedisStores({ url: 'redis://127.0.0.1:1', cluster: ['redis://127.0.0.1:2'] })).rejects.toBeInstanceOf(RangeError);
+    await expect(connectRedisStores({ cluster: [] })).rejects.toBeInstanceOf(RangeError);
+    await expect(connectRedisStores({ cluster: ['redis://127.0.0.1:2'], keyPrefix: '{app}:' })).rejects.toThrow(/hash tag/);
   });
 });

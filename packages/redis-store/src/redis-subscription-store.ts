@@ -1,7 +1,11 @@
 /**
- * Shared subscriptions in Redis sets: `<prefix>subs:<key>` holds the subscribers of a key and
- * `<prefix>subscriber:<id>` the keys of a subscriber, updated together in one `MULTI`, so a
- * session that ends drops all its subscriptions at once. Adding and removing are O(1);
+ * Shared subscriptions in Redis sets: `<prefix>subs:{<key>}` holds the subscribers of a key and
+ * `<prefix>subscriber:{<id>}` the keys of a subscriber (its index), so a session that ends drops
+ * all its subscriptions. The two sets of one change live in different slots on a Redis Cluster,
+ * so they are written one after the other, in an order that keeps the index a superset of the
+ * memberships: `add` indexes first, `remove` and `removeAll` unindex last. A write cut between
+ * the two steps leaves at most an index entry naming a set the subscriber is not in, which the
+ * next `removeAll` clears; never a membership the index has lost. Adding and removing are O(1);
  * `subscribers` is O(N) in the followers of the key (the fan-out of a change).
  */
 import type { SubscriptionStore } from '@statemcp/http-transport/server';
@@ -18,36 +22,40 @@ export class RedisSubscriptionStore implements SubscriptionStore {
   }
 
   #keyOf(key: string): string {
-    return this.#redis.key(`subs:${key}`);
+    return this.#redis.key('subs', key);
   }
 
   #subscriberOf(subscriber: string): string {
-    return this.#redis.key(`subscriber:${subscriber}`);
+    return this.#redis.key('subscriber', subscriber);
   }
 
   async add(key: string, subscriber: string): Promise<void> {
-    await this.#redis.run(STORE, (client) => client.multi().sAdd(this.#keyOf(key), subscriber).sAdd(this.#subscriberOf(subscriber), key).exec());
+    await this.#redis.run(STORE, async (client) => {
+      await client.sAdd(this.#subscriberOf(subscriber), key);
+      await client.sAdd(this.#keyOf(key), subscriber);
+    }, { idempotent: true });
   }
 
   async remove(key: string, subscriber: string): Promise<boolean> {
-    const replies = await this.#redis.run(STORE, (client) =>
-      client.multi().sRem(this.#keyOf(key), subscriber).sRem(this.#subscriberOf(subscriber), key).exec(),
-    );
-    return Number(replies[0]) === 1;
+    return this.#redis.run(STORE, async (client) => {
+      const removed = await client.sRem(this.#keyOf(key), subscriber);
+      await client.sRem(this.#subscriberOf(subscriber), key);
+      return Number(removed) === 1;
+    });
   }
 
   async subscribers(key: string): Promise<string[]> {
-    return this.#redis.run(STORE, (client) => client.sMembers(this.#keyOf(key)));
+    return this.#redis.run(STORE, (client) => client.sMembers(this.#keyOf(key)), { idempotent: true });
   }
 
   async removeAll(subscriber: string): Promise<number> {
     const own = this.#subscriberOf(subscriber);
     return this.#redis.run(STORE, async (client) => {
       const keys = await client.sMembers(own);
-      const multi = client.multi();
-      for (const key of keys) multi.sRem(this.#keyOf(key), subscriber);
-      multi.del(own);
-      await multi.exec();
+      if (keys.length === 0) return 0;
+      await Promise.all(keys.map((key) => client.sRem(this.#keyOf(key), subscriber)));
+      // Only what was read: a key indexed meanwhile (a concurrent add) stays, with its membership.
+      await client.sRem(own, keys);
       return keys.length;
     });
   }

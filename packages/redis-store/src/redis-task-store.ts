@@ -1,6 +1,6 @@
 /**
  * Task records of the tasks extension (`DurableTaskStore` of `@statemcp/server`) as JSON
- * strings (`<prefix>task:<id>`) that Redis expires at the record's `expiresAt` (`PXAT`), so a
+ * strings (`<prefix>task:{<id>}`, the task id as hash tag: a cluster shards tasks by id) that Redis expires at the record's `expiresAt` (`PXAT`), so a
  * task created on one instance is read, updated and cancelled on any other until its TTL ends.
  * `create` resolves after Redis acknowledged the write, so `get` finds the record from then on
  * (the durable-creation rule). Every operation is O(1) in the number of tasks.
@@ -19,7 +19,7 @@ export class RedisTaskStore implements DurableTaskStore {
   }
 
   #key(taskId: string): string {
-    return this.#redis.key(`task:${taskId}`);
+    return this.#redis.key('task', taskId);
   }
 
   async create(record: StoredTask): Promise<void> {
@@ -27,7 +27,7 @@ export class RedisTaskStore implements DurableTaskStore {
   }
 
   async get(taskId: string): Promise<StoredTask | undefined> {
-    const text = await this.#redis.run(STORE, (client) => client.get(this.#key(taskId)));
+    const text = await this.#redis.run(STORE, (client) => client.get(this.#key(taskId)), { idempotent: true });
     return text === null ? undefined : (JSON.parse(text) as StoredTask);
   }
 
@@ -37,7 +37,7 @@ export class RedisTaskStore implements DurableTaskStore {
   }
 
   async delete(taskId: string): Promise<void> {
-    await this.#redis.run(STORE, (client) => client.del(this.#key(taskId)));
+    await this.#redis.run(STORE, (client) => client.del(this.#key(taskId)), { idempotent: true });
   }
 
   async #write(record: StoredTask, onlyIfPresent: boolean): Promise<void> {
@@ -45,6 +45,6 @@ export class RedisTaskStore implements DurableTaskStore {
     const text = JSON.stringify(record);
     const expiry = record.expiresAt === null ? {} : { expiration: { type: 'PXAT' as const, value: Math.ceil(record.expiresAt) } };
     const condition = onlyIfPresent ? { condition: 'XX' as const } : {};
-    await this.#redis.run(STORE, (client) => client.set(key, text, { ...expiry, ...condition }));
+    await this.#redis.run(STORE, (client) => client.set(key, text, { ...expiry, ...condition }), { idempotent: true });
   }
 }

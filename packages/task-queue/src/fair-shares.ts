@@ -18,7 +18,7 @@
  * last write, so a task whose job vanished without a word only skews its principal's order
  * until then — never whether the task runs.
  */
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { checked } from './run-state.js';
 
 /** BullMQ's lowest priority (2^21). */
@@ -34,11 +34,11 @@ export function fairnessKey(job: { readonly fairnessKey?: string }): string {
 
 /** The sets of unfinished tasks per principal of one queue. */
 export class FairShares {
-  readonly #redis: Redis;
+  readonly #redis: Redis | Cluster;
   readonly #prefix: string;
   readonly #ttlMs: number;
 
-  constructor(redis: Redis, prefix: string, ttlMs: number) {
+  constructor(redis: Redis | Cluster, prefix: string, ttlMs: number) {
     this.#redis = redis;
     this.#prefix = prefix;
     this.#ttlMs = ttlMs;

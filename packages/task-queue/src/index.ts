@@ -6,4 +6,4 @@ export { TaskQueue } from './task-queue.js';
 export type { TaskQueueOptions } from './task-queue.js';
 export { TaskWorker } from './task-worker.js';
 export type { TaskWorkerOptions } from './task-worker.js';
-export type { TaskQueueConnectionOptions } from './connection.js';
+export type { TaskQueueClusterConnection, TaskQueueConnectionOptions } from './connection.js';

@@ -5,10 +5,14 @@
  * being spent (drains, input), and the cause the last attempt would fail with. Each write is one
  * atomic hash command, so the instance answering `tasks/update` and the worker never overwrite
  * each other's fields; the hash expires `ttlMs` after its last write and is deleted once the
- * task is finished.
+ * task is finished. On a Redis Cluster the hash sits in the queue's slot (its prefix's hash tag),
+ * and every transaction here touches that one key.
  */
 import type { JsonObject, JsonValue } from '@statemcp/protocol';
 import type { Redis } from 'ioredis';
+
+/** The commands the run state uses, as both ioredis' `Redis` and its `Cluster` have them. */
+export type RunStateRedis = Pick<Redis, 'hgetall' | 'multi' | 'del'>;
 
 /** The run state of one task as an attempt reads it. */
 export interface RunState {
@@ -22,11 +26,11 @@ const ANSWER = 'answer:';
 
 /** Reads and writes the run state of tasks. */
 export class RunStates {
-  readonly #redis: Redis;
+  readonly #redis: RunStateRedis;
   readonly #prefix: string;
   readonly #ttlMs: number;
 
-  constructor(redis: Redis, prefix: string, ttlMs: number) {
+  constructor(redis: RunStateRedis, prefix: string, ttlMs: number) {
     this.#redis = redis;
     this.#prefix = prefix;
     this.#ttlMs = ttlMs;

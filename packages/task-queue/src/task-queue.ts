@@ -11,7 +11,7 @@
 import type { JsonObject, TaskQueueDepth } from '@statemcp/protocol';
 import type { TaskExecutor, TaskJob } from '@statemcp/server';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { resolveConnection, type TaskQueueConnectionOptions } from './connection.js';
 import { FairShares, fairnessKey } from './fair-shares.js';
 import { DepthSampler, report } from './queue-events.js';
@@ -39,18 +39,21 @@ export class TaskQueue implements TaskExecutor {
   readonly fair: FairShares;
   /** @internal Samples the depth for the diagnostics channel. */
   readonly depth: DepthSampler;
-  readonly #redis: Redis;
+  /** The queue's connection and the run state's (BullMQ leaves a connection it was given open). */
+  readonly #connections: readonly (Redis | Cluster)[];
 
   constructor(options: TaskQueueOptions) {
-    const { redis, name, prefix } = resolveConnection(options);
-    this.queue = new Queue<TaskJob>(name, { connection: redis, prefix });
-    this.#redis = new Redis(redis);
+    const { open, name, prefix } = resolveConnection(options);
+    const queueConnection = open();
+    const runConnection = open();
+    this.#connections = [queueConnection, runConnection];
+    this.queue = new Queue<TaskJob>(name, { connection: queueConnection, prefix });
     const onError = options.onError ?? (() => undefined);
     this.queue.on('error', onError);
-    this.#redis.on('error', onError);
+    runConnection.on('error', onError);
     const ttlMs = options.runStateTtlMs ?? WEEK_MS;
-    this.runs = new RunStates(this.#redis, `${prefix}:${name}:`, ttlMs);
-    this.fair = new FairShares(this.#redis, `${prefix}:${name}:`, ttlMs);
+    this.runs = new RunStates(runConnection, `${prefix}:${name}:`, ttlMs);
+    this.fair = new FairShares(runConnection, `${prefix}:${name}:`, ttlMs);
     this.depth = new DepthSampler(name, () => this.counts(), options.depthSampleMs ?? 1_000);
   }
 
@@ -115,6 +118,6 @@ export class TaskQueue implements TaskExecutor {
   async close(): Promise<void> {
     this.depth.close();
     await this.queue.close();
-    this.#redis.disconnect();
+    for (const connection of this.#connections) connection.disconnect();
   }
 }

@@ -25,7 +25,7 @@
 import type { TaskAttemptResult } from '@statemcp/protocol';
 import type { TaskAttemptOutcome, TaskJobs, TaskJob } from '@statemcp/server';
 import { DelayedError, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { resolveConnection, type TaskQueueConnectionOptions } from './connection.js';
 import { report } from './queue-events.js';
 import { TaskQueue } from './task-queue.js';
@@ -89,11 +89,12 @@ export class TaskWorker {
   readonly #parkMs: number;
   readonly #abandonAfterMs: number;
   readonly #running = new Set<RunningAttempt>();
-  readonly #connection: Redis;
+  /** The worker's own connection (BullMQ leaves a connection it was given open; its blocking duplicate it closes). */
+  readonly #connection: Redis | Cluster;
   #closing: Promise<void> | undefined;
 
   constructor(options: TaskWorkerOptions) {
-    const { redis, name, prefix } = resolveConnection(options);
+    const { open, name, prefix } = resolveConnection(options);
     this.#jobs = options.server.taskJobs;
     this.#maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.#retryDelayMs = options.retryDelayMs ?? 1_000;
@@ -101,9 +102,8 @@ export class TaskWorker {
     this.#parkMs = options.parkMs ?? DAY_MS;
     this.#abandonAfterMs = options.abandonAfterMs ?? 1_000;
     const onError = options.onError ?? (() => undefined);
-    this.#queue = new TaskQueue({ connection: redis, name, prefix, onError, ...(options.runStateTtlMs === undefined ? {} : { runStateTtlMs: options.runStateTtlMs }) });
-    // BullMQ leaves a connection it was given open on close: this worker closes it itself.
-    this.#connection = new Redis(redis);
+    this.#queue = new TaskQueue({ connection: options.connection, name, prefix, onError, ...(options.runStateTtlMs === undefined ? {} : { runStateTtlMs: options.runStateTtlMs }) });
+    this.#connection = open();
     this.#connection.on('error', onError);
     this.worker = new Worker<TaskJob>(name, (job, token) => this.#process(job, token), {
       connection: this.#connection,
@@ -150,9 +150,9 @@ export class TaskWorker {
 
   /** Stops taking jobs and waits for the running ones (without a deadline; see {@link drain}). */
   close(): Promise<void> {
-    this.#closing ??= this.worker.close().finally(() => {
+    this.#closing ??= this.worker.close().finally(async () => {
       this.#connection.disconnect();
-      return this.#queue.close();
+      await this.#queue.close();
     });
     return this.#closing;
   }

@@ -6,7 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 
 /** A running Redis for tests. */
 export interface TestRedis {
@@ -18,16 +18,6 @@ export interface TestRedis {
   restart(): Promise<void>;
   /** Stops it for good. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function launch(port: number): Promise<ChildProcess> {
