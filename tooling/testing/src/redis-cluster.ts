@@ -17,12 +17,13 @@
  * then takes over), so no acknowledged write is lost; {@link TestRedisCluster.killMaster} is the
  * abrupt kind (SIGKILL, the replica is promoted after `cluster-node-timeout`).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
+import { launchRedisServer } from './redis-server.js';
 
 /** One node of a {@link TestRedisCluster}. */
 export interface TestClusterNode {
@@ -87,23 +88,7 @@ async function launchNode(port: number, busPort: number, dir: string, nodeTimeou
   // No 5 s wait before a replica's first (diskless) sync: a replica is in sync soon after it attaches.
   const args = ['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0'];
   args.push('--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(nodeTimeoutMs), '--dir', dir);
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${String(code)}): ${output}`)));
-  });
-  child.stderr?.resume();
-  return child;
+  return launchRedisServer(args);
 }
 
 async function killChild(child: ChildProcess): Promise<void> {

@@ -21,9 +21,12 @@ export interface TestRedis {
 }
 
 async function launch(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return launchRedisServer(['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes']);
+}
+
+/** Starts Debian's `redis-server` with `args` and resolves once it accepts connections (rejects if it exits first). */
+export async function launchRedisServer(args: readonly string[]): Promise<ChildProcess> {
+  const child = spawn('redis-server', [...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer): void => {
@@ -38,6 +41,7 @@ async function launch(port: number): Promise<ChildProcess> {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`redis-server exited (${String(code)}): ${output}`)));
   });
+  child.stderr?.resume();
   return child;
 }
 
