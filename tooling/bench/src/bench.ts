@@ -15,7 +15,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COUNTS, scaleCounts, type Mode } from './config.js';
-import { environment, fullMarkdown, targets } from './report.js';
+import { environment, fullMarkdown } from './report.js';
+import { targets } from './targets.js';
 import { runWorkload, type WorkloadResult } from './runner.js';
 import { CHILD_WORKLOADS, SLOW_WORKLOADS, workloads } from './workloads.js';
 

@@ -12,12 +12,14 @@ import * as statemcpClients from './clients/statemcp.js';
 import { waitForExit, type BenchClient } from './clients/types.js';
 import type { Counts } from './config.js';
 import { closedLoop, type Comparison, type Metric, type Sample, type Workload } from './runner.js';
-import { ECHO_TEXT, ECHO_TOOL, MIB, bigResponseLine, fullGc, type ServerStats } from './spec.js';
+import { ECHO_TEXT, ECHO_TOOL, MIB, bigResponseLine } from './spec.js';
 import { inspectorWorkloads } from './inspector-workload.js';
 import { sessionsWorkload } from './sessions-workload.js';
 import { CLUSTER_WORKLOAD_IDS, clusterWorkloads } from './cluster-workload.js';
 import { TASKS_WORKLOAD_IDS, tasksWorkloads } from './tasks-workload.js';
 import { latencyPercentiles } from './stats.js';
+import { TIMEOUTS_DETAIL, TIMEOUTS_METRICS, timeoutsRound } from './timeouts-workload.js';
+import { ERA_WORKLOAD_IDS, eraWorkloads } from './era-workload.js';
 
 const m = (key: string, label: string, digits: number, higherIsBetter: boolean): Metric => ({ key, label, digits, higherIsBetter });
 const CALLS = m('callsPerSec', 'calls/s', 0, true);
@@ -63,17 +65,6 @@ function loadSample(result: { opsPerSec: number; latencies: number[]; cpuUsPerOp
 
 async function warm(client: BenchClient, n: number): Promise<void> {
   for (let i = 0; i < n; i++) await client.echo(ECHO_TEXT);
-}
-
-/** The server's stats once `aborted` sleep handlers in all were aborted (polled; at most 5 s). */
-async function untilAborted(client: BenchClient, aborted: number): Promise<ServerStats> {
-  const deadline = performance.now() + 5_000;
-  let stats = await client.stats();
-  while (stats.aborted < aborted && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    stats = await client.stats();
-  }
-  return stats;
 }
 
 export function workloads(c: Counts): Workload[] {
@@ -290,51 +281,14 @@ export function workloads(c: Counts): Workload[] {
   const timeouts: Workload = {
     id: 'timeouts.stdio',
     title: `${c.timeouts} concurrent requests timing out at 50 ms (stdio child)`,
-    detail: 'after two full-size warm-up rounds; all must reject and send one notifications/cancelled each; heap retained = after − before, each after a full GC',
+    detail: TIMEOUTS_DETAIL,
     stacks: MCP_STACKS,
-    metrics: [
-      m('serverKB', 'server heap retained KB', 1, false),
-      m('clientKB', 'client heap retained KB', 1, false),
-      m('rejected', 'rejected', 0, true),
-      m('cancels', 'cancels sent', 0, true),
-      m('aborted', 'handlers aborted', 0, true),
-      m('settleMs', 'ms until all rejected', 1, false),
-    ],
+    metrics: TIMEOUTS_METRICS,
     ratioMetrics: ['serverKB', 'settleMs'],
     run: async (stack) => {
       const { client } = await adapter(stack).stdio(stdioFixture(stack), []);
       try {
-        await warm(client, 50);
-        // Two full-size warm-up rounds, so the code V8 compiles for these paths is in the
-        // baseline: after one round, a heap snapshot diff of the statemcp server across the next
-        // round is all code (293 code objects, 129 KB: the optimizing tiers) and no data; after
-        // two, the retained heap falls to ≈25 KB on the same stack.
-        for (let round = 0; round < 2; round++) {
-          await Promise.all(Array.from({ length: c.timeouts }, () => client.sleepUntilTimeout(50)));
-        }
-        // The baseline waits for every warm-up handler to be aborted: on a loaded machine some
-        // cancellations arrive after a fixed pause, and their handlers' contexts (and the
-        // measured round's still in flight, counted against the warm-up's late aborts) moved
-        // the retained heap by hundreds of KB either way.
-        const before = await untilAborted(client, 2 * c.timeouts);
-        const cancelsBefore = client.cancelsSent();
-        fullGc();
-        const clientBefore = process.memoryUsage().heapUsed;
-        const t0 = performance.now();
-        const outcomes = await Promise.all(Array.from({ length: c.timeouts }, () => client.sleepUntilTimeout(50)));
-        const settleMs = performance.now() - t0;
-        // Let the cancellations reach the server before measuring.
-        const after = await untilAborted(client, before.aborted + c.timeouts);
-        fullGc();
-        const clientAfter = process.memoryUsage().heapUsed;
-        return {
-          serverKB: (after.heapUsed - before.heapUsed) / 1024,
-          clientKB: (clientAfter - clientBefore) / 1024,
-          rejected: outcomes.filter(Boolean).length,
-          cancels: client.cancelsSent() - cancelsBefore,
-          aborted: after.aborted - before.aborted,
-          settleMs,
-        };
+        return await timeoutsRound(client, c.timeouts);
       } finally {
         await client.close();
       }
@@ -475,6 +429,7 @@ export function workloads(c: Counts): Workload[] {
     modernHttp,
     sessionsWorkload(c, limit),
     timeouts,
+    ...eraWorkloads(c),
     ...inspectorWorkloads(c),
     ...clusterWorkloads(c),
     ...tasksWorkloads(c),
@@ -482,7 +437,7 @@ export function workloads(c: Counts): Workload[] {
 }
 
 /** Workloads whose repetitions use `slowReps`. */
-export const SLOW_WORKLOADS: ReadonlySet<string> = new Set(['http.sessions', 'timeouts.stdio', 'stdio.lifecycle', 'call.http.16x8']);
+export const SLOW_WORKLOADS: ReadonlySet<string> = new Set(['http.sessions', 'timeouts.stdio', 'era.timeouts', 'stdio.lifecycle', 'call.http.16x8']);
 
 /** Workloads that spawn a child per run (repetitions: `childReps`). */
-export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.otel', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq', ...CLUSTER_WORKLOAD_IDS, ...TASKS_WORKLOAD_IDS]);
+export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.otel', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq', ...ERA_WORKLOAD_IDS.filter((id) => id !== 'era.memory'), ...CLUSTER_WORKLOAD_IDS, ...TASKS_WORKLOAD_IDS]);

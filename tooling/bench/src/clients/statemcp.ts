@@ -4,7 +4,7 @@ import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { InMemoryTransport, type Transport } from '@statemcp/protocol';
 import { McpTelemetry } from '@statemcp/opentelemetry';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
-import { createStatemcpServer } from '../servers/statemcp.js';
+import { createStatemcpServer, type BenchServerOptions } from '../servers/statemcp.js';
 import { BIG_TOOL, ECHO_TOOL, SLEEP_TOOL, STATS_TOOL } from '../spec.js';
 import { childNodeArgs, countCancels, expectText, parseStats, textLength, type BenchClient, type InMemoryPair, type ServerOptions, type StdioConnection } from './types.js';
 
@@ -24,27 +24,37 @@ function wrap(client: Client, cancels: () => number): BenchClient {
   };
 }
 
-async function connect(transport: Transport, era?: 'modern', setup?: (client: Client) => void): Promise<BenchClient> {
+/**
+ * The era a bench client speaks: the handshake (`legacy`, pinned on the rows that compare stacks),
+ * 2026-07-28 (`modern`), or the client's default (`auto`: 2026-07-28 against a statemcp server).
+ */
+export type BenchEra = 'legacy' | 'modern' | 'auto';
+
+async function connect(transport: Transport, era: BenchEra = 'legacy', setup?: (client: Client) => void): Promise<BenchClient> {
   const cancels = countCancels(transport);
   // Every other option at its default; the era pinned so a row compares one protocol across stacks (the
   // default 'auto' would take the 2026-07-28 era against our own servers, the handshake against the official ones).
-  const client = new Client(INFO, { era: era ?? 'legacy' });
+  const client = new Client(INFO, era === 'auto' ? {} : { era });
   setup?.(client);
   await client.connect(transport);
   return wrap(client, cancels);
 }
 
-/** One server for every in-memory connection (a statemcp McpServer serves many). */
-const shared = new Map<boolean, ReturnType<typeof createStatemcpServer>>();
+/** One server per option set for every in-memory connection (a statemcp McpServer serves many). */
+const shared = new Map<string, ReturnType<typeof createStatemcpServer>>();
+
+function sharedServer(options: BenchServerOptions): ReturnType<typeof createStatemcpServer> {
+  const key = `${options.manyTools === true} ${options.asyncEcho === true}`;
+  let entry = shared.get(key);
+  if (entry === undefined) {
+    entry = createStatemcpServer(options);
+    shared.set(key, entry);
+  }
+  return entry;
+}
 
 export async function inMemory(options: ServerOptions, timing?: { ms: number }): Promise<InMemoryPair> {
-  const many = options.manyTools === true;
-  let entry = shared.get(many);
-  if (entry === undefined) {
-    entry = createStatemcpServer({ manyTools: many });
-    shared.set(many, entry);
-  }
-  const { server } = entry;
+  const { server } = sharedServer({ manyTools: options.manyTools === true });
   const [clientSide, serverSide] = InMemoryTransport.createPair();
   const started = performance.now();
   const connection = await server.connect(serverSide);
@@ -59,8 +69,11 @@ export async function inMemory(options: ServerOptions, timing?: { ms: number }):
   };
 }
 
-/** `traced`: the client runs `@statemcp/opentelemetry` (no SDK registered), as the `--otel` fixture does. */
-export async function stdio(fixture: string, args: readonly string[], traced = false): Promise<StdioConnection> {
+/**
+ * `traced`: the client runs `@statemcp/opentelemetry` (no SDK registered), as the `--otel` fixture
+ * does; `era`: the client's era (pinned to the handshake unless said).
+ */
+export async function stdio(fixture: string, args: readonly string[], traced = false, era: BenchEra = 'legacy'): Promise<StdioConnection> {
   let pid = -1;
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -70,13 +83,13 @@ export async function stdio(fixture: string, args: readonly string[], traced = f
       if (event.type === 'spawned') pid = event.pid;
     },
   });
-  const client = await connect(transport, undefined, traced ? (c) => c.use(new McpTelemetry({ side: 'client' }).middleware) : undefined);
+  const client = await connect(transport, era, traced ? (c) => c.use(new McpTelemetry({ side: 'client' }).middleware) : undefined);
   return { client, pid };
 }
 
-/** The transport's default `fetch`: `nodeHttpFetch` (node:http with keep-alive) on Node. */
-export function http(url: string): Promise<BenchClient> {
-  return connect(new StreamableHttpClientTransport(url));
+/** The transport's default `fetch`: `nodeHttpFetch` (node:http with keep-alive) on Node; the client on `era`. */
+export function http(url: string, era: BenchEra = 'legacy'): Promise<BenchClient> {
+  return connect(new StreamableHttpClientTransport(url), era);
 }
 
 /** The same client on the global `fetch` (undici), the client stack of the official SDKs. */
@@ -85,16 +98,15 @@ export function httpGlobalFetch(url: string): Promise<BenchClient> {
 }
 
 /** 2026-07-28 in-process: discovery instead of the handshake, the per-request `_meta` validated on every call. */
-export async function inMemoryModern(options: ServerOptions): Promise<InMemoryPair> {
-  const many = options.manyTools === true;
-  let entry = shared.get(many);
-  if (entry === undefined) {
-    entry = createStatemcpServer({ manyTools: many });
-    shared.set(many, entry);
-  }
+export function inMemoryModern(options: ServerOptions): Promise<InMemoryPair> {
+  return inMemoryAt('modern', { manyTools: options.manyTools === true });
+}
+
+/** In memory, the client on `era`, against the shared server built with `options`. */
+export async function inMemoryAt(era: BenchEra, options: BenchServerOptions): Promise<InMemoryPair> {
   const [clientSide, serverSide] = InMemoryTransport.createPair();
-  const connection = await entry.server.connect(serverSide);
-  const client = await connect(clientSide, 'modern');
+  const connection = await sharedServer(options).server.connect(serverSide);
+  const client = await connect(clientSide, era);
   return {
     client,
     close: async () => {

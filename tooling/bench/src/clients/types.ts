@@ -16,6 +16,10 @@ export const STACK_LABELS: Readonly<Record<string, string>> = {
   'raw-fetch': 'raw JSON-RPC floor, global fetch',
   inspected: 'statemcp with a live inspector page',
   stalled: 'statemcp with a stalled inspector page',
+  legacy: 'statemcp, handshake era',
+  'legacy-async': 'statemcp, handshake era, async handler',
+  default: 'statemcp, default era',
+  'default-async': 'statemcp, default era, async handler',
 };
 
 export interface BenchClient {

@@ -6,14 +6,19 @@ import { BIG_TOOL, ECHO_TOOL, MANY_TOOLS, SLEEP_TOOL, STATS_TOOL, bigText, extra
 export interface BenchServerOptions {
   /** Register the 100 extra tools of the `tools/list` workload. */
   readonly manyTools?: boolean;
+  /** An `async` echo handler, as most users write one (the default: a synchronous handler). */
+  readonly asyncEcho?: boolean;
 }
 
 export function createStatemcpServer(options: BenchServerOptions = {}): { server: McpServer; counters: ServerCounters } {
   const counters: ServerCounters = { started: 0, aborted: 0 };
   const server = new McpServer({ name: 'bench-statemcp', version: '1.0.0' });
-  server.registerTool(ECHO_TOOL, { description: 'Echoes its text', inputSchema: echoShape() }, ({ text }) => ({
-    content: [{ type: 'text', text }],
-  }));
+  const echoConfig = { description: 'Echoes its text', inputSchema: echoShape() };
+  if (options.asyncEcho === true) {
+    server.registerTool(ECHO_TOOL, echoConfig, async ({ text }) => ({ content: [{ type: 'text', text }] }));
+  } else {
+    server.registerTool(ECHO_TOOL, echoConfig, ({ text }) => ({ content: [{ type: 'text', text }] }));
+  }
   server.registerTool(BIG_TOOL, { description: 'Returns a text of N bytes', inputSchema: bigShape() }, ({ bytes }) => ({
     content: [{ type: 'text', text: bigText(bytes) }],
   }));
