@@ -40,10 +40,11 @@ describe('pnpm bench', () => {
       timeout: 460_000,
       maxBuffer: 16 * 1024 * 1024,
     });
+    expect(stdout).toContain('### At a glance');
     expect(stdout).toContain('### Targets');
     const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as Report;
     const ids = report.results.map((r) => r.id);
-    for (const id of ['handshake.memory', 'call.memory.seq', 'call.memory.c64', 'list.memory', 'call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'stdio.lifecycle', 'call.http.seq', 'call.http.16x8', 'call.memory.modern', 'call.http.modern', 'http.sessions', 'timeouts.stdio', 'floor.json', 'inspector.stdio.1k', 'inspector.stdio.seq', 'inspector.memory.seq']) {
+    for (const id of ['handshake.memory', 'call.memory.seq', 'call.memory.c64', 'list.memory', 'call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'stdio.lifecycle', 'call.http.seq', 'call.http.16x8', 'call.memory.modern', 'call.http.modern', 'http.sessions', 'timeouts.stdio', 'floor.json', 'inspector.stdio.1k', 'inspector.stdio.seq', 'inspector.memory.seq', 'era.memory', 'era.stdio', 'era.http', 'era.timeouts']) {
       expect(ids).toContain(id);
     }
     for (const result of report.results) {
@@ -54,10 +55,12 @@ describe('pnpm bench', () => {
         }
       }
     }
-    const timeouts = report.results.find((r) => r.id === 'timeouts.stdio');
-    for (const stack of timeouts?.stacks ?? []) {
-      const values = timeouts?.values[stack];
-      expect(values?.rejected, stack).toEqual(values?.cancels);
+    // Every timed-out call sent its notifications/cancelled, in both eras.
+    for (const timeouts of report.results.filter((r) => r.id === 'timeouts.stdio' || r.id === 'era.timeouts')) {
+      for (const stack of timeouts.stacks) {
+        const values = timeouts.values[stack];
+        expect(values?.rejected, `${timeouts.id} ${stack}`).toEqual(values?.cancels);
+      }
     }
     // HTTP rows: statemcp and the raw floor on both client stacks, ratios paired per stack.
     const http = report.results.find((r) => r.id === 'call.http.seq');
