@@ -5,7 +5,7 @@
  *
  * Later revisions import these building blocks and extend them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { deferred } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import { LEGACY_ERA_FEATURES } from './blocks/era-features.js';

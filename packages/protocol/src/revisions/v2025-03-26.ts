@@ -3,7 +3,7 @@
  * only revision that has it), audio content, tool annotations, the `completions` server
  * capability, and an optional progress `message`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { deferred } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V1 from './v2024-11-05.js';

@@ -4,7 +4,7 @@
  * structured tool output (`outputSchema` / `structuredContent`), completion `context`,
  * and form elicitation (`elicitation/create`). JSON-RPC batching is removed again.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { deferred, deferredShape } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V2 from './v2025-03-26.js';

@@ -5,7 +5,7 @@
  * `$schema`, richer elicitation enums and defaults, and experimental tasks.
  * An error response may omit `id` when the request's id could not be read.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { deferred, deferredShape } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V3 from './v2025-06-18.js';

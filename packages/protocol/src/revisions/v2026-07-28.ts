@@ -13,7 +13,7 @@
  * `elicitationId`, core tasks (now the `io.modelcontextprotocol/tasks` extension), and the
  * -32002 / -32042 codes. Roots, sampling and logging remain but are deprecated (MCP 2026-07-28 deprecated).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { deferred, deferredShape } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import { MODERN_ERA_FEATURES } from './blocks/era-features.js';

@@ -3,7 +3,7 @@
  * and results, pagination, logging levels and roles. Every object schema is loose: unknown
  * keys are kept so newer peers can add fields without breaking older ones.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { deferred } from './deferred.js';
 import type { Direction, NotificationSpec, RequestSpec } from '../types.js';
 

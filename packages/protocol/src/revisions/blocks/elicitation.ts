@@ -4,7 +4,7 @@
  * single-select enum (with optional `enumNames`); 2025-11-25 adds `default` values,
  * titled single-select enums (`oneOf`) and multi-select enums (`type: "array"`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { deferred, deferredShape } from './deferred.js';
 
 /* ---------- 2025-06-18 ---------- */

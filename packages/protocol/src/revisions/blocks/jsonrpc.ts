@@ -6,7 +6,7 @@
  * receiver's job, not the schema's. A result cannot be checked here: its shape depends on
  * the request it answers.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { deferred } from './deferred.js';
 import type { NotificationSpec, RequestSpec } from '../types.js';
 import { RequestId } from './base.js';

@@ -4,7 +4,7 @@
  * Round-Trip Requests (`InputRequiredResult`) and `subscriptions/listen` filters. Shapes
  * that embed capabilities or implementations are built from the revision's own schemas.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { deferred, deferredShape } from './deferred.js';
 import { LoggingLevel, Meta, ProgressToken, RequestId } from './base.js';
 

@@ -3,7 +3,7 @@
  * (`tools/call`, `sampling/createMessage`, `elicitation/create`), polled with `tasks/get`,
  * fetched with `tasks/result`, listed with `tasks/list` and cancelled with `tasks/cancel`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { deferred, deferredShape } from './deferred.js';
 import { NotificationParams, PaginatedResult, RequestParams, Result } from './base.js';
 
