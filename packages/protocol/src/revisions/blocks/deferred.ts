@@ -9,9 +9,9 @@
  * `instanceof`) reaches the proxy, which builds the schema, copies its own properties onto
  * the object and gives the object the schema's prototype. From then on the object is an
  * ordinary zod schema — no proxy left on the path of a parse, so a realized schema validates
- * as fast as one built at import. zod's methods (`safeParse`, `check`) are bound to the built
- * instance, so those of the stand-in are the schema's own. Before its first read the
- * stand-in has no own keys (nothing in the SDK enumerates a schema's keys).
+ * as fast as one built at import. zod's methods (`safeParse`, `check`) sit on that prototype and
+ * read `this._zod`, which the stand-in now owns, so they act on the schema. Before its first
+ * read the stand-in has no own keys (nothing in the SDK enumerates a schema's keys).
  */
 export function deferred<T extends object>(build: () => T): T {
   let built: T | undefined;
