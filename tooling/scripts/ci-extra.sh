@@ -29,12 +29,17 @@
 #     directory with npm;
 #   - runtimes-check: no Node built-in at module load in any web entry point, and a Streamable HTTP
 #     server on `handleFetch` with a statemcp client round trip under Bun, Deno and workerd
-#     (miniflare, no nodejs_compat) — all from the npm registry.
+#     (miniflare, no nodejs_compat) — all from the npm registry;
+#   - bundle-size: the browser client over Streamable HTTP, minified and gzipped, against the budget in
+#     tooling/scripts/bundle-size-budget.json (growth past it fails), beside the official v2 and v1 clients.
 # Needs only Node 20 and the npm registry (the suite's Node 22 comes from `npx -p node@22`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 PNPM="npx -y pnpm@10.34.8"
+
+echo "== bundle-size (the browser client over Streamable HTTP, minified + gzip, against its budget)"
+node tooling/scripts/bundle-size.mjs --check --top 8
 
 echo "== conformance"
 $PNPM run conformance

@@ -18,7 +18,7 @@
  * then; every other schema is converted and checked at registration.
  */
 import { defaultJsonSchemaValidator, type CustomSchema, type CustomSchemaResult, type JsonSchemaValidator } from '@statemcp/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonSchemaObject } from './wire-types.js';
 import { thenMaybe, type MaybePromise } from './sync-or-async.js';
 

@@ -23,6 +23,7 @@
  * {@link createNodeHttpFetch} to pool differently (a proxy agent, TLS options, a cap).
  */
 import { guardRedirects, isRedirectStatus } from '@statemcp/protocol/internal';
+import { abortError } from './abort-error.js';
 import type * as Http from 'node:http';
 import type { Readable as NodeReadable } from 'node:stream';
 
@@ -228,12 +229,6 @@ export function hasBody(response: Response): boolean {
   return response instanceof NodeHttpResponse || response.body !== null;
 }
 
-/** The error an aborted `signal` stands for: its reason when that is an `Error`, else an `AbortError`. */
-export function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  return reason instanceof Error ? reason : new DOMException(typeof reason === 'string' ? reason : 'This operation was aborted', 'AbortError');
-}
-
 /**
  * A `fetch` on `node:http` with the given agents. Falls back to the global `fetch` for what it
  * does not cover.
@@ -308,10 +303,11 @@ function requestTarget(href: string): RequestTarget {
  * const transport = new StreamableHttpClientTransport(url, { fetch: nodeHttpFetch });
  * ```
  */
-export const nodeHttpFetch: typeof fetch = createNodeHttpFetch();
+// Pure: a bundle that never uses it leaves the node:http client out.
+export const nodeHttpFetch: typeof fetch = /* @__PURE__ */ createNodeHttpFetch();
 
 /** `nodeHttpFetch` without its redirect policy, for the transports, which put their own (stricter) one around it. */
-const nodeSingleRequest = singleRequestFetch({});
+const nodeSingleRequest = /* @__PURE__ */ singleRequestFetch({});
 
 function request(loaded: Modules, target: RequestTarget, init: RequestInit, body: string | Uint8Array | undefined, retried = false): Promise<Response> {
   const signal = init.signal ?? undefined;
@@ -378,21 +374,11 @@ function request(loaded: Modules, target: RequestTarget, init: RequestInit, body
 }
 
 /**
- * The transports' default: `nodeHttpFetch` (its single requests, under the transport's own
- * redirect policy) on Node unless extra `fetch` options were given (they may be
- * undici-specific, such as a `dispatcher`), the global `fetch` elsewhere.
+ * The transports' default on Node: `nodeHttpFetch`'s single requests (under the transport's own
+ * redirect policy); `undefined` elsewhere (the global `fetch` then). Reached through
+ * `#node-http-fetch`, whose `browser` variant (`node-http-absent.ts`) leaves this file out of
+ * browser bundles.
  */
-function defaultFetch(requestInit: unknown): typeof fetch {
-  return isNodeRuntime() && requestInit === undefined ? nodeSingleRequest : globalThis.fetch.bind(globalThis);
-}
-
-/**
- * The `fetch` of the HTTP client transports: the application's `fetch` (or {@link defaultFetch})
- * under the SDK's redirect policy in mode `'refuse'` (`guardRedirects` of `@statemcp/protocol`).
- * Every request goes out with `redirect: 'manual'`, and a redirect of an MCP request rejects with
- * `RedirectRefusedError` naming its `Location`: nothing — no credentials, session id, custom
- * header or JSON-RPC body — is sent there, whatever `fetch` the application passed.
- */
-export function transportFetch(fetch: typeof globalThis.fetch | undefined, requestInit: unknown): typeof globalThis.fetch {
-  return guardRedirects(fetch ?? defaultFetch(requestInit), 'refuse');
+export function nodeDefaultFetch(): typeof fetch | undefined {
+  return isNodeRuntime() ? nodeSingleRequest : undefined;
 }

@@ -9,7 +9,8 @@
 import type { IncomingMessage } from 'node:http';
 import { MessageTooLargeError } from '@statemcp/protocol';
 import { readBoundedText, tooLargeError } from '@statemcp/protocol/internal';
-import { abortError, claimNodeBody, hasBody, responseHeader } from './node-http-fetch.js';
+import { claimNodeBody, hasBody, responseHeader } from '#node-http-fetch';
+import { abortError } from './abort-error.js';
 import { readSseStream, type SseParser } from '../shared/sse-parse.js';
 
 export { hasBody, responseHeader };

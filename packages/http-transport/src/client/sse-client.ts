@@ -8,7 +8,7 @@
  * Use it directly for servers that only speak the old transport, or let
  * {@link StreamableHttpClientTransport} fall back to it automatically.
  */
-import { transportFetch } from './node-http-fetch.js';
+import { transportFetch } from './transport-fetch.js';
 import {
   ConnectionClosedError,
   InvalidStateError,

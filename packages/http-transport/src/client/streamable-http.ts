@@ -44,7 +44,7 @@ import { isRequestId } from '@statemcp/protocol/internal';
 import { AbortScope, type ScopedSignal } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
 import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
-import { transportFetch } from './node-http-fetch.js';
+import { transportFetch } from './transport-fetch.js';
 import { discardBody, hasBody, readJsonText, responseHeader } from './response-body.js';
 import { resolveReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';

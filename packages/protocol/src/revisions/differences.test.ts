@@ -4,7 +4,7 @@
  * value of the wrong type is rejected; where it does not, the value passes untouched.
  */
 import { describe, it, expect } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Revision } from './types.js';
 import * as V1 from './v2024-11-05.js';
 import * as V2 from './v2025-03-26.js';
@@ -24,28 +24,28 @@ function revisionsWhere(predicate: (revision: Revision) => boolean): string[] {
   return REVISIONS.filter(predicate).map((revision) => revision.version);
 }
 
-function accepts(schema: z.ZodType, value: unknown): boolean {
+function accepts(schema: z.ZodMiniType, value: unknown): boolean {
   return schema.safeParse(value).success;
 }
 
-function shapeKeys(schema: z.ZodType): string[] {
-  if (!(schema instanceof z.ZodObject)) throw new Error('not an object schema');
+function shapeKeys(schema: z.ZodMiniType): string[] {
+  if (!(schema instanceof z.ZodMiniObject)) throw new Error('not an object schema');
   return Object.keys(schema.shape);
 }
 
-function requestParams(revision: Revision, method: string): z.ZodType {
+function requestParams(revision: Revision, method: string): z.ZodMiniType {
   const spec = revision.requests[method];
   if (spec === undefined) throw new Error(`${revision.version} has no ${method}`);
   return spec.params;
 }
 
-function requestResult(revision: Revision, method: string): z.ZodType {
+function requestResult(revision: Revision, method: string): z.ZodMiniType {
   const spec = revision.requests[method];
   if (spec === undefined) throw new Error(`${revision.version} has no ${method}`);
   return spec.result;
 }
 
-function notificationParams(revision: Revision, method: string): z.ZodType {
+function notificationParams(revision: Revision, method: string): z.ZodMiniType {
   const spec = revision.notifications[method];
   if (spec === undefined) throw new Error(`${revision.version} has no ${method}`);
   return spec.params;

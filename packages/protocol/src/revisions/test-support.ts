@@ -3,13 +3,13 @@
  * what a schema finds wrong with a value (an empty list when it is valid), so a test says
  * `expect(issues(...)).toEqual([])` and sees every issue when it fails.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { NotificationSpec, RequestSpec, Revision } from './types.js';
 
 type Message = { readonly [key: string]: unknown };
 
 /** What `schema` finds wrong with `value`; empty when valid. */
-export function issues(schema: z.ZodType, value: unknown): readonly z.core.$ZodIssue[] {
+export function issues(schema: z.ZodMiniType, value: unknown): readonly z.core.$ZodIssue[] {
   const parsed = schema.safeParse(value);
   return parsed.success ? [] : parsed.error.issues;
 }

@@ -5,7 +5,7 @@
  * our type (after dropping the explicit `| undefined` zod adds to optional members).
  */
 import { describe, it, expect, expectTypeOf } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import * as V4 from './v2025-11-25.js';
 import { LoggingLevel as LoggingLevelSchema } from './blocks/base.js';
 import { LOGGING_LEVELS, TASK_STATUSES } from './types-latest.js';
@@ -18,8 +18,8 @@ type Defined<V> = V extends readonly (infer Item)[]
     ? { [K in keyof V]: Defined<Exclude<V[K], undefined>> }
     : V;
 
-type Output<S extends z.ZodType> = Defined<z.output<S>>;
-type Input<S extends z.ZodType> = z.input<S>;
+type Output<S extends z.ZodMiniType> = Defined<z.output<S>>;
+type Input<S extends z.ZodMiniType> = z.input<S>;
 
 describe('types-latest', () => {
   describe('#types', () => {

@@ -5,7 +5,7 @@
  * once, against the negotiated revision. Adding a revision means adding
  * a module and a registry entry; no other revision changes.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ProtocolEra } from '../versions.js';
 
 /** Who may send a message. */
@@ -15,15 +15,15 @@ export type Direction = 'clientToServer' | 'serverToClient' | 'both';
 export interface RequestSpec {
   readonly direction: Direction;
   /** Schema of `params` (an object; `{}` when the method takes none). */
-  readonly params: z.ZodType;
+  readonly params: z.ZodMiniType;
   /** Schema of the `result`. */
-  readonly result: z.ZodType;
+  readonly result: z.ZodMiniType;
 }
 
 /** A notification method of a revision: who may send it, and the schema of its params. */
 export interface NotificationSpec {
   readonly direction: Direction;
-  readonly params: z.ZodType;
+  readonly params: z.ZodMiniType;
 }
 
 /** One protocol revision as data: its version, era, methods with their schemas, and every version-dependent feature. */
@@ -134,43 +134,43 @@ export interface RevisionFeatures {
  * accept nothing.
  */
 export interface RevisionSchemas {
-  readonly Implementation: z.ZodType;
-  readonly ClientCapabilities: z.ZodType;
-  readonly ServerCapabilities: z.ZodType;
-  readonly InitializeRequestParams: z.ZodType;
-  readonly InitializeResult: z.ZodType;
-  readonly Tool: z.ZodType;
-  readonly CallToolResult: z.ZodType;
-  readonly ContentBlock: z.ZodType;
-  readonly Resource: z.ZodType;
-  readonly ResourceTemplate: z.ZodType;
-  readonly Prompt: z.ZodType;
-  readonly PromptMessage: z.ZodType;
-  readonly SamplingMessage: z.ZodType;
+  readonly Implementation: z.ZodMiniType;
+  readonly ClientCapabilities: z.ZodMiniType;
+  readonly ServerCapabilities: z.ZodMiniType;
+  readonly InitializeRequestParams: z.ZodMiniType;
+  readonly InitializeResult: z.ZodMiniType;
+  readonly Tool: z.ZodMiniType;
+  readonly CallToolResult: z.ZodMiniType;
+  readonly ContentBlock: z.ZodMiniType;
+  readonly Resource: z.ZodMiniType;
+  readonly ResourceTemplate: z.ZodMiniType;
+  readonly Prompt: z.ZodMiniType;
+  readonly PromptMessage: z.ZodMiniType;
+  readonly SamplingMessage: z.ZodMiniType;
   /** Text or blob contents of a resource (`resources/read`, embedded resources). */
-  readonly ResourceContents: z.ZodType;
-  readonly Root: z.ZodType;
-  readonly LoggingLevel: z.ZodType;
+  readonly ResourceContents: z.ZodMiniType;
+  readonly Root: z.ZodMiniType;
+  readonly LoggingLevel: z.ZodMiniType;
   /** One JSON-RPC message of any kind; known methods also have their params checked. */
-  readonly JsonRpcMessage: z.ZodType;
-  readonly JsonRpcRequest: z.ZodType;
-  readonly JsonRpcNotification: z.ZodType;
-  readonly JsonRpcResultResponse: z.ZodType;
-  readonly JsonRpcErrorResponse: z.ZodType;
+  readonly JsonRpcMessage: z.ZodMiniType;
+  readonly JsonRpcRequest: z.ZodMiniType;
+  readonly JsonRpcNotification: z.ZodMiniType;
+  readonly JsonRpcResultResponse: z.ZodMiniType;
+  readonly JsonRpcErrorResponse: z.ZodMiniType;
   /** A JSON-RPC batch (an array of requests/notifications, or of responses). 2025-03-26 only. */
-  readonly JsonRpcBatch?: z.ZodType;
+  readonly JsonRpcBatch?: z.ZodMiniType;
   /** A task's state. 2025-11-25 only. */
-  readonly Task?: z.ZodType;
+  readonly Task?: z.ZodMiniType;
   /** The result of a task-augmented request. 2025-11-25 only. */
-  readonly CreateTaskResult?: z.ZodType;
+  readonly CreateTaskResult?: z.ZodMiniType;
   /** The required per-request `_meta` (`io.modelcontextprotocol/protocolVersion`, …). Modern only. */
-  readonly RequestMeta?: z.ZodType;
+  readonly RequestMeta?: z.ZodMiniType;
   /** The answer of `server/discover`. Modern only. */
-  readonly DiscoverResult?: z.ZodType;
+  readonly DiscoverResult?: z.ZodMiniType;
   /** A Multi Round-Trip answer (`resultType: "input_required"`). Modern only. */
-  readonly InputRequiredResult?: z.ZodType;
+  readonly InputRequiredResult?: z.ZodMiniType;
   /** A final result with `ttlMs` and `cacheScope`. Modern only. */
-  readonly CacheableResult?: z.ZodType;
+  readonly CacheableResult?: z.ZodMiniType;
   /** The `notifications` filter of `subscriptions/listen`. Modern only. */
-  readonly SubscriptionFilter?: z.ZodType;
+  readonly SubscriptionFilter?: z.ZodMiniType;
 }

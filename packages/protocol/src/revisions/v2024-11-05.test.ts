@@ -1,13 +1,13 @@
 import { describe, it, expect } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { revision_2024_11_05 as revision } from './v2024-11-05.js';
 
-function accepts(schema: z.ZodType, value: unknown): void {
+function accepts(schema: z.ZodMiniType, value: unknown): void {
   const parsed = schema.safeParse(value);
   expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
 }
 
-function rejects(schema: z.ZodType, value: unknown): void {
+function rejects(schema: z.ZodMiniType, value: unknown): void {
   expect(schema.safeParse(value).success).toBe(false);
 }
 

@@ -5,7 +5,7 @@
  *
  * Later revisions import these building blocks and extend them.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { deferred } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import { LEGACY_ERA_FEATURES } from './blocks/era-features.js';
@@ -34,67 +34,67 @@ export const VERSION = '2024-11-05';
 export const Implementation = deferred(() => z.looseObject({ name: z.string(), version: z.string() }));
 
 export const ClientCapabilities = deferred(() => z.looseObject({
-  experimental: ExperimentalCapabilities.optional(),
-  roots: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  sampling: CapabilityFlag.optional(),
+  experimental: z.optional(ExperimentalCapabilities),
+  roots: z.optional(z.looseObject({ listChanged: z.optional(z.boolean()) })),
+  sampling: z.optional(CapabilityFlag),
 }));
 
 export const ServerCapabilities = deferred(() => z.looseObject({
-  experimental: ExperimentalCapabilities.optional(),
-  logging: CapabilityFlag.optional(),
-  prompts: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
-  resources: z.looseObject({ subscribe: z.boolean().optional(), listChanged: z.boolean().optional() }).optional(),
-  tools: z.looseObject({ listChanged: z.boolean().optional() }).optional(),
+  experimental: z.optional(ExperimentalCapabilities),
+  logging: z.optional(CapabilityFlag),
+  prompts: z.optional(z.looseObject({ listChanged: z.optional(z.boolean()) })),
+  resources: z.optional(z.looseObject({ subscribe: z.optional(z.boolean()), listChanged: z.optional(z.boolean()) })),
+  tools: z.optional(z.looseObject({ listChanged: z.optional(z.boolean()) })),
 }));
 
-export const InitializeRequestParams = deferred(() => RequestParams.extend({
+export const InitializeRequestParams = deferred(() => z.extend(RequestParams, {
   protocolVersion: z.string(),
   capabilities: ClientCapabilities,
   clientInfo: Implementation,
 }));
 
-export const InitializeResult = deferred(() => Result.extend({
+export const InitializeResult = deferred(() => z.extend(Result, {
   protocolVersion: z.string(),
   capabilities: ServerCapabilities,
   serverInfo: Implementation,
-  instructions: z.string().optional(),
+  instructions: z.optional(z.string()),
 }));
 
 /* ---------- Utilities ---------- */
 
-export const CancelledNotificationParams = deferred(() => NotificationParams.extend({
+export const CancelledNotificationParams = deferred(() => z.extend(NotificationParams, {
   requestId: RequestId,
-  reason: z.string().optional(),
+  reason: z.optional(z.string()),
 }));
 
-export const ProgressNotificationParams = deferred(() => NotificationParams.extend({
+export const ProgressNotificationParams = deferred(() => z.extend(NotificationParams, {
   progressToken: ProgressToken,
   progress: z.number(),
-  total: z.number().optional(),
+  total: z.optional(z.number()),
 }));
 
-export const SetLevelRequestParams = deferred(() => RequestParams.extend({ level: LoggingLevel }));
+export const SetLevelRequestParams = deferred(() => z.extend(RequestParams, { level: LoggingLevel }));
 
-export const LoggingMessageNotificationParams = deferred(() => NotificationParams.extend({
+export const LoggingMessageNotificationParams = deferred(() => z.extend(NotificationParams, {
   level: LoggingLevel,
-  logger: z.string().optional(),
+  logger: z.optional(z.string()),
   data: RequiredValue,
 }));
 
 /* ---------- Content ---------- */
 
 /** `priority` is 0 (least important) to 1 (effectively required). */
-export const Priority = deferred(() => z.number().min(0).max(1));
+export const Priority = deferred(() => z.number().check(z.gte(0), z.lte(1)));
 
 export const Annotations = deferred(() => z.looseObject({
-  audience: z.array(Role).optional(),
-  priority: Priority.optional(),
+  audience: z.optional(z.array(Role)),
+  priority: z.optional(Priority),
 }));
 
 export const TextContent = deferred(() => z.looseObject({
   type: z.literal('text'),
   text: z.string(),
-  annotations: Annotations.optional(),
+  annotations: z.optional(Annotations),
 }));
 
 export const ImageContent = deferred(() => z.looseObject({
@@ -102,18 +102,18 @@ export const ImageContent = deferred(() => z.looseObject({
   /** Base64-encoded image data. */
   data: z.string(),
   mimeType: z.string(),
-  annotations: Annotations.optional(),
+  annotations: z.optional(Annotations),
 }));
 
-export const ResourceContents = deferred(() => z.looseObject({ uri: z.string(), mimeType: z.string().optional() }));
-export const TextResourceContents = deferred(() => ResourceContents.extend({ text: z.string() }));
-export const BlobResourceContents = deferred(() => ResourceContents.extend({ blob: z.string() }));
+export const ResourceContents = deferred(() => z.looseObject({ uri: z.string(), mimeType: z.optional(z.string()) }));
+export const TextResourceContents = deferred(() => z.extend(ResourceContents, { text: z.string() }));
+export const BlobResourceContents = deferred(() => z.extend(ResourceContents, { blob: z.string() }));
 export const AnyResourceContents = deferred(() => z.union([TextResourceContents, BlobResourceContents]));
 
 export const EmbeddedResource = deferred(() => z.looseObject({
   type: z.literal('resource'),
   resource: AnyResourceContents,
-  annotations: Annotations.optional(),
+  annotations: z.optional(Annotations),
 }));
 
 /** What a tool result or prompt message may hold in this revision. */
@@ -124,52 +124,52 @@ export const ContentBlock = deferred(() => z.discriminatedUnion('type', [TextCon
 export const Resource = deferred(() => z.looseObject({
   uri: z.string(),
   name: z.string(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  annotations: Annotations.optional(),
-  size: z.number().optional(),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  annotations: z.optional(Annotations),
+  size: z.optional(z.number()),
 }));
 
 export const ResourceTemplate = deferred(() => z.looseObject({
   uriTemplate: z.string(),
   name: z.string(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  annotations: Annotations.optional(),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  annotations: z.optional(Annotations),
 }));
 
-export const ListResourcesResult = deferred(() => PaginatedResult.extend({ resources: z.array(Resource) }));
-export const ListResourceTemplatesResult = deferred(() => PaginatedResult.extend({ resourceTemplates: z.array(ResourceTemplate) }));
+export const ListResourcesResult = deferred(() => z.extend(PaginatedResult, { resources: z.array(Resource) }));
+export const ListResourceTemplatesResult = deferred(() => z.extend(PaginatedResult, { resourceTemplates: z.array(ResourceTemplate) }));
 /** Params of `resources/read`, `resources/subscribe` and `resources/unsubscribe`. */
-export const ResourceRequestParams = deferred(() => RequestParams.extend({ uri: z.string() }));
-export const ReadResourceResult = deferred(() => Result.extend({ contents: z.array(AnyResourceContents) }));
-export const ResourceUpdatedNotificationParams = deferred(() => NotificationParams.extend({ uri: z.string() }));
+export const ResourceRequestParams = deferred(() => z.extend(RequestParams, { uri: z.string() }));
+export const ReadResourceResult = deferred(() => z.extend(Result, { contents: z.array(AnyResourceContents) }));
+export const ResourceUpdatedNotificationParams = deferred(() => z.extend(NotificationParams, { uri: z.string() }));
 
 /* ---------- Prompts ---------- */
 
 export const PromptArgument = deferred(() => z.looseObject({
   name: z.string(),
-  description: z.string().optional(),
-  required: z.boolean().optional(),
+  description: z.optional(z.string()),
+  required: z.optional(z.boolean()),
 }));
 
 export const Prompt = deferred(() => z.looseObject({
   name: z.string(),
-  description: z.string().optional(),
-  arguments: z.array(PromptArgument).optional(),
+  description: z.optional(z.string()),
+  arguments: z.optional(z.array(PromptArgument)),
 }));
 
 export const PromptMessage = deferred(() => z.looseObject({ role: Role, content: ContentBlock }));
 
-export const ListPromptsResult = deferred(() => PaginatedResult.extend({ prompts: z.array(Prompt) }));
+export const ListPromptsResult = deferred(() => z.extend(PaginatedResult, { prompts: z.array(Prompt) }));
 
-export const GetPromptRequestParams = deferred(() => RequestParams.extend({
+export const GetPromptRequestParams = deferred(() => z.extend(RequestParams, {
   name: z.string(),
-  arguments: z.record(z.string(), z.string()).optional(),
+  arguments: z.optional(z.record(z.string(), z.string())),
 }));
 
-export const GetPromptResult = deferred(() => Result.extend({
-  description: z.string().optional(),
+export const GetPromptResult = deferred(() => z.extend(Result, {
+  description: z.optional(z.string()),
   messages: z.array(PromptMessage),
 }));
 
@@ -178,26 +178,26 @@ export const GetPromptResult = deferred(() => Result.extend({
 /** A JSON Schema object describing a tool's arguments. */
 export const ToolInputSchema = deferred(() => z.looseObject({
   type: z.literal('object'),
-  properties: z.record(z.string(), z.looseObject({})).optional(),
-  required: z.array(z.string()).optional(),
+  properties: z.optional(z.record(z.string(), z.looseObject({}))),
+  required: z.optional(z.array(z.string())),
 }));
 
 export const Tool = deferred(() => z.looseObject({
   name: z.string(),
-  description: z.string().optional(),
+  description: z.optional(z.string()),
   inputSchema: ToolInputSchema,
 }));
 
-export const ListToolsResult = deferred(() => PaginatedResult.extend({ tools: z.array(Tool) }));
+export const ListToolsResult = deferred(() => z.extend(PaginatedResult, { tools: z.array(Tool) }));
 
-export const CallToolRequestParams = deferred(() => RequestParams.extend({
+export const CallToolRequestParams = deferred(() => z.extend(RequestParams, {
   name: z.string(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
+  arguments: z.optional(z.record(z.string(), z.unknown())),
 }));
 
-export const CallToolResult = deferred(() => Result.extend({
+export const CallToolResult = deferred(() => z.extend(Result, {
   content: z.array(ContentBlock),
-  isError: z.boolean().optional(),
+  isError: z.optional(z.boolean()),
 }));
 
 /* ---------- Sampling ---------- */
@@ -206,36 +206,36 @@ export const SamplingContent = deferred(() => z.discriminatedUnion('type', [Text
 
 export const SamplingMessage = deferred(() => z.looseObject({ role: Role, content: SamplingContent }));
 
-export const ModelHint = deferred(() => z.looseObject({ name: z.string().optional() }));
+export const ModelHint = deferred(() => z.looseObject({ name: z.optional(z.string()) }));
 
 export const ModelPreferences = deferred(() => z.looseObject({
-  hints: z.array(ModelHint).optional(),
-  costPriority: Priority.optional(),
-  speedPriority: Priority.optional(),
-  intelligencePriority: Priority.optional(),
+  hints: z.optional(z.array(ModelHint)),
+  costPriority: z.optional(Priority),
+  speedPriority: z.optional(Priority),
+  intelligencePriority: z.optional(Priority),
 }));
 
 export const IncludeContext = deferred(() => z.enum(['none', 'thisServer', 'allServers']));
 
-export const CreateMessageRequestParams = deferred(() => RequestParams.extend({
+export const CreateMessageRequestParams = deferred(() => z.extend(RequestParams, {
   messages: z.array(SamplingMessage),
-  modelPreferences: ModelPreferences.optional(),
-  systemPrompt: z.string().optional(),
-  includeContext: IncludeContext.optional(),
-  temperature: z.number().optional(),
+  modelPreferences: z.optional(ModelPreferences),
+  systemPrompt: z.optional(z.string()),
+  includeContext: z.optional(IncludeContext),
+  temperature: z.optional(z.number()),
   maxTokens: z.number(),
-  stopSequences: z.array(z.string()).optional(),
-  metadata: z.looseObject({}).optional(),
+  stopSequences: z.optional(z.array(z.string())),
+  metadata: z.optional(z.looseObject({})),
 }));
 
 /** `stopReason` is open: `endTurn`, `stopSequence`, `maxTokens` or any provider string. */
 export const StopReason = deferred(() => z.string());
 
-export const CreateMessageResult = deferred(() => Result.extend({
+export const CreateMessageResult = deferred(() => z.extend(Result, {
   role: Role,
   content: SamplingContent,
   model: z.string(),
-  stopReason: StopReason.optional(),
+  stopReason: z.optional(StopReason),
 }));
 
 /* ---------- Completion ---------- */
@@ -245,24 +245,24 @@ export const ResourceReference = deferred(() => z.looseObject({ type: z.literal(
 
 export const CompletionArgument = deferred(() => z.looseObject({ name: z.string(), value: z.string() }));
 
-export const CompleteRequestParams = deferred(() => RequestParams.extend({
+export const CompleteRequestParams = deferred(() => z.extend(RequestParams, {
   ref: z.discriminatedUnion('type', [PromptReference, ResourceReference]),
   argument: CompletionArgument,
 }));
 
-export const CompleteResult = deferred(() => Result.extend({
+export const CompleteResult = deferred(() => z.extend(Result, {
   completion: z.looseObject({
     /** At most 100 values. */
-    values: z.array(z.string()).max(100),
-    total: z.number().optional(),
-    hasMore: z.boolean().optional(),
+    values: z.array(z.string()).check(z.maxLength(100)),
+    total: z.optional(z.number()),
+    hasMore: z.optional(z.boolean()),
   }),
 }));
 
 /* ---------- Roots ---------- */
 
-export const Root = deferred(() => z.looseObject({ uri: z.string(), name: z.string().optional() }));
-export const ListRootsResult = deferred(() => Result.extend({ roots: z.array(Root) }));
+export const Root = deferred(() => z.looseObject({ uri: z.string(), name: z.optional(z.string()) }));
+export const ListRootsResult = deferred(() => z.extend(Result, { roots: z.array(Root) }));
 
 /* ---------- The method tables ---------- */
 

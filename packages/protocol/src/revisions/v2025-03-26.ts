@@ -3,7 +3,7 @@
  * only revision that has it), audio content, tool annotations, the `completions` server
  * capability, and an optional progress `message`.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { deferred } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V1 from './v2024-11-05.js';
@@ -17,18 +17,18 @@ export const VERSION = '2025-03-26';
 export const Implementation = V1.Implementation;
 export const ClientCapabilities = V1.ClientCapabilities;
 
-export const ServerCapabilities = deferred(() => V1.ServerCapabilities.extend({
+export const ServerCapabilities = deferred(() => z.extend(V1.ServerCapabilities, {
   /** Present if the server offers argument completion (`completion/complete`). */
-  completions: z.looseObject({}).optional(),
+  completions: z.optional(z.looseObject({})),
 }));
 
 export const InitializeRequestParams = V1.InitializeRequestParams;
-export const InitializeResult = deferred(() => V1.InitializeResult.extend({ capabilities: ServerCapabilities }));
+export const InitializeResult = deferred(() => z.extend(V1.InitializeResult, { capabilities: ServerCapabilities }));
 
 /* ---------- Utilities ---------- */
 
 export const CancelledNotificationParams = V1.CancelledNotificationParams;
-export const ProgressNotificationParams = deferred(() => V1.ProgressNotificationParams.extend({ message: z.string().optional() }));
+export const ProgressNotificationParams = deferred(() => z.extend(V1.ProgressNotificationParams, { message: z.optional(z.string()) }));
 export const SetLevelRequestParams = V1.SetLevelRequestParams;
 export const LoggingMessageNotificationParams = V1.LoggingMessageNotificationParams;
 
@@ -43,7 +43,7 @@ export const AudioContent = deferred(() => z.looseObject({
   /** Base64-encoded audio data. */
   data: z.string(),
   mimeType: z.string(),
-  annotations: Annotations.optional(),
+  annotations: z.optional(Annotations),
 }));
 
 export const ResourceContents = V1.ResourceContents;
@@ -68,36 +68,36 @@ export const ResourceUpdatedNotificationParams = V1.ResourceUpdatedNotificationP
 
 export const PromptArgument = V1.PromptArgument;
 export const Prompt = V1.Prompt;
-export const PromptMessage = deferred(() => V1.PromptMessage.extend({ content: ContentBlock }));
+export const PromptMessage = deferred(() => z.extend(V1.PromptMessage, { content: ContentBlock }));
 export const ListPromptsResult = V1.ListPromptsResult;
 export const GetPromptRequestParams = V1.GetPromptRequestParams;
-export const GetPromptResult = deferred(() => V1.GetPromptResult.extend({ messages: z.array(PromptMessage) }));
+export const GetPromptResult = deferred(() => z.extend(V1.GetPromptResult, { messages: z.array(PromptMessage) }));
 
 /* ---------- Tools ---------- */
 
 /** Hints about a tool's behaviour. Untrusted: never base safety decisions on them. */
 export const ToolAnnotations = deferred(() => z.looseObject({
-  title: z.string().optional(),
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
+  title: z.optional(z.string()),
+  readOnlyHint: z.optional(z.boolean()),
+  destructiveHint: z.optional(z.boolean()),
+  idempotentHint: z.optional(z.boolean()),
+  openWorldHint: z.optional(z.boolean()),
 }));
 
 export const ToolInputSchema = V1.ToolInputSchema;
-export const Tool = deferred(() => V1.Tool.extend({ annotations: ToolAnnotations.optional() }));
-export const ListToolsResult = deferred(() => PaginatedResult.extend({ tools: z.array(Tool) }));
+export const Tool = deferred(() => z.extend(V1.Tool, { annotations: z.optional(ToolAnnotations) }));
+export const ListToolsResult = deferred(() => z.extend(PaginatedResult, { tools: z.array(Tool) }));
 export const CallToolRequestParams = V1.CallToolRequestParams;
-export const CallToolResult = deferred(() => V1.CallToolResult.extend({ content: z.array(ContentBlock) }));
+export const CallToolResult = deferred(() => z.extend(V1.CallToolResult, { content: z.array(ContentBlock) }));
 
 /* ---------- Sampling ---------- */
 
 export const SamplingContent = deferred(() => z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent]));
-export const SamplingMessage = deferred(() => V1.SamplingMessage.extend({ content: SamplingContent }));
+export const SamplingMessage = deferred(() => z.extend(V1.SamplingMessage, { content: SamplingContent }));
 export const ModelHint = V1.ModelHint;
 export const ModelPreferences = V1.ModelPreferences;
-export const CreateMessageRequestParams = deferred(() => V1.CreateMessageRequestParams.extend({ messages: z.array(SamplingMessage) }));
-export const CreateMessageResult = deferred(() => V1.CreateMessageResult.extend({ content: SamplingContent }));
+export const CreateMessageRequestParams = deferred(() => z.extend(V1.CreateMessageRequestParams, { messages: z.array(SamplingMessage) }));
+export const CreateMessageResult = deferred(() => z.extend(V1.CreateMessageResult, { content: SamplingContent }));
 
 /* ---------- Completion, roots ---------- */
 
@@ -149,11 +149,10 @@ export const envelope = jsonRpcEnvelope({ requests, notifications, errorId: 'req
 export const JsonRpcBatch = deferred(() => z.union([
   z
     .array(z.union([envelope.JsonRpcRequest, envelope.JsonRpcNotification]))
-    .min(1)
-    .refine((items) => !items.some((item) => (item as { method?: unknown }).method === 'initialize'), {
+    .check(z.minLength(1), z.refine((items) => !items.some((item) => (item as { method?: unknown }).method === 'initialize'), {
       message: 'initialize must not be part of a JSON-RPC batch',
-    }),
-  z.array(z.union([envelope.JsonRpcResultResponse, envelope.JsonRpcErrorResponse])).min(1),
+    })),
+  z.array(z.union([envelope.JsonRpcResultResponse, envelope.JsonRpcErrorResponse])).check(z.minLength(1)),
 ]));
 
 export const revision_2025_03_26: Revision = {

@@ -1,15 +1,15 @@
 import { describe, it, expect } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { revision_2025_06_18 as revision, ElicitRequestParams, ElicitResult, ResourceLink } from './v2025-06-18.js';
 
 type Message = { [key: string]: unknown };
 
-function accepts(schema: z.ZodType, value: unknown): void {
+function accepts(schema: z.ZodMiniType, value: unknown): void {
   const parsed = schema.safeParse(value);
   expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
 }
 
-function rejects(schema: z.ZodType, value: unknown): void {
+function rejects(schema: z.ZodMiniType, value: unknown): void {
   expect(schema.safeParse(value).success).toBe(false);
 }
 

@@ -4,7 +4,7 @@
  * structured tool output (`outputSchema` / `structuredContent`), completion `context`,
  * and form elicitation (`elicitation/create`). JSON-RPC batching is removed again.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { deferred, deferredShape } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V2 from './v2025-03-26.js';
@@ -25,27 +25,27 @@ import { jsonRpcEnvelope, methodTable } from './blocks/jsonrpc.js';
 export const VERSION = '2025-06-18';
 
 /** `_meta` as an optional member of a data object. */
-const meta = deferredShape(() => ({ _meta: Meta.optional() }));
+const meta = deferredShape(() => ({ _meta: z.optional(Meta) }));
 /** `BaseMetadata.title`: a display name; `name` stays the programmatic identifier. */
-const title = deferredShape(() => ({ title: z.string().optional() }));
+const title = deferredShape(() => ({ title: z.optional(z.string()) }));
 
 /* ---------- Initialization ---------- */
 
-export const Implementation = deferred(() => V2.Implementation.extend(title));
+export const Implementation = deferred(() => z.extend(V2.Implementation, title));
 
-export const ClientCapabilities = deferred(() => V2.ClientCapabilities.extend({
+export const ClientCapabilities = deferred(() => z.extend(V2.ClientCapabilities, {
   /** Present if the client supports `elicitation/create`. */
-  elicitation: z.looseObject({}).optional(),
+  elicitation: z.optional(z.looseObject({})),
 }));
 
 export const ServerCapabilities = V2.ServerCapabilities;
 
-export const InitializeRequestParams = deferred(() => V2.InitializeRequestParams.extend({
+export const InitializeRequestParams = deferred(() => z.extend(V2.InitializeRequestParams, {
   capabilities: ClientCapabilities,
   clientInfo: Implementation,
 }));
 
-export const InitializeResult = deferred(() => V2.InitializeResult.extend({ serverInfo: Implementation }));
+export const InitializeResult = deferred(() => z.extend(V2.InitializeResult, { serverInfo: Implementation }));
 
 /* ---------- Utilities ---------- */
 
@@ -56,48 +56,48 @@ export const LoggingMessageNotificationParams = V2.LoggingMessageNotificationPar
 
 /* ---------- Content ---------- */
 
-export const Annotations = deferred(() => V2.Annotations.extend({
+export const Annotations = deferred(() => z.extend(V2.Annotations, {
   /** ISO 8601 timestamp of the last modification. */
-  lastModified: z.string().optional(),
+  lastModified: z.optional(z.string()),
 }));
 
-const annotated = deferredShape(() => ({ annotations: Annotations.optional(), ...meta }));
+const annotated = deferredShape(() => ({ annotations: z.optional(Annotations), ...meta }));
 
-export const TextContent = deferred(() => V2.TextContent.extend(annotated));
-export const ImageContent = deferred(() => V2.ImageContent.extend(annotated));
-export const AudioContent = deferred(() => V2.AudioContent.extend(annotated));
+export const TextContent = deferred(() => z.extend(V2.TextContent, annotated));
+export const ImageContent = deferred(() => z.extend(V2.ImageContent, annotated));
+export const AudioContent = deferred(() => z.extend(V2.AudioContent, annotated));
 
-export const ResourceContents = deferred(() => V2.ResourceContents.extend(meta));
-export const TextResourceContents = deferred(() => ResourceContents.extend({ text: z.string() }));
-export const BlobResourceContents = deferred(() => ResourceContents.extend({ blob: z.string() }));
+export const ResourceContents = deferred(() => z.extend(V2.ResourceContents, meta));
+export const TextResourceContents = deferred(() => z.extend(ResourceContents, { text: z.string() }));
+export const BlobResourceContents = deferred(() => z.extend(ResourceContents, { blob: z.string() }));
 export const AnyResourceContents = deferred(() => z.union([TextResourceContents, BlobResourceContents]));
 
-export const EmbeddedResource = deferred(() => V2.EmbeddedResource.extend({ resource: AnyResourceContents, ...annotated }));
+export const EmbeddedResource = deferred(() => z.extend(V2.EmbeddedResource, { resource: AnyResourceContents, ...annotated }));
 
-export const Resource = deferred(() => V2.Resource.extend({ ...title, ...annotated }));
+export const Resource = deferred(() => z.extend(V2.Resource, { ...title, ...annotated }));
 
 /** A link to a resource, returned by a tool or prompt; it need not appear in `resources/list`. */
-export const ResourceLink = deferred(() => Resource.extend({ type: z.literal('resource_link') }));
+export const ResourceLink = deferred(() => z.extend(Resource, { type: z.literal('resource_link') }));
 
 export const ContentBlock = deferred(() => z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource]));
 
 /* ---------- Resources ---------- */
 
-export const ResourceTemplate = deferred(() => V2.ResourceTemplate.extend({ ...title, ...annotated }));
-export const ListResourcesResult = deferred(() => PaginatedResult.extend({ resources: z.array(Resource) }));
-export const ListResourceTemplatesResult = deferred(() => PaginatedResult.extend({ resourceTemplates: z.array(ResourceTemplate) }));
+export const ResourceTemplate = deferred(() => z.extend(V2.ResourceTemplate, { ...title, ...annotated }));
+export const ListResourcesResult = deferred(() => z.extend(PaginatedResult, { resources: z.array(Resource) }));
+export const ListResourceTemplatesResult = deferred(() => z.extend(PaginatedResult, { resourceTemplates: z.array(ResourceTemplate) }));
 export const ResourceRequestParams = V2.ResourceRequestParams;
-export const ReadResourceResult = deferred(() => Result.extend({ contents: z.array(AnyResourceContents) }));
+export const ReadResourceResult = deferred(() => z.extend(Result, { contents: z.array(AnyResourceContents) }));
 export const ResourceUpdatedNotificationParams = V2.ResourceUpdatedNotificationParams;
 
 /* ---------- Prompts ---------- */
 
-export const PromptArgument = deferred(() => V2.PromptArgument.extend(title));
-export const Prompt = deferred(() => V2.Prompt.extend({ ...title, arguments: z.array(PromptArgument).optional(), ...meta }));
-export const PromptMessage = deferred(() => V2.PromptMessage.extend({ content: ContentBlock }));
-export const ListPromptsResult = deferred(() => PaginatedResult.extend({ prompts: z.array(Prompt) }));
+export const PromptArgument = deferred(() => z.extend(V2.PromptArgument, title));
+export const Prompt = deferred(() => z.extend(V2.Prompt, { ...title, arguments: z.optional(z.array(PromptArgument)), ...meta }));
+export const PromptMessage = deferred(() => z.extend(V2.PromptMessage, { content: ContentBlock }));
+export const ListPromptsResult = deferred(() => z.extend(PaginatedResult, { prompts: z.array(Prompt) }));
 export const GetPromptRequestParams = V2.GetPromptRequestParams;
-export const GetPromptResult = deferred(() => V2.GetPromptResult.extend({ messages: z.array(PromptMessage) }));
+export const GetPromptResult = deferred(() => z.extend(V2.GetPromptResult, { messages: z.array(PromptMessage) }));
 
 /* ---------- Tools ---------- */
 
@@ -106,53 +106,53 @@ export const ToolInputSchema = V2.ToolInputSchema;
 /** A JSON Schema object describing a tool's `structuredContent`. */
 export const ToolOutputSchema = V2.ToolInputSchema;
 
-export const Tool = deferred(() => V2.Tool.extend({ ...title, outputSchema: ToolOutputSchema.optional(), ...meta }));
-export const ListToolsResult = deferred(() => PaginatedResult.extend({ tools: z.array(Tool) }));
+export const Tool = deferred(() => z.extend(V2.Tool, { ...title, outputSchema: z.optional(ToolOutputSchema), ...meta }));
+export const ListToolsResult = deferred(() => z.extend(PaginatedResult, { tools: z.array(Tool) }));
 export const CallToolRequestParams = V2.CallToolRequestParams;
-export const CallToolResult = deferred(() => V2.CallToolResult.extend({
+export const CallToolResult = deferred(() => z.extend(V2.CallToolResult, {
   content: z.array(ContentBlock),
   /** Structured output; conforms to the tool's `outputSchema` when it has one. */
-  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  structuredContent: z.optional(z.record(z.string(), z.unknown())),
 }));
 
 /* ---------- Sampling ---------- */
 
 export const SamplingContent = deferred(() => z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent]));
-export const SamplingMessage = deferred(() => V2.SamplingMessage.extend({ content: SamplingContent }));
+export const SamplingMessage = deferred(() => z.extend(V2.SamplingMessage, { content: SamplingContent }));
 export const ModelHint = V2.ModelHint;
 export const ModelPreferences = V2.ModelPreferences;
-export const CreateMessageRequestParams = deferred(() => V2.CreateMessageRequestParams.extend({ messages: z.array(SamplingMessage) }));
-export const CreateMessageResult = deferred(() => V2.CreateMessageResult.extend({ content: SamplingContent }));
+export const CreateMessageRequestParams = deferred(() => z.extend(V2.CreateMessageRequestParams, { messages: z.array(SamplingMessage) }));
+export const CreateMessageResult = deferred(() => z.extend(V2.CreateMessageResult, { content: SamplingContent }));
 
 /* ---------- Completion ---------- */
 
-export const PromptReference = deferred(() => V2.PromptReference.extend(title));
+export const PromptReference = deferred(() => z.extend(V2.PromptReference, title));
 /** Renamed from `ResourceReference`; the shape is unchanged. */
 export const ResourceTemplateReference = V2.ResourceReference;
 
-export const CompleteRequestParams = deferred(() => V2.CompleteRequestParams.extend({
+export const CompleteRequestParams = deferred(() => z.extend(V2.CompleteRequestParams, {
   ref: z.discriminatedUnion('type', [PromptReference, ResourceTemplateReference]),
   /** Already-resolved arguments, for context-dependent completions. */
-  context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+  context: z.optional(z.looseObject({ arguments: z.optional(z.record(z.string(), z.string())) })),
 }));
 export const CompleteResult = V2.CompleteResult;
 
 /* ---------- Roots ---------- */
 
-export const Root = deferred(() => V2.Root.extend(meta));
-export const ListRootsResult = deferred(() => Result.extend({ roots: z.array(Root) }));
+export const Root = deferred(() => z.extend(V2.Root, meta));
+export const ListRootsResult = deferred(() => z.extend(Result, { roots: z.array(Root) }));
 
 /* ---------- Elicitation ---------- */
 
-export const ElicitRequestParams = deferred(() => RequestParams.extend({
+export const ElicitRequestParams = deferred(() => z.extend(RequestParams, {
   message: z.string(),
   requestedSchema: RequestedSchemaV3,
 }));
 
-export const ElicitResult = deferred(() => Result.extend({
+export const ElicitResult = deferred(() => z.extend(Result, {
   action: ElicitAction,
   /** The submitted data; only with `action: "accept"`. */
-  content: ElicitContentV3.optional(),
+  content: z.optional(ElicitContentV3),
 }));
 
 /* ---------- The method tables ---------- */

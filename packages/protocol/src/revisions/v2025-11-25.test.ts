@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import {
   revision_2025_11_25 as revision,
   CreateTaskResult,
@@ -11,12 +11,12 @@ import {
 
 type Message = { [key: string]: unknown };
 
-function accepts(schema: z.ZodType, value: unknown): void {
+function accepts(schema: z.ZodMiniType, value: unknown): void {
   const parsed = schema.safeParse(value);
   expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
 }
 
-function rejects(schema: z.ZodType, value: unknown): void {
+function rejects(schema: z.ZodMiniType, value: unknown): void {
   expect(schema.safeParse(value).success).toBe(false);
 }
 

@@ -5,7 +5,7 @@
  * `$schema`, richer elicitation enums and defaults, and experimental tasks.
  * An error response may omit `id` when the request's id could not be read.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { deferred, deferredShape } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import * as V3 from './v2025-06-18.js';
@@ -40,68 +40,65 @@ export const VERSION = '2025-11-25';
 
 export { CreateTaskResult, GetTaskPayloadResult, ListTasksResult, Task, TaskMetadata, TaskResult, TaskStatus, TaskStatusNotificationParams };
 
-const meta = deferredShape(() => ({ _meta: Meta.optional() }));
+const meta = deferredShape(() => ({ _meta: z.optional(Meta) }));
 
 /* ---------- Icons, initialization ---------- */
 
 export const Icon = deferred(() => z.looseObject({
   /** A URI (https: or data:) of the icon. */
   src: z.string(),
-  mimeType: z.string().optional(),
+  mimeType: z.optional(z.string()),
   /** Sizes such as `"48x48"` or `"any"`. */
-  sizes: z.array(z.string()).optional(),
-  theme: z.enum(['light', 'dark']).optional(),
+  sizes: z.optional(z.array(z.string())),
+  theme: z.optional(z.enum(['light', 'dark'])),
 }));
 
-const icons = deferredShape(() => ({ icons: z.array(Icon).optional() }));
+const icons = deferredShape(() => ({ icons: z.optional(z.array(Icon)) }));
 
-export const Implementation = deferred(() => V3.Implementation.extend({
+export const Implementation = deferred(() => z.extend(V3.Implementation, {
   ...icons,
-  description: z.string().optional(),
-  websiteUrl: z.string().optional(),
+  description: z.optional(z.string()),
+  websiteUrl: z.optional(z.string()),
 }));
 
-const flag = deferred(() => z.looseObject({}).optional());
+const flag = deferred(() => z.optional(z.looseObject({})));
 
-export const ClientCapabilities = deferred(() => V3.ClientCapabilities.extend({
-  sampling: z.looseObject({ context: flag, tools: flag }).optional(),
+export const ClientCapabilities = deferred(() => z.extend(V3.ClientCapabilities, {
+  sampling: z.optional(z.looseObject({ context: flag, tools: flag })),
   /** `{}` means form mode only. */
-  elicitation: z.looseObject({ form: flag, url: flag }).optional(),
-  tasks: z
+  elicitation: z.optional(z.looseObject({ form: flag, url: flag })),
+  tasks: z.optional(z
     .looseObject({
       list: flag,
       cancel: flag,
-      requests: z
+      requests: z.optional(z
         .looseObject({
-          sampling: z.looseObject({ createMessage: flag }).optional(),
-          elicitation: z.looseObject({ create: flag }).optional(),
-        })
-        .optional(),
-    })
-    .optional(),
+          sampling: z.optional(z.looseObject({ createMessage: flag })),
+          elicitation: z.optional(z.looseObject({ create: flag })),
+        })),
+    })),
 }));
 
-export const ServerCapabilities = deferred(() => V3.ServerCapabilities.extend({
-  tasks: z
+export const ServerCapabilities = deferred(() => z.extend(V3.ServerCapabilities, {
+  tasks: z.optional(z
     .looseObject({
       list: flag,
       cancel: flag,
-      requests: z.looseObject({ tools: z.looseObject({ call: flag }).optional() }).optional(),
-    })
-    .optional(),
+      requests: z.optional(z.looseObject({ tools: z.optional(z.looseObject({ call: flag })) })),
+    })),
 }));
 
-export const InitializeRequestParams = deferred(() => V3.InitializeRequestParams.extend({
+export const InitializeRequestParams = deferred(() => z.extend(V3.InitializeRequestParams, {
   capabilities: ClientCapabilities,
   clientInfo: Implementation,
 }));
 
-export const InitializeResult = deferred(() => V3.InitializeResult.extend({ capabilities: ServerCapabilities, serverInfo: Implementation }));
+export const InitializeResult = deferred(() => z.extend(V3.InitializeResult, { capabilities: ServerCapabilities, serverInfo: Implementation }));
 
 /* ---------- Utilities ---------- */
 
 /** `requestId` became optional: task-augmented requests are cancelled with `tasks/cancel`. */
-export const CancelledNotificationParams = deferred(() => V3.CancelledNotificationParams.extend({ requestId: RequestId.optional() }));
+export const CancelledNotificationParams = deferred(() => z.extend(V3.CancelledNotificationParams, { requestId: z.optional(RequestId) }));
 export const ProgressNotificationParams = V3.ProgressNotificationParams;
 export const SetLevelRequestParams = V3.SetLevelRequestParams;
 export const LoggingMessageNotificationParams = V3.LoggingMessageNotificationParams;
@@ -118,16 +115,16 @@ export const BlobResourceContents = V3.BlobResourceContents;
 export const AnyResourceContents = V3.AnyResourceContents;
 export const EmbeddedResource = V3.EmbeddedResource;
 
-export const Resource = deferred(() => V3.Resource.extend(icons));
-export const ResourceLink = deferred(() => Resource.extend({ type: z.literal('resource_link') }));
+export const Resource = deferred(() => z.extend(V3.Resource, icons));
+export const ResourceLink = deferred(() => z.extend(Resource, { type: z.literal('resource_link') }));
 
 export const ContentBlock = deferred(() => z.discriminatedUnion('type', [TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource]));
 
 /* ---------- Resources ---------- */
 
-export const ResourceTemplate = deferred(() => V3.ResourceTemplate.extend(icons));
-export const ListResourcesResult = deferred(() => PaginatedResult.extend({ resources: z.array(Resource) }));
-export const ListResourceTemplatesResult = deferred(() => PaginatedResult.extend({ resourceTemplates: z.array(ResourceTemplate) }));
+export const ResourceTemplate = deferred(() => z.extend(V3.ResourceTemplate, icons));
+export const ListResourcesResult = deferred(() => z.extend(PaginatedResult, { resources: z.array(Resource) }));
+export const ListResourceTemplatesResult = deferred(() => z.extend(PaginatedResult, { resourceTemplates: z.array(ResourceTemplate) }));
 export const ResourceRequestParams = V3.ResourceRequestParams;
 export const ReadResourceResult = V3.ReadResourceResult;
 export const ResourceUpdatedNotificationParams = V3.ResourceUpdatedNotificationParams;
@@ -135,31 +132,31 @@ export const ResourceUpdatedNotificationParams = V3.ResourceUpdatedNotificationP
 /* ---------- Prompts ---------- */
 
 export const PromptArgument = V3.PromptArgument;
-export const Prompt = deferred(() => V3.Prompt.extend(icons));
-export const PromptMessage = deferred(() => V3.PromptMessage.extend({ content: ContentBlock }));
-export const ListPromptsResult = deferred(() => PaginatedResult.extend({ prompts: z.array(Prompt) }));
+export const Prompt = deferred(() => z.extend(V3.Prompt, icons));
+export const PromptMessage = deferred(() => z.extend(V3.PromptMessage, { content: ContentBlock }));
+export const ListPromptsResult = deferred(() => z.extend(PaginatedResult, { prompts: z.array(Prompt) }));
 export const GetPromptRequestParams = V3.GetPromptRequestParams;
-export const GetPromptResult = deferred(() => V3.GetPromptResult.extend({ messages: z.array(PromptMessage) }));
+export const GetPromptResult = deferred(() => z.extend(V3.GetPromptResult, { messages: z.array(PromptMessage) }));
 
 /* ---------- Tools ---------- */
 
 export const ToolAnnotations = V3.ToolAnnotations;
-export const ToolInputSchema = deferred(() => V3.ToolInputSchema.extend({ $schema: z.string().optional() }));
+export const ToolInputSchema = deferred(() => z.extend(V3.ToolInputSchema, { $schema: z.optional(z.string()) }));
 export const ToolOutputSchema = ToolInputSchema;
 
 export const TaskSupport = deferred(() => z.enum(['forbidden', 'optional', 'required']));
 /** How a tool may be executed; `taskSupport` defaults to `"forbidden"`. */
-export const ToolExecution = deferred(() => z.looseObject({ taskSupport: TaskSupport.optional() }));
+export const ToolExecution = deferred(() => z.looseObject({ taskSupport: z.optional(TaskSupport) }));
 
-export const Tool = deferred(() => V3.Tool.extend({
+export const Tool = deferred(() => z.extend(V3.Tool, {
   ...icons,
   inputSchema: ToolInputSchema,
-  outputSchema: ToolOutputSchema.optional(),
-  execution: ToolExecution.optional(),
+  outputSchema: z.optional(ToolOutputSchema),
+  execution: z.optional(ToolExecution),
 }));
-export const ListToolsResult = deferred(() => PaginatedResult.extend({ tools: z.array(Tool) }));
-export const CallToolRequestParams = deferred(() => V3.CallToolRequestParams.extend(taskAugmented));
-export const CallToolResult = deferred(() => V3.CallToolResult.extend({ content: z.array(ContentBlock) }));
+export const ListToolsResult = deferred(() => z.extend(PaginatedResult, { tools: z.array(Tool) }));
+export const CallToolRequestParams = deferred(() => z.extend(V3.CallToolRequestParams, taskAugmented));
+export const CallToolResult = deferred(() => z.extend(V3.CallToolResult, { content: z.array(ContentBlock) }));
 
 /* ---------- Sampling ---------- */
 
@@ -176,8 +173,8 @@ export const ToolResultContent = deferred(() => z.looseObject({
   type: z.literal('tool_result'),
   toolUseId: z.string(),
   content: z.array(ContentBlock),
-  structuredContent: z.record(z.string(), z.unknown()).optional(),
-  isError: z.boolean().optional(),
+  structuredContent: z.optional(z.record(z.string(), z.unknown())),
+  isError: z.optional(z.boolean()),
   ...meta,
 }));
 
@@ -192,21 +189,21 @@ export const SamplingMessageContentBlock = deferred(() => z.discriminatedUnion('
 /** One content block, or several. */
 export const SamplingContent = deferred(() => z.union([SamplingMessageContentBlock, z.array(SamplingMessageContentBlock)]));
 
-export const SamplingMessage = deferred(() => V3.SamplingMessage.extend({ content: SamplingContent, ...meta }));
+export const SamplingMessage = deferred(() => z.extend(V3.SamplingMessage, { content: SamplingContent, ...meta }));
 export const ModelHint = V3.ModelHint;
 export const ModelPreferences = V3.ModelPreferences;
-export const ToolChoice = deferred(() => z.looseObject({ mode: z.enum(['auto', 'required', 'none']).optional() }));
+export const ToolChoice = deferred(() => z.looseObject({ mode: z.optional(z.enum(['auto', 'required', 'none'])) }));
 
-export const CreateMessageRequestParams = deferred(() => V3.CreateMessageRequestParams.extend({
+export const CreateMessageRequestParams = deferred(() => z.extend(V3.CreateMessageRequestParams, {
   messages: z.array(SamplingMessage),
   /** Tools the model may call; needs the client's `sampling.tools` capability. */
-  tools: z.array(Tool).optional(),
-  toolChoice: ToolChoice.optional(),
+  tools: z.optional(z.array(Tool)),
+  toolChoice: z.optional(ToolChoice),
   ...taskAugmented,
 }));
 
 /** `stopReason` is open: `endTurn`, `stopSequence`, `maxTokens`, `toolUse` or any provider string. */
-export const CreateMessageResult = deferred(() => V3.CreateMessageResult.extend({ content: SamplingContent }));
+export const CreateMessageResult = deferred(() => z.extend(V3.CreateMessageResult, { content: SamplingContent }));
 
 /* ---------- Completion, roots ---------- */
 
@@ -219,14 +216,14 @@ export const ListRootsResult = V3.ListRootsResult;
 
 /* ---------- Elicitation ---------- */
 
-export const ElicitRequestFormParams = deferred(() => RequestParams.extend({
-  mode: z.literal('form').optional(),
+export const ElicitRequestFormParams = deferred(() => z.extend(RequestParams, {
+  mode: z.optional(z.literal('form')),
   message: z.string(),
   requestedSchema: RequestedSchemaV4,
   ...taskAugmented,
 }));
 
-export const ElicitRequestURLParams = deferred(() => RequestParams.extend({
+export const ElicitRequestURLParams = deferred(() => z.extend(RequestParams, {
   mode: z.literal('url'),
   message: z.string(),
   /** Unique id of this elicitation, echoed by `notifications/elicitation/complete`. */
@@ -237,9 +234,9 @@ export const ElicitRequestURLParams = deferred(() => RequestParams.extend({
 
 export const ElicitRequestParams = deferred(() => z.union([ElicitRequestURLParams, ElicitRequestFormParams]));
 
-export const ElicitResult = deferred(() => V3.ElicitResult.extend({ content: ElicitContentV4.optional() }));
+export const ElicitResult = deferred(() => z.extend(V3.ElicitResult, { content: z.optional(ElicitContentV4) }));
 
-export const ElicitationCompleteNotificationParams = deferred(() => NotificationParams.extend({ elicitationId: z.string() }));
+export const ElicitationCompleteNotificationParams = deferred(() => z.extend(NotificationParams, { elicitationId: z.string() }));
 
 /** `error.data` of the -32042 URL_ELICITATION_REQUIRED error. */
 export const UrlElicitationRequiredErrorData = deferred(() => z.looseObject({ elicitations: z.array(ElicitRequestURLParams) }));
@@ -248,7 +245,7 @@ export const URL_ELICITATION_REQUIRED = -32042;
 /* ---------- The method tables ---------- */
 
 /** A task-augmentable request answers either normally or with a `CreateTaskResult`. */
-function orTask<R extends z.ZodType>(result: R) {
+function orTask<R extends z.ZodMiniType>(result: R) {
   return z.union([result, CreateTaskResult]);
 }
 

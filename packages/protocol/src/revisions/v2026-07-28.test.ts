@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import {
   revision_2026_07_28 as revision,
   DiscoverResult,
@@ -13,11 +13,11 @@ import { exchangeIssues, issues, notificationIssues, notificationSpecOf, request
 
 type Message = { [key: string]: unknown };
 
-function accepts(schema: z.ZodType, value: unknown): void {
+function accepts(schema: z.ZodMiniType, value: unknown): void {
   expect(issues(schema, value)).toEqual([]);
 }
 
-function rejects(schema: z.ZodType, value: unknown): void {
+function rejects(schema: z.ZodMiniType, value: unknown): void {
   expect(schema.safeParse(value).success).toBe(false);
 }
 

@@ -13,7 +13,7 @@
  * `elicitationId`, core tasks (now the `io.modelcontextprotocol/tasks` extension), and the
  * -32002 / -32042 codes. Roots, sampling and logging remain but are deprecated (MCP 2026-07-28 deprecated).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { deferred, deferredShape } from './blocks/deferred.js';
 import type { Revision } from './types.js';
 import { MODERN_ERA_FEATURES } from './blocks/era-features.js';
@@ -48,13 +48,13 @@ export const Implementation = V4.Implementation;
 export const Extensions = deferred(() => z.record(z.string(), z.looseObject({})));
 
 /** Client capabilities, sent per request; core tasks moved to an extension, `roots.listChanged` is gone. */
-export const ClientCapabilities = deferred(() => V4.ClientCapabilities.omit({ tasks: true }).extend({
-  roots: CapabilityFlag.optional(),
-  extensions: Extensions.optional(),
+export const ClientCapabilities = deferred(() => z.extend(z.omit(V4.ClientCapabilities, { tasks: true }), {
+  roots: z.optional(CapabilityFlag),
+  extensions: z.optional(Extensions),
 }));
 
 /** Server capabilities, reported by `server/discover`; core tasks moved to an extension. */
-export const ServerCapabilities = deferred(() => V4.ServerCapabilities.omit({ tasks: true }).extend({ extensions: Extensions.optional() }));
+export const ServerCapabilities = deferred(() => z.extend(z.omit(V4.ServerCapabilities, { tasks: true }), { extensions: z.optional(Extensions) }));
 
 /** The `_meta` every request carries (MCP 2026-07-28 basic/index §_meta). */
 export const RequestMeta = deferred(() => modernRequestMeta(ClientCapabilities, Implementation));
@@ -62,17 +62,17 @@ export const RequestMeta = deferred(() => modernRequestMeta(ClientCapabilities, 
 export const ResultMeta = deferred(() => modernResultMeta(Implementation));
 
 const requestMeta = { _meta: RequestMeta };
-const complete = deferredShape(() => ({ resultType: z.literal('complete'), _meta: ResultMeta.optional() }));
+const complete = deferredShape(() => ({ resultType: z.literal('complete'), _meta: z.optional(ResultMeta) }));
 
 /** Base of every request's params: `_meta` is required. */
-export const ModernRequestParams = deferred(() => RequestParams.extend(requestMeta));
+export const ModernRequestParams = deferred(() => z.extend(RequestParams, requestMeta));
 /** Base of every final result (`resultType: "complete"`), also the empty result. */
 export const CompleteResult = deferred(() => z.looseObject({ ...complete }));
 /**
  * A final result that may be cached for `ttlMs` within `cacheScope` (MCP 2026-07-28
  * basic/utilities/caching).
  */
-export const CacheableResult = deferred(() => CompleteResult.extend(cacheable));
+export const CacheableResult = deferred(() => z.extend(CompleteResult, cacheable));
 
 /* ---------- Discovery ---------- */
 
@@ -80,10 +80,10 @@ export const CacheableResult = deferred(() => CompleteResult.extend(cacheable));
  * The answer of `server/discover` (MCP 2026-07-28 server/discover); the old top-level `serverInfo`
  * moved to `_meta`.
  */
-export const DiscoverResult = deferred(() => CacheableResult.extend({
+export const DiscoverResult = deferred(() => z.extend(CacheableResult, {
   supportedVersions: z.array(z.string()),
   capabilities: ServerCapabilities,
-  instructions: z.string().optional(),
+  instructions: z.optional(z.string()),
 }));
 
 /* ---------- Content ---------- */
@@ -94,10 +94,10 @@ export const AnyResourceContents = V4.AnyResourceContents;
 /* ---------- MRTR input requests and responses (MCP 2026-07-28 basic/patterns/mrtr) ---------- */
 
 /** URL-mode elicitation without `elicitationId`: completion is signalled by the retry. */
-export const ElicitRequestURLParams = deferred(() => RequestParams.extend({ mode: z.literal('url'), message: z.string(), url: z.string() }));
-export const ElicitRequestFormParams = deferred(() => V4.ElicitRequestFormParams.omit({ task: true }));
+export const ElicitRequestURLParams = deferred(() => z.extend(RequestParams, { mode: z.literal('url'), message: z.string(), url: z.string() }));
+export const ElicitRequestFormParams = deferred(() => z.omit(V4.ElicitRequestFormParams, { task: true }));
 export const ElicitRequestParams = deferred(() => z.union([ElicitRequestURLParams, ElicitRequestFormParams]));
-export const CreateMessageRequestParams = deferred(() => V4.CreateMessageRequestParams.omit({ task: true }));
+export const CreateMessageRequestParams = deferred(() => z.omit(V4.CreateMessageRequestParams, { task: true }));
 export const ElicitResult = V4.ElicitResult;
 export const CreateMessageResult = V4.CreateMessageResult;
 export const Root = V4.Root;
@@ -106,7 +106,7 @@ export const ListRootsResult = V4.ListRootsResult;
 /** A request the server needs the client to fulfil before it retries: `method` and `params` only. */
 export const InputRequest = deferred(() => z.discriminatedUnion('method', [
   z.looseObject({ method: z.literal('sampling/createMessage'), params: CreateMessageRequestParams }),
-  z.looseObject({ method: z.literal('roots/list'), params: RequestParams.optional() }),
+  z.looseObject({ method: z.literal('roots/list'), params: z.optional(RequestParams) }),
   z.looseObject({ method: z.literal('elicitation/create'), params: ElicitRequestParams }),
 ]));
 
@@ -119,7 +119,7 @@ export const InputRequiredResult = deferred(() => inputRequiredResult(InputReque
 const retry = deferredShape(() => inputResponseFields(InputResponse));
 
 /** A result of a request that may need more input: complete, or an `InputRequiredResult`. */
-function orInputRequired<R extends z.ZodType>(result: R) {
+function orInputRequired<R extends z.ZodMiniType>(result: R) {
   return z.union([result, InputRequiredResult]);
 }
 
@@ -127,74 +127,74 @@ function orInputRequired<R extends z.ZodType>(result: R) {
 
 export const Resource = V4.Resource;
 export const ResourceTemplate = V4.ResourceTemplate;
-export const PaginatedParams = deferred(() => PaginatedRequestParams.extend(requestMeta));
-const page = deferredShape(() => ({ ...cacheable, nextCursor: z.string().optional() }));
-export const ListResourcesResult = deferred(() => CompleteResult.extend({ ...page, resources: z.array(Resource) }));
-export const ListResourceTemplatesResult = deferred(() => CompleteResult.extend({ ...page, resourceTemplates: z.array(ResourceTemplate) }));
-export const ReadResourceRequestParams = deferred(() => V4.ResourceRequestParams.extend({ ...requestMeta, ...retry }));
-export const ReadResourceResult = deferred(() => CacheableResult.extend({ contents: z.array(AnyResourceContents) }));
+export const PaginatedParams = deferred(() => z.extend(PaginatedRequestParams, requestMeta));
+const page = deferredShape(() => ({ ...cacheable, nextCursor: z.optional(z.string()) }));
+export const ListResourcesResult = deferred(() => z.extend(CompleteResult, { ...page, resources: z.array(Resource) }));
+export const ListResourceTemplatesResult = deferred(() => z.extend(CompleteResult, { ...page, resourceTemplates: z.array(ResourceTemplate) }));
+export const ReadResourceRequestParams = deferred(() => z.extend(V4.ResourceRequestParams, { ...requestMeta, ...retry }));
+export const ReadResourceResult = deferred(() => z.extend(CacheableResult, { contents: z.array(AnyResourceContents) }));
 
 /* ---------- Prompts ---------- */
 
 export const Prompt = V4.Prompt;
 export const PromptMessage = V4.PromptMessage;
-export const ListPromptsResult = deferred(() => CompleteResult.extend({ ...page, prompts: z.array(Prompt) }));
-export const GetPromptRequestParams = deferred(() => V4.GetPromptRequestParams.extend({ ...requestMeta, ...retry }));
-export const GetPromptResult = deferred(() => V4.GetPromptResult.extend(complete));
+export const ListPromptsResult = deferred(() => z.extend(CompleteResult, { ...page, prompts: z.array(Prompt) }));
+export const GetPromptRequestParams = deferred(() => z.extend(V4.GetPromptRequestParams, { ...requestMeta, ...retry }));
+export const GetPromptResult = deferred(() => z.extend(V4.GetPromptResult, complete));
 
 /* ---------- Tools ---------- */
 
 /** Tools lose the core-tasks `execution` negotiation. */
-export const Tool = deferred(() => V4.Tool.omit({ execution: true }));
-export const ListToolsResult = deferred(() => CompleteResult.extend({ ...page, tools: z.array(Tool) }));
-export const CallToolRequestParams = deferred(() => V3.CallToolRequestParams.extend({ ...requestMeta, ...retry }));
+export const Tool = deferred(() => z.omit(V4.Tool, { execution: true }));
+export const ListToolsResult = deferred(() => z.extend(CompleteResult, { ...page, tools: z.array(Tool) }));
+export const CallToolRequestParams = deferred(() => z.extend(V3.CallToolRequestParams, { ...requestMeta, ...retry }));
 /** `structuredContent` may be any JSON value now, not only an object. */
-export const CallToolResult = deferred(() => V4.CallToolResult.extend({ ...complete, structuredContent: z.unknown().optional() }));
+export const CallToolResult = deferred(() => z.extend(V4.CallToolResult, { ...complete, structuredContent: z.optional(z.unknown()) }));
 
 /* ---------- Completion ---------- */
 
-export const CompleteRequestParams = deferred(() => V4.CompleteRequestParams.extend(requestMeta));
-export const CompletionResult = deferred(() => V4.CompleteResult.extend(complete));
+export const CompleteRequestParams = deferred(() => z.extend(V4.CompleteRequestParams, requestMeta));
+export const CompletionResult = deferred(() => z.extend(V4.CompleteResult, complete));
 
 /* ---------- The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) ---------- */
 
 const extensionTaskShape = deferredShape(() => ({
   taskId: z.string(),
   status: TaskStatus,
-  statusMessage: z.string().optional(),
+  statusMessage: z.optional(z.string()),
   createdAt: z.string(),
   lastUpdatedAt: z.string(),
   /** Lifetime in ms from creation; `null`: unlimited. */
-  ttlMs: z.int().nonnegative().nullable(),
-  pollIntervalMs: z.int().positive().optional(),
+  ttlMs: z.nullable(z.int().check(z.nonnegative())),
+  pollIntervalMs: z.optional(z.int().check(z.positive())),
 }));
 /** A `tools/call` the server runs as a task: the task's fields inline, `resultType: "task"`. */
-export const CreateTaskResult = deferred(() => z.looseObject({ ...extensionTaskShape, resultType: z.literal('task'), _meta: ResultMeta.optional() }));
+export const CreateTaskResult = deferred(() => z.looseObject({ ...extensionTaskShape, resultType: z.literal('task'), _meta: z.optional(ResultMeta) }));
 /** `tasks/get`: the task with its outstanding `inputRequests`, its `result` or its `error`. */
-export const DetailedTaskResult = deferred(() => CompleteResult.extend({
+export const DetailedTaskResult = deferred(() => z.extend(CompleteResult, {
   ...extensionTaskShape,
-  inputRequests: z.record(z.string(), z.looseObject({ method: z.string(), params: z.looseObject({}).optional() })).optional(),
-  result: z.looseObject({}).optional(),
-  error: z.looseObject({ code: z.int(), message: z.string(), data: z.unknown().optional() }).optional(),
+  inputRequests: z.optional(z.record(z.string(), z.looseObject({ method: z.string(), params: z.optional(z.looseObject({})) }))),
+  result: z.optional(z.looseObject({})),
+  error: z.optional(z.looseObject({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) })),
 }));
-export const TaskIdRequestParams = deferred(() => ModernRequestParams.extend({ taskId: z.string() }));
-export const TasksUpdateRequestParams = deferred(() => TaskIdRequestParams.extend({ inputResponses: z.record(z.string(), z.looseObject({})) }));
+export const TaskIdRequestParams = deferred(() => z.extend(ModernRequestParams, { taskId: z.string() }));
+export const TasksUpdateRequestParams = deferred(() => z.extend(TaskIdRequestParams, { inputResponses: z.record(z.string(), z.looseObject({})) }));
 /** `notifications/tasks`: the full task state (delivered on `subscriptions/listen`). */
-export const TasksNotificationParams = deferred(() => DetailedTaskResult.omit({ resultType: true, _meta: true }).extend({ _meta: SubscriptionNotificationMeta.optional() }));
+export const TasksNotificationParams = deferred(() => z.extend(z.omit(DetailedTaskResult, { resultType: true, _meta: true }), { _meta: z.optional(SubscriptionNotificationMeta) }));
 
 /* ---------- Subscriptions ---------- */
 
-export const SubscriptionsListenRequestParams = deferred(() => ModernRequestParams.extend({ notifications: SubscriptionFilter }));
+export const SubscriptionsListenRequestParams = deferred(() => z.extend(ModernRequestParams, { notifications: SubscriptionFilter }));
 
 /* ---------- Notifications ---------- */
 
-const notificationMeta = deferredShape(() => ({ _meta: SubscriptionNotificationMeta.optional() }));
-export const ModernNotificationParams = deferred(() => NotificationParams.extend(notificationMeta));
+const notificationMeta = deferredShape(() => ({ _meta: z.optional(SubscriptionNotificationMeta) }));
+export const ModernNotificationParams = deferred(() => z.extend(NotificationParams, notificationMeta));
 /** `requestId` is required again: tasks no longer use `notifications/cancelled`. */
-export const CancelledNotificationParams = deferred(() => V3.CancelledNotificationParams.extend(notificationMeta));
-export const ProgressNotificationParams = deferred(() => V4.ProgressNotificationParams.extend(notificationMeta));
-export const LoggingMessageNotificationParams = deferred(() => V4.LoggingMessageNotificationParams.extend(notificationMeta));
-export const ResourceUpdatedNotificationParams = deferred(() => V4.ResourceUpdatedNotificationParams.extend(notificationMeta));
+export const CancelledNotificationParams = deferred(() => z.extend(V3.CancelledNotificationParams, notificationMeta));
+export const ProgressNotificationParams = deferred(() => z.extend(V4.ProgressNotificationParams, notificationMeta));
+export const LoggingMessageNotificationParams = deferred(() => z.extend(V4.LoggingMessageNotificationParams, notificationMeta));
+export const ResourceUpdatedNotificationParams = deferred(() => z.extend(V4.ResourceUpdatedNotificationParams, notificationMeta));
 
 /* ---------- Errors ---------- */
 

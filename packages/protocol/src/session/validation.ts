@@ -4,7 +4,7 @@
  * For a union (e.g. a result that may also be a CreateTaskResult) it reports the branch
  * that came closest to matching, not a bare "Invalid input".
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 const MAX_ISSUES = 5;
 
@@ -26,7 +26,7 @@ function flatten(issues: readonly Issue[], prefix: readonly PropertyKey[] = []):
   return out;
 }
 
-export function formatIssues(error: z.ZodError): string {
+export function formatIssues(error: z.core.$ZodError): string {
   const issues = flatten(error.issues);
   const parts = issues.slice(0, MAX_ISSUES).map(({ path, message }) => {
     const where = path.length > 0 ? path.map(String).join('.') : '(root)';
@@ -37,7 +37,7 @@ export function formatIssues(error: z.ZodError): string {
 }
 
 /** Whether each schema accepts `{}`, asked once per schema (see {@link acceptsNoParams}). */
-const acceptsEmpty = new WeakMap<z.ZodType, boolean>();
+const acceptsEmpty = new WeakMap<z.ZodMiniType, boolean>();
 
 /**
  * Whether `schema` accepts a message sent without params (validated as `{}`). The answer
@@ -46,7 +46,7 @@ const acceptsEmpty = new WeakMap<z.ZodType, boolean>();
  * parse. Only where the parsed value is not used (a notification's handler gets the params as
  * they arrived).
  */
-export function acceptsNoParams(schema: z.ZodType): boolean {
+export function acceptsNoParams(schema: z.ZodMiniType): boolean {
   let accepts = acceptsEmpty.get(schema);
   if (accepts === undefined) {
     accepts = schema.safeParse({}).success;

@@ -3,9 +3,16 @@
  * and results, pagination, logging levels and roles. Every object schema is loose: unknown
  * keys are kept so newer peers can add fields without breaking older ones.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { deferred } from './deferred.js';
 import type { Direction, NotificationSpec, RequestSpec } from '../types.js';
+
+// The wire schemas use zod/mini (the same zod core as the classic API, without its methods, so a
+// browser bundle keeps only the functions it calls). zod/mini sets no locale: without one every
+// issue reads "Invalid input". English is set here, as zod's classic API does on its first schema,
+// unless the application chose a locale already.
+if (z.config().localeError === undefined) z.config(en());
 
 /** A JSON-RPC request id as it appears inside params: a string or an integer. */
 export const RequestId = deferred(() => z.union([z.string(), z.int()]));
@@ -20,28 +27,28 @@ export const Cursor = deferred(() => z.string());
 export const Meta = deferred(() => z.looseObject({}));
 
 /** `_meta` on request params: an open map whose one protocol key is `progressToken`. */
-export const RequestMeta = deferred(() => z.looseObject({ progressToken: ProgressToken.optional() }));
+export const RequestMeta = deferred(() => z.looseObject({ progressToken: z.optional(ProgressToken) }));
 
 /** Base of every request's `params`. */
-export const RequestParams = deferred(() => z.looseObject({ _meta: RequestMeta.optional() }));
+export const RequestParams = deferred(() => z.looseObject({ _meta: z.optional(RequestMeta) }));
 
 /** Base of every notification's `params`. */
-export const NotificationParams = deferred(() => z.looseObject({ _meta: Meta.optional() }));
+export const NotificationParams = deferred(() => z.looseObject({ _meta: z.optional(Meta) }));
 
 /** Base of every result; also the empty result (`ping`, `resources/subscribe`, …). */
-export const Result = deferred(() => z.looseObject({ _meta: Meta.optional() }));
+export const Result = deferred(() => z.looseObject({ _meta: z.optional(Meta) }));
 
 /** Params of paginated list requests. */
-export const PaginatedRequestParams = deferred(() => RequestParams.extend({ cursor: Cursor.optional() }));
+export const PaginatedRequestParams = deferred(() => z.extend(RequestParams, { cursor: z.optional(Cursor) }));
 
 /** Base of paginated list results. */
-export const PaginatedResult = deferred(() => Result.extend({ nextCursor: Cursor.optional() }));
+export const PaginatedResult = deferred(() => z.extend(Result, { nextCursor: z.optional(Cursor) }));
 
 /**
  * A value that must be present but may be any JSON value (`notifications/message` `data`).
  * `z.unknown()` alone would let a missing key through.
  */
-export const RequiredValue = deferred(() => z.unknown().refine((value) => value !== undefined, { message: 'Required' }));
+export const RequiredValue = deferred(() => z.unknown().check(z.refine((value) => value !== undefined, { message: 'Required' })));
 
 /** Log severities, ordered least to most severe (RFC 5424). */
 export const LOGGING_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
@@ -58,7 +65,7 @@ export const CapabilityFlag = deferred(() => z.looseObject({}));
 export const ExperimentalCapabilities = deferred(() => z.record(z.string(), z.looseObject({})));
 
 /** Builds a request entry for a revision table. */
-export function request<P extends z.ZodType, R extends z.ZodType>(
+export function request<P extends z.ZodMiniType, R extends z.ZodMiniType>(
   direction: Direction,
   params: P,
   result: R,
@@ -67,6 +74,6 @@ export function request<P extends z.ZodType, R extends z.ZodType>(
 }
 
 /** Builds a notification entry for a revision table. */
-export function notification<P extends z.ZodType>(direction: Direction, params: P): NotificationSpec & { readonly params: P } {
+export function notification<P extends z.ZodMiniType>(direction: Direction, params: P): NotificationSpec & { readonly params: P } {
   return { direction, params };
 }

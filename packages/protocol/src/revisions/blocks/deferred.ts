@@ -5,13 +5,13 @@
  * a session needs only the methods it exchanges.
  *
  * `deferred(build)` returns an empty object whose prototype is a proxy: the first property
- * read (`_zod`, `.extend`, `.safeParse`, `in`, `instanceof`) reaches the proxy, which builds
- * the schema, copies its own properties onto the object and gives the object the schema's
- * prototype. From then on the object is an ordinary zod schema — no proxy left on the path
- * of a parse, so a realized schema validates as fast as one built at import. zod's classic
- * methods are bound to the built instance, so `.extend()` or `.optional()` of the stand-in
- * are the schema's own. Before its first read the stand-in has no own keys (nothing in the
- * SDK enumerates a schema's keys).
+ * read (`_zod`, which `z.extend(stand, …)` and every parse read, `.safeParse`, `in`,
+ * `instanceof`) reaches the proxy, which builds the schema, copies its own properties onto
+ * the object and gives the object the schema's prototype. From then on the object is an
+ * ordinary zod schema — no proxy left on the path of a parse, so a realized schema validates
+ * as fast as one built at import. zod's methods (`safeParse`, `check`) sit on that prototype and
+ * read `this._zod`, which the stand-in now owns, so they act on the schema. Before its first
+ * read the stand-in has no own keys (nothing in the SDK enumerates a schema's keys).
  */
 export function deferred<T extends object>(build: () => T): T {
   let built: T | undefined;
@@ -36,8 +36,8 @@ export function deferred<T extends object>(build: () => T): T {
 }
 
 /**
- * A shape fragment (`{ _meta: Meta.optional() }`, spread into objects or passed to
- * `.extend`) built at its first use, like {@link deferred}'s schemas: reading, spreading or
+ * A shape fragment (`{ _meta: z.optional(Meta) }`, spread into objects or passed to
+ * `z.extend`) built at its first use, like {@link deferred}'s schemas: reading, spreading or
  * enumerating it builds it once. Only schema builders use fragments, so a fragment costs
  * nothing until a schema that embeds it is built. Not for a shape kept by a schema
  * (`z.object(fragment)` would read it through the proxy at every parse): spread it there.

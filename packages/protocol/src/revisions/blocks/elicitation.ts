@@ -4,21 +4,21 @@
  * single-select enum (with optional `enumNames`); 2025-11-25 adds `default` values,
  * titled single-select enums (`oneOf`) and multi-select enums (`type: "array"`).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { deferred, deferredShape } from './deferred.js';
 
 /* ---------- 2025-06-18 ---------- */
 
-const described = deferredShape(() => ({ title: z.string().optional(), description: z.string().optional() }));
+const described = deferredShape(() => ({ title: z.optional(z.string()), description: z.optional(z.string()) }));
 
 export const StringFormat = deferred(() => z.enum(['email', 'uri', 'date', 'date-time']));
 
 const stringShapeV3 = deferredShape(() => ({
   type: z.literal('string'),
   ...described,
-  minLength: z.number().optional(),
-  maxLength: z.number().optional(),
-  format: StringFormat.optional(),
+  minLength: z.optional(z.number()),
+  maxLength: z.optional(z.number()),
+  format: z.optional(StringFormat),
 }));
 
 /**
@@ -30,19 +30,19 @@ function notAnEnum(value: Record<string, unknown>): boolean {
 }
 const notAnEnumMessage = { message: 'A string schema with "enum" or "oneOf" must be a valid enum schema' };
 
-export const StringSchemaV3 = deferred(() => z.looseObject({ ...stringShapeV3 }).refine(notAnEnum, notAnEnumMessage));
+export const StringSchemaV3 = deferred(() => z.looseObject({ ...stringShapeV3 }).check(z.refine(notAnEnum, notAnEnumMessage)));
 
 export const NumberSchemaV3 = deferred(() => z.looseObject({
   type: z.enum(['number', 'integer']),
   ...described,
-  minimum: z.number().optional(),
-  maximum: z.number().optional(),
+  minimum: z.optional(z.number()),
+  maximum: z.optional(z.number()),
 }));
 
 export const BooleanSchemaV3 = deferred(() => z.looseObject({
   type: z.literal('boolean'),
   ...described,
-  default: z.boolean().optional(),
+  default: z.optional(z.boolean()),
 }));
 
 export const EnumSchemaV3 = deferred(() => z.looseObject({
@@ -50,7 +50,7 @@ export const EnumSchemaV3 = deferred(() => z.looseObject({
   ...described,
   enum: z.array(z.string()),
   /** Display names for the `enum` values. */
-  enumNames: z.array(z.string()).optional(),
+  enumNames: z.optional(z.array(z.string())),
 }));
 
 export const PrimitiveSchemaDefinitionV3 = deferred(() => z.union([EnumSchemaV3, StringSchemaV3, NumberSchemaV3, BooleanSchemaV3]));
@@ -58,7 +58,7 @@ export const PrimitiveSchemaDefinitionV3 = deferred(() => z.union([EnumSchemaV3,
 export const RequestedSchemaV3 = deferred(() => z.looseObject({
   type: z.literal('object'),
   properties: z.record(z.string(), PrimitiveSchemaDefinitionV3),
-  required: z.array(z.string()).optional(),
+  required: z.optional(z.array(z.string())),
 }));
 
 /** A submitted form: property name to value. */
@@ -67,9 +67,8 @@ export const ElicitContentV3 = deferred(() => z.record(z.string(), z.union([z.st
 /* ---------- 2025-11-25 ---------- */
 
 export const StringSchemaV4 = deferred(() => z
-  .looseObject({ ...stringShapeV3, default: z.string().optional() })
-  .refine(notAnEnum, notAnEnumMessage));
-export const NumberSchemaV4 = deferred(() => NumberSchemaV3.extend({ default: z.number().optional() }));
+  .looseObject({ ...stringShapeV3, default: z.optional(z.string()) }).check(z.refine(notAnEnum, notAnEnumMessage)));
+export const NumberSchemaV4 = deferred(() => z.extend(NumberSchemaV3, { default: z.optional(z.number()) }));
 export const BooleanSchemaV4 = BooleanSchemaV3;
 
 const TitledOption = deferred(() => z.looseObject({ const: z.string(), title: z.string() }));
@@ -78,22 +77,22 @@ export const UntitledSingleSelectEnumSchema = deferred(() => z.looseObject({
   type: z.literal('string'),
   ...described,
   enum: z.array(z.string()),
-  default: z.string().optional(),
+  default: z.optional(z.string()),
 }));
 
 export const TitledSingleSelectEnumSchema = deferred(() => z.looseObject({
   type: z.literal('string'),
   ...described,
   oneOf: z.array(TitledOption),
-  default: z.string().optional(),
+  default: z.optional(z.string()),
 }));
 
 const multiSelect = deferredShape(() => ({
   type: z.literal('array'),
   ...described,
-  minItems: z.number().optional(),
-  maxItems: z.number().optional(),
-  default: z.array(z.string()).optional(),
+  minItems: z.optional(z.number()),
+  maxItems: z.optional(z.number()),
+  default: z.optional(z.array(z.string())),
 }));
 
 export const UntitledMultiSelectEnumSchema = deferred(() => z.looseObject({
@@ -107,7 +106,7 @@ export const TitledMultiSelectEnumSchema = deferred(() => z.looseObject({
 }));
 
 /** The 2025-06-18 enum with `enumNames`, kept for compatibility. */
-export const LegacyTitledEnumSchema = deferred(() => EnumSchemaV3.extend({ default: z.string().optional() }));
+export const LegacyTitledEnumSchema = deferred(() => z.extend(EnumSchemaV3, { default: z.optional(z.string()) }));
 
 export const EnumSchemaV4 = deferred(() => z.union([
   TitledSingleSelectEnumSchema,
@@ -120,10 +119,10 @@ export const EnumSchemaV4 = deferred(() => z.union([
 export const PrimitiveSchemaDefinitionV4 = deferred(() => z.union([EnumSchemaV4, StringSchemaV4, NumberSchemaV4, BooleanSchemaV4]));
 
 export const RequestedSchemaV4 = deferred(() => z.looseObject({
-  $schema: z.string().optional(),
+  $schema: z.optional(z.string()),
   type: z.literal('object'),
   properties: z.record(z.string(), PrimitiveSchemaDefinitionV4),
-  required: z.array(z.string()).optional(),
+  required: z.optional(z.array(z.string())),
 }));
 
 export const ElicitContentV4 = deferred(() => z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])));

@@ -6,7 +6,7 @@
  * receiver's job, not the schema's. A result cannot be checked here: its shape depends on
  * the request it answers.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { deferred } from './deferred.js';
 import type { NotificationSpec, RequestSpec } from '../types.js';
 import { RequestId } from './base.js';
@@ -21,23 +21,23 @@ export interface JsonRpcEnvelopeOptions {
    */
   readonly errorId: 'required' | 'optional';
   /** Extra checks of `error.data` for specific codes (2025-11-25: -32042). */
-  readonly errorData?: Readonly<Record<number, z.ZodType>>;
+  readonly errorData?: Readonly<Record<number, z.ZodMiniType>>;
 }
 
 export interface JsonRpcEnvelope {
-  readonly JsonRpcRequest: z.ZodType;
-  readonly JsonRpcNotification: z.ZodType;
-  readonly JsonRpcResultResponse: z.ZodType;
-  readonly JsonRpcErrorResponse: z.ZodType;
-  readonly JsonRpcMessage: z.ZodType;
+  readonly JsonRpcRequest: z.ZodMiniType;
+  readonly JsonRpcNotification: z.ZodMiniType;
+  readonly JsonRpcResultResponse: z.ZodMiniType;
+  readonly JsonRpcErrorResponse: z.ZodMiniType;
+  readonly JsonRpcMessage: z.ZodMiniType;
 }
 
 const Version = deferred(() => z.literal('2.0'));
-const Absent = deferred(() => z.never().optional());
-const ParamsObject = deferred(() => z.looseObject({}).optional());
+const Absent = deferred(() => z.optional(z.never()));
+const ParamsObject = deferred(() => z.optional(z.looseObject({})));
 
 function checkAgainst(
-  spec: { params: z.ZodType } | undefined,
+  spec: { params: z.ZodMiniType } | undefined,
   params: unknown,
   ctx: z.core.$RefinementCtx,
 ): void {
@@ -66,27 +66,24 @@ export function methodTable<T extends Readonly<Record<string, RequestSpec | Noti
 export function jsonRpcEnvelope(options: JsonRpcEnvelopeOptions): JsonRpcEnvelope {
   const JsonRpcRequest = deferred(() =>
     z
-      .looseObject({ jsonrpc: Version, id: RequestId, method: z.string().min(1), params: ParamsObject, result: Absent, error: Absent })
-      .superRefine((message, ctx) => checkAgainst(own(options.requests, message.method), message.params, ctx)),
+      .looseObject({ jsonrpc: Version, id: RequestId, method: z.string().check(z.minLength(1)), params: ParamsObject, result: Absent, error: Absent }).check(z.superRefine((message, ctx) => checkAgainst(own(options.requests, message.method), message.params, ctx))),
   );
 
   const JsonRpcNotification = deferred(() =>
     z
-      .looseObject({ jsonrpc: Version, method: z.string().min(1), params: ParamsObject, id: Absent, result: Absent, error: Absent })
-      .superRefine((message, ctx) => checkAgainst(own(options.notifications, message.method), message.params, ctx)),
+      .looseObject({ jsonrpc: Version, method: z.string().check(z.minLength(1)), params: ParamsObject, id: Absent, result: Absent, error: Absent }).check(z.superRefine((message, ctx) => checkAgainst(own(options.notifications, message.method), message.params, ctx))),
   );
 
   const JsonRpcResultResponse = deferred(() =>
-    z.looseObject({ jsonrpc: Version, id: RequestId, result: z.looseObject({ _meta: z.looseObject({}).optional() }), method: Absent, error: Absent }),
+    z.looseObject({ jsonrpc: Version, id: RequestId, result: z.looseObject({ _meta: z.optional(z.looseObject({})) }), method: Absent, error: Absent }),
   );
 
   const errorData = options.errorData ?? {};
   const JsonRpcErrorResponse = deferred(() => {
-    const ErrorObject = z.looseObject({ code: z.int(), message: z.string(), data: z.unknown().optional() });
-    const errorId = options.errorId === 'required' ? z.union([RequestId, z.null()]) : RequestId.optional();
+    const ErrorObject = z.looseObject({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) });
+    const errorId = options.errorId === 'required' ? z.union([RequestId, z.null()]) : z.optional(RequestId);
     return z
-      .looseObject({ jsonrpc: Version, id: errorId, error: ErrorObject, method: Absent, result: Absent })
-      .superRefine((message, ctx) => {
+      .looseObject({ jsonrpc: Version, id: errorId, error: ErrorObject, method: Absent, result: Absent }).check(z.superRefine((message, ctx) => {
         const schema = own(errorData, String(message.error.code));
         if (schema === undefined) return;
         const parsed = schema.safeParse(message.error.data);
@@ -94,7 +91,7 @@ export function jsonRpcEnvelope(options: JsonRpcEnvelopeOptions): JsonRpcEnvelop
         for (const issue of parsed.error.issues) {
           ctx.addIssue({ code: 'custom', message: issue.message, path: ['error', 'data', ...issue.path] });
         }
-      });
+      }));
   });
 
   const JsonRpcMessage = deferred(() => z.union([JsonRpcRequest, JsonRpcNotification, JsonRpcResultResponse, JsonRpcErrorResponse]));

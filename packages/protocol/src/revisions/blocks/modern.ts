@@ -4,7 +4,7 @@
  * Round-Trip Requests (`InputRequiredResult`) and `subscriptions/listen` filters. Shapes
  * that embed capabilities or implementations are built from the revision's own schemas.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { deferred, deferredShape } from './deferred.js';
 import { LoggingLevel, Meta, ProgressToken, RequestId } from './base.js';
 
@@ -29,33 +29,33 @@ export const RESULT_TYPES = ['complete', 'input_required'] as const;
  * version and client capabilities are required; client info, log level, progress token and
  * W3C trace context are optional.
  */
-export function modernRequestMeta(clientCapabilities: z.ZodType, implementation: z.ZodType) {
+export function modernRequestMeta(clientCapabilities: z.ZodMiniType, implementation: z.ZodMiniType) {
   return z.looseObject({
-    [PROTOCOL_VERSION_META_KEY]: z.string().min(1),
+    [PROTOCOL_VERSION_META_KEY]: z.string().check(z.minLength(1)),
     [CLIENT_CAPABILITIES_META_KEY]: clientCapabilities,
-    [CLIENT_INFO_META_KEY]: implementation.optional(),
-    [LOG_LEVEL_META_KEY]: LoggingLevel.optional(),
-    progressToken: ProgressToken.optional(),
-    traceparent: z.string().optional(),
-    tracestate: z.string().optional(),
-    baggage: z.string().optional(),
+    [CLIENT_INFO_META_KEY]: z.optional(implementation),
+    [LOG_LEVEL_META_KEY]: z.optional(LoggingLevel),
+    progressToken: z.optional(ProgressToken),
+    traceparent: z.optional(z.string()),
+    tracestate: z.optional(z.string()),
+    baggage: z.optional(z.string()),
   });
 }
 
 /** `_meta` on modern results: open, with the optional server `Implementation`. */
-export function modernResultMeta(implementation: z.ZodType) {
-  return z.looseObject({ [SERVER_INFO_META_KEY]: implementation.optional() });
+export function modernResultMeta(implementation: z.ZodMiniType) {
+  return z.looseObject({ [SERVER_INFO_META_KEY]: z.optional(implementation) });
 }
 
 /** `_meta` on notifications: open, tagged with the listen request's id on a listen stream. */
-export const SubscriptionNotificationMeta = deferred(() => z.looseObject({ [SUBSCRIPTION_ID_META_KEY]: RequestId.optional() }));
+export const SubscriptionNotificationMeta = deferred(() => z.looseObject({ [SUBSCRIPTION_ID_META_KEY]: z.optional(RequestId) }));
 
 /**
  * Caching hints (MCP 2026-07-28 basic/utilities/caching): `ttlMs` is an integer ≥ 0; `cacheScope`
  * says who may share the entry.
  */
 export const CacheScope = deferred(() => z.enum(['public', 'private']));
-export const cacheable = deferredShape(() => ({ ttlMs: z.int().nonnegative(), cacheScope: CacheScope }));
+export const cacheable = deferredShape(() => ({ ttlMs: z.int().check(z.nonnegative()), cacheScope: CacheScope }));
 
 /**
  * Which notifications a `subscriptions/listen` stream delivers (MCP 2026-07-28
@@ -63,11 +63,11 @@ export const cacheable = deferredShape(() => ({ ttlMs: z.int().nonnegative(), ca
  * means not subscribed; extensions add fields (the tasks extension adds `taskIds`).
  */
 export const SubscriptionFilter = deferred(() => z.looseObject({
-  toolsListChanged: z.boolean().optional(),
-  promptsListChanged: z.boolean().optional(),
-  resourcesListChanged: z.boolean().optional(),
+  toolsListChanged: z.optional(z.boolean()),
+  promptsListChanged: z.optional(z.boolean()),
+  resourcesListChanged: z.optional(z.boolean()),
   /** Resource URIs whose `notifications/resources/updated` the client wants. */
-  resourceSubscriptions: z.array(z.string()).optional(),
+  resourceSubscriptions: z.optional(z.array(z.string())),
 }));
 
 /** Params of `notifications/subscriptions/acknowledged`: the tagged id and the honoured subset. */
@@ -86,26 +86,25 @@ export const SubscriptionsListenResult = deferred(() => z.looseObject({
  * The MRTR answer of `tools/call`, `prompts/get` and `resources/read` (MCP 2026-07-28 basic/patterns/mrtr):
  * input requests keyed by server-chosen names and/or an opaque `requestState`, at least one.
  */
-export function inputRequiredResult(inputRequest: z.ZodType) {
+export function inputRequiredResult(inputRequest: z.ZodMiniType) {
   return z
     .looseObject({
       resultType: z.literal('input_required'),
-      _meta: Meta.optional(),
-      inputRequests: z.record(z.string(), inputRequest).optional(),
-      requestState: z.string().optional(),
-    })
-    .refine((result) => result.inputRequests !== undefined || result.requestState !== undefined, {
+      _meta: z.optional(Meta),
+      inputRequests: z.optional(z.record(z.string(), inputRequest)),
+      requestState: z.optional(z.string()),
+    }).check(z.refine((result) => result.inputRequests !== undefined || result.requestState !== undefined, {
       message: 'An InputRequiredResult carries inputRequests, requestState or both',
-    });
+    }));
 }
 
 /** Fields a client adds when it retries a request after an `InputRequiredResult`. */
-export function inputResponseFields(inputResponse: z.ZodType) {
-  return { inputResponses: z.record(z.string(), inputResponse).optional(), requestState: z.string().optional() };
+export function inputResponseFields(inputResponse: z.ZodMiniType) {
+  return { inputResponses: z.optional(z.record(z.string(), inputResponse)), requestState: z.optional(z.string()) };
 }
 
 /** `error.data` of -32021 MISSING_REQUIRED_CLIENT_CAPABILITY. */
-export function missingRequiredClientCapabilityData(clientCapabilities: z.ZodType) {
+export function missingRequiredClientCapabilityData(clientCapabilities: z.ZodMiniType) {
   return z.looseObject({ requiredCapabilities: clientCapabilities });
 }
 
