@@ -52,6 +52,8 @@ function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
 export class HttpServerSessionTransport implements StreamableHttpSessionTransport {
   readonly sessionId: string | undefined;
   readonly stateless: boolean;
+  /** Stateless: this transport carries one POST and ends with its answer (`Transport.singleExchange`). */
+  readonly singleExchange: boolean;
   readonly canSendRequests: boolean;
   readonly #settings: SessionTransportSettings;
   /**
@@ -84,7 +86,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     this.sessionId = sessionId;
     this.#scope = sessionId === undefined ? '' : `${sessionId.length}.${sessionId}.`;
     this.#key = flatString(`${this.#scope}${flatRandomUuid()}`);
-    this.stateless = sessionId === undefined;
+    this.stateless = this.singleExchange = sessionId === undefined;
     this.canSendRequests = !this.stateless;
     this.adoptedSession = this.stateless ? undefined : options.adopted;
     this.requestProtocolVersion = this.stateless ? options.requestVersion : undefined;
