@@ -16,6 +16,7 @@ import {
   type JsonObject,
   type NotificationHandler,
   type NotificationOptions,
+  type PeerInfo,
   type RequestHandler,
   type RequestOptions,
   type Session,
@@ -325,8 +326,9 @@ export class ServerConnection implements HandlerLookup {
     return this.#exchange?.notify(method, params, options) ?? this.session.notify(method, params, options);
   }
 
-  #peer(): { readonly info: Implementation; readonly capabilities: ClientCapabilities } | undefined {
-    return (this.#exchange?.peer() ?? this.session.peer) as { readonly info: Implementation; readonly capabilities: ClientCapabilities } | undefined;
+  /** What the client declared: the handshake's, or (a request served without a session) the stateless era's anonymous peer. */
+  #peer(): PeerInfo | undefined {
+    return this.#exchange?.peer() ?? this.session.peer;
   }
 
   #peerView(): PeerView {
