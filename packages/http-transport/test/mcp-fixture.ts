@@ -50,7 +50,7 @@ async function reportAttempt(attempt: () => Promise<unknown>): Promise<AttemptRe
 export interface FixtureHooks {
   /** Awaited by the `gated` tool before it answers (lets a test order events around a call). */
   gate?: () => Promise<void>;
-  /** Called when the `gated` tool starts, with the server session's state at that moment. */
+  /** Called when the `gated` tool starts, with the state of the connection serving it at that moment. */
   onGatedStart?: (stateKind: string) => void;
 }
 
@@ -90,7 +90,7 @@ export function buildFixtureServer(hooks: FixtureHooks = {}): McpServer {
     return { content: [{ type: 'text', text: JSON.stringify(report) }] };
   });
   server.registerTool('gated', { description: 'Answers once the test opens its gate' }, async (_args, extra) => {
-    hooks.onGatedStart?.(extra.connection.session.state.kind);
+    hooks.onGatedStart?.(extra.connection.state.kind);
     await hooks.gate?.();
     return { content: [{ type: 'text', text: 'opened' }] };
   });

@@ -226,6 +226,8 @@ export { renderConnectionMermaid, renderRequestMermaid, renderTaskMermaid } from
 
 // Session runner
 export { Session } from './session/session.js';
+export { StatelessDispatcher } from './session/stateless-dispatcher.js';
+export type { StatelessExchange } from './session/stateless-dispatcher.js';
 export type { DiscoverResultShape, EraPreference, NegotiateOptions, NegotiateOutcome } from './session/discovery.js';
 export { SimulatedClock, systemClock } from './session/clock.js';
 

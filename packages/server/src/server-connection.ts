@@ -16,9 +16,11 @@ import {
   type JsonObject,
   type NotificationHandler,
   type NotificationOptions,
+  type PeerInfo,
   type RequestHandler,
   type RequestOptions,
   type Session,
+  type StatelessExchange,
 } from '@statemcp/protocol';
 import { hasFeature, assertCustomMethodName } from '@statemcp/protocol/internal';
 import { createMessageParams, elicitParams, type PeerView } from './client-requests.js';
@@ -45,6 +47,9 @@ export interface LoggingMessage {
   readonly _meta?: JsonObject;
 }
 
+/** Numbers the requests served without a session, for their `id`. */
+let exchangeCounter = 0;
+
 /** What `subscriptions` returns before the first subscribe. */
 const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
 
@@ -64,8 +69,14 @@ export interface ConnectionHost {
  * declared capabilities) lives here; the lifecycle lives in `session`.
  */
 export class ServerConnection implements HandlerLookup {
-  /** The session runner of this connection (state, inspection, raw requests). */
-  readonly session: Session;
+  /**
+   * A request served without a session (2026-07-28 stateless HTTP, see `Server.connect`): the
+   * exchange that answers it; undefined for a connection with a session.
+   */
+  readonly #exchange: StatelessExchange | undefined;
+  #session: Session | undefined;
+  #exchangeId: string | undefined;
+  readonly #createSession: (connection: ServerConnection) => Session;
   readonly #host: ConnectionHost;
   #declared: ServerCapabilities | undefined;
   #logLevel: LoggingLevel | undefined;
@@ -78,10 +89,29 @@ export class ServerConnection implements HandlerLookup {
    */
   viewedAs: { readonly authInfo: unknown } | undefined;
 
-  /** @internal Created by `Server.connect`. */
-  constructor(host: ConnectionHost, createSession: (connection: ServerConnection) => Session) {
+  /**
+   * @internal Created by `Server.connect`: with a session, or (`exchange`) for one request
+   * served without a session, whose `session` is then made only if something reads it.
+   */
+  constructor(host: ConnectionHost, createSession: (connection: ServerConnection) => Session, exchange?: (connection: ServerConnection) => StatelessExchange) {
     this.#host = host;
-    this.session = createSession(this);
+    this.#createSession = createSession;
+    if (exchange === undefined) this.#session = createSession(this);
+    this.#exchange = exchange?.(this);
+  }
+
+  /**
+   * The session runner of this connection (state, inspection, raw requests). A request served
+   * without a session gets one made at first read that is never connected: its requests and
+   * notifications fail, its `inspect` stream still reports what is published on it.
+   */
+  get session(): Session {
+    return (this.#session ??= this.#createSession(this));
+  }
+
+  /** @internal The exchange of a request served without a session, else undefined. */
+  get exchange(): StatelessExchange | undefined {
+    return this.#exchange;
   }
 
   /**
@@ -99,22 +129,23 @@ export class ServerConnection implements HandlerLookup {
 
   /** The session's id (inspection label). */
   get id(): string {
-    return this.session.id;
+    if (this.#exchange === undefined) return this.session.id;
+    return (this.#exchangeId ??= `stateless-${++exchangeCounter}`);
   }
 
   /** The connection's lifecycle state. */
   get state(): ConnectionState {
-    return this.session.state;
+    return this.#exchange?.connectionState() ?? this.session.state;
   }
 
   /** True once the handshake is complete and until the connection starts closing. */
   get isOperating(): boolean {
-    return this.session.state.kind === 'operating';
+    return this.state.kind === 'operating';
   }
 
   /** The negotiated protocol version, once known. */
   get protocolVersion(): string | undefined {
-    return this.session.protocolVersion;
+    return this.#exchange?.protocolVersion() ?? this.session.protocolVersion;
   }
 
   /**
@@ -123,17 +154,17 @@ export class ServerConnection implements HandlerLookup {
    * a request's own reply (no broadcast logs, no list_changed outside `subscriptions/listen`).
    */
   get stateless(): boolean {
-    return hasFeature(this.session.protocolVersion, 'perRequestMeta');
+    return hasFeature(this.protocolVersion, 'perRequestMeta');
   }
 
   /** The client's `clientInfo`, once the handshake has been answered. */
   get clientInfo(): Implementation | undefined {
-    return this.session.peer?.info;
+    return this.#peer()?.info;
   }
 
   /** The client's declared capabilities, once the handshake has been answered. */
   get clientCapabilities(): ClientCapabilities | undefined {
-    return this.session.peer?.capabilities;
+    return this.#peer()?.capabilities;
   }
 
   /** The capabilities this connection declared (fixed when `initialize` was answered). */
@@ -153,7 +184,7 @@ export class ServerConnection implements HandlerLookup {
 
   /** Resolves once, when the connection has terminated. */
   get closed(): Promise<CloseInfo> {
-    return this.session.closed;
+    return this.#exchange?.closed ?? this.session.closed;
   }
 
   /** @internal Fixes the declared capabilities at handshake time. */
@@ -186,13 +217,13 @@ export class ServerConnection implements HandlerLookup {
   async sendLoggingMessage(message: LoggingMessage, options: NotificationOptions = {}, requestLevelChecked = false): Promise<boolean> {
     if (this.capabilities.logging === undefined) return false;
     if (this.stateless ? !requestLevelChecked : !passesLevel(message.level, this.#logLevel)) return false;
-    const kind = this.session.state.kind;
+    const kind = this.state.kind;
     if (kind === 'shuttingDown' || kind === 'terminated') return false;
     const params: JsonObject = { level: message.level, data: message.data };
     if (message.logger !== undefined) params.logger = message.logger;
     if (message._meta !== undefined) params._meta = message._meta;
     try {
-      await this.session.notify('notifications/message', params, options);
+      await this.#notify('notifications/message', params, options);
       return true;
     } catch (error) {
       if (error instanceof InvalidStateError || error instanceof ConnectionClosedError) return false;
@@ -206,7 +237,7 @@ export class ServerConnection implements HandlerLookup {
    */
   async notifyResourceUpdated(uri: string): Promise<boolean> {
     if (this.#subscriptions?.has(uri) !== true || !this.isOperating || this.stateless) return false;
-    await this.session.notify('notifications/resources/updated', { uri });
+    await this.#notify('notifications/resources/updated', { uri });
     return true;
   }
 
@@ -218,7 +249,7 @@ export class ServerConnection implements HandlerLookup {
    */
   async createMessage(params: CreateMessageRequestParams, options: RequestOptions = {}): Promise<CreateMessageResult> {
     const wire = createMessageParams(params, this.#peerView());
-    return (await this.session.request('sampling/createMessage', wire, options)) as unknown as CreateMessageResult;
+    return (await this.sendRequest('sampling/createMessage', wire, options)) as unknown as CreateMessageResult;
   }
 
   /**
@@ -228,7 +259,7 @@ export class ServerConnection implements HandlerLookup {
    */
   async elicitInput(params: ElicitRequestParams, options: RequestOptions = {}): Promise<ElicitResult> {
     const wire = elicitParams(params, this.#peerView());
-    return (await this.session.request('elicitation/create', wire, options)) as unknown as ElicitResult;
+    return (await this.sendRequest('elicitation/create', wire, options)) as unknown as ElicitResult;
   }
 
   /**
@@ -237,12 +268,12 @@ export class ServerConnection implements HandlerLookup {
    * `CapabilityNotSupportedError` on older revisions.
    */
   async notifyElicitationComplete(elicitationId: string, options: NotificationOptions = {}): Promise<void> {
-    await this.session.notify('notifications/elicitation/complete', { elicitationId }, options);
+    await this.#notify('notifications/elicitation/complete', { elicitationId }, options);
   }
 
   /** Asks the client for its roots (`roots/list`); needs the client's `roots` capability. */
   async listRoots(options: RequestOptions = {}): Promise<ListRootsResult> {
-    return (await this.session.request('roots/list', undefined, options)) as unknown as ListRootsResult;
+    return (await this.sendRequest('roots/list', undefined, options)) as unknown as ListRootsResult;
   }
 
   /**
@@ -258,34 +289,52 @@ export class ServerConnection implements HandlerLookup {
     options: CustomRequestOptions<P, R> = {},
   ): Promise<InferCustom<R>> {
     assertCustomMethodName(method);
-    return (await this.session.request(method, params, splitCustomOptions(options))) as InferCustom<R>;
+    return (await this.sendRequest(method, params, splitCustomOptions(options))) as InferCustom<R>;
   }
 
   /** Sends the custom (non-spec) notification `method` to the client; the same checks as {@link request}. */
   async notify<P extends CustomSchema | undefined = undefined>(method: string, params?: JsonObject, options: CustomNotifyOptions<P> = {}): Promise<void> {
     assertCustomMethodName(method);
-    await this.session.notify(method, params, splitCustomOptions(options));
+    await this.#notify(method, params, splitCustomOptions(options));
   }
 
   /** Pings the client; resolves with the round-trip time in ms. */
   ping(options: RequestOptions = {}): Promise<number> {
-    return this.session.ping(options);
+    const exchange = this.#exchange;
+    return exchange === undefined ? this.session.ping(options) : exchange.request('ping').then(() => 0);
   }
 
   /** Graceful close (idempotent, bounded by the session's close deadline). */
   close(): Promise<void> {
-    return this.session.close();
+    return this.#exchange?.close() ?? this.session.close();
   }
 
   /** Forceful close. */
   terminate(): Promise<void> {
-    return this.session.terminate();
+    return this.#exchange?.close() ?? this.session.terminate();
+  }
+
+  /**
+   * @internal A raw request to the client, through the session (or, for a request served
+   * without one, refused as the stateless era refuses it: servers send no requests).
+   */
+  sendRequest(method: string, params: JsonObject | undefined, options: RequestOptions): Promise<JsonObject> {
+    return this.#exchange?.request(method, params, options) ?? this.session.request(method, params, options);
+  }
+
+  #notify(method: string, params: JsonObject | undefined, options: NotificationOptions = {}): Promise<void> {
+    return this.#exchange?.notify(method, params, options) ?? this.session.notify(method, params, options);
+  }
+
+  /** What the client declared: the handshake's, or (a request served without a session) the stateless era's anonymous peer. */
+  #peer(): PeerInfo | undefined {
+    return this.#exchange?.peer() ?? this.session.peer;
   }
 
   #peerView(): PeerView {
     return {
       version: this.protocolVersion ?? '',
-      clientCapabilities: this.session.peer?.capabilities,
+      clientCapabilities: this.#peer()?.capabilities,
       strict: this.#host.strictCapabilities,
     };
   }

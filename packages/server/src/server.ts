@@ -25,6 +25,7 @@ import {
   isJsonObject,
   MiddlewareStack,
   Session,
+  StatelessDispatcher,
   type InboundContext,
   type Middleware,
   type InitializeParams,
@@ -38,6 +39,7 @@ import {
   type RequestContext,
   type RequestHandler,
   type SessionOptions,
+  type StatelessExchange,
   type Transport,
   CustomMethodTable,
   declareCustomOptIns,
@@ -158,6 +160,8 @@ export class Server {
    * connection callbacks as methods, so an idle connection keeps no closures of its own.
    */
   readonly #sessionOptions: SessionOptions;
+  /** Serves 2026-07-28 requests that need no session (see `connect`); made at the first one. */
+  #stateless: StatelessDispatcher | undefined;
   /** The capabilities the latest handshake declared, shared by the connections that declared the same. */
   readonly #declared = new DeclaredCapabilities();
   /**
@@ -301,13 +305,22 @@ export class Server {
    * Serves one client over `transport` and resolves with the new connection once the
    * transport has started (the handshake follows when the client sends `initialize`).
    * A transport already serving a live connection is refused with `AlreadyConnectedError`.
+   *
+   * A transport that carries one exchange at a stateless version (`Transport.singleExchange`:
+   * a 2026-07-28 POST of stateless Streamable HTTP) is served without a session: its request
+   * goes through the same method policy, validation, middleware and handlers from a
+   * `StatelessDispatcher` built once per server, and its connection is not listed in
+   * `connections` nor reported to `onconnection` / `onconnectionclose` (it is one request,
+   * not a connection). Every other transport gets a session.
    */
   async connect(transport: Transport): Promise<ServerConnection> {
     if (this.#transports.has(transport)) {
       throw new AlreadyConnectedError('This transport is already connected to a server; create a new transport for each connection');
     }
-    this.#transports.add(transport);
     const shared = this.#sessionOptions;
+    const stateless = transport.singleExchange === true ? (this.#stateless ??= new StatelessDispatcher(shared)) : undefined;
+    if (stateless?.serves(transport) === true) return this.#serveExchange(stateless, transport);
+    this.#transports.add(transport);
     const connection = new ServerConnection(this, (self) => {
       const options = Object.create(shared) as { -readonly [K in keyof ConnectionSessionOptions]: ConnectionSessionOptions[K] };
       options.handlers = self;
@@ -324,6 +337,20 @@ export class Server {
       this.#transports.delete(transport);
       throw error;
     }
+    return connection;
+  }
+
+  /** One request served without a session: a connection of its own answers its handlers' `context.connection`. */
+  async #serveExchange(stateless: StatelessDispatcher, transport: Transport): Promise<ServerConnection> {
+    const shared = this.#sessionOptions;
+    const optionsFor = (self: ServerConnection): ConnectionSessionOptions => {
+      const options = Object.create(shared) as { -readonly [K in keyof ConnectionSessionOptions]: ConnectionSessionOptions[K] };
+      options.handlers = self;
+      options.transport = transport;
+      return options;
+    };
+    const connection = new ServerConnection(this, (self) => new Session(optionsFor(self)), (self) => stateless.exchange(transport, optionsFor(self)));
+    await transport.start(connection.exchange as StatelessExchange);
     return connection;
   }
 

@@ -101,6 +101,26 @@ describe('Streamable HTTP server, 2026-07-28 requests', () => {
     expect(events.at(-1)).toMatchObject({ id: 6, result: { resultType: 'complete', content: [{ text: 'counted' }] } });
   });
 
+  it('serves each request without a session, and aborts its handler when the client goes away', async () => {
+    const started = await servers.start();
+    let reached: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (reached = resolve));
+    let abortReason: Promise<unknown> | undefined;
+    started.mcp.registerTool('wait', { description: 'Waits until cancelled' }, (_args, extra) => {
+      abortReason = new Promise((resolve) => extra.signal.addEventListener('abort', () => resolve(extra.signal.reason), { once: true }));
+      reached();
+      return abortReason.then(() => ({ content: [] }));
+    });
+    const controller = new AbortController();
+    const body = { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: META } };
+    const pending = fetch(started.url, { method: 'POST', headers: headersFor('tools/call', 'wait'), body: JSON.stringify(body), signal: controller.signal }).catch(() => undefined);
+    await running;
+    expect(started.mcp.connections).toEqual([]);
+    controller.abort();
+    await pending;
+    await expect(abortReason).resolves.toMatchObject({ message: 'The client went away' });
+  });
+
   it('keeps legacy sessions working on the same endpoint', async () => {
     const { url } = await servers.start();
     const init = await fetch(url, postInit({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'legacy', version: '1' } } }));

@@ -162,3 +162,16 @@ export interface StreamableHttpSessionTransport extends Transport {
   /** Ends the standalone GET connection the same way. Returns false when none is open. */
   closeStandaloneStream(): boolean;
 }
+
+/**
+ * The first id of a POST that is already in flight on its session (`routes`) or repeated
+ * within the POST (JSON-RPC 2.0 §4: ids of pending requests are unique). The one check of the
+ * HTTP layer: a batch's own duplicates and another POST's pending ids are the same rule.
+ */
+export function firstIdInUse(routes: ReadonlyMap<RequestId, unknown>, ids: readonly RequestId[]): RequestId | undefined {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as RequestId;
+    if (routes.has(id) || ids.indexOf(id) < i) return id;
+  }
+  return undefined;
+}

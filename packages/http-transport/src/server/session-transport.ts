@@ -39,7 +39,7 @@ import { continueStandalone, forgetStreams, replayEnded, replayStream, trackRequ
 import { HttpErrorCode, emptyResponse, errorResponse, type HttpAnswer } from './http-response.js';
 import { flatRandomUuid, flatString } from './flat-string.js';
 import { SseConnection } from './sse-connection.js';
-import { jsonAnswerOf, newJsonExchange, newRequestStream, type AcceptedPost, type JsonExchange, type RequestStream } from './session-transport-parts.js';
+import { firstIdInUse, jsonAnswerOf, newJsonExchange, newRequestStream, type AcceptedPost, type JsonExchange, type RequestStream } from './session-transport-parts.js';
 import type { SessionTransportOptions, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
 export type { AcceptedPost, SessionTransportOptions, SessionTransportSettings, StreamableHttpSessionTransport } from './session-transport-parts.js';
@@ -52,6 +52,8 @@ function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
 export class HttpServerSessionTransport implements StreamableHttpSessionTransport {
   readonly sessionId: string | undefined;
   readonly stateless: boolean;
+  /** Stateless: this transport carries one POST and ends with its answer (`Transport.singleExchange`). */
+  readonly singleExchange: boolean;
   readonly canSendRequests: boolean;
   readonly #settings: SessionTransportSettings;
   /**
@@ -59,8 +61,8 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
    * and the session id: no session's scope is a prefix of another's); empty when stateless.
    */
   readonly #scope: string;
-  /** Prefix of every stream id of this transport: ownership check for `Last-Event-ID`. */
-  readonly #key: string;
+  /** Prefix of every stream id of this transport (ownership check for `Last-Event-ID`); drawn at first use, which a stateless JSON answer never makes. */
+  #keyValue: string | undefined;
   #nextStream = 1;
   #sink: TransportSink | undefined;
   #state: 'new' | 'started' | 'closed' = 'new';
@@ -68,7 +70,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   readonly #routes = new Map<RequestId, RequestStream | JsonExchange>();
   readonly #streams = new Map<string, RequestStream>();
   #pendingJson = 0;
-  readonly #standalone: StandaloneStream;
+  #standaloneValue: StandaloneStream | undefined;
 
   readonly requestProtocolVersion: string | undefined;
   /**
@@ -83,14 +85,21 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const { sessionId, settings } = options;
     this.sessionId = sessionId;
     this.#scope = sessionId === undefined ? '' : `${sessionId.length}.${sessionId}.`;
-    this.#key = flatString(`${this.#scope}${flatRandomUuid()}`);
-    this.stateless = sessionId === undefined;
+    this.stateless = this.singleExchange = sessionId === undefined;
     this.canSendRequests = !this.stateless;
     this.adoptedSession = this.stateless ? undefined : options.adopted;
     this.requestProtocolVersion = this.stateless ? options.requestVersion : undefined;
     this.assumedProtocolVersion = this.stateless && options.carriesInitialize !== true ? options.requestVersion : undefined;
     this.#settings = settings;
-    this.#standalone = { id: `${this.#key}.0`, connection: undefined, chain: Promise.resolve(), queue: [] };
+  }
+
+  get #key(): string {
+    return (this.#keyValue ??= flatString(`${this.#scope}${flatRandomUuid()}`));
+  }
+
+  /** The standalone GET stream, made at first use (a stateless transport has none). */
+  get #standalone(): StandaloneStream {
+    return (this.#standaloneValue ??= { id: `${this.#key}.0`, connection: undefined, chain: Promise.resolve(), queue: [] });
   }
 
   /** The negotiated version, once the session's machine has fixed it (see {@link setProtocolVersion}). */
@@ -124,7 +133,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
 
   /** True while an HTTP exchange of this session is open (keeps the session from idling out). */
   isBusy(): boolean {
-    if (this.#pendingJson > 0 || this.#standalone.connection?.open === true) return true;
+    if (this.#pendingJson > 0 || this.#standaloneValue?.connection?.open === true) return true;
     for (const stream of this.#streams.values()) if (stream.connection?.open === true) return true;
     return false;
   }
@@ -234,7 +243,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     if (this.#state !== 'started' || sink === undefined) {
       return Promise.resolve(errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { headers: post.headers }));
     }
-    const inUse = this.#idInUse(post.requestIds);
+    const inUse = firstIdInUse(this.#routes, post.requestIds);
     if (inUse !== undefined) {
       return Promise.resolve(errorResponse(400, ErrorCode.InvalidRequest, requestIdInUse(inUse).message, { id: inUse, headers: post.headers }));
     }
@@ -266,19 +275,6 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     this.#settings.onActivity?.(this);
     this.#deliver(sink, post);
     return Promise.resolve(connection);
-  }
-
-  /**
-   * The first id of a POST that is already in flight on this session or repeated within the
-   * POST (JSON-RPC 2.0 §4: ids of pending requests are unique). The one check of the HTTP
-   * layer: a batch's own duplicates and another POST's pending ids are the same rule.
-   */
-  #idInUse(ids: readonly RequestId[]): RequestId | undefined {
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i] as RequestId;
-      if (this.#routes.has(id) || ids.indexOf(id) < i) return id;
-    }
-    return undefined;
   }
 
   /**
@@ -475,9 +471,11 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     this.#routes.clear();
     for (const stream of this.#streams.values()) stream.connection?.close();
     this.#streams.clear();
-    this.#standalone.connection?.close();
-    this.#standalone.queue = [];
-    forgetStreams(this.#settings.eventStore, this.#key, this.#nextStream);
+    if (this.#standaloneValue !== undefined) {
+      this.#standaloneValue.connection?.close();
+      this.#standaloneValue.queue = [];
+    }
+    if (this.#keyValue !== undefined) forgetStreams(this.#settings.eventStore, this.#keyValue, this.#nextStream);
     this.#settings.onClosed?.(this);
     if (wasStarted) {
       const info: TransportCloseInfo = { initiator };

@@ -4,6 +4,14 @@
  * stands alone) and, with `stateless: true`, every request of the session-era revisions. Each
  * POST is served on a transport of its own that ends with its last answer, or when the client
  * goes away (which cancels the request's handlers).
+ *
+ * The transport says it carries one exchange (`singleExchange`) at the request's version
+ * (`assumedProtocolVersion`), and the user's `connect` (or `serverFor`) attaches a server to it
+ * as to any transport. A statemcp `Server` (or `McpServer`) serves a 2026-07-28 exchange without
+ * a session, from a dispatcher it built once (`Server.connect`); a session-era request of
+ * `stateless: true` still gets a session assumed at its version. So `connect` runs per POST but
+ * costs a function call: it is kept because it is where the user picks the server — a
+ * `serverFor` that builds or picks a server per principal works unchanged.
  */
 import { ErrorCode } from '@statemcp/protocol';
 import { errorResponse, type HttpAnswer } from './http-response.js';

@@ -114,8 +114,18 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
   /** Runs `connect` (or `serverFor`); false (after closing the transport) when it failed. */
   const connectTransport = transportConnector(options);
-  /** Who opens a session (or sends a stateless request), as `connect` sees it. */
-  const openingOf = (inbound: InboundRequest, admitted: Admitted): SessionOpening => ({ authInfo: admitted.authInfo, principal: admitted.principal, http: inbound.requestInfo() });
+  /**
+   * Who opens a session (or sends a stateless request), as `connect` sees it. Its `http` view
+   * (the header record and the absolute URL) is built when read: a `connect` that does not
+   * look at it (the usual `(transport) => server.connect(transport)`) costs a stateless request nothing.
+   */
+  const openingOf = (inbound: InboundRequest, admitted: Admitted): SessionOpening => ({
+    authInfo: admitted.authInfo,
+    principal: admitted.principal,
+    get http() {
+      return inbound.requestInfo();
+    },
+  });
 
   const statelessRequests = new StatelessRequests(settings, connectTransport);
   const openSession = createSessionOpener({

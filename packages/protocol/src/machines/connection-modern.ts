@@ -21,6 +21,7 @@
 import { ErrorCode } from '../jsonrpc/messages.js';
 import { resolveRequestVersion, type UnsupportedVersionRefusal } from '../revisions/resolve-version.js';
 import { accept, accepted, INITIALIZE, rejectInbound, refuse, step, type EventOf, type StateOf } from './connection-steps.js';
+import type { Revision } from '../revisions/types.js';
 import type { ConnectionConfig, ConnectionStep, PeerInfo } from './connection-types.js';
 
 /** The peer of a modern connection: who the client is and what it declared travel with each request. */
@@ -53,26 +54,48 @@ export function selfDescribedStart(state: StateOf<'uninitialized'>, event: Event
   return step({ kind: 'operating', config: state.config, version: declared, revision: resolved.revision, peer: PER_REQUEST_PEER }, { type: 'negotiated', version: declared }, accept);
 }
 
+/** What the stateless era's rule says of one inbound request (see {@link modernRequestRule}). */
+export type ModernRequestVerdict =
+  | { readonly kind: 'accept'; readonly version: string; readonly revision: Revision }
+  | { readonly kind: 'reject'; readonly code: number; readonly message: string; readonly data?: unknown };
+
 /**
- * Server, Operating at a modern version: every request stands alone. `initialize` does not
- * exist in this era (-32601, HTTP 404); a request naming a version the server does not serve
- * gets -32022, one naming another served version moves Operating to its revision; a request
- * without a version passes, and params validation answers -32602 for its missing `_meta`.
- * Undefined when the connection is not modern.
+ * The rule of one inbound request at a modern version, as data (MCP 2026-07-28, Basic
+ * §Versioning; Lifecycle: no handshake): `initialize` does not exist in this era (-32601, HTTP
+ * 404); a request naming a version the server does not serve gets -32022; one naming another
+ * served version is served at that revision; one naming none is served at `version` (params
+ * validation then answers -32602 for its missing `_meta`). The machine's Operating(modern) row
+ * and the session-free dispatcher (`session/stateless-dispatcher.ts`) both apply it.
+ */
+export function modernRequestRule(served: readonly string[], version: string, revision: Revision, method: string, declared: string | undefined): ModernRequestVerdict {
+  if (method === INITIALIZE) return { kind: 'reject', code: ErrorCode.MethodNotFound, message: 'Method not found: initialize (2026-07-28 has no handshake; use server/discover)' };
+  if (declared === undefined || declared === version) return { kind: 'accept', version, revision };
+  const resolved = resolveRequestVersion(served, undefined, declared);
+  if (resolved.kind === 'unsupported') return { kind: 'reject', ...resolved.refusal };
+  if (resolved.kind === 'unnamed') return { kind: 'accept', version, revision };
+  return { kind: 'accept', version: declared, revision: resolved.revision };
+}
+
+/** The refusal of a request a server would send at a modern version: servers send none (input comes back as an InputRequiredResult). */
+export function modernOutboundRefusal(version: string, method: string): string {
+  return `Cannot send ${method}: servers send no requests in ${version} (use an InputRequiredResult)`;
+}
+
+/**
+ * Server, Operating at a modern version: every request stands alone ({@link modernRequestRule});
+ * a request naming another served version moves Operating to its revision. Undefined when the
+ * connection is not modern.
  */
 export function modernInbound(state: StateOf<'operating'>, event: EventOf<'inboundRequest'>): ConnectionStep | undefined {
   if (!servesModern(state.config, state.version)) return undefined;
-  if (event.method === INITIALIZE) return step(state, rejectInbound('Method not found: initialize (2026-07-28 has no handshake; use server/discover)', ErrorCode.MethodNotFound));
-  const declared = event.declaredVersion;
-  if (declared === undefined || declared === state.version) return accepted(state);
-  const resolved = resolveRequestVersion(state.config.modernVersions ?? NO_VERSIONS, undefined, declared);
-  if (resolved.kind === 'unsupported') return refuseVersion(state, resolved.refusal);
-  if (resolved.kind === 'unnamed') return accepted(state);
-  return step({ ...state, version: declared, revision: resolved.revision }, accept);
+  const verdict = modernRequestRule(state.config.modernVersions ?? NO_VERSIONS, state.version, state.revision, event.method, event.declaredVersion);
+  if (verdict.kind === 'reject') return step(state, rejectInbound(verdict.message, verdict.code, verdict.data));
+  if (verdict.version === state.version) return accepted(state);
+  return step({ ...state, version: verdict.version, revision: verdict.revision }, accept);
 }
 
 /** Server, Operating at a modern version: servers never send requests (input comes back as an InputRequiredResult). */
 export function modernOutbound(state: StateOf<'operating'>, event: EventOf<'outboundRequest'>): ConnectionStep | undefined {
   if (!servesModern(state.config, state.version)) return undefined;
-  return step(state, refuse(`Cannot send ${event.method}: servers send no requests in ${state.version} (use an InputRequiredResult)`));
+  return step(state, refuse(modernOutboundRefusal(state.version, event.method)));
 }

@@ -34,8 +34,8 @@ import { InboundRequestMiddlewareContext, NotificationMessageContext, type Middl
 import { notificationSpec, requestSpec, requestVerdict, type MethodPolicyContext } from './method-policy.js';
 import type { SessionObserver } from './observer.js';
 import { declaredVersionOf } from './request-meta.js';
-import type { NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
-import type { OutboundRequests } from './outbound.js';
+import type { HandlerLookup, NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
+import type { OutboundAnswers } from './outbound-answers.js';
 import { acceptsNoParams, formatIssues } from './validation.js';
 
 /** What a delivered notification's chain resolves with. */
@@ -44,6 +44,14 @@ const NOTHING: JsonObject = Object.freeze({});
 /** Inbound messages held back while the server answers `initialize`; beyond it requests get -32600. */
 const MAX_DEFERRED_INBOUND = 1024;
 
+/** Every side answers `ping` unless its shared handlers say otherwise. */
+const answerPing: RequestHandler = () => ({});
+
+/** The shared handler of `method` (`SessionOptions.handlers`), else the built-in `ping`. */
+export function sharedRequestHandler(handlers: HandlerLookup | undefined, method: string): RequestHandler | undefined {
+  return handlers?.requestHandler(method) ?? (method === 'ping' ? answerPing : undefined);
+}
+
 /** What inbound dispatch needs from its session. */
 export interface InboundHost extends MethodPolicyContext, MiddlewareSession {
   readonly role: Role;
@@ -51,7 +59,8 @@ export interface InboundHost extends MethodPolicyContext, MiddlewareSession {
   readonly ledger: RequestLedger;
   readonly observer: SessionObserver;
   readonly options: SessionOptions;
-  readonly outbound: OutboundRequests;
+  /** Where the peer's answers to this side's own requests go (a request served without a session sends none). */
+  readonly outbound: { readonly answers: Pick<OutboundAnswers, 'onResult' | 'onErrorResponse' | 'onProgress' | 'onTaskStatus'> };
   revision(): Revision;
   protocolVersion(): string | undefined;
   /** What the peer declared in the handshake (legacy era), once known. */

@@ -9,7 +9,7 @@
  * transport reports closed, or forcefully after `closeDeadlineMs`.
  */
 import { AlreadyConnectedError, InvalidStateError, RequestCancelledError, TransportError, type ConnectionClosedError } from '../errors/errors.js';
-import type { JsonObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId } from '../jsonrpc/messages.js';
+import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../jsonrpc/messages.js';
 import { initialConnectionState, transition } from '../machines/connection.js';
 import type { ConnectionEffect, ConnectionEvent, ConnectionState, ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
 import { revisionFor } from '../revisions/resolve-version.js';
@@ -22,14 +22,15 @@ import { checkCustomParams } from './custom-methods.js';
 import { Deadlines } from './deadlines.js';
 import type { NegotiationHost } from './discovery.js';
 import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
-import { InboundDispatcher, type InboundHost } from './inbound.js';
+import { InboundDispatcher, sharedRequestHandler, type InboundHost } from './inbound.js';
 import type { InputAnswerer } from './input-rounds.js';
 import { startKeepAlive } from './keep-alive.js';
 import { RequestLedger, type OutboundRecord } from './ledger.js';
-import { notificationRefusal, requestRefusal } from './method-refusals.js';
-import { answerInputThroughMiddleware, notifyThroughMiddleware } from './middleware-context.js';
+import { requestRefusal } from './method-refusals.js';
+import { answerInputThroughMiddleware } from './middleware-context.js';
 import { SessionObserver } from './observer.js';
 import type { InitializeParams, InitializeResultShape, NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
+import { notifyPastGate } from './outbound-notify.js';
 import { OutboundRequests, abortReason, sendNotification, type OutboundHost } from './outbound.js';
 import type { RequestIdentity } from './request-meta.js';
 import { connectionConfigOf, defaultSupportedVersions, versionListsOf } from './session-versions.js';
@@ -37,8 +38,6 @@ import { closeTransport, terminateTransport } from './transport-effects.js';
 
 export type TransitionListener = (to: ConnectionState, from: ConnectionState, event: ConnectionEvent) => void;
 
-/** Every session answers `ping` unless it (or its shared handlers) says otherwise. */
-const answerPing: RequestHandler = () => ({});
 /** `initializedSent` until a client sends it: one settled promise for every session. */
 const NOTHING_SENT: Promise<void> = Promise.resolve();
 
@@ -194,7 +193,7 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
   requestHandler(method: string): RequestHandler | undefined {
     const own = this.requestHandlers;
     if (own?.has(method) === true) return own.get(method);
-    return this.options.handlers?.requestHandler(method) ?? (method === 'ping' ? answerPing : undefined);
+    return sharedRequestHandler(this.options.handlers, method);
   }
 
   notificationHandler(method: string): NotificationHandler | undefined {
@@ -296,15 +295,9 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
     if (this.transport === undefined) throw new InvalidStateError('Not connected: call connect(transport) first', this.state.kind);
     const effects = this.dispatch({ type: 'outboundNotification', method });
     const held = effects.some(isHold);
-    const refused = this.#refusal(effects) ?? notificationRefusal(this, method, options);
+    const refused = this.#refusal(effects);
     if (refused !== undefined) throw refused;
-    const schema = options.custom?.params;
-    if (schema !== undefined) params = await checkCustomParams(method, schema, params);
-    const message: JsonRpcNotification = { jsonrpc: '2.0', method };
-    if (params !== undefined) message.params = params;
-    const chain = this.options.middleware?.for(method);
-    if (chain === undefined || chain.length === 0) return sendNotification(this, message, options.relatedRequestId, held);
-    await notifyThroughMiddleware(chain, this, message, this.protocolVersion(), () => sendNotification(this, message, options.relatedRequestId, held));
+    return notifyPastGate(this, method, params, options, (message) => sendNotification(this, message, options.relatedRequestId, held));
   }
 
   /** Asks the transport to cancel request `id` by its own means (`Transport.cancelRequest`): true when it did. */

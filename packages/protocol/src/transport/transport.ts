@@ -157,6 +157,13 @@ export interface Transport {
    */
   readonly assumedProtocolVersion?: string | undefined;
   /**
+   * True when this transport carries one exchange and ends with its answer (stateless
+   * Streamable HTTP: one POST, MCP 2026-07-28 Transports §Streamable HTTP). At a stateless
+   * version (its {@link assumedProtocolVersion}) a server may serve it without a session
+   * (`StatelessDispatcher`): there is no later message for a connection to be kept for.
+   */
+  readonly singleExchange?: boolean;
+  /**
    * Set by a server transport that continues a session another instance ran until it died
    * (scale-out: the Streamable HTTP server adopting a session from its shared record). A server
    * session connected to it starts in Operating at the session's negotiated version with the

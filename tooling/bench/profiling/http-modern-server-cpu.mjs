@@ -1,0 +1,63 @@
+// Server CPU per 2026-07-28 stateless `tools/call echo` over Streamable HTTP (issue 39 item 1):
+// spawns one of the bench's built HTTP fixtures (`node ../build.mjs` first), warms it with 500
+// calls, then POSTs CALLS requests (IN_FLIGHT at once) with a raw node:http keep-alive client
+// and reads the child's user + system CPU from /proc (Linux). Prints server CPU µs per call and
+// calls/s. The client is the raw floor's, so the figure is the server's alone.
+//   node http-modern-server-cpu.mjs ../dist/fixtures/http-statemcp.mjs [CALLS] [IN_FLIGHT]
+// `PROF=/tmp/dir` runs the child with --cpu-prof (read it with ../profile-summary.mjs).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+
+const [fixture, callsArg, inFlightArg] = process.argv.slice(2);
+if (fixture === undefined) throw new Error('usage: node http-modern-server-cpu.mjs FIXTURE [CALLS] [IN_FLIGHT]');
+const calls = Number(callsArg ?? 4000);
+const inFlight = Number(inFlightArg ?? 1);
+const profile = process.env.PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`];
+const child = spawn(process.execPath, [...profile, fixture], { stdio: ['pipe', 'pipe', 'inherit'] });
+const port = await new Promise((resolve) => {
+  let seen = '';
+  child.stdout.on('data', (chunk) => {
+    seen += chunk;
+    const match = /LISTENING (\d+)/.exec(seen);
+    if (match) resolve(Number(match[1]));
+  });
+});
+/** utime + stime of the child, in clock ticks (10 ms). */
+const ticks = () => {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+};
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
+let id = 0;
+const call = () =>
+  new Promise((resolve, reject) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' }, _meta: meta } });
+    const req = request({ host: '127.0.0.1', port, path: '/', method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const parts = [];
+      res.on('data', (chunk) => parts.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(parts).toString();
+        if (res.statusCode === 200 && text.includes('hello')) resolve();
+        else reject(new Error(`${res.statusCode} ${text}`));
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+const run = async (count) => {
+  let left = count;
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    while (left-- > 0) await call();
+  }));
+};
+await run(500);
+const [ticks0, wall0] = [ticks(), performance.now()];
+await run(calls);
+const [ticks1, wall1] = [ticks(), performance.now()];
+console.log(JSON.stringify({ serverCpuUsPerCall: Math.round(((ticks1 - ticks0) * 10_000) / calls), callsPerSec: Math.round((calls / (wall1 - wall0)) * 1000) }));
+agent.destroy();
+child.stdin.end();
+await new Promise((resolve) => child.on('exit', resolve));
