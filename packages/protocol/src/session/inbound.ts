@@ -36,7 +36,7 @@ import type { SessionObserver } from './observer.js';
 import { declaredVersionOf } from './request-meta.js';
 import type { NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import type { OutboundRequests } from './outbound.js';
-import { acceptsNoParams, formatIssues } from './validation.js';
+import { acceptsNoParams, formatIssues, parseWithSchema } from './validation.js';
 
 /** What a delivered notification's chain resolves with. */
 const NOTHING: JsonObject = Object.freeze({});
@@ -256,7 +256,7 @@ export class InboundDispatcher implements HandlerContextHost {
       this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
       return;
     }
-    const parsed = spec.params.safeParse(message.params ?? {});
+    const parsed = parseWithSchema(spec.params, message.params ?? {});
     if (!parsed.success) {
       this.replyError(id, ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(parsed.error)}`);
       return;
@@ -376,7 +376,7 @@ export class InboundDispatcher implements HandlerContextHost {
     }
     if (custom !== undefined) return this.#deliverNotification(method, withoutMeta(params), context);
     if (spec !== undefined && !(message.params === undefined && acceptsNoParams(spec.params))) {
-      const parsed = spec.params.safeParse(params);
+      const parsed = parseWithSchema(spec.params, params);
       if (!parsed.success) {
         host.observer.diagnostic(`dropped ${method} with invalid params: ${formatIssues(parsed.error)}`);
         return;
