@@ -178,63 +178,67 @@ function arrayCheck(element: Check): Check {
 }
 
 interface Member {
-  readonly key: string;
   readonly check: Check;
-  /** Absent is accepted (zod: `optin` and `optout` both "optional"). */
-  readonly mayBeAbsent: boolean;
-  /** Absent is refused (zod: no `optin`). Neither: a default fills it, zod decides. */
-  readonly mustBePresent: boolean;
+  /** Absent is refused (zod: no `optin`). */
+  readonly required: boolean;
 }
 
 /**
  * `z.object` (unknown keys stripped), `z.looseObject` (kept), `z.strictObject` (refused), or
  * a catchall schema for the other keys. A stripped key makes zod's output differ from the
- * value: UNKNOWN, unless the value fails anyway.
+ * value: UNKNOWN, unless the value fails anyway. The walk goes over the value's keys, not
+ * the shape's: a message carries a few of the many optional members a shape declares
+ * (client capabilities, `_meta`); the required ones are counted.
  */
 function objectCheck(def: ZodDef): Check {
   const shape = def.shape;
   if (shape === undefined || Object.getOwnPropertySymbols(shape).length > 0) return unknownCheck;
-  const members: Member[] = Object.keys(shape).map((key) => {
+  const members = new Map<string, Member>();
+  let required = 0;
+  for (const key of Object.keys(shape)) {
     const node = shape[key] as ZodNode;
     const { optin, optout } = node._zod;
-    return { key, check: checkFor(node), mayBeAbsent: optin === 'optional' && optout === 'optional', mustBePresent: optin === undefined };
-  });
-  const known = new Set(members.map((member) => member.key));
+    // A member zod fills when absent (a default) makes absence matter: zod decides.
+    if (optin !== undefined && !(optin === 'optional' && optout === 'optional')) return unknownCheck;
+    if (key === '__proto__') return unknownCheck;
+    members.set(key, { check: checkFor(node), required: optin === undefined });
+    if (optin === undefined) required++;
+  }
   const catchallType = def.catchall?._zod.def.type;
   const extra: Check | 'strip' | 'never' =
     def.catchall === undefined ? 'strip' : catchallType === 'never' ? 'never' : catchallType === 'unknown' || catchallType === 'any' ? passCheck : checkFor(def.catchall);
   return (value) => {
     if (!isObject(value)) return FAIL;
     let verdict: Verdict = PASS;
-    for (const member of members) {
-      const memberValue = value[member.key];
-      if (memberValue === undefined && !(member.key in value)) {
-        if (member.mayBeAbsent) continue;
-        if (member.mustBePresent) return FAIL;
-        verdict = UNKNOWN;
-        continue;
-      }
-      if (member.key === '__proto__') {
-        verdict = UNKNOWN;
-        continue;
-      }
-      const memberVerdict = member.check(memberValue);
-      if (memberVerdict === FAIL) return FAIL;
-      if (memberVerdict === UNKNOWN) verdict = UNKNOWN;
-    }
+    let present = 0;
     for (const key in value) {
-      if (known.has(key)) continue;
-      if (extra === 'never') return FAIL;
-      if (extra === 'strip' || key === '__proto__') {
+      const member = members.get(key);
+      if (member !== undefined) {
+        if (member.required) present++;
+        const memberVerdict = member.check(value[key]);
+        if (memberVerdict === FAIL) return FAIL;
+        if (memberVerdict === UNKNOWN) verdict = UNKNOWN;
+      } else if (extra === 'never') {
+        return FAIL;
+      } else if (extra === 'strip' || key === '__proto__') {
         verdict = UNKNOWN;
-        continue;
+      } else if (extra !== passCheck) {
+        const extraVerdict = extra(value[key]);
+        if (extraVerdict === FAIL) return FAIL;
+        if (extraVerdict === UNKNOWN) verdict = UNKNOWN;
       }
-      const extraVerdict = extra(value[key]);
-      if (extraVerdict === FAIL) return FAIL;
-      if (extraVerdict === UNKNOWN) verdict = UNKNOWN;
     }
+    // A required member missing from the value's own enumerable keys: zod refuses it unless
+    // it is reachable some other way (inherited), which a JSON message never is.
+    if (present !== required) return requiredMissing(members, value) ? FAIL : UNKNOWN;
     return verdict;
   };
+}
+
+/** Whether a required member is absent (`in`, as zod asks), not merely non-enumerable. */
+function requiredMissing(members: ReadonlyMap<string, Member>, value: Record<string, unknown>): boolean {
+  for (const [key, member] of members) if (member.required && !(key in value)) return true;
+  return false;
 }
 
 /**
@@ -249,10 +253,10 @@ function recordCheck(def: ZodDef): Check {
   const item = checkFor(def.valueType);
   return (value) => {
     if (!isObject(value)) return FAIL;
-    if (!hasPlainPrototype(value) || Object.getOwnPropertySymbols(value).length > 0) return UNKNOWN;
+    if (!hasPlainPrototype(value) || Object.getOwnPropertySymbols(value).length > 0 || Object.hasOwn(value, '__proto__')) return UNKNOWN;
+    if (item === passCheck) return PASS;
     let verdict: Verdict = PASS;
-    for (const key of Object.keys(value)) {
-      if (key === '__proto__') return UNKNOWN;
+    for (const key in value) {
       const itemVerdict = item(value[key]);
       if (itemVerdict === FAIL) return FAIL;
       if (itemVerdict === UNKNOWN) verdict = UNKNOWN;
