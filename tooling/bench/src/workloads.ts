@@ -385,6 +385,35 @@ export function workloads(c: Counts): Workload[] {
     },
   };
 
+  /**
+   * The eras and handler styles of statemcp side by side (issue 39): the 2026-07-28 path (the
+   * default era against a server that speaks it) against the legacy handshake path, each with
+   * the `echo` tool's sync handler and with an `async` one, as most servers write theirs.
+   */
+  const erasInMemory: Workload = {
+    id: 'call.memory.eras',
+    title: 'tools/call echo, in-memory, sequential: statemcp legacy vs 2026-07-28, sync vs async tool handler',
+    detail: `${c.inMemorySeq} calls after ${memoryWarmup} warm-up calls; \`legacy\`/\`modern\`: the client's era (handshake, or 2026-07-28 with the per-request _meta); \`async\`: the tool's handler is an \`async\` function`,
+    stacks: ['legacy', 'modern', 'legacy async', 'modern async'],
+    comparisons: [
+      { mine: 'modern', others: ['legacy'] },
+      { mine: 'modern async', others: ['legacy async'] },
+      { mine: 'legacy async', others: ['legacy'] },
+      { mine: 'modern async', others: ['modern'] },
+    ],
+    metrics: [CALLS, P50, P99, CPU],
+    ratioMetrics: ['callsPerSec', 'cpuUs'],
+    run: async (stack) => {
+      const pair = await statemcpClients.inMemoryEra(stack.startsWith('modern') ? 'modern' : 'legacy', stack.endsWith('async'));
+      try {
+        await warm(pair.client, memoryWarmup);
+        return loadSample(await closedLoop(c.inMemorySeq, 1, limit, () => pair.client.echo(ECHO_TEXT)));
+      } finally {
+        await pair.close();
+      }
+    },
+  };
+
   const modernHttp: Workload = {
     id: 'call.http.modern',
     title: 'tools/call echo, Streamable HTTP child process, 1 client sequential, 2026-07-28 stateless (no session)',
@@ -463,6 +492,7 @@ export function workloads(c: Counts): Workload[] {
     inMemoryCalls(1, c.inMemorySeq),
     inMemoryCalls(64, c.inMemoryConcurrent),
     modernInMemory,
+    erasInMemory,
     tracedInMemory,
     list,
     stdioCalls(1, c.stdioSeq),
