@@ -287,11 +287,17 @@ export function workloads(c: Counts): Workload[] {
     },
   };
 
+  /** The `timeouts.stdio` stack of statemcp on the 2026-07-28 era (issue 39: each era's heap kept after timeouts). */
+  const MODERN_STDIO = 'statemcp 2026-07-28';
   const timeouts: Workload = {
     id: 'timeouts.stdio',
     title: `${c.timeouts} concurrent requests timing out at 50 ms (stdio child)`,
-    detail: 'after two full-size warm-up rounds; all must reject and send one notifications/cancelled each; heap retained = after − before, each after a full GC',
-    stacks: MCP_STACKS,
+    detail: 'after two full-size warm-up rounds; all must reject and send one notifications/cancelled each; heap retained = after − before, each after a full GC; `statemcp 2026-07-28`: the same statemcp server and client on the 2026-07-28 era',
+    stacks: [...MCP_STACKS, MODERN_STDIO],
+    comparisons: [
+      { mine: 'statemcp', others: MCP_STACKS.filter((stack) => stack !== 'statemcp') },
+      { mine: MODERN_STDIO, others: ['statemcp'] },
+    ],
     metrics: [
       m('serverKB', 'server heap retained KB', 1, false),
       m('clientKB', 'client heap retained KB', 1, false),
@@ -302,7 +308,7 @@ export function workloads(c: Counts): Workload[] {
     ],
     ratioMetrics: ['serverKB', 'settleMs'],
     run: async (stack) => {
-      const { client } = await adapter(stack).stdio(stdioFixture(stack), []);
+      const { client } = stack === MODERN_STDIO ? await statemcpClients.stdio(stdioFixture('statemcp'), [], false, 'modern') : await adapter(stack).stdio(stdioFixture(stack), []);
       try {
         await warm(client, 50);
         // Two full-size warm-up rounds, so the code V8 compiles for these paths is in the

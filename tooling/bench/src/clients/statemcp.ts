@@ -60,8 +60,11 @@ export async function inMemory(options: ServerOptions, timing?: { ms: number }):
   };
 }
 
-/** `traced`: the client runs `@statemcp/opentelemetry` (no SDK registered), as the `--otel` fixture does. */
-export async function stdio(fixture: string, args: readonly string[], traced = false): Promise<StdioConnection> {
+/**
+ * `traced`: the client runs `@statemcp/opentelemetry` (no SDK registered), as the `--otel` fixture does;
+ * `era: 'modern'`: the client speaks 2026-07-28 to the child (the `timeouts.stdio` row's `modern` stack).
+ */
+export async function stdio(fixture: string, args: readonly string[], traced = false, era?: 'modern'): Promise<StdioConnection> {
   let pid = -1;
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -71,7 +74,7 @@ export async function stdio(fixture: string, args: readonly string[], traced = f
       if (event.type === 'spawned') pid = event.pid;
     },
   });
-  const client = await connect(transport, undefined, traced ? (c) => c.use(new McpTelemetry({ side: 'client' }).middleware) : undefined);
+  const client = await connect(transport, era, traced ? (c) => c.use(new McpTelemetry({ side: 'client' }).middleware) : undefined);
   return { client, pid };
 }
 
