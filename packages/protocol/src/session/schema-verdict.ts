@@ -94,11 +94,11 @@ function checkFor(schema: ZodNode): Check {
   if (known !== undefined) return known;
   // A schema may reach itself (a shape getter): the node is registered before its children
   // are built, and calls through to the finished check once there is one.
-  let finished: Check | undefined;
-  built.set(schema, (value) => (finished ?? unknownCheck)(value));
-  finished = withChecks(schema, typeCheck(schema));
-  built.set(schema, finished);
-  return finished;
+  const slot = { check: unknownCheck };
+  built.set(schema, (value) => slot.check(value));
+  slot.check = withChecks(schema, typeCheck(schema));
+  built.set(schema, slot.check);
+  return slot.check;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -14,7 +14,7 @@ export function createStatemcpServer(options: BenchServerOptions = {}): { server
   server.registerTool(ECHO_TOOL, { description: 'Echoes its text', inputSchema: echoShape() }, ({ text }) => ({
     content: [{ type: 'text', text }],
   }));
-  // eslint-disable-next-line @typescript-eslint/require-await -- the point: an async handler with nothing to await, as users write them
+  // An `async` handler with nothing to await, as users write them.
   server.registerTool(ECHO_ASYNC_TOOL, { description: 'Echoes its text (async handler)', inputSchema: echoShape() }, async ({ text }) => ({
     content: [{ type: 'text', text }],
   }));
