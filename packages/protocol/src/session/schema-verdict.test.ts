@@ -101,6 +101,32 @@ describe('verdictOf', () => {
     }
   }
 
+  const NOTIFICATIONS: Record<string, unknown[]> = {
+    'notifications/cancelled': [{ requestId: 3, reason: 'timeout' }, { requestId: 'r-1' }],
+    'notifications/progress': [{ progressToken: 1, progress: 0.5, total: 1, message: 'half' }, { progressToken: 'p', progress: 2 }],
+  };
+  for (const version of supportedVersions()) {
+    const revision = getRevision(version);
+    if (revision === undefined) continue;
+    for (const [method, bases] of Object.entries(NOTIFICATIONS)) {
+      const spec = revision.notifications[method];
+      if (spec === undefined) continue;
+      it(`agrees with zod on generated ${method} params, null ids included (${version})`, () => {
+        const disagreements: unknown[] = [];
+        let passed = 0;
+        for (const base of bases) {
+          for (const value of mutations(base)) {
+            const { verdict, ok } = agreesWithZod(spec.params, value);
+            if (verdict === PASS) passed++;
+            if (!ok) disagreements.push(value);
+          }
+        }
+        expect(disagreements).toEqual([]);
+        expect(passed).toBeGreaterThan(0);
+      });
+    }
+  }
+
   it('passes the hot shapes of 2026-07-28 without zod: tools/call params with the per-request _meta, and its result', () => {
     const spec = getRevision('2026-07-28')?.requests['tools/call'];
     expect(spec).toBeDefined();
