@@ -59,7 +59,11 @@ export function finishToolResult(toolName: string, value: unknown, output: Compi
     throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned a non-object result`);
   }
   const given = value as JsonObject;
-  const result: JsonObject = completeResult(output !== undefined && !isFullResult(given) ? { structuredContent: given } : { ...given }, version);
+  // The result is shaped in place below: a copy of the handler's object, made by completeResult
+  // where the revision adds `resultType` (2026-07-28+), here otherwise.
+  const wrapped = output !== undefined && !isFullResult(given) ? { structuredContent: given } : given;
+  const completed = completeResult(wrapped, version);
+  const result: JsonObject = completed === given ? { ...given } : completed;
   const structured = result.structuredContent;
   if (output === undefined || result.isError === true) return shapeToolResult(toolName, result, version);
   if (typeof structured !== 'object' || structured === null) {
