@@ -6,8 +6,6 @@
  */
 
 export const ECHO_TOOL = 'echo';
-/** `echo` with an `async` handler, as most servers write their tools (the `call.memory.eras` row). */
-export const ECHO_ASYNC_TOOL = 'echo_async';
 export const BIG_TOOL = 'big';
 export const SLEEP_TOOL = 'sleep';
 export const STATS_TOOL = 'bench_stats';

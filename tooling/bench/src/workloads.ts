@@ -287,17 +287,11 @@ export function workloads(c: Counts): Workload[] {
     },
   };
 
-  /** The `timeouts.stdio` stack of statemcp on the 2026-07-28 era (issue 39: each era's heap kept after timeouts). */
-  const MODERN_STDIO = 'statemcp 2026-07-28';
   const timeouts: Workload = {
     id: 'timeouts.stdio',
     title: `${c.timeouts} concurrent requests timing out at 50 ms (stdio child)`,
-    detail: 'after two full-size warm-up rounds; all must reject and send one notifications/cancelled each; heap retained = after − before, each after a full GC; `statemcp 2026-07-28`: the same statemcp server and client on the 2026-07-28 era',
-    stacks: [...MCP_STACKS, MODERN_STDIO],
-    comparisons: [
-      { mine: 'statemcp', others: MCP_STACKS.filter((stack) => stack !== 'statemcp') },
-      { mine: MODERN_STDIO, others: ['statemcp'] },
-    ],
+    detail: 'after two full-size warm-up rounds; all must reject and send one notifications/cancelled each; heap retained = after − before, each after a full GC',
+    stacks: MCP_STACKS,
     metrics: [
       m('serverKB', 'server heap retained KB', 1, false),
       m('clientKB', 'client heap retained KB', 1, false),
@@ -308,7 +302,7 @@ export function workloads(c: Counts): Workload[] {
     ],
     ratioMetrics: ['serverKB', 'settleMs'],
     run: async (stack) => {
-      const { client } = stack === MODERN_STDIO ? await statemcpClients.stdio(stdioFixture('statemcp'), [], false, 'modern') : await adapter(stack).stdio(stdioFixture(stack), []);
+      const { client } = await adapter(stack).stdio(stdioFixture(stack), []);
       try {
         await warm(client, 50);
         // Two full-size warm-up rounds, so the code V8 compiles for these paths is in the
@@ -382,35 +376,6 @@ export function workloads(c: Counts): Workload[] {
     ratioMetrics: ['callsPerSec', 'cpuUs'],
     run: async (stack) => {
       const pair = stack === 'statemcp' ? await statemcpClients.inMemoryModern({}) : stack === 'raw' ? await rawClients.inMemoryModern({}) : await adapter(stack).inMemory({});
-      try {
-        await warm(pair.client, memoryWarmup);
-        return loadSample(await closedLoop(c.inMemorySeq, 1, limit, () => pair.client.echo(ECHO_TEXT)));
-      } finally {
-        await pair.close();
-      }
-    },
-  };
-
-  /**
-   * The eras and handler styles of statemcp side by side (issue 39): the 2026-07-28 path (the
-   * default era against a server that speaks it) against the legacy handshake path, each with
-   * the `echo` tool's sync handler and with an `async` one, as most servers write theirs.
-   */
-  const erasInMemory: Workload = {
-    id: 'call.memory.eras',
-    title: 'tools/call echo, in-memory, sequential: statemcp legacy vs 2026-07-28, sync vs async tool handler',
-    detail: `${c.inMemorySeq} calls after ${memoryWarmup} warm-up calls; \`legacy\`/\`modern\`: the client's era (handshake, or 2026-07-28 with the per-request _meta); \`async\`: the tool's handler is an \`async\` function`,
-    stacks: ['legacy', 'modern', 'legacy async', 'modern async'],
-    comparisons: [
-      { mine: 'modern', others: ['legacy'] },
-      { mine: 'modern async', others: ['legacy async'] },
-      { mine: 'legacy async', others: ['legacy'] },
-      { mine: 'modern async', others: ['modern'] },
-    ],
-    metrics: [CALLS, P50, P99, CPU],
-    ratioMetrics: ['callsPerSec', 'cpuUs'],
-    run: async (stack) => {
-      const pair = await statemcpClients.inMemoryEra(stack.startsWith('modern') ? 'modern' : 'legacy', stack.endsWith('async'));
       try {
         await warm(pair.client, memoryWarmup);
         return loadSample(await closedLoop(c.inMemorySeq, 1, limit, () => pair.client.echo(ECHO_TEXT)));
@@ -498,7 +463,6 @@ export function workloads(c: Counts): Workload[] {
     inMemoryCalls(1, c.inMemorySeq),
     inMemoryCalls(64, c.inMemoryConcurrent),
     modernInMemory,
-    erasInMemory,
     tracedInMemory,
     list,
     stdioCalls(1, c.stdioSeq),

@@ -43,7 +43,7 @@ describe('pnpm bench', () => {
     expect(stdout).toContain('### Targets');
     const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as Report;
     const ids = report.results.map((r) => r.id);
-    for (const id of ['handshake.memory', 'call.memory.seq', 'call.memory.c64', 'list.memory', 'call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'stdio.lifecycle', 'call.http.seq', 'call.http.16x8', 'call.memory.modern', 'call.memory.eras', 'call.http.modern', 'http.sessions', 'timeouts.stdio', 'floor.json', 'inspector.stdio.1k', 'inspector.stdio.seq', 'inspector.memory.seq']) {
+    for (const id of ['handshake.memory', 'call.memory.seq', 'call.memory.c64', 'list.memory', 'call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'stdio.lifecycle', 'call.http.seq', 'call.http.16x8', 'call.memory.modern', 'call.http.modern', 'http.sessions', 'timeouts.stdio', 'floor.json', 'inspector.stdio.1k', 'inspector.stdio.seq', 'inspector.memory.seq']) {
       expect(ids).toContain(id);
     }
     for (const result of report.results) {

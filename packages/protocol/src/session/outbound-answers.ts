@@ -13,7 +13,8 @@ import { requestSpec } from './method-policy.js';
 import type { OutboundHost } from './outbound.js';
 import type { InputRoundTrips } from './outbound-rounds.js';
 import type { RequestTimeouts } from './outbound-timeouts.js';
-import { formatIssues, parseWithSchema } from './validation.js';
+import { parseWithSchema } from './schema-verdict.js';
+import { formatIssues } from './validation.js';
 
 const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { getRevision, supportedVersions } from '../revisions/registry.js';
-import { FAIL, PASS, UNKNOWN, verdictOf, type Verdict } from './schema-verdict.js';
-import { parseWithSchema } from './validation.js';
+import { FAIL, PASS, UNKNOWN, parseWithSchema, verdictOf, type Verdict } from './schema-verdict.js';
 
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',

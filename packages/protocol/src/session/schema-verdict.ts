@@ -9,8 +9,8 @@
  * - `UNKNOWN`: not decided here (a transform, a default, a refinement, a stripped key, a
  *   schema kind this module does not model). The caller runs zod.
  *
- * The caller runs zod on anything but `PASS` (see {@link parseWithSchema} in
- * `validation.ts`), so error messages always come from the schema. The closures follow zod's
+ * {@link parseWithSchema} runs zod on anything but `PASS`, so error messages always come
+ * from the schema. The closures follow zod's
  * own parse rules node for node (zod 4's `$ZodObject`, `$ZodUnion`, `$ZodDiscriminatedUnion`,
  * `$ZodRecord`, `$ZodOptional`, …), and the checks attached to a node (`.min(1)`, `z.int()`,
  * string formats) are zod's own check functions, run on the value; `schema-verdict.test.ts`
@@ -21,7 +21,7 @@
  * largest request (`tools/call` of 2026-07-28, with its client capabilities) takes
  * microseconds.
  */
-import type { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 
 export const PASS = 0;
 export const FAIL = 1;
@@ -85,8 +85,28 @@ const built = new WeakMap<object, Check>();
  * verdictOf(z.looseObject({ name: z.string() }), { name: 1 });                // FAIL
  * ```
  */
-export function verdictOf(schema: z.core.$ZodType, value: unknown): Verdict {
+export function verdictOf(schema: $ZodType, value: unknown): Verdict {
   return checkFor(schema as unknown as ZodNode)(value);
+}
+
+/** A zod schema with its `safeParse` (classic `zod` and `zod/mini` schemas both have one). */
+type ParsingSchema<R> = $ZodType & { safeParse(value: unknown): R };
+
+/**
+ * `schema.safeParse(value)`, with {@link verdictOf} first: a value it passes is zod's output
+ * already (zod would return an equal copy), so zod runs only for the rest, and every error
+ * message is still zod's. The one entry for the protocol's message schemas on the hot path:
+ * inbound params, results, the server's check of its own results.
+ *
+ * @example
+ * ```ts
+ * const parsed = parseWithSchema(spec.params, message.params ?? {});
+ * if (!parsed.success) reply(-32602, formatIssues(parsed.error));
+ * ```
+ */
+export function parseWithSchema<R>(schema: ParsingSchema<R>, value: unknown): R | { success: true; data: unknown } {
+  if (checkFor(schema as unknown as ZodNode)(value) === PASS) return { success: true, data: value };
+  return schema.safeParse(value);
 }
 
 function checkFor(schema: ZodNode): Check {

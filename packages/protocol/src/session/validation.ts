@@ -5,7 +5,6 @@
  * that came closest to matching, not a bare "Invalid input".
  */
 import type { z } from 'zod';
-import { PASS, verdictOf } from './schema-verdict.js';
 
 const MAX_ISSUES = 5;
 
@@ -35,20 +34,6 @@ export function formatIssues(error: z.ZodError): string {
   });
   if (issues.length > MAX_ISSUES) parts.push(`and ${issues.length - MAX_ISSUES} more`);
   return parts.join('; ');
-}
-
-/** What {@link parseWithSchema} returns: zod's own result shape. */
-export type SchemaParse = { success: true; data: unknown } | { success: false; error: z.ZodError };
-
-/**
- * `schema.safeParse(value)`, with the fast verdict of `schema-verdict.ts` first: a value it
- * passes is zod's output already (zod would return an equal copy), so zod runs only for the
- * rest, and every error message is still zod's. The one entry for the protocol's message
- * schemas on the hot path: inbound params, results, the server's check of its own results.
- */
-export function parseWithSchema(schema: z.ZodType, value: unknown): SchemaParse {
-  if (verdictOf(schema, value) === PASS) return { success: true, data: value };
-  return schema.safeParse(value);
 }
 
 /** Whether each schema accepts `{}`, asked once per schema (see {@link acceptsNoParams}). */

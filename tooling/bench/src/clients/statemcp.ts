@@ -5,17 +5,16 @@ import { InMemoryTransport, type Transport } from '@statemcp/protocol';
 import { McpTelemetry } from '@statemcp/opentelemetry';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
 import { createStatemcpServer } from '../servers/statemcp.js';
-import { BIG_TOOL, ECHO_ASYNC_TOOL, ECHO_TOOL, SLEEP_TOOL, STATS_TOOL } from '../spec.js';
+import { BIG_TOOL, ECHO_TOOL, SLEEP_TOOL, STATS_TOOL } from '../spec.js';
 import { childNodeArgs, countCancels, expectText, parseStats, textLength, type BenchClient, type InMemoryPair, type ServerOptions, type StdioConnection } from './types.js';
 
 const INFO = { name: 'bench-client', version: '1.0.0' };
 
-/** `echoTool`: the tool `echo()` calls (the `call.memory.eras` row swaps in the async one). */
-function wrap(client: Client, cancels: () => number, echoTool = ECHO_TOOL): BenchClient {
+function wrap(client: Client, cancels: () => number): BenchClient {
   const call = (name: string, args: Record<string, unknown>, timeoutMs?: number): Promise<CallToolResult> =>
     client.callTool({ name, arguments: args }, timeoutMs === undefined ? {} : { timeoutMs });
   return {
-    echo: async (text) => expectText(await call(echoTool, { text }), text),
+    echo: async (text) => expectText(await call(ECHO_TOOL, { text }), text),
     big: async (bytes) => textLength(await call(BIG_TOOL, { bytes })),
     listTools: async () => (await client.listTools()).tools.length,
     sleepUntilTimeout: (timeoutMs) => call(SLEEP_TOOL, {}, timeoutMs).then(() => false, () => true),
@@ -25,14 +24,14 @@ function wrap(client: Client, cancels: () => number, echoTool = ECHO_TOOL): Benc
   };
 }
 
-async function connect(transport: Transport, era?: 'modern', setup?: (client: Client) => void, echoTool?: string): Promise<BenchClient> {
+async function connect(transport: Transport, era?: 'modern', setup?: (client: Client) => void): Promise<BenchClient> {
   const cancels = countCancels(transport);
   // Every other option at its default; the era pinned so a row compares one protocol across stacks (the
   // default 'auto' would take the 2026-07-28 era against our own servers, the handshake against the official ones).
   const client = new Client(INFO, { era: era ?? 'legacy' });
   setup?.(client);
   await client.connect(transport);
-  return wrap(client, cancels, echoTool);
+  return wrap(client, cancels);
 }
 
 /** One server for every in-memory connection (a statemcp McpServer serves many). */
@@ -60,11 +59,8 @@ export async function inMemory(options: ServerOptions, timing?: { ms: number }):
   };
 }
 
-/**
- * `traced`: the client runs `@statemcp/opentelemetry` (no SDK registered), as the `--otel` fixture does;
- * `era: 'modern'`: the client speaks 2026-07-28 to the child (the `timeouts.stdio` row's `modern` stack).
- */
-export async function stdio(fixture: string, args: readonly string[], traced = false, era?: 'modern'): Promise<StdioConnection> {
+/** `traced`: the client runs `@statemcp/opentelemetry` (no SDK registered), as the `--otel` fixture does. */
+export async function stdio(fixture: string, args: readonly string[], traced = false): Promise<StdioConnection> {
   let pid = -1;
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -74,7 +70,7 @@ export async function stdio(fixture: string, args: readonly string[], traced = f
       if (event.type === 'spawned') pid = event.pid;
     },
   });
-  const client = await connect(transport, era, traced ? (c) => c.use(new McpTelemetry({ side: 'client' }).middleware) : undefined);
+  const client = await connect(transport, undefined, traced ? (c) => c.use(new McpTelemetry({ side: 'client' }).middleware) : undefined);
   return { client, pid };
 }
 
@@ -99,28 +95,6 @@ export async function inMemoryModern(options: ServerOptions): Promise<InMemoryPa
   const [clientSide, serverSide] = InMemoryTransport.createPair();
   const connection = await entry.server.connect(serverSide);
   const client = await connect(clientSide, 'modern');
-  return {
-    client,
-    close: async () => {
-      await client.close();
-      await connection.close();
-    },
-  };
-}
-
-/**
- * The `call.memory.eras` row: the shared bench server, the client on `era` (legacy handshake
- * or 2026-07-28), `echo()` calling the tool with a sync or an `async` handler.
- */
-export async function inMemoryEra(era: 'legacy' | 'modern', asyncHandler: boolean): Promise<InMemoryPair> {
-  let entry = shared.get(false);
-  if (entry === undefined) {
-    entry = createStatemcpServer({});
-    shared.set(false, entry);
-  }
-  const [clientSide, serverSide] = InMemoryTransport.createPair();
-  const connection = await entry.server.connect(serverSide);
-  const client = await connect(clientSide, era === 'modern' ? 'modern' : undefined, undefined, asyncHandler ? ECHO_ASYNC_TOOL : ECHO_TOOL);
   return {
     client,
     close: async () => {

@@ -1,7 +1,7 @@
 /** The benchmark server on statemcp (`@statemcp/server`). One `McpServer` serves every connection. */
 import { McpServer } from '@statemcp/server';
 import { bigShape, echoShape, listShape } from './tool-shapes.js';
-import { BIG_TOOL, ECHO_ASYNC_TOOL, ECHO_TOOL, MANY_TOOLS, SLEEP_TOOL, STATS_TOOL, bigText, extraTool, serverStats, untilAborted, type ServerCounters } from '../spec.js';
+import { BIG_TOOL, ECHO_TOOL, MANY_TOOLS, SLEEP_TOOL, STATS_TOOL, bigText, extraTool, serverStats, untilAborted, type ServerCounters } from '../spec.js';
 
 export interface BenchServerOptions {
   /** Register the 100 extra tools of the `tools/list` workload. */
@@ -12,10 +12,6 @@ export function createStatemcpServer(options: BenchServerOptions = {}): { server
   const counters: ServerCounters = { started: 0, aborted: 0 };
   const server = new McpServer({ name: 'bench-statemcp', version: '1.0.0' });
   server.registerTool(ECHO_TOOL, { description: 'Echoes its text', inputSchema: echoShape() }, ({ text }) => ({
-    content: [{ type: 'text', text }],
-  }));
-  // An `async` handler with nothing to await, as users write them.
-  server.registerTool(ECHO_ASYNC_TOOL, { description: 'Echoes its text (async handler)', inputSchema: echoShape() }, async ({ text }) => ({
     content: [{ type: 'text', text }],
   }));
   server.registerTool(BIG_TOOL, { description: 'Returns a text of N bytes', inputSchema: bigShape() }, ({ bytes }) => ({
