@@ -36,8 +36,8 @@ import type { SessionObserver } from './observer.js';
 import { declaredVersionOf } from './request-meta.js';
 import type { NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import type { OutboundRequests } from './outbound.js';
-import { parseWithSchema } from './schema-verdict.js';
 import { acceptsNoParams, formatIssues } from './validation.js';
+import { parseWithSchema } from './schema-verdict.js';
 
 /** What a delivered notification's chain resolves with. */
 const NOTHING: JsonObject = Object.freeze({});
