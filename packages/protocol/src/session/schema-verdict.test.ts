@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 import { getRevision, supportedVersions } from '../revisions/registry.js';
 import { FAIL, PASS, UNKNOWN, parseWithSchema, verdictOf, type Verdict } from './schema-verdict.js';
 
@@ -56,7 +57,10 @@ function* mutations(value: unknown): Generator<unknown> {
   }
 }
 
-function agreesWithZod(schema: z.ZodType, value: unknown): { verdict: Verdict; ok: boolean } {
+/** A classic or a `zod/mini` schema (the revisions use either). */
+type AnySchema = $ZodType & { safeParse(value: unknown): { success: boolean; data?: unknown } };
+
+function agreesWithZod(schema: AnySchema, value: unknown): { verdict: Verdict; ok: boolean } {
   const verdict = verdictOf(schema, value);
   const parsed = schema.safeParse(value);
   if (verdict === PASS) return { verdict, ok: parsed.success && isDeepStrictEqual(parsed.data, value) };
