@@ -42,7 +42,8 @@ export function resolveCacheHints(override: CacheHints | undefined, fallback?: C
 export function completeResult(value: JsonObject, version: string, hints?: CacheHints): JsonObject {
   const features = getRevision(version)?.features;
   if (features === undefined || !features.resultType) return value;
-  const out: JsonObject = { resultType: 'complete', ...value };
+  // `Object.assign` onto the literal: the same members in the same order as `{ resultType, ...value }`, without the spread's generic copy.
+  const out: JsonObject = Object.assign({ resultType: 'complete' }, value);
   if (hints !== undefined && hasFeature(version, 'cacheableResults')) {
     const resolved = resolveCacheHints(hints);
     if (out.ttlMs === undefined) out.ttlMs = resolved.ttlMs;

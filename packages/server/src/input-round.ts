@@ -271,8 +271,33 @@ function attempt(request: AttemptRequest, available: JsonObject, run: () => Json
     // It asked, then threw: the attempt ends with the input request (as if the throw came later).
     return settleAttempt(request, round, true, undefined, undefined);
   }
-  if (isThenable(value)) return settleAttempt(request, round, asked, value, undefined);
+  if (isThenable(value)) return asked ? settleAttempt(request, round, true, value, undefined) : raceFirstAsk(request, round, value);
   return asked ? settleAttempt(request, round, true, undefined, { ok: true, value }) : value;
+}
+
+/**
+ * A handler that returned a promise without asking yet (every `async` tool): its own outcome,
+ * unless it asks before settling — then the attempt continues as {@link settleAttempt} with
+ * the ask first. One promise and two reactions for the common case, where the `async`
+ * `settleAttempt` would add its own promise and awaits.
+ */
+function raceFirstAsk(request: AttemptRequest, round: InputRound, pending: PromiseLike<JsonObject>): Promise<JsonObject> {
+  return new Promise<JsonObject>((resolve, reject) => {
+    let asked = false;
+    round.onAsk = () => {
+      asked = true;
+      resolve(settleAttempt(request, round, true, pending, undefined));
+    };
+    pending.then(
+      (value) => {
+        if (!asked) resolve(value);
+      },
+      (error: unknown) => {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the handler threw, unchanged (the session's toWireError reads it)
+        if (!asked) reject(error);
+      },
+    );
+  });
 }
 
 /**

@@ -13,7 +13,7 @@
  * return the serialized JSON in a TextContent block).
  */
 import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
-import { getRevision, hasFeature } from '@statemcp/protocol/internal';
+import { getRevision, hasFeature, parseWithSchema } from '@statemcp/protocol/internal';
 import type { CompiledSchema } from './object-schema.js';
 import { thenMaybe, type MaybePromise } from './sync-or-async.js';
 import { completeResult } from './caching.js';
@@ -59,7 +59,11 @@ export function finishToolResult(toolName: string, value: unknown, output: Compi
     throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned a non-object result`);
   }
   const given = value as JsonObject;
-  const result: JsonObject = completeResult(output !== undefined && !isFullResult(given) ? { structuredContent: given } : { ...given }, version);
+  // The result is shaped in place below: a copy of the handler's object, made by completeResult
+  // where the revision adds `resultType` (2026-07-28+), here otherwise.
+  const wrapped = output !== undefined && !isFullResult(given) ? { structuredContent: given } : given;
+  const completed = completeResult(wrapped, version);
+  const result: JsonObject = completed === given ? { ...given } : completed;
   const structured = result.structuredContent;
   if (output === undefined || result.isError === true) return shapeToolResult(toolName, result, version);
   if (typeof structured !== 'object' || structured === null) {
@@ -89,7 +93,7 @@ function shapeToolResult(toolName: string, result: JsonObject, version: string):
     if (Array.isArray(result.content) && result.content.length === 0) result.content = [{ type: 'text', text: JSON.stringify(structured) }];
   }
   const schema = getRevision(version)?.schemas.CallToolResult;
-  const parsed = schema?.safeParse(result);
+  const parsed = schema === undefined ? undefined : parseWithSchema(schema, result);
   if (parsed !== undefined && !parsed.success) {
     throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned a result that is not a valid CallToolResult in protocol revision ${version}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }

@@ -37,6 +37,7 @@ import { declaredVersionOf } from './request-meta.js';
 import type { HandlerLookup, NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import type { OutboundAnswers } from './outbound-answers.js';
 import { acceptsNoParams, formatIssues } from './validation.js';
+import { parseWithSchema } from './schema-verdict.js';
 
 /** What a delivered notification's chain resolves with. */
 const NOTHING: JsonObject = Object.freeze({});
@@ -265,7 +266,7 @@ export class InboundDispatcher implements HandlerContextHost {
       this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
       return;
     }
-    const parsed = spec.params.safeParse(message.params ?? {});
+    const parsed = parseWithSchema(spec.params, message.params ?? {});
     if (!parsed.success) {
       this.replyError(id, ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(parsed.error)}`);
       return;
@@ -385,7 +386,7 @@ export class InboundDispatcher implements HandlerContextHost {
     }
     if (custom !== undefined) return this.#deliverNotification(method, withoutMeta(params), context);
     if (spec !== undefined && !(message.params === undefined && acceptsNoParams(spec.params))) {
-      const parsed = spec.params.safeParse(params);
+      const parsed = parseWithSchema(spec.params, params);
       if (!parsed.success) {
         host.observer.diagnostic(`dropped ${method} with invalid params: ${formatIssues(parsed.error)}`);
         return;

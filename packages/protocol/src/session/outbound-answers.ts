@@ -13,6 +13,7 @@ import { requestSpec } from './method-policy.js';
 import type { OutboundHost } from './outbound.js';
 import type { InputRoundTrips } from './outbound-rounds.js';
 import type { RequestTimeouts } from './outbound-timeouts.js';
+import { parseWithSchema } from './schema-verdict.js';
 import { formatIssues } from './validation.js';
 
 const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
@@ -56,7 +57,7 @@ export class OutboundAnswers {
       ledger.settle(record, { event: 'fail', error: typed });
       return;
     }
-    const parsed = spec.result.safeParse(typed);
+    const parsed = parseWithSchema(spec.result, typed);
     if (!parsed.success) {
       ledger.settle(record, { event: 'fail', error: new InvalidResultError(`Invalid result for ${record.method}: ${formatIssues(parsed.error)}`) });
       return;
