@@ -87,7 +87,10 @@ describe('cluster relay', () => {
     expect(deleted.status).toBe(200);
     expect(a.sessions.size).toBe(0);
     expect(sessions.get(sessionId)).toBeUndefined();
-    expect(bus.channelCount).toBe(0);
+    // Only the two instances' own channels stay subscribed: no session or relay channel is left.
+    expect(bus.channelCount).toBe(2);
+    expect(b.cluster).toMatchObject({ relayed: 5, served: 0, adopted: 0 });
+    expect(a.cluster).toMatchObject({ relayed: 0, served: 5, adopted: 0 });
     for (const server of [a, b]) {
       const after = await server.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', id: 2, method: 'tools/list' })));
       expect(after.status).toBe(404);
