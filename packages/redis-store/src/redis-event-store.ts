@@ -56,6 +56,12 @@ function parseEventId(eventId: string): { streamId: string; entry: string; parse
 
 /** The {@link EventStore} over Redis Streams, shared by every instance. */
 export class RedisEventStore implements EventStore {
+  /**
+   * One command connection (per slot's master on a cluster) takes the appends in call order, and
+   * a stream's keys are in one slot: the transport starts a stream's appends without waiting for
+   * the previous one, and the client sends those of one event-loop turn in one write.
+   */
+  readonly ordersAppends = true;
   readonly maxEventsPerStream: number;
   readonly streamTtlMs: number;
   readonly #redis: RedisConnection;

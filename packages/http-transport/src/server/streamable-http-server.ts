@@ -117,7 +117,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   /** Who opens a session (or sends a stateless request), as `connect` sees it. */
   const openingOf = (inbound: InboundRequest, admitted: Admitted): SessionOpening => ({ authInfo: admitted.authInfo, principal: admitted.principal, http: inbound.requestInfo() });
 
-  const statelessRequests = new StatelessRequests(settings, connectTransport);
+  // A stateless request cannot be resumed (no GET stream): its events are not stored, and it touches no shared store.
+  const statelessSettings: SessionTransportSettings = { ...settings, eventStore: undefined };
+  delete statelessSettings.instanceId;
+  const statelessRequests = new StatelessRequests(statelessSettings, connectTransport);
   const openSession = createSessionOpener({
     manager,
     isClosed: () => closed,
