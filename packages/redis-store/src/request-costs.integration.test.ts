@@ -6,8 +6,10 @@
  * - a 2026-07-28 stateless request is served by the instance that receives it: nothing relayed,
  *   no session record read or written, no Redis command at all — even when it carries a stray
  *   `Mcp-Session-Id` naming another instance's session;
- * - a request of a legacy session on its owner appends its two SSE events (priming, response) and
- *   nothing else: the record's time to live is refreshed lazily, not per request;
+ * - a request of a legacy session on its owner sends three commands: its stream's requests (`SET`)
+ *   and two appends (priming, response; one script each), the first two in one write and only
+ *   the answer's append waited for before the answer is written; the record's time to live is
+ *   refreshed lazily, not per request;
  * - a request relayed to the owner costs one publish to it and at most two back, with no record
  *   read (the owner is remembered), and no subscribe or unsubscribe.
  */
@@ -143,7 +145,8 @@ describe('what a request costs in Redis', () => {
     for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
     const counts = await instanceCommands();
     // Each POST stream: its requests (SET), its priming event and its answer (XADD in MULTI, with their PEXPIREs).
-    expect(counts).toEqual({ set: calls, multi: 2 * calls, xadd: 2 * calls, pexpire: 4 * calls, exec: 2 * calls });
+    // Sent: per POST stream its requests (SET) and two appends (EVALSHA); the XADDs and PEXPIREs run inside the script.
+    expect(counts).toEqual({ set: calls, evalsha: 2 * calls, xadd: 2 * calls, pexpire: 4 * calls });
   });
 
   it('costs a relayed request one publish to the owner and at most two back, no record read, no subscription', async () => {
@@ -165,5 +168,6 @@ describe('what a request costs in Redis', () => {
     expect(counts['publish']).toBeGreaterThanOrEqual(2 * calls);
     expect(counts['publish']).toBeLessThanOrEqual(3 * calls);
     expect(counts['xadd']).toBe(2 * calls);
+    expect(counts['evalsha']).toBe(2 * calls);
   });
 });
