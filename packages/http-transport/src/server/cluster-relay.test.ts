@@ -1,8 +1,9 @@
-import type { JsonObject } from '@statemcp/protocol';
+import { SimulatedClock, type JsonObject } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from './event-store.js';
 import { InMemoryMessageBus, InMemorySessionStore } from './memory-shared-state.js';
 import type { StreamableHttpServer } from './server-options.js';
+import type { SessionStore } from './shared-state.js';
 import { sessionPrincipal } from './session-principal.js';
 import { createStreamableHttpServer } from './streamable-http-server.js';
 import { ACCEPT_BOTH, createServerSession, initializeBody, messagesOf, postInit, readEvents } from './test-support.js';
@@ -153,5 +154,60 @@ describe('cluster relay', () => {
     const own = await call('alice');
     expect(own.status).toBe(200);
     expect(sessions.get('orphan')?.owner).toBe('b');
+  });
+
+  describe('#touch', () => {
+    /** One instance whose session store records the time to live of every `put` and `touch`. */
+    function counted(recordRefresh?: 'lazy' | 'every-request') {
+      const clock = new SimulatedClock();
+      const store = new InMemorySessionStore();
+      const writes: string[] = [];
+      const sessions: SessionStore = {
+        put: (record, ttl) => {
+          writes.push(`put ${ttl}`);
+          store.put(record, ttl);
+        },
+        get: (id) => store.get(id),
+        touch: (id, ttl) => {
+          writes.push(`touch ${ttl}`);
+          return store.touch(id, ttl);
+        },
+        delete: (id) => store.delete(id),
+      };
+      const server = createStreamableHttpServer({
+        clock,
+        sessionIdleTimeoutMs: 1000,
+        enableJsonResponse: true,
+        cluster: { instanceId: 'a', sessions, bus: new InMemoryMessageBus(), ...(recordRefresh === undefined ? {} : { recordRefresh }) },
+        connect: (transport) => createServerSession(transport).connect(transport),
+      });
+      servers.push(server);
+      return { clock, server, writes };
+    }
+    const list = async (server: StreamableHttpServer, sessionId: string): Promise<void> => {
+      const response = await server.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', id: 1, method: 'tools/list' })));
+      expect(response.status).toBe(200);
+    };
+
+    it('refreshes the record once half the idle timeout has passed, not on every request', async () => {
+      const { clock, server, writes } = counted();
+      const sessionId = await openOn(server);
+      for (let i = 0; i < 3; i++) await list(server, sessionId);
+      clock.advance(499);
+      await list(server, sessionId);
+      expect(writes).toEqual(['put 1500']);
+      clock.advance(1);
+      await list(server, sessionId);
+      await list(server, sessionId);
+      expect(writes).toEqual(['put 1500', 'touch 1500']);
+    });
+
+    it('refreshes the record on every request with recordRefresh every-request', async () => {
+      const { server, writes } = counted('every-request');
+      const sessionId = await openOn(server);
+      await list(server, sessionId);
+      await list(server, sessionId);
+      expect(writes).toEqual(['put 1000', 'touch 1000', 'touch 1000']);
+    });
   });
 });

@@ -18,11 +18,11 @@
  * - B remembers the owner and principal of the sessions it relayed (a record's principal never
  *   changes; its owner changes only when the owner dies), so a relay costs one publish; a relay
  *   that reaches nobody reads the record again before adopting anything;
- * - the owner restarts the record's time to live lazily: the record lives 1.5 × the idle timeout
- *   and is refreshed when a request finds half the idle timeout elapsed since the last refresh,
- *   so it outlives the session's last use by between one and one and a half idle timeouts. The
- *   owner ends an idle session itself (and deletes its record); the record's expiry matters only
- *   when the owner died.
+ * - the owner restarts the record's time to live lazily (`recordRefresh`): the record lives
+ *   1.5 × the idle timeout and is refreshed when a request finds half the idle timeout elapsed
+ *   since the last refresh, so it outlives the session's last use by between one and one and a
+ *   half idle timeouts. The owner ends an idle session itself (and deletes its record); the
+ *   record's expiry matters only when the owner died.
  *
  * So the session's connection machine stays one machine, on its owner, where `inspect` shows
  * it; a POST, a GET stream, a `Last-Event-ID` resume, a DELETE, or the client's answer to a
@@ -59,6 +59,15 @@ export interface ClusterOptions {
   liveness?: LivenessStore;
   /** Time to live of this instance's liveness record, ms (beats every third of it). Default 6000. */
   livenessTtlMs?: number;
+  /**
+   * How the owner restarts the time to live of its sessions' records. `'lazy'` (the default):
+   * the record lives 1.5 × the idle timeout and is refreshed once half the idle timeout has
+   * passed since the last refresh, so most requests write nothing, and a record whose owner died
+   * outlives the session's last use by one to one and a half idle timeouts. `'every-request'`:
+   * the record lives the idle timeout and every request refreshes it (a store whose writes cost
+   * no round trip, such as a Durable Object's storage, or one that must expire exactly).
+   */
+  recordRefresh?: 'lazy' | 'every-request';
 }
 
 /** The answer to a relayed request whose owner died (or became unreachable) before answering. */
@@ -126,7 +135,8 @@ const REMEMBERED_OWNERS = 10_000;
 export function joinCluster(cluster: ClusterOptions, idleMs: number, host: ClusterHost): ClusterMembership {
   const { serve, onError, clock } = host;
   const idle = Number.isFinite(idleMs) ? idleMs : 24 * 60 * 60_000;
-  const recordTtl = Math.ceil(idle * 1.5);
+  const lazy = cluster.recordRefresh !== 'every-request';
+  const recordTtl = lazy ? Math.ceil(idle * 1.5) : idle;
   const exchange = new RelayExchange(cluster.bus, cluster.instanceId, onError);
   const relays = new Map<string, () => Promise<void>>();
   /** When this instance last (re)started the record of each session it runs, by the clock. */
@@ -210,7 +220,7 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
     touch: (sessionId) => {
       const last = refreshed.get(sessionId);
       const now = clock.now();
-      if (last !== undefined && now - last < idle / 2) return;
+      if (lazy && last !== undefined && now - last < idle / 2) return;
       refreshed.set(sessionId, now);
       void Promise.resolve(cluster.sessions.touch(sessionId, recordTtl)).catch(onError);
     },
