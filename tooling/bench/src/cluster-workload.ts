@@ -47,6 +47,8 @@ const METRICS: readonly Metric[] = [
 /** The instances of one stack, the endpoint clients use, and how to read their CPU. */
 interface Deployment {
   readonly url: string;
+  /** How many instances serve it. */
+  readonly instances: number;
   /** CPU time of every instance so far, µs. */
   serverCpuUs(): Promise<number>;
   stop(): Promise<void>;
@@ -61,7 +63,7 @@ async function deploy(stack: Stack): Promise<Deployment> {
   const fixture = fixturePath('http-cluster');
   if (stack === 'statemcp') {
     const child = await spawnHttpServer(fixture);
-    return { url: child.url, serverCpuUs: () => cpuOf([child]), stop: () => child.stop() };
+    return { url: child.url, instances: 1, serverCpuUs: () => cpuOf([child]), stop: () => child.stop() };
   }
   const redis = await testRedisUrl();
   const prefix = `bench-cluster:${randomUUID()}:`;
@@ -77,7 +79,7 @@ async function deploy(stack: Stack): Promise<Deployment> {
     for (let i = 0; i < count; i++) children.push(await spawnHttpServer(fixture, ['--redis', redis.url, '--instance-id', `bench-${i + 1}`, '--prefix', prefix]));
     if (count === 3) proxy = await startRoundRobinProxy({ targets: children.map((child) => new URL(child.url)) });
     const url = proxy === undefined ? (children[0] as HttpChild).url : new URL('/mcp', proxy.url).href;
-    return { url, serverCpuUs: () => cpuOf(children), stop };
+    return { url, instances: count, serverCpuUs: () => cpuOf(children), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -89,7 +91,7 @@ function clusterCalls(id: string, title: string, clients: number, perClient: num
   return {
     id,
     title,
-    detail: `${total} calls after ${warmup} warm-up calls, ${clients} client${clients === 1 ? '' : 's'} × ${perClient} in flight (handshake era, one session per client); statemcp = 1 instance, in-memory stores; redis = 1 instance, Redis stores; cluster = 3 Redis instances behind the round-robin proxy (client CPU includes the proxy); -modern = the same called with 2026-07-28 stateless requests`,
+    detail: `${total} calls after ${warmup} warm-up calls per instance, ${clients} client${clients === 1 ? '' : 's'} × ${perClient} in flight (handshake era, one session per client); statemcp = 1 instance, in-memory stores; redis = 1 instance, Redis stores; cluster = 3 Redis instances behind the round-robin proxy (client CPU includes the proxy); -modern = the same called with 2026-07-28 stateless requests`,
     stacks: STACKS,
     metrics: METRICS,
     ratioMetrics: ['callsPerSec', 'serverCpuUs'],
@@ -99,7 +101,8 @@ function clusterCalls(id: string, title: string, clients: number, perClient: num
       try {
         const connect = stack.endsWith('-modern') ? httpModern : (url: string) => adapter('statemcp').http(url);
         for (let i = 0; i < clients; i++) list.push(await connect(deployment.url));
-        await closedLoop(warmup, workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
+        // Every instance gets the single instance's warm-up (the proxy spreads the calls evenly).
+        await closedLoop(warmup * deployment.instances, workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
         const cpuBefore = await deployment.serverCpuUs();
         const result = await closedLoop(total, workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
         const serverCpuUs = ((await deployment.serverCpuUs()) - cpuBefore) / Math.max(1, result.completed);

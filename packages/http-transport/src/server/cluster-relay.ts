@@ -137,7 +137,7 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
   const idle = Number.isFinite(idleMs) ? idleMs : 24 * 60 * 60_000;
   const lazy = cluster.recordRefresh !== 'every-request';
   const recordTtl = lazy ? Math.ceil(idle * 1.5) : idle;
-  const exchange = new RelayExchange(cluster.bus, cluster.instanceId, onError);
+  const exchange = new RelayExchange(cluster.bus, cluster.instanceId, clock, onError);
   const relays = new Map<string, () => Promise<void>>();
   /** When this instance last (re)started the record of each session it runs, by the clock. */
   const refreshed = new Map<string, number>();
@@ -297,7 +297,7 @@ export async function relayToOwner(
     if (!read.ok) return read.tooLarge ? errorResponse(413, ErrorCode.InvalidRequest, 'Payload Too Large') : errorResponse(400, ErrorCode.ParseError, `Parse error: ${read.reason}`);
     body = 'text' in read ? read.text : JSON.stringify(read.parsed);
   }
-  const response = await cluster.relay(sessionId, { method: inbound.method, url: inbound.toRequest().url, headers: inbound.headerRecord(), body, signal: inbound.signal }, principal);
+  const response = await cluster.relay(sessionId, { method: inbound.method, url: inbound.requestInfo().url, headers: inbound.headerRecord(), body, signal: inbound.signal }, principal);
   // Known nowhere (or the owner is gone): a body was read, so answer here rather than fall through.
   return response ?? (body === undefined ? undefined : errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found'));
 }

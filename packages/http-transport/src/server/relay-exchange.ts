@@ -15,6 +15,7 @@
  * its own and no wait between the frames of one answer. The session channel is subscribed only
  * by the instance running the session, so a publish that reaches nobody says the owner is gone.
  */
+import type { Clock, TimerHandle } from '@statemcp/protocol';
 import { readmitted } from './auth-gate.js';
 import type { OwnerLoss } from './cluster-failover.js';
 import type { MessageBus } from './shared-state.js';
@@ -58,6 +59,9 @@ export function withoutHopByHop(headers: Readonly<Record<string, string>>): Reco
   return kept;
 }
 
+/** How long an answer's head waits for its first chunk before it is published alone, ms. */
+const HEAD_WAIT_MS = 20;
+
 /** Runs `flush` once the current turn of the event loop is over (frames produced together travel together). */
 const afterThisTurn: (flush: () => void) => void =
   typeof globalThis.setImmediate === 'function' ? (flush) => void globalThis.setImmediate(flush) : (flush) => void globalThis.setTimeout(flush, 0);
@@ -75,6 +79,7 @@ export class RelayExchange {
   readonly counts: RelayCounts = { relayed: 0, served: 0 };
   readonly #bus: MessageBus;
   readonly #instanceId: string;
+  readonly #clock: Clock;
   readonly #onError: (error: unknown) => void;
   /** Relays this instance waits on, by relay id: what to do with their frames. */
   readonly #waiting = new Map<string, (frames: readonly RelayFrame[]) => void>();
@@ -82,8 +87,9 @@ export class RelayExchange {
   readonly #answering = new Map<string, AbortController>();
   #listening: Promise<() => Promise<void>> | undefined;
 
-  constructor(bus: MessageBus, instanceId: string, onError: (error: unknown) => void) {
+  constructor(bus: MessageBus, instanceId: string, clock: Clock, onError: (error: unknown) => void) {
     this.#bus = bus;
+    this.#clock = clock;
     this.#instanceId = instanceId;
     this.#onError = onError;
   }
@@ -124,9 +130,12 @@ export class RelayExchange {
     const batch: RelayFrame[] = [];
     const sent: Promise<unknown>[] = [];
     let scheduled = false;
+    let headWait: TimerHandle | undefined;
     // Publishes are issued in order on one connection and not awaited one by one: the frames keep their order.
     const flush = (): void => {
       scheduled = false;
+      if (headWait !== undefined) this.#clock.clearTimeout(headWait);
+      headWait = undefined;
       if (batch.length === 0) return;
       const frames: InstanceMessage = { kind: 'frames', relay: message.relay, frames: batch.splice(0) };
       sent.push(Promise.resolve(this.#bus.publish(channel, JSON.stringify(frames))));
@@ -142,7 +151,10 @@ export class RelayExchange {
       if (message.body !== undefined) init.body = message.body;
       // Admitted by the relaying instance already (its DPoP proof is in the replay set).
       const response = await serve(readmitted(new Request(message.url, init)));
-      push({ kind: 'head', status: response.status, headers: [...response.headers] });
+      // The head waits for the first chunk (an SSE answer's priming event follows within a round
+      // trip), so both travel in one publish; a stream with nothing to say yet gets it alone.
+      batch.push({ kind: 'head', status: response.status, headers: [...response.headers] });
+      headWait = this.#clock.setTimeout(flush, HEAD_WAIT_MS);
       if (response.body !== null) {
         const decoder = new TextDecoder();
         const reader = response.body.getReader();
@@ -158,6 +170,7 @@ export class RelayExchange {
       flush();
       await Promise.all(sent);
     } finally {
+      if (headWait !== undefined) this.#clock.clearTimeout(headWait);
       this.#answering.delete(message.relay);
     }
   }
