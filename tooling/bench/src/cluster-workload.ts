@@ -9,7 +9,9 @@
  *   so about two requests in three reach an instance that does not run their session and are
  *   relayed to its owner over Redis;
  * - `redis-modern`, `cluster-modern` — the same two deployments called with 2026-07-28 stateless
- *   requests (no session): every instance serves what it receives, nothing is relayed.
+ *   requests (no session): every instance serves what it receives, nothing is relayed;
+ * - `proxied-modern` — one instance behind the same proxy, 2026-07-28 requests: what the proxy
+ *   hop alone costs the instance (the control for `cluster-modern`).
  *
  * Each run starts its own `redis-server` (or uses `STATEMCP_REDIS_URL`) and fixture processes.
  * Server CPU µs/call is the CPU time of every instance (user + system, read through the fixture
@@ -33,7 +35,7 @@ import { closedLoop, type Metric, type Sample, type Workload } from './runner.js
 import { ECHO_TEXT } from './spec.js';
 import { latencyPercentiles } from './stats.js';
 
-const STACKS = ['statemcp', 'redis', 'cluster', 'redis-modern', 'cluster-modern'] as const;
+const STACKS = ['statemcp', 'redis', 'cluster', 'redis-modern', 'cluster-modern', 'proxied-modern'] as const;
 type Stack = (typeof STACKS)[number];
 
 const METRICS: readonly Metric[] = [
@@ -77,7 +79,7 @@ async function deploy(stack: Stack): Promise<Deployment> {
   try {
     const count = stack === 'cluster' || stack === 'cluster-modern' ? 3 : 1;
     for (let i = 0; i < count; i++) children.push(await spawnHttpServer(fixture, ['--redis', redis.url, '--instance-id', `bench-${i + 1}`, '--prefix', prefix]));
-    if (count === 3) proxy = await startRoundRobinProxy({ targets: children.map((child) => new URL(child.url)) });
+    if (count === 3 || stack === 'proxied-modern') proxy = await startRoundRobinProxy({ targets: children.map((child) => new URL(child.url)) });
     const url = proxy === undefined ? (children[0] as HttpChild).url : new URL('/mcp', proxy.url).href;
     return { url, instances: count, serverCpuUs: () => cpuOf(children), stop };
   } catch (error) {
