@@ -98,6 +98,19 @@ describe('cluster relay', () => {
     }
   });
 
+  it('serves a 2026-07-28 request where it arrives, even naming a session another instance runs', async () => {
+    const { a, b } = cluster();
+    const sessionId = await openOn(a);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+    const headers = { accept: ACCEPT_BOTH, 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', 'mcp-session-id': sessionId };
+    const response = await b.handleFetch(new Request(URL_, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }) }));
+    expect(response.status).toBe(200);
+    const { events } = await readEvents(response.body, (event) => event.data.includes('"result"'));
+    expect(messagesOf(events).find((message) => message['id'] === 1)?.['result']).toMatchObject({ tools: [{ name: 'ask' }] });
+    expect(b.cluster).toMatchObject({ relayed: 0, served: 0 });
+    expect(a.cluster).toMatchObject({ relayed: 0, served: 0 });
+  });
+
   it('answers 404 on every instance for a session no instance runs', async () => {
     const { a, b } = cluster();
     for (const server of [a, b]) {
