@@ -1,7 +1,8 @@
 /**
  * Resumability events in Redis Streams: one stream per SSE stream (`<prefix>events:{<stream>}`),
  * capped at `maxEventsPerStream` entries (`XADD … MAXLEN`) and expiring `streamTtlMs` after its
- * last write, so storage is bounded per stream and abandoned streams vanish by themselves.
+ * last write, so storage is bounded per stream and abandoned streams vanish by themselves. An
+ * append is one command (a Lua script: the `XADD` and both keys' `PEXPIRE`, atomically).
  *
  * Event ids are `<stream>:<entry>` where `<entry>` is the Redis entry id (`<ms>-<seq>`,
  * monotonic per stream): any instance can tell the stream of a `Last-Event-ID` and replay what
@@ -14,6 +15,8 @@
  * master. The transport's stream ids begin with their session's id, so a session's streams are
  * spread over the cluster by stream.
  */
+import { createHash } from 'node:crypto';
+import { ErrorReply } from '@redis/client';
 import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
 import type { EventStore, ReplayResult, StoredEvent, StreamRequests } from '@statemcp/http-transport/server';
 import type { RedisConnection } from './redis-connection.js';
@@ -21,6 +24,16 @@ import type { RedisConnection } from './redis-connection.js';
 const STORE = 'events';
 const FIELD = 'm';
 const PAGE = 200;
+
+/**
+ * One append as one command: KEYS[1] the stream, KEYS[2] its tracked requests (same slot);
+ * ARGV: MAXLEN, the event's data, the time to live in ms. Returns the entry id.
+ */
+const APPEND = `local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', '${FIELD}', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return id`;
+const APPEND_SHA1 = createHash('sha1').update(APPEND).digest('hex');
 
 /** Options of a {@link RedisEventStore}. */
 export interface RedisEventStoreOptions {
@@ -56,6 +69,12 @@ function parseEventId(eventId: string): { streamId: string; entry: string; parse
 
 /** The {@link EventStore} over Redis Streams, shared by every instance. */
 export class RedisEventStore implements EventStore {
+  /**
+   * One command connection (per slot's master on a cluster) takes the appends in call order, and
+   * a stream's keys are in one slot: the transport starts a stream's appends without waiting for
+   * the previous one, and the client sends those of one event-loop turn in one write.
+   */
+  readonly ordersAppends = true;
   readonly maxEventsPerStream: number;
   readonly streamTtlMs: number;
   readonly #redis: RedisConnection;
@@ -78,17 +97,14 @@ export class RedisEventStore implements EventStore {
 
   async append(streamId: string, message: JsonRpcMessage | undefined): Promise<string> {
     if (/[\r\n\0]/.test(streamId)) throw new RangeError('A stream id must not contain CR, LF or NUL');
-    const key = this.#key(streamId);
-    const data = message === undefined ? '' : JSON.stringify(message);
-    const replies = await this.#redis.run(STORE, (client) =>
-      client
-        .multi()
-        .xAdd(key, '*', { [FIELD]: data }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '=', threshold: this.maxEventsPerStream } })
-        .pExpire(key, Math.ceil(this.streamTtlMs))
-        .pExpire(this.#requestsKey(streamId), Math.ceil(this.streamTtlMs))
-        .exec(),
+    const call = { keys: [this.#key(streamId), this.#requestsKey(streamId)], arguments: [String(this.maxEventsPerStream), message === undefined ? '' : JSON.stringify(message), String(Math.ceil(this.streamTtlMs))] };
+    // The script by its digest; sent whole (and so loaded) the first time a Redis node lacks it.
+    const entry: unknown = await this.#redis.run(STORE, (client) =>
+      client.evalSha(APPEND_SHA1, call).catch((error: unknown) => {
+        if (error instanceof ErrorReply && error.message.startsWith('NOSCRIPT')) return client.eval(APPEND, call);
+        throw error;
+      }),
     );
-    const entry: unknown = replies[0];
     if (typeof entry !== 'string') throw new TypeError('XADD answered without an entry id');
     return `${streamId}:${entry}`;
   }

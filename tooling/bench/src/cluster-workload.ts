@@ -7,7 +7,11 @@
  *   `@statemcp/redis-store`'s (the per-request price of the shared stores, nothing relayed);
  * - `cluster` — three such instances behind the round-robin proxy of `apps/cluster-example`,
  *   so about two requests in three reach an instance that does not run their session and are
- *   relayed to its owner over Redis.
+ *   relayed to its owner over Redis;
+ * - `redis-modern`, `cluster-modern` — the same two deployments called with 2026-07-28 stateless
+ *   requests (no session): every instance serves what it receives, nothing is relayed;
+ * - `proxied-modern` — one instance behind the same proxy, 2026-07-28 requests: what the proxy
+ *   hop alone costs the instance (the control for `cluster-modern`).
  *
  * Each run starts its own `redis-server` (or uses `STATEMCP_REDIS_URL`) and fixture processes.
  * Server CPU µs/call is the CPU time of every instance (user + system, read through the fixture
@@ -23,6 +27,7 @@ import { randomUUID } from 'node:crypto';
 import { startRoundRobinProxy, type RoundRobinProxy } from '@statemcp/cluster-example/round-robin-proxy';
 import { testRedisUrl } from '@statemcp/testing';
 import { adapter, fixturePath } from './adapters.js';
+import { httpModern } from './clients/statemcp.js';
 import { spawnHttpServer, type HttpChild } from './children.js';
 import type { BenchClient } from './clients/types.js';
 import type { Counts } from './config.js';
@@ -30,7 +35,7 @@ import { closedLoop, type Metric, type Sample, type Workload } from './runner.js
 import { ECHO_TEXT } from './spec.js';
 import { latencyPercentiles } from './stats.js';
 
-const STACKS = ['statemcp', 'redis', 'cluster'] as const;
+const STACKS = ['statemcp', 'redis', 'cluster', 'redis-modern', 'cluster-modern', 'proxied-modern'] as const;
 type Stack = (typeof STACKS)[number];
 
 const METRICS: readonly Metric[] = [
@@ -44,6 +49,8 @@ const METRICS: readonly Metric[] = [
 /** The instances of one stack, the endpoint clients use, and how to read their CPU. */
 interface Deployment {
   readonly url: string;
+  /** How many instances serve it. */
+  readonly instances: number;
   /** CPU time of every instance so far, µs. */
   serverCpuUs(): Promise<number>;
   stop(): Promise<void>;
@@ -58,7 +65,7 @@ async function deploy(stack: Stack): Promise<Deployment> {
   const fixture = fixturePath('http-cluster');
   if (stack === 'statemcp') {
     const child = await spawnHttpServer(fixture);
-    return { url: child.url, serverCpuUs: () => cpuOf([child]), stop: () => child.stop() };
+    return { url: child.url, instances: 1, serverCpuUs: () => cpuOf([child]), stop: () => child.stop() };
   }
   const redis = await testRedisUrl();
   const prefix = `bench-cluster:${randomUUID()}:`;
@@ -70,11 +77,11 @@ async function deploy(stack: Stack): Promise<Deployment> {
     await redis.stop();
   };
   try {
-    const count = stack === 'cluster' ? 3 : 1;
+    const count = stack === 'cluster' || stack === 'cluster-modern' ? 3 : 1;
     for (let i = 0; i < count; i++) children.push(await spawnHttpServer(fixture, ['--redis', redis.url, '--instance-id', `bench-${i + 1}`, '--prefix', prefix]));
-    if (stack === 'cluster') proxy = await startRoundRobinProxy({ targets: children.map((child) => new URL(child.url)) });
+    if (count === 3 || stack === 'proxied-modern') proxy = await startRoundRobinProxy({ targets: children.map((child) => new URL(child.url)) });
     const url = proxy === undefined ? (children[0] as HttpChild).url : new URL('/mcp', proxy.url).href;
-    return { url, serverCpuUs: () => cpuOf(children), stop };
+    return { url, instances: count, serverCpuUs: () => cpuOf(children), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -86,7 +93,7 @@ function clusterCalls(id: string, title: string, clients: number, perClient: num
   return {
     id,
     title,
-    detail: `${total} calls after ${warmup} warm-up calls, ${clients} client${clients === 1 ? '' : 's'} × ${perClient} in flight (handshake era, one session per client); statemcp = 1 instance, in-memory stores; redis = 1 instance, Redis stores; cluster = 3 Redis instances behind the round-robin proxy (client CPU includes the proxy)`,
+    detail: `${total} calls after ${warmup} warm-up calls per instance, ${clients} client${clients === 1 ? '' : 's'} × ${perClient} in flight (handshake era, one session per client); statemcp = 1 instance, in-memory stores; redis = 1 instance, Redis stores; cluster = 3 Redis instances behind the round-robin proxy (client CPU includes the proxy); -modern = the same called with 2026-07-28 stateless requests`,
     stacks: STACKS,
     metrics: METRICS,
     ratioMetrics: ['callsPerSec', 'serverCpuUs'],
@@ -94,8 +101,10 @@ function clusterCalls(id: string, title: string, clients: number, perClient: num
       const deployment = await deploy(stack as Stack);
       const list: BenchClient[] = [];
       try {
-        for (let i = 0; i < clients; i++) list.push(await adapter('statemcp').http(deployment.url));
-        await closedLoop(warmup, workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
+        const connect = stack.endsWith('-modern') ? httpModern : (url: string) => adapter('statemcp').http(url);
+        for (let i = 0; i < clients; i++) list.push(await connect(deployment.url));
+        // Every instance gets the single instance's warm-up (the proxy spreads the calls evenly).
+        await closedLoop(warmup * deployment.instances, workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
         const cpuBefore = await deployment.serverCpuUs();
         const result = await closedLoop(total, workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
         const serverCpuUs = ((await deployment.serverCpuUs()) - cpuBefore) / Math.max(1, result.completed);

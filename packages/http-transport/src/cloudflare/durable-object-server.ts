@@ -117,7 +117,8 @@ export function createDurableObjectServer(state: DurableObjectStateLike, options
       eventStore: stores.events,
       // The front routes a session's requests by the object id before the dot; the rest is random.
       sessionIdGenerator: () => `${objectId}.${globalThis.crypto.randomUUID()}`,
-      cluster: { instanceId: globalThis.crypto.randomUUID(), sessions: stores.sessions, bus: new InMemoryMessageBus() },
+      // The object's storage is local: a record refreshed on every request expires exactly an idle timeout after its last use.
+      cluster: { instanceId: globalThis.crypto.randomUUID(), sessions: stores.sessions, bus: new InMemoryMessageBus(), recordRefresh: 'every-request' },
     });
   const addressOf = remoteAddress ?? ((request: Request) => request.headers.get('cf-connecting-ip') ?? undefined);
   return {

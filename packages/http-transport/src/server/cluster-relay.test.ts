@@ -1,8 +1,9 @@
-import type { JsonObject } from '@statemcp/protocol';
+import { SimulatedClock, type JsonObject } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryEventStore } from './event-store.js';
 import { InMemoryMessageBus, InMemorySessionStore } from './memory-shared-state.js';
 import type { StreamableHttpServer } from './server-options.js';
+import type { SessionStore } from './shared-state.js';
 import { sessionPrincipal } from './session-principal.js';
 import { createStreamableHttpServer } from './streamable-http-server.js';
 import { ACCEPT_BOTH, createServerSession, initializeBody, messagesOf, postInit, readEvents } from './test-support.js';
@@ -87,11 +88,27 @@ describe('cluster relay', () => {
     expect(deleted.status).toBe(200);
     expect(a.sessions.size).toBe(0);
     expect(sessions.get(sessionId)).toBeUndefined();
-    expect(bus.channelCount).toBe(0);
+    // Only the two instances' own channels stay subscribed: no session or relay channel is left.
+    expect(bus.channelCount).toBe(2);
+    expect(b.cluster).toMatchObject({ relayed: 5, served: 0, adopted: 0 });
+    expect(a.cluster).toMatchObject({ relayed: 0, served: 5, adopted: 0 });
     for (const server of [a, b]) {
       const after = await server.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', id: 2, method: 'tools/list' })));
       expect(after.status).toBe(404);
     }
+  });
+
+  it('serves a 2026-07-28 request where it arrives, even naming a session another instance runs', async () => {
+    const { a, b } = cluster();
+    const sessionId = await openOn(a);
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+    const headers = { accept: ACCEPT_BOTH, 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', 'mcp-session-id': sessionId };
+    const response = await b.handleFetch(new Request(URL_, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }) }));
+    expect(response.status).toBe(200);
+    const { events } = await readEvents(response.body, (event) => event.data.includes('"result"'));
+    expect(messagesOf(events).find((message) => message['id'] === 1)?.['result']).toMatchObject({ tools: [{ name: 'ask' }] });
+    expect(b.cluster).toMatchObject({ relayed: 0, served: 0 });
+    expect(a.cluster).toMatchObject({ relayed: 0, served: 0 });
   });
 
   it('answers 404 on every instance for a session no instance runs', async () => {
@@ -150,5 +167,60 @@ describe('cluster relay', () => {
     const own = await call('alice');
     expect(own.status).toBe(200);
     expect(sessions.get('orphan')?.owner).toBe('b');
+  });
+
+  describe('#touch', () => {
+    /** One instance whose session store records the time to live of every `put` and `touch`. */
+    function counted(recordRefresh?: 'lazy' | 'every-request') {
+      const clock = new SimulatedClock();
+      const store = new InMemorySessionStore();
+      const writes: string[] = [];
+      const sessions: SessionStore = {
+        put: (record, ttl) => {
+          writes.push(`put ${ttl}`);
+          store.put(record, ttl);
+        },
+        get: (id) => store.get(id),
+        touch: (id, ttl) => {
+          writes.push(`touch ${ttl}`);
+          return store.touch(id, ttl);
+        },
+        delete: (id) => store.delete(id),
+      };
+      const server = createStreamableHttpServer({
+        clock,
+        sessionIdleTimeoutMs: 1000,
+        enableJsonResponse: true,
+        cluster: { instanceId: 'a', sessions, bus: new InMemoryMessageBus(), ...(recordRefresh === undefined ? {} : { recordRefresh }) },
+        connect: (transport) => createServerSession(transport).connect(transport),
+      });
+      servers.push(server);
+      return { clock, server, writes };
+    }
+    const list = async (server: StreamableHttpServer, sessionId: string): Promise<void> => {
+      const response = await server.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', id: 1, method: 'tools/list' })));
+      expect(response.status).toBe(200);
+    };
+
+    it('refreshes the record once half the idle timeout has passed, not on every request', async () => {
+      const { clock, server, writes } = counted();
+      const sessionId = await openOn(server);
+      for (let i = 0; i < 3; i++) await list(server, sessionId);
+      clock.advance(499);
+      await list(server, sessionId);
+      expect(writes).toEqual(['put 1500']);
+      clock.advance(1);
+      await list(server, sessionId);
+      await list(server, sessionId);
+      expect(writes).toEqual(['put 1500', 'touch 1500']);
+    });
+
+    it('refreshes the record on every request with recordRefresh every-request', async () => {
+      const { server, writes } = counted('every-request');
+      const sessionId = await openOn(server);
+      await list(server, sessionId);
+      await list(server, sessionId);
+      expect(writes).toEqual(['put 1000', 'touch 1000', 'touch 1000']);
+    });
   });
 });

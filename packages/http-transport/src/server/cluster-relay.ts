@@ -5,10 +5,24 @@
  * if it had arrived there and streams the HTTP answer back.
  *
  * ```
- *  client ──HTTP──▶ B ── publish session:<id> {request} ─────────▶ A (runs the session's machine)
- *                   B ◀── publish stream:<id>:<relay> {head, chunk…, end} ── A.handleFetch(request)
- *                   B ── publish stream:<id>:<relay>:up {abort} ──▶ A    (client went away)
+ *  client ──HTTP──▶ B ── publish session:<id> {request} ──────▶ A (runs the session's machine)
+ *                   B ◀── publish instance:B {head, chunk…, end} ── A.handleFetch(request)
+ *                   B ── publish instance:A {abort} ──────────▶ A   (client went away)
  * ```
+ *
+ * (the wire is `relay-exchange.ts`). What it costs per request:
+ *
+ * - a request of a stateless revision (MCP 2026-07-28), or any request of a server in stateless
+ *   mode, names no session and needs no owner: it is served where it arrives, never relayed, and
+ *   reads or writes no record;
+ * - B remembers the owner and principal of the sessions it relayed (a record's principal never
+ *   changes; its owner changes only when the owner dies), so a relay costs one publish; a relay
+ *   that reaches nobody reads the record again before adopting anything;
+ * - the owner restarts the record's time to live lazily (`recordRefresh`): the record lives
+ *   1.5 × the idle timeout and is refreshed when a request finds half the idle timeout elapsed
+ *   since the last refresh, so it outlives the session's last use by between one and one and a
+ *   half idle timeouts. The owner ends an idle session itself (and deletes its record); the
+ *   record's expiry matters only when the owner died.
  *
  * So the session's connection machine stays one machine, on its owner, where `inspect` shows
  * it; a POST, a GET stream, a `Last-Event-ID` resume, a DELETE, or the client's answer to a
@@ -26,8 +40,8 @@ import { DEFAULT_LIVENESS_TTL_MS, livenessWatch, type LivenessWatch, type OwnerL
 import { HttpErrorCode, errorResponse } from './http-response.js';
 import type { InboundRequest } from './inbound.js';
 import { SESSION_ID_HEADER } from './server-options.js';
+import { RelayExchange, withoutHopByHop, type RelayRequest } from './relay-exchange.js';
 import type { LivenessStore, MessageBus, SessionRecord, SessionStore } from './shared-state.js';
-import { busChannel } from './shared-state.js';
 
 /** What the relay needs from the server options' `cluster`. */
 export interface ClusterOptions {
@@ -45,167 +59,15 @@ export interface ClusterOptions {
   liveness?: LivenessStore;
   /** Time to live of this instance's liveness record, ms (beats every third of it). Default 6000. */
   livenessTtlMs?: number;
-}
-
-/** A relayed request, as published on the owner's session channel. */
-interface RelayedRequest {
-  readonly kind: 'request';
-  readonly relay: string;
-  readonly method: string;
-  readonly url: string;
-  readonly headers: Record<string, string>;
-  readonly body: string | undefined;
-}
-
-type RelayFrame =
-  | { readonly kind: 'head'; readonly status: number; readonly headers: [string, string][] }
-  | { readonly kind: 'chunk'; readonly data: string }
-  | { readonly kind: 'end' };
-
-/** Hop-by-hop headers never relayed. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade']);
-
-function withoutHopByHop(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) kept[name] = value;
-  return kept;
-}
-
-/**
- * The owner side: serves relayed requests of one session by handing them to `serve` (the
- * server's fetch front door) and publishing the answer back in frames. Returns the
- * unsubscribe function.
- */
-export async function serveRelayedRequests(
-  bus: MessageBus,
-  sessionId: string,
-  serve: (request: Request) => Promise<Response>,
-  onError: (error: unknown) => void,
-): Promise<() => Promise<void>> {
-  return bus.subscribe(busChannel.session(sessionId), (payload) => {
-    const message = JSON.parse(payload) as RelayedRequest;
-    if (message.kind !== 'request') return;
-    void answer(bus, sessionId, message, serve).catch(onError);
-  });
-}
-
-async function answer(bus: MessageBus, sessionId: string, message: RelayedRequest, serve: (request: Request) => Promise<Response>): Promise<void> {
-  const down = busChannel.stream(sessionId, message.relay);
-  const abort = new AbortController();
-  const unsubscribe = await bus.subscribe(`${down}:up`, () => abort.abort());
-  try {
-    const init: RequestInit = { method: message.method, headers: message.headers, signal: abort.signal };
-    if (message.body !== undefined) init.body = message.body;
-    // Admitted by the relaying instance already (its DPoP proof is in the replay set).
-    const response = await serve(readmitted(new Request(message.url, init)));
-    const frame = (value: RelayFrame): Promise<unknown> => Promise.resolve(bus.publish(down, JSON.stringify(value)));
-    await frame({ kind: 'head', status: response.status, headers: [...response.headers] });
-    if (response.body !== null) {
-      const decoder = new TextDecoder();
-      const reader = response.body.getReader();
-      abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        const data = decoder.decode(value, { stream: true });
-        if (data !== '') await frame({ kind: 'chunk', data });
-      }
-    }
-    await frame({ kind: 'end' });
-  } finally {
-    await unsubscribe();
-  }
-}
-
-/**
- * The receiving side: relays one request to the owner of its session and resolves with the
- * answer as a streamed `Response`; `undefined` when no instance serves the session any more.
- */
-export async function relayRequest(
-  bus: MessageBus,
-  sessionId: string,
-  request: { method: string; url: string; headers: Readonly<Record<string, string>>; body: string | undefined; signal: AbortSignal | undefined },
-  watchOwner?: (onLost: (loss: OwnerLoss) => void) => () => void,
-): Promise<Response | undefined> {
-  const relay = globalThis.crypto.randomUUID();
-  const down = busChannel.stream(sessionId, relay);
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const encoder = new TextEncoder();
-  let resolveHead!: (response: Response) => void;
-  const head = new Promise<Response>((resolve) => {
-    resolveHead = resolve;
-  });
-  const body = new ReadableStream<Uint8Array>({
-    start: (c) => {
-      controller = c;
-    },
-    cancel: () => {
-      void finish(true);
-    },
-  });
-  let finished = false;
-  let headSeen = false;
-  let stopWatch: (() => void) | undefined = undefined;
-  const finish = async (aborted: boolean): Promise<void> => {
-    if (finished) return;
-    finished = true;
-    stopWatch?.();
-    signal?.removeEventListener('abort', onAbort);
-    await unsubscribe();
-    if (aborted) await Promise.resolve(bus.publish(`${down}:up`, JSON.stringify({ kind: 'abort' }))).catch(() => undefined);
-  };
-  const unsubscribe = await bus.subscribe(down, (payload) => {
-    const frame = JSON.parse(payload) as RelayFrame;
-    switch (frame.kind) {
-      case 'head': {
-        const headers = new Headers();
-        for (const [name, value] of frame.headers) if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, value);
-        const nullBody = frame.status === 204 || frame.status === 304;
-        headSeen = true;
-        resolveHead(new Response(nullBody ? null : body, { status: frame.status, headers }));
-        break;
-      }
-      case 'chunk':
-        controller.enqueue(encoder.encode(frame.data));
-        break;
-      case 'end':
-        controller.close();
-        void finish(false);
-        break;
-    }
-  });
-  const signal = request.signal;
-  const onAbort = (): void => {
-    void finish(true);
-  };
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const message: RelayedRequest = { kind: 'request', relay, method: request.method, url: request.url, headers: withoutHopByHop(request.headers), body: request.body };
-  let reached: number | undefined;
-  try {
-    reached = await bus.publish(busChannel.session(sessionId), JSON.stringify(message));
-  } catch (error) {
-    await finish(false);
-    throw error;
-  }
-  if (reached === 0) {
-    await finish(false);
-    return undefined;
-  }
-  stopWatch = watchOwner?.((loss) => {
-    if (finished) return;
-    if (headSeen) {
-      // The answer was streaming: end it; an SSE client resumes it with Last-Event-ID on the adopter.
-      try {
-        controller.close();
-      } catch {
-        // already closed or cancelled
-      }
-    } else {
-      resolveHead(ownerLostResponse(loss));
-    }
-    void finish(false);
-  });
-  return head;
+  /**
+   * How the owner restarts the time to live of its sessions' records. `'lazy'` (the default):
+   * the record lives 1.5 × the idle timeout and is refreshed once half the idle timeout has
+   * passed since the last refresh, so most requests write nothing, and a record whose owner died
+   * outlives the session's last use by one to one and a half idle timeouts. `'every-request'`:
+   * the record lives the idle timeout and every request refreshes it (a store whose writes cost
+   * no round trip, such as a Durable Object's storage, or one that must expire exactly).
+   */
+  recordRefresh?: 'lazy' | 'every-request';
 }
 
 /** The answer to a relayed request whose owner died (or became unreachable) before answering. */
@@ -229,16 +91,28 @@ export interface ClusterMembership {
   register(sessionId: string, protocolVersion: string | undefined, initialize: unknown, principal: string | undefined, end: () => void): Promise<Response | undefined>;
   /** Deletes the record of a session that ended here (DELETE, idle timeout, close): every instance sees it gone. */
   unregister(sessionId: string): void;
-  /** Restarts the record's time to live (the session was used). */
+  /** The session was used: restarts the record's time to live when half the idle timeout has passed since the last time. */
   touch(sessionId: string): void;
   /**
    * Relays a request of `principal` for a session this instance does not run, or adopts the
    * session when its owner is dead and serves the request here; `undefined` when the session is
    * unknown everywhere or bound to another principal (it is not relayed: the answer is 404).
    */
-  relay(sessionId: string, request: Parameters<typeof relayRequest>[2], principal: string | undefined): Promise<Response | undefined>;
-  /** Stops this instance's liveness beats (the server is closing). */
+  relay(sessionId: string, request: RelayRequest, principal: string | undefined): Promise<Response | undefined>;
+  /** How many requests this instance relayed and served for others, and sessions it adopted. */
+  readonly stats: ClusterStats;
+  /** Stops this instance's liveness beats and its relay channel (the server is closing). */
   leave(): Promise<void>;
+}
+
+/** Counters of one cluster member (`StreamableHttpServer.cluster`). */
+export interface ClusterStats {
+  /** Requests this instance relayed to the instance running their session. */
+  readonly relayed: number;
+  /** Requests other instances relayed here, for sessions this instance runs. */
+  readonly served: number;
+  /** Sessions this instance adopted from instances that died. */
+  readonly adopted: number;
 }
 
 /** What the cluster side needs from its server. */
@@ -254,17 +128,33 @@ export interface ClusterHost {
   clock: Clock;
 }
 
-/** Builds the {@link ClusterMembership} of a server whose fetch front door is `serve`. */
-export function joinCluster(cluster: ClusterOptions, ttlMs: number, host: ClusterHost): ClusterMembership {
-  const { serve, onError } = host;
-  const ttl = Number.isFinite(ttlMs) ? ttlMs : 24 * 60 * 60_000;
+/** Owners remembered by a relaying instance; past this many the oldest are forgotten. */
+const REMEMBERED_OWNERS = 10_000;
+
+/** Builds the {@link ClusterMembership} of a server whose fetch front door is `serve`; `idleMs` is its session idle timeout. */
+export function joinCluster(cluster: ClusterOptions, idleMs: number, host: ClusterHost): ClusterMembership {
+  const { serve, onError, clock } = host;
+  const idle = Number.isFinite(idleMs) ? idleMs : 24 * 60 * 60_000;
+  const lazy = cluster.recordRefresh !== 'every-request';
+  const recordTtl = lazy ? Math.ceil(idle * 1.5) : idle;
+  const exchange = new RelayExchange(cluster.bus, cluster.instanceId, clock, onError);
   const relays = new Map<string, () => Promise<void>>();
+  /** When this instance last (re)started the record of each session it runs, by the clock. */
+  const refreshed = new Map<string, number>();
+  /** Owner and principal of sessions this instance relayed to, by session id. */
+  const owners = new Map<string, SessionRecord>();
+  let adopted = 0;
   const liveness: LivenessWatch | undefined =
-    cluster.liveness === undefined ? undefined : livenessWatch(cluster.liveness, cluster.instanceId, cluster.livenessTtlMs ?? DEFAULT_LIVENESS_TTL_MS, host.clock, onError);
+    cluster.liveness === undefined ? undefined : livenessWatch(cluster.liveness, cluster.instanceId, cluster.livenessTtlMs ?? DEFAULT_LIVENESS_TTL_MS, clock, onError);
   /** This instance now runs the session: serve its relayed requests, and beat. */
   const run = async (sessionId: string): Promise<void> => {
-    relays.set(sessionId, await serveRelayedRequests(cluster.bus, sessionId, serve, onError));
+    refreshed.set(sessionId, clock.now());
+    relays.set(sessionId, await exchange.serveSession(sessionId, serve));
     liveness?.beat();
+  };
+  const remember = (record: SessionRecord): void => {
+    if (owners.size >= REMEMBERED_OWNERS) owners.delete(owners.keys().next().value as string);
+    owners.set(record.sessionId, record);
   };
   /** Adoptions under way here: concurrent requests for the session wait for the one adoption. */
   const adopting = new Map<string, Promise<boolean | undefined>>();
@@ -281,21 +171,30 @@ export function joinCluster(cluster: ClusterOptions, ttlMs: number, host: Cluste
   };
   const claimAndRebuild = async (record: SessionRecord): Promise<boolean | undefined> => {
     if (cluster.sessions.claim === undefined) return undefined;
-    const claimed = await cluster.sessions.claim(record.sessionId, record.owner, cluster.instanceId, ttl);
+    const claimed = await cluster.sessions.claim(record.sessionId, record.owner, cluster.instanceId, recordTtl);
     if (claimed === undefined) return false;
     if (!(await host.adopt(claimed, record.owner))) {
       await cluster.sessions.delete(record.sessionId);
       return undefined;
     }
     await run(record.sessionId);
+    adopted++;
     return true;
+  };
+  /** The record of a session this instance does not run: remembered, else read (and remembered). */
+  const recordOf = async (sessionId: string): Promise<{ record: SessionRecord | undefined; fresh: boolean }> => {
+    const known = owners.get(sessionId);
+    if (known !== undefined) return { record: known, fresh: false };
+    const record = await cluster.sessions.get(sessionId);
+    if (record !== undefined) remember(record);
+    return { record, fresh: true };
   };
   return {
     register: async (sessionId, protocolVersion, initialize, principal, end) => {
       const params = (initialize as { params?: { capabilities?: JsonObject; clientInfo?: JsonObject } } | undefined)?.params;
       try {
         const record: SessionRecord = { sessionId, protocolVersion, clientCapabilities: params?.capabilities, principal, clientInfo: params?.clientInfo, owner: cluster.instanceId, expiresAt: 0 };
-        await cluster.sessions.put(record, ttl);
+        await cluster.sessions.put(record, recordTtl);
         await run(sessionId);
         return undefined;
       } catch (error) {
@@ -309,6 +208,7 @@ export function joinCluster(cluster: ClusterOptions, ttlMs: number, host: Cluste
       // Never shared (its registration failed): no record of this instance to delete.
       if (stop === undefined) return;
       relays.delete(sessionId);
+      refreshed.delete(sessionId);
       // The record goes first: a relay that then reaches nobody finds no record to adopt. Only
       // this instance's record: an instance that stalled past its liveness must not delete the
       // record of the instance that adopted the session meanwhile.
@@ -318,28 +218,37 @@ export function joinCluster(cluster: ClusterOptions, ttlMs: number, host: Cluste
         .catch(onError);
     },
     touch: (sessionId) => {
-      void Promise.resolve(cluster.sessions.touch(sessionId, ttl)).catch(onError);
+      const last = refreshed.get(sessionId);
+      const now = clock.now();
+      if (lazy && last !== undefined && now - last < idle / 2) return;
+      refreshed.set(sessionId, now);
+      void Promise.resolve(cluster.sessions.touch(sessionId, recordTtl)).catch(onError);
     },
     relay: async (sessionId, request, principal) => {
-      // Twice at most: when another instance wins the adoption, relay to it.
-      for (let attempt = 0; attempt < 2; attempt++) {
-        const record = await cluster.sessions.get(sessionId);
+      // Twice at most with a record read from the store: when another instance wins the adoption, relay to it.
+      for (let reads = 0; reads < 2; ) {
+        const { record, fresh } = await recordOf(sessionId);
+        if (fresh) reads++;
         // Another principal's session is not relayed (nor adopted); the owner would refuse it too.
         if (record === undefined || record.principal !== principal) return undefined;
         if (record.owner === cluster.instanceId) {
           // Adopted here by a concurrent request: serve it once the session's machine is up.
+          owners.delete(sessionId);
           await adopting.get(sessionId);
           return undefined;
         }
         if (liveness?.knownDead(record.owner) !== true) {
           const watch = liveness === undefined ? undefined : (onLost: (loss: OwnerLoss) => void) => liveness.watch(record.owner, onLost);
-          const relayed = await relayRequest(cluster.bus, sessionId, request, watch);
+          const relayed = await exchange.relay(sessionId, record.owner, request, ownerLostResponse, watch);
           if (relayed !== undefined) return relayed;
         }
+        owners.delete(sessionId);
+        // A remembered owner may be stale (the session ended, or moved): read the record before adopting.
+        if (!fresh) continue;
         // Nobody serves the session: its owner died. Adopt it, then serve the request here.
-        const adopted = await adopt(record);
-        if (adopted === undefined) return undefined;
-        if (adopted) {
+        const adoption = await adopt(record);
+        if (adoption === undefined) return undefined;
+        if (adoption) {
           const init: RequestInit = { method: request.method, headers: withoutHopByHop(request.headers) };
           if (request.signal !== undefined) init.signal = request.signal;
           if (request.body !== undefined) init.body = request.body;
@@ -348,8 +257,20 @@ export function joinCluster(cluster: ClusterOptions, ttlMs: number, host: Cluste
       }
       return undefined;
     },
+    stats: {
+      get relayed() {
+        return exchange.counts.relayed;
+      },
+      get served() {
+        return exchange.counts.served;
+      },
+      get adopted() {
+        return adopted;
+      },
+    },
     leave: async () => {
       await liveness?.stop();
+      await exchange.close();
     },
   };
 }
@@ -376,7 +297,7 @@ export async function relayToOwner(
     if (!read.ok) return read.tooLarge ? errorResponse(413, ErrorCode.InvalidRequest, 'Payload Too Large') : errorResponse(400, ErrorCode.ParseError, `Parse error: ${read.reason}`);
     body = 'text' in read ? read.text : JSON.stringify(read.parsed);
   }
-  const response = await cluster.relay(sessionId, { method: inbound.method, url: inbound.toRequest().url, headers: inbound.headerRecord(), body, signal: inbound.signal }, principal);
+  const response = await cluster.relay(sessionId, { method: inbound.method, url: inbound.requestInfo().url, headers: inbound.headerRecord(), body, signal: inbound.signal }, principal);
   // Known nowhere (or the owner is gone): a body was read, so answer here rather than fall through.
   return response ?? (body === undefined ? undefined : errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found'));
 }

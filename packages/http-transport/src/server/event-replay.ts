@@ -63,6 +63,21 @@ export async function continueStandalone(store: EventStore, lastEventId: string,
 }
 
 /**
+ * The id `message` gets on stream `streamId`, as a function the stream's write chain calls when
+ * it reaches the message. With a store that keeps the call order of appends (`ordersAppends`) the
+ * append starts now, beside the stream's earlier appends still in flight, so a request's events
+ * share round trips instead of each waiting for the one before; otherwise it starts when called.
+ */
+export function appendInTurn(store: EventStore | undefined, streamId: string, message: JsonRpcMessage | undefined): () => Promise<string | undefined> {
+  if (store === undefined) return () => Promise.resolve(undefined);
+  if (store.ordersAppends !== true) return async () => store.append(streamId, message);
+  const started = Promise.resolve().then(() => store.append(streamId, message));
+  // Reported where the chain awaits it; never an unhandled rejection meanwhile.
+  started.catch(() => undefined);
+  return () => started;
+}
+
+/**
  * Cluster mode: records which requests a new POST stream carries, so an instance adopting the
  * session after this one died can end them (beside the stream's events, not in their order: it
  * runs alongside the priming append and costs no round trip of its own).

@@ -48,6 +48,13 @@ export interface EventStore {
    */
   append(streamId: string, message: JsonRpcMessage | undefined): string | Promise<string>;
   /**
+   * True when the appends of one stream are stored in the order they are called, even when one
+   * is called before the previous one resolved (one ordered connection, as Redis's). The
+   * transport then starts each append as soon as its message exists, so the events of a request
+   * share round trips to the store. Optional; without it a stream's appends run one at a time.
+   */
+  readonly ordersAppends?: boolean;
+  /**
    * Sends, in order, every non-priming event of the stream of `lastEventId` that came after
    * it. Returns `undefined` when the id is unknown (forged, or its stream was evicted).
    */

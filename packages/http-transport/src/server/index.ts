@@ -32,3 +32,4 @@ export type { PrincipalOf } from './session-principal.js';
 export type { HostGuardOptions, HostGuardInput, HostGuardResult } from './host-guard.js';
 export type { InMemorySessionStoreOptions } from './memory-shared-state.js';
 export type { BusHandler, LivenessStore, MessageBus, SessionRecord, SessionStore, SubscriptionStore } from './shared-state.js';
+export type { ClusterStats } from './cluster-relay.js';

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Clock, HttpRequestInfo } from '@statemcp/protocol';
-import type { ClusterOptions } from './cluster-relay.js';
+import type { ClusterOptions, ClusterStats } from './cluster-relay.js';
 import type { EventStore } from './event-store.js';
 import type { HostGuardOptions } from './host-guard.js';
 import type { PrincipalOf } from './session-principal.js';
@@ -279,6 +279,12 @@ export interface StreamableHttpServer {
   /** Fetch-style handler for Bun, Deno, workers and web frameworks. */
   handleFetch(request: Request, options?: HandleRequestOptions): Promise<Response>;
   readonly sessions: SessionRegistry;
+  /**
+   * With `cluster`: how many requests this instance relayed to the instance running their
+   * session, served for other instances, and sessions it adopted (docs/guide/scale-out.md). `undefined`
+   * without `cluster` (or in stateless mode, which never relays).
+   */
+  readonly cluster: ClusterStats | undefined;
   /**
    * Starts a node:http server; binds 127.0.0.1 unless told otherwise. Binding another address
    * (`0.0.0.0`, `::`, a LAN address) needs `allowedHosts`: without it the promise rejects with

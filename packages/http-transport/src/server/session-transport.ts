@@ -35,7 +35,7 @@ import {
 } from '@statemcp/protocol';
 import { hasFeature, requestIdInUse } from '@statemcp/protocol/internal';
 import { encodeSseEvent, encodeSseRetry } from '../shared/sse-encode.js';
-import { continueStandalone, forgetStreams, replayEnded, replayStream, trackRequests, writeReplayed } from './event-replay.js';
+import { appendInTurn, continueStandalone, forgetStreams, replayEnded, replayStream, trackRequests, writeReplayed } from './event-replay.js';
 import { HttpErrorCode, emptyResponse, errorResponse, type HttpAnswer } from './http-response.js';
 import { flatRandomUuid, flatString } from './flat-string.js';
 import { SseConnection } from './sse-connection.js';
@@ -204,8 +204,9 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   /** Stores (when resumable) and writes one message on a request stream, in order. */
   #write(stream: RequestStream, message: JsonRpcMessage): Promise<void> {
     const store = this.#settings.eventStore;
+    const appended = appendInTurn(store, stream.id, message);
     const task = stream.chain.then(async () => {
-      const id = store === undefined ? undefined : await store.append(stream.id, message);
+      const id = await appended();
       const connection = stream.connection;
       if (connection?.open === true) {
         await this.#writeEvent(connection, encodeSseEvent({ id, data: JSON.stringify(message) }), message);
@@ -219,9 +220,9 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
 
   #writeStandalone(message: JsonRpcMessage): Promise<void> {
     const standalone = this.#standalone;
-    const store = this.#settings.eventStore;
+    const appended = appendInTurn(this.#settings.eventStore, standalone.id, message);
     const task = standalone.chain.then(async () => {
-      const id = store === undefined ? undefined : await store.append(standalone.id, message);
+      const id = await appended();
       const connection = standalone.connection;
       if (connection?.open === true && (await this.#writeEvent(connection, encodeSseEvent({ id, data: JSON.stringify(message) }), message))) return;
       standalone.queue.push({ id, message });
@@ -351,8 +352,9 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const store = this.#settings.eventStore;
     if (store === undefined || !hasFeature(version, 'ssePriming')) return;
     const connection = stream.connection;
+    const appended = appendInTurn(store, stream.id, undefined);
     const task = stream.chain.then(async () => {
-      const id = await store.append(stream.id, undefined);
+      const id = await appended();
       connection?.write(encodeSseEvent({ id, data: '', retry: this.#settings.retryIntervalMs }));
     });
     stream.chain = task.catch((error: unknown) => this.#report(error));

@@ -127,7 +127,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     },
   });
 
-  const statelessRequests = new StatelessRequests(settings, connectTransport);
+  // A stateless request cannot be resumed (no GET stream): its events are not stored, and it touches no shared store.
+  const statelessSettings: SessionTransportSettings = { ...settings, eventStore: undefined };
+  delete statelessSettings.instanceId;
+  const statelessRequests = new StatelessRequests(statelessSettings, connectTransport);
   const openSession = createSessionOpener({
     manager,
     isClosed: () => closed,
@@ -316,7 +319,8 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
 
     const admitted = await auth.admit(inbound);
     if (admitted instanceof Response) return admitted;
-    if (cluster !== undefined && legacyRoute !== 'sse') {
+    // A request of a stateless revision (MCP 2026-07-28) needs no owner: served where it arrives.
+    if (cluster !== undefined && legacyRoute !== 'sse' && (legacyRoute === 'messages' || !era.isModernRequest(inbound))) {
       const relayed = await relayToOwner(cluster, inbound, maxBody, (id) => manager.peek(id) !== undefined, admitted.principal, legacyRoute === 'messages');
       if (relayed !== undefined) return relayed;
     }
@@ -395,6 +399,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       },
       terminate: (sessionId) => manager.delete(sessionId, 'deleted'),
     },
+    cluster: cluster?.stats,
     listen: (listenOptions) => listenNode(server, options, listenOptions),
     close: async () => {
       if (closed) return;

@@ -1,0 +1,279 @@
+/**
+ * The wire of the cluster relay (`cluster-relay.ts`): how one instance hands a request of a
+ * session to the instance that runs it over the {@link MessageBus}, and how the answer comes back.
+ *
+ * ```
+ *  B (receives the request)                                A (runs the session)
+ *  publish session:<id>   {request, relay, replyTo: B} ──▶ serve(request)
+ *  instance:B ◀── {frames: [head, chunk…]}                   (frames produced in one turn of the
+ *  instance:B ◀── {frames: [chunk…, end]}                     event loop travel as one message)
+ *  publish instance:A     {abort, relay}  ──────────────▶ the client went away: cancel the answer
+ * ```
+ *
+ * Each instance subscribes its own `instance:<id>` channel once, so a relayed request costs one
+ * publish from B and one or two from A (a JSON answer: one), with no subscribe or unsubscribe of
+ * its own and no wait between the frames of one answer. The session channel is subscribed only
+ * by the instance running the session, so a publish that reaches nobody says the owner is gone.
+ */
+import type { Clock, TimerHandle } from '@statemcp/protocol';
+import { readmitted } from './auth-gate.js';
+import type { OwnerLoss } from './cluster-failover.js';
+import type { MessageBus } from './shared-state.js';
+import { busChannel } from './shared-state.js';
+
+/** A relayed request, as published on the owner's session channel. */
+interface RelayedRequest {
+  readonly kind: 'request';
+  readonly relay: string;
+  /** The instance whose `instance:` channel takes the answer. */
+  readonly replyTo: string;
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | undefined;
+}
+
+type RelayFrame =
+  | { readonly kind: 'head'; readonly status: number; readonly headers: [string, string][] }
+  | { readonly kind: 'chunk'; readonly data: string }
+  | { readonly kind: 'end' };
+
+/** What travels on an instance's channel: frames of an answer it waits for, or a relay to abort. */
+type InstanceMessage = { readonly kind: 'frames'; readonly relay: string; readonly frames: RelayFrame[] } | { readonly kind: 'abort'; readonly relay: string };
+
+/** One request to relay: the parts of an HTTP request that travel. */
+export interface RelayRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** Hop-by-hop headers never relayed. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade']);
+
+export function withoutHopByHop(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) kept[name] = value;
+  return kept;
+}
+
+/** How long an answer's head waits for its first chunk before it is published alone, ms. */
+const HEAD_WAIT_MS = 20;
+
+/** Runs `flush` once the current turn of the event loop is over (frames produced together travel together). */
+const afterThisTurn: (flush: () => void) => void =
+  typeof globalThis.setImmediate === 'function' ? (flush) => void globalThis.setImmediate(flush) : (flush) => void globalThis.setTimeout(flush, 0);
+
+/** How many relays this instance sent and served (`StreamableHttpServer.cluster`). */
+export interface RelayCounts {
+  /** Requests this instance relayed to the instance running their session. */
+  relayed: number;
+  /** Requests another instance relayed here, served for a session this instance runs. */
+  served: number;
+}
+
+/** The relay wire of one instance: its `instance:` channel, the relays it waits on and the ones it serves. */
+export class RelayExchange {
+  readonly counts: RelayCounts = { relayed: 0, served: 0 };
+  readonly #bus: MessageBus;
+  readonly #instanceId: string;
+  readonly #clock: Clock;
+  readonly #onError: (error: unknown) => void;
+  /** Relays this instance waits on, by relay id: what to do with their frames. */
+  readonly #waiting = new Map<string, (frames: readonly RelayFrame[]) => void>();
+  /** Relayed requests this instance is answering, by relay id. */
+  readonly #answering = new Map<string, AbortController>();
+  #listening: Promise<() => Promise<void>> | undefined;
+
+  constructor(bus: MessageBus, instanceId: string, clock: Clock, onError: (error: unknown) => void) {
+    this.#bus = bus;
+    this.#clock = clock;
+    this.#instanceId = instanceId;
+    this.#onError = onError;
+  }
+
+  /** Subscribes this instance's channel (once; again after a failed attempt). */
+  #listen(): Promise<unknown> {
+    this.#listening ??= this.#bus.subscribe(busChannel.instance(this.#instanceId), (payload) => this.#receive(payload));
+    this.#listening.catch(() => {
+      this.#listening = undefined;
+    });
+    return this.#listening;
+  }
+
+  #receive(payload: string): void {
+    const message = JSON.parse(payload) as InstanceMessage;
+    if (message.kind === 'abort') this.#answering.get(message.relay)?.abort();
+    else this.#waiting.get(message.relay)?.(message.frames);
+  }
+
+  /**
+   * Serves the relayed requests of session `sessionId` (which this instance runs) with `serve`,
+   * the server's fetch front door. Resolves with the unsubscribe function.
+   */
+  async serveSession(sessionId: string, serve: (request: Request) => Promise<Response>): Promise<() => Promise<void>> {
+    await this.#listen();
+    return this.#bus.subscribe(busChannel.session(sessionId), (payload) => {
+      const message = JSON.parse(payload) as RelayedRequest;
+      if (message.kind !== 'request') return;
+      this.counts.served++;
+      void this.#answer(message, serve).catch(this.#onError);
+    });
+  }
+
+  async #answer(message: RelayedRequest, serve: (request: Request) => Promise<Response>): Promise<void> {
+    const abort = new AbortController();
+    this.#answering.set(message.relay, abort);
+    const channel = busChannel.instance(message.replyTo);
+    const batch: RelayFrame[] = [];
+    const sent: Promise<unknown>[] = [];
+    let scheduled = false;
+    let headWait: TimerHandle | undefined;
+    // Publishes are issued in order on one connection and not awaited one by one: the frames keep their order.
+    const flush = (): void => {
+      scheduled = false;
+      if (headWait !== undefined) this.#clock.clearTimeout(headWait);
+      headWait = undefined;
+      if (batch.length === 0) return;
+      const frames: InstanceMessage = { kind: 'frames', relay: message.relay, frames: batch.splice(0) };
+      sent.push(Promise.resolve(this.#bus.publish(channel, JSON.stringify(frames))));
+    };
+    const push = (frame: RelayFrame): void => {
+      batch.push(frame);
+      if (scheduled) return;
+      scheduled = true;
+      afterThisTurn(flush);
+    };
+    try {
+      const init: RequestInit = { method: message.method, headers: message.headers, signal: abort.signal };
+      if (message.body !== undefined) init.body = message.body;
+      // Admitted by the relaying instance already (its DPoP proof is in the replay set).
+      const response = await serve(readmitted(new Request(message.url, init)));
+      // The head waits for the first chunk (an SSE answer's priming event follows within a round
+      // trip), so both travel in one publish; a stream with nothing to say yet gets it alone.
+      batch.push({ kind: 'head', status: response.status, headers: [...response.headers] });
+      headWait = this.#clock.setTimeout(flush, HEAD_WAIT_MS);
+      if (response.body !== null) {
+        const decoder = new TextDecoder();
+        const reader = response.body.getReader();
+        abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          const data = decoder.decode(value, { stream: true });
+          if (data !== '') push({ kind: 'chunk', data });
+        }
+      }
+      batch.push({ kind: 'end' });
+      flush();
+      await Promise.all(sent);
+    } finally {
+      if (headWait !== undefined) this.#clock.clearTimeout(headWait);
+      this.#answering.delete(message.relay);
+    }
+  }
+
+  /**
+   * Relays one request to `owner`, the instance running session `sessionId`, and resolves with
+   * the answer as a streamed `Response`; `undefined` when no instance serves the session any
+   * more. `watchOwner` ends the wait when the owner is found dead (`cluster-failover.ts`); the
+   * answer is then `lost(loss)` if no head had come yet.
+   */
+  async relay(
+    sessionId: string,
+    owner: string,
+    request: RelayRequest,
+    lost: (loss: OwnerLoss) => Response,
+    watchOwner?: (onLost: (loss: OwnerLoss) => void) => () => void,
+  ): Promise<Response | undefined> {
+    await this.#listen();
+    const relay = globalThis.crypto.randomUUID();
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    const encoder = new TextEncoder();
+    let resolveHead!: (response: Response) => void;
+    const head = new Promise<Response>((resolve) => {
+      resolveHead = resolve;
+    });
+    const body = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        controller = c;
+      },
+      cancel: () => finish(true),
+    });
+    let finished = false;
+    let headSeen = false;
+    let stopWatch: (() => void) | undefined = undefined;
+    const signal = request.signal;
+    const finish = (aborted: boolean): void => {
+      if (finished) return;
+      finished = true;
+      stopWatch?.();
+      signal?.removeEventListener('abort', onAbort);
+      this.#waiting.delete(relay);
+      if (aborted) {
+        const abort: InstanceMessage = { kind: 'abort', relay };
+        void Promise.resolve(this.#bus.publish(busChannel.instance(owner), JSON.stringify(abort))).catch(() => undefined);
+      }
+    };
+    const onAbort = (): void => finish(true);
+    this.#waiting.set(relay, (frames) => {
+      for (const frame of frames) {
+        switch (frame.kind) {
+          case 'head': {
+            const headers = new Headers();
+            for (const [name, value] of frame.headers) if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, value);
+            const nullBody = frame.status === 204 || frame.status === 304;
+            headSeen = true;
+            resolveHead(new Response(nullBody ? null : body, { status: frame.status, headers }));
+            break;
+          }
+          case 'chunk':
+            controller.enqueue(encoder.encode(frame.data));
+            break;
+          case 'end':
+            controller.close();
+            finish(false);
+            break;
+        }
+      }
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const message: RelayedRequest = { kind: 'request', relay, replyTo: this.#instanceId, method: request.method, url: request.url, headers: withoutHopByHop(request.headers), body: request.body };
+    let reached: number | undefined;
+    try {
+      reached = await this.#bus.publish(busChannel.session(sessionId), JSON.stringify(message));
+    } catch (error) {
+      finish(false);
+      throw error;
+    }
+    if (reached === 0) {
+      finish(false);
+      return undefined;
+    }
+    this.counts.relayed++;
+    stopWatch = watchOwner?.((loss) => {
+      if (finished) return;
+      if (headSeen) {
+        // The answer was streaming: end it; an SSE client resumes it with Last-Event-ID on the adopter.
+        try {
+          controller.close();
+        } catch {
+          // already closed or cancelled
+        }
+      } else {
+        resolveHead(lost(loss));
+      }
+      finish(false);
+    });
+    return head;
+  }
+
+  /** Unsubscribes this instance's channel (the server is closing). */
+  async close(): Promise<void> {
+    const listening = this.#listening;
+    this.#listening = undefined;
+    if (listening !== undefined) await (await listening.catch(() => async () => undefined))();
+  }
+}

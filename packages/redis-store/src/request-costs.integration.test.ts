@@ -1,0 +1,173 @@
+/**
+ * What one request costs in Redis commands (issue 39), counted by Redis itself
+ * (`INFO commandstats` after `CONFIG RESETSTAT`), with three instances of one `McpServer` on one
+ * real Redis, on 127.0.0.1 sockets:
+ *
+ * - a 2026-07-28 stateless request is served by the instance that receives it: nothing relayed,
+ *   no session record read or written, no Redis command at all — even when it carries a stray
+ *   `Mcp-Session-Id` naming another instance's session;
+ * - a request of a legacy session on its owner sends three commands: its stream's requests (`SET`)
+ *   and two appends (priming, response; one script each), the first two in one write and only
+ *   the answer's append waited for before the answer is written; the record's time to live is
+ *   refreshed lazily, not per request;
+ * - a request relayed to the owner costs one publish to it and at most two back, with no record
+ *   read (the owner is remembered), and no subscribe or unsubscribe.
+ */
+import { Client } from '@statemcp/client';
+import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServer } from '@statemcp/http-transport/server';
+import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
+import { McpServer } from '@statemcp/server';
+import { createClient } from '@redis/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { connectRedisStores } from './redis-stores.js';
+import { testRedisUrl, uniquePrefix } from './test-redis-server.js';
+
+let redis: { url: string; stop: () => Promise<void> };
+let admin: ReturnType<typeof createClient>;
+beforeAll(async () => {
+  redis = await testRedisUrl();
+  admin = createClient({ url: redis.url });
+  await admin.connect();
+});
+afterAll(async () => {
+  await admin.close();
+  await redis.stop();
+});
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+interface Instance {
+  readonly http: StreamableHttpServer;
+  readonly listening: ListeningServer;
+}
+
+async function instance(id: string, prefix: string): Promise<Instance> {
+  const stores = await connectRedisStores({ url: redis.url, keyPrefix: prefix });
+  const mcp = new McpServer({ name: `costs-${id}`, version: '1.0.0' });
+  mcp.registerTool('whoami', {}, () => ({ content: [{ type: 'text', text: id }] }));
+  const http = createStreamableHttpServer({
+    connect: (transport) => mcp.connect(transport),
+    eventStore: stores.events,
+    cluster: { instanceId: id, sessions: stores.sessions, bus: stores.bus },
+  });
+  const listening = await http.listen();
+  cleanups.push(async () => {
+    await listening.close();
+    await stores.close();
+  });
+  return { http, listening };
+}
+
+async function three(): Promise<[Instance, Instance, Instance]> {
+  const prefix = uniquePrefix();
+  return [await instance('a', prefix), await instance('b', prefix), await instance('c', prefix)];
+}
+
+/** Calls per command since the last `CONFIG RESETSTAT`, lower-case names (`multi`, `xadd`…). */
+async function commandCalls(): Promise<Record<string, number>> {
+  const info = await admin.info('commandstats');
+  const calls: Record<string, number> = {};
+  for (const match of info.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) calls[match[1] ?? ''] = Number(match[2]);
+  return calls;
+}
+
+/** The commands the instances sent: the test's own `info` and `config` left out. */
+async function instanceCommands(): Promise<Record<string, number>> {
+  const calls = await commandCalls();
+  delete calls['info'];
+  delete calls['config|resetstat'];
+  return calls;
+}
+
+const resetCounts = async (): Promise<void> => {
+  await admin.configResetStat();
+};
+
+/** A client sending its first request to `urls[0]`, then the others to the rest of `urls` in turn. */
+async function connect(era: 'legacy' | 'modern', urls: readonly URL[], extraHeaders: Record<string, string> = {}): Promise<{ client: Client; transport: StreamableHttpClientTransport }> {
+  let sent = 0;
+  const rest = urls.length > 1 ? urls.slice(1) : urls;
+  const transport = new StreamableHttpClientTransport(urls[0] as URL, {
+    fetch: (input, init) => {
+      const target = (sent === 0 ? urls[0] : rest[(sent - 1) % rest.length]) as URL;
+      sent++;
+      const headers = new Headers(init?.headers);
+      for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      url.host = target.host;
+      return fetch(url, { ...init, headers });
+    },
+  });
+  const client = new Client({ name: `costs-${era}`, version: '1.0.0' }, { era });
+  await client.connect(transport);
+  cleanups.push(() => client.close());
+  return { client, transport };
+}
+
+const textOf = (result: { content: unknown }): string => ((result.content as { text?: string }[])[0]?.text ?? '');
+
+describe('what a request costs in Redis', () => {
+  it('serves 2026-07-28 stateless requests where they arrive: no relay, no record, no Redis command', async () => {
+    const instances = await three();
+    const [a, b, c] = instances;
+    // A legacy session on A, whose id a stray header will name.
+    const legacy = await connect('legacy', [a.listening.url]);
+    expect(textOf(await legacy.client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
+    const sessionId = legacy.transport.sessionId ?? '';
+    expect(sessionId).not.toBe('');
+
+    await resetCounts();
+    const served: string[] = [];
+    for (const target of instances) {
+      const { client: modern } = await connect('modern', [target.listening.url]);
+      for (let i = 0; i < 3; i++) served.push(textOf(await modern.callTool({ name: 'whoami', arguments: {} })));
+    }
+    // A stateless request naming A's session is still served where it arrives (B, C).
+    const { client: stray } = await connect('modern', [b.listening.url, c.listening.url], { 'mcp-session-id': sessionId });
+    for (let i = 0; i < 2; i++) served.push(textOf(await stray.callTool({ name: 'whoami', arguments: {} })));
+    expect(served.slice(0, 9)).toEqual(['a', 'a', 'a', 'b', 'b', 'b', 'c', 'c', 'c']);
+    expect(served.slice(9)).toHaveLength(2);
+    expect(served.slice(9).every((by) => by === 'b' || by === 'c')).toBe(true);
+    for (const each of instances) expect(each.http.cluster).toMatchObject({ relayed: 0, served: 0, adopted: 0 });
+    expect(await instanceCommands()).toEqual({});
+  });
+
+  it('costs a legacy session request on its owner its two event appends, the record untouched', async () => {
+    const [a] = await three();
+    const { client } = await connect('legacy', [a.listening.url]);
+    expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
+    await resetCounts();
+    const calls = 10;
+    for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
+    const counts = await instanceCommands();
+    // Each POST stream: its requests (SET), its priming event and its answer (XADD in MULTI, with their PEXPIREs).
+    // Sent: per POST stream its requests (SET) and two appends (EVALSHA); the XADDs and PEXPIREs run inside the script.
+    expect(counts).toEqual({ set: calls, evalsha: 2 * calls, xadd: 2 * calls, pexpire: 4 * calls });
+  });
+
+  it('costs a relayed request one publish to the owner and at most two back, no record read, no subscription', async () => {
+    const [a, b, c] = await three();
+    // Opened on A; every later request goes to B or C in turn, which relay it to A.
+    const { client } = await connect('legacy', [a.listening.url, b.listening.url, c.listening.url]);
+    // Warm-up: B and C read the record once, and subscribe their own channel once.
+    for (let i = 0; i < 2; i++) expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
+    await resetCounts();
+    const relayedBefore = (b.http.cluster?.relayed ?? 0) + (c.http.cluster?.relayed ?? 0);
+    const calls = 10;
+    for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
+    expect((b.http.cluster?.relayed ?? 0) + (c.http.cluster?.relayed ?? 0) - relayedBefore).toBe(calls);
+    expect(a.http.cluster?.relayed).toBe(0);
+    const counts = await instanceCommands();
+    expect(counts['hgetall']).toBeUndefined();
+    expect(counts['subscribe']).toBeUndefined();
+    expect(counts['unsubscribe']).toBeUndefined();
+    expect(counts['publish']).toBeGreaterThanOrEqual(2 * calls);
+    expect(counts['publish']).toBeLessThanOrEqual(3 * calls);
+    expect(counts['xadd']).toBe(2 * calls);
+    expect(counts['evalsha']).toBe(2 * calls);
+  });
+});
