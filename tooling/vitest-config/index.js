@@ -3,11 +3,17 @@
 //   integration  — `**/*.integration.test.ts`, real processes and sockets on 127.0.0.1
 // The `@statemcp/source` export condition makes workspace imports resolve to `src/` so
 // tests never need a build.
+//
+// Test files share their worker's module graph (`isolate: false`): with a fresh one per file,
+// importing the sources again for every file was most of `pnpm test`'s time (the protocol's unit
+// tests: 17 s of CPU isolated, 4 s shared; see tooling/bench/profiling/README.md, "Test time").
+// A file therefore leaves no state behind it: it restores the globals, timers and environment
+// variables it changes (`afterEach`/`afterAll`). A package that cannot passes `isolate: true`.
 import { defineConfig } from 'vitest/config';
 
 const resolve = { conditions: ['@statemcp/source', 'module', 'node', 'import', 'default'] };
 
-/** @param {{ integrationTimeoutMs?: number }} [options] */
+/** @param {{ integrationTimeoutMs?: number, isolate?: boolean }} [options] */
 export function statemcpVitest(options = {}) {
   return defineConfig({
     resolve,
@@ -19,6 +25,7 @@ export function statemcpVitest(options = {}) {
           ssr: { resolve: { conditions: ['@statemcp/source', 'node', 'import', 'default'] } },
           test: {
             name: 'unit',
+            isolate: options.isolate ?? false,
             include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
             exclude: ['**/*.integration.test.ts', '**/node_modules/**', '**/dist/**'],
           },
@@ -28,6 +35,7 @@ export function statemcpVitest(options = {}) {
           ssr: { resolve: { conditions: ['@statemcp/source', 'node', 'import', 'default'] } },
           test: {
             name: 'integration',
+            isolate: options.isolate ?? false,
             include: ['src/**/*.integration.test.ts', 'test/**/*.integration.test.ts'],
             exclude: ['**/node_modules/**', '**/dist/**'],
             testTimeout: options.integrationTimeoutMs ?? 60_000,

@@ -1,12 +1,15 @@
 /**
- * The example app for real: `next build`, then `next start` on 127.0.0.1, then statemcp's client
+ * The example app for real: `next build` (turbo's cached `build:next` task, or here when that
+ * build is missing or out of date), then `next start` on 127.0.0.1, then statemcp's client
  * and the official SDK's client against both routes — tools/list and a call with progress on the
  * Node.js and the Edge runtime, and on the Node.js runtime a GET stream resumed with
  * `Last-Event-ID` after its connection dropped.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client as OfficialClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as OfficialTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -28,11 +31,34 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
+/** The newest modification time (ms) of `path` and, for a folder, of everything under it; 0 when it does not exist. */
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestChange(join(path, entry))), stats.mtimeMs);
+}
+
+/**
+ * What `next build` reads: the app's own files and the `dist` of the workspace packages it
+ * bundles. Under `pnpm test` turbo has just built (or restored from its cache) the app in the
+ * `build:next` task this test depends on; run alone, the test builds it when it is missing or
+ * older than any of these.
+ */
+const buildInputs = ['app', 'lib', 'next.config.mjs', 'package.json', 'tsconfig.json', '../../packages/protocol/dist', '../../packages/server/dist', '../../packages/http-transport/dist'];
+
+function buildIsCurrent(): boolean {
+  const built = newestChange(join(appRoot, '.next', 'BUILD_ID'));
+  return built > 0 && buildInputs.every((input) => newestChange(join(appRoot, input)) <= built);
+}
+
 beforeAll(async () => {
-  const started = performance.now();
-  const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: appRoot, encoding: 'utf8', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
-  console.log(`next build: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (!buildIsCurrent()) {
+    const started = performance.now();
+    const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: appRoot, encoding: 'utf8', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
+    console.log(`next build: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
   const port = await freePort();
   app = spawn(process.execPath, [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
     cwd: appRoot,

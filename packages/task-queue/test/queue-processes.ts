@@ -1,14 +1,17 @@
 /**
- * Real processes for the job-queue tests (`fixtures/queue-process.ts`): instances with an HTTP
+ * Real processes for the job-queue tests (`fixtures/queue-process.ts`, bundled from source by
+ * `@statemcp/testing/node-bundle`): instances with an HTTP
  * front and worker-only processes, each collecting the events its tools print, with SIGKILL (a
  * crash) and `drain` (a deploy) — and a wait for an event that the test's own timeout bounds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { bundleNodeScript } from '@statemcp/testing/node-bundle';
 import type { QueueEvent } from './queue-fixture.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const fixture = fileURLToPath(new URL('./fixtures/queue-process.ts', import.meta.url));
 
 /** One running process. */
 export interface QueueProcess {
@@ -36,7 +39,8 @@ export interface QueuePlace {
 
 /** Starts `role` process `id` at `place`. */
 export async function startProcess(role: 'instance' | 'worker', place: QueuePlace, id: string): Promise<QueueProcess> {
-  const args = ['--import', 'tsx', '--conditions=@statemcp/source', 'test/fixtures/queue-process.ts', role, place.redisUrl, place.keyPrefix, place.queueName, id];
+  // The fixture bundled from source once: a process started through tsx spent seconds compiling it.
+  const args = [await bundleNodeScript(fixture), role, place.redisUrl, place.keyPrefix, place.queueName, id];
   const child = spawn(process.execPath, args, { cwd: packageRoot, stdio: ['pipe', 'pipe', 'pipe'] });
   const stderr: string[] = [];
   const events: QueueEvent[] = [];
