@@ -339,10 +339,10 @@ export function workloads(c: Counts): Workload[] {
     },
   };
 
-  const modernHttp: Workload = {
-    id: 'call.http.modern',
-    title: 'tools/call echo, Streamable HTTP child process, 1 client sequential, 2026-07-28 stateless (no session)',
-    detail: `${c.httpSeq} calls after ${httpWarmup} warm-up calls; statemcp and raw POST 2026-07-28 requests with _meta and routing headers, no session, each on node:http keep-alive (statemcp's default) and on the global fetch; the official SDKs their default legacy session`,
+  const modernHttp = (clients: number, perClient: number, total: number): Workload => ({
+    id: clients === 1 ? 'call.http.modern' : `call.http.modern${clients}x${perClient}`,
+    title: `tools/call echo, Streamable HTTP child process, ${clients === 1 ? '1 client sequential' : `${clients} clients × ${perClient} concurrent`}, 2026-07-28 stateless (no session)`,
+    detail: `${total} calls after ${Math.max(httpWarmup, 2 * clients * perClient)} warm-up calls; statemcp and raw POST 2026-07-28 requests with _meta and routing headers, no session, each on node:http keep-alive (statemcp's default) and on the global fetch; the official SDKs their default legacy session`,
     stacks: HTTP_STACKS,
     comparisons: httpComparisons(),
     metrics: [CALLS, P50, P99, CLIENT_CPU],
@@ -356,18 +356,21 @@ export function workloads(c: Counts): Workload[] {
           'raw-fetch': rawClients.httpModernFetch,
         };
         const connect = modern[stack] ?? ((url: string) => adapter(stack).http(url));
-        const client = await connect(server.url);
+        const list: BenchClient[] = [];
         try {
-          await warm(client, httpWarmup);
-          return loadSample(await closedLoop(c.httpSeq, 1, limit, () => client.echo(ECHO_TEXT)));
+          for (let i = 0; i < clients; i++) list.push(await connect(server.url));
+          const workers = clients * perClient;
+          const call = (worker: number): Promise<void> => (list[worker % clients] as BenchClient).echo(ECHO_TEXT);
+          await closedLoop(Math.max(httpWarmup, 2 * workers), workers, limit, call);
+          return loadSample(await closedLoop(total, workers, limit, call));
         } finally {
-          await client.close().catch(() => undefined);
+          await Promise.all(list.map((client) => client.close().catch(() => undefined)));
         }
       } finally {
         await server.stop();
       }
     },
-  };
+  });
 
   /**
    * What `@statemcp/opentelemetry` costs a call (issue 34): its middleware on both sides with no
@@ -426,7 +429,8 @@ export function workloads(c: Counts): Workload[] {
     coldStart,
     httpCalls(1, 1, c.httpSeq),
     httpCalls(16, 8, c.httpConcurrent),
-    modernHttp,
+    modernHttp(1, 1, c.httpSeq),
+    modernHttp(16, 8, c.httpConcurrent),
     sessionsWorkload(c, limit),
     timeouts,
     ...eraWorkloads(c),
@@ -437,7 +441,7 @@ export function workloads(c: Counts): Workload[] {
 }
 
 /** Workloads whose repetitions use `slowReps`. */
-export const SLOW_WORKLOADS: ReadonlySet<string> = new Set(['http.sessions', 'timeouts.stdio', 'era.timeouts', 'stdio.lifecycle', 'call.http.16x8']);
+export const SLOW_WORKLOADS: ReadonlySet<string> = new Set(['http.sessions', 'timeouts.stdio', 'era.timeouts', 'stdio.lifecycle', 'call.http.16x8', 'call.http.modern16x8']);
 
 /** Workloads that spawn a child per run (repetitions: `childReps`). */
-export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.otel', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'inspector.stdio.1k', 'inspector.stdio.seq', ...ERA_WORKLOAD_IDS.filter((id) => id !== 'era.memory'), ...CLUSTER_WORKLOAD_IDS, ...TASKS_WORKLOAD_IDS]);
+export const CHILD_WORKLOADS: ReadonlySet<string> = new Set(['call.stdio.seq', 'call.stdio.otel', 'call.stdio.c64', 'stdio.1mib', 'call.http.seq', 'call.http.16x8', 'call.http.modern', 'call.http.modern16x8', 'inspector.stdio.1k', 'inspector.stdio.seq', ...ERA_WORKLOAD_IDS.filter((id) => id !== 'era.memory'), ...CLUSTER_WORKLOAD_IDS, ...TASKS_WORKLOAD_IDS]);
