@@ -1,7 +1,8 @@
 /**
  * The table a reader takes in within a minute: one line per headline row, statemcp's median and
  * its paired ratios to the official SDK 1.x and 2.x and to the raw floor of the same row (for a
- * row where lower is better, a ratio under 1 is statemcp ahead).
+ * row where lower is better, a ratio under 1 is statemcp ahead; a row marked `values` shows the
+ * others' medians instead).
  */
 import { cell, median, ratio, ratioDigits } from './figures.js';
 import type { WorkloadResult } from './runner.js';
@@ -11,8 +12,11 @@ interface GlanceRow {
   readonly label: string;
   readonly id: string;
   readonly metric: string;
-  /** The raw floor to divide by (the row's own raw stack; `floor` for byte floors). */
-  readonly raw?: string;
+  /**
+   * Show each stack's own median instead of a ratio: for a figure near zero (heap kept after a
+   * round that frees what it took), where a ratio says nothing.
+   */
+  readonly values?: boolean;
 }
 
 const ROWS: readonly GlanceRow[] = [
@@ -30,12 +34,13 @@ const ROWS: readonly GlanceRow[] = [
   { label: 'Streamable HTTP 2026-07-28 stateless, 1 client, calls/s', id: 'call.http.modern', metric: 'callsPerSec' },
   { label: 'Streamable HTTP 2026-07-28 stateless, 16 clients × 8, calls/s', id: 'call.http.modern16x8', metric: 'callsPerSec' },
   { label: 'HTTP sessions holding a GET stream, heap KB per session', id: 'http.sessions', metric: 'heapKB' },
-  { label: '1 000 timed-out requests, server heap KB kept', id: 'timeouts.stdio', metric: 'serverKB' },
+  { label: "1 000 timed-out requests, server heap KB kept (each stack's own figure, not a ratio)", id: 'timeouts.stdio', metric: 'serverKB', values: true },
 ];
 
-function ratioCell(result: WorkloadResult, metric: string, other: string): string {
+function otherCell(result: WorkloadResult, row: GlanceRow, other: string, digits: number): string {
   if (!result.stacks.includes(other)) return '—';
-  const r: Spread = ratio(result, metric, other);
+  if (row.values === true) return cell(median(result, other, row.metric), digits);
+  const r: Spread = ratio(result, row.metric, other);
   return r.n === 0 ? 'n/a' : `${cell(r, ratioDigits(r))}×`;
 }
 
@@ -49,8 +54,8 @@ export function atAGlance(results: readonly WorkloadResult[]): string[] {
     if (result === undefined || definition === undefined || !result.stacks.includes('statemcp')) continue;
     const mine = median(result, 'statemcp', row.metric);
     const better = definition.higherIsBetter ? 'higher' : 'lower';
-    const raw = ratioCell(result, row.metric, row.raw ?? 'raw');
-    lines.push(`| ${row.label} | ${better} | ${cell(mine, definition.digits)} | ${ratioCell(result, row.metric, 'sdk1')} | ${ratioCell(result, row.metric, 'sdk2')} | ${raw} |`);
+    const others = ['sdk1', 'sdk2', 'raw'].map((other) => otherCell(result, row, other, definition.digits));
+    lines.push(`| ${row.label} | ${better} | ${cell(mine, definition.digits)} | ${others.join(' | ')} |`);
   }
   if (lines.length === 0) return [];
   return ['| row | better | statemcp | ÷ official 1.x | ÷ official 2.x | ÷ raw floor |', '|---|:---:|---:|---:|---:|---:|', ...lines];
