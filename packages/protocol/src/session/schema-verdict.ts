@@ -93,7 +93,7 @@ export function verdictOf(schema: $ZodType, value: unknown): Verdict {
 type ParsingSchema<R> = $ZodType & { safeParse(value: unknown): R };
 
 /**
- * `schema.safeParse(value)`, with {@link verdictOf} first: a value it passes is zod's output
+ * `schema.safeParse(value)`, with `verdictOf` first: a value it passes is zod's output
  * already (zod would return an equal copy), so zod runs only for the rest, and every error
  * message is still zod's. The one entry for the protocol's message schemas on the hot path:
  * inbound params, results, the server's check of its own results.

@@ -158,10 +158,12 @@ export class StatelessExchange implements InboundHost, TransportSink {
     return this.options.strictCapabilities !== false;
   }
 
+  /** The revision the exchange's request is served at. */
   revision(): Revision {
     return this.#revision;
   }
 
+  /** The protocol version the exchange's request is served at (from its `_meta`). */
   protocolVersion(): string {
     return this.#version;
   }
@@ -193,6 +195,7 @@ export class StatelessExchange implements InboundHost, TransportSink {
     return (this.#endedPromise ??= new Promise<CloseInfo>((resolve) => (this.#onEnded = resolve)));
   }
 
+  /** `operating` while the exchange lasts, `terminated` once it has ended. */
   stateKind(): ConnectionStateKind {
     return this.#closed ? 'terminated' : 'operating';
   }
@@ -231,10 +234,12 @@ export class StatelessExchange implements InboundHost, TransportSink {
     }
   }
 
+  /** The server's handler for `method`, shared by every exchange (none: the dispatcher answers -32601). */
   requestHandler(method: string): RequestHandler | undefined {
     return sharedRequestHandler(this.options.handlers, method);
   }
 
+  /** The server's handler for the notification `method`, if it registered one. */
   notificationHandler(method: string): NotificationHandler | undefined {
     return this.options.handlers?.notificationHandler(method);
   }
@@ -244,6 +249,7 @@ export class StatelessExchange implements InboundHost, TransportSink {
     this.inbound.replyError(message.id, -32601, 'Method not found: initialize');
   }
 
+  /** Sends `message` on the exchange's transport (the answer of its request, or a notification of it); rejects once the exchange has ended. */
   write(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): Promise<void> {
     if (this.#closed) return Promise.reject(new ConnectionClosedError('The exchange has ended'));
     try {
@@ -272,20 +278,24 @@ export class StatelessExchange implements InboundHost, TransportSink {
 
   // ---------------------------------------------------------------- answers to requests never sent
 
+  /** A response arrived: an exchange sends no requests, so it is dropped with a diagnostic. */
   onResult(): void {
     this.observer.diagnostic('dropped a response: a request served without a session sends no requests');
   }
 
+  /** An error response arrived: dropped like {@link StatelessExchange.onResult}. */
   onErrorResponse(): void {
     this.onResult();
   }
 
+  /** Progress of a request this side never sent: nothing listens, so it is ignored. */
   onProgress(): void {
-    // progress of a request this side never sent: nothing listens
+    // nothing to do
   }
 
+  /** A task status of a request this side never sent: ignored. */
   onTaskStatus(): void {
-    // likewise
+    // nothing to do
   }
 
   // ---------------------------------------------------------------- TransportSink
