@@ -21,9 +21,12 @@ function slowSink(highWaterMark: number) {
 
 const toError = (cause: unknown): Error => new Error('closed', { cause });
 
+/** Resolves after the writer's flush armed by earlier writes of this tick has run. */
+const afterFlush = (): Promise<void> => new Promise<void>((resolve) => process.nextTick(resolve));
+
 describe('FrameWriter', () => {
   describe('#write', () => {
-    it('writes the first frame of a tick at once and joins the rest of the burst into one write', async () => {
+    it('joins the frames of one tick into one write, made on the next tick', async () => {
       const chunks: string[] = [];
       const stream = new Writable({
         write(chunk: Buffer, _encoding, callback) {
@@ -33,9 +36,11 @@ describe('FrameWriter', () => {
       });
       const writer = new FrameWriter(stream, toError);
       const burst = Array.from({ length: 10 }, (_, index) => writer.write(`${index}\n`));
-      expect(chunks).toEqual(['0\n']);
+      expect(chunks).toEqual([]);
+      await afterFlush();
+      expect(chunks).toEqual(['0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n']);
       await Promise.all(burst);
-      expect(chunks).toEqual(['0\n', '1\n2\n3\n4\n5\n6\n7\n8\n9\n']);
+      expect(chunks).toEqual(['0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n']);
     });
 
     it('keeps frames that arrive while a write is in flight for one write when its callback runs', async () => {
@@ -66,7 +71,7 @@ describe('FrameWriter', () => {
       const writer = new FrameWriter(stream, toError);
       const frame = `${'x'.repeat(40 * 1024)}\n`;
       await Promise.all([writer.write('first\n'), writer.write(frame), writer.write(frame), writer.write(frame)]);
-      expect(chunks.map((chunk) => chunk.length)).toEqual([6, frame.length, frame.length, frame.length]);
+      expect(chunks.map((chunk) => chunk.length)).toEqual([6 + frame.length, frame.length, frame.length]);
     });
 
     it('writes frames in call order', async () => {
@@ -86,8 +91,8 @@ describe('FrameWriter', () => {
       const sink = slowSink(8);
       const writer = new FrameWriter(sink.stream, toError);
       const first = writer.write('0123456789\n');
+      await afterFlush();
       const second = writer.write('second\n');
-      await Promise.resolve();
       expect(sink.written).toEqual(['0123456789\n']);
       expect(sink.stream.writableLength).toBe(11);
       expect(writer.pending).toBe(2);
@@ -117,7 +122,9 @@ describe('FrameWriter', () => {
       const sink = slowSink(1);
       const writer = new FrameWriter(sink.stream, toError);
       const inFlight = writer.write('a\n');
+      await afterFlush();
       const queued = writer.write('b\n');
+      expect(sink.written).toEqual(['a\n']);
       writer.fail(new Error('gone'));
       await expect(inFlight).rejects.toThrow('gone');
       await expect(queued).rejects.toThrow('gone');
@@ -129,7 +136,9 @@ describe('FrameWriter', () => {
     it('ends the stream after the queued frames', async () => {
       const sink = slowSink(1);
       const writer = new FrameWriter(sink.stream, toError);
-      const frames = [writer.write('a\n'), writer.write('b\n')];
+      const frames = [writer.write('a\n')];
+      await afterFlush();
+      frames.push(writer.write('b\n'));
       writer.end();
       await expect(writer.write('c\n')).rejects.toThrow('closed');
       expect(sink.stream.writableEnded).toBe(false);
@@ -149,7 +158,7 @@ describe('FrameWriter', () => {
       const frame = writer.write('a\n');
       let idle = false;
       const whenIdle = writer.whenIdle().then(() => (idle = true));
-      await Promise.resolve();
+      await afterFlush();
       expect(idle).toBe(false);
       sink.release();
       await frame;
@@ -163,7 +172,7 @@ describe('FrameWriter', () => {
       const { stream } = slowSink(8);
       const writer = new FrameWriter(stream, toError);
       const first = writer.write('a long first frame\n');
-      await Promise.resolve();
+      await afterFlush();
       const queued = writer.write('second\n');
       const idle = writer.whenIdle();
       expect(writer.pending).toBe(2);

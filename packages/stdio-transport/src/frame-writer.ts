@@ -7,12 +7,15 @@
  * stream has handed that frame to the OS (its write callback), or rejects when the stream
  * fails or the writer is shut.
  *
- * One write is in flight at a time. A frame is written at once when none is; frames that
- * arrive while one is (many concurrent replies) are joined and written together when its
- * callback runs, so a burst costs one system call instead of one per frame. Joining stops at
- * {@link BATCH_BYTES}. A pipe with room completes a write at once and Node runs its callback
- * on `process.nextTick`, so a burst ends with its tick, and a message costs no timer or tick
- * of its own beyond the stream's.
+ * One write is in flight at a time. The frames of one tick are joined: the first frame
+ * queued while no write is in flight arms one `process.nextTick`, which writes every frame
+ * queued by then (the replies that one read of many concurrent requests produced, in its
+ * microtasks) in one system call. Frames that arrive while a write is in flight are joined
+ * and written together when its callback runs. Joining stops at {@link BATCH_BYTES}. A pipe
+ * with room completes a write at once and Node runs its callback on `process.nextTick`, so a
+ * burst ends with its tick, and a message costs no timer of its own and at most one tick.
+ * Writing the first frame at once instead sent it alone: with 64 requests in flight, two
+ * writes per burst and a peer woken for one message.
  *
  * A stream that fails (EPIPE when the reader died, a destroyed stream) fails the writer at
  * once: every queued and in-flight frame rejects and {@link FrameWriter.whenIdle} resolves,
@@ -41,6 +44,8 @@ export class FrameWriter {
   #closedError: Error | undefined;
   #ending = false;
   #idleWaiters: Array<() => void> = [];
+  /** A `process.nextTick` is armed to write what the current tick queued. */
+  #flushArmed = false;
 
   /** @param toError turns a stream failure (EPIPE, destroyed stream) into the error callers see. */
   constructor(stream: Writable, toError: (cause: unknown) => Error) {
@@ -60,7 +65,10 @@ export class FrameWriter {
     if (this.#ending) return Promise.reject(this.#toError(new Error('The stream is being closed')));
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ data, resolve, reject });
-      this.#pump();
+      if (this.#inFlight === undefined && !this.#flushArmed) {
+        this.#flushArmed = true;
+        process.nextTick(this.#flush);
+      }
     });
   }
 
@@ -94,6 +102,11 @@ export class FrameWriter {
 
   readonly #onStreamError = (error: unknown): void => {
     this.fail(this.#toError(error));
+  };
+
+  readonly #flush = (): void => {
+    this.#flushArmed = false;
+    this.#pump();
   };
 
   readonly #onDrain = (): void => {

@@ -108,7 +108,10 @@ describe('StdioServerTransport', () => {
       });
       const transport = new StdioServerTransport({ stdin, stdout });
       await transport.start(recordingSink().sink);
-      const sends = Array.from({ length: 5 }, (_, id) => transport.send({ jsonrpc: '2.0', id, result: {} }));
+      // The first frame goes out alone (on the next tick) and fills stdout; the others queue behind it.
+      const sends = [transport.send({ jsonrpc: '2.0', id: 0, result: {} })];
+      await new Promise<void>((resolve) => process.nextTick(resolve));
+      for (let id = 1; id < 5; id++) sends.push(transport.send({ jsonrpc: '2.0', id, result: {} }));
       await Promise.resolve();
       expect(written).toHaveLength(1);
       // Frames held back while stdout was full may leave joined in one write: count lines.
