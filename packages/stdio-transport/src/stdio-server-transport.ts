@@ -15,9 +15,12 @@
  *   `sink.onClose`, so a process that is ending anyway is not held up by it. Once stdout is
  *   broken (the client died) nothing can reach the client any more: queued messages fail at
  *   once and the exit follows on the next turn of the event loop, without `exitDelayMs`. A
- *   process whose event loop empties before the delay ends then, through `process.exit()`
- *   once its `'beforeExit'` listeners started no new work. Set `exitOnClose: false` to
- *   decide yourself.
+ *   process with nothing left to run once the close's callbacks are done (no ref'd handle,
+ *   request or timer, no `'beforeExit'` listener) exits at once, in the next immediate; one
+ *   whose event loop empties before the delay ends then, through `process.exit()` once its
+ *   `'beforeExit'` listeners started no new work. The session is always closed first (MCP
+ *   2025-11-25, Lifecycle §Shutdown: on stdio the client closes the server's stdin, then
+ *   waits for it to exit). Set `exitOnClose: false` to decide yourself.
  */
 import type { Readable, Writable } from 'node:stream';
 import {
@@ -180,6 +183,9 @@ export class StdioServerTransport implements Transport {
 
   readonly #onEnd = (): void => {
     if (this.#state.kind !== 'open') return;
+    // Nothing more to read. Unref'd now, before Node destroys the ended stream: a handle that is
+    // being closed can no longer be unref'd and stays listed as active until its close completes.
+    if (this.#usesProcessStreams && this.#exitOnClose) (this.#stdin as { unref?: () => void }).unref?.();
     this.#framer.end();
     void this.#shutdown('remote', undefined);
   };
@@ -272,14 +278,49 @@ export class StdioServerTransport implements Transport {
       else process.exit();
     };
     // Housekeeping: an unref'd timer, so a process that is ending anyway is not held up.
-    this.#clock.setTimeout(exit, this.#stdoutBroken ? 0 : this.#exitDelayMs);
+    const armSafetyNet = (): void => void this.#clock.setTimeout(exit, this.#stdoutBroken ? 0 : this.#exitDelayMs);
+    if (!this.#usesProcessStreams) {
+      armSafetyNet();
+      return;
+    }
     // The process's own pipes no longer hold the event loop (what was queued is written by
     // now): a server with nothing else to do ends at once instead of waiting for the timer.
-    if (this.#usesProcessStreams) {
-      for (const stream of [this.#stdin, this.#stdout] as unknown as { unref?: () => void }[]) stream.unref?.();
-      exitWhenLoopEmpties(exit);
-    }
+    for (const stream of [this.#stdin, this.#stdout] as unknown as { unref?: () => void }[]) stream.unref?.();
+    exitOnceIdle(exit, armSafetyNet);
   }
+}
+
+/**
+ * Runs once the microtasks queued by the close (the application's close callbacks included)
+ * are done: when nothing is left that could run later ({@link nothingLeft}) and no
+ * `'beforeExit'` listener waits for the loop to empty, the loop would empty now and the
+ * process end, so `exit` runs at once and the safety-net timer is never armed (a process's
+ * first timer costs ≈0.2 ms). Otherwise the safety net is armed and the exit waits for the
+ * loop to empty.
+ */
+function exitOnceIdle(exit: () => void, armSafetyNet: () => void): void {
+  setImmediate(() => {
+    if (process.listenerCount('beforeExit') === 0 && nothingLeft()) {
+      exit();
+      return;
+    }
+    armSafetyNet();
+    exitWhenLoopEmpties(exit);
+  });
+}
+
+/**
+ * True when no ref'd handle, request, timer or immediate is listed (the list also names idle
+ * handles, so a false answer only means "maybe busy"). Node creates `process.stderr` while
+ * destroying an ended stdin socket; an idle stderr holds no work, so it is unref'd and the
+ * list read again.
+ */
+function nothingLeft(): boolean {
+  if (process.getActiveResourcesInfo().length === 0) return true;
+  const stderr = process.stderr as { writableLength: number; unref?: () => void };
+  if (stderr.writableLength !== 0 || stderr.unref === undefined) return false;
+  stderr.unref();
+  return process.getActiveResourcesInfo().length === 0;
 }
 
 /**

@@ -65,6 +65,16 @@ describe('StdioServerTransport (real process)', () => {
     expect(stderr.indexOf('cleanup done')).toBeLessThan(stderr.indexOf('stdio-server-app: process.exit'));
   });
 
+  it('lets work started by the close callback finish before exiting', async () => {
+    const app = await startApp(['--idle', '--close-work']);
+    app.child.stdin.end();
+    const [code] = await app.exited;
+    expect(code).toBe(0);
+    const stderr = app.stderr();
+    expect(stderr).toContain('stdio-server-app: close work done');
+    expect(stderr.indexOf('close work done')).toBeLessThan(stderr.indexOf('stdio-server-app: process.exit'));
+  });
+
   it('answers a malformed line with -32700 and keeps serving', async () => {
     const app = await startApp();
     app.child.stdin.write('this is not json\n{"jsonrpc":"2.0","id":2,"method":"echo"}\r\n');
