@@ -267,28 +267,34 @@ export class StreamableHttpClientTransport implements Transport {
     // With no session before the first one or after a 404, a POST opens one (the session's `initialize`).
     const role: PostRole = modern !== undefined ? 'modern' : sessionId === undefined && (!this.#established || this.#forgotten !== undefined) ? 'opening' : 'session';
     const url = this.#url.href;
-    // Only a modern request is cancelled by aborting its POST: a legacy POST needs no controller of its own.
-    const routed = modern === undefined ? undefined : this.#modern.open(message, modern, extraHeaders);
-    const cancel = routed?.cancel;
-    const built = buildHeaders(this.#options.headers, {
-      accept: ACCEPT_BOTH,
-      'content-type': 'application/json',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': this.#versionHeader ? this.#protocolVersion : undefined,
-      ...routed?.headers,
-    });
-    // Fixed headers come back synchronously: no promise hop before the fetch.
-    const headers = built instanceof Promise ? await built : built;
-    this.#assertOpen();
     // A signal of its own per POST: one shared signal would collect a listener per POST in flight.
+    // A modern request is cancelled by aborting this same signal (no second controller).
     const scoped = this.#posts.child();
-    let response: Response;
+    const routingHeaders = modern === undefined ? undefined : this.#modern.open(message, modern, extraHeaders, scoped);
+    let headers: Record<string, string>;
     try {
-      const signal = cancel === undefined ? scoped.signal : AbortSignal.any([scoped.signal, cancel.signal]);
-      response = await this.#fetch(url, { ...this.#options.requestInit, method: 'POST', headers, body: JSON.stringify(message), signal });
+      const built = buildHeaders(this.#options.headers, {
+        accept: ACCEPT_BOTH,
+        'content-type': 'application/json',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': this.#versionHeader ? this.#protocolVersion : undefined,
+        ...routingHeaders,
+      });
+      // Fixed headers come back synchronously: no promise hop before the fetch.
+      headers = built instanceof Promise ? await built : built;
+      this.#assertOpen();
     } catch (error) {
       scoped.release();
-      this.#modern.forget(requestIdsOf(message));
+      if (modern !== undefined) this.#modern.forget(requestIdsOf(message));
+      throw error;
+    }
+    let response: Response;
+    try {
+      // `redirect: 'manual'` already: the redirect guard passes this init on without a copy.
+      response = await this.#fetch(url, { ...this.#options.requestInit, method: 'POST', headers, body: JSON.stringify(message), signal: scoped.signal, redirect: 'manual' });
+    } catch (error) {
+      scoped.release();
+      if (modern !== undefined) this.#modern.forget(requestIdsOf(message));
       this.#assertOpen();
       throw networkError('POST', url, error);
     }
