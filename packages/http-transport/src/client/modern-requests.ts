@@ -7,7 +7,6 @@
  * for it instead of writing `notifications/cancelled`.
  */
 import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
-import { requestIdsOf } from './message-kinds.js';
 import { routingHeaders } from './routing-headers.js';
 
 /** What cancels one POST. */
@@ -20,12 +19,12 @@ export class ModernRequests {
   readonly #posts = new Map<RequestId, Abortable>();
 
   /**
-   * A modern request is about to be POSTed: its headers (routing, then the sender's). `post`
+   * A modern request (ids `requestIds`) is about to be POSTed: its headers (routing, then the sender's). `post`
    * aborts that POST (its own signal, the one `fetch` gets): cancelling aborts it directly,
    * with no second controller and no `AbortSignal.any` per request.
    */
-  open(message: JsonRpcMessage, version: string, extra: Readonly<Record<string, string>> | undefined, post: Abortable): Record<string, string> {
-    for (const id of requestIdsOf(message)) this.#posts.set(id, post);
+  open(message: JsonRpcMessage, requestIds: readonly RequestId[], version: string, extra: Readonly<Record<string, string>> | undefined, post: Abortable): Record<string, string> {
+    for (const id of requestIds) this.#posts.set(id, post);
     const headers = routingHeaders(message, version);
     return extra === undefined ? headers : Object.assign(headers, extra);
   }
