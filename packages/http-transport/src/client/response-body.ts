@@ -160,9 +160,10 @@ function readSseIncoming(incoming: IncomingMessage, parser: SseParser, signal: A
     signal?.addEventListener('abort', onAbort, { once: true });
     incoming.setEncoding('utf8');
     incoming.on('data', onData);
-    incoming.once('end', onEnd);
-    incoming.once('error', onError);
-    incoming.once('close', onClose);
+    // `on`, not `once`: 'end' and 'close' come once, and a late 'error' finds `settle` done.
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
   });
 }
 
