@@ -14,6 +14,30 @@ describe('AbortScope', () => {
       expect(scope.size).toBe(1);
     });
 
+    it('forgets a request released from the middle, the first or the last place', () => {
+      const scope = new AbortScope();
+      const [first, middle, last] = [scope.child(), scope.child(), scope.child()];
+      const fourth = scope.child();
+      middle.release();
+      fourth.release();
+      first.release();
+      expect(scope.size).toBe(1);
+      scope.abort('closed');
+      expect(last.signal.aborted).toBe(true);
+      expect([first, middle, fourth].map((child) => child.signal.aborted)).toEqual([false, false, false]);
+      expect(scope.size).toBe(0);
+    });
+
+    it('aborts one request alone through its own abort', () => {
+      const scope = new AbortScope();
+      const cancelled = scope.child();
+      const other = scope.child();
+      cancelled.abort();
+      expect(cancelled.signal.aborted).toBe(true);
+      expect(cancelled.signal.reason).toMatchObject({ name: 'AbortError' });
+      expect(other.signal.aborted).toBe(false);
+    });
+
     it('hands out an aborted signal once the scope is aborted', () => {
       const scope = new AbortScope();
       scope.abort(new Error('closed'));

@@ -5,6 +5,10 @@
  * (and keeps a closure per request on the shared signal). A scope gives each request a signal
  * of its own instead, remembered until the request releases it; `abort()` aborts those that
  * are still in flight and every later one.
+ *
+ * The requests in flight are a linked list through their own entries: a request's signal costs
+ * its controller and one entry, with no closure and no `Set` (a one-element `Set` emptied and
+ * refilled per request reallocates its table every time).
  */
 export interface ScopedSignal {
   readonly signal: AbortSignal;
@@ -14,8 +18,36 @@ export interface ScopedSignal {
   release(): void;
 }
 
+/** One request's signal, linked into its scope's list while in flight. */
+class ScopeEntry implements ScopedSignal {
+  readonly #controller = new AbortController();
+  readonly #scope: AbortScope | undefined;
+  previous: ScopeEntry | undefined = undefined;
+  next: ScopeEntry | undefined = undefined;
+  /** True while linked into the scope's list. */
+  linked = false;
+
+  constructor(scope: AbortScope | undefined) {
+    this.#scope = scope;
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  abort(reason?: unknown): void {
+    this.#controller.abort(reason);
+  }
+
+  release(): void {
+    this.#scope?.unlink(this);
+  }
+}
+
 export class AbortScope {
-  readonly #inFlight = new Set<AbortController>();
+  /** The most recent request in flight; older ones follow through `next`. */
+  #head: ScopeEntry | undefined = undefined;
+  #size = 0;
   #reason: unknown;
   #aborted = false;
 
@@ -26,18 +58,24 @@ export class AbortScope {
 
   /** How many requests hold a signal of this scope. */
   get size(): number {
-    return this.#inFlight.size;
+    return this.#size;
   }
 
   /** A signal for one request, already aborted if the scope is. */
   child(): ScopedSignal {
-    const controller = new AbortController();
     if (this.#aborted) {
-      controller.abort(this.#reason);
-      return { signal: controller.signal, abort: (reason) => controller.abort(reason), release: () => undefined };
+      const late = new ScopeEntry(undefined);
+      late.abort(this.#reason);
+      return late;
     }
-    this.#inFlight.add(controller);
-    return { signal: controller.signal, abort: (reason) => controller.abort(reason), release: () => void this.#inFlight.delete(controller) };
+    const entry = new ScopeEntry(this);
+    const head = this.#head;
+    entry.next = head;
+    if (head !== undefined) head.previous = entry;
+    this.#head = entry;
+    entry.linked = true;
+    this.#size++;
+    return entry;
   }
 
   /** Aborts every signal still in flight and every later one. Idempotent. */
@@ -45,8 +83,22 @@ export class AbortScope {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#reason = reason;
-    const inFlight = [...this.#inFlight];
-    this.#inFlight.clear();
-    for (const controller of inFlight) controller.abort(reason);
+    const inFlight: ScopeEntry[] = [];
+    for (let entry = this.#head; entry !== undefined; entry = entry.next) inFlight.push(entry);
+    for (const entry of inFlight) this.unlink(entry);
+    for (const entry of inFlight) entry.abort(reason);
+  }
+
+  /** Takes `entry` out of the list (its request is over, or the scope aborts it). @internal */
+  unlink(entry: ScopeEntry): void {
+    if (!entry.linked) return;
+    entry.linked = false;
+    const { previous, next } = entry;
+    if (previous === undefined) this.#head = next;
+    else previous.next = next;
+    if (next !== undefined) next.previous = previous;
+    entry.previous = undefined;
+    entry.next = undefined;
+    this.#size--;
   }
 }

@@ -23,12 +23,23 @@ export function isNotificationWithMethod(message: JsonRpcMessage, method: string
 
 /** Ids of the requests in a message (one request, or requests inside a 2025-03-26 batch). */
 export function requestIdsOf(message: JsonRpcMessage | readonly JsonRpcMessage[]): RequestId[] {
-  const items: readonly unknown[] = Array.isArray(message) ? message : [message];
+  // One message (every POST but a 2025-03-26 batch): no array around it.
+  if (!Array.isArray(message)) return isRequest(message) ? [message.id] : [];
   const ids: RequestId[] = [];
-  for (const item of items) {
-    if (isJsonObject(item) && typeof item.method === 'string' && isRequestId(item.id)) ids.push(item.id);
+  for (const item of message as readonly unknown[]) {
+    if (isRequest(item)) ids.push(item.id);
   }
   return ids;
+}
+
+/** Takes `id` out of `ids` (its first occurrence), if it is there. */
+export function removeId(ids: RequestId[], id: RequestId): void {
+  const index = ids.indexOf(id);
+  if (index >= 0) ids.splice(index, 1);
+}
+
+function isRequest(item: unknown): item is { readonly method: string; readonly id: RequestId } {
+  return isJsonObject(item) && typeof item.method === 'string' && isRequestId(item.id);
 }
 
 /**

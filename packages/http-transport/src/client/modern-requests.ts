@@ -7,37 +7,44 @@
  * for it instead of writing `notifications/cancelled`.
  */
 import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
-import { requestIdsOf } from './message-kinds.js';
 import { routingHeaders } from './routing-headers.js';
+
+/** What cancels one POST. */
+export interface Abortable {
+  abort(): void;
+}
 
 export class ModernRequests {
   /** Requests not yet answered, with what aborts their POST. */
-  readonly #controllers = new Map<RequestId, AbortController>();
+  readonly #posts = new Map<RequestId, Abortable>();
 
-  /** A modern request is about to be POSTed: its headers (routing, then the sender's), and the controller that cancels it. */
-  open(message: JsonRpcMessage, version: string, extra: Readonly<Record<string, string>> | undefined): { readonly headers: Record<string, string>; readonly cancel: AbortController } {
-    const cancel = new AbortController();
-    for (const id of requestIdsOf(message)) this.#controllers.set(id, cancel);
+  /**
+   * A modern request (ids `requestIds`) is about to be POSTed: its headers (routing, then the sender's). `post`
+   * aborts that POST (its own signal, the one `fetch` gets): cancelling aborts it directly,
+   * with no second controller and no `AbortSignal.any` per request.
+   */
+  open(message: JsonRpcMessage, requestIds: readonly RequestId[], version: string, extra: Readonly<Record<string, string>> | undefined, post: Abortable): Record<string, string> {
+    for (const id of requestIds) this.#posts.set(id, post);
     const headers = routingHeaders(message, version);
-    return { headers: extra === undefined ? headers : Object.assign(headers, extra), cancel };
+    return extra === undefined ? headers : Object.assign(headers, extra);
   }
 
   /** These requests will not be answered (their POST failed, or their stream died). */
   forget(ids: readonly RequestId[]): void {
-    for (const id of ids) this.#controllers.delete(id);
+    for (const id of ids) this.#posts.delete(id);
   }
 
   /** Aborts the POST of modern request `id`; false when no modern request of that id is in flight. */
   cancel(id: RequestId): boolean {
-    const cancel = this.#controllers.get(id);
-    if (cancel === undefined) return false;
-    this.#controllers.delete(id);
-    cancel.abort();
+    const post = this.#posts.get(id);
+    if (post === undefined) return false;
+    this.#posts.delete(id);
+    post.abort();
     return true;
   }
 
   /** The answer to request `id` arrived. */
   answered(id: RequestId): void {
-    this.#controllers.delete(id);
+    this.#posts.delete(id);
   }
 }

@@ -352,12 +352,14 @@ function request(loaded: Modules, target: RequestTarget, init: RequestInit, body
         }
         if (signal !== undefined) {
           answer = incoming;
-          incoming.once('close', () => signal.removeEventListener('abort', onAbort));
+          // 'close' comes once: `on` spares the wrapper `once` builds.
+          incoming.on('close', () => signal.removeEventListener('abort', onAbort));
         }
         resolve(new NodeHttpResponse(incoming, loaded.Readable, status, statusText));
       },
     );
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // Removed when the exchange ends; an abort fires once anyway (no `{ once }` options to read per request).
+    signal?.addEventListener('abort', onAbort);
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       // After the response, its body's 'close' removes the listener.
       if (answer === undefined) signal?.removeEventListener('abort', onAbort);

@@ -56,15 +56,25 @@ export function readText(response: Response, maxBytes: number, what: string): Pr
       chunks.push(chunk);
     });
     let ended = false;
-    incoming.once('end', () => {
+    // `on`, not `once`: each of these fires at most once, and `once` wraps every listener.
+    incoming.on('end', () => {
       ended = true;
-      resolve(utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+      resolve(decodeUtf8(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
     });
-    incoming.once('error', reject);
-    incoming.once('close', () => {
+    incoming.on('error', reject);
+    incoming.on('close', () => {
       if (!ended) reject(new Error('The response body was closed before it ended'));
     });
   });
+}
+
+/**
+ * UTF-8 text of `bytes` with a leading BOM dropped, as `TextDecoder` gives it (malformed
+ * sequences become U+FFFD) but without its per-call work, which showed in the JSON answer's path.
+ */
+function decodeUtf8(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**
@@ -75,8 +85,6 @@ export function readText(response: Response, maxBytes: number, what: string): Pr
 export function readJsonText(response: Response, maxMessageSize: number | undefined, url: string): Promise<string | InstanceType<typeof MessageTooLargeError>> {
   return readText(response, maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE, `The JSON response from ${url}`).catch((error: unknown) => (error instanceof MessageTooLargeError ? error : ''));
 }
-
-const utf8 = new TextDecoder();
 
 /** Drops a body nobody reads. A node body is drained, so its keep-alive socket goes back to the pool. */
 export async function discardBody(response: Response): Promise<void> {
@@ -152,9 +160,10 @@ function readSseIncoming(incoming: IncomingMessage, parser: SseParser, signal: A
     signal?.addEventListener('abort', onAbort, { once: true });
     incoming.setEncoding('utf8');
     incoming.on('data', onData);
-    incoming.once('end', onEnd);
-    incoming.once('error', onError);
-    incoming.once('close', onClose);
+    // `on`, not `once`: 'end' and 'close' come once, and a late 'error' finds `settle` done.
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
   });
 }
 

@@ -93,6 +93,8 @@ export class SseStreams {
 
   /** A response arrived some other way (a JSON body): no stream owes it any more. */
   answered(id: RequestId): void {
+    // Checked first: iterating even an empty `Set` allocates an iterator, on every JSON answer.
+    if (this.#requestStreams.size === 0) return;
     for (const record of this.#requestStreams) record.pending.delete(id);
   }
 

@@ -49,7 +49,7 @@ import { discardBody, hasBody, readJsonText, responseHeader } from './response-b
 import { resolveReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import { deleteHttpSession } from './delete-session.js';
-import { errorAnswerFor, isModernErrorBody, requestIdsOf } from './message-kinds.js';
+import { errorAnswerFor, isModernErrorBody, removeId, requestIdsOf } from './message-kinds.js';
 import { ModernRequests } from './modern-requests.js';
 import { startLegacyFallback } from './legacy-fallback.js';
 import { routedVersion } from './routing-headers.js';
@@ -267,34 +267,40 @@ export class StreamableHttpClientTransport implements Transport {
     // With no session before the first one or after a 404, a POST opens one (the session's `initialize`).
     const role: PostRole = modern !== undefined ? 'modern' : sessionId === undefined && (!this.#established || this.#forgotten !== undefined) ? 'opening' : 'session';
     const url = this.#url.href;
-    // Only a modern request is cancelled by aborting its POST: a legacy POST needs no controller of its own.
-    const routed = modern === undefined ? undefined : this.#modern.open(message, modern, extraHeaders);
-    const cancel = routed?.cancel;
-    const built = buildHeaders(this.#options.headers, {
-      accept: ACCEPT_BOTH,
-      'content-type': 'application/json',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': this.#versionHeader ? this.#protocolVersion : undefined,
-      ...routed?.headers,
-    });
-    // Fixed headers come back synchronously: no promise hop before the fetch.
-    const headers = built instanceof Promise ? await built : built;
-    this.#assertOpen();
-    // A signal of its own per POST: one shared signal would collect a listener per POST in flight.
+    const requestIds = requestIdsOf(message);
+    // A signal of its own per POST (a shared one would collect a listener per POST in flight); a modern request is cancelled through it.
     const scoped = this.#posts.child();
-    let response: Response;
+    const routingHeaders = modern === undefined ? undefined : this.#modern.open(message, requestIds, modern, extraHeaders, scoped);
+    let headers: Record<string, string>;
     try {
-      const signal = cancel === undefined ? scoped.signal : AbortSignal.any([scoped.signal, cancel.signal]);
-      response = await this.#fetch(url, { ...this.#options.requestInit, method: 'POST', headers, body: JSON.stringify(message), signal });
+      const built = buildHeaders(this.#options.headers, {
+        accept: ACCEPT_BOTH,
+        'content-type': 'application/json',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': this.#versionHeader ? this.#protocolVersion : undefined,
+        ...routingHeaders,
+      });
+      // Fixed headers come back synchronously: no promise hop before the fetch.
+      headers = built instanceof Promise ? await built : built;
+      this.#assertOpen();
     } catch (error) {
       scoped.release();
-      this.#modern.forget(requestIdsOf(message));
+      if (modern !== undefined) this.#modern.forget(requestIds);
+      throw error;
+    }
+    let response: Response;
+    try {
+      // `redirect: 'manual'` already: the redirect guard passes this init on without a copy.
+      response = await this.#fetch(url, { ...this.#options.requestInit, method: 'POST', headers, body: JSON.stringify(message), signal: scoped.signal, redirect: 'manual' });
+    } catch (error) {
+      scoped.release();
+      if (modern !== undefined) this.#modern.forget(requestIds);
       this.#assertOpen();
       throw networkError('POST', url, error);
     }
     try {
       this.#assertOpen();
-      const outcome = this.#answer(message, response, sessionId, role, scoped);
+      const outcome = this.#answer(message, requestIds, response, sessionId, role, scoped);
       return outcome instanceof Promise ? await outcome : outcome;
     } finally {
       scoped.release();
@@ -305,10 +311,9 @@ export class StreamableHttpClientTransport implements Transport {
    * What the server's answer to one POST means. Synchronous for an SSE answer (the common
    * case: the stream is read in the background), so that answer takes no promise of its own.
    */
-  #answer(message: JsonRpcMessage, response: Response, sessionId: string | undefined, role: PostRole, scoped: ScopedSignal): PostOutcome | Promise<PostOutcome> {
+  #answer(message: JsonRpcMessage, requestIds: RequestId[], response: Response, sessionId: string | undefined, role: PostRole, scoped: ScopedSignal): PostOutcome | Promise<PostOutcome> {
     if (!response.ok) return this.#refused(message, response, sessionId, role === 'opening');
     if (role === 'opening') this.#takeSessionId(response);
-    const requestIds = requestIdsOf(message);
     // The session's own traffic (with or without an id: a stateless server issues none).
     if (role === 'session' && sessionId === this.#sessionId) this.#accepted(requestIds.length > 0);
     const contentType = (responseHeader(response, 'content-type') ?? '').toLowerCase();
@@ -354,17 +359,16 @@ export class StreamableHttpClientTransport implements Transport {
     throw error;
   }
 
-  /** A JSON body carrying the answers to the POST's requests. */
-  async #readJson(response: Response, requestIds: readonly RequestId[]): Promise<PostOutcome> {
+  /** A JSON body carrying the answers to the POST's requests (taken out of `requestIds`, this POST's own array). */
+  async #readJson(response: Response, requestIds: RequestId[]): Promise<PostOutcome> {
     const text = await readJsonText(response, this.#options.maxMessageSize, this.#url.href);
     this.#assertOpen();
-    const pending = new Set(requestIds);
     if (typeof text === 'string' && text.trim().length > 0) {
       const parsed = parseJson(text);
-      if (parsed.ok) this.#deliver(parsed.value, pending);
+      if (parsed.ok) this.#deliver(parsed.value, requestIds);
       else this.#sink()?.onMalformed?.(text, parsed.reason);
     }
-    if (pending.size > 0) this.#undeliverable([...pending], typeof text === 'string' ? new TransportError(`The JSON response from ${this.#url.href} did not contain the answer to this request`) : text);
+    if (requestIds.length > 0) this.#undeliverable(requestIds, typeof text === 'string' ? new TransportError(`The JSON response from ${this.#url.href} did not contain the answer to this request`) : text);
     return DONE;
   }
 
@@ -428,12 +432,12 @@ export class StreamableHttpClientTransport implements Transport {
   // ---------------------------------------------------------------------------------------
   // Delivery
 
-  /** Hands inbound messages to the sink (a batch array is split), noting the answers the streams owed. */
-  #deliver(value: unknown, answered?: Set<RequestId>): void {
+  /** Hands inbound messages to the sink (a batch array is split), taking the answered ids out of `owed`. */
+  #deliver(value: unknown, owed?: RequestId[]): void {
     const items = Array.isArray(value) ? value : [value];
     for (const item of items) {
       if (isJsonObject(item) && !('method' in item) && ('result' in item || 'error' in item) && isRequestId(item.id)) {
-        answered?.delete(item.id);
+        if (owed !== undefined) removeId(owed, item.id);
         this.#streams.answered(item.id);
         this.#modern.answered(item.id);
       }
