@@ -4,7 +4,7 @@
 // and reads the child's user + system CPU from /proc (Linux). Prints server CPU µs per call and
 // calls/s. The client is the raw floor's, so the figure is the server's alone.
 //   node http-modern-server-cpu.mjs ../dist/fixtures/http-statemcp.mjs [CALLS] [IN_FLIGHT]
-// `PROF=/tmp/dir` runs the child with --cpu-prof (read it with ../profile-summary.mjs).
+// `PROF=/tmp/dir` runs the child with --cpu-prof (read it with ../profile-summary.mjs), sampling every `PROF_INTERVAL` µs (default 1000).
 // `ERA=legacy` measures a 2025-11-25 session instead: one `initialize` + `notifications/initialized`,
 // then every call carries `Mcp-Session-Id` (answered with SSE or JSON, whichever the server picks).
 import { spawn } from 'node:child_process';
@@ -15,7 +15,7 @@ const [fixture, callsArg, inFlightArg] = process.argv.slice(2);
 if (fixture === undefined) throw new Error('usage: node http-modern-server-cpu.mjs FIXTURE [CALLS] [IN_FLIGHT]');
 const calls = Number(callsArg ?? 4000);
 const inFlight = Number(inFlightArg ?? 1);
-const profile = process.env.PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`];
+const profile = process.env.PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`, `--cpu-prof-interval=${process.env.PROF_INTERVAL ?? 1000}`];
 const child = spawn(process.execPath, [...profile, fixture], { stdio: ['pipe', 'pipe', 'inherit'] });
 const port = await new Promise((resolve) => {
   let seen = '';
@@ -39,7 +39,7 @@ let id = 0;
 const post = (message, extraHeaders) =>
   new Promise((resolve, reject) => {
     const body = JSON.stringify(message);
-    const req = request({ host: '127.0.0.1', port, path: '/', method: 'POST', agent, headers: { ...extraHeaders, 'content-length': Buffer.byteLength(body) } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent, headers: { ...extraHeaders, 'content-length': Buffer.byteLength(body) } }, (res) => {
       const parts = [];
       res.on('data', (chunk) => parts.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode, sessionId: res.headers['mcp-session-id'], text: Buffer.concat(parts).toString() }));
