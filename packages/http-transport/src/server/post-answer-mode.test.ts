@@ -66,6 +66,18 @@ describe('the answer to a POST with requests', () => {
     expect(await answerMessages(ping)).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
   });
 
+  it('follows the same option for a 2026-07-28 request: JSON by default, SSE with enableJsonResponse: false', async () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+    const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+    for (const [options, type] of [[{}, 'application/json'], [{ enableJsonResponse: false }, 'text/event-stream']] as const) {
+      const server = createStreamableHttpServer({ connect: (transport) => createServerSession(transport, tools).connect(transport), keepAliveIntervalMs: 0, ...options });
+      servers.push(server);
+      const answer = await server.handleFetch(new Request('http://localhost:3000/mcp', postInit({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }, headers)));
+      expect(answer.headers.get('content-type')).toBe(type);
+      expect(await answerMessages(answer)).toMatchObject([{ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'progress' }] } }]);
+    }
+  });
+
   it('is always one JSON body with enableJsonResponse: true, the related notification going to the GET stream', async () => {
     const { post } = await openSession({ enableJsonResponse: true });
     const progress = await post(progressCall);
