@@ -10,7 +10,7 @@ import { InMemoryEventStore } from './event-store.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
 import { createStreamableHttpServer } from './streamable-http-server.js';
 import type { ListeningServer, StreamableHttpServerOptions } from './server-options.js';
-import { answerMessages, delay, initializeBody, messagesOf, postInit, readEvents } from './test-support.js';
+import { answerMessages, delay, initializeBody, postInit } from './test-support.js';
 
 const running: ListeningServer[] = [];
 const fixtureServers = new Servers();
