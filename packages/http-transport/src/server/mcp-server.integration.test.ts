@@ -171,8 +171,12 @@ describe('Streamable HTTP with @statemcp/server McpServer', () => {
   });
 
   describe('interop with the official TypeScript SDK client (1.x)', () => {
-    it('lists and calls tools, streams progress, answers sampling on the request stream, and terminates', async () => {
-      const { url, http } = await start({ eventStore: new InMemoryEventStore() });
+    // With an event store every answer is a resumable SSE stream; without one (the default) a JSON body, turned into SSE by progress or sampling.
+    it.each([
+      ['resumable SSE answers', { eventStore: new InMemoryEventStore() }],
+      ['the default answers', {}],
+    ])('lists and calls tools, streams progress, answers sampling on the request stream, and terminates (%s)', async (_mode, options) => {
+      const { url, http } = await start(options);
       const client = new Client({ name: 'official', version: '1.0.0' }, { capabilities: { sampling: {} } });
       client.setRequestHandler(CreateMessageRequestSchema, () => ({ model: 'test-model', role: 'assistant', content: { type: 'text', text: 'hi' } }));
       const transport = new StreamableHTTPClientTransport(new URL(url));
