@@ -6,7 +6,7 @@ import type { StreamableHttpServer } from './server-options.js';
 import type { SessionStore } from './shared-state.js';
 import { sessionPrincipal } from './session-principal.js';
 import { createStreamableHttpServer } from './streamable-http-server.js';
-import { ACCEPT_BOTH, createServerSession, initializeBody, messagesOf, postInit, readEvents } from './test-support.js';
+import { ACCEPT_BOTH, answerMessages, createServerSession, initializeBody, messagesOf, postInit, readEvents } from './test-support.js';
 
 const URL_ = 'http://127.0.0.1/mcp';
 const servers: StreamableHttpServer[] = [];
@@ -105,8 +105,7 @@ describe('cluster relay', () => {
     const headers = { accept: ACCEPT_BOTH, 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list', 'mcp-session-id': sessionId };
     const response = await b.handleFetch(new Request(URL_, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }) }));
     expect(response.status).toBe(200);
-    const { events } = await readEvents(response.body, (event) => event.data.includes('"result"'));
-    expect(messagesOf(events).find((message) => message['id'] === 1)?.['result']).toMatchObject({ tools: [{ name: 'ask' }] });
+    expect((await answerMessages(response)).find((message) => message['id'] === 1)?.['result']).toMatchObject({ tools: [{ name: 'ask' }] });
     expect(b.cluster).toMatchObject({ relayed: 0, served: 0 });
     expect(a.cluster).toMatchObject({ relayed: 0, served: 0 });
   });

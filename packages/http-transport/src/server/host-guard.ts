@@ -137,13 +137,23 @@ export function createHostGuard(options: HostGuardOptions = {}): (input: HostGua
   }
 
   const refuseOrigin = (origin: string): HostGuardResult => ({ ok: false, reason: `Origin not allowed: ${origin}` });
+  // Clients send the same `Host` on every request: the last one read is kept (a URL parse per request otherwise).
+  let lastHost: string | undefined;
+  let lastParsed: ReturnType<typeof parseHost>;
+  const readHost = (value: string): ReturnType<typeof parseHost> => {
+    if (value !== lastHost) {
+      lastParsed = parseHost(value);
+      lastHost = value;
+    }
+    return lastParsed;
+  };
 
   return (input) => {
     if (enabled === false) return { ok: true };
     // Without a list, a request that arrived on a non-loopback address may name only that address.
     const byAddress = !explicitHosts && enabled === 'loopback' && input.loopbackBind === false;
     const rules = byAddress ? addressRule(input.localAddress) : hostRules;
-    const host = input.host === undefined ? undefined : parseHost(input.host);
+    const host = input.host === undefined ? undefined : readHost(input.host);
     if (host === undefined) return { ok: false, reason: 'Missing or invalid Host header' };
     if (!hostMatches(rules, host.hostname, host.port)) {
       const hint = byAddress

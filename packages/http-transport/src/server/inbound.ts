@@ -17,17 +17,28 @@ import type { HandleRequestOptions } from './server-options.js';
  * caller's auth info and the session's id.
  */
 export function inboundContextOf(inbound: InboundRequest, authInfo: unknown, sessionId: string | undefined): InboundContext {
-  const context: InboundContext = {
-    get headers() {
-      return inbound.headerRecord();
-    },
-    get http() {
-      return inbound.requestInfo();
-    },
-  };
-  if (authInfo !== undefined) context.authInfo = authInfo;
-  if (sessionId !== undefined) context.sessionId = sessionId;
-  return context;
+  return new HttpInboundContext(inbound, authInfo, sessionId);
+}
+
+/** {@link inboundContextOf}'s context: a class, so its two getters are built once, not per request. */
+class HttpInboundContext implements InboundContext {
+  declare authInfo?: unknown;
+  declare sessionId?: string;
+  readonly #inbound: InboundRequest;
+
+  constructor(inbound: InboundRequest, authInfo: unknown, sessionId: string | undefined) {
+    this.#inbound = inbound;
+    if (authInfo !== undefined) this.authInfo = authInfo;
+    if (sessionId !== undefined) this.sessionId = sessionId;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    return this.#inbound.headerRecord();
+  }
+
+  get http(): HttpRequestInfo {
+    return this.#inbound.requestInfo();
+  }
 }
 
 /**
@@ -53,6 +64,8 @@ export interface InboundRequest {
   header(name: string): string | undefined;
   /** All headers, lower-case names (built once, frozen). */
   headerRecord(): Readonly<Record<string, string>>;
+  /** The lower-case names of the headers present, without building {@link headerRecord}. */
+  headerNames(): Iterable<string>;
   /** Reads the whole body as UTF-8, refusing more than `limit` bytes. */
   readBody(limit: number): Promise<BodyRead>;
   /** True when the request arrived on a loopback address; `undefined` when unknown. */
@@ -145,6 +158,7 @@ export function fromFetchRequest(request: Request, options: HandleRequestOptions
       }
       return headers;
     },
+    headerNames: () => request.headers.keys(),
     readBody: async (limit) => {
       if (options.parsedBody !== undefined) return preParsedBody(options.parsedBody, request.headers.get('content-length'), limit);
       const declared = Number(request.headers.get('content-length') ?? Number.NaN);
@@ -252,6 +266,10 @@ class NodeInbound implements InboundRequest {
     return this.#headers;
   }
 
+  headerNames(): Iterable<string> {
+    return Object.keys(this.#req.headers);
+  }
+
   readBody(limit: number): Promise<BodyRead> {
     return readNodeBody(this.#req, limit, this.#options.parsedBody);
   }
@@ -356,7 +374,9 @@ function readNodeBody(req: IncomingMessage & { body?: unknown }, limit: number, 
       }
       if (size <= limit) chunks.push(chunk);
     };
-    const onEnd = (): void => settle(size > limit ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks, size).toString('utf8') });
+    // A small body arrives in one chunk: decoded as it is, without a copy.
+    const textOf = (): string => (chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+    const onEnd = (): void => settle(size > limit ? { ok: false, tooLarge: true } : { ok: true, text: textOf() });
     const onError = (error: Error): void => settle({ ok: false, tooLarge: false, reason: error.message });
     const onClose = (): void => settle({ ok: false, tooLarge: false, reason: 'Premature close' });
     req.on('data', onData);

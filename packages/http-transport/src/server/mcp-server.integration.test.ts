@@ -10,7 +10,7 @@ import { InMemoryEventStore } from './event-store.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
 import { createStreamableHttpServer } from './streamable-http-server.js';
 import type { ListeningServer, StreamableHttpServerOptions } from './server-options.js';
-import { delay, initializeBody, messagesOf, postInit, readEvents } from './test-support.js';
+import { answerMessages, delay, initializeBody, postInit } from './test-support.js';
 
 const running: ListeningServer[] = [];
 const fixtureServers = new Servers();
@@ -51,9 +51,9 @@ describe('Streamable HTTP with @statemcp/server McpServer', () => {
       expect(initBody.result.serverInfo.name).toBe(SERVER_NAME);
       const headers = { 'mcp-session-id': init.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': version };
       expect((await fetch(url, postInit({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers))).status).toBe(202);
-      const list = messagesOf((await readEvents((await fetch(url, postInit({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers))).body)).events);
+      const list = await answerMessages(await fetch(url, postInit({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers)));
       expect((list[0]?.result as { tools: { name: string }[] }).tools.map((tool) => tool.name)).toEqual([...FIXTURE_TOOLS, 'test_reconnection']);
-      const echoed = messagesOf((await readEvents((await fetch(url, postInit(call(2, 'echo', { text: version }), headers))).body)).events);
+      const echoed = await answerMessages(await fetch(url, postInit(call(2, 'echo', { text: version }), headers)));
       expect(echoed).toEqual([{ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: version }] } }]);
       expect((await fetch(url, { method: 'DELETE', headers })).status).toBe(200);
       expect((await fetch(url, postInit({ jsonrpc: '2.0', id: 3, method: 'ping' }, headers))).status).toBe(404);
@@ -123,7 +123,7 @@ describe('Streamable HTTP with @statemcp/server McpServer', () => {
       const gatedCall = async (id: number): Promise<JsonObject[]> => {
         const response = await fetch(url, postInit(call(id, 'gated'), headers));
         expect(response.status).toBe(200);
-        return messagesOf((await readEvents(response.body)).events);
+        return answerMessages(response);
       };
       const answer = (id: number) => [{ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'opened' }] } }];
       const nextStart = () => new Promise<void>((resolve) => (started = resolve));
@@ -171,8 +171,12 @@ describe('Streamable HTTP with @statemcp/server McpServer', () => {
   });
 
   describe('interop with the official TypeScript SDK client (1.x)', () => {
-    it('lists and calls tools, streams progress, answers sampling on the request stream, and terminates', async () => {
-      const { url, http } = await start({ eventStore: new InMemoryEventStore() });
+    // With an event store every answer is a resumable SSE stream; without one (the default) a JSON body, turned into SSE by progress or sampling.
+    it.each([
+      ['resumable SSE answers', { eventStore: new InMemoryEventStore() }],
+      ['the default answers', {}],
+    ])('lists and calls tools, streams progress, answers sampling on the request stream, and terminates (%s)', async (_mode, options) => {
+      const { url, http } = await start(options);
       const client = new Client({ name: 'official', version: '1.0.0' }, { capabilities: { sampling: {} } });
       client.setRequestHandler(CreateMessageRequestSchema, () => ({ model: 'test-model', role: 'assistant', content: { type: 'text', text: 'hi' } }));
       const transport = new StreamableHTTPClientTransport(new URL(url));

@@ -33,8 +33,11 @@ export function headerMismatch(inbound: InboundRequest, message: JsonRpcMessage,
     if (rawName === undefined) return refuse(`Mcp-Name is required for ${method}`);
     if (decodeHeaderValue(rawName) !== value) return refuse(`Mcp-Name differs from params.${param ?? 'name'}`);
   }
-  for (const [name, raw] of Object.entries(inbound.headerRecord())) {
-    if (name.startsWith(PARAM_HEADER_PREFIX) && decodeHeaderValue(raw) === undefined) return refuse(`${name} is not a valid header value`);
+  // By name first: most requests carry no `Mcp-Param-*` header, and the header record is a copy of them all.
+  for (const name of inbound.headerNames()) {
+    if (!name.startsWith(PARAM_HEADER_PREFIX)) continue;
+    const raw = inbound.header(name);
+    if (raw !== undefined && decodeHeaderValue(raw) === undefined) return refuse(`${name} is not a valid header value`);
   }
   return undefined;
 }

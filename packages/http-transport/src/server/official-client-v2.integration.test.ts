@@ -70,8 +70,8 @@ describe('interop with the official TypeScript SDK client (2.x) over Streamable 
     await client.close();
   });
 
-  it('works in JSON response mode and with a resumable event store', async () => {
-    for (const options of [{ enableJsonResponse: true }, { eventStore: new InMemoryEventStore() }]) {
+  it('works in JSON response mode, in SSE response mode and with a resumable event store', async () => {
+    for (const options of [{ enableJsonResponse: true }, { enableJsonResponse: false }, { eventStore: new InMemoryEventStore() }]) {
       const { url, http } = await servers.start(options);
       const client = officialClient();
       const transport = new StreamableHTTPClientTransport(new URL(url));

@@ -44,6 +44,7 @@ function admits(accept: string, type: string): boolean {
 }
 
 function isJsonContentType(value: string | undefined): boolean {
+  if (value === 'application/json') return true; // what nearly every client sends
   return value?.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 

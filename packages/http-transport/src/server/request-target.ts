@@ -54,8 +54,8 @@ function authorityOf(value: string, protocol: 'http:' | 'https:'): string | unde
   }
 }
 
-/** A path of plain segments only (the common `/mcp`): read as is, without a URL parser. */
-const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
+/** `/` or a path of plain segments only (the common `/mcp`): read as is, without a URL parser. */
+const PLAIN_PATH = /^(?:\/|(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+)$/;
 
 function originForm(target: string): RequestTarget {
   if (!target.startsWith('/')) return refused('the request target must be a path starting with "/"');

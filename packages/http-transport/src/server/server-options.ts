@@ -115,7 +115,20 @@ export interface StreamableHttpServerOptions {
    * `stateless: true` instead. A generator function is not deprecated.
    */
   sessionIdGenerator?: (() => string) | undefined;
-  /** Answer requests with one JSON body instead of an SSE stream. Default false. */
+  /**
+   * How a POST carrying requests is answered; MCP 2025-03-26 onwards (Transports §Streamable
+   * HTTP, "Sending Messages to the Server") lets the server pick `application/json` or
+   * `text/event-stream`, and every client must accept both.
+   *
+   * - unset (default): one JSON body, unless a message related to the request (a progress
+   *   notification, a server-to-client request) is sent before its answer, which turns the
+   *   answer into an SSE stream. With an `eventStore`, a session's POSTs are answered with an
+   *   SSE stream from the start, so that every event has an id the client can resume from
+   *   (`Last-Event-ID`) and handlers can close it for SSE polling.
+   * - `true`: always one JSON body; related messages go to the session's standalone GET
+   *   stream (a stateless request has none: they are dropped).
+   * - `false`: always an SSE stream, whether or not an `eventStore` is set.
+   */
   enableJsonResponse?: boolean;
   /** Makes SSE streams resumable (`Last-Event-ID`) and enables priming/polling. */
   eventStore?: EventStore;

@@ -8,7 +8,7 @@ import { InMemoryEventStore } from './event-store.js';
 import { createStreamableHttpServer } from './streamable-http-server.js';
 import type { ListeningServer, StreamableHttpServerOptions } from './server-options.js';
 import type { StreamableHttpSessionTransport } from './session-transport.js';
-import { ACCEPT_BOTH, createServerSession, delay, initializeBody, messagesOf, postInit, readEvents, type ToolHandler } from './test-support.js';
+import { ACCEPT_BOTH, answerMessages, createServerSession, delay, initializeBody, messagesOf, postInit, readEvents, type ToolHandler } from './test-support.js';
 
 const running: ListeningServer[] = [];
 
@@ -318,7 +318,7 @@ describe('createStreamableHttpServer over real sockets', () => {
   describe('client disconnects', () => {
     it('keeps the session usable when a POST stream is cut and no event store exists', async () => {
       const { url } = await start(
-        {},
+        { enableJsonResponse: false },
         {
           slow: async () => {
             await delay(50);
@@ -373,7 +373,7 @@ describe('createStreamableHttpServer over real sockets', () => {
         url,
         postInit({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': version }),
       );
-      expect(messagesOf((await readEvents(response.body)).events)).toEqual([{ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } }]);
+      expect(await answerMessages(response)).toEqual([{ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hi' }] } }]);
     });
 
     it.each(LEGACY_PROTOCOL_VERSIONS)('accepts the next request arriving before initialized at %s', async (version) => {

@@ -55,7 +55,7 @@ describe('createStreamableHttpServer', () => {
     });
 
     it('answers a request on an SSE stream with the response and ends the stream', async () => {
-      const { open, post } = make();
+      const { open, post } = make({ enableJsonResponse: false });
       const sessionId = await open();
       const response = await post(sessionId, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
       expect(response.status).toBe(200);
@@ -145,7 +145,7 @@ describe('createStreamableHttpServer', () => {
     });
 
     it('accepts several concurrent POST streams in one session, each answered on its own stream', async () => {
-      const { open, post } = make({}, { slow: async () => (await delay(20), { content: [] }) });
+      const { open, post } = make({ enableJsonResponse: false }, { slow: async () => (await delay(20), { content: [] }) });
       const sessionId = await open();
       const responses = await Promise.all(
         [1, 2, 3].map((id) => post(sessionId, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: {} } })),

@@ -48,7 +48,7 @@ import type { AnySessionTransport, HttpSession } from './http-session.js';
 import { SessionManager } from './session-manager.js';
 import { createSessionOpener } from './session-opener.js';
 import { PrincipalCounter, openCountedStream, principalLimit } from './principal-limits.js';
-import { HttpServerSessionTransport, type SessionTransportSettings } from './session-transport.js';
+import { HttpServerSessionTransport, type AcceptedPost, type SessionTransportSettings } from './session-transport.js';
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 import { StatelessRequests } from './stateless-requests.js';
 import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.js';
@@ -139,6 +139,16 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     onSessionCreated: options.onSessionCreated,
   });
 
+  /**
+   * The answer to a POST with requests (see `enableJsonResponse`): JSON, SSE, or `auto` (JSON
+   * unless a related message comes first). A session's streams stay SSE when an event store
+   * can make them resumable; a stateless request stores nothing, so it never needs them.
+   */
+  const answerMode = (resumable: boolean): AcceptedPost['mode'] => {
+    if (options.enableJsonResponse !== undefined) return options.enableJsonResponse ? 'json' : 'sse';
+    return resumable && options.eventStore !== undefined ? 'sse' : 'auto';
+  };
+
   const sessionHeaders = (sessionId: string | undefined): Record<string, string> =>
     sessionId === undefined ? {} : { [SESSION_ID_HEADER]: sessionId };
 
@@ -195,18 +205,17 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       if (mismatch !== undefined) return mismatch;
       if (modern.kind === 'unsupported') return errorResponse(400, modern.refusal.code, modern.refusal.message, { id: requestIds[0] ?? null, data: modern.refusal.data });
       const modernVersion = modern.revision.version;
-      const mode = options.enableJsonResponse === true ? 'json' : 'auto';
+      const mode = answerMode(false);
       const context = inboundContextOf(inbound, admitted.authInfo, undefined);
       return statelessRequests.serve({ messages, requestIds, batch, mode, version: modernVersion, context, headers: {}, client: inbound }, false, openingOf(inbound, admitted));
     }
-    const mode = options.enableJsonResponse === true ? 'json' : 'sse';
     if (stateless || (initializeId === undefined && era.isModernRequest(inbound))) {
       const version = requestVersion(inbound, undefined, replyId);
       if (version instanceof Response) return version;
       const refusal = batchRule(envelope, version);
       if (refusal !== undefined) return refusal;
       const context = inboundContextOf(inbound, admitted.authInfo, undefined);
-      return statelessRequests.serve({ messages, requestIds, batch, mode, version, context, headers: {}, client: inbound }, initializeId !== undefined, openingOf(inbound, admitted));
+      return statelessRequests.serve({ messages, requestIds, batch, mode: answerMode(false), version, context, headers: {}, client: inbound }, initializeId !== undefined, openingOf(inbound, admitted));
     }
     const sessionIdHeader = inbound.header(SESSION_ID_HEADER);
     if (initializeId !== undefined && (sessionIdHeader === undefined || sessionIdHeader === '')) {
@@ -220,7 +229,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     const refusal = batchRule(envelope, session.protocolVersion ?? version);
     if (refusal !== undefined) return refusal;
     const context = inboundContextOf(inbound, admitted.authInfo, session.sessionId);
-    return session.acceptPost({ messages, requestIds, batch, mode, version, context, headers: sessionHeaders(session.sessionId) });
+    return session.acceptPost({ messages, requestIds, batch, mode: answerMode(true), version, context, headers: sessionHeaders(session.sessionId) });
   };
 
   /**

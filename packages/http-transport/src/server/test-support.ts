@@ -85,6 +85,18 @@ export function messagesOf(events: readonly TestEvent[]): JsonObject[] {
   return events.filter((event) => event.data !== '').map((event) => JSON.parse(event.data) as JsonObject);
 }
 
+/**
+ * The JSON-RPC messages of a POST's answer, whichever form the server chose (MCP 2025-11-25,
+ * Transports §Streamable HTTP: a JSON body, one message or a batch, or an SSE stream).
+ */
+export async function answerMessages(response: Response): Promise<JsonObject[]> {
+  if (response.headers.get('content-type')?.startsWith('application/json') === true) {
+    const body = (await response.json()) as JsonObject | JsonObject[];
+    return Array.isArray(body) ? body : [body];
+  }
+  return messagesOf((await readEvents(response.body)).events);
+}
+
 export function initializeBody(version = '2025-11-25', id: number | string = 0): JsonObject {
   return {
     jsonrpc: '2.0',
