@@ -44,7 +44,7 @@ import {
   CustomMethodTable,
   declareCustomOptIns,
 } from '@statemcp/protocol';
-import { INPUT_REQUIRED_METHODS, hasFeature, servedStatelessVersions } from '@statemcp/protocol/internal';
+import { INPUT_REQUIRED_METHODS, hasFeature, sealJson, servedStatelessVersions } from '@statemcp/protocol/internal';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import { completeResult, resolveCacheHints, type CacheHints } from './caching.js';
 import { DeclaredCapabilities } from './declared-capabilities.js';
@@ -146,6 +146,7 @@ interface ConnectionSessionOptions extends SessionOptions {
 export class Server {
   /** This server's `serverInfo` (shaped per revision in each handshake). */
   readonly info: Implementation;
+  /** A modern result's `_meta` naming this server, per revision (see `#serverInfoMeta`). */
   readonly #serverInfo = new Map<string, JsonObject>();
   readonly #options: ServerOptions;
   readonly #requestHandlers = new Map<string, ServerRequestHandler>();
@@ -425,28 +426,39 @@ export class Server {
   /**
    * A modern result naming this server in `_meta["io.modelcontextprotocol/serverInfo"]` (a
    * handler's own `_meta` is kept). Copied with `Object.assign` and the key stored after, which
-   * allocates less per modern call than the literal `{ ...result, _meta: { ...meta, [key]: info } }`.
+   * allocates less per modern call than the literal `{ ...result, _meta: { ...meta, [key]: info } }`;
+   * a result without `_meta` of its own shares the version's sealed one.
    */
   #withServerInfo(result: JsonObject, version: string): JsonObject {
     const own = result._meta;
-    const meta: JsonObject = isJsonObject(own) ? Object.assign({}, own) : {};
-    meta[SERVER_INFO_META_KEY] = this.#serverInfoFor(version);
+    const sealed = this.#serverInfoMeta(version);
+    let meta: JsonObject = sealed;
+    if (own !== undefined) {
+      meta = isJsonObject(own) ? Object.assign({}, own) : {};
+      meta[SERVER_INFO_META_KEY] = sealed[SERVER_INFO_META_KEY];
+    }
     const withInfo: JsonObject = Object.assign({}, result);
     withInfo._meta = meta;
     return withInfo;
   }
 
-  /**
-   * `serverInfo` shaped for `version`, built once per version and frozen: every modern result
-   * carries it, so it is not copied per result.
-   */
+  /** `serverInfo` shaped for `version` (see {@link #serverInfoMeta}). */
   #serverInfoFor(version: string): JsonObject {
-    let shaped = this.#serverInfo.get(version);
-    if (shaped === undefined) {
-      shaped = Object.freeze(implementationFor(this.info, version));
-      this.#serverInfo.set(version, shaped);
+    return this.#serverInfoMeta(version)[SERVER_INFO_META_KEY] as JsonObject;
+  }
+
+  /**
+   * The `_meta` of a modern result that has none of its own, `serverInfo` shaped for `version`:
+   * built once per version and sealed (`sealJson`, frozen all the way down). Every modern result
+   * carries it, so it is neither copied per result nor, in memory, per message.
+   */
+  #serverInfoMeta(version: string): JsonObject {
+    let meta = this.#serverInfo.get(version);
+    if (meta === undefined) {
+      meta = sealJson({ [SERVER_INFO_META_KEY]: implementationFor(this.info, version) });
+      this.#serverInfo.set(version, meta);
     }
-    return shaped;
+    return meta;
   }
 
   /** @internal The notification handler of `method` on `connection` (see `requestHandlerFor`). */
