@@ -67,6 +67,7 @@ export class InputRound {
   #unlink: (() => void) | undefined;
   #ended: Error | undefined;
   #count = 0;
+  #asked = false;
   /** Called once, at the handler's first input request that has no answer yet. */
   onAsk: (() => void) | undefined;
 
@@ -131,6 +132,11 @@ export class InputRound {
     return (this.#used ??= {});
   }
 
+  /** True once the handler made an input request that had no answer (whether or not the round ended since). */
+  get asked(): boolean {
+    return this.#asked;
+  }
+
   /** True once the handler asked for something that has no answer yet. */
   get incomplete(): boolean {
     return this.#requests !== undefined && Object.keys(this.#requests).length > 0;
@@ -155,6 +161,7 @@ export class InputRound {
     }
     if (this.#ended !== undefined) return Promise.reject(this.#ended);
     (this.#requests ??= {})[name] = params === undefined ? { method } : { method, params };
+    this.#asked = true;
     const onAsk = this.onAsk;
     this.onAsk = undefined;
     onAsk?.();
@@ -202,12 +209,12 @@ function isThenable(value: JsonObject | PromiseLike<JsonObject>): value is Promi
  * which then pays for no `async` wrapper, awaited race or promise chain. Everything else goes
  * through the promise path; a synchronous throw still becomes a rejection.
  */
-export function runInputRound(
+export function runInputRound<C extends RequestContext>(
   method: string,
   params: JsonObject,
-  context: RequestContext,
+  context: C,
   sealer: RequestStateSealer,
-  handler: (params: JsonObject) => JsonObject | Promise<JsonObject>,
+  handler: RoundHandler<C>,
 ): JsonObject | Promise<JsonObject> {
   try {
     const { inputResponses, requestState } = params;
@@ -216,20 +223,27 @@ export function runInputRound(
     if (typeof requestState === 'string') {
       return sealer
         .open(requestState, method, params, principal)
-        .then((opened) => attempt({ method, params, context, sealer, principal }, withAnswers({ ...opened }, inputResponses), () => handler(rest)));
+        .then((opened) => attempt({ method, params, context, sealer, principal }, withAnswers({ ...opened }, inputResponses), handler, rest));
     }
-    return attempt({ method, params, context, sealer, principal }, withAnswers({}, inputResponses), () => handler(rest));
+    const available = inputResponses === undefined ? NO_ANSWERS : withAnswers({}, inputResponses);
+    return attempt({ method, params, context, sealer, principal }, available, handler, rest);
   } catch (error) {
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the handler threw, unchanged (the session's toWireError reads it)
     return Promise.reject(error);
   }
 }
 
+/** The method's handler, called with the params without the round's fields and the request's context. */
+type RoundHandler<C extends RequestContext> = (params: JsonObject, context: C) => JsonObject | Promise<JsonObject>;
+
+/** The answers of a first attempt without `inputResponses`: none (a round only reads them). */
+const NO_ANSWERS: JsonObject = Object.freeze({});
+
 /** What an attempt needs to seal its state when it ends with an `InputRequiredResult`. */
-interface AttemptRequest {
+interface AttemptRequest<C extends RequestContext = RequestContext> {
   readonly method: string;
   readonly params: JsonObject;
-  readonly context: RequestContext;
+  readonly context: C;
   readonly sealer: RequestStateSealer;
   readonly principal: JsonObject | undefined;
 }
@@ -256,23 +270,19 @@ function withAnswers(available: JsonObject, inputResponses: unknown): JsonObject
  * synchronously without asking; otherwise (a promise, or an input request made) a promise of
  * the outcome, see {@link settleAttempt}. A synchronous throw before any ask is thrown.
  */
-function attempt(request: AttemptRequest, available: JsonObject, run: () => JsonObject | Promise<JsonObject>): JsonObject | Promise<JsonObject> {
+function attempt<C extends RequestContext>(request: AttemptRequest<C>, available: JsonObject, handler: RoundHandler<C>, params: JsonObject): JsonObject | Promise<JsonObject> {
   const round = new InputRound(available, request.context);
   (request.context as WithRound)[ROUND] = round;
-  let asked = false;
-  round.onAsk = () => {
-    asked = true;
-  };
   let value: JsonObject | Promise<JsonObject>;
   try {
-    value = run();
+    value = handler(params, request.context);
   } catch (error) {
-    if (!asked) throw error;
+    if (!round.asked) throw error;
     // It asked, then threw: the attempt ends with the input request (as if the throw came later).
     return settleAttempt(request, round, true, undefined, undefined);
   }
-  if (isThenable(value)) return asked ? settleAttempt(request, round, true, value, undefined) : raceFirstAsk(request, round, value);
-  return asked ? settleAttempt(request, round, true, undefined, { ok: true, value }) : value;
+  if (isThenable(value)) return round.asked ? settleAttempt(request, round, true, value, undefined) : raceFirstAsk(request, round, value);
+  return round.asked ? settleAttempt(request, round, true, undefined, { ok: true, value }) : value;
 }
 
 /**

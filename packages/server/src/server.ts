@@ -415,7 +415,7 @@ export class Server {
       const serverContext = withConnection(context, connection);
       const result =
         INPUT_REQUIRED_METHODS.has(method) && hasFeature(context.protocolVersion, 'multiRoundTrip')
-          ? runInputRound(method, params, serverContext, this.#sealer, (input) => handler(input, serverContext))
+          ? runInputRound(method, params, serverContext, this.#sealer, handler)
           : handler(params, serverContext);
       if (this.#options.serverInfoInResults === false || !hasFeature(context.protocolVersion, 'perRequestMeta')) return result;
       const version = context.protocolVersion;
