@@ -44,11 +44,12 @@ import {
   CustomMethodTable,
   declareCustomOptIns,
 } from '@statemcp/protocol';
-import { INPUT_REQUIRED_METHODS, hasFeature, sealJson, servedStatelessVersions } from '@statemcp/protocol/internal';
+import { INPUT_REQUIRED_METHODS, hasFeature, servedStatelessVersions } from '@statemcp/protocol/internal';
 import type { CustomNotificationHandler, CustomRequestHandler } from './custom-methods.js';
 import { completeResult, resolveCacheHints, type CacheHints } from './caching.js';
 import { DeclaredCapabilities } from './declared-capabilities.js';
 import { runInputRound } from './input-round.js';
+import { serverInfoMeta, withResultMeta } from './result-meta.js';
 import { isLoggingLevel } from './logging-levels.js';
 import { RequestStateSealer, type RequestStateOptions } from './request-state.js';
 import { capabilitiesFor, implementationFor } from './revision-features.js';
@@ -413,33 +414,13 @@ export class Server {
     if (handler === undefined) return undefined;
     return (params, context) => {
       const serverContext = withConnection(context, connection);
-      const result =
-        INPUT_REQUIRED_METHODS.has(method) && hasFeature(context.protocolVersion, 'multiRoundTrip')
-          ? runInputRound(method, params, serverContext, this.#sealer, handler)
-          : handler(params, serverContext);
-      if (this.#options.serverInfoInResults === false || !hasFeature(context.protocolVersion, 'perRequestMeta')) return result;
       const version = context.protocolVersion;
-      return result instanceof Promise ? result.then((value: JsonObject) => this.#withServerInfo(value, version)) : this.#withServerInfo(result, version);
+      const meta = this.#options.serverInfoInResults === false || !hasFeature(version, 'perRequestMeta') ? undefined : this.#serverInfoMeta(version);
+      if (INPUT_REQUIRED_METHODS.has(method) && hasFeature(version, 'multiRoundTrip')) return runInputRound(method, params, serverContext, this.#sealer, handler, meta);
+      const result = handler(params, serverContext);
+      if (meta === undefined) return result;
+      return result instanceof Promise ? result.then((value: JsonObject) => withResultMeta(value, meta)) : withResultMeta(result, meta);
     };
-  }
-
-  /**
-   * A modern result naming this server in `_meta["io.modelcontextprotocol/serverInfo"]` (a
-   * handler's own `_meta` is kept). Copied with `Object.assign` and the key stored after, which
-   * allocates less per modern call than the literal `{ ...result, _meta: { ...meta, [key]: info } }`;
-   * a result without `_meta` of its own shares the version's sealed one.
-   */
-  #withServerInfo(result: JsonObject, version: string): JsonObject {
-    const own = result._meta;
-    const sealed = this.#serverInfoMeta(version);
-    let meta: JsonObject = sealed;
-    if (own !== undefined) {
-      meta = isJsonObject(own) ? Object.assign({}, own) : {};
-      meta[SERVER_INFO_META_KEY] = sealed[SERVER_INFO_META_KEY];
-    }
-    const withInfo: JsonObject = Object.assign({}, result);
-    withInfo._meta = meta;
-    return withInfo;
   }
 
   /** `serverInfo` shaped for `version` (see {@link #serverInfoMeta}). */
@@ -447,15 +428,11 @@ export class Server {
     return this.#serverInfoMeta(version)[SERVER_INFO_META_KEY] as JsonObject;
   }
 
-  /**
-   * The `_meta` of a modern result that has none of its own, `serverInfo` shaped for `version`:
-   * built once per version and sealed (`sealJson`, frozen all the way down). Every modern result
-   * carries it, so it is neither copied per result nor, in memory, per message.
-   */
+  /** A modern result's `_meta` naming this server, `serverInfo` shaped for `version`: built once per version (see `result-meta.ts`). */
   #serverInfoMeta(version: string): JsonObject {
     let meta = this.#serverInfo.get(version);
     if (meta === undefined) {
-      meta = sealJson({ [SERVER_INFO_META_KEY]: implementationFor(this.info, version) });
+      meta = serverInfoMeta(implementationFor(this.info, version));
       this.#serverInfo.set(version, meta);
     }
     return meta;
