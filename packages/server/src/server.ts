@@ -22,7 +22,6 @@ import {
   JsonRpcError,
   DUAL_ERA_PROTOCOL_VERSIONS,
   SERVER_INFO_META_KEY,
-  isJsonObject,
   MiddlewareStack,
   Session,
   StatelessDispatcher,
