@@ -8,7 +8,7 @@
  *
  * A value made by {@link sealJson} is already JSON-clean and deeply frozen: nobody can change
  * it, so {@link transferJson} (the in-memory transport's copy) hands it over as it is instead
- * of copying it per message (the per-request `_meta` of MCP 2026-07-28, Basic §Metadata, and
+ * of copying it per message (the per-request `_meta` of MCP 2026-07-28 basic/index §_meta, and
  * the `serverInfo` of every modern result repeat the same members on every message).
  */
 
