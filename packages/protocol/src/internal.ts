@@ -5,7 +5,7 @@
  * the public API: names here may change in any release without a major version.
  */
 export { classifyMessage, errorResponse, isRequestId } from './jsonrpc/messages.js';
-export { cloneJson } from './jsonrpc/clone-json.js';
+export { cloneJson, sealJson } from './jsonrpc/clone-json.js';
 export { batchRefusal, initializeInBatch, nestedBatch, requestIdInUse } from './jsonrpc/envelope-rules.js';
 export { toWireError } from './errors/errors.js';
 export { DEFAULT_HTTP_ASSUMED_VERSION, eraOf, proposeVersion } from './versions.js';

@@ -127,6 +127,24 @@ describe('runInputRound', () => {
     expect(second.content).toEqual([{ type: 'text', text: 'Hello, Ada!' }]);
   });
 
+  it('names the server in the _meta of every result of an attempt, a handler\'s own _meta kept (MCP 2026-07-28 basic/index §_meta)', async () => {
+    const server = mrtrServer();
+    server.registerTool('own_meta', {}, () => ({ ...text('x'), _meta: { 'com.example/k': 1 } }));
+    server.registerTool('later', {}, async () => text('later'));
+    const call = await modernPeer(server);
+    const info = { name: 'mrtr', version: '1.0.0' };
+    const asked = resultOf(await call('tools/call', { name: 'greet', arguments: {} }));
+    expect(asked._meta).toEqual({ 'io.modelcontextprotocol/serverInfo': info });
+    const answered = resultOf(
+      await call('tools/call', { name: 'greet', arguments: {}, inputResponses: { user_name: { action: 'decline' } }, requestState: asked.requestState }),
+    );
+    expect(answered).toMatchObject({ resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': info } });
+    expect(resultOf(await call('tools/call', { name: 'later' }))._meta).toEqual({ 'io.modelcontextprotocol/serverInfo': info });
+    expect(resultOf(await call('tools/call', { name: 'own_meta' }))._meta).toEqual({ 'com.example/k': 1, 'io.modelcontextprotocol/serverInfo': info });
+    const quiet = await modernPeer(mrtrServer({ serverInfoInResults: false }));
+    expect(resultOf(await quiet('tools/call', { name: 'greet', arguments: {} }))._meta).toBeUndefined();
+  });
+
   it('carries earlier answers in the state across rounds, with a new state each round', async () => {
     const call = await modernPeer(mrtrServer());
     const r1 = resultOf(await call('tools/call', { name: 'two_steps' }));

@@ -30,6 +30,7 @@
 import { ErrorCode, JsonRpcError, RequestCancelledError, isJsonObject, type JsonObject, type RequestContext } from '@statemcp/protocol';
 import { isAuthInfo } from '@statemcp/protocol/internal';
 import type { RequestStateSealer } from './request-state.js';
+import { withResultMeta } from './result-meta.js';
 
 /** The server-to-client requests a round can carry. */
 export type InputMethod = 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
@@ -67,6 +68,7 @@ export class InputRound {
   #unlink: (() => void) | undefined;
   #ended: Error | undefined;
   #count = 0;
+  #asked = false;
   /** Called once, at the handler's first input request that has no answer yet. */
   onAsk: (() => void) | undefined;
 
@@ -131,6 +133,11 @@ export class InputRound {
     return (this.#used ??= {});
   }
 
+  /** True once the handler made an input request that had no answer (whether or not the round ended since). */
+  get asked(): boolean {
+    return this.#asked;
+  }
+
   /** True once the handler asked for something that has no answer yet. */
   get incomplete(): boolean {
     return this.#requests !== undefined && Object.keys(this.#requests).length > 0;
@@ -155,6 +162,7 @@ export class InputRound {
     }
     if (this.#ended !== undefined) return Promise.reject(this.#ended);
     (this.#requests ??= {})[name] = params === undefined ? { method } : { method, params };
+    this.#asked = true;
     const onAsk = this.onAsk;
     this.onAsk = undefined;
     onAsk?.();
@@ -200,14 +208,17 @@ function isThenable(value: JsonObject | PromiseLike<JsonObject>): value is Promi
  * A first attempt (no `requestState`) whose handler returns synchronously without asking is
  * answered synchronously, with no promise: that is every modern call of a synchronous tool,
  * which then pays for no `async` wrapper, awaited race or promise chain. Everything else goes
- * through the promise path; a synchronous throw still becomes a rejection.
+ * through the promise path; a synchronous throw still becomes a rejection. `resultMeta`, when
+ * given, is the server's sealed `_meta` added to every result of the attempt (`result-meta.ts`),
+ * so that an `async` handler's result takes no second promise to get it.
  */
-export function runInputRound(
+export function runInputRound<C extends RequestContext>(
   method: string,
   params: JsonObject,
-  context: RequestContext,
+  context: C,
   sealer: RequestStateSealer,
-  handler: (params: JsonObject) => JsonObject | Promise<JsonObject>,
+  handler: RoundHandler<C>,
+  resultMeta?: JsonObject,
 ): JsonObject | Promise<JsonObject> {
   try {
     const { inputResponses, requestState } = params;
@@ -216,22 +227,36 @@ export function runInputRound(
     if (typeof requestState === 'string') {
       return sealer
         .open(requestState, method, params, principal)
-        .then((opened) => attempt({ method, params, context, sealer, principal }, withAnswers({ ...opened }, inputResponses), () => handler(rest)));
+        .then((opened) => attempt({ method, params, context, sealer, principal, resultMeta }, withAnswers({ ...opened }, inputResponses), handler, rest));
     }
-    return attempt({ method, params, context, sealer, principal }, withAnswers({}, inputResponses), () => handler(rest));
+    const available = inputResponses === undefined ? NO_ANSWERS : withAnswers({}, inputResponses);
+    return attempt({ method, params, context, sealer, principal, resultMeta }, available, handler, rest);
   } catch (error) {
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the handler threw, unchanged (the session's toWireError reads it)
     return Promise.reject(error);
   }
 }
 
+/** The method's handler, called with the params without the round's fields and the request's context. */
+type RoundHandler<C extends RequestContext> = (params: JsonObject, context: C) => JsonObject | Promise<JsonObject>;
+
+/** The answers of a first attempt without `inputResponses`: none (a round only reads them). */
+const NO_ANSWERS: JsonObject = Object.freeze({});
+
 /** What an attempt needs to seal its state when it ends with an `InputRequiredResult`. */
-interface AttemptRequest {
+interface AttemptRequest<C extends RequestContext = RequestContext> {
   readonly method: string;
   readonly params: JsonObject;
-  readonly context: RequestContext;
+  readonly context: C;
   readonly sealer: RequestStateSealer;
   readonly principal: JsonObject | undefined;
+  /** The server's sealed `_meta` for every result of the attempt (`result-meta.ts`), if it adds one. */
+  readonly resultMeta: JsonObject | undefined;
+}
+
+/** The attempt's final result, with the server's `_meta` when it adds one. */
+function finished(request: AttemptRequest, result: JsonObject): JsonObject {
+  return request.resultMeta === undefined ? result : withResultMeta(result, request.resultMeta);
 }
 
 /** `params` without the round's own fields (what the handler gets). */
@@ -256,47 +281,32 @@ function withAnswers(available: JsonObject, inputResponses: unknown): JsonObject
  * synchronously without asking; otherwise (a promise, or an input request made) a promise of
  * the outcome, see {@link settleAttempt}. A synchronous throw before any ask is thrown.
  */
-function attempt(request: AttemptRequest, available: JsonObject, run: () => JsonObject | Promise<JsonObject>): JsonObject | Promise<JsonObject> {
+function attempt<C extends RequestContext>(request: AttemptRequest<C>, available: JsonObject, handler: RoundHandler<C>, params: JsonObject): JsonObject | Promise<JsonObject> {
   const round = new InputRound(available, request.context);
   (request.context as WithRound)[ROUND] = round;
-  let asked = false;
-  round.onAsk = () => {
-    asked = true;
-  };
   let value: JsonObject | Promise<JsonObject>;
   try {
-    value = run();
+    value = handler(params, request.context);
   } catch (error) {
-    if (!asked) throw error;
+    if (!round.asked) throw error;
     // It asked, then threw: the attempt ends with the input request (as if the throw came later).
     return settleAttempt(request, round, true, undefined, undefined);
   }
-  if (isThenable(value)) return asked ? settleAttempt(request, round, true, value, undefined) : raceFirstAsk(request, round, value);
-  return asked ? settleAttempt(request, round, true, undefined, { ok: true, value }) : value;
+  if (isThenable(value)) return round.asked ? settleAttempt(request, round, true, value, undefined) : raceFirstAsk(request, round, value);
+  return round.asked ? settleAttempt(request, round, true, undefined, { ok: true, value }) : finished(request, value);
 }
 
 /**
  * A handler that returned a promise without asking yet (every `async` tool): its own outcome,
  * unless it asks before settling — then the attempt continues as {@link settleAttempt} with
- * the ask first. One promise and two reactions for the common case, where the `async`
- * `settleAttempt` would add its own promise and awaits.
+ * the ask first. One promise, its own resolving functions handed to the handler's promise:
+ * whichever of the two resolves it first wins (a promise's resolving functions act once), so
+ * the common case costs no closure of its own beyond the ask's.
  */
 function raceFirstAsk(request: AttemptRequest, round: InputRound, pending: PromiseLike<JsonObject>): Promise<JsonObject> {
   return new Promise<JsonObject>((resolve, reject) => {
-    let asked = false;
-    round.onAsk = () => {
-      asked = true;
-      resolve(settleAttempt(request, round, true, pending, undefined));
-    };
-    pending.then(
-      (value) => {
-        if (!asked) resolve(value);
-      },
-      (error: unknown) => {
-        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the handler threw, unchanged (the session's toWireError reads it)
-        if (!asked) reject(error);
-      },
-    );
+    round.onAsk = () => resolve(settleAttempt(request, round, true, pending, undefined));
+    pending.then(request.resultMeta === undefined ? resolve : (value) => resolve(finished(request, value)), reject);
   });
 }
 
@@ -328,11 +338,11 @@ async function settleAttempt(
   }
   if (first === undefined) await nextTurn();
   if (settled !== undefined && !settled.ok) throw settled.error;
-  if (!round.incomplete && settled !== undefined) return settled.value;
+  if (!round.incomplete && settled !== undefined) return finished(request, settled.value);
   const { method, params, context, sealer, principal } = request;
   context.markWaitingForInput?.(Object.keys(round.requests));
   try {
-    return { resultType: 'input_required', inputRequests: round.requests, requestState: await sealer.seal(method, params, round.used, principal) };
+    return finished(request, { resultType: 'input_required', inputRequests: round.requests, requestState: await sealer.seal(method, params, round.used, principal) });
   } finally {
     round.end(new RequestCancelledError(`This attempt of ${method} ended with an InputRequiredResult; the handler runs again when the client retries`, { reason: 'inputRequired' }));
   }

@@ -22,7 +22,6 @@ import {
   JsonRpcError,
   DUAL_ERA_PROTOCOL_VERSIONS,
   SERVER_INFO_META_KEY,
-  isJsonObject,
   MiddlewareStack,
   Session,
   StatelessDispatcher,
@@ -49,6 +48,7 @@ import type { CustomNotificationHandler, CustomRequestHandler } from './custom-m
 import { completeResult, resolveCacheHints, type CacheHints } from './caching.js';
 import { DeclaredCapabilities } from './declared-capabilities.js';
 import { runInputRound } from './input-round.js';
+import { serverInfoMeta, withResultMeta } from './result-meta.js';
 import { isLoggingLevel } from './logging-levels.js';
 import { RequestStateSealer, type RequestStateOptions } from './request-state.js';
 import { capabilitiesFor, implementationFor } from './revision-features.js';
@@ -146,6 +146,7 @@ interface ConnectionSessionOptions extends SessionOptions {
 export class Server {
   /** This server's `serverInfo` (shaped per revision in each handshake). */
   readonly info: Implementation;
+  /** A modern result's `_meta` naming this server, per revision (see `#serverInfoMeta`). */
   readonly #serverInfo = new Map<string, JsonObject>();
   readonly #options: ServerOptions;
   readonly #requestHandlers = new Map<string, ServerRequestHandler>();
@@ -412,41 +413,28 @@ export class Server {
     if (handler === undefined) return undefined;
     return (params, context) => {
       const serverContext = withConnection(context, connection);
-      const result =
-        INPUT_REQUIRED_METHODS.has(method) && hasFeature(context.protocolVersion, 'multiRoundTrip')
-          ? runInputRound(method, params, serverContext, this.#sealer, (input) => handler(input, serverContext))
-          : handler(params, serverContext);
-      if (this.#options.serverInfoInResults === false || !hasFeature(context.protocolVersion, 'perRequestMeta')) return result;
       const version = context.protocolVersion;
-      return result instanceof Promise ? result.then((value: JsonObject) => this.#withServerInfo(value, version)) : this.#withServerInfo(result, version);
+      const meta = this.#options.serverInfoInResults === false || !hasFeature(version, 'perRequestMeta') ? undefined : this.#serverInfoMeta(version);
+      if (INPUT_REQUIRED_METHODS.has(method) && hasFeature(version, 'multiRoundTrip')) return runInputRound(method, params, serverContext, this.#sealer, handler, meta);
+      const result = handler(params, serverContext);
+      if (meta === undefined) return result;
+      return result instanceof Promise ? result.then((value: JsonObject) => withResultMeta(value, meta)) : withResultMeta(result, meta);
     };
   }
 
-  /**
-   * A modern result naming this server in `_meta["io.modelcontextprotocol/serverInfo"]` (a
-   * handler's own `_meta` is kept). Copied with `Object.assign` and the key stored after, which
-   * allocates less per modern call than the literal `{ ...result, _meta: { ...meta, [key]: info } }`.
-   */
-  #withServerInfo(result: JsonObject, version: string): JsonObject {
-    const own = result._meta;
-    const meta: JsonObject = isJsonObject(own) ? Object.assign({}, own) : {};
-    meta[SERVER_INFO_META_KEY] = this.#serverInfoFor(version);
-    const withInfo: JsonObject = Object.assign({}, result);
-    withInfo._meta = meta;
-    return withInfo;
+  /** `serverInfo` shaped for `version` (see {@link #serverInfoMeta}). */
+  #serverInfoFor(version: string): JsonObject {
+    return this.#serverInfoMeta(version)[SERVER_INFO_META_KEY] as JsonObject;
   }
 
-  /**
-   * `serverInfo` shaped for `version`, built once per version and frozen: every modern result
-   * carries it, so it is not copied per result.
-   */
-  #serverInfoFor(version: string): JsonObject {
-    let shaped = this.#serverInfo.get(version);
-    if (shaped === undefined) {
-      shaped = Object.freeze(implementationFor(this.info, version));
-      this.#serverInfo.set(version, shaped);
+  /** A modern result's `_meta` naming this server, `serverInfo` shaped for `version`: built once per version (see `result-meta.ts`). */
+  #serverInfoMeta(version: string): JsonObject {
+    let meta = this.#serverInfo.get(version);
+    if (meta === undefined) {
+      meta = serverInfoMeta(implementationFor(this.info, version));
+      this.#serverInfo.set(version, meta);
     }
-    return shaped;
+    return meta;
   }
 
   /** @internal The notification handler of `method` on `connection` (see `requestHandlerFor`). */

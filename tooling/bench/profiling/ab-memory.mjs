@@ -3,7 +3,7 @@
 // alike. Each build is a folder holding `node_modules/@statemcp/{protocol,client,server}` (see
 // `snapshot-dist.sh`). Prints per build the median CPU µs per unit over the batches (both sides
 // of the connection run in this process) and bytes allocated on the V8 heap per unit.
-//   node --expose-gc ab-memory.mjs handshake|seq|modern ROUNDS BATCH dirA dirB …
+//   [ASYNC=1] node --expose-gc ab-memory.mjs handshake|seq|modern ROUNDS BATCH dirA dirB …   (ASYNC=1: an `async` tool handler)
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -19,7 +19,8 @@ async function load(dir) {
   const [{ Client }, { InMemoryTransport }, { McpServer }] = await Promise.all([import(url('client')), import(url('protocol')), import(url('server'))]);
   const { z } = await import(pathToFileURL(join(dir, 'node_modules', 'zod', 'index.js')).href);
   const server = new McpServer({ name: 'bench-statemcp', version: '1.0.0' });
-  server.registerTool('echo', { description: 'Echoes its text', inputSchema: { text: z.string() } }, ({ text }) => ({ content: [{ type: 'text', text }] }));
+  const echo = ({ text }) => ({ content: [{ type: 'text', text }] });
+  server.registerTool('echo', { description: 'Echoes its text', inputSchema: { text: z.string() } }, process.env.ASYNC === '1' ? async (args) => echo(args) : echo);
   const open = async (era) => {
     const [clientSide, serverSide] = InMemoryTransport.createPair();
     const connection = await server.connect(serverSide);

@@ -1,7 +1,7 @@
 // The in-memory rows from the packages' built `dist`: statemcp's Client and McpServer over the
 // in-memory transport, in one process. Prints CPU µs (both sides) and bytes allocated on the V8
 // heap per unit (a connect → Operating → close for `handshake`, a call otherwise).
-//   node --expose-gc memory.mjs handshake|seq|modern [N]
+//   [ASYNC=1] node --expose-gc memory.mjs handshake|seq|modern [N]
 // Add `--cpu-prof --cpu-prof-dir=/tmp/p` to profile the timed loop (and the warm-up).
 import { GCProfiler, getHeapStatistics } from 'node:v8';
 import { Client } from '@statemcp/client';
@@ -14,9 +14,9 @@ const n = Number(nArg ?? (mode === 'handshake' ? 3000 : 50000));
 if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc');
 
 const server = new McpServer({ name: 'bench-statemcp', version: '1.0.0' });
-server.registerTool('echo', { description: 'Echoes its text', inputSchema: { text: z.string() } }, ({ text }) => ({
-  content: [{ type: 'text', text }],
-}));
+const echo = ({ text }) => ({ content: [{ type: 'text', text }] });
+// ASYNC=1: an `async` handler (the `async` stacks of the bench's `era.*` rows).
+server.registerTool('echo', { description: 'Echoes its text', inputSchema: { text: z.string() } }, process.env.ASYNC === '1' ? async (args) => echo(args) : echo);
 
 async function open(era) {
   const [clientSide, serverSide] = InMemoryTransport.createPair();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cloneJson } from './clone-json.js';
+import { cloneJson, isSealedJson, sealJson, transferJson } from './clone-json.js';
 
 describe('cloneJson', () => {
   it.each([
@@ -41,5 +41,40 @@ describe('cloneJson', () => {
     expect(Object.hasOwn(copy, '__proto__')).toBe(true);
     expect(copy.admin).toBeUndefined();
     expect(JSON.stringify(copy)).toBe(JSON.stringify(parsed));
+  });
+});
+
+describe('sealJson and transferJson', () => {
+  it('seals a JSON copy: frozen all the way down, equal to a JSON round trip', () => {
+    const value = { name: 'x', skip: undefined, icons: [{ src: 'a.png', sizes: ['16x16'] }] };
+    const sealed = sealJson(value);
+    expect(sealed).toEqual(JSON.parse(JSON.stringify(value)));
+    expect(sealed).not.toBe(value);
+    for (const part of [sealed, sealed.icons, sealed.icons[0], sealed.icons[0]?.sizes]) {
+      expect(Object.isFrozen(part)).toBe(true);
+      expect(isSealedJson(part as object)).toBe(true);
+    }
+    expect(isSealedJson(value)).toBe(false);
+  });
+
+  it('hands a sealed value over as it is and copies everything around it', () => {
+    const info = sealJson({ name: 'client', version: '1.0.0' });
+    const message = { params: { _meta: { info }, list: [1] } };
+    const moved = transferJson(message) as typeof message;
+    expect(moved.params._meta.info).toBe(info);
+    expect(moved.params).not.toBe(message.params);
+    expect(moved.params._meta).not.toBe(message.params._meta);
+    expect(moved.params.list).not.toBe(message.params.list);
+    // cloneJson still copies it: a copy the caller may change.
+    const copied = cloneJson(message) as typeof message;
+    expect(copied.params._meta.info).not.toBe(info);
+    expect(Object.isFrozen(copied.params._meta.info)).toBe(false);
+  });
+
+  it('shares only what sealJson made, not any frozen object', () => {
+    const frozen = Object.freeze({ when: new Date(0) });
+    const moved = transferJson({ frozen }) as { frozen: unknown };
+    expect(moved.frozen).not.toBe(frozen);
+    expect(moved.frozen).toEqual({ when: '1970-01-01T00:00:00.000Z' });
   });
 });

@@ -5,6 +5,11 @@
  * `-0` becomes 0, `toJSON` honoured) at a fraction of the cost of that round trip or of
  * `structuredClone`. Like `JSON.stringify` it throws a TypeError on a bigint, and on a cycle
  * (detected as nesting deeper than {@link MAX_JSON_DEPTH}, which no MCP message comes near).
+ *
+ * A value made by {@link sealJson} is already JSON-clean and deeply frozen: nobody can change
+ * it, so {@link transferJson} (the in-memory transport's copy) hands it over as it is instead
+ * of copying it per message (the per-request `_meta` of MCP 2026-07-28 basic/index §_meta, and
+ * the `serverInfo` of every modern result repeat the same members on every message).
  */
 
 /** Nesting beyond this depth is treated as a cycle. */
@@ -20,10 +25,49 @@ export const MAX_JSON_DEPTH = 2048;
  * ```
  */
 export function cloneJson(value: unknown): unknown {
-  return copy(value, 0);
+  return copy(value, 0, false);
 }
 
-function copy(value: unknown, depth: number): unknown {
+/** Every object and array made by {@link sealJson}: frozen, JSON-clean, safe to share. */
+const sealedValues = new WeakSet<object>();
+
+/**
+ * A deeply frozen copy of `value` with JSON semantics, made once and shared by every message
+ * that carries it: {@link transferJson} passes it on without copying, and a schema verdict
+ * remembers that it passed (`schema-verdict.ts`).
+ *
+ * @example
+ * ```ts
+ * const info = sealJson({ name: 'client', version: '1.0.0' });
+ * transferJson({ clientInfo: info }).clientInfo === info; // true
+ * ```
+ */
+export function sealJson<T>(value: T): T {
+  return seal(copy(value, 0, false)) as T;
+}
+
+function seal(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  for (const key of Object.keys(value)) seal((value as Record<string, unknown>)[key]);
+  sealedValues.add(Object.freeze(value));
+  return value;
+}
+
+/** Whether `value` was made by {@link sealJson} (so it is frozen all the way down and JSON-clean). */
+export function isSealedJson(value: object): boolean {
+  return sealedValues.has(value);
+}
+
+/**
+ * {@link cloneJson} for a message handed to another party in this process: the same copy,
+ * except that a {@link sealJson} value is passed as it is (it cannot change, and it is
+ * already what the copy would be).
+ */
+export function transferJson(value: unknown): unknown {
+  return copy(value, 0, true);
+}
+
+function copy(value: unknown, depth: number, share: boolean): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -39,13 +83,14 @@ function copy(value: unknown, depth: number): unknown {
       return undefined;
   }
   if (value === null) return null;
+  if (share && sealedValues.has(value)) return value;
   if (depth > MAX_JSON_DEPTH) throw new TypeError(`Converting circular structure to JSON (or nesting deeper than ${MAX_JSON_DEPTH})`);
   const toJSON = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function') return copy((toJSON as () => unknown).call(value), depth + 1);
+  if (typeof toJSON === 'function') return copy((toJSON as () => unknown).call(value), depth + 1, share);
   if (Array.isArray(value)) {
     const array: unknown[] = new Array<unknown>(value.length);
     for (let i = 0; i < value.length; i++) {
-      const item = copy(value[i], depth + 1);
+      const item = copy(value[i], depth + 1, share);
       array[i] = item === undefined ? null : item;
     }
     return array;
@@ -53,7 +98,7 @@ function copy(value: unknown, depth: number): unknown {
   const object: Record<string, unknown> = {};
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
-    const item = copy((value as Record<string, unknown>)[key], depth + 1);
+    const item = copy((value as Record<string, unknown>)[key], depth + 1, share);
     if (item === undefined) continue;
     // JSON.parse makes `"__proto__"` an own member; an assignment would set the copy's prototype instead.
     if (key === '__proto__') Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true });

@@ -100,6 +100,46 @@ describe('Session (modern era, client)', () => {
       });
     });
 
+    it('states its identity in one sealed _meta shared by every request that adds nothing to it, made again when the capabilities change', async () => {
+      let capabilities: JsonObject = CAPS;
+      const { session, last } = await modernSession({ capabilities: () => capabilities });
+      void session.request('tools/list', {});
+      void session.request('tools/list', {});
+      await flush();
+      const first = metaOf(last('tools/list'));
+      void session.request('tools/list', {});
+      await flush();
+      // The in-memory transport hands the sealed _meta over as it is: the same frozen object each time.
+      expect(metaOf(last('tools/list'))).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(Object.isFrozen(first['io.modelcontextprotocol/clientCapabilities'])).toBe(true);
+      capabilities = { ...CAPS, roots: { listChanged: true } };
+      void session.request('tools/list', {});
+      await flush();
+      const changed = metaOf(last('tools/list'));
+      expect(changed).not.toBe(first);
+      expect(changed['io.modelcontextprotocol/clientCapabilities']).toEqual(capabilities);
+      void session.request('tools/list', {});
+      await flush();
+      expect(Object.isFrozen(metaOf(last('tools/list')))).toBe(true);
+      // A request with `_meta` of its own gets a fresh one, its keys kept.
+      void session.request('tools/list', { _meta: { 'com.example/trace': 'x' } });
+      await flush();
+      const own = metaOf(last('tools/list'));
+      expect(Object.isFrozen(own)).toBe(false);
+      expect(own).toEqual({ ...changed, 'com.example/trace': 'x' });
+    });
+
+    it('does not seal capabilities that come as a new object with every request', async () => {
+      const { session, last } = await modernSession({ capabilities: () => ({ ...CAPS }) });
+      for (let i = 0; i < 3; i++) void session.request('tools/list', {});
+      await flush();
+      const meta = metaOf(last('tools/list'));
+      expect(meta['io.modelcontextprotocol/clientCapabilities']).toEqual(CAPS);
+      expect(Object.isFrozen(meta)).toBe(false);
+      expect(Object.isFrozen(meta['io.modelcontextprotocol/clientCapabilities'])).toBe(false);
+    });
+
     it('holds a call made during discovery and sends it with the modern _meta once Operating', async () => {
       const { session, last, reply, peer } = await setup();
       const agreed = session.negotiate({ capabilities: CAPS, clientInfo: CLIENT_INFO });

@@ -7,6 +7,7 @@
  * capabilities and its self-reported info. `_meta` keys the caller passed are kept; the
  * protocol's own keys win.
  */
+import { sealJson } from '../jsonrpc/clone-json.js';
 import { isJsonObject, type JsonObject, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY } from '../revisions/blocks/modern.js';
 
@@ -18,6 +19,44 @@ export interface RequestIdentity {
   readonly capabilities: JsonObject;
   /** `io.modelcontextprotocol/clientInfo`: the client's `Implementation`, when known. */
   readonly clientInfo: JsonObject | undefined;
+  /** The three above as one `_meta`, shared by every request that adds nothing to it; sealed (`sealJson`) from its second use. */
+  readonly meta: JsonObject;
+  /** The capabilities and client info as the caller gave them, to tell whether they changed. */
+  readonly declared: { readonly capabilities: JsonObject; readonly clientInfo: JsonObject | undefined };
+  /** Whether `meta` is sealed. */
+  readonly sealed: boolean;
+}
+
+/**
+ * The identity of a request at `version`: `previous` when nothing changed since it was sealed,
+ * else a new one. The members are sealed (`sealJson`) once they are used a second time, so that
+ * each later request reuses them rather than rebuilding its `_meta`, and a peer in the same
+ * process neither copies nor validates them again; capabilities that come as a new object with
+ * every request (a per-request capabilities callback) are never copied for nothing.
+ *
+ * @example
+ * ```ts
+ * const caps = { elicitation: {} };
+ * const info = { name: 'client', version: '1.0.0' };
+ * const first = requestIdentity(undefined, '2026-07-28', caps, info); // first.sealed === false
+ * const second = requestIdentity(first, '2026-07-28', caps, info); // second.sealed === true
+ * requestIdentity(second, '2026-07-28', caps, info) === second; // true
+ * ```
+ */
+export function requestIdentity(previous: RequestIdentity | undefined, version: string, capabilities: JsonObject, clientInfo: JsonObject | undefined): RequestIdentity {
+  const same = previous !== undefined && previous.version === version && previous.declared.capabilities === capabilities && previous.declared.clientInfo === clientInfo;
+  if (same && previous.sealed) return previous;
+  const built: JsonObject = { [PROTOCOL_VERSION_META_KEY]: version, [CLIENT_CAPABILITIES_META_KEY]: capabilities };
+  if (clientInfo !== undefined) built[CLIENT_INFO_META_KEY] = clientInfo;
+  const meta = same ? sealJson(built) : built;
+  return {
+    version,
+    capabilities: meta[CLIENT_CAPABILITIES_META_KEY] as JsonObject,
+    clientInfo: meta[CLIENT_INFO_META_KEY] as JsonObject | undefined,
+    meta,
+    declared: { capabilities, clientInfo },
+    sealed: same,
+  };
 }
 
 /**
@@ -25,15 +64,17 @@ export interface RequestIdentity {
  *
  * @example
  * ```ts
- * stampRequestMeta({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, undefined, { version: '2026-07-28', capabilities: {}, clientInfo: undefined });
+ * stampRequestMeta({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, undefined, requestIdentity(undefined, '2026-07-28', {}, undefined));
  * // params._meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
  * ```
  */
 export function stampRequestMeta(message: JsonRpcRequest, progressToken: string | number | undefined, identity: RequestIdentity | undefined): JsonRpcRequest {
   if (progressToken === undefined && identity === undefined) return message;
   const params: JsonObject = message.params ?? {};
-  const meta: JsonObject = isJsonObject(params._meta) ? Object.assign({}, params._meta) : {};
-  if (identity !== undefined) {
+  const own = params._meta;
+  // Nothing of the caller's own and no progress token: the identity's `_meta` as it is.
+  const meta: JsonObject = progressToken === undefined && own === undefined && identity !== undefined ? identity.meta : isJsonObject(own) ? Object.assign({}, own) : {};
+  if (identity !== undefined && meta !== identity.meta) {
     meta[PROTOCOL_VERSION_META_KEY] = identity.version;
     meta[CLIENT_CAPABILITIES_META_KEY] = identity.capabilities;
     if (identity.clientInfo !== undefined) meta[CLIENT_INFO_META_KEY] = identity.clientInfo;

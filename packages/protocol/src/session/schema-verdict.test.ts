@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { $ZodType } from 'zod/v4/core';
 import { getRevision, supportedVersions } from '../revisions/registry.js';
+import { sealJson } from '../jsonrpc/clone-json.js';
 import { FAIL, PASS, UNKNOWN, parseWithSchema, verdictOf, type Verdict } from './schema-verdict.js';
 
 const MODERN_META = {
@@ -138,6 +139,23 @@ describe('verdictOf', () => {
     // The per-request _meta is required in this revision (MCP 2026-07-28 basic/index §_meta).
     expect(verdictOf(spec.params, { name: 'echo', arguments: { text: 'hello' } })).toBe(FAIL);
     expect(verdictOf(spec.result, { resultType: 'complete', content: [{ type: 'text', text: 'hello' }] })).toBe(PASS);
+  });
+
+  it('remembers that a sealed value passed, and walks any other value', () => {
+    const schema = z.looseObject({ version: z.string() });
+    const sealed = sealJson({ version: '2026-07-28' });
+    expect(verdictOf(schema, sealed)).toBe(PASS);
+    expect(verdictOf(schema, sealed)).toBe(PASS);
+    expect(verdictOf(schema, { version: 1 })).toBe(FAIL);
+    expect(verdictOf(schema, sealed)).toBe(PASS);
+    // A sealed value that fails is not remembered, nor is an unsealed one that passed.
+    const bad = sealJson({ version: 2 });
+    expect(verdictOf(schema, bad)).toBe(FAIL);
+    expect(verdictOf(schema, bad)).toBe(FAIL);
+    const plain = { version: 'x' };
+    expect(verdictOf(schema, plain)).toBe(PASS);
+    plain.version = 3 as unknown as string;
+    expect(verdictOf(schema, plain)).toBe(FAIL);
   });
 
   it('keeps extra keys of a loose object and leaves a stripped one to zod', () => {

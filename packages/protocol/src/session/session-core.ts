@@ -32,7 +32,7 @@ import { SessionObserver } from './observer.js';
 import type { InitializeParams, InitializeResultShape, NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import { notifyPastGate } from './outbound-notify.js';
 import { OutboundRequests, abortReason, sendNotification, type OutboundHost } from './outbound.js';
-import type { RequestIdentity } from './request-meta.js';
+import { requestIdentity, type RequestIdentity } from './request-meta.js';
 import { connectionConfigOf, defaultSupportedVersions, versionListsOf } from './session-versions.js';
 import { closeTransport, terminateTransport } from './transport-effects.js';
 
@@ -71,6 +71,8 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
   #initializeParams: InitializeParams | undefined;
   /** Client, modern era: the `Implementation` stated in every request's `_meta`. */
   clientInfo: JsonObject | undefined;
+  /** Client, modern era: the identity of the last request, reused while nothing in it changes. */
+  #identity: RequestIdentity | undefined;
   /**
    * This session's own handlers, created on first use: most sessions answer from
    * `options.handlers` (their server's table) and `ping` alone. `undefined` marks a method
@@ -186,7 +188,8 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
   requestIdentity(): RequestIdentity | undefined {
     if (this.role !== 'client') return undefined;
     const revision = this.revision();
-    return revision.features.perRequestMeta ? { version: revision.version, capabilities: this.options.capabilities(), clientInfo: this.clientInfo } : undefined;
+    if (!revision.features.perRequestMeta) return undefined;
+    return (this.#identity = requestIdentity(this.#identity, revision.version, this.options.capabilities(), this.clientInfo));
   }
 
   /** This session's own handler of `method`, else the shared one, else the built-in `ping`. */

@@ -1,12 +1,14 @@
 /**
  * An in-memory transport pair for tests and for wiring a client and a server in one
  * process. Delivery is asynchronous (a microtask later) and every message is deep-copied
- * with JSON semantics (`cloneJson`: what would have crossed a real wire), so the two sides
- * never share mutable objects.
+ * with JSON semantics (`transferJson`: what would have crossed a real wire), so the two sides
+ * never share mutable objects; the frozen values the protocol repeats on every message
+ * (`sealJson`: a 2026-07-28 request's identity `_meta`, a modern result's `serverInfo`) are
+ * passed as they are and arrive frozen.
  */
 import { ConnectionClosedError } from '../errors/errors.js';
 import type { JsonRpcMessage } from '../jsonrpc/messages.js';
-import { cloneJson } from '../jsonrpc/clone-json.js';
+import { transferJson } from '../jsonrpc/clone-json.js';
 import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from './transport.js';
 
 /** What every successful send returns: one settled promise, shared (nothing can change it). */
@@ -64,7 +66,7 @@ export class InMemoryTransport implements Transport {
     if (peer === undefined) return Promise.reject(new ConnectionClosedError('The in-memory transport has no peer'));
     let copy: unknown;
     try {
-      copy = cloneJson(message);
+      copy = transferJson(message);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
