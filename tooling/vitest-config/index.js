@@ -9,16 +9,22 @@
 // tests: 17 s of CPU isolated, 4 s shared; see tooling/bench/profiling/README.md, "Test time").
 // A file therefore leaves no state behind it: it restores the globals, timers and environment
 // variables it changes (`afterEach`/`afterAll`). A package that cannot passes `isolate: true`.
+//
+// Files run one at a time by default (Vitest's default on 2 cores: cores − 1 = 1 worker). A package
+// whose long files mostly wait on real time (processes, Redis, lock expiry) passes `maxWorkers` so
+// they wait side by side; its files must then not share anything outside the process but a
+// Redis server each starts for itself.
 import { defineConfig } from 'vitest/config';
 
 const resolve = { conditions: ['@statemcp/source', 'module', 'node', 'import', 'default'] };
 
-/** @param {{ integrationTimeoutMs?: number, isolate?: boolean }} [options] */
+/** @param {{ integrationTimeoutMs?: number, isolate?: boolean, maxWorkers?: number }} [options] */
 export function statemcpVitest(options = {}) {
   return defineConfig({
     resolve,
     ssr: { resolve: { conditions: ['@statemcp/source', 'node', 'import', 'default'] } },
     test: {
+      ...(options.maxWorkers === undefined ? {} : { maxWorkers: options.maxWorkers }),
       projects: [
         {
           resolve,

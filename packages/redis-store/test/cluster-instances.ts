@@ -1,14 +1,17 @@
 /**
  * Test support for the fault tests: clustered server instances as real child processes
- * (`fixtures/failover-instance.ts` over Redis), and a `fetch` that sends each request to one of
+ * (`fixtures/failover-instance.ts` over Redis, bundled from source once by
+ * `@statemcp/testing/node-bundle`), and a `fetch` that sends each request to one of
  * them — the way a load balancer would — moving to the next instance when one refuses the
  * connection (it was killed).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { bundleNodeScript } from '@statemcp/testing/node-bundle';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const fixture = fileURLToPath(new URL('./fixtures/failover-instance.ts', import.meta.url));
 
 /** One running instance. */
 export interface Instance {
@@ -23,7 +26,8 @@ export interface Instance {
 
 /** Starts instance `id` over the Redis at `redisUrl` with key prefix `prefix`. */
 export async function startInstance(redisUrl: string, prefix: string, id: string, idleTimeoutMs?: number): Promise<Instance> {
-  const args = ['--import', 'tsx', '--conditions=@statemcp/source', 'test/fixtures/failover-instance.ts', redisUrl, prefix, id];
+  // Bundled once per test process: started through tsx, every instance compiled the sources itself (seconds each).
+  const args = [await bundleNodeScript(fixture), redisUrl, prefix, id];
   if (idleTimeoutMs !== undefined) args.push(String(idleTimeoutMs));
   const child = spawn(process.execPath, args, { cwd: packageRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];

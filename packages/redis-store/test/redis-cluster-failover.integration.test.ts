@@ -52,9 +52,16 @@ function firstText(result: { content: unknown[] }): string | undefined {
   return first?.type === 'text' ? first.text : undefined;
 }
 
-/** Resolves once `check` holds, looking every 20 ms (the test's timeout bounds it). */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 20));
+/**
+ * Resolves once `check` holds, looking every 20 ms; fails naming `what` after 20 s (each wait takes
+ * well under a second when all goes well), so a stall says where it happened.
+ */
+async function until(what: () => string, check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** The progress values every stored SSE stream of `prefix` holds, stream by stream, read from every master. */
@@ -94,7 +101,7 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     const progress: number[] = [];
     const stop = new AbortController();
     const call = client.callTool({ name: 'stream', arguments: {} }, { signal: stop.signal, onProgress: (update) => void progress.push(update.progress) }).catch(() => undefined);
-    await until(() => progress.length >= 5);
+    await until(() => `5 progress notifications (${progress.length} so far)`, () => progress.length >= 5);
     // From now on requests land on b, which relays them to a over the bus, one after the other throughout the failovers.
     router.target = 1;
     const answeredBy: (string | undefined)[] = [];
@@ -115,7 +122,7 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     expect(answeredBy.length).toBeGreaterThan(0);
     expect(answeredBy.filter((answer) => answer !== 'a' && answer !== 'lost')).toEqual([]);
     const after = progress.length;
-    await until(() => progress.length >= after + 5);
+    await until(() => `5 progress notifications after the failovers (${progress.length - after} so far, ${after} before)`, () => progress.length >= after + 5);
     stop.abort();
     await call;
 
@@ -128,7 +135,7 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     expect(stored).toEqual(stored.map((_value, index) => index + 1));
     expect(stored.length).toBeGreaterThanOrEqual(progress.length);
     // Still relayed to a, the owner: a's sharded subscriptions followed the promotions (no adoption).
-    expect(firstText(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
+    expect(firstText(await client.callTool({ name: 'whoami', arguments: {} }, { timeoutMs: 10_000 }))).toBe('a');
     expect(router.log.at(-1)).toBe('POST b');
   });
 
@@ -165,6 +172,6 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     for (let reached: number | undefined = 0; reached !== 1; await new Promise((resolve) => setTimeout(resolve, 50))) {
       reached = await stores.bus.publish('session:s1', 'after').catch(() => 0);
     }
-    await until(() => received.includes('after'));
+    await until(() => `the publish after the promotion (received: ${received.join(', ')})`, () => received.includes('after'));
   });
 });

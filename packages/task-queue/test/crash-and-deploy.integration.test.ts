@@ -49,6 +49,7 @@ describe('cancel', () => {
     await w1.waitFor((event) => event.event === 'aborted' && event.taskId === taskId);
     expect((await other.task(taskId).get()).status).toBe('cancelled');
     // Cancelled once, by the worker running it; cancelling again changes nothing.
+    await harness.reported(taskId, 'cancelled');
     await other.task(taskId).cancel();
     expect(changes(taskId, 'cancelled').map((event) => event.worker)).toEqual(['w1']);
     expect((await creator.task(taskId).get()).status).toBe('cancelled');
@@ -74,6 +75,7 @@ describe('a rolling deploy', () => {
     await w4;
 
     const results = await Promise.all(ids.map((id) => poller.task(id).result()));
+    await Promise.all(ids.map((id) => harness.reported(id, 'completed')));
     for (const id of ids) expect(changes(id, 'completed')).toHaveLength(1);
     const steps = (id: string, worker: string): number[] => harness.steps(id, worker);
     const handedBack = ids.filter((id) => steps(id, 'w1').length > 0);

@@ -61,6 +61,16 @@ export class QueueHarness {
     return this.processes.flatMap((child) => child.events).filter((event) => event.event === 'changed' && event.taskId === taskId && event.status === status);
   }
 
+  /**
+   * Resolves once some process reported `taskId` reaching `status`: a process prints its events
+   * on stdout, which can trail the store a client just read the same status from. Check the
+   * count ({@link changes}) after this, to see it reported once.
+   */
+  async reported(taskId: string, status: string): Promise<void> {
+    const match = (event: QueueEvent): boolean => event.event === 'changed' && event.taskId === taskId && event.status === status;
+    await Promise.race(this.processes.map((child) => child.waitFor(match)));
+  }
+
   /** The steps of `taskId` that process `worker` ran, in order. */
   steps(taskId: string, worker: string): number[] {
     return this.processes
@@ -122,6 +132,7 @@ export async function workerDiesMidTask(harness: QueueHarness): Promise<void> {
   const steps = seen.map((task) => Number(/step (\d+)/.exec(task.statusMessage ?? '')?.[1] ?? 0));
   expect(steps).toEqual([...steps].sort((x, y) => x - y));
   expect((await poller.task(taskId).get()).status).toBe('completed');
+  await harness.reported(taskId, 'completed');
   expect(harness.changes(taskId, 'completed')).toHaveLength(1);
   expect(harness.changes(taskId, 'completed')[0]?.worker).toBe('w2');
 }

@@ -55,6 +55,7 @@ describe('the job queue on a Redis Cluster', () => {
     expect(finishedBefore.length).toBeLessThan(ids.length);
 
     const results = await Promise.all(ids.map((id) => poller.task(id).result()));
+    await Promise.all(ids.map((id) => harness.reported(id, 'completed')));
     for (const [index, id] of ids.entries()) {
       expect(results[index]?.structuredContent).toMatchObject({ steps });
       expect(harness.changes(id, 'completed')).toHaveLength(1);

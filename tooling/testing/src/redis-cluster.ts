@@ -16,6 +16,12 @@
  * (`CLUSTER FAILOVER` sent to the replica: its master stops taking writes, the replica catches up,
  * then takes over), so no acknowledged write is lost; {@link TestRedisCluster.killMaster} is the
  * abrupt kind (SIGKILL, the replica is promoted after `cluster-node-timeout`).
+ *
+ * `CLUSTER FAILOVER` answers OK before anything happens, and the replica gives the manual failover
+ * up, silently, when it is not done within Redis's manual-failover timeout (5 s: the master's
+ * offset, then a majority of the masters' votes, must reach it in time). On a loaded machine that
+ * happens, so {@link TestRedisCluster.failover} sends it again while the replica is still one.
+ * A wait that times out names what it waited for and ends with each node's last log lines.
  */
 import { execFile, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -74,6 +80,10 @@ export interface RedisClusterOptions {
 }
 
 const POLL_MS = 100;
+/** Redis's manual-failover timeout (`CLUSTER_MF_TIMEOUT`, 5 s) and a margin: past it, a replica that is still one gave up. */
+const MANUAL_FAILOVER_RETRY_MS = 6_000;
+/** Log lines kept per node for the message of a wait that timed out. */
+const LOG_LINES = 12;
 
 function redisCli(port: number, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -84,11 +94,17 @@ function redisCli(port: number, ...args: string[]): Promise<string> {
   });
 }
 
-async function launchNode(port: number, busPort: number, dir: string, nodeTimeoutMs: number): Promise<ChildProcess> {
+async function launchNode(port: number, busPort: number, dir: string, nodeTimeoutMs: number, log: string[]): Promise<ChildProcess> {
   // No 5 s wait before a replica's first (diskless) sync: a replica is in sync soon after it attaches.
   const args = ['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0'];
   args.push('--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(nodeTimeoutMs), '--dir', dir);
-  return launchRedisServer(args);
+  const child = await launchRedisServer(args);
+  // Its last log lines (roles, elections, syncs), for the message of a wait that times out.
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    log.push(...chunk.split('\n').filter((line) => line.trim() !== ''));
+    log.splice(0, Math.max(0, log.length - LOG_LINES));
+  });
+  return child;
 }
 
 async function killChild(child: ChildProcess): Promise<void> {
@@ -113,19 +129,27 @@ function parseRoles(text: string): ClusterNodeRole[] {
     });
 }
 
-/** Polls `check` every 100 ms until it holds, failing with `what` after `timeoutMs`. */
-async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
+/** Polls `check` every 100 ms until it holds (`held`) or `timeoutMs` passed (with the last error it threw). */
+async function poll(timeoutMs: number, check: () => Promise<boolean>): Promise<{ held: boolean; error?: unknown }> {
   const deadline = Date.now() + timeoutMs;
-  let last: unknown;
+  let error: unknown;
   for (;;) {
     try {
-      if (await check()) return;
-    } catch (error) {
-      last = error;
+      if (await check()) return { held: true };
+    } catch (thrown) {
+      error = thrown;
     }
-    if (Date.now() > deadline) throw new Error(`Redis Cluster: timed out waiting for ${what}${last instanceof Error ? ` (${last.message})` : ''}`);
+    if (Date.now() > deadline) return { held: false, error };
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** Polls `check` until it holds, failing after `timeoutMs` with `what` and each node's last log lines. */
+async function until(what: string, timeoutMs: number, check: () => Promise<boolean>, logs: Map<number, string[]>): Promise<void> {
+  const { held, error } = await poll(timeoutMs, check);
+  if (held) return;
+  const tails = [...logs].map(([port, lines]) => `--- node ${port}\n${lines.join('\n')}`).join('\n');
+  throw new Error(`Redis Cluster: timed out waiting for ${what}${error instanceof Error ? ` (${error.message})` : ''}\n${tails}`);
 }
 
 /** Starts the nodes, forms the cluster and waits until it serves every slot. */
@@ -137,6 +161,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
   if (!Number.isInteger(masters) || masters < 3) throw new RangeError('A Redis Cluster needs at least 3 masters');
   const dir = mkdtempSync(join(tmpdir(), 'statemcp-redis-cluster-'));
   const children = new Map<number, ChildProcess>();
+  const logs = new Map<number, string[]>();
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
@@ -185,7 +210,9 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
     for (let i = 0; i < count; i++) {
       const [port, busPort] = [await freePort(), await freePort()];
       ports.push(port);
-      children.set(port, await launchNode(port, busPort, dir, nodeTimeoutMs));
+      const log: string[] = [];
+      logs.set(port, log);
+      children.set(port, await launchNode(port, busPort, dir, nodeTimeoutMs, log));
     }
     const create = ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', String(replicas), '--cluster-yes'];
     await new Promise<void>((resolve, reject) => {
@@ -194,14 +221,19 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
         else resolve();
       });
     });
-    await until('cluster_state:ok on every node', formTimeoutMs, allOk);
+    await until('cluster_state:ok on every node', formTimeoutMs, allOk, logs);
     // Every replica attached (the failover helpers need them).
-    await until('every replica to attach', formTimeoutMs, async () => (await roles()).filter((node) => node.role === 'replica').length === masters * replicas);
+    await until('every replica to attach', formTimeoutMs, async () => (await roles()).filter((node) => node.role === 'replica').length === masters * replicas, logs);
     // … and to hold the data: a replica promoted before its first sync would lose every write.
-    await until('every replica in sync', formTimeoutMs, async () => {
-      for (const node of await roles()) if (node.role === 'replica' && !(await inSync(node.port))) return false;
-      return true;
-    });
+    await until(
+      'every replica in sync',
+      formTimeoutMs,
+      async () => {
+        for (const node of await roles()) if (node.role === 'replica' && !(await inSync(node.port))) return false;
+        return true;
+      },
+      logs,
+    );
     const nodes = ports.map((port) => ({ port, url: `redis://127.0.0.1:${port}` }));
     return {
       nodes,
@@ -211,12 +243,18 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
       failover: async (target) => {
         const demoted = 'key' in target ? await masterOf(target.key) : target.masterPort;
         const promoted = await replicaOf(demoted);
-        await until(`replica ${promoted} in sync`, formTimeoutMs, () => inSync(promoted));
-        await redisCli(promoted, 'CLUSTER', 'FAILOVER');
-        await until(`every node to see replica ${promoted} take over from ${demoted}`, formTimeoutMs, () => everyNodeSees(promoted, demoted));
-        await until('cluster_state:ok after the failover', formTimeoutMs, allOk);
+        await until(`replica ${promoted} in sync`, formTimeoutMs, () => inSync(promoted), logs);
+        const tookOver = () => everyNodeSees(promoted, demoted);
+        const deadline = Date.now() + formTimeoutMs;
+        do {
+          await redisCli(promoted, 'CLUSTER', 'FAILOVER');
+          if ((await poll(Math.min(MANUAL_FAILOVER_RETRY_MS, deadline - Date.now()), tookOver)).held) break;
+          // Still a replica: it gave the manual failover up (see the header), so ask again.
+        } while (Date.now() < deadline && (await redisCli(promoted, 'ROLE')).startsWith('slave'));
+        await until(`every node to see replica ${promoted} take over from ${demoted}`, Math.max(0, deadline - Date.now()), tookOver, logs);
+        await until('cluster_state:ok after the failover', formTimeoutMs, allOk, logs);
         // The demoted master now replicates the promoted one: ready to be promoted back.
-        await until(`node ${demoted} in sync as a replica`, formTimeoutMs, () => inSync(demoted));
+        await until(`node ${demoted} in sync as a replica`, formTimeoutMs, () => inSync(demoted), logs);
         return { promoted, demoted };
       },
       killMaster: async (key) => {
@@ -224,8 +262,8 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
         const promoted = await replicaOf(killed);
         const child = children.get(killed);
         if (child !== undefined) await killChild(child);
-        await until(`every node to see replica ${promoted} promoted`, formTimeoutMs, () => everyNodeSees(promoted, undefined));
-        await until('cluster_state:ok after the promotion', formTimeoutMs, allOk);
+        await until(`every node to see replica ${promoted} promoted`, formTimeoutMs, () => everyNodeSees(promoted, undefined), logs);
+        await until('cluster_state:ok after the promotion', formTimeoutMs, allOk, logs);
         return { promoted, killed };
       },
       stop,
