@@ -7,7 +7,10 @@
 //      statemcp client against it over the socket: initialize, tools/list, tools/call;
 //   4. under Cloudflare's workerd (miniflare) with no compatibility flag (so no nodejs_compat):
 //      the worker bundle must reach no Node built-in; the same round trip runs with the client
-//      inside the worker and with a Node client over a real socket.
+//      inside the worker and with a Node client over a real socket;
+//   5. under Bun and Deno: a `StdioServerTransport` server whose stdin ends runs its close
+//      callback's work to the end before it exits (the exit must not trust a runtime's empty
+//      list of active resources).
 // Usage: node tooling/runtimes/run.mjs [--no-build] (or `pnpm run runtimes-check`).
 import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -81,7 +84,7 @@ function bunExecutable() {
 
 if (!process.argv.includes('--no-build')) {
   console.log('== build');
-  execFileSync('npx', ['-y', 'pnpm@10.34.8', 'exec', 'turbo', 'run', 'build', ...['protocol', 'client', 'server', 'http-transport'].map((name) => `--filter=@statemcp/${name}`)], {
+  execFileSync('npx', ['-y', 'pnpm@10.34.8', 'exec', 'turbo', 'run', 'build', ...['protocol', 'client', 'server', 'http-transport', 'stdio-transport'].map((name) => `--filter=@statemcp/${name}`)], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -128,9 +131,39 @@ await check('workerd (miniflare, no nodejs_compat): handleFetch as the worker, c
   }
 });
 
+/**
+ * Runs stdio-transport's fixture server under `command` with stdin at end of file; its stderr
+ * must show the close callback's 30 ms of work done before `process.exit()`.
+ */
+function stdioCloseWork(command, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const cwd = join(root, 'packages/stdio-transport');
+    const child = spawn(command, [...args, 'test/fixtures/stdio-server-app.mjs', '--idle', '--close-work'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      const done = stderr.indexOf('close work done');
+      if (code === 0 && done !== -1 && done < stderr.indexOf('process.exit')) resolve('close work done, then exit 0');
+      else reject(new Error(`exited with ${signal ?? code}, close work not done first:\n${stderr}`));
+    });
+  });
+}
+
+await check('Bun and Deno: a stdio server finishes its close work before it exits', async () => {
+  console.log(`  bun: ${await stdioCloseWork(bunExecutable(), [])}`);
+  const deno = join(here, 'node_modules', '.bin', 'deno');
+  console.log(`  deno: ${await stdioCloseWork(deno, ['run', '--allow-read', '--allow-env'], { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' })}`);
+});
+
 console.log(`== runtimes check took ${((Date.now() - started) / 1000).toFixed(1)}s`);
 if (failures.length > 0) {
   console.error(`runtimes check failed:\n  ${failures.join('\n  ')}`);
   process.exit(1);
 }
-console.log('runtimes check: no Node built-in at module load; Bun, Deno and workerd run the round trip');
+console.log('runtimes check: no Node built-in at module load; Bun, Deno and workerd run the round trip; Bun and Deno end a stdio server after its close work');

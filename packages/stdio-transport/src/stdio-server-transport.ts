@@ -313,9 +313,11 @@ function exitOnceIdle(exit: () => void, armSafetyNet: () => void): void {
  * True when no ref'd handle, request, timer or immediate is listed (the list also names idle
  * handles, so a false answer only means "maybe busy"). Node creates `process.stderr` while
  * destroying an ended stdin socket; an idle stderr holds no work, so it is unref'd and the
- * list read again.
+ * list read again. Bun (1.x) answers an empty list whatever is pending, so there the answer is
+ * always "maybe busy" and the exit waits for the loop to empty as before.
  */
 function nothingLeft(): boolean {
+  if (typeof process.versions.bun === 'string' || typeof process.getActiveResourcesInfo !== 'function') return false;
   if (process.getActiveResourcesInfo().length === 0) return true;
   const stderr = process.stderr as { writableLength: number; unref?: () => void };
   if (stderr.writableLength !== 0 || stderr.unref === undefined) return false;
