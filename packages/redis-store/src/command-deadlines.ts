@@ -46,16 +46,7 @@ export class CommandDeadlines {
       const entry: Pending = { startedAt: performance.now(), reject, onTimeout };
       this.#pending.add(entry);
       this.#timer ??= this.#startSweeping();
-      work.then(
-        (value) => {
-          this.#pending.delete(entry);
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.#pending.delete(entry);
-          reject(error);
-        },
-      );
+      work.finally(() => this.#pending.delete(entry)).then(resolve, reject);
     });
   }
 
