@@ -20,12 +20,15 @@
  *
  * While Redis is unreachable commands fail at once (the offline queue is disabled, so nothing
  * waits or is replayed later out of order); the clients reconnect in the background with a
- * bounded backoff and the next command after Redis is back succeeds. Channels subscribed before
+ * bounded backoff and the next command after Redis is back succeeds. A Redis that is reachable but
+ * does not answer fails an operation after `commandTimeoutMs`, kept by one timer per connection
+ * (command-deadlines.ts) rather than the client's timer per command. Channels subscribed before
  * an outage are subscribed again on reconnection; on a cluster, a sharded channel whose slot
  * moved (a failover promoted a replica) is subscribed again on the new master.
  */
 import { DisconnectsClientError, ErrorReply, createClient, createCluster } from '@redis/client';
 import { SharedStoreUnavailableError } from '@statemcp/http-transport/server';
+import { CommandDeadlines } from './command-deadlines.js';
 import { ShardedPubSub, type ChannelListener } from './sharded-pubsub.js';
 
 export type { ChannelListener } from './sharded-pubsub.js';
@@ -35,8 +38,11 @@ type ReconnectStrategy = (retries: number, cause: Error) => number | Error;
 /** On a cluster, how long after the masters changed a publish reaching nobody is not believed, ms (sharded-pubsub.ts). */
 const UNCERTAIN_AFTER_FAILOVER_MS = 2000;
 
+/** No per-command timeout of the client (a falsy `timeout`): {@link CommandDeadlines} keeps the bound. */
+const NO_COMMAND_TIMER = { timeout: 0 };
+
 function newClient(url: string, connectTimeout: number, reconnectStrategy: ReconnectStrategy) {
-  return createClient({ url, disableOfflineQueue: true, socket: { connectTimeout, reconnectStrategy } });
+  return createClient({ url, disableOfflineQueue: true, commandOptions: NO_COMMAND_TIMER, socket: { connectTimeout, reconnectStrategy } });
 }
 
 function newCluster(urls: readonly string[], connectTimeout: number, reconnectStrategy: ReconnectStrategy) {
@@ -45,6 +51,7 @@ function newCluster(urls: readonly string[], connectTimeout: number, reconnectSt
   const credentials = { ...(seed.username === '' ? {} : { username: decodeURIComponent(seed.username) }), ...(seed.password === '' ? {} : { password: decodeURIComponent(seed.password) }) };
   return createCluster({
     rootNodes: urls.map((url) => ({ url })),
+    commandOptions: NO_COMMAND_TIMER,
     defaults: { ...credentials, disableOfflineQueue: true, socket: { connectTimeout, reconnectStrategy, ...(seed.protocol === 'rediss:' ? { tls: true as const } : {}) } },
   });
 }
@@ -76,6 +83,11 @@ export interface RedisConnectionOptions {
   connectTimeoutMs?: number;
   /** Longest wait between reconnection attempts, ms (the backoff doubles up to it). Default 2000. */
   maxReconnectDelayMs?: number;
+  /**
+   * How long a store operation waits for a Redis that is connected but does not answer before it
+   * rejects with `SharedStoreUnavailableError`, ms. Default 5000.
+   */
+  commandTimeoutMs?: number;
   /** Called with connection errors (they are also what commands reject with, typed). */
   onError?: (error: Error) => void;
 }
@@ -97,10 +109,12 @@ export class RedisConnection {
   /** `'cluster'` when connected to a Redis Cluster. */
   readonly topology: 'standalone' | 'cluster';
   readonly #topology: Topology;
+  readonly #deadlines: CommandDeadlines;
   #closed = false;
 
-  private constructor(topology: Topology, keyPrefix: string) {
+  private constructor(topology: Topology, keyPrefix: string, deadlines: CommandDeadlines) {
     this.#topology = topology;
+    this.#deadlines = deadlines;
     this.topology = topology.kind;
     this.client = topology.client;
     this.subscriber = topology.kind === 'cluster' ? topology.client : topology.subscriber;
@@ -118,6 +132,7 @@ export class RedisConnection {
       if (options.cluster.length === 0) throw new RangeError('cluster needs the URL of at least one node');
       if (/[{}]/.test(keyPrefix)) throw new RangeError('On a Redis Cluster the keyPrefix must hold no { or }: a hash tag in it would put every key in one slot');
     }
+    const deadlines = new CommandDeadlines(options.commandTimeoutMs ?? 5000);
     const maxDelay = options.maxReconnectDelayMs ?? 2000;
     const connectTimeout = options.connectTimeoutMs ?? 5000;
     // The first connection fails fast (the caller learns Redis is not there); once up, reconnect forever.
@@ -139,7 +154,7 @@ export class RedisConnection {
         subscriber.destroy();
         throw new SharedStoreUnavailableError('connection', `Cannot connect to Redis: ${messageOf(error)}`, { cause: error });
       }
-      return new RedisConnection({ kind: 'standalone', client, subscriber }, keyPrefix);
+      return new RedisConnection({ kind: 'standalone', client, subscriber }, keyPrefix, deadlines);
     }
     const client = newCluster(options.cluster, connectTimeout, reconnect);
     client.on('error', report);
@@ -152,7 +167,7 @@ export class RedisConnection {
       client.destroy();
       throw new SharedStoreUnavailableError('connection', `Cannot connect to Redis: ${messageOf(error)}`, { cause: error });
     }
-    return new RedisConnection({ kind: 'cluster', client, pubsub: new ShardedPubSub(client, UNCERTAIN_AFTER_FAILOVER_MS) }, keyPrefix);
+    return new RedisConnection({ kind: 'cluster', client, pubsub: new ShardedPubSub(client, UNCERTAIN_AFTER_FAILOVER_MS) }, keyPrefix, deadlines);
   }
 
   /** True while the command connection is up. */
@@ -184,22 +199,31 @@ export class RedisConnection {
    * still waiting for its answer (which was a redirection, or an answer lost with the
    * connection); idempotent commands are then sent once more, to the promoted master. Others
    * (an append, a compare-and-set, a set-if-absent) reject as unreachable: running them twice
-   * could duplicate or misreport them.
+   * could duplicate or misreport them. Without an answer within `commandTimeoutMs` the operation
+   * rejects as unreachable too.
    */
   async run<T>(store: string, commands: (client: RedisCommandClient) => Promise<T>, options: { idempotent?: boolean } = {}): Promise<T> {
     if (this.#closed) throw new SharedStoreUnavailableError(store, 'The Redis connection is closed');
     if (!this.#topology.client.isReady) throw new SharedStoreUnavailableError(store, 'Redis is unreachable (reconnecting)');
     try {
-      try {
-        return await commands(this.#topology.client);
-      } catch (error) {
-        if (!(options.idempotent === true && error instanceof DisconnectsClientError && this.#topology.kind === 'cluster')) throw error;
-        return await commands(this.#topology.client);
-      }
+      return await this.#deadlines.bound(this.#attempt(commands, options.idempotent === true), () => this.#timedOut(store));
     } catch (error) {
-      if (error instanceof ErrorReply) throw error;
+      if (error instanceof ErrorReply || error instanceof SharedStoreUnavailableError) throw error;
       throw new SharedStoreUnavailableError(store, `Redis is unreachable: ${messageOf(error)}`, { cause: error });
     }
+  }
+
+  async #attempt<T>(commands: (client: RedisCommandClient) => Promise<T>, idempotent: boolean): Promise<T> {
+    try {
+      return await commands(this.#topology.client);
+    } catch (error) {
+      if (!(idempotent && error instanceof DisconnectsClientError && this.#topology.kind === 'cluster')) throw error;
+      return await commands(this.#topology.client);
+    }
+  }
+
+  #timedOut(store: string): SharedStoreUnavailableError {
+    return new SharedStoreUnavailableError(store, `Redis did not answer within ${this.#deadlines.timeoutMs} ms`);
   }
 
   /**
@@ -221,9 +245,10 @@ export class RedisConnection {
     const subscriber = topology.kind === 'cluster' ? topology.client : topology.subscriber;
     if (this.#closed || !subscriber.isReady) throw new SharedStoreUnavailableError(store, 'Redis is unreachable (reconnecting)');
     try {
-      if (topology.kind === 'cluster') await topology.pubsub.subscribe(channel, listener);
-      else await topology.subscriber.subscribe(channel, listener);
+      const subscribed = topology.kind === 'cluster' ? topology.pubsub.subscribe(channel, listener) : topology.subscriber.subscribe(channel, listener);
+      await this.#deadlines.bound(subscribed, () => this.#timedOut(store));
     } catch (error) {
+      if (error instanceof SharedStoreUnavailableError) throw error;
       throw new SharedStoreUnavailableError(store, `Redis is unreachable: ${messageOf(error)}`, { cause: error });
     }
   }
@@ -244,6 +269,7 @@ export class RedisConnection {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#deadlines.stop();
     const topology = this.#topology;
     if (topology.kind === 'cluster') await closeQuietly(topology.client);
     else await Promise.all([closeQuietly(topology.client), closeQuietly(topology.subscriber)]);

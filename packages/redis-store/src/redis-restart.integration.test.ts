@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { JsonRpcMessage } from '@statemcp/protocol';
 import { SharedStoreUnavailableError, busChannel } from '@statemcp/http-transport/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RedisStandaloneClient } from './redis-connection.js';
 import { connectRedisStores, type RedisStores } from './redis-stores.js';
 import { startRedisServer, uniquePrefix, type TestRedis } from './test-redis-server.js';
 
@@ -70,6 +71,32 @@ describe('Redis restart', () => {
       });
       await arrived;
       expect(delivered[0]).toBe('after');
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it('fails an operation Redis does not answer within commandTimeoutMs, and serves the next ones once it answers again', async () => {
+    const stores: RedisStores = await connectRedisStores({ url: redis.url, keyPrefix: uniquePrefix(), commandTimeoutMs: 200 });
+    try {
+      // CLIENT PAUSE: Redis stays connected but leaves every client's commands unanswered for 1.5 s.
+      await (stores.connection.client as RedisStandaloneClient).sendCommand(['CLIENT', 'PAUSE', '1500', 'ALL']);
+      const started = performance.now();
+      const failure = await stores.sessions.get('s1').then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const waited = performance.now() - started;
+      expect(failure).toBeInstanceOf(SharedStoreUnavailableError);
+      expect((failure as SharedStoreUnavailableError).message).toBe('Redis did not answer within 200 ms');
+      expect((failure as SharedStoreUnavailableError).store).toBe('sessions');
+      expect(waited).toBeGreaterThanOrEqual(190);
+      expect(waited).toBeLessThan(1400);
+      // The late answer is dropped; the commands after it get their own answers once the pause ends.
+      await stores.sessions.put({ sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: {}, principal: undefined, owner: 'a', expiresAt: 0 }, 60_000).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await stores.sessions.put({ sessionId: 's2', protocolVersion: '2025-11-25', clientCapabilities: {}, principal: undefined, owner: 'b', expiresAt: 0 }, 60_000);
+      expect((await stores.sessions.get('s2'))?.owner).toBe('b');
     } finally {
       await stores.close();
     }

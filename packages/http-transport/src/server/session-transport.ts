@@ -357,6 +357,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       const id = await appended();
       connection?.write(encodeSseEvent({ id, data: '', retry: this.#settings.retryIntervalMs }));
     });
+    connection?.holdHead(task);
     stream.chain = task.catch((error: unknown) => this.#report(error));
   }
 

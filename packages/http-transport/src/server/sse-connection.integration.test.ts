@@ -54,6 +54,42 @@ describe('SseConnection on node:http', () => {
       expect(await readAll(res)).toBe('');
     });
 
+    it('holds the headers for a first event on its way and sends them with it (holdHead)', async () => {
+      const connection = new SseConnection({ clock: new SimulatedClock() });
+      let stored!: () => void;
+      connection.holdHead(new Promise<void>((resolve) => (stored = resolve)));
+      let written = false;
+      const res = await exchange((out) => {
+        connection.attach(out);
+        // The event store answers later: then the priming event, the answer, the end.
+        setTimeout(() => {
+          stored();
+          written = true;
+          connection.write('id: s1:1\ndata: \n\n');
+          connection.write('data: answer\n\n');
+          connection.close();
+        }, 50);
+      });
+      // The client saw no headers before the first event was written.
+      expect(written).toBe(true);
+      expect(res.statusCode).toBe(200);
+      expect(await readAll(res)).toBe('id: s1:1\ndata: \n\ndata: answer\n\n');
+    });
+
+    it('sends the held headers alone when the first event cannot be stored', async () => {
+      const connection = new SseConnection({ clock: new SimulatedClock() });
+      let failed!: (error: Error) => void;
+      connection.holdHead(new Promise<void>((_resolve, reject) => (failed = reject)));
+      const res = await exchange((out) => {
+        connection.attach(out);
+        setImmediate(() => failed(new Error('store unreachable')));
+      });
+      expect(res.statusCode).toBe(200);
+      expect(connection.open).toBe(true);
+      connection.close();
+      expect(await readAll(res)).toBe('');
+    });
+
     it('ends a connection the server closed before a front door took it', async () => {
       const connection = new SseConnection({ clock: new SimulatedClock() });
       connection.write('data: replayed\n\n');

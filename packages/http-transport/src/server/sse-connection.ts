@@ -15,7 +15,10 @@
  * ```
  *
  * Blocks written before the target is chosen wait in order and are handed over at once
- * (node:http then sends the headers and those events in one write).
+ * (node:http then sends the headers and those events in one write). A stream whose first event
+ * is on its way (a priming event waiting for its event store's write) holds its headers for it
+ * ({@link SseConnection.holdHead}): on node:http they would otherwise leave alone, one more
+ * socket write and one more wake-up of the client per request.
  *
  * Unread bytes are bounded (`maxBufferedBytes`): the web body's queue, or the bytes node:http
  * has not yet handed to the kernel. A client that stops reading fills them, and
@@ -79,6 +82,8 @@ export class SseConnection implements KeepAliveTarget {
   #keepAlive: KeepAliveSweeper | undefined;
   /** Writers waiting for room. */
   #waiters: Array<() => void> | undefined;
+  /** True while node:http keeps the headers back for the first block ({@link SseConnection.holdHead}). */
+  #headHeld = false;
 
   constructor(options: SseConnectionOptions = {}) {
     this.#headers = options.headers === undefined ? SSE_RESPONSE_HEADERS : { ...SSE_RESPONSE_HEADERS, ...options.headers };
@@ -141,8 +146,26 @@ export class SseConnection implements KeepAliveTarget {
     }
     for (const block of target.blocks) res.write(block);
     if (target.end?.kind === 'closed') res.end();
-    else if (target.blocks.length === 0) res.flushHeaders();
-    else if (this.hasRoom) this.#wake();
+    else if (target.blocks.length === 0) {
+      if (!this.#headHeld) res.flushHeaders();
+    } else if (this.hasRoom) this.#wake();
+  }
+
+  /**
+   * The first block is coming (a priming event, written once its event store answers): node:http
+   * sends the headers with it instead of alone. The first {@link write} or {@link close} ends the
+   * hold, and so does `pending` failing (the headers then leave alone). A web `Response` is
+   * unaffected: its runtime sends the head.
+   */
+  holdHead(pending: Promise<unknown>): void {
+    if (this.#target.kind === 'node') return;
+    this.#headHeld = true;
+    pending.catch(() => {
+      if (!this.#headHeld) return;
+      this.#headHeld = false;
+      const target = this.#target;
+      if (this.#open && target.kind === 'node' && !target.res.destroyed) target.res.flushHeaders();
+    });
   }
 
   /** True until the server closed it or the client went away. */
@@ -168,6 +191,7 @@ export class SseConnection implements KeepAliveTarget {
   /** Writes an encoded block. Returns false (and writes nothing) once closed. */
   write(block: string): boolean {
     if (!this.#open) return false;
+    this.#headHeld = false;
     const target = this.#target;
     try {
       switch (target.kind) {
