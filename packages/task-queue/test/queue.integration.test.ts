@@ -56,6 +56,8 @@ describe('input', () => {
     const result = await b.client.task(taskId).result();
     expect(result.content).toEqual([{ type: 'text', text: 'hello Ada from w1' }]);
     expect(world.attempts(taskId).map((event) => (event as { attempt: number }).attempt)).toEqual([1, 1]);
+    // The worker reports 'completed' once its store write resolved; B can read the result first.
+    await eventually(() => world.changes(taskId, 'completed').length > 0);
     expect(world.events.filter((event) => event.event === 'changed' && event.taskId === taskId).map((event) => (event as { status: string }).status)).toEqual([
       'input_required',
       'working',
