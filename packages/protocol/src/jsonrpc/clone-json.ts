@@ -7,7 +7,7 @@
  * (detected as nesting deeper than {@link MAX_JSON_DEPTH}, which no MCP message comes near).
  *
  * A value made by {@link sealJson} is already JSON-clean and deeply frozen: nobody can change
- * it, so {@link transferJson} (the in-memory transport's copy) hands it over as it is instead
+ * it, so `transferJson` (the in-memory transport's copy) hands it over as it is instead
  * of copying it per message (the per-request `_meta` of MCP 2026-07-28 basic/index §_meta, and
  * the `serverInfo` of every modern result repeat the same members on every message).
  */
@@ -33,7 +33,7 @@ const sealedValues = new WeakSet<object>();
 
 /**
  * A deeply frozen copy of `value` with JSON semantics, made once and shared by every message
- * that carries it: {@link transferJson} passes it on without copying, and a schema verdict
+ * that carries it: `transferJson` passes it on without copying, and a schema verdict
  * remembers that it passed (`schema-verdict.ts`).
  *
  * @example
