@@ -38,10 +38,13 @@ async function check(label, step) {
   }
 }
 
-/** Runs a command to completion; resolves with stdout, rejects on a non-zero exit or a timeout. */
-function runCommand(command, args, env = {}) {
+/**
+ * Runs a command to completion (killed after {@link STEP_TIMEOUT_MS}); resolves with its exit
+ * code or signal and everything it printed.
+ */
+function runCollecting(command, args, { env = {}, cwd = here } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: here, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -53,10 +56,16 @@ function runCommand(command, args, env = {}) {
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      if (code === 0) resolve(stdout);
-      else reject(new Error(`${command} exited with ${signal ?? code}\n${stdout}${stderr}`));
+      resolve({ code, signal, stdout, stderr });
     });
   });
+}
+
+/** Runs a command to completion; resolves with stdout, rejects on a non-zero exit or a timeout. */
+async function runCommand(command, args, env = {}) {
+  const { code, signal, stdout, stderr } = await runCollecting(command, args, { env });
+  if (code !== 0) throw new Error(`${command} exited with ${signal ?? code}\n${stdout}${stderr}`);
+  return stdout;
 }
 
 /** The round trip a runtime printed as its last line of output. */
@@ -135,24 +144,12 @@ await check('workerd (miniflare, no nodejs_compat): handleFetch as the worker, c
  * Runs stdio-transport's fixture server under `command` with stdin at end of file; its stderr
  * must show the close callback's 30 ms of work done before `process.exit()`.
  */
-function stdioCloseWork(command, args, env = {}) {
-  return new Promise((resolve, reject) => {
-    const cwd = join(root, 'packages/stdio-transport');
-    const child = spawn(command, [...args, 'test/fixtures/stdio-server-app.mjs', '--idle', '--close-work'], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_TIMEOUT_MS);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      const done = stderr.indexOf('close work done');
-      if (code === 0 && done !== -1 && done < stderr.indexOf('process.exit')) resolve('close work done, then exit 0');
-      else reject(new Error(`exited with ${signal ?? code}, close work not done first:\n${stderr}`));
-    });
-  });
+async function stdioCloseWork(command, args, env = {}) {
+  const cwd = join(root, 'packages/stdio-transport');
+  const { code, signal, stderr } = await runCollecting(command, [...args, 'test/fixtures/stdio-server-app.mjs', '--idle', '--close-work'], { env, cwd });
+  const done = stderr.indexOf('close work done');
+  if (code !== 0 || done === -1 || done > stderr.indexOf('process.exit')) throw new Error(`exited with ${signal ?? code}, close work not done first:\n${stderr}`);
+  return 'close work done, then exit 0';
 }
 
 await check('Bun and Deno: a stdio server finishes its close work before it exits', async () => {
