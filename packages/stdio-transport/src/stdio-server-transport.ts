@@ -16,7 +16,8 @@
  *   broken (the client died) nothing can reach the client any more: queued messages fail at
  *   once and the exit follows on the next turn of the event loop, without `exitDelayMs`. A
  *   process with nothing left to run once the close's callbacks are done (no ref'd handle,
- *   request or timer, no `'beforeExit'` listener) exits at once, in the next immediate; one
+ *   request or timer, no `'beforeExit'` listener) exits at once, in the next immediate, and
+ *   leaves its ended stdin to the exit instead of destroying it first; one
  *   whose event loop empties before the delay ends then, through `process.exit()` once its
  *   `'beforeExit'` listeners started no new work. The session is always closed first (MCP
  *   2025-11-25, Lifecycle §Shutdown: on stdio the client closes the server's stdin, then
@@ -253,7 +254,7 @@ export class StdioServerTransport implements Transport {
     const flushed = this.#writer.whenIdle();
     // Nothing queued (the usual end of a session): no flush bound to arm.
     await (this.#writer.pending === 0 ? flushed : settleWithin(this.#clock, flushed, this.#flushTimeoutMs));
-    this.#writer.fail(new ConnectionClosedError('The stdio transport is closed'));
+    this.#writer.fail(() => new ConnectionClosedError('The stdio transport is closed'));
     if (this.#stdout !== process.stdout && !this.#stdout.writableEnded) {
       try {
         this.#stdout.end();
