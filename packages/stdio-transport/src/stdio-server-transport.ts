@@ -304,8 +304,9 @@ export class StdioServerTransport implements Transport {
  * costs 0.7–1.1 ms, most of it creating `process.stderr` for a check inside `Socket._destroy`
  * (tooling/bench/profiling/README.md, "stdio shutdown"), on the path of a process that is about
  * to exit. The option has no public setter once the stream exists, so the stream's own state is
- * set, only when it holds that boolean (Node's streams, Deno's copy of them); elsewhere (Bun)
- * nothing changes. The exit path destroys the stream itself unless the process exits at once.
+ * set, only when it holds that boolean (Node's streams, and Bun's and Deno's copies of them);
+ * otherwise nothing changes. The exit path destroys the stream itself unless the process exits
+ * at once (under Bun it never does: see {@link nothingLeft}).
  */
 function keepOpenAfterEnd(stream: Readable): void {
   const state = (stream as { _readableState?: { autoDestroy?: unknown } })._readableState;
