@@ -125,10 +125,24 @@ describe('FrameWriter', () => {
       await afterFlush();
       const queued = writer.write('b\n');
       expect(sink.written).toEqual(['a\n']);
-      writer.fail(new Error('gone'));
+      writer.fail(() => new Error('gone'));
       await expect(inFlight).rejects.toThrow('gone');
       await expect(queued).rejects.toThrow('gone');
       await expect(writer.write('c\n')).rejects.toThrow('gone');
+    });
+
+    it('builds the error only when a frame or a later write needs it, and once', async () => {
+      const writer = new FrameWriter(slowSink(1).stream, toError);
+      const gone = new Error('gone');
+      let built = 0;
+      writer.fail(() => {
+        built += 1;
+        return gone;
+      });
+      expect(built).toBe(0);
+      await expect(writer.write('a\n')).rejects.toBe(gone);
+      await expect(writer.write('b\n')).rejects.toBe(gone);
+      expect(built).toBe(1);
     });
   });
 

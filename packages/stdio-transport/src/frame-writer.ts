@@ -41,7 +41,8 @@ export class FrameWriter {
   #blocked = false;
   /** The batch handed to the stream whose write callback has not run yet: later frames wait for it. */
   #inFlight: QueuedFrame[] | undefined;
-  #closedError: Error | undefined;
+  /** Set by {@link FrameWriter.fail}: the failure's error, built on first need and then reused. */
+  #closed: (() => Error) | undefined;
   #ending = false;
   #idleWaiters: Array<() => void> = [];
   /** A `process.nextTick` is armed to write what the current tick queued. */
@@ -61,7 +62,7 @@ export class FrameWriter {
   }
 
   write(data: string): Promise<void> {
-    if (this.#closedError !== undefined) return Promise.reject(this.#closedError);
+    if (this.#closed !== undefined) return Promise.reject(this.#closed());
     if (this.#ending) return Promise.reject(this.#toError(new Error('The stream is being closed')));
     return new Promise<void>((resolve, reject) => {
       this.#queue.push({ data, resolve, reject });
@@ -74,7 +75,7 @@ export class FrameWriter {
 
   /** Resolves once every frame accepted so far is confirmed or rejected. */
   whenIdle(): Promise<void> {
-    if (this.pending === 0 || this.#closedError !== undefined) return Promise.resolve();
+    if (this.pending === 0 || this.#closed !== undefined) return Promise.resolve();
     return new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
   }
 
@@ -85,23 +86,29 @@ export class FrameWriter {
     this.#maybeEnd();
   }
 
-  /** Rejects every queued and in-flight frame with `error` and refuses later writes. Does not touch the stream. */
-  fail(error: Error): void {
-    if (this.#closedError !== undefined) return;
-    this.#closedError = error;
+  /**
+   * Rejects every queued and in-flight frame and refuses later writes, with the error `reason`
+   * builds. It is built only when a frame or a later write needs it, once: the usual close has
+   * nothing pending, and an error costs its stack trace. Does not touch the stream.
+   */
+  fail(reason: () => Error): void {
+    if (this.#closed !== undefined) return;
+    let error: Error | undefined;
+    const closed = (): Error => (error ??= reason());
+    this.#closed = closed;
     this.#stream.off('drain', this.#onDrain);
     const queued = this.#queue.slice(this.#head);
     this.#queue = [];
     this.#head = 0;
     const inFlight = this.#inFlight ?? [];
     this.#inFlight = undefined;
-    for (const frame of inFlight) frame.reject(error);
-    for (const frame of queued) frame?.reject(error);
+    for (const frame of inFlight) frame.reject(closed());
+    for (const frame of queued) frame?.reject(closed());
     this.#releaseIdleWaiters();
   }
 
   readonly #onStreamError = (error: unknown): void => {
-    this.fail(this.#toError(error));
+    this.fail(() => this.#toError(error));
   };
 
   readonly #flush = (): void => {
@@ -131,7 +138,7 @@ export class FrameWriter {
   }
 
   #pump(): void {
-    while (this.#inFlight === undefined && !this.#blocked && this.#closedError === undefined && this.#head < this.#queue.length) {
+    while (this.#inFlight === undefined && !this.#blocked && this.#closed === undefined && this.#head < this.#queue.length) {
       const batch = this.#take();
       if (batch.length === 0) continue;
       this.#inFlight = batch;
@@ -169,7 +176,7 @@ export class FrameWriter {
   }
 
   #maybeEnd(): void {
-    if (!this.#ending || this.#closedError !== undefined || this.#head < this.#queue.length) return;
+    if (!this.#ending || this.#closed !== undefined || this.#head < this.#queue.length) return;
     if (this.#stream.writableEnded || this.#stream.destroyed) return;
     try {
       this.#stream.end();

@@ -381,7 +381,7 @@ export class StdioClientTransport implements Transport {
       this.#sinkError(new TransportError(`Shutdown of the server process failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
     } finally {
       untrackLiveChild(handle.tree);
-      handle.writer.fail(new ConnectionClosedError('The stdio transport is closed', { details: this.#details() }));
+      handle.writer.fail(() => new ConnectionClosedError('The stdio transport is closed', { details: this.#details() }));
       await settleWithin(this.#clock, handle.outputDone, EXIT_DRAIN_TIMEOUT_MS);
       await this.#closeNotification;
       handle.child.stdin?.destroy();

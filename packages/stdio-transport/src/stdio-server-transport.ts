@@ -16,7 +16,8 @@
  *   broken (the client died) nothing can reach the client any more: queued messages fail at
  *   once and the exit follows on the next turn of the event loop, without `exitDelayMs`. A
  *   process with nothing left to run once the close's callbacks are done (no ref'd handle,
- *   request or timer, no `'beforeExit'` listener) exits at once, in the next immediate; one
+ *   request or timer, no `'beforeExit'` listener) exits at once, in the next immediate, and
+ *   leaves its ended stdin to the exit instead of destroying it first; one
  *   whose event loop empties before the delay ends then, through `process.exit()` once its
  *   `'beforeExit'` listeners started no new work. The session is always closed first (MCP
  *   2025-11-25, Lifecycle §Shutdown: on stdio the client closes the server's stdin, then
@@ -183,9 +184,12 @@ export class StdioServerTransport implements Transport {
 
   readonly #onEnd = (): void => {
     if (this.#state.kind !== 'open') return;
-    // Nothing more to read. Unref'd now, before Node destroys the ended stream: a handle that is
-    // being closed can no longer be unref'd and stays listed as active until its close completes.
-    if (this.#usesProcessStreams && this.#exitOnClose) (this.#stdin as { unref?: () => void }).unref?.();
+    if (this.#usesProcessStreams && this.#exitOnClose) {
+      // Nothing more to read: unref'd so it no longer holds the event loop, and kept open, since
+      // the process is about to exit (`#scheduleExit` destroys it when the exit has to wait).
+      (this.#stdin as { unref?: () => void }).unref?.();
+      keepOpenAfterEnd(this.#stdin);
+    }
     this.#framer.end();
     void this.#shutdown('remote', undefined);
   };
@@ -250,7 +254,7 @@ export class StdioServerTransport implements Transport {
     const flushed = this.#writer.whenIdle();
     // Nothing queued (the usual end of a session): no flush bound to arm.
     await (this.#writer.pending === 0 ? flushed : settleWithin(this.#clock, flushed, this.#flushTimeoutMs));
-    this.#writer.fail(new ConnectionClosedError('The stdio transport is closed'));
+    this.#writer.fail(() => new ConnectionClosedError('The stdio transport is closed'));
     if (this.#stdout !== process.stdout && !this.#stdout.writableEnded) {
       try {
         this.#stdout.end();
@@ -277,8 +281,12 @@ export class StdioServerTransport implements Transport {
       if (initiator === 'error' && process.exitCode === undefined) process.exit(1);
       else process.exit();
     };
-    // Housekeeping: an unref'd timer, so a process that is ending anyway is not held up.
-    const armSafetyNet = (): void => void this.#clock.setTimeout(exit, this.#stdoutBroken ? 0 : this.#exitDelayMs);
+    // The exit has to wait (or `close()` came first): first the ended stdin is destroyed, as Node
+    // would have done after its 'end'. Then an unref'd timer, so a process ending anyway is not held up.
+    const armSafetyNet = (): void => {
+      if (this.#usesProcessStreams && this.#stdin.readableEnded && !this.#stdin.destroyed) this.#stdin.destroy();
+      void this.#clock.setTimeout(exit, this.#stdoutBroken ? 0 : this.#exitDelayMs);
+    };
     if (!this.#usesProcessStreams) {
       armSafetyNet();
       return;
@@ -288,6 +296,21 @@ export class StdioServerTransport implements Transport {
     for (const stream of [this.#stdin, this.#stdout] as unknown as { unref?: () => void }[]) stream.unref?.();
     exitOnceIdle(exit, armSafetyNet);
   }
+}
+
+/**
+ * Stops Node from destroying `stdin` right after its `'end'` listeners return (the stream's
+ * `autoDestroy`, Node's stream docs, `new stream.Readable([options])`). For a socket that destroy
+ * costs 0.7–1.1 ms, most of it creating `process.stderr` for a check inside `Socket._destroy`
+ * (tooling/bench/profiling/README.md, "stdio shutdown"), on the path of a process that is about
+ * to exit. The option has no public setter once the stream exists, so the stream's own state is
+ * set, only when it holds that boolean (Node's streams, and Bun's and Deno's copies of them);
+ * otherwise nothing changes. The exit path destroys the stream itself unless the process exits
+ * at once (under Bun it never does: see {@link nothingLeft}).
+ */
+function keepOpenAfterEnd(stream: Readable): void {
+  const state = (stream as { _readableState?: { autoDestroy?: unknown } })._readableState;
+  if (!stream.destroyed && typeof state?.autoDestroy === 'boolean') state.autoDestroy = false;
 }
 
 /**
@@ -311,9 +334,9 @@ function exitOnceIdle(exit: () => void, armSafetyNet: () => void): void {
 
 /**
  * True when no ref'd handle, request, timer or immediate is listed (the list also names idle
- * handles, so a false answer only means "maybe busy"). Node creates `process.stderr` while
- * destroying an ended stdin socket; an idle stderr holds no work, so it is unref'd and the
- * list read again. Bun (1.x) answers an empty list whatever is pending, so there the answer is
+ * handles, so a false answer only means "maybe busy"). A `process.stderr` the application
+ * created (its logs) is a ref'd pipe; idle, it holds no work, so it is unref'd and the list
+ * read again. Bun (1.x) answers an empty list whatever is pending, so there the answer is
  * always "maybe busy" and the exit waits for the loop to empty as before.
  */
 function nothingLeft(): boolean {

@@ -75,6 +75,26 @@ describe('StdioServerTransport (real process)', () => {
     expect(stderr.indexOf('close work done')).toBeLessThan(stderr.indexOf('stdio-server-app: process.exit'));
   });
 
+  it('exits at once without destroying the ended stdin when nothing is left to run', async () => {
+    const app = await startApp(['--idle', '--report-stdin']);
+    app.child.stdin.end();
+    const [code] = await app.exited;
+    expect(code).toBe(0);
+    const stderr = app.stderr();
+    expect(stderr).toContain('closed (remote)');
+    expect(stderr.indexOf('stdio-server-app: process.exit')).toBeLessThan(stderr.indexOf('stdin destroyed: false'));
+  });
+
+  it('destroys the ended stdin before waiting for the close work, then exits', async () => {
+    const app = await startApp(['--idle', '--close-work', '--report-stdin']);
+    app.child.stdin.end();
+    const [code] = await app.exited;
+    expect(code).toBe(0);
+    const stderr = app.stderr();
+    expect(stderr).toContain('stdin destroyed: true');
+    expect(stderr.indexOf('close work done')).toBeLessThan(stderr.indexOf('stdio-server-app: process.exit'));
+  });
+
   it('answers a malformed line with -32700 and keeps serving', async () => {
     const app = await startApp();
     app.child.stdin.write('this is not json\n{"jsonrpc":"2.0","id":2,"method":"echo"}\r\n');

@@ -1,6 +1,6 @@
 // Loaded into a server child by child-stamps.mjs (`--import`): stamps taken inside the child and
 // written to fd 2 (writeSync: no process.stderr created, nothing queued) — at the first stdout write
-// (the `initialize` answer) the ms since the process started and its CPU ms so far; at 'exit' the µs
+// (the `initialize` answer) the ms since the process started and its CPU ms so far; at 'exit' the µs (wall, then CPU)
 // since stdin's 'end'. Touching process.stdin and process.stdout here creates them a little earlier
 // than the server would; every server measured pays that alike.
 import { writeSync } from 'node:fs';
@@ -17,7 +17,13 @@ stdout.write = function (...args) {
   return write.apply(this, args);
 };
 let ended;
-process.stdin.once('end', () => (ended = performance.now()));
+let endedCpu;
+process.stdin.once('end', () => {
+  ended = performance.now();
+  endedCpu = process.cpuUsage();
+});
 process.on('exit', () => {
-  if (ended !== undefined) writeSync(2, `STAMP exit ${((performance.now() - ended) * 1000).toFixed(0)}\n`);
+  if (ended === undefined) return;
+  const cpu = process.cpuUsage(endedCpu);
+  writeSync(2, `STAMP exit ${((performance.now() - ended) * 1000).toFixed(0)} ${cpu.user + cpu.system}\n`);
 });

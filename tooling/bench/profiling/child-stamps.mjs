@@ -1,6 +1,7 @@
 // Cold start and shutdown of plain .mjs stdio servers measured INSIDE the child (child-stamps-hook.mjs),
 // so the parent's scheduling and the process teardown stay out: wall and CPU ms at the `initialize`
-// answer (process.cpuUsage, µs resolution, unlike /proc's 10 ms ticks), and stdin 'end' → 'exit' in µs.
+// answer (process.cpuUsage, µs resolution, unlike /proc's 10 ms ticks), and stdin 'end' → 'exit' in µs
+// (wall, and the child's CPU: the figure to trust on a loaded machine).
 // A raw client sends `initialize`, then `notifications/initialized`, then ends stdin 20 ms later.
 // Servers alternate (order reversed every other round); medians with p25–p75.
 //   node child-stamps.mjs N server-a.mjs server-b.mjs …
@@ -28,9 +29,9 @@ function once(file) {
     });
     child.on('close', () => {
       const answer = /STAMP answer ([\d.]+) ([\d.]+)/.exec(err);
-      const exit = /STAMP exit (\d+)/.exec(err);
+      const exit = /STAMP exit (\d+) (\d+)/.exec(err);
       if (answer === null || exit === null) reject(new Error(`no stamps from ${file}: ${err}`));
-      else resolve({ wall: Number(answer[1]), cpu: Number(answer[2]), exit: Number(exit[1]) });
+      else resolve({ wall: Number(answer[1]), cpu: Number(answer[2]), exit: Number(exit[1]), exitCpu: Number(exit[2]) });
     });
     child.stdin.write(`${JSON.stringify(initialize)}\n`);
   });
@@ -46,5 +47,5 @@ const quantile = (values, q) => [...values].sort((a, b) => a - b)[Math.floor(q *
 const summary = (values, digits) => `${quantile(values, 0.5).toFixed(digits)} (${quantile(values, 0.25).toFixed(digits)}–${quantile(values, 0.75).toFixed(digits)})`;
 for (const [index, file] of servers.entries()) {
   const column = (key) => runs[index].map((run) => run[key]);
-  console.log(`${file}: answer at ${summary(column('wall'), 1)} ms, CPU ${summary(column('cpu'), 1)} ms; stdin end → exit ${summary(column('exit'), 0)} µs`);
+  console.log(`${file}: answer at ${summary(column('wall'), 1)} ms, CPU ${summary(column('cpu'), 1)} ms; stdin end → exit ${summary(column('exit'), 0)} µs, CPU ${summary(column('exitCpu'), 0)} µs`);
 }
