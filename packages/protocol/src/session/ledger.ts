@@ -46,8 +46,9 @@ export interface OutboundRecord extends Omit<RecordBase, 'id'>, DeadlineSlots {
    */
   id: RequestId;
   readonly direction: 'outbound';
-  readonly resolve: (result: JsonObject) => void;
-  readonly reject: (error: Error) => void;
+  /** The request's promise's resolving functions: set once, as the record is opened (`outbound.ts`). */
+  resolve: (result: JsonObject) => void;
+  reject: (error: Error) => void;
   readonly progressToken: string | number | undefined;
   readonly onProgress: ((progress: ProgressUpdate) => void) | undefined;
   readonly timeoutMs: number;
