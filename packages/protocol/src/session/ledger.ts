@@ -17,6 +17,7 @@ import { isSettled, requestTransition, type RequestEventType, type RequestStateK
 import type { CustomSchema } from './custom-methods.js';
 import type { Deadlines, DeadlineSlots } from './deadlines.js';
 import type { RequestOptions } from './options.js';
+import { RecordTable } from './record-table.js';
 
 interface RecordBase {
   readonly id: RequestId;
@@ -157,10 +158,11 @@ export type HeldMessage =
     };
 
 export class RequestLedger {
-  // Every map but `#inbound` is created on first use: a server session mostly never sends a
-  // request, and an idle session holding its GET stream should not keep empty maps.
-  readonly #inbound = new Map<RequestId, InboundRecord>();
-  #outbound: Map<RequestId, OutboundRecord> | undefined;
+  // The maps are created on first use: a server session mostly never sends a request, and an
+  // idle session holding its GET stream should not keep empty maps. The in-flight records are in
+  // `RecordTable`s, which allocate nothing per request while one is in flight.
+  readonly #inbound = new RecordTable<RequestId, InboundRecord>();
+  #outbound: RecordTable<RequestId, OutboundRecord> | undefined;
   #byToken: Map<string | number, OutboundRecord> | undefined;
   #retained: Map<string | number, RetainedProgress> | undefined;
   #recentlySettled: Set<RequestId> | undefined;
@@ -181,7 +183,7 @@ export class RequestLedger {
   }
 
   addOutbound(record: OutboundRecord): void {
-    (this.#outbound ??= new Map()).set(record.id, record);
+    (this.#outbound ??= new RecordTable()).set(record.id, record);
     if (record.progressToken !== undefined) (this.#byToken ??= new Map()).set(record.progressToken, record);
   }
 
@@ -322,12 +324,12 @@ export class RequestLedger {
 
   /** Every pending outbound record (a copy, safe to settle while iterating). */
   pendingOutbound(): OutboundRecord[] {
-    return this.#outbound === undefined ? [] : [...this.#outbound.values()];
+    return this.#outbound === undefined ? [] : this.#outbound.values();
   }
 
   /** Every in-flight inbound record (a copy). */
   pendingInbound(): InboundRecord[] {
-    return [...this.#inbound.values()];
+    return this.#inbound.values();
   }
 
   /** Snapshot for inspection. */
