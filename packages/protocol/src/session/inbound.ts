@@ -88,6 +88,8 @@ export interface InboundHost extends MethodPolicyContext, MiddlewareSession {
 
 export class InboundDispatcher implements HandlerContextHost {
   readonly #host: InboundHost;
+  /** Reports a reply the transport could not write: made at the first reply, then shared by every reply of the session. */
+  #replyFailed: ((error: unknown) => void) | undefined;
   /** Messages the machine held back, in arrival order. */
   #deferred: Array<{ message: JsonRpcRequest | JsonRpcNotification; context: InboundContext | undefined }> = [];
 
@@ -201,7 +203,12 @@ export class InboundDispatcher implements HandlerContextHost {
   #reply(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): void {
     const host = this.#host;
     if (!host.canReply()) return;
-    host.write(message, relatedRequestId).catch((error: unknown) => host.observer.diagnostic('could not send a response', error));
+    host.write(message, relatedRequestId).catch(this.#replyFailed ?? this.#reportReplyFailures());
+  }
+
+  /** Made once, apart from {@link #reply}: a closure made there would give every reply a context of its own. */
+  #reportReplyFailures(): (error: unknown) => void {
+    return (this.#replyFailed = (error: unknown) => this.#host.observer.diagnostic('could not send a response', error));
   }
 
   #onBatch(items: unknown[], context: InboundContext | undefined): void {
