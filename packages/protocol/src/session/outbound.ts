@@ -61,6 +61,7 @@ function releasesParent(record: OutboundRecord, parent: InboundRecord, ledger: R
   record.resolve = (result: JsonObject) => (release(), resolve(result));
   record.reject = (error: Error) => (release(), reject(error));
 }
+
 /** What outbound requests need from their session (the method policy and its refusals read it too). */
 export interface OutboundHost extends RefusalContext, MiddlewareSession {
   readonly clock: Clock;
