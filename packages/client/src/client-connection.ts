@@ -43,7 +43,7 @@ import { LIST_METHOD, collectPages, pageFetcher } from './pagination.js';
 import { checkRoots } from './roots.js';
 import { ServerRequestHandlers } from './server-requests.js';
 import { ResponseCache, type ResponseCacheStats } from './response-cache.js';
-import { requestOptions, sessionOptions } from './session-options.js';
+import { WAIT_FOR_OPERATING, requestOptions, sessionOptions } from './session-options.js';
 import { ToolOutputValidator } from './tool-output.js';
 import type {
   ClientCapabilities,
@@ -317,7 +317,7 @@ export abstract class ClientConnection {
     const cache = this.#cache;
     const version = this.#session.protocolVersion;
     if (cache === undefined || !ResponseCache.caches(method) || version === undefined || !hasFeature(version, 'cacheableResults')) {
-      return this.#session.request(method, params as JsonObject, requestOptions(options, headers === undefined ? { waitForOperating: true } : { waitForOperating: true, headers }));
+      return this.#session.request(method, params as JsonObject, requestOptions(options, headers === undefined ? WAIT_FOR_OPERATING : { waitForOperating: true, headers }));
     }
     return cache.call(method, params as JsonObject, options.cache === false, (onInputRound) =>
       this.#session.request(method, params as JsonObject, requestOptions(options, { waitForOperating: true, onInputRound })),

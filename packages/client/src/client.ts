@@ -49,6 +49,9 @@ import type {
 } from './types.js';
 import { ClientHandlers } from './client-handlers.js';
 
+/** `callTool`'s options when none are given: read only, shared by every such call. */
+const NO_CALL_OPTIONS: CallToolOptions = Object.freeze({});
+
 /**
  * An MCP client. One client holds one connection at a time; after it has closed,
  * `connect()` may be called again and starts a fresh session at Uninitialized.
@@ -135,7 +138,7 @@ export class Client extends ClientHandlers {
    */
   async callTool<Out>(params: CallToolParams, options: TypedCallToolOptions<Out>): Promise<TypedCallToolResult<Out>>;
   async callTool(params: CallToolParams, options?: CallToolOptions): Promise<CallToolResult>;
-  async callTool(params: CallToolParams, options: CallToolOptions & { readonly outputSchema?: CustomSchema } = {}): Promise<CallToolResult | TypedCallToolResult<unknown>> {
+  async callTool(params: CallToolParams, options: CallToolOptions & { readonly outputSchema?: CustomSchema } = NO_CALL_OPTIONS): Promise<CallToolResult | TypedCallToolResult<unknown>> {
     const validate = options.validateOutput ?? this.options.validateToolOutput ?? true;
     const { outputSchema } = options;
     if (validate && (outputSchema !== undefined || options.ensureOutputSchema === true) && this.toolOutput.needsListing(params.name)) {

@@ -41,12 +41,23 @@ export function sessionOptions(options: ClientOptions, capabilities: () => Clien
   return into;
 }
 
+/** The runner's options of a call that sets none: read only, shared. */
+const NO_REQUEST_OPTIONS: RequestOptions = Object.freeze({});
+
+/** The runner's options of a call that waits for the handshake and sets nothing else: read only, shared. */
+export const WAIT_FOR_OPERATING: RequestOptions = Object.freeze({ waitForOperating: true });
+
 /**
- * The runner's options for one call (drops client-only keys such as `validateOutput`), added
- * to `into`: a fresh object the caller owns and may have filled with runner-only keys.
+ * The runner's options for one call (drops client-only keys such as `validateOutput`) over
+ * `base` (runner-only keys): `base` itself when the call sets none of them, so that a shared
+ * `base` costs a call no object; otherwise a copy of `base` with them.
  */
-export function requestOptions(options: CallOptions, into: Writable<RequestOptions> = {}): RequestOptions {
+export function requestOptions(options: CallOptions, base: RequestOptions = NO_REQUEST_OPTIONS): RequestOptions {
   const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, signal, onProgress, traceContext } = options;
+  if (timeoutMs === undefined && maxTotalTimeoutMs === undefined && resetTimeoutOnProgress === undefined && signal === undefined && onProgress === undefined && traceContext === undefined) {
+    return base;
+  }
+  const into: Writable<RequestOptions> = Object.assign({}, base);
   if (timeoutMs !== undefined) into.timeoutMs = timeoutMs;
   if (maxTotalTimeoutMs !== undefined) into.maxTotalTimeoutMs = maxTotalTimeoutMs;
   if (resetTimeoutOnProgress !== undefined) into.resetTimeoutOnProgress = resetTimeoutOnProgress;

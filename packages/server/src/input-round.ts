@@ -176,15 +176,34 @@ export class InputRound {
 /**
  * The round of a request, kept on its context under a symbol: a `WeakMap` keyed by every
  * modern request's context would make each of them an ephemeron the garbage collector traces
- * separately.
+ * separately. Until something reads the round (an input request, the attempt's signal, an
+ * `async` handler's race), the symbol holds the answers it will be made with: most attempts
+ * never ask, and then no round is made.
  */
 const ROUND: unique symbol = Symbol('statemcp.inputRound');
 
-type WithRound = RequestContext & { [ROUND]?: InputRound };
+type WithRound = RequestContext & { [ROUND]?: InputRound | JsonObject };
 
-/** The round of the request `context` belongs to; undefined outside a modern-era MRTR method. */
+/** The round of the request `context` belongs to (made at its first read); undefined outside a modern-era MRTR method. */
 export function inputRoundOf(context: RequestContext): InputRound | undefined {
-  return (context as WithRound)[ROUND];
+  const slot = (context as WithRound)[ROUND];
+  if (slot === undefined || slot instanceof InputRound) return slot;
+  const round = new InputRound(slot, context);
+  (context as WithRound)[ROUND] = round;
+  return round;
+}
+
+/** True once the handler of the attempt on `context` made an input request that had no answer. */
+function hasAsked(context: RequestContext): boolean {
+  const slot = (context as WithRound)[ROUND];
+  return slot instanceof InputRound && slot.asked;
+}
+
+/** The attempt's round, made now if nothing read it yet (the attempt continues past the handler's return). */
+function roundOf(context: RequestContext): InputRound {
+  const round = inputRoundOf(context);
+  if (round === undefined) throw new Error('An attempt of a Multi Round-Trip method has no input round');
+  return round;
 }
 
 /** Lets a handler that asked for input finish asking: a macrotask, after which every request it made in parallel is recorded. */
@@ -282,18 +301,19 @@ function withAnswers(available: JsonObject, inputResponses: unknown): JsonObject
  * the outcome, see {@link settleAttempt}. A synchronous throw before any ask is thrown.
  */
 function attempt<C extends RequestContext>(request: AttemptRequest<C>, available: JsonObject, handler: RoundHandler<C>, params: JsonObject): JsonObject | Promise<JsonObject> {
-  const round = new InputRound(available, request.context);
-  (request.context as WithRound)[ROUND] = round;
+  const context = request.context;
+  (context as WithRound)[ROUND] = available; // the round itself is made at its first read (inputRoundOf)
   let value: JsonObject | Promise<JsonObject>;
   try {
-    value = handler(params, request.context);
+    value = handler(params, context);
   } catch (error) {
-    if (!round.asked) throw error;
+    if (!hasAsked(context)) throw error;
     // It asked, then threw: the attempt ends with the input request (as if the throw came later).
-    return settleAttempt(request, round, true, undefined, undefined);
+    return settleAttempt(request, roundOf(context), true, undefined, undefined);
   }
-  if (isThenable(value)) return round.asked ? settleAttempt(request, round, true, value, undefined) : raceFirstAsk(request, round, value);
-  return round.asked ? settleAttempt(request, round, true, undefined, { ok: true, value }) : finished(request, value);
+  const asked = hasAsked(context);
+  if (isThenable(value)) return asked ? settleAttempt(request, roundOf(context), true, value, undefined) : raceFirstAsk(request, roundOf(context), value);
+  return asked ? settleAttempt(request, roundOf(context), true, undefined, { ok: true, value }) : finished(request, value);
 }
 
 /**

@@ -20,6 +20,20 @@ describe('compileObjectSchema', () => {
     await expect(compiled.validate({ n: 'x' })).resolves.toMatchObject({ ok: false, message: expect.stringContaining('n:') });
   });
 
+  it("checks a zod schema's value without zod when its definition decides, with zod's output otherwise", () => {
+    const compiled = compileObjectSchema({ text: z.string(), n: z.number().int().optional() }, 'input', 'test');
+    const plain = { text: 'hi', n: 2 };
+    // Nothing for zod to change: the value itself stands for zod's (equal) output.
+    expect((compiled.check(plain) as { value: unknown }).value).toBe(plain);
+    // A stripped key, a default, a transform: zod's output, as before.
+    expect(compiled.check({ text: 'hi', n: 2, extra: true })).toEqual({ ok: true, value: { text: 'hi', n: 2 } });
+    const shaped = compileObjectSchema({ n: z.number().default(1), tag: z.string().transform((t) => t.toUpperCase()).optional() }, 'input', 'test');
+    expect(shaped.check({})).toEqual({ ok: true, value: { n: 1 } });
+    expect(shaped.check({ n: 2, tag: 'a' })).toEqual({ ok: true, value: { n: 2, tag: 'A' } });
+    expect(compiled.check({ text: 'hi', n: 1.5 })).toMatchObject({ ok: false, message: expect.stringContaining('n:') });
+    expect(compiled.check({ text: 1 })).toMatchObject({ ok: false, message: expect.stringContaining('text:') });
+  });
+
   it('wraps a raw shape in z.object', async () => {
     const compiled = compileObjectSchema({ a: z.string() }, 'input', 'test');
     expect(compiled.jsonSchema.required).toEqual(['a']);

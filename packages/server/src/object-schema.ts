@@ -18,6 +18,7 @@
  * then; every other schema is converted and checked at registration.
  */
 import { defaultJsonSchemaValidator, type CustomSchema, type CustomSchemaResult, type JsonSchemaValidator } from '@statemcp/protocol';
+import { PASS, verdictOf } from '@statemcp/protocol/internal';
 import * as z from 'zod';
 import type { JsonSchemaObject } from './wire-types.js';
 import { thenMaybe, type MaybePromise } from './sync-or-async.js';
@@ -166,6 +167,17 @@ function toValidation(result: StandardResult<unknown>): Validation {
 }
 
 /**
+ * A zod schema's check: the protocol's verdict from the schema's definition first
+ * (`schema-verdict.ts`): a value it passes is what zod would return (an equal value), so the
+ * value stands for zod's output and zod runs only for the rest — a transform, a default, a
+ * stripped key, a refinement, a failure, whose messages stay zod's.
+ */
+function checkZod(schema: z.ZodType, value: unknown): MaybePromise<Validation> {
+  if (verdictOf(schema, value) === PASS) return { ok: true, value };
+  return thenMaybe(schema['~standard'].validate(value), toValidation);
+}
+
+/**
  * Compiles a schema input once. `io` picks the JSON Schema of the accepted input
  * (arguments) or of the produced output (structured results); `validator` is the engine
  * for plain JSON Schema inputs.
@@ -203,6 +215,6 @@ export function compileObjectSchema(
     kind: 'standard',
     standard,
     validate: async (value) => toValidation(await standard['~standard'].validate(value)),
-    check: (value) => thenMaybe(standard['~standard'].validate(value), toValidation),
+    check: isZodSchema(standard) ? (value) => checkZod(standard, value) : (value) => thenMaybe(standard['~standard'].validate(value), toValidation),
   };
 }

@@ -5,7 +5,7 @@
  * task augmentation per the tool's `execution.taskSupport`).
  */
 import { ErrorCode, JsonRpcError, type JsonObject, type JsonSchemaValidator } from '@statemcp/protocol';
-import { compileObjectSchema, type CompiledSchema, type InferObject, type InferObjectInput, type ObjectSchemaInput } from './object-schema.js';
+import { compileObjectSchema, type CompiledSchema, type InferObject, type InferObjectInput, type ObjectSchemaInput, type Validation } from './object-schema.js';
 import { paginate } from './pagination.js';
 import { Registry, registrationHandle, type RegistrationHandle } from './registry.js';
 import { requestExtra, type RequestExtra } from './request-extra.js';
@@ -14,7 +14,7 @@ import { toolFor } from './revision-features.js';
 import type { ServerRequestContext } from './server.js';
 import { finishToolResult, resultFromThrown, toolErrorResult } from './tool-results.js';
 import { annotatedParams, checkParamHeaders } from './param-headers.js';
-import { isThenable, thenMaybe, type MaybePromise } from './sync-or-async.js';
+import { isThenable, type MaybePromise } from './sync-or-async.js';
 import { visibilityRule, type LazyViewer, type Visibility, type VisibilityRule } from './visibility.js';
 import type { CallToolResult, Icon, JsonSchemaObject, Meta, ToolDefinition, ToolAnnotations, ToolExecution } from './wire-types.js';
 
@@ -221,19 +221,63 @@ export class ToolRegistry {
     entry.headerParams ??= annotatedParams(entry.wire.inputSchema);
     // The request's headers are read only for a tool with header parameters: an HTTP front door builds them on first read.
     if (entry.headerParams.size > 0) checkParamHeaders(entry.headerParams, args, context.transportContext?.headers, version);
-    const run = (value: unknown): MaybePromise<JsonObject> => {
-      if (asTask && startTask !== undefined) return startTask(entry, value, params, context);
-      if (extensionTask && extension !== undefined) return extension.start(entry, value, context);
-      return runToolNow(entry, value, requestExtra(context), version);
-    };
-    if (entry.input === undefined) return run(args);
-    return thenMaybe(entry.input.check(args), (checked) => {
-      if (checked.ok) return run(checked.value);
-      const message = `Invalid arguments for tool ${name}: ${checked.message}`;
-      if (hasFeature(version, 'validationAsToolError')) return toolErrorResult(message);
-      throw new JsonRpcError(ErrorCode.InvalidParams, message);
-    });
+    // The call's steps are module functions taking what they need: on the synchronous path
+    // (every tool whose input schema checks synchronously) no closure nor object is made per call.
+    const task = asTask ? startTask : undefined;
+    const byExtension = extensionTask ? extension : undefined;
+    if (entry.input === undefined) return runCall(entry, args, params, context, version, task, byExtension);
+    const checked = entry.input.check(args);
+    if (isThenable(checked)) return checkedLater(checked, entry, params, context, version, task, byExtension);
+    return afterCheck(checked, entry, params, context, version, task, byExtension);
   }
+}
+
+/**
+ * The call with its checked arguments; an invalid argument is a tool error (2025-11-25+) or
+ * -32602. `task`: set when the call runs as a 2025-11-25 task (its `task` param); `extension`:
+ * set when it runs as a task of the tasks extension (2026-07-28).
+ */
+function afterCheck(
+  checked: Validation,
+  entry: ToolEntry,
+  params: JsonObject,
+  context: ServerRequestContext,
+  version: string,
+  task: TaskStarter | undefined,
+  extension: ExtensionTaskRunner | undefined,
+): MaybePromise<JsonObject> {
+  if (checked.ok) return runCall(entry, checked.value, params, context, version, task, extension);
+  const message = `Invalid arguments for tool ${entry.name}: ${checked.message}`;
+  if (hasFeature(version, 'validationAsToolError')) return toolErrorResult(message);
+  throw new JsonRpcError(ErrorCode.InvalidParams, message);
+}
+
+/** {@link afterCheck} once an asynchronous input schema has answered. */
+function checkedLater(
+  checked: PromiseLike<Validation>,
+  entry: ToolEntry,
+  params: JsonObject,
+  context: ServerRequestContext,
+  version: string,
+  task: TaskStarter | undefined,
+  extension: ExtensionTaskRunner | undefined,
+): Promise<JsonObject> {
+  return Promise.resolve(checked).then((ready) => afterCheck(ready, entry, params, context, version, task, extension));
+}
+
+/** Runs the call now, or starts it as a task (see {@link afterCheck}). */
+function runCall(
+  entry: ToolEntry,
+  value: unknown,
+  params: JsonObject,
+  context: ServerRequestContext,
+  version: string,
+  task: TaskStarter | undefined,
+  extension: ExtensionTaskRunner | undefined,
+): MaybePromise<JsonObject> {
+  if (task !== undefined) return task(entry, value, params, context);
+  if (extension !== undefined) return extension.start(entry, value, context);
+  return runToolNow(entry, value, requestExtra(context), version);
 }
 
 /** Runs a tool's handler and shapes its result (shared by direct calls and tasks). */

@@ -55,11 +55,29 @@ export function step(state: ConnectionState, ...effects: ConnectionEffect[]): Co
 export const accept: ConnectionEffect = { type: 'accept' };
 const ACCEPT_ONLY: readonly ConnectionEffect[] = [accept]; // not frozen: for…of over a frozen array allocates per element
 /**
+ * The last two steps {@link accepted} made, newest first: a connection's state is accepted
+ * again for every message it sends or receives (two, so that both ends of an in-memory pair
+ * in one process share theirs too).
+ */
+let lastAccepted: ConnectionStep | undefined;
+let otherAccepted: ConnectionStep | undefined;
+/**
  * `step(state, accept)` without an effects array per step: the Operating rows run for every
- * message, and their step is read, never kept nor changed.
+ * message, and their step is read, never kept nor changed, so a state's step is shared while
+ * it stays among the last two accepted (no object per message).
  */
 export function accepted(state: ConnectionState): ConnectionStep {
-  return { state, effects: ACCEPT_ONLY };
+  const last = lastAccepted;
+  if (last?.state === state) return last;
+  const other = otherAccepted;
+  if (other?.state === state) {
+    otherAccepted = last;
+    lastAccepted = other;
+    return other;
+  }
+  otherAccepted = last;
+  lastAccepted = { state, effects: ACCEPT_ONLY };
+  return lastAccepted;
 }
 export function rejectInbound(message: string, code: number = ErrorCode.InvalidRequest, data?: unknown): ConnectionEffect {
   return data === undefined ? { type: 'rejectInbound', code, message } : { type: 'rejectInbound', code, message, data };

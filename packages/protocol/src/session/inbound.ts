@@ -28,8 +28,8 @@ import type { InboundContext } from '../transport/transport.js';
 import type { Clock } from './clock.js';
 import { validateCustom, validateCustomAsync, withoutMeta, type CustomRequestSpec } from './custom-methods.js';
 import { HandlerContext, type HandlerContextHost } from './handler-context.js';
-import type { InboundRecord, RequestLedger } from './ledger.js';
-import { runMiddleware, type MiddlewareNext } from './middleware.js';
+import type { InboundRecord, InboundSettlement, RequestLedger } from './ledger.js';
+import { runMiddleware, type Middleware, type MiddlewareNext } from './middleware.js';
 import { InboundRequestMiddlewareContext, NotificationMessageContext, type MiddlewareSession } from './middleware-context.js';
 import { notificationSpec, requestSpec, requestVerdict, type MethodPolicyContext } from './method-policy.js';
 import type { SessionObserver } from './observer.js';
@@ -38,6 +38,10 @@ import type { HandlerLookup, NotificationHandler, NotificationOptions, RequestHa
 import type { OutboundAnswers } from './outbound-answers.js';
 import { acceptsNoParams, formatIssues } from './validation.js';
 import { parseWithSchema } from './schema-verdict.js';
+
+/** The settlements of an inbound request that carry nothing (read, never kept). */
+const COMPLETED: InboundSettlement = { event: 'complete' };
+const FAILED: InboundSettlement = { event: 'fail' };
 
 /** What a delivered notification's chain resolves with. */
 const NOTHING: JsonObject = Object.freeze({});
@@ -84,6 +88,8 @@ export interface InboundHost extends MethodPolicyContext, MiddlewareSession {
 
 export class InboundDispatcher implements HandlerContextHost {
   readonly #host: InboundHost;
+  /** Reports a reply the transport could not write: made at the first reply, then shared by every reply of the session. */
+  #replyFailed: ((error: unknown) => void) | undefined;
   /** Messages the machine held back, in arrival order. */
   #deferred: Array<{ message: JsonRpcRequest | JsonRpcNotification; context: InboundContext | undefined }> = [];
 
@@ -197,7 +203,12 @@ export class InboundDispatcher implements HandlerContextHost {
   #reply(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): void {
     const host = this.#host;
     if (!host.canReply()) return;
-    host.write(message, relatedRequestId).catch((error: unknown) => host.observer.diagnostic('could not send a response', error));
+    host.write(message, relatedRequestId).catch(this.#replyFailed ?? this.#reportReplyFailures());
+  }
+
+  /** Made once, apart from {@link #reply}: a closure made there would give every reply a context of its own. */
+  #reportReplyFailures(): (error: unknown) => void {
+    return (this.#replyFailed = (error: unknown) => this.#host.observer.diagnostic('could not send a response', error));
   }
 
   #onBatch(items: unknown[], context: InboundContext | undefined): void {
@@ -329,9 +340,7 @@ export class InboundDispatcher implements HandlerContextHost {
     const chain = host.options.middleware?.for(method);
     let outcome: Promise<JsonObject>;
     if (chain !== undefined && chain.length > 0) {
-      // The chain runs inside the record: its time is the request's, its signal the record's.
-      const terminal: MiddlewareNext = () => Promise.resolve(handler(params, ctx));
-      outcome = runMiddleware(chain, new InboundRequestMiddlewareContext(host, params, ctx, record, record.startedAt), terminal);
+      outcome = this.#throughMiddleware(chain, handler, params, ctx, record);
     } else {
       try {
         outcome = Promise.resolve(handler(params, ctx));
@@ -339,16 +348,31 @@ export class InboundDispatcher implements HandlerContextHost {
         outcome = Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
     }
+    this.#answerWhenSettled(outcome, record, revision);
+  }
+
+  /** The chain runs inside the record: its time is the request's, its signal the record's. */
+  #throughMiddleware(chain: readonly Middleware[], handler: RequestHandler, params: JsonObject, ctx: HandlerContext, record: InboundRecord): Promise<JsonObject> {
+    const terminal: MiddlewareNext = () => Promise.resolve(handler(params, ctx));
+    return runMiddleware(chain, new InboundRequestMiddlewareContext(this.#host, params, ctx, record, record.startedAt), terminal);
+  }
+
+  /**
+   * The one place an inbound request's outcome is answered, unless the request settled first
+   * (cancelled, or aborted by the close): no reply then. Apart from {@link #runHandler}, so its
+   * two reactions hold only what they read, not the handler's whole frame.
+   */
+  #answerWhenSettled(outcome: Promise<JsonObject>, record: InboundRecord, revision: Revision): void {
     outcome.then(
       (result) => {
-        if (!host.ledger.settleInbound(record, { event: 'complete' })) return; // cancelled or aborted: no reply
-        if (isJsonObject(result)) this.replyResult(id, revision.features.resultType && result.resultType === undefined ? { resultType: 'complete', ...result } : result);
-        else this.replyError(id, ErrorCode.InternalError, `Handler for ${method} returned a non-object result`);
+        if (!this.#host.ledger.settleInbound(record, COMPLETED)) return;
+        if (isJsonObject(result)) this.replyResult(record.id, revision.features.resultType && result.resultType === undefined ? { resultType: 'complete', ...result } : result);
+        else this.replyError(record.id, ErrorCode.InternalError, `Handler for ${record.method} returned a non-object result`);
       },
       (error: unknown) => {
-        if (!host.ledger.settleInbound(record, { event: 'fail' })) return;
+        if (!this.#host.ledger.settleInbound(record, FAILED)) return;
         const wire = toWireError(error);
-        this.replyError(id, wire.code, wire.message, wire.data);
+        this.replyError(record.id, wire.code, wire.message, wire.data);
       },
     );
   }

@@ -17,6 +17,7 @@ import { isSettled, requestTransition, type RequestEventType, type RequestStateK
 import type { CustomSchema } from './custom-methods.js';
 import type { Deadlines, DeadlineSlots } from './deadlines.js';
 import type { RequestOptions } from './options.js';
+import { RecordTable } from './record-table.js';
 
 interface RecordBase {
   readonly id: RequestId;
@@ -46,8 +47,9 @@ export interface OutboundRecord extends Omit<RecordBase, 'id'>, DeadlineSlots {
    */
   id: RequestId;
   readonly direction: 'outbound';
-  readonly resolve: (result: JsonObject) => void;
-  readonly reject: (error: Error) => void;
+  /** The request's promise's resolving functions: set once, as the record is opened (`outbound.ts`). */
+  resolve: (result: JsonObject) => void;
+  reject: (error: Error) => void;
   readonly progressToken: string | number | undefined;
   readonly onProgress: ((progress: ProgressUpdate) => void) | undefined;
   readonly timeoutMs: number;
@@ -156,10 +158,11 @@ export type HeldMessage =
     };
 
 export class RequestLedger {
-  // Every map but `#inbound` is created on first use: a server session mostly never sends a
-  // request, and an idle session holding its GET stream should not keep empty maps.
-  readonly #inbound = new Map<RequestId, InboundRecord>();
-  #outbound: Map<RequestId, OutboundRecord> | undefined;
+  // The maps are created on first use: a server session mostly never sends a request, and an
+  // idle session holding its GET stream should not keep empty maps. The in-flight records are in
+  // `RecordTable`s, which allocate nothing per request while one is in flight.
+  readonly #inbound = new RecordTable<RequestId, InboundRecord>();
+  #outbound: RecordTable<RequestId, OutboundRecord> | undefined;
   #byToken: Map<string | number, OutboundRecord> | undefined;
   #retained: Map<string | number, RetainedProgress> | undefined;
   #recentlySettled: Set<RequestId> | undefined;
@@ -180,7 +183,7 @@ export class RequestLedger {
   }
 
   addOutbound(record: OutboundRecord): void {
-    (this.#outbound ??= new Map()).set(record.id, record);
+    (this.#outbound ??= new RecordTable()).set(record.id, record);
     if (record.progressToken !== undefined) (this.#byToken ??= new Map()).set(record.progressToken, record);
   }
 
@@ -321,12 +324,12 @@ export class RequestLedger {
 
   /** Every pending outbound record (a copy, safe to settle while iterating). */
   pendingOutbound(): OutboundRecord[] {
-    return this.#outbound === undefined ? [] : [...this.#outbound.values()];
+    return this.#outbound === undefined ? [] : this.#outbound.values();
   }
 
   /** Every in-flight inbound record (a copy). */
   pendingInbound(): InboundRecord[] {
-    return [...this.#inbound.values()];
+    return this.#inbound.values();
   }
 
   /** Snapshot for inspection. */

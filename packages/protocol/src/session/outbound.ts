@@ -12,7 +12,7 @@ import { isJsonObject, type JsonObject, type JsonRpcMessage, type JsonRpcNotific
 import { hasTraceKeys, outboundTraceContext, withoutTraceKeys, type TraceContext } from '../observability/trace-context.js';
 import type { Clock } from './clock.js';
 import type { DeadlineExpiry } from './deadlines.js';
-import type { HeldMessage, OutboundRecord, RequestLedger } from './ledger.js';
+import type { HeldMessage, InboundRecord, OutboundRecord, RequestLedger } from './ledger.js';
 import type { MiddlewareSession } from './middleware-context.js';
 import { OutboundGate, sendThroughMiddleware, watchedBy } from './outbound-middleware.js';
 import type { RefusalContext } from './method-refusals.js';
@@ -25,6 +25,43 @@ import type { RequestOptions, SessionOptions } from './options.js';
 import { stampRequestMeta, type RequestIdentity } from './request-meta.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * The record whose promise is being created: {@link bindSettlers}, the promise's executor, runs
+ * synchronously inside `new Promise` and stores the resolving functions on it, so opening a
+ * request allocates no executor closure.
+ */
+let binding: OutboundRecord | undefined;
+
+function bindSettlers(resolve: (result: JsonObject) => void, reject: (error: Error) => void): void {
+  if (binding === undefined) return;
+  binding.resolve = resolve;
+  binding.reject = reject;
+}
+
+/** A record's resolving functions before {@link bindSettlers} sets them (never called). */
+function settlerUnbound(): void {
+  throw new Error('A request record was settled before its promise existed');
+}
+
+/** The request written: `params` only when there are some. */
+function requestMessage(id: number, method: string, params: JsonObject | undefined): JsonRpcRequest {
+  const written: JsonRpcRequest = { jsonrpc: '2.0', id, method };
+  if (params !== undefined) written.params = params;
+  return written;
+}
+
+/** A nested request's settling also releases its parent handler, which waits for input until then. */
+function releasesParent(record: OutboundRecord, parent: InboundRecord, ledger: RequestLedger): void {
+  const { resolve, reject } = record;
+  const release = (): void => {
+    parent.waitingOn--;
+    if (parent.waitingOn === 0) ledger.move(parent, 'inputReceived');
+  };
+  record.resolve = (result: JsonObject) => (release(), resolve(result));
+  record.reject = (error: Error) => (release(), reject(error));
+}
+
 /** What outbound requests need from their session (the method policy and its refusals read it too). */
 export interface OutboundHost extends RefusalContext, MiddlewareSession {
   readonly clock: Clock;
@@ -98,6 +135,12 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     this.#rounds.retrace(record, params);
   }
 
+  /**
+   * Opens a request: its record in the ledger, its timers, its signal, then written (or held,
+   * or handed to the middleware's gate). No closure over this frame: on the common path (no
+   * parent, signal, gate or trace context) a request costs its record, its message and the
+   * promise, which {@link bindSettlers} ties to the record.
+   */
   #open(method: string, params: JsonObject | undefined, options: RequestOptions, held: boolean, awaited: boolean, gate: OutboundGate | undefined): Promise<JsonObject> {
     const host = this.#host;
     const id = ++this.#nextId;
@@ -105,71 +148,86 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     const progressToken = options.onProgress !== undefined ? id : undefined;
     const parent = options.relatedRequestId !== undefined ? host.ledger.inbound(options.relatedRequestId) : undefined;
     const ownMeta = isJsonObject(params?._meta) ? params._meta : undefined;
-    const trace = outboundTraceContext(options.traceContext, ownMeta, () => this.#providedTrace(method), parent?.trace);
+    const traced = options.traceContext !== undefined || ownMeta !== undefined || host.options.traceContext !== undefined;
+    const trace = traced ? this.#traceOf(method, options.traceContext, ownMeta, parent?.trace) : parent?.trace;
     let outParams: JsonObject | undefined = params;
     // The trace keys are settled here; the progress token and the modern era's identity are added where it is written (#write).
     if (trace !== undefined || (ownMeta !== undefined && hasTraceKeys(ownMeta))) {
       outParams = { ...params, _meta: { ...withoutTraceKeys(ownMeta), ...trace } };
     }
-    return new Promise<JsonObject>((resolve, reject) => {
-      // A nested request marks its parent handler as waiting for input until it settles.
-      const release =
-        parent === undefined
-          ? undefined
-          : () => {
-              parent.waitingOn--;
-              if (parent.waitingOn === 0) host.ledger.move(parent, 'inputReceived');
-            };
-      const record: OutboundRecord = {
-        direction: 'outbound',
-        id,
-        method,
-        startedAt: host.clock.now(),
-        state: 'created',
-        resolve: release === undefined ? resolve : (result) => (release(), resolve(result)),
-        reject: watchedBy(gate, release === undefined ? reject : (error) => (release(), reject(error))),
-        progressToken,
-        onProgress: options.onProgress,
-        timeoutMs: options.timeoutMs ?? host.options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-        maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? host.options.maxTotalTimeoutMs,
-        resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? host.options.resetTimeoutOnProgress ?? true,
-        taskAugmented: isJsonObject(params?.task),
-        trace,
-        awaited,
-        customResult: options.custom?.result,
-        rounds: undefined,
-        headers: options.headers,
-        timeoutAt: Number.POSITIVE_INFINITY,
-        maxAt: Number.POSITIVE_INFINITY,
-        timeoutSeq: 0,
-        maxSeq: 0,
-        slot: -1,
-        detach: undefined,
-      };
-      host.ledger.addOutbound(record);
-      host.observer.request(record, 'created', 'dispatch', true);
-      if (parent !== undefined) {
-        parent.waitingOn++;
-        host.ledger.move(parent, 'awaitInput');
-      }
-      this.timeouts.arm(record, record.startedAt);
-      if (record.maxTotalTimeoutMs !== undefined) host.ledger.deadlines.setMaximum(record, record.startedAt + record.maxTotalTimeoutMs);
-      const signal = options.signal;
-      if (signal !== undefined) {
-        const onAbort = (): void => this.cancel(record, abortReason(signal));
-        signal.addEventListener('abort', onAbort, { once: true });
-        record.detach = () => signal.removeEventListener('abort', onAbort);
-      }
-      const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
-      if (outParams !== undefined) message.params = outParams;
-      // Only a revision with Multi Round-Trip Requests answers input_required (a held request's revision is not settled yet).
-      if (INPUT_REQUIRED_METHODS.has(method) && (held || host.revision().features.multiRoundTrip)) {
-        this.#rounds.track(record, outParams, options.onInputRound);
-      }
-      if (gate !== undefined) gate.open(record, message, options, held); // the chain's next() starts it
-      else if (held) host.ledger.hold({ kind: 'request', record, message, options, relatedRequestId: options.relatedRequestId });
-      else this.#dispatch(record, message, options);
-    });
+    const record: OutboundRecord = {
+      direction: 'outbound',
+      id,
+      method,
+      startedAt: host.clock.now(),
+      state: 'created',
+      resolve: settlerUnbound,
+      reject: settlerUnbound,
+      progressToken,
+      onProgress: options.onProgress,
+      timeoutMs: options.timeoutMs ?? host.options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? host.options.maxTotalTimeoutMs,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? host.options.resetTimeoutOnProgress ?? true,
+      taskAugmented: isJsonObject(params?.task),
+      trace,
+      awaited,
+      customResult: options.custom?.result,
+      rounds: undefined,
+      headers: options.headers,
+      timeoutAt: Number.POSITIVE_INFINITY,
+      maxAt: Number.POSITIVE_INFINITY,
+      timeoutSeq: 0,
+      maxSeq: 0,
+      slot: -1,
+      detach: undefined,
+    };
+    binding = record;
+    const promise = new Promise<JsonObject>(bindSettlers);
+    binding = undefined;
+    const reject = record.reject;
+    try {
+      this.#start(record, requestMessage(id, method, outParams), options, held, gate, parent);
+    } catch (error) {
+      // What the promise's executor did when the request was opened inside it: a throw rejects the call.
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return promise;
+  }
+
+  /** The rest of {@link #open}: the record enters the ledger, its timers are armed, then it is written, held or gated. */
+  #start(record: OutboundRecord, message: JsonRpcRequest, options: RequestOptions, held: boolean, gate: OutboundGate | undefined, parent: InboundRecord | undefined): void {
+    const host = this.#host;
+    // A nested request marks its parent handler as waiting for input until it settles.
+    if (parent !== undefined) releasesParent(record, parent, host.ledger);
+    if (gate !== undefined) record.reject = watchedBy(gate, record.reject);
+    host.ledger.addOutbound(record);
+    host.observer.request(record, 'created', 'dispatch', true);
+    if (parent !== undefined) {
+      parent.waitingOn++;
+      host.ledger.move(parent, 'awaitInput');
+    }
+    this.timeouts.arm(record, record.startedAt);
+    if (record.maxTotalTimeoutMs !== undefined) host.ledger.deadlines.setMaximum(record, record.startedAt + record.maxTotalTimeoutMs);
+    if (options.signal !== undefined) this.#follow(record, options.signal);
+    // Only a revision with Multi Round-Trip Requests answers input_required (a held request's revision is not settled yet).
+    if (INPUT_REQUIRED_METHODS.has(record.method) && (held || host.revision().features.multiRoundTrip)) {
+      this.#rounds.track(record, message.params, options.onInputRound);
+    }
+    if (gate !== undefined) gate.open(record, message, options, held); // the chain's next() starts it
+    else if (held) host.ledger.hold({ kind: 'request', record, message, options, relatedRequestId: options.relatedRequestId });
+    else this.#dispatch(record, message, options);
+  }
+
+  /** The request's trace context: the caller's, its own `_meta`'s, the session's provider's, else its parent's. */
+  #traceOf(method: string, explicit: TraceContext | undefined, ownMeta: JsonObject | undefined, inherited: TraceContext | undefined): TraceContext | undefined {
+    return outboundTraceContext(explicit, ownMeta, () => this.#providedTrace(method), inherited);
+  }
+
+  /** The caller's signal cancels the request; the listener goes when the request settles (`detach`). */
+  #follow(record: OutboundRecord, signal: AbortSignal): void {
+    const onAbort = (): void => this.cancel(record, abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    record.detach = () => signal.removeEventListener('abort', onAbort);
   }
 
   /** The session's trace context provider for `method`; one that throws supplies none (and is reported). */

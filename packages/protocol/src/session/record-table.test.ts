@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { RecordTable } from './record-table.js';
+
+describe('RecordTable', () => {
+  describe('#set', () => {
+    it('keeps insertion order whether an entry sits in the slot or in the map behind it', () => {
+      const table = new RecordTable<number | string, string>();
+      table.set(1, 'a');
+      table.set(2, 'b');
+      table.set('3', 'c');
+      expect(table.values()).toEqual(['a', 'b', 'c']);
+      table.delete(1);
+      table.set(4, 'd');
+      expect(table.values()).toEqual(['b', 'c', 'd']);
+      table.delete(2);
+      table.delete('3');
+      table.delete(4);
+      table.set(5, 'e');
+      table.set(6, 'f');
+      expect(table.values()).toEqual(['e', 'f']);
+      expect(table.size).toBe(2);
+    });
+
+    it('replaces the value of a key already there, in the slot or in the map', () => {
+      const table = new RecordTable<number, string>();
+      table.set(1, 'a');
+      table.set(2, 'b');
+      table.set(1, 'A');
+      table.set(2, 'B');
+      expect(table.values()).toEqual(['A', 'B']);
+      expect(table.size).toBe(2);
+    });
+  });
+
+  describe('#get', () => {
+    it('tells a number id from the same digits as a string, as a Map does', () => {
+      const table = new RecordTable<number | string, string>();
+      table.set(1, 'number');
+      table.set('1', 'string');
+      expect(table.get(1)).toBe('number');
+      expect(table.get('1')).toBe('string');
+      expect(table.has(2)).toBe(false);
+      expect(table.delete(1)).toBe(true);
+      expect(table.has(1)).toBe(false);
+      expect(table.has('1')).toBe(true);
+      expect(table.delete(1)).toBe(false);
+    });
+  });
+
+  describe('#values', () => {
+    it('returns a copy, so entries can be deleted while walking it', () => {
+      const table = new RecordTable<number, number>();
+      for (let i = 0; i < 5; i++) table.set(i, i * 10);
+      for (const value of table.values()) table.delete(value / 10);
+      expect(table.size).toBe(0);
+      expect(table.values()).toEqual([]);
+    });
+  });
+});
