@@ -33,14 +33,15 @@ async function startApp(flags: readonly string[] = []) {
 }
 
 describe('StdioServerTransport (real process)', () => {
-  it('exits within 1 s of stdin closing although a setInterval is running', async () => {
+  // The bound only tells "exits" from "held by the interval"; it leaves room for a loaded machine.
+  it('exits within 5 s of stdin closing although a setInterval is running', async () => {
     const app = await startApp();
     app.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"echo","params":{"n":1}}\n');
     expect(await app.nextLine()).toEqual({ jsonrpc: '2.0', id: 1, result: { echo: { n: 1 } } });
     const started = performance.now();
     app.child.stdin.end();
     const [code, signal] = await app.exited;
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(5000);
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(app.stderr()).toContain('closed (remote)');
   });
