@@ -87,8 +87,8 @@ const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 /** The parts of a read target, with a refused one standing for no path at all. */
-function partsOf(target: RequestTarget): { pathname: string; search: string; searchParams: URLSearchParams } {
-  return target.ok ? target : { pathname: '', search: '', searchParams: new URLSearchParams() };
+function partsOf(target: RequestTarget): { pathname: string; search: string } {
+  return target.ok ? target : { pathname: '', search: '' };
 }
 
 /**
@@ -135,14 +135,14 @@ export function preParsedBody(body: unknown, declaredLength: string | null | und
 export function fromFetchRequest(request: Request, options: HandleRequestOptions = {}): InboundRequest {
   // The runtime built `request.url` from the wire (its authority from `Host`); a fragment never travels.
   const target = readRequestTarget(request.url.split('#')[0] ?? '', undefined);
-  const { pathname, searchParams } = partsOf(target);
+  const { pathname, search } = partsOf(target);
   let url: URL | undefined;
   let headers: Readonly<Record<string, string>> | undefined;
   let info: HttpRequestInfo | undefined;
   const inbound: InboundRequest = {
     method: request.method.toUpperCase(),
     pathname,
-    searchParams,
+    searchParams: new URLSearchParams(search),
     targetRefusal: target.ok ? undefined : target.reason,
     localAddress: options.localAddress,
     // Runtimes build `request.url` from the Host header; use it when the header itself is absent.
@@ -220,11 +220,11 @@ export function fromNodeRequest(req: IncomingMessage & { originalUrl?: unknown }
 class NodeInbound implements InboundRequest {
   readonly method: string;
   readonly pathname: string;
-  readonly searchParams: URLSearchParams;
   readonly targetRefusal: string | undefined;
   readonly localAddress: string | undefined;
   readonly loopbackBind: boolean | undefined;
   readonly #search: string;
+  #searchParams: URLSearchParams | undefined = undefined;
   readonly #req: IncomingMessage & { originalUrl?: unknown };
   readonly #res: ServerResponse | undefined;
   readonly #options: HandleRequestOptions;
@@ -238,15 +238,19 @@ class NodeInbound implements InboundRequest {
     this.#res = res;
     this.#options = options;
     const target = readRequestTarget(typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/'), joinHeader(req.headers.host) ?? '');
-    const { pathname, search, searchParams } = partsOf(target);
+    const { pathname, search } = partsOf(target);
     this.method = (req.method ?? 'GET').toUpperCase();
     this.pathname = pathname;
-    this.searchParams = searchParams;
     this.#search = search;
     this.targetRefusal = target.ok ? undefined : target.reason;
     const localAddress = options.localAddress ?? req.socket.localAddress;
     this.localAddress = localAddress;
     this.loopbackBind = localAddress === undefined ? undefined : isLoopbackAddress(localAddress);
+  }
+
+  /** Built on first read: only the legacy HTTP+SSE message path reads the query. */
+  get searchParams(): URLSearchParams {
+    return (this.#searchParams ??= new URLSearchParams(this.#search));
   }
 
   header(name: string): string | undefined {
@@ -337,6 +341,23 @@ class NodeInbound implements InboundRequest {
 }
 
 /**
+ * The body when node:http has already buffered all of it (`Content-Length` bytes) and nobody
+ * read it yet: a small POST arrives with its headers, so by the time the handler reads it the
+ * whole body waits in the stream's buffer. Taken with one `read()`, without listeners, a
+ * promise of its own or the flowing mode's `'data'` events. `undefined`: read it the slow way.
+ */
+function bufferedBody(req: IncomingMessage, declared: string | undefined, limit: number): BodyRead | undefined {
+  const size = req.readableLength;
+  if (size === 0 || size > limit || declared === undefined || Number(declared) !== size) return undefined;
+  if (req.readableFlowing !== null || req.readableEncoding !== null) return undefined;
+  // Without an encoding, `read()` hands the whole buffer over as one Buffer (one chunk: that chunk itself).
+  const chunk: unknown = req.read();
+  // The parser ends the stream after the body: flowing, it still emits `'end'` (node:http lets go of the request on it).
+  req.resume();
+  return Buffer.isBuffer(chunk) ? { ok: true, text: chunk.toString('utf8') } : { ok: false, tooLarge: false, reason: 'the body could not be read' };
+}
+
+/**
  * The body of a node:http request, read with `'data'` and `'end'` listeners: no async
  * iterator (with its generator, `finished` listeners and a promise per chunk) per request.
  */
@@ -351,6 +372,8 @@ function readNodeBody(req: IncomingMessage & { body?: unknown }, limit: number, 
   if (Number(declared ?? Number.NaN) > drainLimit) return Promise.resolve({ ok: false, tooLarge: true });
   if (req.readableEnded) return Promise.resolve({ ok: true, text: '' });
   if (req.destroyed) return Promise.resolve({ ok: false, tooLarge: false, reason: 'Premature close' });
+  const buffered = bufferedBody(req, declared, limit);
+  if (buffered !== undefined) return Promise.resolve(buffered);
   return new Promise<BodyRead>((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
