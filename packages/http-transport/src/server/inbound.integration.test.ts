@@ -1,8 +1,8 @@
 /**
  * Reading a node:http request body on real 127.0.0.1 sockets: a body sent in several chunks
- * is read whole, one node:http has already buffered is taken at once (and the request still
- * ends), one past the limit is refused (and drained), and a client that leaves in the middle
- * of its body ends the read with a reason instead of leaving it waiting.
+ * is read whole, one node:http has already buffered is read too (and the request still ends),
+ * one past the limit is refused (and drained), and a client that leaves in the middle of its
+ * body ends the read with a reason instead of leaving it waiting.
  */
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -109,7 +109,7 @@ describe('fromNodeRequest readBody', () => {
     expect(await read()).toEqual({ ok: true, text: '{"text":"héllo wörld"}' });
   });
 
-  it('takes a body node:http has already buffered whole, and the request still ends', async () => {
+  it('reads a body node:http has already buffered whole, and the request still ends', async () => {
     const { port, read, ended } = await bodyServer(1024, { late: true });
     const body = Buffer.from('{"text":"héllo"}', 'utf8');
     await expect(postWhole(port, body)).resolves.toBe('ok');

@@ -341,23 +341,6 @@ class NodeInbound implements InboundRequest {
 }
 
 /**
- * The body when node:http has already buffered all of it (`Content-Length` bytes) and nobody
- * read it yet: a small POST arrives with its headers, so by the time the handler reads it the
- * whole body waits in the stream's buffer. Taken with one `read()`, without listeners, a
- * promise of its own or the flowing mode's `'data'` events. `undefined`: read it the slow way.
- */
-function bufferedBody(req: IncomingMessage, declared: string | undefined, limit: number): BodyRead | undefined {
-  const size = req.readableLength;
-  if (size === 0 || size > limit || declared === undefined || Number(declared) !== size) return undefined;
-  if (req.readableFlowing !== null || req.readableEncoding !== null) return undefined;
-  // Without an encoding, `read()` hands the whole buffer over as one Buffer (one chunk: that chunk itself).
-  const chunk: unknown = req.read();
-  // The parser ends the stream after the body: flowing, it still emits `'end'` (node:http lets go of the request on it).
-  req.resume();
-  return Buffer.isBuffer(chunk) ? { ok: true, text: chunk.toString('utf8') } : { ok: false, tooLarge: false, reason: 'the body could not be read' };
-}
-
-/**
  * The body of a node:http request, read with `'data'` and `'end'` listeners: no async
  * iterator (with its generator, `finished` listeners and a promise per chunk) per request.
  */
@@ -372,8 +355,6 @@ function readNodeBody(req: IncomingMessage & { body?: unknown }, limit: number, 
   if (Number(declared ?? Number.NaN) > drainLimit) return Promise.resolve({ ok: false, tooLarge: true });
   if (req.readableEnded) return Promise.resolve({ ok: true, text: '' });
   if (req.destroyed) return Promise.resolve({ ok: false, tooLarge: false, reason: 'Premature close' });
-  const buffered = bufferedBody(req, declared, limit);
-  if (buffered !== undefined) return Promise.resolve(buffered);
   return new Promise<BodyRead>((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
