@@ -291,7 +291,8 @@ class NodeInbound implements InboundRequest {
       if (response.destroyed) {
         if (!response.writableFinished) created.abort();
       } else {
-        response.once('close', () => {
+        // `on`, not `once`: a response closes once, and `once` would wrap the listener per request.
+        response.on('close', () => {
           if (!response.writableFinished) created.abort();
         });
       }
@@ -307,7 +308,7 @@ class NodeInbound implements InboundRequest {
     } else if (response.destroyed) {
       if (!response.writableFinished) listener();
     } else {
-      response.once('close', () => {
+      response.on('close', () => {
         if (!response.writableFinished) listener();
       });
     }
