@@ -54,8 +54,9 @@ import { StatelessRequests } from './stateless-requests.js';
 import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.js';
 
 /**
- * A {@link SessionOpening} of a request: a class, so its `http` getter lives on the prototype
- * (an object literal with a getter is built slowly, once per POST).
+ * A {@link SessionOpening} of a request: a class, so its `http` getter lives on the prototype.
+ * An object literal with a getter, built per POST, cost a stateless server most of its GC time
+ * (tooling/bench/profiling/README.md, "the HTTP server's node:http writes and per-POST objects").
  */
 class RequestOpening implements SessionOpening {
   readonly authInfo: unknown;
