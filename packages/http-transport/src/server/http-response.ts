@@ -69,7 +69,7 @@ export class JsonAnswer {
    * Writes the answer to a node:http response, with its length, in one `end()` (a no-op when the
    * client has left). The headers go to `writeHead` as one flat list: node:http formats them
    * straight into the head, where `setHeader` would validate, lower-case and store each in the
-   * response's header table first (a tenth of the server's node:http time on a small answer).
+   * response's header table first.
    */
   attach(res: ServerResponse): void {
     const built = this.#response;
