@@ -65,19 +65,24 @@ export class JsonAnswer {
     return this.#response;
   }
 
-  /** Writes the answer to a node:http response, with its length, in one `end()` (a no-op when the client has left). */
+  /**
+   * Writes the answer to a node:http response, with its length, in one `end()` (a no-op when the
+   * client has left). The headers go to `writeHead` as one flat list: node:http formats them
+   * straight into the head, where `setHeader` would validate, lower-case and store each in the
+   * response's header table first.
+   */
   attach(res: ServerResponse): void {
-    res.statusCode = this.status;
     const built = this.#response;
+    const head: string[] = ['content-type', 'application/json'];
     if (built === undefined) {
-      res.setHeader('content-type', 'application/json');
-      for (const [name, value] of Object.entries(this.#headers)) res.setHeader(name, value);
+      for (const name in this.#headers) head.push(name, this.#headers[name] as string);
     } else {
       // Someone read `response` and may have edited its headers: those are the answer's now.
-      built.headers.forEach((value, name) => res.setHeader(name, value));
+      head.length = 0;
+      built.headers.forEach((value, name) => head.push(name, value));
     }
-    res.setHeader('content-length', Buffer.byteLength(this.text));
-    res.end(this.text);
+    head.push('content-length', String(Buffer.byteLength(this.text)));
+    res.writeHead(this.status, head).end(this.text);
   }
 }
 

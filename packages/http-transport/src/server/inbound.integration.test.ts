@@ -1,7 +1,8 @@
 /**
  * Reading a node:http request body on real 127.0.0.1 sockets: a body sent in several chunks
- * is read whole, one past the limit is refused (and drained), and a client that leaves in the
- * middle of its body ends the read with a reason instead of leaving it waiting.
+ * is read whole, one node:http has already buffered is read too (and the request still ends),
+ * one past the limit is refused (and drained), and a client that leaves in the middle of its
+ * body ends the read with a reason instead of leaving it waiting.
  */
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,21 +16,37 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A server whose every request body is read with `limit`; each request's read is taken in order. */
-async function bodyServer(limit: number): Promise<{ port: number; started: () => Promise<void>; read: () => Promise<BodyRead> }> {
+/**
+ * A server whose every request body is read with `limit`; each request's read is taken in order.
+ * `late`: the body is read a macrotask after the request arrived (node:http has buffered it by then).
+ */
+async function bodyServer(
+  limit: number,
+  { late = false }: { late?: boolean } = {},
+): Promise<{ port: number; started: () => Promise<void>; read: () => Promise<BodyRead>; ended: () => Promise<void> }> {
   const reads = new Queue<BodyRead>();
   const starts = new Queue<undefined>();
+  const ends = new Queue<undefined>();
   server = createServer((req: IncomingMessage, res) => {
     starts.push(undefined);
-    void fromNodeRequest(req, res)
-      .readBody(limit)
-      .then((read) => {
-        reads.push(read);
-        if (!res.destroyed) res.end(read.ok ? 'ok' : 'refused');
-      });
+    req.once('end', () => ends.push(undefined));
+    const readBody = (): void =>
+      void fromNodeRequest(req, res)
+        .readBody(limit)
+        .then((read) => {
+          reads.push(read);
+          if (!res.destroyed) res.end(read.ok ? 'ok' : 'refused');
+        });
+    if (late) setImmediate(readBody);
+    else readBody();
   });
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, started: () => starts.take().then(() => undefined), read: () => reads.take() };
+  return {
+    port: (server.address() as AddressInfo).port,
+    started: () => starts.take().then(() => undefined),
+    read: () => reads.take(),
+    ended: () => ends.take().then(() => undefined),
+  };
 }
 
 class Queue<T> {
@@ -69,6 +86,20 @@ function post(port: number, chunks: readonly Buffer[]): Promise<string> {
   });
 }
 
+/** POSTs `body` in one write with its `Content-Length`; resolves with the answer's text. */
+function postWhole(port: number, body: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers: { 'content-length': String(body.byteLength) } }, (incoming) => {
+      let text = '';
+      incoming.setEncoding('utf8');
+      incoming.on('data', (chunk: string) => (text += chunk));
+      incoming.on('end', () => resolve(text));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
 describe('fromNodeRequest readBody', () => {
   it('reads a body sent in several chunks whole, a character split across two of them included', async () => {
     const { port, read } = await bodyServer(1024);
@@ -76,6 +107,20 @@ describe('fromNodeRequest readBody', () => {
     const split = bytes.indexOf(0xc3) + 1;
     await expect(post(port, [bytes.subarray(0, split), bytes.subarray(split)])).resolves.toBe('ok');
     expect(await read()).toEqual({ ok: true, text: '{"text":"héllo wörld"}' });
+  });
+
+  it('reads a body node:http has already buffered whole, and the request still ends', async () => {
+    const { port, read, ended } = await bodyServer(1024, { late: true });
+    const body = Buffer.from('{"text":"héllo"}', 'utf8');
+    await expect(postWhole(port, body)).resolves.toBe('ok');
+    expect(await read()).toEqual({ ok: true, text: '{"text":"héllo"}' });
+    await ended();
+  });
+
+  it('refuses a buffered body past the limit', async () => {
+    const { port, read } = await bodyServer(16, { late: true });
+    await expect(postWhole(port, Buffer.from('z'.repeat(40)))).resolves.toBe('refused');
+    expect(await read()).toEqual({ ok: false, tooLarge: true });
   });
 
   it('refuses a body past the limit after reading the rest of it', async () => {

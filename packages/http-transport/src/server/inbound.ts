@@ -87,8 +87,8 @@ const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 /** The parts of a read target, with a refused one standing for no path at all. */
-function partsOf(target: RequestTarget): { pathname: string; search: string; searchParams: URLSearchParams } {
-  return target.ok ? target : { pathname: '', search: '', searchParams: new URLSearchParams() };
+function partsOf(target: RequestTarget): { pathname: string; search: string } {
+  return target.ok ? target : { pathname: '', search: '' };
 }
 
 /**
@@ -135,14 +135,14 @@ export function preParsedBody(body: unknown, declaredLength: string | null | und
 export function fromFetchRequest(request: Request, options: HandleRequestOptions = {}): InboundRequest {
   // The runtime built `request.url` from the wire (its authority from `Host`); a fragment never travels.
   const target = readRequestTarget(request.url.split('#')[0] ?? '', undefined);
-  const { pathname, searchParams } = partsOf(target);
+  const { pathname, search } = partsOf(target);
   let url: URL | undefined;
   let headers: Readonly<Record<string, string>> | undefined;
   let info: HttpRequestInfo | undefined;
   const inbound: InboundRequest = {
     method: request.method.toUpperCase(),
     pathname,
-    searchParams,
+    searchParams: new URLSearchParams(search),
     targetRefusal: target.ok ? undefined : target.reason,
     localAddress: options.localAddress,
     // Runtimes build `request.url` from the Host header; use it when the header itself is absent.
@@ -220,11 +220,11 @@ export function fromNodeRequest(req: IncomingMessage & { originalUrl?: unknown }
 class NodeInbound implements InboundRequest {
   readonly method: string;
   readonly pathname: string;
-  readonly searchParams: URLSearchParams;
   readonly targetRefusal: string | undefined;
   readonly localAddress: string | undefined;
   readonly loopbackBind: boolean | undefined;
   readonly #search: string;
+  #searchParams: URLSearchParams | undefined = undefined;
   readonly #req: IncomingMessage & { originalUrl?: unknown };
   readonly #res: ServerResponse | undefined;
   readonly #options: HandleRequestOptions;
@@ -238,15 +238,19 @@ class NodeInbound implements InboundRequest {
     this.#res = res;
     this.#options = options;
     const target = readRequestTarget(typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/'), joinHeader(req.headers.host) ?? '');
-    const { pathname, search, searchParams } = partsOf(target);
+    const { pathname, search } = partsOf(target);
     this.method = (req.method ?? 'GET').toUpperCase();
     this.pathname = pathname;
-    this.searchParams = searchParams;
     this.#search = search;
     this.targetRefusal = target.ok ? undefined : target.reason;
     const localAddress = options.localAddress ?? req.socket.localAddress;
     this.localAddress = localAddress;
     this.loopbackBind = localAddress === undefined ? undefined : isLoopbackAddress(localAddress);
+  }
+
+  /** Built on first read: only the legacy HTTP+SSE message path reads the query. */
+  get searchParams(): URLSearchParams {
+    return (this.#searchParams ??= new URLSearchParams(this.#search));
   }
 
   header(name: string): string | undefined {
@@ -287,7 +291,8 @@ class NodeInbound implements InboundRequest {
       if (response.destroyed) {
         if (!response.writableFinished) created.abort();
       } else {
-        response.once('close', () => {
+        // `on`, not `once`: a response closes once, and `once` would wrap the listener per request.
+        response.on('close', () => {
           if (!response.writableFinished) created.abort();
         });
       }
@@ -303,7 +308,7 @@ class NodeInbound implements InboundRequest {
     } else if (response.destroyed) {
       if (!response.writableFinished) listener();
     } else {
-      response.once('close', () => {
+      response.on('close', () => {
         if (!response.writableFinished) listener();
       });
     }

@@ -21,7 +21,7 @@
 
 /** A request-target read: its path and query, or why it is refused. */
 export type RequestTarget =
-  | { readonly ok: true; readonly pathname: string; readonly search: string; readonly searchParams: URLSearchParams }
+  | { readonly ok: true; readonly pathname: string; readonly search: string }
   | { readonly ok: false; readonly reason: string };
 
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
@@ -59,7 +59,7 @@ const PLAIN_PATH = /^(?:\/|(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+)$/;
 
 function originForm(target: string): RequestTarget {
   if (!target.startsWith('/')) return refused('the request target must be a path starting with "/"');
-  if (PLAIN_PATH.test(target)) return { ok: true, pathname: target, search: '', searchParams: new URLSearchParams() };
+  if (PLAIN_PATH.test(target)) return { ok: true, pathname: target, search: '' };
   const queryAt = target.indexOf('?');
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
   if (FORBIDDEN.test(target) || hasControl(target)) return refused('the request target holds a character that is not allowed');
@@ -73,7 +73,7 @@ function originForm(target: string): RequestTarget {
   } catch {
     return refused('the request target is not a valid path');
   }
-  return { ok: true, pathname: url.pathname, search: url.search, searchParams: url.searchParams };
+  return { ok: true, pathname: url.pathname, search: url.search };
 }
 
 /**

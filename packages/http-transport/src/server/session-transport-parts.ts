@@ -69,12 +69,15 @@ export interface JsonExchange {
   readonly responses: Map<RequestId, JsonRpcResponse>;
   /** The headers every answer of this POST carries (the fixed ones of its route). */
   readonly headers: Record<string, string>;
-  /** Answers the POST (a `Response` gets `headers` added). */
-  readonly resolve: (answer: Response | JsonAnswer) => void;
+  /** Answers the POST: the promise's own resolving function (see {@link answerExchange}). */
+  readonly resolve: (answer: HttpAnswer) => void;
   /** 2026-07-28+: an error answer gets the HTTP status its code maps to (400, 404) instead of 200. */
   readonly errorStatus?: boolean;
-  /** Mode `auto`: turns this exchange into an SSE stream when a related notification comes before the answer. */
-  upgrade?: (() => RequestStream) | undefined;
+  /**
+   * Mode `auto`, while unanswered: the exchange becomes an SSE stream when a related
+   * notification comes before the answer. A flag, not a closure: nothing is built per POST for it.
+   */
+  upgradable: boolean;
 }
 
 /** A POST's SSE stream with id `id`, its requests `pending`, no connection yet. */
@@ -82,7 +85,7 @@ export function newRequestStream(id: string, pending: readonly RequestId[]): Req
   return { kind: 'sse', id, connection: undefined, chain: Promise.resolve(), pending: new Set(pending), done: false };
 }
 
-/** A POST answered with one JSON body once all its responses are in; `resolve` answers it. */
+/** A POST's JSON exchange, answered through `resolve` (its promise's own resolving function). */
 export function newJsonExchange(post: AcceptedPost, resolve: (answer: HttpAnswer) => void): JsonExchange {
   return {
     kind: 'json',
@@ -91,11 +94,16 @@ export function newJsonExchange(post: AcceptedPost, resolve: (answer: HttpAnswer
     responses: new Map(),
     errorStatus: hasFeature(post.version, 'routingHeaders'),
     headers: post.headers,
-    resolve: (answer) => {
-      if (answer instanceof Response) for (const [name, value] of Object.entries(post.headers)) answer.headers.set(name, value);
-      resolve(answer);
-    },
+    resolve,
+    upgradable: post.mode === 'auto',
   };
+}
+
+/** Answers an exchange's POST; a `Response` (an error built elsewhere) gets the exchange's headers added. */
+export function answerExchange(exchange: JsonExchange, answer: Response | JsonAnswer): void {
+  exchange.upgradable = false;
+  if (answer instanceof Response) for (const name in exchange.headers) answer.headers.set(name, exchange.headers[name] as string);
+  exchange.resolve(answer);
 }
 
 /**

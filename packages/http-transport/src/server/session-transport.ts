@@ -39,7 +39,7 @@ import { appendInTurn, continueStandalone, forgetStreams, replayEnded, replayStr
 import { HttpErrorCode, emptyResponse, errorResponse, type HttpAnswer } from './http-response.js';
 import { flatRandomUuid, flatString } from './flat-string.js';
 import { SseConnection } from './sse-connection.js';
-import { firstIdInUse, jsonAnswerOf, newJsonExchange, newRequestStream, type AcceptedPost, type JsonExchange, type RequestStream } from './session-transport-parts.js';
+import { answerExchange, firstIdInUse, jsonAnswerOf, newJsonExchange, newRequestStream, type AcceptedPost, type JsonExchange, type RequestStream } from './session-transport-parts.js';
 import type { SessionTransportOptions, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
 export type { AcceptedPost, SessionTransportOptions, SessionTransportSettings, StreamableHttpSessionTransport } from './session-transport-parts.js';
@@ -149,7 +149,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       throw new NoReturnChannelError('Stateless HTTP has no channel for server-to-client requests');
     }
     let related = options?.relatedRequestId === undefined ? undefined : this.#routes.get(options.relatedRequestId);
-    if (related?.kind === 'json' && related.upgrade !== undefined) related = related.upgrade();
+    if (related?.kind === 'json' && related.upgradable) related = this.#upgrade(related);
     if (related?.kind === 'sse' && !related.done) {
       await this.#write(related, message);
       return;
@@ -182,8 +182,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
 
   #finishJson(exchange: JsonExchange): void {
     this.#pendingJson--;
-    exchange.upgrade = undefined;
-    exchange.resolve(jsonAnswerOf(exchange));
+    answerExchange(exchange, jsonAnswerOf(exchange));
     this.#afterExchange();
   }
 
@@ -256,7 +255,6 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     if (post.mode === 'json' || post.mode === 'auto') {
       return new Promise<HttpAnswer>((resolve) => {
         const exchange = newJsonExchange(post, resolve);
-        if (post.mode === 'auto') exchange.upgrade = () => this.#upgrade(exchange, post, resolve);
         this.#pendingJson++;
         for (const id of post.requestIds) this.#routes.set(id, exchange);
         if (this.stateless) {
@@ -282,8 +280,8 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
    * Mode `auto`: a notification related to the request comes before its answer, so the answer
    * becomes an SSE stream (200) carrying the notification, then the response.
    */
-  #upgrade(exchange: JsonExchange, post: AcceptedPost, resolve: (answer: HttpAnswer) => void): RequestStream {
-    exchange.upgrade = undefined;
+  #upgrade(exchange: JsonExchange): RequestStream {
+    exchange.upgradable = false;
     this.#pendingJson--;
     const stream = newRequestStream(`${this.#key}.${this.#nextStream++}`, []);
     for (const id of exchange.order) {
@@ -291,9 +289,9 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       stream.pending.add(id);
       this.#routes.set(id, stream);
     }
-    stream.connection = this.#openConnection(stream, post.headers);
+    stream.connection = this.#openConnection(stream, exchange.headers);
     this.#streams.set(stream.id, stream);
-    resolve(stream.connection);
+    exchange.resolve(stream.connection);
     return stream;
   }
 
@@ -468,7 +466,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       seen.add(route);
       if (route.kind === 'json') {
         this.#pendingJson--;
-        route.resolve(errorResponse(404, HttpErrorCode.SessionClosed, 'The session was closed before the request was answered'));
+        answerExchange(route, errorResponse(404, HttpErrorCode.SessionClosed, 'The session was closed before the request was answered'));
       }
     }
     this.#routes.clear();

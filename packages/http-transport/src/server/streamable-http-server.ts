@@ -29,7 +29,7 @@
  * DELETE:   stateless or modern (405) → session (400/404) → version (400) → terminate the session (200)
  * ```
  */
-import { ErrorCode, systemClock, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
+import { ErrorCode, systemClock, type HttpRequestInfo, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
 import { DEFAULT_HTTP_ASSUMED_VERSION } from '@statemcp/protocol/internal';
 import { createAuthGate, type Admitted } from './auth-gate.js';
 import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
@@ -52,6 +52,27 @@ import { HttpServerSessionTransport, type AcceptedPost, type SessionTransportSet
 import { DEFAULT_SSE_BUFFER_BYTES } from './sse-connection.js';
 import { StatelessRequests } from './stateless-requests.js';
 import { SharedStoreUnavailableError, type SessionRecord } from './shared-state.js';
+
+/**
+ * A {@link SessionOpening} of a request: a class, so its `http` getter lives on the prototype.
+ * An object literal with a getter, built per POST, cost a stateless server most of its GC time
+ * (tooling/bench/profiling/README.md, "the HTTP server's node:http writes and per-POST objects").
+ */
+class RequestOpening implements SessionOpening {
+  readonly authInfo: unknown;
+  readonly principal: string | undefined;
+  readonly #inbound: InboundRequest;
+
+  constructor(inbound: InboundRequest, admitted: Admitted) {
+    this.authInfo = admitted.authInfo;
+    this.principal = admitted.principal;
+    this.#inbound = inbound;
+  }
+
+  get http(): HttpRequestInfo {
+    return this.#inbound.requestInfo();
+  }
+}
 
 /**
  * Creates a Streamable HTTP server. Sessions meet the protocol through `connect`.
@@ -119,13 +140,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
    * (the header record and the absolute URL) is built when read: a `connect` that does not
    * look at it (the usual `(transport) => server.connect(transport)`) costs a stateless request nothing.
    */
-  const openingOf = (inbound: InboundRequest, admitted: Admitted): SessionOpening => ({
-    authInfo: admitted.authInfo,
-    principal: admitted.principal,
-    get http() {
-      return inbound.requestInfo();
-    },
-  });
+  const openingOf = (inbound: InboundRequest, admitted: Admitted): SessionOpening => new RequestOpening(inbound, admitted);
 
   // A stateless request cannot be resumed (no GET stream): its events are not stored, and it touches no shared store.
   const statelessSettings: SessionTransportSettings = { ...settings, eventStore: undefined };
