@@ -75,11 +75,11 @@ export function nodePostExchange(module: typeof Http, agent: Http.Agent, target:
 }
 
 /** The refusal of a redirect of a POST: in mode `'refuse'`, `redirectHop` refuses every `Location`. */
-function redirectRefusal(from: URL, status: number, location: string): unknown {
+function redirectRefusal(from: URL, status: number, location: string): Error {
   try {
     redirectHop(from, status, location, 'POST', 'refuse', 0);
   } catch (refusal) {
-    return refusal;
+    if (refusal instanceof Error) return refusal;
   }
   return new TypeError(`POST ${from.href} was redirected (HTTP ${status}) and follows no redirect`);
 }
