@@ -10,11 +10,21 @@ import { tooLargeError } from '@statemcp/protocol/internal';
 import { abortError } from './abort-error.js';
 import type { SseParser } from '../shared/sse-parse.js';
 
-/** One header of `incoming` (`name` in lower case), as `Headers#get` gives it: repeated values joined with `, `. */
+/**
+ * One header of `incoming` (`name` in lower case), as `Headers#get` gives it: every value of the
+ * name, joined with `, `. Read off `rawHeaders`: node's `headers` object is built on first read,
+ * one line at a time, which showed in the client's profile for the one or two headers it needs.
+ */
 export function incomingHeader(incoming: IncomingMessage, name: string): string | null {
-  const value = incoming.headers[name];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(', ') : value;
+  const raw = incoming.rawHeaders;
+  let value: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i] as string;
+    if (key.length !== name.length || key.toLowerCase() !== name) continue;
+    const item = raw[i + 1] as string;
+    value = value === null ? item : `${value}, ${item}`;
+  }
+  return value;
 }
 
 /** The most bytes drained from a body nobody reads before the connection is cut instead. */

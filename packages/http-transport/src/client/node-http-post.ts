@@ -47,8 +47,8 @@ export function nodePostExchange(module: typeof Http, agent: Http.Agent, target:
       const outgoing = module.request({ protocol, hostname, port, path, auth, method: 'POST', headers, agent }, (incoming) => {
         answered = true;
         const status = incoming.statusCode ?? 0;
-        const location = incoming.headers.location;
-        if (isRedirectStatus(status) && location !== undefined) {
+        const location = isRedirectStatus(status) ? incomingHeader(incoming, 'location') : null;
+        if (location !== null) {
           // Its body is never read: drained, so the keep-alive socket goes back to the pool.
           stop.onAbort(undefined);
           incoming.resume();

@@ -47,7 +47,7 @@ import { errorForAnswer, postExchange, readJsonAnswer, unexpectedContentType, ty
 import { networkError } from './http-errors.js';
 import { transportFetch } from './transport-fetch.js';
 import { resolveReconnectOptions } from './reconnect.js';
-import { buildHeaders } from './request-headers.js';
+import { postHeaders } from './request-headers.js';
 import { deleteHttpSession } from './delete-session.js';
 import { errorAnswerFor, isModernErrorBody, removeId, requestIdsOf } from './message-kinds.js';
 import { ModernRequests } from './modern-requests.js';
@@ -60,7 +60,6 @@ import type { StreamableHttpClientTransportOptions, StreamState } from './stream
 
 export type { SessionRecoveredInfo, StreamableHttpClientTransportOptions, StreamState, StreamStateChange } from './streamable-http-options.js';
 
-const ACCEPT_BOTH = 'application/json, text/event-stream';
 const SESSION_ID_PATTERN = /^[\x21-\x7e]+$/;
 /** The outcome of a POST whose answer was taken (one shared object: it carries nothing). */
 const DONE: PostOutcome = Object.freeze({ kind: 'done' });
@@ -276,13 +275,7 @@ export class StreamableHttpClientTransport implements Transport {
     const routingHeaders = modern === undefined ? undefined : this.#modern.open(message, requestIds, modern, extraHeaders, scoped);
     let headers: Record<string, string>;
     try {
-      const built = buildHeaders(this.#options.headers, {
-        accept: ACCEPT_BOTH,
-        'content-type': 'application/json',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': this.#versionHeader ? this.#protocolVersion : undefined,
-        ...routingHeaders,
-      });
+      const built = postHeaders(this.#options.headers, routingHeaders, sessionId, this.#versionHeader ? this.#protocolVersion : undefined);
       // Fixed headers come back synchronously: no promise hop before the fetch.
       headers = built instanceof Promise ? await built : built;
       this.#assertOpen();
