@@ -5,7 +5,9 @@
  *
  * What it does, in the order a connection meets it:
  * - every message is its own POST with `Accept: application/json, text/event-stream`; 202, JSON
- *   and SSE answers are all handled (SSE streams and the GET stream: `sse-streams.ts`);
+ *   and SSE answers are all handled (SSE streams and the GET stream: `sse-streams.ts`), read as
+ *   an `HttpAnswer` of `fetch` or, on the default `fetch` on Node, of the transport's own
+ *   `node:http` POST (`http-answer.ts`);
  * - the session id from the answer to the POST sent while the transport has none is echoed on
  *   every later POST, GET and DELETE; `MCP-Protocol-Version` once the session called
  *   `setProtocolVersion` (MCP 2025-11-25 Transports §Session Management, §Protocol Version
