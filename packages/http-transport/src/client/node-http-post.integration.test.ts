@@ -140,6 +140,24 @@ describe('StreamableHttpClientTransport on its own node:http POST', () => {
     expect(await pending).toBeInstanceOf(ConnectionClosedError);
     await expect.poll(() => closed).toEqual([7, 8]);
   });
+
+  it('stops reading an SSE answer whose 2026-07-28 request is cancelled, and closes its connection', async () => {
+    const closed: unknown[] = [];
+    const { url } = await recordingServer((request, res) => {
+      res.on('close', () => closed.push(request.body?.id));
+      // The stream opens with a priming event and never carries the answer.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('id: p1\ndata: \n\n');
+    });
+    const { transport, sink } = await started(url);
+    await transport.send(modernCall(9));
+    expect(transport.cancelRequest(9)).toBe(true);
+    await expect.poll(() => closed).toEqual([9]);
+    await settle();
+    // Cancelled, not undeliverable: the session settles a cancelled request itself.
+    expect(sink.undeliverable).toEqual([]);
+    await transport.terminate();
+  });
 });
 
 describe('postExchange', () => {
