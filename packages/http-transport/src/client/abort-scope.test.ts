@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortScope } from './abort-scope.js';
+import { AbortScope, unscopedSignal } from './abort-scope.js';
 
 describe('AbortScope', () => {
   describe('#child', () => {
@@ -60,6 +60,34 @@ describe('AbortScope', () => {
       expect(pending.signal.reason).toBe('bye');
       expect(done.signal.aborted).toBe(false);
       expect(scope.aborted).toBe(true);
+    });
+  });
+
+  describe('#onAbort', () => {
+    it('runs the hook once with the abort error, without making a signal, and the late signal is aborted alike', () => {
+      const scope = new AbortScope();
+      const child = scope.child();
+      const seen: Error[] = [];
+      child.onAbort((error) => seen.push(error));
+      scope.abort(new Error('closed'));
+      child.abort(new Error('again'));
+      expect(seen.map((error) => error.message)).toEqual(['closed']);
+      expect(child.aborted).toBe(true);
+      expect(child.signal.aborted).toBe(true);
+      expect(child.signal.reason).toMatchObject({ message: 'closed' });
+    });
+
+    it('runs a hook set after the abort at once, an AbortError for an abort without reason; a replaced or cleared hook is not run', () => {
+      const stop = unscopedSignal();
+      const replaced: Error[] = [];
+      stop.onAbort((error) => replaced.push(error));
+      stop.onAbort(undefined);
+      stop.abort();
+      expect(replaced).toEqual([]);
+      const late: Error[] = [];
+      stop.onAbort((error) => late.push(error));
+      expect(late).toHaveLength(1);
+      expect(late[0]).toMatchObject({ name: 'AbortError' });
     });
   });
 });

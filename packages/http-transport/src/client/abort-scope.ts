@@ -7,20 +7,35 @@
  * are still in flight and every later one.
  *
  * The requests in flight are a linked list through their own entries: a request's signal costs
- * its controller and one entry, with no closure and no `Set` (a one-element `Set` emptied and
- * refilled per request reallocates its table every time).
+ * one entry, with no closure and no `Set` (a one-element `Set` emptied and refilled per request
+ * reallocates its table every time); its `AbortController` is made only when something reads
+ * `signal` (a `fetch`), so the transport's own `node:http` POSTs make none.
  */
+import { abortError, abortReasonError } from './abort-error.js';
+
 export interface ScopedSignal {
+  /** The request's `AbortSignal`, made on first read (a request that never hands one to `fetch` makes none). */
   readonly signal: AbortSignal;
-  /** Aborts this request's signal alone (whatever reads its answer stops with it). */
+  /** True once aborted (read without making the signal). */
+  readonly aborted: boolean;
+  /** Aborts this request alone (whatever reads its answer stops with it). */
   abort(reason?: unknown): void;
+  /**
+   * What aborting does besides the signal: one hook, replaced by the next call (the
+   * transport's own `node:http` POST destroys its request, then its response, through it).
+   * Called with the abort's error; at once if already aborted.
+   */
+  onAbort(hook: ((error: Error) => void) | undefined): void;
   /** The request is over: forget its signal (idempotent). */
   release(): void;
 }
 
 /** One request's signal, linked into its scope's list while in flight. */
 class ScopeEntry implements ScopedSignal {
-  readonly #controller = new AbortController();
+  #controller: AbortController | undefined = undefined;
+  #aborted = false;
+  #reason: unknown = undefined;
+  #hook: ((error: Error) => void) | undefined = undefined;
   readonly #scope: AbortScope | undefined;
   previous: ScopeEntry | undefined = undefined;
   next: ScopeEntry | undefined = undefined;
@@ -32,16 +47,49 @@ class ScopeEntry implements ScopedSignal {
   }
 
   get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
     return this.#controller.signal;
   }
 
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
   abort(reason?: unknown): void {
-    this.#controller.abort(reason);
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    const hook = this.#hook;
+    this.#hook = undefined;
+    hook?.(this.#error());
+  }
+
+  onAbort(hook: ((error: Error) => void) | undefined): void {
+    if (this.#aborted) {
+      this.#hook = undefined;
+      hook?.(this.#error());
+      return;
+    }
+    this.#hook = hook;
   }
 
   release(): void {
     this.#scope?.unlink(this);
   }
+
+  /** The error the abort stands for: its reason when that is an `Error`, else an `AbortError`. */
+  #error(): Error {
+    return this.#controller === undefined ? abortReasonError(this.#reason) : abortError(this.#controller.signal);
+  }
+}
+
+/** A signal of no scope, for a stream the transport stops on its own (the standalone GET stream). */
+export function unscopedSignal(): ScopedSignal {
+  return new ScopeEntry(undefined);
 }
 
 export class AbortScope {

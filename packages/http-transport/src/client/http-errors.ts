@@ -10,6 +10,8 @@ import { readBoundedText } from '@statemcp/protocol/internal';
 
 /** Longest body excerpt kept on an {@link HttpResponseError}. */
 const BODY_EXCERPT_LIMIT = 2048;
+/** The most bytes read for an excerpt (a character takes at most 4). */
+export const BODY_EXCERPT_BYTES = BODY_EXCERPT_LIMIT * 4;
 /** Longest excerpt of the body quoted in an error message. */
 const MESSAGE_EXCERPT_LIMIT = 160;
 
@@ -57,28 +59,27 @@ export class HttpResponseError extends Error {
  */
 export async function readBodyExcerpt(response: Response): Promise<string> {
   try {
-    const text = await readBoundedText(response, { maxBytes: BODY_EXCERPT_LIMIT * 4, overflow: 'truncate' });
-    return text.length > BODY_EXCERPT_LIMIT ? text.slice(0, BODY_EXCERPT_LIMIT) : text;
+    return clipExcerpt(await readBoundedText(response, { maxBytes: BODY_EXCERPT_BYTES, overflow: 'truncate' }));
   } catch {
     return '';
   }
 }
 
+/** The excerpt kept of a body's first {@link BODY_EXCERPT_BYTES} bytes. */
+export function clipExcerpt(text: string): string {
+  return text.length > BODY_EXCERPT_LIMIT ? text.slice(0, BODY_EXCERPT_LIMIT) : text;
+}
+
 /** Builds the typed error for a refused response whose body was already read. */
 export function errorForStatus(method: string, url: string, response: Response, body: string): InstanceType<typeof TransportError> {
-  const cause = new HttpResponseError(
-    method,
-    url,
-    response.status,
-    response.statusText,
-    body,
-    response.headers.get('www-authenticate') ?? undefined,
-  );
-  if (response.status === 401 || response.status === 403) {
-    return new AuthRequiredError(
-      `${method} ${url} was refused with HTTP ${response.status}${cause.wwwAuthenticate ? ` (WWW-Authenticate: ${cause.wwwAuthenticate})` : ''}`,
-      { cause },
-    );
+  return refusalError(method, url, response.status, response.statusText, response.headers.get('www-authenticate') ?? undefined, body);
+}
+
+/** {@link errorForStatus} from the parts of a refused answer (any shape of response). */
+export function refusalError(method: string, url: string, status: number, statusText: string, wwwAuthenticate: string | undefined, body: string): InstanceType<typeof TransportError> {
+  const cause = new HttpResponseError(method, url, status, statusText, body, wwwAuthenticate);
+  if (status === 401 || status === 403) {
+    return new AuthRequiredError(`${method} ${url} was refused with HTTP ${status}${wwwAuthenticate ? ` (WWW-Authenticate: ${wwwAuthenticate})` : ''}`, { cause });
   }
   return new TransportError(cause.message, { cause });
 }

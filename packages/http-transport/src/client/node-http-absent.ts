@@ -16,3 +16,6 @@ export const responseHeader: typeof OnNode.responseHeader = (response, name) => 
 
 /** Whether `response` carries a body. */
 export const hasBody: typeof OnNode.hasBody = (response) => response.body !== null;
+
+/** No `node:http` here: the transport POSTs with `fetch`. */
+export const nodeDefaultPost: typeof OnNode.nodeDefaultPost = () => undefined;

@@ -24,6 +24,9 @@
  */
 import { guardRedirects, isRedirectStatus } from '@statemcp/protocol/internal';
 import { abortError } from './abort-error.js';
+import type { PostExchange } from './http-answer.js';
+import { incomingHeader } from './incoming-body.js';
+import { nodePostExchange } from './node-http-post.js';
 import type * as Http from 'node:http';
 import type { Readable as NodeReadable } from 'node:stream';
 
@@ -185,10 +188,7 @@ class NodeHttpResponse extends Response {
 
   /** One response header (a lower-case name), read off the `IncomingMessage` until `headers` is built. */
   header(name: string): string | null {
-    if (this.#headers !== undefined) return this.#headers.get(name);
-    const value = this.#incoming.headers[name];
-    if (value === undefined) return null;
-    return Array.isArray(value) ? value.join(', ') : value;
+    return this.#headers !== undefined ? this.#headers.get(name) : incomingHeader(this.#incoming, name);
   }
 
   #headerView(): Headers {
@@ -383,4 +383,16 @@ function request(loaded: Modules, target: RequestTarget, init: RequestInit, body
  */
 export function nodeDefaultFetch(): typeof fetch | undefined {
   return isNodeRuntime() ? nodeSingleRequest : undefined;
+}
+
+/**
+ * The Streamable HTTP transport's own POSTs to `url` on `node:http` with `nodeHttpFetch`'s
+ * default agents (`node-http-post.ts`), for a transport on its default `fetch`; `undefined`
+ * outside Node or for a URL that is not `http:`/`https:` (the transport then POSTs with `fetch`).
+ */
+export function nodeDefaultPost(url: URL): PostExchange | undefined {
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || (modules === undefined && !isNodeRuntime())) return undefined;
+  const loaded = load();
+  const target = requestTarget(url.href);
+  return target.secure ? nodePostExchange(loaded.https, loaded.agents.https, target, url) : nodePostExchange(loaded.http, loaded.agents.http, target, url);
 }

@@ -50,3 +50,24 @@ function layer(extra: Readonly<Record<string, string>> | undefined, own: Readonl
   }
   return headers;
 }
+
+/**
+ * The headers of a Streamable HTTP POST (MCP 2025-11-25 Transports §Sending Messages to the
+ * Server, §Session Management, §Protocol Version Header): `Accept` and `Content-Type`, the
+ * session id, and the session's version unless `routing` (a 2026-07-28 request's routing
+ * headers, a fresh record given up to this call) names one, over the caller's. Without caller
+ * headers, that record is what goes out: no copy per POST.
+ */
+export function postHeaders(
+  option: HeadersOption | undefined,
+  routing: Record<string, string> | undefined,
+  sessionId: string | undefined,
+  version: string | undefined,
+): Record<string, string> | Promise<Record<string, string>> {
+  const own = routing ?? {};
+  own.accept = 'application/json, text/event-stream';
+  own['content-type'] = 'application/json';
+  if (sessionId !== undefined) own[SESSION_ID_HEADER] = sessionId;
+  if (version !== undefined && own[PROTOCOL_VERSION_HEADER] === undefined) own[PROTOCOL_VERSION_HEADER] = version;
+  return option === undefined ? own : buildHeaders(option, own);
+}

@@ -5,6 +5,7 @@
  * bookkeeping is made only when the stream first needs it (a `retry:` or a reconnection).
  */
 import { parseJson, type Clock, type RequestId } from '@statemcp/protocol';
+import type { ScopedSignal } from './abort-scope.js';
 import { ReconnectTracker, type ResolvedReconnectOptions } from './reconnect.js';
 import type { StreamState } from './streamable-http-options.js';
 import type { SseEvent, SseParserHandlers } from '../shared/sse-parse.js';
@@ -29,8 +30,8 @@ export class SseStreamRecord implements SseParserHandlers {
   constructor(
     readonly role: 'standalone' | 'request',
     readonly requestIds: readonly RequestId[],
-    /** Stops the stream's reads: its own controller, or for a POST's stream the POST's signal. */
-    readonly controller: Pick<AbortController, 'signal' | 'abort'>,
+    /** Stops the stream's reads: its own signal, or for a POST's stream the POST's. */
+    readonly controller: ScopedSignal,
     readonly sink: SseStreamSink,
     state: StreamState,
   ) {

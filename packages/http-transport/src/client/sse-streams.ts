@@ -13,11 +13,13 @@
  * peer's answer.
  */
 import { MessageTooLargeError, RedirectRefusedError, TransportError, type Clock, type RequestId } from '@statemcp/protocol';
-import { errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
+import { unscopedSignal, type ScopedSignal } from './abort-scope.js';
+import { errorForAnswer, fetchAnswer, type HttpAnswer } from './http-answer.js';
+import { networkError } from './http-errors.js';
 import type { ResolvedReconnectOptions } from './reconnect.js';
 import { buildHeaders } from './request-headers.js';
 import type { StreamableHttpClientTransportOptions, StreamState } from './streamable-http-options.js';
-import { DEFAULT_MAX_MESSAGE_SIZE, discardBody, hasBody, readSseBody, responseHeader } from './response-body.js';
+import { DEFAULT_MAX_MESSAGE_SIZE } from './response-body.js';
 import { SseStreamRecord as StreamRecord } from './sse-stream-record.js';
 import { SseParser } from '../shared/sse-parse.js';
 import { LAST_EVENT_ID_HEADER, PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '@statemcp/protocol/internal';
@@ -64,11 +66,11 @@ export class SseStreams {
    * Reads the SSE body of a POST that carried `requestIds`, resuming it if it is cut. `post`
    * is the POST's own abort signal: the stream stops through it (no second signal per POST).
    */
-  consumeRequestStream(response: Response, requestIds: readonly RequestId[], post?: Pick<AbortController, 'signal' | 'abort'>): void {
+  consumeRequestStream(answer: HttpAnswer, requestIds: readonly RequestId[], post?: ScopedSignal): void {
     const record = this.#newRecord('request', requestIds, post);
     this.#requestStreams.add(record);
     this.#setState(record, { kind: 'open', lastEventId: undefined });
-    void this.#readStream(record, response);
+    void this.#readStream(record, answer);
   }
 
   /** Opens the standalone GET stream unless one is open or opening. */
@@ -121,10 +123,10 @@ export class SseStreams {
     record.state = { kind: 'closed' };
   }
 
-  #newRecord(role: 'standalone' | 'request', requestIds: readonly RequestId[], stopper?: Pick<AbortController, 'signal' | 'abort'>): StreamRecord {
-    const controller = stopper ?? new AbortController();
+  #newRecord(role: 'standalone' | 'request', requestIds: readonly RequestId[], stopper?: ScopedSignal): StreamRecord {
+    const controller = stopper ?? unscopedSignal();
     // A record made after the transport closed is stopped from the start.
-    if (this.#host.lifetime.aborted && !controller.signal.aborted) controller.abort(this.#host.lifetime.reason);
+    if (this.#host.lifetime.aborted && !controller.aborted) controller.abort(this.#host.lifetime.reason);
     return new StreamRecord(role, requestIds, controller, this.#host, { kind: 'connecting', attempt: 0 });
   }
 
@@ -138,7 +140,7 @@ export class SseStreams {
   }
 
   #isLive(record: StreamRecord): boolean {
-    return !record.controller.signal.aborted && this.#host.isOpen();
+    return !record.controller.aborted && this.#host.isOpen();
   }
 
   /** GET the endpoint: the standalone stream, or a resumption (`Last-Event-ID`). */
@@ -148,7 +150,7 @@ export class SseStreams {
     this.#setState(record, { kind: 'connecting', attempt: record.attempts });
     const url = host.url.href;
     const sessionId = host.sessionId();
-    let response: Response;
+    let answer: HttpAnswer;
     try {
       const headers = await buildHeaders(host.options.headers, {
         accept: 'text/event-stream',
@@ -157,12 +159,14 @@ export class SseStreams {
         [LAST_EVENT_ID_HEADER]: record.lastEventId,
       });
       if (!this.#isLive(record)) return;
-      response = await host.fetch(url, {
-        ...host.options.requestInit,
-        method: 'GET',
-        headers,
-        signal: record.controller.signal,
-      });
+      answer = fetchAnswer(
+        await host.fetch(url, {
+          ...host.options.requestInit,
+          method: 'GET',
+          headers,
+          signal: record.controller.signal,
+        }),
+      );
     } catch (error) {
       if (!this.#isLive(record)) return;
       // A refused redirect is an answer, not a network failure: asking again would get the same one.
@@ -171,36 +175,37 @@ export class SseStreams {
       return;
     }
     if (!this.#isLive(record)) {
-      await discardBody(response);
+      await answer.discard();
       return;
     }
-    if (!response.ok) {
-      const error = errorForStatus('GET', url, response, await readBodyExcerpt(response));
-      if (response.status === 405 && record.role === 'standalone') {
+    const status = answer.status;
+    if (!answer.ok) {
+      const error = errorForAnswer('GET', url, answer, await answer.excerpt());
+      if (status === 405 && record.role === 'standalone') {
         this.#setState(record, { kind: 'unsupported' });
-      } else if (response.status === 404 && sessionId !== undefined) {
+      } else if (status === 404 && sessionId !== undefined) {
         this.#die(record, error);
         // The standalone stream is how the server reaches a quiet client: its 404 means the session is gone.
         if (record.role === 'standalone') host.sessionExpired(sessionId);
-      } else if (response.status === 401 || response.status === 403 || response.status === 405 || response.status === 400) {
+      } else if (status === 401 || status === 403 || status === 405 || status === 400) {
         this.#die(record, error);
       } else {
         this.#retryOrDie(record, error);
       }
       return;
     }
-    const contentType = (responseHeader(response, 'content-type') ?? '').toLowerCase();
-    if (!contentType.includes('text/event-stream') || !hasBody(response)) {
-      await discardBody(response);
+    const contentType = (answer.header('content-type') ?? '').toLowerCase();
+    if (!contentType.includes('text/event-stream') || !answer.hasBody) {
+      await answer.discard();
       this.#die(record, new TransportError(`GET ${url} did not answer with an SSE stream (content-type ${JSON.stringify(contentType)})`));
       return;
     }
     this.#setState(record, { kind: 'open', lastEventId: record.lastEventId });
-    await this.#readStream(record, response);
+    await this.#readStream(record, answer);
   }
 
   /** Reads one connection of a stream, then decides: done, reconnect, or fail. */
-  async #readStream(record: StreamRecord, response: Response): Promise<void> {
+  async #readStream(record: StreamRecord, answer: HttpAnswer): Promise<void> {
     // Reading stops once a request stream is complete, even if the server keeps the connection open.
     const isComplete = (): boolean => record.complete;
     const parser = new SseParser(record, {
@@ -211,7 +216,7 @@ export class SseStreams {
     let failure: Error | undefined;
     try {
       // The record's own signal is enough: closing the transport stops every record.
-      await readSseBody(response, parser, record.controller.signal, isComplete);
+      await answer.readSse(parser, record.controller, isComplete);
     } catch (error) {
       if (error instanceof MessageTooLargeError) {
         // The server sent more than the bound: asking again (resuming) would get more of the same.

@@ -5,7 +5,9 @@
  *
  * What it does, in the order a connection meets it:
  * - every message is its own POST with `Accept: application/json, text/event-stream`; 202, JSON
- *   and SSE answers are all handled (SSE streams and the GET stream: `sse-streams.ts`);
+ *   and SSE answers are all handled (SSE streams and the GET stream: `sse-streams.ts`), read as
+ *   an `HttpAnswer` of `fetch` or, on the default `fetch` on Node, of the transport's own
+ *   `node:http` POST (`http-answer.ts`);
  * - the session id from the answer to the POST sent while the transport has none is echoed on
  *   every later POST, GET and DELETE; `MCP-Protocol-Version` once the session called
  *   `setProtocolVersion` (MCP 2025-11-25 Transports §Session Management, §Protocol Version
@@ -43,11 +45,11 @@ import {
 import { isRequestId } from '@statemcp/protocol/internal';
 import { AbortScope, type ScopedSignal } from './abort-scope.js';
 import { authMiddleware } from './auth-hook.js';
-import { HttpResponseError, errorForStatus, networkError, readBodyExcerpt } from './http-errors.js';
+import { errorForAnswer, postExchange, readJsonAnswer, unexpectedContentType, type HttpAnswer, type PostExchange } from './http-answer.js';
+import { networkError } from './http-errors.js';
 import { transportFetch } from './transport-fetch.js';
-import { discardBody, hasBody, readJsonText, responseHeader } from './response-body.js';
 import { resolveReconnectOptions } from './reconnect.js';
-import { buildHeaders } from './request-headers.js';
+import { postHeaders } from './request-headers.js';
 import { deleteHttpSession } from './delete-session.js';
 import { errorAnswerFor, isModernErrorBody, removeId, requestIdsOf } from './message-kinds.js';
 import { ModernRequests } from './modern-requests.js';
@@ -60,7 +62,6 @@ import type { StreamableHttpClientTransportOptions, StreamState } from './stream
 
 export type { SessionRecoveredInfo, StreamableHttpClientTransportOptions, StreamState, StreamStateChange } from './streamable-http-options.js';
 
-const ACCEPT_BOTH = 'application/json, text/event-stream';
 const SESSION_ID_PATTERN = /^[\x21-\x7e]+$/;
 /** The outcome of a POST whose answer was taken (one shared object: it carries nothing). */
 const DONE: PostOutcome = Object.freeze({ kind: 'done' });
@@ -86,6 +87,8 @@ const DONE: PostOutcome = Object.freeze({ kind: 'done' });
 export class StreamableHttpClientTransport implements Transport {
   readonly #url: URL;
   readonly #fetch: typeof fetch;
+  /** How a POST is sent: the transport's own `node:http` POST on the default `fetch`, else `fetch` (`http-answer.ts`). */
+  readonly #exchange: PostExchange;
   readonly #options: StreamableHttpClientTransportOptions;
   readonly #clock: Clock;
   /** Aborted by close: every stream listens to it. */
@@ -120,6 +123,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.#fetch = options.authProvider === undefined ? base : authMiddleware(options.authProvider, { onAuthorizing })(base);
     // The legacy fallback builds its transport from the options: it gets the authorized fetch too.
     this.#options = options.authProvider === undefined ? options : { ...options, fetch: this.#fetch };
+    this.#exchange = postExchange(this.#url, options, this.#fetch);
     this.#clock = options.clock ?? systemClock;
     if (options.sessionId !== undefined) {
       if (!SESSION_ID_PATTERN.test(options.sessionId)) throw new RangeError('sessionId must be visible ASCII (0x21-0x7E)');
@@ -273,13 +277,7 @@ export class StreamableHttpClientTransport implements Transport {
     const routingHeaders = modern === undefined ? undefined : this.#modern.open(message, requestIds, modern, extraHeaders, scoped);
     let headers: Record<string, string>;
     try {
-      const built = buildHeaders(this.#options.headers, {
-        accept: ACCEPT_BOTH,
-        'content-type': 'application/json',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': this.#versionHeader ? this.#protocolVersion : undefined,
-        ...routingHeaders,
-      });
+      const built = postHeaders(this.#options.headers, routingHeaders, sessionId, this.#versionHeader ? this.#protocolVersion : undefined);
       // Fixed headers come back synchronously: no promise hop before the fetch.
       headers = built instanceof Promise ? await built : built;
       this.#assertOpen();
@@ -288,10 +286,9 @@ export class StreamableHttpClientTransport implements Transport {
       if (modern !== undefined) this.#modern.forget(requestIds);
       throw error;
     }
-    let response: Response;
+    let answer: HttpAnswer;
     try {
-      // `redirect: 'manual'` already: the redirect guard passes this init on without a copy.
-      response = await this.#fetch(url, { ...this.#options.requestInit, method: 'POST', headers, body: JSON.stringify(message), signal: scoped.signal, redirect: 'manual' });
+      answer = await this.#exchange(headers, JSON.stringify(message), scoped);
     } catch (error) {
       scoped.release();
       if (modern !== undefined) this.#modern.forget(requestIds);
@@ -300,7 +297,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     try {
       this.#assertOpen();
-      const outcome = this.#answer(message, requestIds, response, sessionId, role, scoped);
+      const outcome = this.#answer(message, requestIds, answer, sessionId, role, scoped);
       return outcome instanceof Promise ? await outcome : outcome;
     } finally {
       scoped.release();
@@ -311,20 +308,20 @@ export class StreamableHttpClientTransport implements Transport {
    * What the server's answer to one POST means. Synchronous for an SSE answer (the common
    * case: the stream is read in the background), so that answer takes no promise of its own.
    */
-  #answer(message: JsonRpcMessage, requestIds: RequestId[], response: Response, sessionId: string | undefined, role: PostRole, scoped: ScopedSignal): PostOutcome | Promise<PostOutcome> {
-    if (!response.ok) return this.#refused(message, response, sessionId, role === 'opening');
-    if (role === 'opening') this.#takeSessionId(response);
+  #answer(message: JsonRpcMessage, requestIds: RequestId[], answer: HttpAnswer, sessionId: string | undefined, role: PostRole, scoped: ScopedSignal): PostOutcome | Promise<PostOutcome> {
+    if (!answer.ok) return this.#refused(message, answer, sessionId, role === 'opening');
+    if (role === 'opening') this.#takeSessionId(answer);
     // The session's own traffic (with or without an id: a stateless server issues none).
     if (role === 'session' && sessionId === this.#sessionId) this.#accepted(requestIds.length > 0);
-    const contentType = (responseHeader(response, 'content-type') ?? '').toLowerCase();
+    const contentType = (answer.header('content-type') ?? '').toLowerCase();
     const isSse = contentType.includes('text/event-stream');
-    if (response.status === 202 || !hasBody(response) || (requestIds.length === 0 && !isSse)) return discardBody(response).then(() => DONE);
+    if (answer.status === 202 || !answer.hasBody || (requestIds.length === 0 && !isSse)) return answer.discard().then(() => DONE);
     if (isSse) {
-      this.#streams.consumeRequestStream(response, requestIds, scoped);
+      this.#streams.consumeRequestStream(answer, requestIds, scoped);
       return DONE;
     }
-    if (contentType.includes('application/json')) return this.#readJson(response, requestIds);
-    return this.#unexpected(response, contentType);
+    if (contentType.includes('application/json')) return this.#readJson(answer, requestIds);
+    return this.#unexpected(answer, contentType);
   }
 
   /**
@@ -340,19 +337,20 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** A POST the server did not accept (a status other than 2xx). */
-  async #refused(message: JsonRpcMessage, response: Response, sessionId: string | undefined, opening: boolean): Promise<PostOutcome> {
+  async #refused(message: JsonRpcMessage, answer: HttpAnswer, sessionId: string | undefined, opening: boolean): Promise<PostOutcome> {
     const url = this.#url.href;
-    const body = await readBodyExcerpt(response);
-    if (response.status === 404 && sessionId !== undefined) return { kind: 'sessionExpired', sessionId };
-    const error = errorForStatus('POST', url, response, body);
-    const legacyStatus = response.status === 400 || response.status === 404 || response.status === 405;
+    const body = await answer.excerpt();
+    const status = answer.status;
+    if (status === 404 && sessionId !== undefined) return { kind: 'sessionExpired', sessionId };
+    const error = errorForAnswer('POST', url, answer, body);
+    const legacyStatus = status === 400 || status === 404 || status === 405;
     if (opening && !this.#established && this.#options.legacyFallback !== false && legacyStatus && !isModernErrorBody(body)) {
       return { kind: 'legacyCandidate', error };
     }
     // A JSON-RPC error response for this very request is an answer, not a failure.
-    const answer = errorAnswerFor(message, body);
-    if (answer !== undefined) {
-      this.#deliver(answer);
+    const errorAnswer = errorAnswerFor(message, body);
+    if (errorAnswer !== undefined) {
+      this.#deliver(errorAnswer);
       return DONE;
     }
     this.#sink()?.onError?.(error);
@@ -360,8 +358,8 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   /** A JSON body carrying the answers to the POST's requests (taken out of `requestIds`, this POST's own array). */
-  async #readJson(response: Response, requestIds: RequestId[]): Promise<PostOutcome> {
-    const text = await readJsonText(response, this.#options.maxMessageSize, this.#url.href);
+  async #readJson(answer: HttpAnswer, requestIds: RequestId[]): Promise<PostOutcome> {
+    const text = await readJsonAnswer(answer, this.#options.maxMessageSize, this.#url.href);
     this.#assertOpen();
     if (typeof text === 'string' && text.trim().length > 0) {
       const parsed = parseJson(text);
@@ -372,20 +370,17 @@ export class StreamableHttpClientTransport implements Transport {
     return DONE;
   }
 
-  async #unexpected(response: Response, contentType: string): Promise<PostOutcome> {
-    const url = this.#url.href;
-    await discardBody(response);
-    const error = new TransportError(`POST ${url} answered with an unexpected content-type ${JSON.stringify(contentType)}`, {
-      cause: new HttpResponseError('POST', url, response.status, response.statusText, '', undefined),
-    });
+  async #unexpected(answer: HttpAnswer, contentType: string): Promise<PostOutcome> {
+    await answer.discard();
+    const error = unexpectedContentType('POST', this.#url.href, answer, contentType);
     this.#sink()?.onError?.(error);
     throw error;
   }
 
   /** The answer to a session-opening POST: the session id it issues, if any (a new session, perhaps replacing a forgotten one). */
-  #takeSessionId(response: Response): void {
+  #takeSessionId(answer: HttpAnswer): void {
     this.#established = true;
-    const issued = responseHeader(response, 'mcp-session-id');
+    const issued = answer.header('mcp-session-id');
     if (issued === null) return;
     if (!SESSION_ID_PATTERN.test(issued)) {
       this.#sink()?.onError?.(new TransportError(`Ignoring a malformed Mcp-Session-Id header: ${JSON.stringify(issued)}`));
