@@ -18,6 +18,8 @@ export interface HttpChild {
   readonly url: string;
   /** Full GC in the child, then its memory (through the stdin/stdout side channel). */
   memory(): Promise<MemoryReport>;
+  /** The fixture's own figures (counters, CPU time), read at once without a GC. */
+  stats(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,11 @@ export async function spawnHttpServer(fixture: string, args: readonly string[] =
       const reply = nextLine('MEM ');
       child.stdin.write('mem\n');
       return JSON.parse(await reply) as MemoryReport;
+    },
+    stats: async () => {
+      const reply = nextLine('STATS ');
+      child.stdin.write('stats\n');
+      return JSON.parse(await reply) as Record<string, number>;
     },
     stop: async () => {
       child.stdin.end();

@@ -14,11 +14,16 @@
  *   hop alone costs the instance (the control for `cluster-modern`).
  *
  * Each run starts its own `redis-server` (or uses `STATEMCP_REDIS_URL`) and fixture processes.
- * Server CPU µs/call is the CPU time of every instance (user + system, read through the fixture
- * control channel; the reading after the loop includes one full GC per instance) divided by the
- * calls; Redis's own CPU is not in it. Client CPU µs/call is this process's, which for `cluster`
- * includes the proxy. On a 2-core machine the three instances, Redis, the proxy and the client
- * share two cores, so `cluster` shows the relay's cost more than any gain in throughput.
+ * Before the timed loop every server process — the one instance, or each of the three — has
+ * received the same number of warm-up POSTs, counted by the instance itself (`clusterWarmup`:
+ * 4 000 in full mode, by which one instance's CPU per call has stopped falling), so every stack
+ * is measured at the same point of its processes' JIT warm-up whatever share of the timed calls
+ * each then serves. Server CPU µs/call is the CPU time of every instance over the timed loop
+ * (user + system, read through the fixture control channel without forcing a GC: the GCs the
+ * loop triggers are in it, a forced full GC per instance is not) divided by the calls; Redis's own
+ * CPU is not in it. Client CPU µs/call is this process's, which for `cluster` includes the proxy.
+ * On a 2-core machine the three instances, Redis, the proxy and the client share two cores, so
+ * `cluster` shows the relay's cost more than any gain in throughput.
  *
  * - `cluster.http.seq`: one client, sequential calls (per-request latency and CPU overhead).
  * - `cluster.http.8x4`: 8 clients × 4 calls in flight (throughput).
@@ -44,6 +49,7 @@ const METRICS: readonly Metric[] = [
   { key: 'p99', label: 'p99 ms', digits: 3, higherIsBetter: false },
   { key: 'serverCpuUs', label: 'server CPU µs/call', digits: 1, higherIsBetter: false },
   { key: 'cpuUs', label: 'client CPU µs/call', digits: 1, higherIsBetter: false },
+  { key: 'warmedPosts', label: 'warm-up POSTs, fewest on an instance', digits: 0, higherIsBetter: true },
 ];
 
 /** The instances of one stack, the endpoint clients use, and how to read their CPU. */
@@ -51,21 +57,26 @@ interface Deployment {
   readonly url: string;
   /** How many instances serve it. */
   readonly instances: number;
-  /** CPU time of every instance so far, µs. */
-  serverCpuUs(): Promise<number>;
+  /** Each instance's own count of POSTs received and its CPU time so far (µs), read without a GC. */
+  stats(): Promise<readonly InstanceStats[]>;
   stop(): Promise<void>;
 }
 
-async function cpuOf(children: readonly HttpChild[]): Promise<number> {
-  const reports = await Promise.all(children.map((child) => child.memory()));
-  return reports.reduce((sum, report) => sum + ((report as unknown as { cpuUs?: number }).cpuUs ?? Number.NaN), 0);
+interface InstanceStats {
+  readonly posts: number;
+  readonly cpuUs: number;
+}
+
+async function statsOf(children: readonly HttpChild[]): Promise<InstanceStats[]> {
+  const reports = await Promise.all(children.map((child) => child.stats()));
+  return reports.map((report) => ({ posts: report.posts ?? Number.NaN, cpuUs: report.cpuUs ?? Number.NaN }));
 }
 
 async function deploy(stack: Stack): Promise<Deployment> {
   const fixture = fixturePath('http-cluster');
   if (stack === 'statemcp') {
     const child = await spawnHttpServer(fixture);
-    return { url: child.url, instances: 1, serverCpuUs: () => cpuOf([child]), stop: () => child.stop() };
+    return { url: child.url, instances: 1, stats: () => statsOf([child]), stop: () => child.stop() };
   }
   const redis = await testRedisUrl();
   const prefix = `bench-cluster:${randomUUID()}:`;
@@ -81,35 +92,67 @@ async function deploy(stack: Stack): Promise<Deployment> {
     for (let i = 0; i < count; i++) children.push(await spawnHttpServer(fixture, ['--redis', redis.url, '--instance-id', `bench-${i + 1}`, '--prefix', prefix]));
     if (count === 3 || stack === 'proxied-modern') proxy = await startRoundRobinProxy({ targets: children.map((child) => new URL(child.url)) });
     const url = proxy === undefined ? (children[0] as HttpChild).url : new URL('/mcp', proxy.url).href;
-    return { url, instances: count, serverCpuUs: () => cpuOf(children), stop };
+    return { url, instances: count, stats: () => statsOf(children), stop };
   } catch (error) {
     await stop();
     throw error;
   }
 }
 
-function clusterCalls(id: string, title: string, clients: number, perClient: number, total: number, warmup: number, limit: number): Workload {
+/** `BENCH_CLUSTER_WARMUP_TRACE=1`: warm up in eight steps and print each instance's CPU per POST of every step. */
+const TRACE = process.env.BENCH_CLUSTER_WARMUP_TRACE === '1';
+
+/**
+ * Calls until every instance has itself counted `perInstance` POSTs (its share of the handshake
+ * included), within `maxMs` (60 % of the run's bound; the timed loop gets 30 %): the round-robin
+ * proxy gives each instance its share of a batch, and what an instance still lacks is topped up
+ * by another batch. Returns the fewest POSTs an instance received, which the row reports, so a
+ * warm-up cut short by its time bound shows.
+ */
+async function warmUp(stack: string, deployment: Deployment, perInstance: number, workers: number, maxMs: number, call: (worker: number) => Promise<unknown>): Promise<number> {
+  const deadline = performance.now() + maxMs;
+  const step = TRACE ? Math.max(1, Math.ceil(perInstance / 8)) : perInstance;
+  let last = await deployment.stats();
+  let fewest = Math.min(...last.map((s) => s.posts));
+  for (let batch = 0; batch < 64 && fewest < perInstance && performance.now() < deadline; batch++) {
+    await closedLoop(Math.min(step, perInstance - fewest) * deployment.instances, workers, deadline - performance.now(), call);
+    const now = await deployment.stats();
+    if (TRACE) {
+      const perPost = now.map((s, i) => ((s.cpuUs - (last[i] as InstanceStats).cpuUs) / Math.max(1, s.posts - (last[i] as InstanceStats).posts)).toFixed(0));
+      process.stderr.write(`[cluster warm-up] ${stack} POSTs ${now.map((s) => s.posts).join('/')} CPU µs/POST ${perPost.join('/')}\n`);
+    }
+    last = now;
+    fewest = Math.min(...now.map((s) => s.posts));
+  }
+  return fewest;
+}
+
+function clusterCalls(id: string, title: string, clients: number, perClient: number, total: number, warmup: number, runLimitMs: number): Workload {
   const workers = clients * perClient;
   return {
     id,
     title,
-    detail: `${total} calls after ${warmup} warm-up calls per instance, ${clients} client${clients === 1 ? '' : 's'} × ${perClient} in flight (handshake era, one session per client); statemcp = 1 instance, in-memory stores; redis = 1 instance, Redis stores; cluster = 3 Redis instances behind the round-robin proxy (client CPU includes the proxy); -modern = the same called with 2026-07-28 stateless requests`,
+    detail: `${total} calls after ${warmup} warm-up POSTs received by every instance (counted by each), ${clients} client${clients === 1 ? '' : 's'} × ${perClient} in flight (handshake era, one session per client); statemcp = 1 instance, in-memory stores; redis = 1 instance, Redis stores; cluster = 3 Redis instances behind the round-robin proxy (client CPU includes the proxy); -modern = the same called with 2026-07-28 stateless requests`,
     stacks: STACKS,
     metrics: METRICS,
     ratioMetrics: ['callsPerSec', 'serverCpuUs'],
+    runLimitMs,
     run: async (stack): Promise<Sample> => {
       const deployment = await deploy(stack as Stack);
       const list: BenchClient[] = [];
       try {
         const connect = stack.endsWith('-modern') ? httpModern : (url: string) => adapter('statemcp').http(url);
         for (let i = 0; i < clients; i++) list.push(await connect(deployment.url));
-        // Every instance gets the single instance's warm-up (the proxy spreads the calls evenly).
-        await closedLoop(warmup * deployment.instances, workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
-        const cpuBefore = await deployment.serverCpuUs();
-        const result = await closedLoop(total, workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
-        const serverCpuUs = ((await deployment.serverCpuUs()) - cpuBefore) / Math.max(1, result.completed);
+        const call = (worker: number): Promise<unknown> => (list[worker % clients] as BenchClient).echo(ECHO_TEXT);
+        const warmed = await warmUp(stack, deployment, warmup, workers, runLimitMs * 0.6, call);
+        const before = await deployment.stats();
+        const result = await closedLoop(total, workers, runLimitMs * 0.3, call);
+        const after = await deployment.stats();
+        const perInstance = after.map((s, i) => (s.cpuUs - (before[i] as InstanceStats).cpuUs) / Math.max(1, s.posts - (before[i] as InstanceStats).posts));
+        if (TRACE) process.stderr.write(`[cluster timed] ${stack} POSTs ${after.map((s, i) => s.posts - (before[i] as InstanceStats).posts).join('/')} CPU µs/POST ${perInstance.map((us) => us.toFixed(0)).join('/')}\n`);
+        const serverCpuUs = after.reduce((sum, s, i) => sum + s.cpuUs - (before[i] as InstanceStats).cpuUs, 0) / Math.max(1, result.completed);
         const { p50, p99 } = latencyPercentiles(result.latencies);
-        return { callsPerSec: result.opsPerSec, p50, p99, serverCpuUs, cpuUs: result.cpuUsPerOp };
+        return { callsPerSec: result.opsPerSec, p50, p99, serverCpuUs, cpuUs: result.cpuUsPerOp, warmedPosts: warmed };
       } finally {
         await Promise.all(list.map((client) => client.close().catch(() => undefined)));
         await deployment.stop();
@@ -120,11 +163,12 @@ function clusterCalls(id: string, title: string, clients: number, perClient: num
 
 /** The cluster workloads (registered in workloads.ts; both spawn children per run). */
 export function clusterWorkloads(c: Counts): Workload[] {
-  const limit = c.runLimitMs * 0.8;
-  const warmup = Math.max(10, Math.min(c.warmup, 100));
+  // Three instances warmed to the same count take three times one instance's warm-up calls: on
+  // this loaded 2-core machine that needs longer than the mode's bound on one run.
+  const runLimitMs = c.runLimitMs * 2.5;
   return [
-    clusterCalls('cluster.http.seq', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, sequential', 1, 1, c.httpSeq, warmup, limit),
-    clusterCalls('cluster.http.8x4', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, 8 clients × 4 concurrent', 8, 4, c.httpConcurrent, Math.max(warmup, 64), limit),
+    clusterCalls('cluster.http.seq', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, sequential', 1, 1, c.httpSeq, c.clusterWarmup, runLimitMs),
+    clusterCalls('cluster.http.8x4', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, 8 clients × 4 concurrent', 8, 4, c.httpConcurrent, Math.max(c.clusterWarmup, 64), runLimitMs),
   ];
 }
 

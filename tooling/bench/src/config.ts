@@ -16,6 +16,11 @@ export interface Counts {
   readonly stdioConcurrent: number;
   readonly httpSeq: number;
   readonly httpConcurrent: number;
+  /**
+   * Warm-up POSTs every server process of the cluster rows receives before their timed loop
+   * (counted by each instance): enough for one instance's CPU per call to stop falling.
+   */
+  readonly clusterWarmup: number;
   readonly coldStarts: number;
   readonly bigCalls: number;
   /** Calls of the inspector's ≈1 000 events/s workload (160 KiB results). */
@@ -50,6 +55,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     stdioConcurrent: 128,
     httpSeq: 20,
     httpConcurrent: 128,
+    clusterWarmup: 10,
     coldStarts: 1,
     bigCalls: 2,
     inspectorCalls: 4,
@@ -74,6 +80,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     stdioConcurrent: 640,
     httpSeq: 100,
     httpConcurrent: 384,
+    clusterWarmup: 300,
     coldStarts: 2,
     bigCalls: 6,
     inspectorCalls: 96,
@@ -98,6 +105,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     stdioConcurrent: 16_000,
     httpSeq: 1000,
     httpConcurrent: 1280,
+    clusterWarmup: 4000,
     coldStarts: 5,
     bigCalls: 40,
     inspectorCalls: 1200,
@@ -120,6 +128,7 @@ const SCALED: readonly (keyof Counts)[] = [
   'stdioConcurrent',
   'httpSeq',
   'httpConcurrent',
+  'clusterWarmup',
   'bigCalls',
   'inspectorCalls',
   'listCalls',

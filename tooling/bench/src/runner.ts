@@ -33,6 +33,8 @@ export interface Workload {
   readonly ratioMetrics?: readonly string[];
   /** Which ratios (default: statemcp ÷ every other stack). */
   readonly comparisons?: readonly Comparison[];
+  /** This workload's bound on one run, ms, when it needs longer than the mode's `runLimitMs`. */
+  readonly runLimitMs?: number;
   /** One run of `stack` in repetition `repetition` (0-based; every stack runs once per repetition). */
   run(stack: string, repetition: number): Promise<Sample>;
 }
@@ -102,7 +104,7 @@ export async function runWorkload(
       fullGc();
       let sample: Sample | undefined;
       try {
-        sample = await withTimeout(workload.run(stack, rep), options.runLimitMs, `${workload.id} on ${stack}`);
+        sample = await withTimeout(workload.run(stack, rep), workload.runLimitMs ?? options.runLimitMs, `${workload.id} on ${stack}`);
       } catch (error) {
         const message = `${workload.id} / ${stack} / rep ${rep + 1}: ${describeError(error)}`;
         errors.push(message);

@@ -98,6 +98,27 @@ describe('cluster relay', () => {
     }
   });
 
+  it('writes a relayed answer that arrived whole with its length, in one piece', async () => {
+    const { a, b } = cluster();
+    const sessionId = await openOn(a);
+    const listening = await b.listen();
+    try {
+      const response = await fetch(listening.url, post(sessionId, { jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      // Head, priming event, answer and end came in one message: no chunked encoding on the way out.
+      expect(response.headers.get('transfer-encoding')).toBeNull();
+      const text = await response.text();
+      expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+      const events = await readEvents(new Response(text).body);
+      expect(messagesOf(events.events).find((message) => message['id'] === 1)?.['result']).toMatchObject({ tools: [{ name: 'ask' }] });
+      expect(b.cluster).toMatchObject({ relayed: 1 });
+      expect(a.cluster).toMatchObject({ served: 1 });
+    } finally {
+      await listening.close();
+    }
+  });
+
   it('serves a 2026-07-28 request where it arrives, even naming a session another instance runs', async () => {
     const { a, b } = cluster();
     const sessionId = await openOn(a);

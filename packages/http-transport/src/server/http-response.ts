@@ -100,6 +100,17 @@ export function unreadBodyText(response: Response): string | undefined {
   return response.bodyUsed ? undefined : bodyTexts.get(response);
 }
 
+/**
+ * A `Response` whose whole body is `text`, known up front (a relayed answer that arrived
+ * complete): the node:http front door writes it like a JSON answer, with its length, in one
+ * `end()`.
+ */
+export function textResponse(text: string, status: number, headers: Headers): Response {
+  const response = new Response(text, { status, headers });
+  bodyTexts.set(response, text);
+  return response;
+}
+
 /** A JSON body with `Content-Type: application/json`. */
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
   const text = JSON.stringify(body);

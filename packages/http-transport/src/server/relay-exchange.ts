@@ -18,6 +18,7 @@
 import type { Clock, TimerHandle } from '@statemcp/protocol';
 import { readmitted } from './auth-gate.js';
 import type { OwnerLoss } from './cluster-failover.js';
+import { textResponse } from './http-response.js';
 import type { MessageBus } from './shared-state.js';
 import { busChannel } from './shared-state.js';
 
@@ -58,6 +59,16 @@ export function withoutHopByHop(headers: Readonly<Record<string, string>>): Reco
   for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) kept[name] = value;
   return kept;
 }
+
+/** The headers of a relayed answer's head, without the hop-by-hop ones. */
+function relayedHeaders(head: { readonly headers: readonly [string, string][] }): Headers {
+  const headers = new Headers();
+  for (const [name, value] of head.headers) if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, value);
+  return headers;
+}
+
+/** Statuses whose answer has no body (RFC 9110 §15.3.5, §15.4.5). */
+const nullBodyStatus = (status: number): boolean => status === 204 || status === 304;
 
 /** How long an answer's head waits for its first chunk before it is published alone, ms. */
 const HEAD_WAIT_MS = 20;
@@ -190,17 +201,12 @@ export class RelayExchange {
   ): Promise<Response | undefined> {
     await this.#listen();
     const relay = globalThis.crypto.randomUUID();
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    /** The streamed body's controller, once a head arrived without its end. */
+    let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
     const encoder = new TextEncoder();
     let resolveHead!: (response: Response) => void;
     const head = new Promise<Response>((resolve) => {
       resolveHead = resolve;
-    });
-    const body = new ReadableStream<Uint8Array>({
-      start: (c) => {
-        controller = c;
-      },
-      cancel: () => finish(true),
     });
     let finished = false;
     let headSeen = false;
@@ -219,21 +225,38 @@ export class RelayExchange {
     };
     const onAbort = (): void => finish(true);
     this.#waiting.set(relay, (frames) => {
+      const first = frames[0];
+      if (first?.kind === 'head' && frames[frames.length - 1]?.kind === 'end') {
+        // The whole answer in one message (a JSON answer, or an SSE answer complete within a turn
+        // of the owner's event loop): one body of known length, written in one go instead of a
+        // head, a write per chunk and a chunked end.
+        headSeen = true;
+        let text = '';
+        for (const frame of frames) if (frame.kind === 'chunk') text += frame.data;
+        resolveHead(nullBodyStatus(first.status) ? new Response(null, { status: first.status, headers: relayedHeaders(first) }) : textResponse(text, first.status, relayedHeaders(first)));
+        finish(false);
+        return;
+      }
       for (const frame of frames) {
         switch (frame.kind) {
           case 'head': {
-            const headers = new Headers();
-            for (const [name, value] of frame.headers) if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, value);
-            const nullBody = frame.status === 204 || frame.status === 304;
             headSeen = true;
-            resolveHead(new Response(nullBody ? null : body, { status: frame.status, headers }));
+            const body = nullBodyStatus(frame.status)
+              ? null
+              : new ReadableStream<Uint8Array>({
+                  start: (c) => {
+                    controller = c;
+                  },
+                  cancel: () => finish(true),
+                });
+            resolveHead(new Response(body, { status: frame.status, headers: relayedHeaders(frame) }));
             break;
           }
           case 'chunk':
-            controller.enqueue(encoder.encode(frame.data));
+            controller?.enqueue(encoder.encode(frame.data));
             break;
           case 'end':
-            controller.close();
+            controller?.close();
             finish(false);
             break;
         }
@@ -258,7 +281,7 @@ export class RelayExchange {
       if (headSeen) {
         // The answer was streaming: end it; an SSE client resumes it with Last-Event-ID on the adopter.
         try {
-          controller.close();
+          controller?.close();
         } catch {
           // already closed or cancelled
         }
