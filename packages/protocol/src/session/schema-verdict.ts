@@ -24,8 +24,11 @@
 import type { $ZodType } from 'zod/v4/core';
 import { isSealedJson } from '../jsonrpc/clone-json.js';
 
+/** The verdict "zod would accept the value and return a value equal to it" (see above). */
 export const PASS = 0;
+/** The verdict "zod would reject the value". */
 export const FAIL = 1;
+/** No verdict: zod decides. */
 export const UNKNOWN = 2;
 export type Verdict = typeof PASS | typeof FAIL | typeof UNKNOWN;
 
