@@ -11,6 +11,19 @@ describe('requestTransition', () => {
     }
   });
 
+  it('answers every state × event pair by the table, with one shared frozen step per pair', () => {
+    for (const state of REQUEST_STATE_KINDS) {
+      for (const event of REQUEST_EVENT_TYPES) {
+        const next = REQUEST_TABLE[state][event];
+        const expected = next === null ? { state, changed: false, settled: false } : { state: next, changed: next !== state || event === 'progress', settled: isSettled(next) };
+        const step = requestTransition(state, event);
+        expect(step, `${state} × ${event}`).toEqual(expected);
+        expect(Object.isFrozen(step)).toBe(true);
+        expect(requestTransition(state, event)).toBe(step);
+      }
+    }
+  });
+
   it('follows created → dispatched → processing ⇄ waitingForInput → completed', () => {
     expect(requestTransition('created', 'dispatch').state).toBe('dispatched');
     expect(requestTransition('dispatched', 'process').state).toBe('processing');

@@ -103,9 +103,23 @@ export const REQUEST_TABLE: RequestTable = Object.freeze({
   aborted: ignoreAll,
 });
 
-/** The pure step of the request machine. */
-export function requestTransition(state: RequestStateKind, event: RequestEventType): RequestStep {
+type RequestSteps = { readonly [S in RequestStateKind]: { readonly [E in RequestEventType]: RequestStep } };
+
+function stepOf(state: RequestStateKind, event: RequestEventType): RequestStep {
   const next = REQUEST_TABLE[state][event];
-  if (next === null) return { state, changed: false, settled: false };
-  return { state: next, changed: next !== state || event === 'progress', settled: isSettled(next) };
+  if (next === null) return Object.freeze({ state, changed: false, settled: false });
+  return Object.freeze({ state: next, changed: next !== state || event === 'progress', settled: isSettled(next) });
+}
+
+/**
+ * Every step of {@link REQUEST_TABLE}, made once and frozen: a request moves four or five times
+ * on each side of a call, and a step object per move was an allocation each time.
+ */
+const REQUEST_STEPS = Object.freeze(
+  Object.fromEntries(REQUEST_STATE_KINDS.map((state) => [state, Object.freeze(Object.fromEntries(REQUEST_EVENT_TYPES.map((event) => [event, stepOf(state, event)])))])),
+) as RequestSteps;
+
+/** The pure step of the request machine: a shared, frozen {@link RequestStep}. */
+export function requestTransition(state: RequestStateKind, event: RequestEventType): RequestStep {
+  return REQUEST_STEPS[state][event];
 }

@@ -13,7 +13,69 @@ function inbound(id: number): InboundRecord {
   return { direction: 'inbound', id, method: 'tools/call', startedAt: 0, state: 'processing', controller: undefined, abortReason: undefined, progressToken: undefined, trace: undefined, lastProgress: undefined, waitingOn: 0 };
 }
 
+function outbound(id: number): OutboundRecord {
+  return {
+    direction: 'outbound',
+    id,
+    method: 'tools/call',
+    startedAt: 0,
+    state: 'dispatched',
+    resolve: () => undefined,
+    reject: () => undefined,
+    progressToken: undefined,
+    onProgress: undefined,
+    timeoutMs: 60_000,
+    maxTotalTimeoutMs: undefined,
+    resetTimeoutOnProgress: true,
+    taskAugmented: false,
+    trace: undefined,
+    awaited: true,
+    customResult: undefined,
+    rounds: undefined,
+    headers: undefined,
+    timeoutAt: Number.POSITIVE_INFINITY,
+    maxAt: Number.POSITIVE_INFINITY,
+    timeoutSeq: 0,
+    maxSeq: 0,
+    slot: -1,
+    detach: undefined,
+  };
+}
+
 describe('RequestLedger', () => {
+  describe('#wasRecentlySettled', () => {
+    it('remembers the ids of the latest settled requests, as many as its memory, and forgets older ones', () => {
+      const { subject } = ledger();
+      for (let id = 1; id <= 6; id++) {
+        const record = outbound(id);
+        subject.addOutbound(record);
+        expect(subject.wasRecentlySettled(id)).toBe(false);
+        expect(subject.settle(record, { event: 'complete', result: {} })).toBe(true);
+      }
+      expect([1, 2, 3, 4, 5, 6].map((id) => subject.wasRecentlySettled(id))).toEqual([false, false, true, true, true, true]);
+      expect(subject.wasRecentlySettled('3')).toBe(false);
+    });
+
+    it('remembers a reissued request under its old id, and under its last id once it settles', () => {
+      const { subject } = ledger();
+      const record = outbound(1);
+      subject.addOutbound(record);
+      subject.reissue(record, 2);
+      expect(subject.wasRecentlySettled(1)).toBe(true);
+      expect(subject.wasRecentlySettled(2)).toBe(false);
+      subject.settle(record, { event: 'complete', result: {} });
+      expect(subject.wasRecentlySettled(2)).toBe(true);
+    });
+
+    it('remembers nothing with a memory of 0', () => {
+      const subject = new RequestLedger({ memory: 0, deadlines: new Deadlines<OutboundRecord>(new SimulatedClock()), listener: { request: () => undefined } });
+      const record = outbound(1);
+      subject.addOutbound(record);
+      subject.settle(record, { event: 'complete', result: {} });
+      expect(subject.wasRecentlySettled(1)).toBe(false);
+    });
+  });
+
   describe('#settleInbound', () => {
     it('settles once: a reply may go out only for the first outcome', () => {
       const { subject, moves } = ledger();

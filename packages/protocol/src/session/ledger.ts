@@ -165,8 +165,7 @@ export class RequestLedger {
   #outbound: RecordTable<RequestId, OutboundRecord> | undefined;
   #byToken: Map<string | number, OutboundRecord> | undefined;
   #retained: Map<string | number, RetainedProgress> | undefined;
-  #recentlySettled: Set<RequestId> | undefined;
-  /** Insertion order of `#recentlySettled`, a ring of `#memory` slots (oldest at `#oldest` once full). */
+  /** The ids of the latest settled outbound requests, a ring of `#memory` slots (oldest at `#oldest` once full). */
   #settledOrder: RequestId[] | undefined;
   #oldest = 0;
   /** The one queue of held outbound messages (created on first use). */
@@ -207,9 +206,12 @@ export class RequestLedger {
     return this.#byToken?.get(token);
   }
 
-  /** True when `id` belongs to an outbound request that settled recently (its late response is dropped silently). */
+  /**
+   * True when `id` belongs to an outbound request that settled recently (its late response is
+   * dropped silently). A scan of the ring: asked only for a response to no pending request.
+   */
   wasRecentlySettled(id: RequestId): boolean {
-    return this.#recentlySettled?.has(id) === true;
+    return this.#settledOrder?.includes(id) === true;
   }
 
   get outboundCount(): number {
@@ -341,22 +343,20 @@ export class RequestLedger {
   }
 
   /**
-   * Remembers `id`, forgetting the oldest remembered id beyond `#memory`. A ring buffer keeps
-   * the order: evicting through `Set#values().next()` would allocate an iterator per settle and
-   * skip the deleted entries at the front of the set.
+   * Remembers `id`, forgetting the oldest remembered id beyond `#memory`: one store in a ring,
+   * since the ids are read only when a response matches no pending request. A `Set` kept beside
+   * the ring for that rare read cost a delete and an add per settled request, and the set's table
+   * was reallocated as its deleted entries piled up (profiling journal, 2026-12-07 fifth pass).
+   * An outbound id settles once (a reissued request takes a new id), so the ring holds no duplicates.
    */
   #remember(id: RequestId): void {
     if (this.#memory <= 0) return;
-    const settled = (this.#recentlySettled ??= new Set());
     const order = (this.#settledOrder ??= []);
-    if (settled.has(id)) return;
     if (order.length < this.#memory) {
       order.push(id);
     } else {
-      settled.delete(order[this.#oldest] as RequestId);
       order[this.#oldest] = id;
       this.#oldest = this.#oldest + 1 === this.#memory ? 0 : this.#oldest + 1;
     }
-    settled.add(id);
   }
 }

@@ -1,7 +1,9 @@
 /**
  * What a session shows of itself: the `inspect` stream and the diagnostics channels
  * (docs/guide/lifecycle.md §Reading it). Events are built only when someone listens, so a session nobody
- * watches pays one check per event.
+ * watches pays one check per event and allocates nothing for it: the frequent events (a request's
+ * transitions, a message in or out, several per request on each side) are checked before their
+ * builder exists, so no closure is made per event either.
  */
 import type { JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { ConnectionEvent, ConnectionState } from '../machines/connection-types.js';
@@ -28,22 +30,21 @@ export class SessionObserver {
 
   /** A request moved; `created` marks its entry into the ledger (`from` and `to` both `created`). */
   request(record: LedgerRecord, from: RequestStateKind, event: RequestEventType, created = false): void {
-    this.#emit('request.transition', () => {
-      const at = this.#clock.now();
-      return {
-        type: 'request.transition',
-        sessionId: this.#sessionId,
-        at,
-        requestId: record.id,
-        direction: record.direction,
-        method: record.method,
-        from: created ? 'created' : from,
-        to: created ? 'created' : record.state,
-        event,
-        elapsedMs: at - record.startedAt,
-        ...(record.trace !== undefined ? { trace: record.trace } : {}),
-        ...(record.input !== undefined ? { input: record.input } : {}),
-      };
+    if (!this.#watched('request.transition')) return;
+    const at = this.#clock.now();
+    this.#deliver({
+      type: 'request.transition',
+      sessionId: this.#sessionId,
+      at,
+      requestId: record.id,
+      direction: record.direction,
+      method: record.method,
+      from: created ? 'created' : from,
+      to: created ? 'created' : record.state,
+      event,
+      elapsedMs: at - record.startedAt,
+      ...(record.trace !== undefined ? { trace: record.trace } : {}),
+      ...(record.input !== undefined ? { input: record.input } : {}),
     });
   }
 
@@ -53,11 +54,11 @@ export class SessionObserver {
   }
 
   messageIn(message: unknown): void {
-    this.#emit('message.in', () => ({ type: 'message.in', sessionId: this.#sessionId, at: this.#clock.now(), message }));
+    if (this.#watched('message.in')) this.#deliver({ type: 'message.in', sessionId: this.#sessionId, at: this.#clock.now(), message });
   }
 
   messageOut(message: JsonRpcMessage): void {
-    this.#emit('message.out', () => ({ type: 'message.out', sessionId: this.#sessionId, at: this.#clock.now(), message }));
+    if (this.#watched('message.out')) this.#deliver({ type: 'message.out', sessionId: this.#sessionId, at: this.#clock.now(), message });
   }
 
   diagnostic(message: string, detail?: unknown): void {
@@ -65,10 +66,17 @@ export class SessionObserver {
   }
 
   #emit(type: InspectEvent['type'], build: () => InspectEvent): void {
-    const listener = this.#listener;
-    if (listener === undefined && !hasDiagnosticSubscribers(type)) return;
-    const event = build();
+    if (this.#watched(type)) this.#deliver(build());
+  }
+
+  /** Whether anyone listens to events of `type`: this session's inspect listener or a diagnostics channel. */
+  #watched(type: InspectEvent['type']): boolean {
+    return this.#listener !== undefined || hasDiagnosticSubscribers(type);
+  }
+
+  #deliver(event: InspectEvent): void {
     publishDiagnostic(event);
+    const listener = this.#listener;
     if (listener === undefined) return;
     try {
       listener(event);
