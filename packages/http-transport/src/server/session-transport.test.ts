@@ -1,5 +1,6 @@
 import { SimulatedClock, type RequestId, type TransportSink } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
+import { JsonAnswer } from './http-response.js';
 import { HttpServerSessionTransport } from './session-transport.js';
 
 function transportWith(maxQueuedMessages: number) {
@@ -72,6 +73,16 @@ describe('HttpServerSessionTransport', () => {
       expect(inFlight.status).toBe(400);
       expect(inFlight.headers.get('mcp-session-id')).toBe('session-1');
       expect(delivered).toEqual([{ jsonrpc: '2.0', id: 5, method: 'ping' }]);
+    });
+
+    it('answers a batch with one JSON body in request order, whatever order the responses come in', async () => {
+      const { transport, sink } = transportWith(1);
+      await transport.start(sink);
+      const pending = transport.acceptPost(post([3, 1, 2]));
+      for (const id of [2, 3, 1]) await transport.send({ jsonrpc: '2.0', id, result: { id } });
+      const answer = await pending;
+      expect(answer).toBeInstanceOf(JsonAnswer);
+      expect(JSON.parse((answer as JsonAnswer).text)).toEqual([3, 1, 2].map((id) => ({ jsonrpc: '2.0', id, result: { id } })));
     });
   });
 

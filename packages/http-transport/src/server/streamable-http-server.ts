@@ -34,7 +34,7 @@ import { DEFAULT_HTTP_ASSUMED_VERSION } from '@statemcp/protocol/internal';
 import { createAuthGate, type Admitted } from './auth-gate.js';
 import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
 import { createEraRouting } from './era-routing.js';
-import { HttpErrorCode, emptyResponse, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
+import { HttpErrorCode, NO_HEADERS, emptyResponse, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type SessionOpening, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
 import { fromFetchRequest, fromNodeRequest, inboundContextOf, writeNodeResponse, type InboundRequest } from './inbound.js';
@@ -165,7 +165,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   };
 
   const sessionHeaders = (sessionId: string | undefined): Record<string, string> =>
-    sessionId === undefined ? {} : { [SESSION_ID_HEADER]: sessionId };
+    sessionId === undefined ? NO_HEADERS : { [SESSION_ID_HEADER]: sessionId };
 
   /**
    * Finds the Streamable HTTP session of a request, or the error to answer. `replyId` is the
@@ -222,7 +222,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const modernVersion = modern.revision.version;
       const mode = answerMode(false);
       const context = inboundContextOf(inbound, admitted.authInfo, undefined);
-      return statelessRequests.serve({ messages, requestIds, batch, mode, version: modernVersion, context, headers: {}, client: inbound }, false, openingOf(inbound, admitted));
+      return statelessRequests.serve({ messages, requestIds, batch, mode, version: modernVersion, context, headers: NO_HEADERS, client: inbound }, false, openingOf(inbound, admitted));
     }
     if (stateless || (initializeId === undefined && era.isModernRequest(inbound))) {
       const version = requestVersion(inbound, undefined, replyId);
@@ -230,7 +230,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const refusal = batchRule(envelope, version);
       if (refusal !== undefined) return refusal;
       const context = inboundContextOf(inbound, admitted.authInfo, undefined);
-      return statelessRequests.serve({ messages, requestIds, batch, mode: answerMode(false), version, context, headers: {}, client: inbound }, initializeId !== undefined, openingOf(inbound, admitted));
+      return statelessRequests.serve({ messages, requestIds, batch, mode: answerMode(false), version, context, headers: NO_HEADERS, client: inbound }, initializeId !== undefined, openingOf(inbound, admitted));
     }
     const sessionIdHeader = inbound.header(SESSION_ID_HEADER);
     if (initializeId !== undefined && (sessionIdHeader === undefined || sessionIdHeader === '')) {
