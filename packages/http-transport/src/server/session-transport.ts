@@ -292,6 +292,8 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     }
     stream.connection = this.#openConnection(stream, exchange.headers);
     (this.#streams ??= new Map()).set(stream.id, stream);
+    // A batch's responses that came before the notification go first (a failed write is reported on the chain).
+    for (const response of exchange.responses) if (response !== undefined) this.#write(stream, response).catch(() => undefined);
     exchange.resolve(stream.connection);
     return stream;
   }
