@@ -341,7 +341,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     const verdict = guard({ host: inbound.header('host'), origin: inbound.header('origin'), loopbackBind, localAddress });
     if (!verdict.ok) return errorResponse(403, HttpErrorCode.Refused, `Forbidden: ${verdict.reason}`);
 
-    const admitted = await auth.admit(inbound);
+    // Without an authentication hook the answer is at hand: no promise to wait for.
+    const admission = auth.admit(inbound);
+    const admitted = admission instanceof Promise ? await admission : admission;
     if (admitted instanceof Response) return admitted;
     // A request of a stateless revision (MCP 2026-07-28) needs no owner: served where it arrives.
     if (cluster !== undefined && legacyRoute !== 'sse' && (legacyRoute === 'messages' || !era.isModernRequest(inbound))) {
@@ -367,17 +369,16 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
   };
 
-  const safeHandle = async (inbound: InboundRequest): Promise<HttpAnswer> => {
-    try {
-      return await handle(inbound);
-    } catch (error) {
-      options.onError?.(error);
-      if (error instanceof SharedStoreUnavailableError) {
-        return errorResponse(503, HttpErrorCode.Refused, `Service Unavailable: ${error.message}`, { headers: { 'retry-after': '1' } });
-      }
-      return errorResponse(500, ErrorCode.InternalError, 'Internal error');
+  /** The answer to a request whose handling threw. */
+  const failed = (error: unknown): HttpAnswer => {
+    options.onError?.(error);
+    if (error instanceof SharedStoreUnavailableError) {
+      return errorResponse(503, HttpErrorCode.Refused, `Service Unavailable: ${error.message}`, { headers: { 'retry-after': '1' } });
     }
+    return errorResponse(500, ErrorCode.InternalError, 'Internal error');
   };
+  /** {@link handle} with a failure turned into its answer: a `then`, not one more async function per request. */
+  const safeHandle = (inbound: InboundRequest): Promise<HttpAnswer> => handle(inbound).then(undefined, failed);
 
   /**
    * Failover: rebuilds the connection of a session claimed from a dead instance, straight into
