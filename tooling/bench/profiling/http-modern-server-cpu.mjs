@@ -5,6 +5,9 @@
 // calls/s. The client is the raw floor's, so the figure is the server's alone.
 //   node http-modern-server-cpu.mjs ../dist/fixtures/http-statemcp.mjs [CALLS] [IN_FLIGHT]
 // `PROF=/tmp/dir` runs the child with --cpu-prof (read it with ../profile-summary.mjs), sampling every `PROF_INTERVAL` µs (default 1000).
+// `WARMUP=n` sets the warm-up calls (default 500: far from steady state, see the journal's fifth HTTP
+// server pass; 8000 reaches it); `WINDOWS=n` measures n windows of CALLS calls one after the other
+// and prints each window's CPU per call too (the warm-up curve).
 // `ERA=legacy` measures a 2025-11-25 session instead: one `initialize` + `notifications/initialized`,
 // then every call carries `Mcp-Session-Id` (answered with SSE or JSON, whichever the server picks).
 import { spawn } from 'node:child_process';
@@ -67,13 +70,21 @@ const run = async (count) => {
     while (left-- > 0) await call();
   }));
 };
-await run(500);
+await run(Number(process.env.WARMUP ?? 500));
+const windows = [];
+for (let w = Number(process.env.WINDOWS ?? 1); w > 1; w--) {
+  const before = ticks();
+  await run(calls);
+  const after = ticks();
+  windows.push(Math.round(((after[0] - before[0] + after[1] - before[1]) * 10_000) / calls));
+}
 const [ticks0, wall0] = [ticks(), performance.now()];
 await run(calls);
 const [ticks1, wall1] = [ticks(), performance.now()];
 const perCall = (user, system) => Math.round(((user + system) * 10_000) / calls);
 const [user, system] = [ticks1[0] - ticks0[0], ticks1[1] - ticks0[1]];
-console.log(JSON.stringify({ serverCpuUsPerCall: perCall(user, system), userUs: perCall(user, 0), systemUs: perCall(0, system), callsPerSec: Math.round((calls / (wall1 - wall0)) * 1000) }));
+const last = { serverCpuUsPerCall: perCall(user, system), userUs: perCall(user, 0), systemUs: perCall(0, system), callsPerSec: Math.round((calls / (wall1 - wall0)) * 1000) };
+console.log(JSON.stringify(windows.length === 0 ? last : { ...last, windowsUsPerCall: [...windows, last.serverCpuUsPerCall] }));
 agent.destroy();
 child.stdin.end();
 await new Promise((resolve) => child.on('exit', resolve));

@@ -30,7 +30,8 @@ export function readmitted(request: Request): Request {
 export interface AuthGate {
   /** The authorization layer's own answer for this request (its metadata document), if any. */
   serve(inbound: InboundRequest): Response | undefined;
-  admit(inbound: InboundRequest): Promise<Admitted | Response>;
+  /** Who sent the request, or the refusal; at once (no promise) when no hook authenticates. */
+  admit(inbound: InboundRequest): Admitted | Promise<Admitted | Response>;
   /** A refusal of the parsed messages (scope), if any. */
   authorize(admitted: Admitted, messages: readonly unknown[]): Response | undefined;
 }
@@ -43,24 +44,25 @@ export function createAuthGate(options: Pick<StreamableHttpServerOptions, 'authe
     layer === undefined ? options.authenticate : (request: Request) => layer.authenticate(request, { report, readmitted: readmittedRequests.has(request) });
   // Every session is bound to its principal, however the request was authenticated (session-principal.ts).
   const principalOf = layer?.principalOf === undefined ? options.principalOf : (authInfo: unknown) => layer.principalOf?.(authInfo);
+  /** The hook's verdict on a request, with the principal its sessions are bound to. */
+  const admitWith = async (hook: (request: Request) => unknown, inbound: InboundRequest): Promise<Admitted | Response> => {
+    let authInfo: unknown;
+    try {
+      authInfo = await hook(inbound.toRequest());
+    } catch (error) {
+      // The reason goes to onError only: an exception's text may name hosts, URLs or internals.
+      report(error);
+      if (error instanceof McpError && error.category === 'interrupted') {
+        return errorResponse(503, HttpErrorCode.Refused, 'Service Unavailable: authentication cannot be checked right now', { headers: { 'retry-after': '1' } });
+      }
+      return errorResponse(401, HttpErrorCode.Refused, 'Unauthorized', { headers: { 'www-authenticate': 'Bearer' } });
+    }
+    if (authInfo instanceof Response) return authInfo;
+    return { authInfo, principal: await sessionPrincipal(authInfo, principalOf) };
+  };
   return {
     serve: (inbound) => (layer?.serve === undefined ? undefined : layer.serve(inbound.toRequest())),
-    async admit(inbound) {
-      if (authenticate === undefined) return ANONYMOUS;
-      let authInfo: unknown;
-      try {
-        authInfo = await authenticate(inbound.toRequest());
-      } catch (error) {
-        // The reason goes to onError only: an exception's text may name hosts, URLs or internals.
-        report(error);
-        if (error instanceof McpError && error.category === 'interrupted') {
-          return errorResponse(503, HttpErrorCode.Refused, 'Service Unavailable: authentication cannot be checked right now', { headers: { 'retry-after': '1' } });
-        }
-        return errorResponse(401, HttpErrorCode.Refused, 'Unauthorized', { headers: { 'www-authenticate': 'Bearer' } });
-      }
-      if (authInfo instanceof Response) return authInfo;
-      return { authInfo, principal: await sessionPrincipal(authInfo, principalOf) };
-    },
+    admit: (inbound) => (authenticate === undefined ? ANONYMOUS : admitWith(authenticate, inbound)),
     authorize: (admitted, messages) => (layer?.authorize === undefined ? undefined : layer.authorize(admitted.authInfo, messages)),
   };
 }

@@ -29,6 +29,12 @@ export const HttpErrorCode = {
  */
 export type HttpAnswer = Response | SseConnection | JsonAnswer;
 
+/**
+ * The headers of an answer that carries none beyond its content type (a stateless POST's): one
+ * shared, frozen record, not a literal per request. Readers only ever copy or iterate it.
+ */
+export const NO_HEADERS: Record<string, string> = Object.freeze({});
+
 /** The answer as a web `Response` (the fetch front door). */
 export function toResponse(answer: HttpAnswer): Response {
   return answer instanceof Response ? answer : answer.response;

@@ -83,6 +83,9 @@ export interface InboundRequest {
   onClientGone(listener: () => void): void;
 }
 
+/** The options of a request handled without any: one shared object, not a literal per request. */
+const NO_REQUEST_OPTIONS: HandleRequestOptions = Object.freeze({});
+
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -132,7 +135,7 @@ export function preParsedBody(body: unknown, declaredLength: string | null | und
  * Wraps a fetch-API `Request`. Without `localAddress` the bind is unknown, so the Host guard
  * treats it as loopback.
  */
-export function fromFetchRequest(request: Request, options: HandleRequestOptions = {}): InboundRequest {
+export function fromFetchRequest(request: Request, options: HandleRequestOptions = NO_REQUEST_OPTIONS): InboundRequest {
   // The runtime built `request.url` from the wire (its authority from `Host`); a fragment never travels.
   const target = readRequestTarget(request.url.split('#')[0] ?? '', undefined);
   const { pathname, search } = partsOf(target);
@@ -208,7 +211,7 @@ function joinHeader(value: string | string[] | undefined): string | undefined {
  * is the request's `originalUrl` when a framework set one (Express strips a mount prefix from
  * `url`), so the `path` option and the legacy SSE routes see the full path.
  */
-export function fromNodeRequest(req: IncomingMessage & { originalUrl?: unknown }, res?: ServerResponse, options: HandleRequestOptions = {}): InboundRequest {
+export function fromNodeRequest(req: IncomingMessage & { originalUrl?: unknown }, res?: ServerResponse, options: HandleRequestOptions = NO_REQUEST_OPTIONS): InboundRequest {
   return new NodeInbound(req, res, options);
 }
 

@@ -66,7 +66,13 @@ export interface JsonExchange {
   readonly kind: 'json';
   readonly order: readonly RequestId[];
   readonly batch: boolean;
-  readonly responses: Map<RequestId, JsonRpcResponse>;
+  /**
+   * The responses in, by the position of their request in {@link order} (an array, not a map:
+   * most POSTs carry one request, and a map per POST was a share of a stateless call's garbage).
+   */
+  readonly responses: (JsonRpcResponse | undefined)[];
+  /** How many of {@link order}'s requests are still unanswered. */
+  unanswered: number;
   /** The headers every answer of this POST carries (the fixed ones of its route). */
   readonly headers: Record<string, string>;
   /** Answers the POST: the promise's own resolving function (see {@link answerExchange}). */
@@ -91,7 +97,8 @@ export function newJsonExchange(post: AcceptedPost, resolve: (answer: HttpAnswer
     kind: 'json',
     order: post.requestIds,
     batch: post.batch,
-    responses: new Map(),
+    responses: new Array<JsonRpcResponse | undefined>(post.requestIds.length),
+    unanswered: post.requestIds.length,
     errorStatus: hasFeature(post.version, 'routingHeaders'),
     headers: post.headers,
     resolve,
@@ -111,10 +118,18 @@ export function answerExchange(exchange: JsonExchange, answer: Response | JsonAn
  * 2026-07-28 error gets the HTTP status its code maps to (MCP 2026-07-28, Transports §Streamable HTTP).
  */
 export function jsonAnswerOf(exchange: JsonExchange): JsonAnswer {
-  const bodies = exchange.order.map((id) => exchange.responses.get(id));
+  const bodies = exchange.responses;
   const single = bodies[0];
   const status = exchange.errorStatus === true && !exchange.batch && single !== undefined && 'error' in single ? modernErrorStatus(single.error.code) : 200;
   return new JsonAnswer(exchange.batch ? bodies : single, status, exchange.headers);
+}
+
+/** Records the response to `id` in its exchange; true when it was the last one the exchange waited for. */
+export function recordJsonResponse(exchange: JsonExchange, id: RequestId, response: JsonRpcResponse): boolean {
+  const at = exchange.order.length === 1 ? 0 : exchange.order.indexOf(id);
+  if (at < 0 || exchange.responses[at] !== undefined) return false;
+  exchange.responses[at] = response;
+  return --exchange.unanswered === 0;
 }
 
 export interface StandaloneStream {

@@ -1,6 +1,9 @@
 import { SimulatedClock, type RequestId, type TransportSink } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
+import { JsonAnswer } from './http-response.js';
 import { HttpServerSessionTransport } from './session-transport.js';
+import { SseConnection } from './sse-connection.js';
+import { answerMessages } from './test-support.js';
 
 function transportWith(maxQueuedMessages: number) {
   const undeliverable: { ids: readonly RequestId[]; error: Error }[] = [];
@@ -72,6 +75,29 @@ describe('HttpServerSessionTransport', () => {
       expect(inFlight.status).toBe(400);
       expect(inFlight.headers.get('mcp-session-id')).toBe('session-1');
       expect(delivered).toEqual([{ jsonrpc: '2.0', id: 5, method: 'ping' }]);
+    });
+
+    it('answers a batch with one JSON body in request order, whatever order the responses come in', async () => {
+      const { transport, sink } = transportWith(1);
+      await transport.start(sink);
+      const pending = transport.acceptPost(post([3, 1, 2]));
+      for (const id of [2, 3, 1]) await transport.send({ jsonrpc: '2.0', id, result: { id } });
+      const answer = await pending;
+      expect(answer).toBeInstanceOf(JsonAnswer);
+      expect(JSON.parse((answer as JsonAnswer).text)).toEqual([3, 1, 2].map((id) => ({ jsonrpc: '2.0', id, result: { id } })));
+    });
+
+    it('turns an auto batch into an SSE stream that carries the responses that came before the related notification', async () => {
+      const { transport, sink } = transportWith(1);
+      await transport.start(sink);
+      const pending = transport.acceptPost({ ...post([1, 2]), mode: 'auto' });
+      await transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+      const progress = { jsonrpc: '2.0' as const, method: 'notifications/progress', params: { progressToken: 't', progress: 1 } };
+      await transport.send(progress, { relatedRequestId: 2 });
+      await transport.send({ jsonrpc: '2.0', id: 2, result: {} });
+      const answer = await pending;
+      expect(answer).toBeInstanceOf(SseConnection);
+      expect(await answerMessages((answer as SseConnection).response)).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }, progress, { jsonrpc: '2.0', id: 2, result: {} }]);
     });
   });
 

@@ -39,7 +39,7 @@ import { appendInTurn, continueStandalone, forgetStreams, replayEnded, replayStr
 import { HttpErrorCode, emptyResponse, errorResponse, type HttpAnswer } from './http-response.js';
 import { flatRandomUuid, flatString } from './flat-string.js';
 import { SseConnection } from './sse-connection.js';
-import { answerExchange, firstIdInUse, jsonAnswerOf, newJsonExchange, newRequestStream, type AcceptedPost, type JsonExchange, type RequestStream } from './session-transport-parts.js';
+import { answerExchange, firstIdInUse, jsonAnswerOf, newJsonExchange, newRequestStream, recordJsonResponse, type AcceptedPost, type JsonExchange, type RequestStream } from './session-transport-parts.js';
 import type { SessionTransportOptions, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
 export type { AcceptedPost, SessionTransportOptions, SessionTransportSettings, StreamableHttpSessionTransport } from './session-transport-parts.js';
@@ -68,7 +68,8 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   #state: 'new' | 'started' | 'closed' = 'new';
   #protocolVersion: string | undefined;
   readonly #routes = new Map<RequestId, RequestStream | JsonExchange>();
-  readonly #streams = new Map<string, RequestStream>();
+  /** The POST streams answered as SSE, by id; made at first use (a JSON answer never makes it). */
+  #streams: Map<string, RequestStream> | undefined;
   #pendingJson = 0;
   #standaloneValue: StandaloneStream | undefined;
 
@@ -134,7 +135,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   /** True while an HTTP exchange of this session is open (keeps the session from idling out). */
   isBusy(): boolean {
     if (this.#pendingJson > 0 || this.#standaloneValue?.connection?.open === true) return true;
-    for (const stream of this.#streams.values()) if (stream.connection?.open === true) return true;
+    if (this.#streams !== undefined) for (const stream of this.#streams.values()) if (stream.connection?.open === true) return true;
     return false;
   }
 
@@ -168,8 +169,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     if (route === undefined) return; // late or unknown: nothing waits for it
     this.#routes.delete(id);
     if (route.kind === 'json') {
-      route.responses.set(id, message);
-      if (route.responses.size === route.order.length) this.#finishJson(route);
+      if (recordJsonResponse(route, id, message)) this.#finishJson(route);
       return;
     }
     route.pending.delete(id);
@@ -190,7 +190,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     stream.chain = stream.chain.then(() => {
       stream.connection?.close();
       stream.connection = undefined;
-      this.#streams.delete(stream.id);
+      this.#streams?.delete(stream.id);
       this.#afterExchange();
     });
   }
@@ -267,7 +267,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const stream = newRequestStream(`${this.#key}.${this.#nextStream++}`, post.requestIds);
     const connection = this.#openConnection(stream, post.headers);
     stream.connection = connection;
-    this.#streams.set(stream.id, stream);
+    (this.#streams ??= new Map()).set(stream.id, stream);
     for (const id of post.requestIds) this.#routes.set(id, stream);
     trackRequests(this.#settings, stream.id, post.requestIds, (error) => this.#report(error));
     this.#prime(stream, post.version);
@@ -284,13 +284,16 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     exchange.upgradable = false;
     this.#pendingJson--;
     const stream = newRequestStream(`${this.#key}.${this.#nextStream++}`, []);
-    for (const id of exchange.order) {
-      if (exchange.responses.has(id)) continue;
+    for (let i = 0; i < exchange.order.length; i++) {
+      const id = exchange.order[i] as RequestId;
+      if (exchange.responses[i] !== undefined) continue;
       stream.pending.add(id);
       this.#routes.set(id, stream);
     }
     stream.connection = this.#openConnection(stream, exchange.headers);
-    this.#streams.set(stream.id, stream);
+    (this.#streams ??= new Map()).set(stream.id, stream);
+    // A batch's responses that came before the notification go first (a failed write is reported on the chain).
+    for (const response of exchange.responses) if (response !== undefined) this.#write(stream, response).catch(() => undefined);
     exchange.resolve(stream.connection);
     return stream;
   }
@@ -397,7 +400,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       const unknown = errorResponse(400, ErrorCode.InvalidRequest, 'Unknown or expired Last-Event-ID', { headers });
       return (await continueStandalone(store, lastEventId, () => this.openStandalone(this.protocolVersion ?? '', headers))) ?? unknown;
     }
-    const live: RequestStream | StandaloneStream | undefined = !own ? undefined : streamId === this.#standalone.id ? this.#standalone : this.#streams.get(streamId);
+    const live: RequestStream | StandaloneStream | undefined = !own ? undefined : streamId === this.#standalone.id ? this.#standalone : this.#streams?.get(streamId);
     if (live === undefined) {
       // The stream already ended (e.g. its result was stored while the client was away), or an
       // instance that died wrote it: its requests left unanswered end with an error, stored once.
@@ -470,8 +473,8 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
       }
     }
     this.#routes.clear();
-    for (const stream of this.#streams.values()) stream.connection?.close();
-    this.#streams.clear();
+    for (const stream of this.#streams?.values() ?? []) stream.connection?.close();
+    this.#streams?.clear();
     if (this.#standaloneValue !== undefined) {
       this.#standaloneValue.connection?.close();
       this.#standaloneValue.queue = [];

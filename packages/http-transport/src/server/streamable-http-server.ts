@@ -34,7 +34,7 @@ import { DEFAULT_HTTP_ASSUMED_VERSION } from '@statemcp/protocol/internal';
 import { createAuthGate, type Admitted } from './auth-gate.js';
 import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
 import { createEraRouting } from './era-routing.js';
-import { HttpErrorCode, emptyResponse, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
+import { HttpErrorCode, NO_HEADERS, emptyResponse, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER, type SessionOpening, type StreamableHttpServer, type StreamableHttpServerOptions } from './server-options.js';
 import { fromFetchRequest, fromNodeRequest, inboundContextOf, writeNodeResponse, type InboundRequest } from './inbound.js';
@@ -165,7 +165,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   };
 
   const sessionHeaders = (sessionId: string | undefined): Record<string, string> =>
-    sessionId === undefined ? {} : { [SESSION_ID_HEADER]: sessionId };
+    sessionId === undefined ? NO_HEADERS : { [SESSION_ID_HEADER]: sessionId };
 
   /**
    * Finds the Streamable HTTP session of a request, or the error to answer. `replyId` is the
@@ -222,7 +222,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const modernVersion = modern.revision.version;
       const mode = answerMode(false);
       const context = inboundContextOf(inbound, admitted.authInfo, undefined);
-      return statelessRequests.serve({ messages, requestIds, batch, mode, version: modernVersion, context, headers: {}, client: inbound }, false, openingOf(inbound, admitted));
+      return statelessRequests.serve({ messages, requestIds, batch, mode, version: modernVersion, context, headers: NO_HEADERS, client: inbound }, false, openingOf(inbound, admitted));
     }
     if (stateless || (initializeId === undefined && era.isModernRequest(inbound))) {
       const version = requestVersion(inbound, undefined, replyId);
@@ -230,7 +230,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       const refusal = batchRule(envelope, version);
       if (refusal !== undefined) return refusal;
       const context = inboundContextOf(inbound, admitted.authInfo, undefined);
-      return statelessRequests.serve({ messages, requestIds, batch, mode: answerMode(false), version, context, headers: {}, client: inbound }, initializeId !== undefined, openingOf(inbound, admitted));
+      return statelessRequests.serve({ messages, requestIds, batch, mode: answerMode(false), version, context, headers: NO_HEADERS, client: inbound }, initializeId !== undefined, openingOf(inbound, admitted));
     }
     const sessionIdHeader = inbound.header(SESSION_ID_HEADER);
     if (initializeId !== undefined && (sessionIdHeader === undefined || sessionIdHeader === '')) {
@@ -341,7 +341,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     const verdict = guard({ host: inbound.header('host'), origin: inbound.header('origin'), loopbackBind, localAddress });
     if (!verdict.ok) return errorResponse(403, HttpErrorCode.Refused, `Forbidden: ${verdict.reason}`);
 
-    const admitted = await auth.admit(inbound);
+    // Without an authentication hook the answer is at hand: no promise to wait for.
+    const admission = auth.admit(inbound);
+    const admitted = admission instanceof Promise ? await admission : admission;
     if (admitted instanceof Response) return admitted;
     // A request of a stateless revision (MCP 2026-07-28) needs no owner: served where it arrives.
     if (cluster !== undefined && legacyRoute !== 'sse' && (legacyRoute === 'messages' || !era.isModernRequest(inbound))) {
@@ -367,17 +369,16 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     }
   };
 
-  const safeHandle = async (inbound: InboundRequest): Promise<HttpAnswer> => {
-    try {
-      return await handle(inbound);
-    } catch (error) {
-      options.onError?.(error);
-      if (error instanceof SharedStoreUnavailableError) {
-        return errorResponse(503, HttpErrorCode.Refused, `Service Unavailable: ${error.message}`, { headers: { 'retry-after': '1' } });
-      }
-      return errorResponse(500, ErrorCode.InternalError, 'Internal error');
+  /** The answer to a request whose handling threw. */
+  const failed = (error: unknown): HttpAnswer => {
+    options.onError?.(error);
+    if (error instanceof SharedStoreUnavailableError) {
+      return errorResponse(503, HttpErrorCode.Refused, `Service Unavailable: ${error.message}`, { headers: { 'retry-after': '1' } });
     }
+    return errorResponse(500, ErrorCode.InternalError, 'Internal error');
   };
+  /** {@link handle} with a failure turned into its answer: a `then`, not one more async function per request. */
+  const safeHandle = (inbound: InboundRequest): Promise<HttpAnswer> => handle(inbound).then(undefined, failed);
 
   /**
    * Failover: rebuilds the connection of a session claimed from a dead instance, straight into
