@@ -17,6 +17,12 @@ export interface Counts {
   readonly httpSeq: number;
   readonly httpConcurrent: number;
   /**
+   * Warm-up calls of the Streamable HTTP rows, on each fresh server process before its timed
+   * loop: enough for a server's CPU per call to settle (a server's JIT work runs over its first
+   * few thousand POSTs; tooling/bench/profiling/README.md, fifth pass: "what the HTTP server does beyond the raw fixture").
+   */
+  readonly httpWarmup: number;
+  /**
    * Warm-up POSTs every server process of the cluster rows receives before their timed loop
    * (counted by each instance): enough for one instance's CPU per call to stop falling.
    */
@@ -55,6 +61,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     stdioConcurrent: 128,
     httpSeq: 20,
     httpConcurrent: 128,
+    httpWarmup: 20,
     clusterWarmup: 10,
     coldStarts: 1,
     bigCalls: 2,
@@ -80,6 +87,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     stdioConcurrent: 640,
     httpSeq: 100,
     httpConcurrent: 384,
+    httpWarmup: 60,
     clusterWarmup: 300,
     coldStarts: 2,
     bigCalls: 6,
@@ -105,6 +113,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     stdioConcurrent: 16_000,
     httpSeq: 1000,
     httpConcurrent: 1280,
+    httpWarmup: 4000,
     clusterWarmup: 4000,
     coldStarts: 5,
     bigCalls: 40,
@@ -128,6 +137,7 @@ const SCALED: readonly (keyof Counts)[] = [
   'stdioConcurrent',
   'httpSeq',
   'httpConcurrent',
+  'httpWarmup',
   'clusterWarmup',
   'bigCalls',
   'inspectorCalls',

@@ -93,7 +93,7 @@ export function eraWorkloads(c: Counts): Workload[] {
     }
   });
 
-  const httpWarmup = Math.min(c.warmup, 300);
+  const httpWarmup = c.httpWarmup;
   const http = callRow(
     'era.http',
     'Streamable HTTP child process, 1 client',

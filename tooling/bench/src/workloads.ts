@@ -69,8 +69,9 @@ async function warm(client: BenchClient, n: number): Promise<void> {
 
 export function workloads(c: Counts): Workload[] {
   const limit = c.runLimitMs * 0.8;
-  // HTTP and tools/list calls are 10–100× slower than the others: fewer warm-up calls.
-  const httpWarmup = Math.min(c.warmup, 300);
+  // Every HTTP run starts a fresh server process: warm it until its CPU per call settles.
+  const httpWarmup = c.httpWarmup;
+  // tools/list calls are 10–100× slower than the others: fewer warm-up calls.
   const listWarmup = Math.min(Math.ceil(c.warmup / 4), 50);
   // In-memory calls are cheap and JIT tiers take a while to settle: warm up longer.
   const memoryWarmup = c.warmup * 5;
