@@ -9,9 +9,8 @@
  *
  * Frames are queued in batches, each a list of frames and one promise that every frame of the
  * batch returns: the batch is written in one call and settles as one, so a frame costs a slot
- * in an array rather than a promise, its resolving functions and a record of its own (with 64
- * requests in flight these were ≈360 B of each message on each side, and the allocation rate
- * sets how often the young generation is collected).
+ * in an array rather than a promise, its resolving functions and a record of its own (the
+ * bytes allocated per message set how often the young generation is collected).
  *
  * One write is in flight at a time. The frames of one tick are joined: the first frame
  * queued while no write is in flight arms one `process.nextTick`, which writes every frame
@@ -32,38 +31,35 @@ import type { Writable } from 'node:stream';
 /** The most characters joined into one write. */
 const BATCH_BYTES = 64 * 1024;
 
-/**
- * The batch whose promise is being created: {@link bindSettlers}, the promise's executor, runs
- * synchronously inside `new Promise` and stores the resolving functions on it (no executor closure).
- */
-let binding: Batch | undefined;
-
-function bindSettlers(resolve: () => void, reject: (error: Error) => void): void {
-  if (binding === undefined) return;
-  binding.resolve = resolve;
-  binding.reject = reject;
+/** Frames written in one call, and the one promise all of them returned. */
+interface Batch {
+  readonly frames: string[];
+  size: number;
+  readonly done: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
 }
 
-/** A batch's resolving functions before {@link bindSettlers} sets them (never called). */
+/** A promise's resolving functions before {@link openBatch} takes them (never called). */
 function unbound(): void {
   throw new Error('A frame batch was settled before its promise existed');
 }
 
-/** Frames written in one call, and the one promise all of them returned. */
-class Batch {
-  readonly frames: string[];
-  size: number;
-  resolve: () => void = unbound;
-  reject: (error: Error) => void = unbound;
-  readonly done: Promise<void>;
+/** The resolving functions of the promise being created, left by {@link bindSettlers} for {@link openBatch}. */
+let boundResolve: () => void = unbound;
+let boundReject: (error: Error) => void = unbound;
 
-  constructor(data: string) {
-    this.frames = [data];
-    this.size = data.length;
-    binding = this;
-    this.done = new Promise<void>(bindSettlers);
-    binding = undefined;
-  }
+/** The promise's executor, a module function: a batch costs no executor closure. */
+function bindSettlers(resolve: () => void, reject: (error: Error) => void): void {
+  boundResolve = resolve;
+  boundReject = reject;
+}
+
+function openBatch(data: string): Batch {
+  const done = new Promise<void>(bindSettlers);
+  const batch: Batch = { frames: [data], size: data.length, done, resolve: boundResolve, reject: boundReject };
+  boundResolve = boundReject = unbound;
+  return batch;
 }
 
 export class FrameWriter {
@@ -108,7 +104,7 @@ export class FrameWriter {
       batch.frames.push(data);
       batch.size += data.length;
     } else {
-      batch = new Batch(data);
+      batch = openBatch(data);
       queue.push(batch);
     }
     this.#queued += 1;

@@ -16,9 +16,9 @@
  * and V8 leaves in the old table its entries and a link to the new one. A full GC moves the live
  * table to the old generation; from then on each discarded table, old and unreachable, still
  * holds the next one and the records it had, and minor GCs, which trust old objects, keep them:
- * with 64 requests in flight over stdio every record, its message and its answer were copied by
- * two minor GCs and promoted (≈20 MB per 60,000 calls on the client, scavenges 5× slower) until
- * the next full GC. A copy has no link from the tables before it, so the chain ends there.
+ * with many requests in flight every record, its message and its answer were copied by two minor
+ * GCs and promoted, each minor GC slower for it, until the next full GC. A copy has no link from
+ * the tables before it, so the chain ends there (tooling/bench/profiling/README.md has the figures).
  */
 /** Deletes from the map before it is replaced by a copy (see above): the copy's cost per delete stays below one entry. */
 const REBUILD_AFTER = 256;
