@@ -1,3 +1,6 @@
+/** Deletes from the map before it is replaced by a copy (see {@link RecordTable}): the copy's cost per delete stays below one entry. */
+const REBUILD_AFTER = 256;
+
 /**
  * The ledger's table of in-flight requests by id: a `Map` whose oldest entry, while the map
  * behind it is empty, is kept in a slot of its own.
@@ -20,9 +23,6 @@
  * GCs and promoted, each minor GC slower for it, until the next full GC. A copy has no link from
  * the tables before it, so the chain ends there (tooling/bench/profiling/README.md has the figures).
  */
-/** Deletes from the map before it is replaced by a copy (see above): the copy's cost per delete stays below one entry. */
-const REBUILD_AFTER = 256;
-
 export class RecordTable<K, V> {
   #slotted = false;
   #slotKey: K | undefined;
