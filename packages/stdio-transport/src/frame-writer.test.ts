@@ -59,6 +59,24 @@ describe('FrameWriter', () => {
       expect(writer.pending).toBe(0);
     });
 
+    it('settles a frame with the write that carried it, not with an earlier one still in flight', async () => {
+      const sink = slowSink(1024);
+      const writer = new FrameWriter(sink.stream, toError);
+      const first = writer.write('a\n');
+      await afterFlush();
+      let laterSettled = false;
+      const later = writer.write('b\n').then(() => (laterSettled = true));
+      sink.release();
+      await first;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(sink.written).toEqual(['a\n', 'b\n']);
+      expect(laterSettled).toBe(false);
+      expect(writer.pending).toBe(1);
+      sink.release();
+      await later;
+      expect(writer.pending).toBe(0);
+    });
+
     it('does not join more than 64 KiB into one write', async () => {
       const chunks: string[] = [];
       const stream = new Writable({

@@ -7,6 +7,11 @@
  * stream has handed that frame to the OS (its write callback), or rejects when the stream
  * fails or the writer is shut.
  *
+ * Frames are queued in batches, each a list of frames and one promise that every frame of the
+ * batch returns: the batch is written in one call and settles as one, so a frame costs a slot
+ * in an array rather than a promise, its resolving functions and a record of its own (the
+ * bytes allocated per message set how often the young generation is collected).
+ *
  * One write is in flight at a time. The frames of one tick are joined: the first frame
  * queued while no write is in flight arms one `process.nextTick`, which writes every frame
  * queued by then (the replies that one read of many concurrent requests produced, in its
@@ -26,21 +31,47 @@ import type { Writable } from 'node:stream';
 /** The most characters joined into one write. */
 const BATCH_BYTES = 64 * 1024;
 
-interface QueuedFrame {
-  data: string;
-  resolve: () => void;
-  reject: (error: Error) => void;
+/** Frames written in one call, and the one promise all of them returned. */
+interface Batch {
+  readonly frames: string[];
+  size: number;
+  readonly done: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** A promise's resolving functions before {@link openBatch} takes them (never called). */
+function unbound(): void {
+  throw new Error('A frame batch was settled before its promise existed');
+}
+
+/** The resolving functions of the promise being created, left by {@link bindSettlers} for {@link openBatch}. */
+let boundResolve: () => void = unbound;
+let boundReject: (error: Error) => void = unbound;
+
+/** The promise's executor, a module function: a batch costs no executor closure. */
+function bindSettlers(resolve: () => void, reject: (error: Error) => void): void {
+  boundResolve = resolve;
+  boundReject = reject;
+}
+
+function openBatch(data: string): Batch {
+  const done = new Promise<void>(bindSettlers);
+  const batch: Batch = { frames: [data], size: data.length, done, resolve: boundResolve, reject: boundReject };
+  boundResolve = boundReject = unbound;
+  return batch;
 }
 
 export class FrameWriter {
   readonly #stream: Writable;
   readonly #toError: (cause: unknown) => Error;
-  /** FIFO with a moving head, so dequeuing is O(1); slots already taken are cleared. */
-  #queue: Array<QueuedFrame | undefined> = [];
-  #head = 0;
+  /** Batches waiting to be written, oldest first; frames join the last one while it has room. */
+  #queue: Batch[] = [];
+  /** Frames in {@link #queue}. */
+  #queued = 0;
   #blocked = false;
   /** The batch handed to the stream whose write callback has not run yet: later frames wait for it. */
-  #inFlight: QueuedFrame[] | undefined;
+  #inFlight: Batch | undefined;
   /** Set by {@link FrameWriter.fail}: the failure's error, built on first need and then reused. */
   #closed: (() => Error) | undefined;
   #ending = false;
@@ -58,19 +89,30 @@ export class FrameWriter {
 
   /** Frames queued or written but not yet confirmed by the stream. */
   get pending(): number {
-    return this.#queue.length - this.#head + (this.#inFlight?.length ?? 0);
+    return this.#queued + (this.#inFlight?.frames.length ?? 0);
   }
 
+  /** Queues `data`; the promise (shared with the frames written in the same call) settles once the stream took it. */
   write(data: string): Promise<void> {
     if (this.#closed !== undefined) return Promise.reject(this.#closed());
     if (this.#ending) return Promise.reject(this.#toError(new Error('The stream is being closed')));
-    return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ data, resolve, reject });
-      if (this.#inFlight === undefined && !this.#flushArmed) {
-        this.#flushArmed = true;
-        process.nextTick(this.#flush);
-      }
-    });
+    const queue = this.#queue;
+    const last = queue[queue.length - 1];
+    let batch: Batch;
+    if (last !== undefined && last.size + data.length <= BATCH_BYTES) {
+      batch = last;
+      batch.frames.push(data);
+      batch.size += data.length;
+    } else {
+      batch = openBatch(data);
+      queue.push(batch);
+    }
+    this.#queued += 1;
+    if (this.#inFlight === undefined && !this.#flushArmed) {
+      this.#flushArmed = true;
+      process.nextTick(this.#flush);
+    }
+    return batch.done;
   }
 
   /** Resolves once every frame accepted so far is confirmed or rejected. */
@@ -97,13 +139,13 @@ export class FrameWriter {
     const closed = (): Error => (error ??= reason());
     this.#closed = closed;
     this.#stream.off('drain', this.#onDrain);
-    const queued = this.#queue.slice(this.#head);
+    const queued = this.#queue;
     this.#queue = [];
-    this.#head = 0;
-    const inFlight = this.#inFlight ?? [];
+    this.#queued = 0;
+    const inFlight = this.#inFlight;
     this.#inFlight = undefined;
-    for (const frame of inFlight) frame.reject(closed());
-    for (const frame of queued) frame?.reject(closed());
+    inFlight?.reject(closed());
+    for (const batch of queued) batch.reject(closed());
     this.#releaseIdleWaiters();
   }
 
@@ -121,62 +163,38 @@ export class FrameWriter {
     this.#pump();
   };
 
-  /** Takes the queued frames up to BATCH_BYTES (at least one). */
-  #take(): QueuedFrame[] {
-    const batch: QueuedFrame[] = [];
-    let size = 0;
-    while (this.#head < this.#queue.length) {
-      const frame = this.#queue[this.#head];
-      if (frame !== undefined && batch.length > 0 && size + frame.data.length > BATCH_BYTES) break;
-      this.#queue[this.#head] = undefined;
-      this.#head += 1;
-      if (frame === undefined) continue;
-      batch.push(frame);
-      size += frame.data.length;
-    }
-    return batch;
-  }
-
   #pump(): void {
-    while (this.#inFlight === undefined && !this.#blocked && this.#closed === undefined && this.#head < this.#queue.length) {
-      const batch = this.#take();
-      if (batch.length === 0) continue;
+    while (this.#inFlight === undefined && !this.#blocked && this.#closed === undefined && this.#queue.length > 0) {
+      const batch = this.#queue.shift() as Batch; // the loop's condition: the queue is not empty
+      this.#queued -= batch.frames.length;
       this.#inFlight = batch;
-      const data = batch.length === 1 ? (batch[0] as QueuedFrame).data : batch.map((frame) => frame.data).join('');
+      const { frames } = batch;
+      const data = frames.length === 1 ? (frames[0] as string) : frames.join('');
       let accepted: boolean;
       try {
         accepted = this.#stream.write(data, (error) => this.#written(batch, error));
       } catch (error) {
         this.#inFlight = undefined;
-        for (const frame of batch) frame.reject(this.#toError(error));
+        batch.reject(this.#toError(error));
         continue;
       }
       if (!accepted) this.#blocked = true;
-    }
-    if (this.#head === this.#queue.length) {
-      this.#queue = [];
-      this.#head = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
-      this.#queue = this.#queue.slice(this.#head);
-      this.#head = 0;
     }
     this.#maybeEnd();
     this.#notifyIdle();
   }
 
   /** The stream's callback for `batch`: settles its frames, then writes what queued meanwhile. */
-  #written(batch: QueuedFrame[], error: Error | null | undefined): void {
+  #written(batch: Batch, error: Error | null | undefined): void {
     if (this.#inFlight !== batch) return; // already rejected by fail()
     this.#inFlight = undefined;
-    for (const frame of batch) {
-      if (error === null || error === undefined) frame.resolve();
-      else frame.reject(this.#toError(error));
-    }
+    if (error === null || error === undefined) batch.resolve();
+    else batch.reject(this.#toError(error));
     this.#pump();
   }
 
   #maybeEnd(): void {
-    if (!this.#ending || this.#closed !== undefined || this.#head < this.#queue.length) return;
+    if (!this.#ending || this.#closed !== undefined || this.#queue.length > 0) return;
     if (this.#stream.writableEnded || this.#stream.destroyed) return;
     try {
       this.#stream.end();

@@ -159,11 +159,12 @@ export type HeldMessage =
 
 export class RequestLedger {
   // The maps are created on first use: a server session mostly never sends a request, and an
-  // idle session holding its GET stream should not keep empty maps. The in-flight records are in
-  // `RecordTable`s, which allocate nothing per request while one is in flight.
+  // idle session holding its GET stream should not keep empty maps. The in-flight records, by id
+  // and by progress token, are in `RecordTable`s, which allocate nothing per request while one is
+  // in flight and whose discarded tables do not keep settled records alive (`record-table.ts`).
   readonly #inbound = new RecordTable<RequestId, InboundRecord>();
   #outbound: RecordTable<RequestId, OutboundRecord> | undefined;
-  #byToken: Map<string | number, OutboundRecord> | undefined;
+  #byToken: RecordTable<string | number, OutboundRecord> | undefined;
   #retained: Map<string | number, RetainedProgress> | undefined;
   /** The ids of the latest settled outbound requests, a ring of `#memory` slots (oldest at `#oldest` once full). */
   #settledOrder: RequestId[] | undefined;
@@ -183,7 +184,7 @@ export class RequestLedger {
 
   addOutbound(record: OutboundRecord): void {
     (this.#outbound ??= new RecordTable()).set(record.id, record);
-    if (record.progressToken !== undefined) (this.#byToken ??= new Map()).set(record.progressToken, record);
+    if (record.progressToken !== undefined) (this.#byToken ??= new RecordTable()).set(record.progressToken, record);
   }
 
   addInbound(record: InboundRecord): void {

@@ -47,6 +47,32 @@ describe('RecordTable', () => {
     });
   });
 
+  describe('#delete', () => {
+    it('keeps entries, their order and their lookups across the copies that replace a map changing for long', () => {
+      const table = new RecordTable<number | string, string>();
+      table.set(0, 'oldest');
+      table.set('kept', 'string id');
+      // 64 in flight, 2,000 requests through: the map behind the slot is replaced several times.
+      for (let id = 1; id <= 2064; id++) {
+        table.set(id, `request ${id}`);
+        if (id > 64) expect(table.delete(id - 64)).toBe(true);
+      }
+      expect(table.size).toBe(66);
+      expect(table.values().slice(0, 3)).toEqual(['oldest', 'string id', 'request 2001']);
+      expect(table.values().at(-1)).toBe('request 2064');
+      expect(table.get('kept')).toBe('string id');
+      expect(table.get(2000)).toBeUndefined();
+      expect(table.get(2001)).toBe('request 2001');
+      for (let id = 2001; id <= 2064; id++) table.delete(id);
+      table.delete('kept');
+      expect(table.values()).toEqual(['oldest']);
+      table.delete(0);
+      table.set(3000, 'alone');
+      expect(table.values()).toEqual(['alone']);
+      expect(table.size).toBe(1);
+    });
+  });
+
   describe('#values', () => {
     it('returns a copy, so entries can be deleted while walking it', () => {
       const table = new RecordTable<number, number>();

@@ -1,3 +1,6 @@
+/** Deletes from the map before it is replaced by a copy (see {@link RecordTable}): the copy's cost per delete stays below one entry. */
+const REBUILD_AFTER = 256;
+
 /**
  * The ledger's table of in-flight requests by id: a `Map` whose oldest entry, while the map
  * behind it is empty, is kept in a slot of its own.
@@ -10,12 +13,23 @@
  *
  * Insertion order is the `Map`'s: the slot is filled only while the map is empty, so its entry
  * is always older than every entry of the map.
+ *
+ * The map is replaced by a copy of itself after {@link REBUILD_AFTER} deletes (or twice its size,
+ * if more). Why: a `Map` that keeps changing rehashes into a new table every few dozen inserts,
+ * and V8 leaves in the old table its entries and a link to the new one. A full GC moves the live
+ * table to the old generation; from then on each discarded table, old and unreachable, still
+ * holds the next one and the records it had, and minor GCs, which trust old objects, keep them:
+ * with many requests in flight every record, its message and its answer were copied by two minor
+ * GCs and promoted, each minor GC slower for it, until the next full GC. A copy has no link from
+ * the tables before it, so the chain ends there (tooling/bench/profiling/README.md has the figures).
  */
 export class RecordTable<K, V> {
   #slotted = false;
   #slotKey: K | undefined;
   #slotValue: V | undefined;
   #rest: Map<K, V> | undefined;
+  /** Deletes from {@link #rest} since it was made. */
+  #deletes = 0;
 
   get size(): number {
     return (this.#slotted ? 1 : 0) + (this.#rest?.size ?? 0);
@@ -48,7 +62,14 @@ export class RecordTable<K, V> {
       this.#slotValue = undefined;
       return true;
     }
-    return this.#rest?.delete(key) === true;
+    const rest = this.#rest;
+    if (rest === undefined || !rest.delete(key)) return false;
+    this.#deletes += 1;
+    if (this.#deletes >= REBUILD_AFTER && this.#deletes >= 2 * rest.size) {
+      this.#rest = rest.size === 0 ? undefined : new Map(rest);
+      this.#deletes = 0;
+    }
+    return true;
   }
 
   /** The values in insertion order (a copy, safe to change the table while iterating it). */
