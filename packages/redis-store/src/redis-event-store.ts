@@ -131,6 +131,7 @@ export class RedisEventStore implements EventStore {
   async replayAfter(lastEventId: string, send: (event: StoredEvent) => void | Promise<void>): Promise<ReplayResult | undefined> {
     const parsed = parseEventId(lastEventId);
     if (parsed === undefined) return undefined;
+    await this.#writes.written(parsed.streamId);
     const key = this.#key(parsed.streamId);
     const [own, first, last] = await this.#redis.run(STORE, async (client) => {
       const replies = await client.multi().xRange(key, parsed.entry, parsed.entry).xRange(key, '-', '+', { COUNT: 1 }).xRevRange(key, '+', '-', { COUNT: 1 }).exec();
@@ -163,6 +164,7 @@ export class RedisEventStore implements EventStore {
   }
 
   async removeStream(streamId: string): Promise<void> {
+    await this.#writes.written(streamId);
     await this.#redis.run(STORE, (client) => client.del([this.#key(streamId), this.#requestsKey(streamId)]), { idempotent: true });
   }
 
@@ -175,6 +177,7 @@ export class RedisEventStore implements EventStore {
   }
 
   async unansweredRequests(streamId: string): Promise<StreamRequests | undefined> {
+    await this.#writes.written(streamId);
     const [tracked, entries] = await this.#redis.run(STORE, async (client) => {
       const replies = await client.multi().get(this.#requestsKey(streamId)).xRange(this.#key(streamId), '-', '+').exec();
       return replies as unknown as [string | null, { message: Record<string, string> }[]];

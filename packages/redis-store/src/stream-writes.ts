@@ -49,6 +49,8 @@ interface OpenBatch {
   readonly answered: Set<RequestId>;
   requests: StreamRequests | undefined;
   readonly recordWaiters: Waiter<void>[];
+  /** Called once the batch is settled, whatever its outcome ({@link StreamWrites.written}). */
+  readonly afterwards: (() => void)[];
 }
 
 /** Sends one batch; resolves with the entry ids of its events, in order. */
@@ -79,10 +81,20 @@ export class StreamWrites {
     return new Promise<void>((resolve, reject) => batch.recordWaiters.push({ resolve, reject }));
   }
 
+  /**
+   * Resolves once the writes already called for the stream are settled (at once when none is
+   * waiting for its turn): what reads or removes the stream waits for, so it never overtakes them.
+   */
+  written(streamId: string): Promise<void> {
+    const batch = this.#open.get(streamId);
+    if (batch === undefined) return Promise.resolve();
+    return new Promise<void>((resolve) => batch.afterwards.push(resolve));
+  }
+
   #batchOf(streamId: string): OpenBatch {
     let batch = this.#open.get(streamId);
     if (batch === undefined) {
-      batch = { events: [], waiters: [], answered: new Set(), requests: undefined, recordWaiters: [] };
+      batch = { events: [], waiters: [], answered: new Set(), requests: undefined, recordWaiters: [], afterwards: [] };
       this.#open.set(streamId, batch);
     }
     if (!this.#scheduled) {
@@ -118,5 +130,6 @@ export class StreamWrites {
     } catch (error) {
       for (const waiter of [...batch.waiters, ...batch.recordWaiters]) waiter.reject(error);
     }
+    for (const next of batch.afterwards) next();
   }
 }
