@@ -207,6 +207,10 @@ describe.each(topologies)('on $name', ({ start }) => {
         a.events.append('k.2', { jsonrpc: '2.0', id: 2, result: {} }),
       ]);
       expect(await b.events.unansweredRequests('k.2')).toEqual({ requestIds: [1], instanceId: 'a' });
+      // A removal called after an append of the same turn does not overtake it.
+      const appended = a.events.append('k.3', note(1));
+      await a.events.removeStream('k.3');
+      expect(await b.events.replayAfter(await appended, () => undefined)).toBeUndefined();
     });
   });
 
