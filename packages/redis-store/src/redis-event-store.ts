@@ -2,7 +2,7 @@
  * Resumability events in Redis Streams: one stream per SSE stream (`<prefix>events:{<stream>}`),
  * capped at `maxEventsPerStream` entries (`XADD … MAXLEN`) and expiring `streamTtlMs` after its
  * last write, so storage is bounded per stream and abandoned streams vanish by themselves. The
- * writes of one event-loop turn to one stream (its requests record, its appends) are one command:
+ * writes one task makes to one stream (its requests record, its appends) are one command:
  * a Lua script doing the `XADD`s, the `SET` and the `PEXPIRE`s atomically (stream-writes.ts).
  *
  * Event ids are `<stream>:<entry>` where `<entry>` is the Redis entry id (`<ms>-<seq>`,
@@ -80,7 +80,7 @@ export class RedisEventStore implements EventStore {
   /**
    * One command connection (per slot's master on a cluster) takes the appends in call order, and
    * a stream's keys are in one slot: the transport starts a stream's appends without waiting for
-   * the previous one, and those of one event-loop turn become one script (stream-writes.ts).
+   * the previous one, and those one task makes become one script (stream-writes.ts).
    */
   readonly ordersAppends = true;
   readonly maxEventsPerStream: number;

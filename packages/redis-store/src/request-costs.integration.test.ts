@@ -6,7 +6,7 @@
  * - a 2026-07-28 stateless request is served by the instance that receives it: nothing relayed,
  *   no session record read or written, no Redis command at all — even when it carries a stray
  *   `Mcp-Session-Id` naming another instance's session;
- * - a request of a legacy session on its owner whose answer is ready in the turn it arrives sends
+ * - a request of a legacy session on its owner whose answer is ready in the task it arrives in sends
  *   one command: one script appending its priming event and its answer, with no requests record
  *   (every request it would list is answered in the same atomic write); the session record's time
  *   to live is refreshed lazily, not per request. A slower request's record goes with its priming

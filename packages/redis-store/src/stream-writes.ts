@@ -1,12 +1,13 @@
 /**
- * The writes of one event-loop turn to one SSE stream, gathered into one Redis command. A
- * request on its owner makes three in the same turn when its answer is ready at once (a fast
- * tool): its stream's requests record, the priming event and the answer. Sent as one script
+ * The writes one task makes to one SSE stream (an I/O callback and the microtasks it queues),
+ * gathered into one Redis command. A request on its owner makes three in the same task when its
+ * answer is ready at once (a fast tool): its stream's requests record, the priming event and the
+ * answer. Sent as one script
  * they cost Redis one command and the instance one command to encode, one reply to parse and one
  * promise to settle, instead of three of each (see tooling/bench/profiling/README.md).
  *
  * ```
- *  track / append ──▶ open batch of the stream (call order kept) ──setImmediate──▶ one script
+ *  track / append ──▶ open batch of the stream (call order kept) ──nextTick──▶ one script
  *                                                                    │
  *       every append settles with its entry id, the record with it ◀─┘ (or all reject together)
  * ```
@@ -56,7 +57,7 @@ interface OpenBatch {
 /** Sends one batch; resolves with the entry ids of its events, in order. */
 export type SendBatch = (batch: StreamBatch) => Promise<readonly string[]>;
 
-/** The open batches of every stream of one store, flushed together once per event-loop turn. */
+/** The open batches of every stream of one store, flushed together once the current task's microtasks ran. */
 export class StreamWrites {
   readonly #send: SendBatch;
   readonly #open = new Map<string, OpenBatch>();
@@ -99,7 +100,9 @@ export class StreamWrites {
     }
     if (!this.#scheduled) {
       this.#scheduled = true;
-      setImmediate(() => this.#flush());
+      // After the microtasks of the current task: a handler that answers without I/O is in the
+      // batch, and the client's own write (its setImmediate) still leaves in this loop turn.
+      process.nextTick(() => this.#flush());
     }
     return batch;
   }
