@@ -1,8 +1,9 @@
 /**
  * Resumability events in Redis Streams: one stream per SSE stream (`<prefix>events:{<stream>}`),
  * capped at `maxEventsPerStream` entries (`XADD … MAXLEN`) and expiring `streamTtlMs` after its
- * last write, so storage is bounded per stream and abandoned streams vanish by themselves. An
- * append is one command (a Lua script: the `XADD` and both keys' `PEXPIRE`, atomically).
+ * last write, so storage is bounded per stream and abandoned streams vanish by themselves. The
+ * writes one task makes to one stream (its requests record, its appends) are one command:
+ * a Lua script doing the `XADD`s, the `SET` and the `PEXPIRE`s atomically (stream-writes.ts).
  *
  * Event ids are `<stream>:<entry>` where `<entry>` is the Redis entry id (`<ms>-<seq>`,
  * monotonic per stream): any instance can tell the stream of a `Last-Event-ID` and replay what
@@ -20,20 +21,27 @@ import { ErrorReply } from '@redis/client';
 import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
 import type { EventStore, ReplayResult, StoredEvent, StreamRequests } from '@statemcp/http-transport/server';
 import type { RedisConnection } from './redis-connection.js';
+import { StreamWrites, type StreamBatch } from './stream-writes.js';
 
 const STORE = 'events';
 const FIELD = 'm';
 const PAGE = 200;
 
 /**
- * One append as one command: KEYS[1] the stream, KEYS[2] its tracked requests (same slot);
- * ARGV: MAXLEN, the event's data, the time to live in ms. Returns the entry id.
+ * One batch of a stream's writes as one command (stream-writes.ts): KEYS[1] the stream, KEYS[2]
+ * its requests record (same slot); ARGV[1] MAXLEN, ARGV[2] the time to live in ms, ARGV[3] what
+ * the record gets (`set`: ARGV[4], `refresh`: its time to live, `none`: nothing), ARGV[5…] the
+ * events' data in order. Returns their entry ids.
  */
-const APPEND = `local id = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', '${FIELD}', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return id`;
-const APPEND_SHA1 = createHash('sha1').update(APPEND).digest('hex');
+const WRITE = `local ids = {}
+for i = 5, #ARGV do
+  ids[i - 4] = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', '${FIELD}', ARGV[i])
+end
+if #ids > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if ARGV[3] == 'set' then redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[2])
+elseif ARGV[3] == 'refresh' then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+return ids`;
+const WRITE_SHA1 = createHash('sha1').update(WRITE).digest('hex');
 
 /** Options of a {@link RedisEventStore}. */
 export interface RedisEventStoreOptions {
@@ -72,12 +80,13 @@ export class RedisEventStore implements EventStore {
   /**
    * One command connection (per slot's master on a cluster) takes the appends in call order, and
    * a stream's keys are in one slot: the transport starts a stream's appends without waiting for
-   * the previous one, and the client sends those of one event-loop turn in one write.
+   * the previous one, and those one task makes become one script (stream-writes.ts).
    */
   readonly ordersAppends = true;
   readonly maxEventsPerStream: number;
   readonly streamTtlMs: number;
   readonly #redis: RedisConnection;
+  readonly #writes = new StreamWrites((batch) => this.#write(batch));
 
   constructor(redis: RedisConnection, options: RedisEventStoreOptions = {}) {
     this.#redis = redis;
@@ -97,16 +106,22 @@ export class RedisEventStore implements EventStore {
 
   async append(streamId: string, message: JsonRpcMessage | undefined): Promise<string> {
     if (/[\r\n\0]/.test(streamId)) throw new RangeError('A stream id must not contain CR, LF or NUL');
-    const call = { keys: [this.#key(streamId), this.#requestsKey(streamId)], arguments: [String(this.maxEventsPerStream), message === undefined ? '' : JSON.stringify(message), String(Math.ceil(this.streamTtlMs))] };
+    return `${streamId}:${await this.#writes.append(streamId, message)}`;
+  }
+
+  async #write(batch: StreamBatch): Promise<readonly string[]> {
+    const { streamId, events, record } = batch;
+    const ttl = String(Math.ceil(this.streamTtlMs));
+    const call = { keys: [this.#key(streamId), this.#requestsKey(streamId)], arguments: [String(this.maxEventsPerStream), ttl, record.kind, record.kind === 'set' ? record.value : '', ...events] };
     // The script by its digest; sent whole (and so loaded) the first time a Redis node lacks it.
-    const entry: unknown = await this.#redis.run(STORE, (client) =>
-      client.evalSha(APPEND_SHA1, call).catch((error: unknown) => {
-        if (error instanceof ErrorReply && error.message.startsWith('NOSCRIPT')) return client.eval(APPEND, call);
+    const entries: unknown = await this.#redis.run(STORE, (client) =>
+      client.evalSha(WRITE_SHA1, call).catch((error: unknown) => {
+        if (error instanceof ErrorReply && error.message.startsWith('NOSCRIPT')) return client.eval(WRITE, call);
         throw error;
       }),
     );
-    if (typeof entry !== 'string') throw new TypeError('XADD answered without an entry id');
-    return `${streamId}:${entry}`;
+    if (!Array.isArray(entries)) throw new TypeError('The stream write answered without entry ids');
+    return entries as string[];
   }
 
   streamIdOf(eventId: string): string | undefined {
@@ -116,6 +131,7 @@ export class RedisEventStore implements EventStore {
   async replayAfter(lastEventId: string, send: (event: StoredEvent) => void | Promise<void>): Promise<ReplayResult | undefined> {
     const parsed = parseEventId(lastEventId);
     if (parsed === undefined) return undefined;
+    await this.#writes.written(parsed.streamId);
     const key = this.#key(parsed.streamId);
     const [own, first, last] = await this.#redis.run(STORE, async (client) => {
       const replies = await client.multi().xRange(key, parsed.entry, parsed.entry).xRange(key, '-', '+', { COUNT: 1 }).xRevRange(key, '+', '-', { COUNT: 1 }).exec();
@@ -148,15 +164,20 @@ export class RedisEventStore implements EventStore {
   }
 
   async removeStream(streamId: string): Promise<void> {
+    await this.#writes.written(streamId);
     await this.#redis.run(STORE, (client) => client.del([this.#key(streamId), this.#requestsKey(streamId)]), { idempotent: true });
   }
 
-  async trackRequests(streamId: string, requests: StreamRequests): Promise<void> {
-    const value = JSON.stringify({ requestIds: requests.requestIds, instanceId: requests.instanceId });
-    await this.#redis.run(STORE, (client) => client.set(this.#requestsKey(streamId), value, { PX: Math.ceil(this.streamTtlMs) }), { idempotent: true });
+  /**
+   * Written with the stream's next events, in the same command; left out when those events
+   * answer every request it lists (nothing could then be found unanswered: stream-writes.ts).
+   */
+  trackRequests(streamId: string, requests: StreamRequests): Promise<void> {
+    return this.#writes.track(streamId, requests);
   }
 
   async unansweredRequests(streamId: string): Promise<StreamRequests | undefined> {
+    await this.#writes.written(streamId);
     const [tracked, entries] = await this.#redis.run(STORE, async (client) => {
       const replies = await client.multi().get(this.#requestsKey(streamId)).xRange(this.#key(streamId), '-', '+').exec();
       return replies as unknown as [string | null, { message: Record<string, string> }[]];

@@ -184,6 +184,34 @@ describe.each(topologies)('on $name', ({ start }) => {
       await b.events.removeStream('k.1');
       expect(await b.events.unansweredRequests('k.1')).toBeUndefined();
     });
+
+    it('writes the record and the events of one task in one command, leaving out a record they answer whole', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      // Answered in the same task: no record, and nothing for an adopting instance to end.
+      const [, primed, answered] = await Promise.all([
+        a.events.trackRequests('k.1', { requestIds: [1], instanceId: 'a' }),
+        a.events.append('k.1', undefined),
+        a.events.append('k.1', { jsonrpc: '2.0', id: 1, result: {} }),
+      ]);
+      expect(await a.connection.client.exists(a.connection.key('requests', 'k.1'))).toBe(0);
+      expect(await b.events.unansweredRequests('k.1')).toBeUndefined();
+      const replayed: StoredEvent[] = [];
+      await b.events.replayAfter(primed, (event) => void replayed.push(event));
+      expect(replayed).toEqual([{ id: answered, message: { jsonrpc: '2.0', id: 1, result: {} } }]);
+      // One of two answered in the task: the record is written with the events, and lists the other.
+      await Promise.all([
+        a.events.trackRequests('k.2', { requestIds: [1, 2], instanceId: 'a' }),
+        a.events.append('k.2', undefined),
+        a.events.append('k.2', { jsonrpc: '2.0', id: 2, result: {} }),
+      ]);
+      expect(await b.events.unansweredRequests('k.2')).toEqual({ requestIds: [1], instanceId: 'a' });
+      // A removal called after an append of the same task does not overtake it.
+      const appended = a.events.append('k.3', note(1));
+      await a.events.removeStream('k.3');
+      expect(await b.events.replayAfter(await appended, () => undefined)).toBeUndefined();
+    });
   });
 
   describe('RedisMessageBus', () => {

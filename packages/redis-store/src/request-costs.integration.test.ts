@@ -6,10 +6,11 @@
  * - a 2026-07-28 stateless request is served by the instance that receives it: nothing relayed,
  *   no session record read or written, no Redis command at all — even when it carries a stray
  *   `Mcp-Session-Id` naming another instance's session;
- * - a request of a legacy session on its owner sends three commands: its stream's requests (`SET`)
- *   and two appends (priming, response; one script each), the first two in one write and only
- *   the answer's append waited for before the answer is written; the record's time to live is
- *   refreshed lazily, not per request;
+ * - a request of a legacy session on its owner whose answer is ready in the task it arrives in sends
+ *   one command: one script appending its priming event and its answer, with no requests record
+ *   (every request it would list is answered in the same atomic write); the session record's time
+ *   to live is refreshed lazily, not per request. A slower request's record goes with its priming
+ *   event, and its answer is a second command;
  * - a request relayed to the owner costs one publish to it and at most two back, with no record
  *   read (the owner is remembered), and no subscribe or unsubscribe.
  */
@@ -49,6 +50,10 @@ async function instance(id: string, prefix: string): Promise<Instance> {
   const stores = await connectRedisStores({ url: redis.url, keyPrefix: prefix });
   const mcp = new McpServer({ name: `costs-${id}`, version: '1.0.0' });
   mcp.registerTool('whoami', {}, () => ({ content: [{ type: 'text', text: id }] }));
+  mcp.registerTool('later', {}, async () => {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return { content: [{ type: 'text', text: id }] };
+  });
   const http = createStreamableHttpServer({
     connect: (transport) => mcp.connect(transport),
     eventStore: stores.events,
@@ -136,7 +141,7 @@ describe('what a request costs in Redis', () => {
     expect(await instanceCommands()).toEqual({});
   });
 
-  it('costs a legacy session request on its owner its two event appends, the record untouched', async () => {
+  it('costs a legacy session request on its owner one script, the record untouched', async () => {
     const [a] = await three();
     const { client } = await connect('legacy', [a.listening.url]);
     expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
@@ -144,9 +149,20 @@ describe('what a request costs in Redis', () => {
     const calls = 10;
     for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
     const counts = await instanceCommands();
-    // Each POST stream: its requests (SET), its priming event and its answer (XADD in MULTI, with their PEXPIREs).
-    // Sent: per POST stream its requests (SET) and two appends (EVALSHA); the XADDs and PEXPIREs run inside the script.
-    expect(counts).toEqual({ set: calls, evalsha: 2 * calls, xadd: 2 * calls, pexpire: 4 * calls });
+    // Sent: per POST stream one script (EVALSHA) appending its priming event and its answer (the XADDs and the
+    // stream's PEXPIRE run inside it); no requests record (SET): the answer is stored in the same write.
+    expect(counts).toEqual({ evalsha: calls, xadd: 2 * calls, pexpire: calls });
+  });
+
+  it('writes the requests record of a request not answered at once with its priming event, the answer in a second script', async () => {
+    const [a] = await three();
+    const { client } = await connect('legacy', [a.listening.url]);
+    expect(textOf(await client.callTool({ name: 'later', arguments: {} }))).toBe('a');
+    await resetCounts();
+    const calls = 5;
+    for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'later', arguments: {} }))).toBe('a');
+    // First script: the record (SET) and the priming event; second: the answer, refreshing both keys' time to live.
+    expect(await instanceCommands()).toEqual({ evalsha: 2 * calls, set: calls, xadd: 2 * calls, pexpire: 3 * calls });
   });
 
   it('costs a relayed request one publish to the owner and at most two back, no record read, no subscription', async () => {
@@ -168,6 +184,7 @@ describe('what a request costs in Redis', () => {
     expect(counts['publish']).toBeGreaterThanOrEqual(2 * calls);
     expect(counts['publish']).toBeLessThanOrEqual(3 * calls);
     expect(counts['xadd']).toBe(2 * calls);
-    expect(counts['evalsha']).toBe(2 * calls);
+    expect(counts['evalsha']).toBe(calls);
+    expect(counts['set']).toBeUndefined();
   });
 });
