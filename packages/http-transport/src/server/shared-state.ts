@@ -98,6 +98,8 @@ export const busChannel = {
   session: (sessionId: string): string => `session:${sessionId}`,
   /** Messages for whichever instance holds stream `streamId` of session `sessionId` open. */
   stream: (sessionId: string, streamId: string): string => `stream:${sessionId}:${streamId}`,
+  /** Messages for every replica of session `sessionId` (`cluster-replicas.ts`): its end, the notifications its owner received. */
+  replicas: (sessionId: string): string => `replicas:${sessionId}`,
   /** Messages for instance `instanceId` itself: the answers of the requests it relayed, and their aborts. */
   instance: (instanceId: string): string => `instance:${instanceId}`,
 } as const;
