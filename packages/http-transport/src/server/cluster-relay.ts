@@ -111,10 +111,11 @@ export interface ClusterMembership {
   /** This instance's replicas (`replicas` on), else `undefined`. */
   readonly replicas: ClusterReplicas | undefined;
   /**
-   * Where a POST (its `messages`, of `principal`) for a session this instance does not run goes:
-   * `undefined` to serve it here (on a replica, now built), else the relayed answer.
+   * Where a POST (its `messages`, of `principal`) goes when this instance does not run the
+   * session, or carries an answer for a replica on another instance (`owned`: it runs the
+   * session): `undefined` to serve it here (on a replica, now built), else the relayed answer.
    */
-  routePost(sessionId: string, messages: readonly JsonRpcMessage[], request: RelayRequest, principal: string | undefined): Promise<Response | undefined>;
+  routePost(sessionId: string, messages: readonly JsonRpcMessage[], request: RelayRequest, principal: string | undefined, owned: boolean): Promise<Response | undefined>;
   /**
    * A resumption (`Last-Event-ID`) of a stream a replica on instance `writer` wrote: `undefined`
    * to serve it here (this instance is `writer`: on its replica, rebuilt if it ended), else the
@@ -342,14 +343,15 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
     },
     relay,
     replicas,
-    routePost: async (sessionId, messages, request, principal) => {
+    routePost: async (sessionId, messages, request, principal, owned) => {
       const route = postRoute(messages);
-      if (route.kind === 'replica' && (await replicaHere(sessionId, principal))) return undefined;
-      if (route.kind === 'instance' && route.instance === cluster.instanceId && replicas?.has(sessionId) === true) return undefined;
       if (route.kind === 'instance' && route.instance !== cluster.instanceId) {
         const relayed = await relayDirect(sessionId, route.instance, request, principal);
         if (relayed !== undefined) return relayed;
       }
+      if (owned) return undefined;
+      if (route.kind === 'replica' && (await replicaHere(sessionId, principal))) return undefined;
+      if (route.kind === 'instance' && route.instance === cluster.instanceId && replicas?.has(sessionId) === true) return undefined;
       return relay(sessionId, request, principal);
     },
     resume: async (sessionId, writer, request, principal, ownsSession) => {

@@ -106,7 +106,7 @@ describe('cluster replicas', () => {
     expect([a.sessions.size, b.sessions.size, c.sessions.size]).toEqual([1, 0, 0]);
   });
 
-  it("delivers the client's answer, posted on C, to the tool waiting on B; the stream resumes on A from B", async () => {
+  it("delivers the client's answer, posted on A (the owner), to the tool waiting on B; the stream resumes on C from B", async () => {
     const { a, b, c } = cluster();
     const sessionId = await openOn(a);
     const asked = await b.handleFetch(new Request(URL_, post(sessionId, call(1, 'ask'))));
@@ -115,16 +115,16 @@ describe('cluster replicas', () => {
     const ping = messagesOf(first.events).find((message) => message['method'] === 'ping');
     expect(taggedInstance(String(ping?.['id']))).toBe('b');
 
-    const answered = await c.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', id: ping?.['id'] as string, result: {} })));
+    const answered = await a.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', id: ping?.['id'] as string, result: {} })));
     expect(answered.status).toBe(202);
-    expect(c.cluster).toMatchObject({ relayed: 1 });
+    expect(a.cluster).toMatchObject({ relayed: 1 });
     expect(b.cluster).toMatchObject({ served: 1 });
 
-    // The client lost B's stream: resumed on A (the owner), the stream comes from B, which wrote it.
-    const resumed = await a.handleFetch(new Request(URL_, { method: 'GET', headers: headersOf(sessionId, { accept: 'text/event-stream', 'last-event-id': pingEvent?.id ?? '' }) }));
+    // The client lost B's stream: resumed on C, the stream comes from B, which wrote it.
+    const resumed = await c.handleFetch(new Request(URL_, { method: 'GET', headers: headersOf(sessionId, { accept: 'text/event-stream', 'last-event-id': pingEvent?.id ?? '' }) }));
     expect(resumed.status).toBe(200);
     expect(await resultText(resumed, 1)).toBe('pong received by b');
-    expect(a.cluster).toMatchObject({ relayed: 1, served: 0 });
+    expect(c.cluster).toMatchObject({ relayed: 1, served: 0 });
     expect(b.cluster).toMatchObject({ served: 2 });
   });
 

@@ -23,7 +23,7 @@
  * Each replica runs the session's own connection machine, so the rules that apply on the owner
  * apply on it; its requests pass every check a direct request passes (Host, authentication, the
  * record's principal). What the server's handlers keep per session in their own memory is not
- * shared between the owner and the replicas (docs/cluster.md).
+ * shared between the owner and the replicas (docs/guide/scale-out.md).
  */
 import type { Clock, InboundContext, JsonRpcMessage, RequestId, SendOptions, TransportSink } from '@statemcp/protocol';
 import type { HttpAnswer } from './http-response.js';

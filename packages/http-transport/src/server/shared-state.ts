@@ -17,7 +17,8 @@
  * ```
  *
  * A session's connection machine is never shared: it stays one machine on the instance that
- * runs it (its record's `owner`); the other instances reach it through the `MessageBus`.
+ * runs it (its record's `owner`); the other instances reach it through the `MessageBus`, or,
+ * with `cluster.replicas`, serve its requests on a replica of their own (`cluster-replicas.ts`).
  * Every method may be asynchronous; a store that cannot reach its backend rejects with
  * {@link SharedStoreUnavailableError}, so a request fails with a typed error instead of
  * corrupting anything.

@@ -248,14 +248,15 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       return openStreamableSession(inbound, envelope, initializeId, admitted);
     }
 
-    if (cluster?.replicas !== undefined && sessionIdHeader !== undefined && sessionIdHeader !== '' && manager.peek(sessionIdHeader) === undefined) {
-      // Requests are served here, on a replica; what needs another instance is relayed there (cluster-replicas.ts).
-      const routed = await cluster.routePost(sessionIdHeader, messages, relayRequestOf(inbound, JSON.stringify(parsed.value)), admitted.principal);
+    const owned = sessionIdHeader !== undefined && manager.peek(sessionIdHeader) !== undefined;
+    if (cluster?.replicas !== undefined && sessionIdHeader !== undefined && sessionIdHeader !== '' && (!owned || requestIds.length < messages.length)) {
+      // Requests are served here (on a replica); what needs another instance is relayed there (cluster-replicas.ts).
+      const routed = await cluster.routePost(sessionIdHeader, messages, relayRequestOf(inbound, JSON.stringify(parsed.value)), admitted.principal, owned);
       if (routed !== undefined) return routed;
     }
     const session = lookupSession(inbound, admitted, replyId);
     if (session instanceof Response) return session;
-    if (requestIds.length === 0 && cluster?.replicas !== undefined && session.sessionId !== undefined && manager.peek(session.sessionId) !== undefined) {
+    if (requestIds.length === 0 && owned && cluster?.replicas !== undefined && session.sessionId !== undefined) {
       cluster.notifyReplicas(session.sessionId, messages.filter((message) => 'method' in message));
     }
     const version = requestVersion(inbound, session, replyId);
