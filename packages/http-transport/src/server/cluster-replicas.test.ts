@@ -1,6 +1,7 @@
-import type { JsonObject } from '@statemcp/protocol';
+import { SimulatedClock, type JsonObject, type RequestId } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postRoute, replicaTag, streamWriter, taggedInstance } from './cluster-replicas.js';
+import { ReplicaSessionTransport, postRoute, replicaTag, streamWriter, taggedInstance } from './cluster-replicas.js';
+import { toResponse } from './http-response.js';
 import { InMemoryEventStore } from './event-store.js';
 import { InMemoryMessageBus, InMemorySessionStore } from './memory-shared-state.js';
 import type { StreamableHttpServer } from './server-options.js';
@@ -86,6 +87,42 @@ describe('cluster replicas: routing rules', () => {
     expect(postRoute([{ jsonrpc: '2.0', id: 3, result: {} }])).toEqual({ kind: 'owner' });
     expect(postRoute([{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }])).toEqual({ kind: 'owner' });
     expect(postRoute([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', method: 'notifications/progress', params: {} }])).toEqual({ kind: 'owner' });
+  });
+});
+
+describe('ReplicaSessionTransport', () => {
+  it('tags the requests it sends and their cancellations, and reports undeliverable ones by their own ids', async () => {
+    const undeliverable: RequestId[][] = [];
+    const transport = new ReplicaSessionTransport(
+      {
+        sessionId: 's',
+        settings: { eventStore: undefined, retryIntervalMs: undefined, keepAliveIntervalMs: 0, maxQueuedMessages: 2, maxStreamBufferBytes: 64 * 1024, stalledStreamTimeoutMs: 1000, clock: new SimulatedClock() },
+      },
+      replicaTag('b'),
+    );
+    await transport.start({ onMessage: () => undefined, onClose: () => undefined, onUndeliverable: (ids) => undeliverable.push([...ids]) });
+    await transport.send({ jsonrpc: '2.0', id: 7, method: 'ping' });
+    await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'gave up' } });
+    const stream = toResponse(transport.openStandalone('2025-11-25', {}));
+    const { events } = await readEvents(stream.body, (_event, all) => all.length === 2);
+    expect(messagesOf(events)).toEqual([
+      { jsonrpc: '2.0', id: '@1:b:7', method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: '@1:b:7', reason: 'gave up' } },
+    ]);
+    // Past the queue's bound the oldest request is dropped: the session hears of it by its own id.
+    await transport.terminate();
+    const bounded = new ReplicaSessionTransport(
+      {
+        sessionId: 's',
+        settings: { eventStore: undefined, retryIntervalMs: undefined, keepAliveIntervalMs: 0, maxQueuedMessages: 1, maxStreamBufferBytes: 64 * 1024, stalledStreamTimeoutMs: 1000, clock: new SimulatedClock() },
+      },
+      replicaTag('b'),
+    );
+    await bounded.start({ onMessage: () => undefined, onClose: () => undefined, onUndeliverable: (ids) => undeliverable.push([...ids]) });
+    await bounded.send({ jsonrpc: '2.0', id: 'x', method: 'ping' });
+    await bounded.send({ jsonrpc: '2.0', id: 8, method: 'ping' });
+    expect(undeliverable).toEqual([['x']]);
+    await bounded.terminate();
   });
 });
 

@@ -104,9 +104,18 @@ export class ReplicaSessionTransport extends HttpServerSessionTransport {
     return super.start(relayed);
   }
 
+  #tagged(id: RequestId): string {
+    return `${this.#tag}${JSON.stringify(id)}`;
+  }
+
   override send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
-    const tagged = 'method' in message && 'id' in message ? { ...message, id: `${this.#tag}${JSON.stringify(message.id)}` } : message;
-    return super.send(tagged, options);
+    if (!('method' in message)) return super.send(message, options);
+    if ('id' in message) return super.send({ ...message, id: this.#tagged(message.id) }, options);
+    // The cancellation of a request this replica sent names it as the client knows it (MCP
+    // 2025-11-25, basic/utilities/cancellation: `requestId` is the id of the request to cancel).
+    const requestId = message.method === 'notifications/cancelled' ? message.params?.['requestId'] : undefined;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return super.send(message, options);
+    return super.send({ ...message, params: { ...message.params, requestId: this.#tagged(requestId) } }, options);
   }
 
   override acceptPost(post: AcceptedPost): Promise<HttpAnswer> {
