@@ -161,8 +161,10 @@ export interface ClusterHost {
   clock: Clock;
   /** A replica on another instance used the session: it stays alive here (its idle timer restarts). */
   active: (sessionId: string) => void;
+  /** Sends on the session's own transport what a replica sent unrelated to a request (its GET stream is here). */
+  forward: (sessionId: string, message: JsonRpcMessage) => void;
   /** Builds and connects a replica's transport for `record` (`replicas`); `undefined` when it could not. */
-  replica: (record: SessionRecord, tag: string) => Promise<HttpServerSessionTransport | undefined>;
+  replica: (record: SessionRecord, tag: string, forward: (message: JsonRpcMessage) => void) => Promise<HttpServerSessionTransport | undefined>;
   /** How many replicas this instance may hold at once. */
   maxReplicas: number;
 }
@@ -196,9 +198,10 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
     refreshed.set(sessionId, clock.now());
     relays.set(
       sessionId,
-      await exchange.serveSession(sessionId, () => {
+      await exchange.serveSession(sessionId, (note) => {
         replicated.add(sessionId);
-        host.active(sessionId);
+        if (note.kind === 'active') host.active(sessionId);
+        else host.forward(sessionId, note.message);
       }),
     );
     liveness?.beat();

@@ -33,6 +33,13 @@ function cluster(authenticated = false) {
             await context.sendRequest('ping');
             return { content: [{ type: 'text', text: `pong received by ${instanceId}` }] };
           },
+          impatient: async (_args, context) => {
+            const outcome = await context.sendRequest('ping', {}, { timeoutMs: 20 }).then(
+              () => 'answered',
+              () => 'timed out',
+            );
+            return { content: [{ type: 'text', text: outcome }] };
+          },
           wait: (_args, context) =>
             new Promise((resolve) => {
               context.signal.addEventListener('abort', () => {
@@ -163,6 +170,21 @@ describe('cluster replicas', () => {
     expect(await resultText(resumed, 1)).toBe('pong received by b');
     expect(c.cluster).toMatchObject({ relayed: 1, served: 0 });
     expect(b.cluster).toMatchObject({ served: 2 });
+  });
+
+  it("sends what a replica says outside any request on the owner's GET stream: its cancellation of a request it gave up on", async () => {
+    const { a, b } = cluster();
+    const sessionId = await openOn(a);
+    const standalone = await a.handleFetch(new Request(URL_, { method: 'GET', headers: headersOf(sessionId, { accept: 'text/event-stream' }) }));
+    expect(standalone.status).toBe(200);
+    const asked = await b.handleFetch(new Request(URL_, post(sessionId, call(1, 'impatient'))));
+    const answer = messagesOf((await readEvents(asked.body, (event) => event.data.includes('"result"'))).events);
+    const ping = answer.find((message) => message['method'] === 'ping');
+    expect((answer.find((message) => message['id'] === 1)?.['result'] as JsonObject | undefined)?.['content']).toEqual([{ type: 'text', text: 'timed out' }]);
+    const { events } = await readEvents(standalone.body, (event) => event.data.includes('notifications/cancelled'));
+    const cancelled = messagesOf(events).find((message) => message['method'] === 'notifications/cancelled');
+    expect((cancelled?.['params'] as JsonObject | undefined)?.['requestId']).toBe(ping?.['id']);
+    expect(taggedInstance(String(ping?.['id']))).toBe('b');
   });
 
   it('cancels on B a request whose cancellation reaches C', async () => {

@@ -25,7 +25,7 @@
  * record's principal). What the server's handlers keep per session in their own memory is not
  * shared between the owner and the replicas (docs/guide/scale-out.md).
  */
-import type { Clock, InboundContext, JsonRpcMessage, RequestId, SendOptions, TransportSink } from '@statemcp/protocol';
+import type { Clock, InboundContext, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, RequestId, SendOptions, TransportSink } from '@statemcp/protocol';
 import type { HttpAnswer } from './http-response.js';
 import type { AcceptedPost } from './session-transport.js';
 import { HttpServerSessionTransport, type SessionTransportOptions } from './session-transport.js';
@@ -80,10 +80,16 @@ export function postRoute(messages: readonly JsonRpcMessage[]): PostRoute {
  */
 export class ReplicaSessionTransport extends HttpServerSessionTransport {
   readonly #tag: string;
+  readonly #forward: ((message: JsonRpcMessage) => void) | undefined;
 
-  constructor(options: SessionTransportOptions, tag: string) {
+  /**
+   * `forward` takes what the replica sends unrelated to a request (its cancellation of a request
+   * it gave up on, a notification): the session's GET stream is the owner's, so it goes there.
+   */
+  constructor(options: SessionTransportOptions, tag: string, forward?: (message: JsonRpcMessage) => void) {
     super({ ...options, streamTag: tag });
     this.#tag = tag;
+    this.#forward = forward;
   }
 
   #untag(id: RequestId): RequestId {
@@ -110,12 +116,19 @@ export class ReplicaSessionTransport extends HttpServerSessionTransport {
 
   override send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
     if (!('method' in message)) return super.send(message, options);
-    if ('id' in message) return super.send({ ...message, id: this.#tagged(message.id) }, options);
+    const tagged = this.#taggedMessage(message);
+    if (options?.relatedRequestId !== undefined || this.#forward === undefined || this.closed) return super.send(tagged, options);
+    this.#forward(tagged);
+    return Promise.resolve();
+  }
+
+  #taggedMessage(message: JsonRpcRequest | JsonRpcNotification): JsonRpcMessage {
+    if ('id' in message) return { ...message, id: this.#tagged(message.id) };
     // The cancellation of a request this replica sent names it as the client knows it (MCP
     // 2025-11-25, basic/utilities/cancellation: `requestId` is the id of the request to cancel).
     const requestId = message.method === 'notifications/cancelled' ? message.params?.['requestId'] : undefined;
-    if (typeof requestId !== 'string' && typeof requestId !== 'number') return super.send(message, options);
-    return super.send({ ...message, params: { ...message.params, requestId: this.#tagged(requestId) } }, options);
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return message;
+    return { ...message, params: { ...message.params, requestId: this.#tagged(requestId) } };
   }
 
   override acceptPost(post: AcceptedPost): Promise<HttpAnswer> {
@@ -137,8 +150,11 @@ export interface ReplicaParts {
   readonly maxReplicas: number;
   readonly clock: Clock;
   readonly onError: (error: unknown) => void;
-  /** Builds and connects the transport of a replica of `record`'s session (tagged `tag`); `undefined` when it could not. */
-  readonly build: (record: SessionRecord, tag: string) => Promise<HttpServerSessionTransport | undefined>;
+  /**
+   * Builds and connects the transport of a replica of `record`'s session (tagged `tag`, handing
+   * what it sends unrelated to a request to `forward`); `undefined` when it could not.
+   */
+  readonly build: (record: SessionRecord, tag: string, forward: (message: JsonRpcMessage) => void) => Promise<HttpServerSessionTransport | undefined>;
 }
 
 /** The replicas one instance holds, by session id. */
@@ -189,7 +205,10 @@ export class ClusterReplicas {
       const subscribed = Promise.resolve(this.#parts.bus.subscribe(busChannel.replicas(sessionId), (payload) => this.#receive(sessionId, payload)));
       this.#subscriptions.set(sessionId, subscribed);
       await subscribed;
-      transport = await this.#parts.build(record, this.tag);
+      const forward = (message: JsonRpcMessage): void => {
+        void Promise.resolve(this.#parts.bus.publish(busChannel.session(sessionId), JSON.stringify({ kind: 'forward', message }))).catch(this.#parts.onError);
+      };
+      transport = await this.#parts.build(record, this.tag, forward);
     } finally {
       if (transport === undefined || this.#closed) {
         this.#manager.release(undefined);

@@ -19,7 +19,7 @@
  * its own and no wait between the frames of one answer. The session channel is subscribed only
  * by the instance running the session, so a publish that reaches nobody says the owner is gone.
  */
-import type { Clock, TimerHandle } from '@statemcp/protocol';
+import type { Clock, JsonRpcMessage, TimerHandle } from '@statemcp/protocol';
 import { readmitted } from './auth-gate.js';
 import type { OwnerLoss } from './cluster-failover.js';
 import { textResponse } from './http-response.js';
@@ -46,8 +46,11 @@ type RelayFrame =
 /** What travels on an instance's channel: frames of an answer it waits for, a relay to abort, or a request for one of its replicas. */
 type InstanceMessage = { readonly kind: 'frames'; readonly relay: string; readonly frames: RelayFrame[] } | { readonly kind: 'abort'; readonly relay: string } | RelayedRequest;
 
-/** What travels on a session's channel: a relayed request, or a replica saying the session is in use. */
-type SessionMessage = RelayedRequest | { readonly kind: 'active' };
+/** What a replica tells the owner on the session's channel: the session is in use, or a message for its GET stream. */
+export type ReplicaNote = { readonly kind: 'active' } | { readonly kind: 'forward'; readonly message: JsonRpcMessage };
+
+/** What travels on a session's channel: a relayed request, or a replica's note. */
+type SessionMessage = RelayedRequest | ReplicaNote;
 
 /** One request to relay: the parts of an HTTP request that travel. */
 export interface RelayRequest {
@@ -137,15 +140,15 @@ export class RelayExchange {
   }
 
   /**
-   * Serves the relayed requests of session `sessionId` (which this instance runs); `onActive`
-   * hears a replica say the session is in use. Resolves with the unsubscribe function.
+   * Serves the relayed requests of session `sessionId` (which this instance runs); `onNote`
+   * hears its replicas. Resolves with the unsubscribe function.
    */
-  async serveSession(sessionId: string, onActive: () => void): Promise<() => Promise<void>> {
+  async serveSession(sessionId: string, onNote: (note: ReplicaNote) => void): Promise<() => Promise<void>> {
     await this.listen();
     return this.#bus.subscribe(busChannel.session(sessionId), (payload) => {
       const message = JSON.parse(payload) as SessionMessage;
-      if (message.kind === 'active') onActive();
-      else if (message.kind === 'request') this.#serveRelayed(message);
+      if (message.kind === 'request') this.#serveRelayed(message);
+      else onNote(message);
     });
   }
 

@@ -426,10 +426,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   };
 
   /** A replica (`cluster.replicas`): the session rebuilt the same way, unclaimed, and not the manager's. */
-  const buildReplica = async (record: SessionRecord, tag: string): Promise<HttpServerSessionTransport | undefined> => {
+  const buildReplica = async (record: SessionRecord, tag: string, forward: (message: JsonRpcMessage) => void): Promise<HttpServerSessionTransport | undefined> => {
     const adoption = adoptionOf(record);
     if (adoption === undefined || closed) return undefined;
-    const transport = new ReplicaSessionTransport({ sessionId: record.sessionId, settings: replicaSettings, adopted: adoption.adopted }, tag);
+    const transport = new ReplicaSessionTransport({ sessionId: record.sessionId, settings: replicaSettings, adopted: adoption.adopted }, tag, forward);
     return (await connectTransport(transport, adoption.opening)) ? transport : undefined;
   };
 
@@ -441,6 +441,10 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
           adopt: adoptSession,
           replica: buildReplica,
           maxReplicas: manager.maxSessions,
+          forward: (sessionId, message) => {
+            const transport = manager.peek(sessionId)?.transport;
+            if (transport instanceof HttpServerSessionTransport) transport.send(message).catch((error: unknown) => options.onError?.(error));
+          },
           active: (sessionId) => {
             manager.touch(sessionId);
             cluster?.touch(sessionId);
