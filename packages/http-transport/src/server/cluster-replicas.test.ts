@@ -98,7 +98,7 @@ describe('cluster replicas: routing rules', () => {
 });
 
 describe('ReplicaSessionTransport', () => {
-  it('tags the requests it sends and their cancellations, and reports undeliverable ones by their own ids', async () => {
+  it('tags the requests it sends, their progress tokens and cancellations, takes back the answers and progress, and reports undeliverable requests by their own ids', async () => {
     const undeliverable: RequestId[][] = [];
     const transport = new ReplicaSessionTransport(
       {
@@ -107,14 +107,34 @@ describe('ReplicaSessionTransport', () => {
       },
       replicaTag('b'),
     );
-    await transport.start({ onMessage: () => undefined, onClose: () => undefined, onUndeliverable: (ids) => undeliverable.push([...ids]) });
-    await transport.send({ jsonrpc: '2.0', id: 7, method: 'ping' });
+    const received: unknown[] = [];
+    await transport.start({ onMessage: (message) => received.push(message), onClose: () => undefined, onUndeliverable: (ids) => undeliverable.push([...ids]) });
+    await transport.send({ jsonrpc: '2.0', id: 7, method: 'ping', params: { _meta: { progressToken: 7 } } });
     await transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'gave up' } });
     const stream = toResponse(transport.openStandalone('2025-11-25', {}));
     const { events } = await readEvents(stream.body, (_event, all) => all.length === 2);
     expect(messagesOf(events)).toEqual([
-      { jsonrpc: '2.0', id: '@1:b:7', method: 'ping' },
+      { jsonrpc: '2.0', id: '@1:b:7', method: 'ping', params: { _meta: { progressToken: '@1:b:7' } } },
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: '@1:b:7', reason: 'gave up' } },
+    ]);
+    // The client's progress and answer come back to the session with the ids it gave them; another instance's stay as they are.
+    await transport.acceptPost({
+      messages: [
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: '@1:b:7', progress: 1 } },
+        { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: '@1:c:7', progress: 1 } },
+        { jsonrpc: '2.0', id: '@1:b:7', result: {} },
+      ],
+      requestIds: [],
+      batch: true,
+      mode: 'json',
+      version: '2025-11-25',
+      context: {},
+      headers: {},
+    });
+    expect(received).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 7, progress: 1 } },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: '@1:c:7', progress: 1 } },
+      { jsonrpc: '2.0', id: 7, result: {} },
     ]);
     // Past the queue's bound the oldest request is dropped: the session hears of it by its own id.
     await transport.terminate();

@@ -123,7 +123,14 @@ export class ReplicaSessionTransport extends HttpServerSessionTransport {
   }
 
   #taggedMessage(message: JsonRpcRequest | JsonRpcNotification): JsonRpcMessage {
-    if ('id' in message) return { ...message, id: this.#tagged(message.id) };
+    if ('id' in message) {
+      // Its progress token too: the client's progress goes to every replica, and only this one knows it
+      // (MCP 2025-11-25, basic/utilities/progress: the notification carries the request's token).
+      const meta = message.params?.['_meta'] as { progressToken?: unknown } | undefined;
+      const token = meta?.progressToken;
+      if (typeof token !== 'string' && typeof token !== 'number') return { ...message, id: this.#tagged(message.id) };
+      return { ...message, id: this.#tagged(message.id), params: { ...message.params, _meta: { ...meta, progressToken: this.#tagged(token) } } };
+    }
     // The cancellation of a request this replica sent names it as the client knows it (MCP
     // 2025-11-25, basic/utilities/cancellation: `requestId` is the id of the request to cancel).
     const requestId = message.method === 'notifications/cancelled' ? message.params?.['requestId'] : undefined;
@@ -133,8 +140,15 @@ export class ReplicaSessionTransport extends HttpServerSessionTransport {
 
   override acceptPost(post: AcceptedPost): Promise<HttpAnswer> {
     if (post.requestIds.length === post.messages.length) return super.acceptPost(post);
-    const messages = post.messages.map((message) => ('method' in message || message.id === null || message.id === undefined ? message : { ...message, id: this.#untag(message.id) }));
-    return super.acceptPost({ ...post, messages });
+    return super.acceptPost({ ...post, messages: post.messages.map((message) => this.#untagged(message)) });
+  }
+
+  /** The client's answer to, or progress for, a request this replica sent, with the ids the session gave it. */
+  #untagged(message: JsonRpcMessage): JsonRpcMessage {
+    if (!('method' in message)) return message.id === null || message.id === undefined ? message : { ...message, id: this.#untag(message.id) };
+    if (message.method !== 'notifications/progress' || 'id' in message) return message;
+    const token = message.params?.['progressToken'];
+    return typeof token === 'string' && token.startsWith(this.#tag) ? { ...message, params: { ...message.params, progressToken: this.#untag(token) } } : message;
   }
 }
 
