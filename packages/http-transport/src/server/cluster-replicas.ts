@@ -31,6 +31,7 @@ import type { AcceptedPost } from './session-transport.js';
 import { HttpServerSessionTransport, type SessionTransportOptions } from './session-transport.js';
 import { HttpSession } from './http-session.js';
 import { SessionManager } from './session-manager.js';
+import type { ReplicaNote } from './relay-exchange.js';
 import { busChannel, type MessageBus, type SessionRecord, type SessionStore } from './shared-state.js';
 
 /** The tag a replica on `instanceId` writes before its stream ids and the ids of the requests it sends. */
@@ -220,7 +221,7 @@ export class ClusterReplicas {
       this.#subscriptions.set(sessionId, subscribed);
       await subscribed;
       const forward = (message: JsonRpcMessage): void => {
-        void Promise.resolve(this.#parts.bus.publish(busChannel.session(sessionId), JSON.stringify({ kind: 'forward', message }))).catch(this.#parts.onError);
+        this.#tellOwner(sessionId, { kind: 'forward', message }).catch(this.#parts.onError);
       };
       transport = await this.#parts.build(record, this.tag, forward);
     } finally {
@@ -263,12 +264,17 @@ export class ClusterReplicas {
     if (last !== undefined && now - last < this.#parts.idleMs / 2) return;
     this.#announced.set(sessionId, now);
     const principal = this.#manager.peek(sessionId)?.principal;
-    void Promise.resolve(this.#parts.bus.publish(busChannel.session(sessionId), JSON.stringify({ kind: 'active' })))
+    this.#tellOwner(sessionId, { kind: 'active' })
       .then(() => this.#parts.sessions.get(sessionId))
       .then((record) => {
         if (record === undefined || record.principal !== principal) this.end(sessionId);
       })
       .catch(this.#parts.onError);
+  }
+
+  /** Publishes `note` on the session's channel, which its owner serves (`relay-exchange.ts`). */
+  #tellOwner(sessionId: string, note: ReplicaNote): Promise<unknown> {
+    return Promise.resolve(this.#parts.bus.publish(busChannel.session(sessionId), JSON.stringify(note)));
   }
 
   /** Ends the replica of a session that ended everywhere (DELETE, idle end on its owner). */
