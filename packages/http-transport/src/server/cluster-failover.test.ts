@@ -28,7 +28,7 @@ async function elapse(clock: SimulatedClock, ms: number): Promise<void> {
  * the test flips: `kill` cuts an instance off as a crash would (its subscriptions vanish, it no
  * longer beats); `hang` leaves it subscribed but silent and no longer beating.
  */
-function cluster() {
+function cluster(replicas = false) {
   const clock = new SimulatedClock(1_000_000);
   const now = (): number => clock.now();
   const sessions = new InMemorySessionStore({ now });
@@ -57,7 +57,7 @@ function cluster() {
     const server = createStreamableHttpServer({
       eventStore,
       clock,
-      cluster: { instanceId, sessions, bus: ownBus, liveness: ownLiveness, livenessTtlMs: TTL },
+      cluster: { instanceId, sessions, bus: ownBus, liveness: ownLiveness, livenessTtlMs: TTL, replicas },
       connect: async (transport) => {
         const session = createServerSession(transport, {
           stream: async (_args, context) => {
@@ -172,5 +172,28 @@ describe('cluster failover', () => {
     const next = await b.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', id: 2, method: 'tools/list' })));
     expect(next.status).toBe(200);
     expect(b.sessions.ids()).toEqual([sessionId]);
+  });
+
+  it('with replicas: a replica serves on after its owner died, the next relayed message adopts the session, and its end ends the replica', async () => {
+    const { a, b, kill, sessions } = cluster(true);
+    const sessionId = await openOn(a);
+    const whoami = async (id: number): Promise<Response> => b.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'whoami' } })));
+    expect((await whoami(1)).status).toBe(200);
+    expect(b.cluster).toMatchObject({ replicas: 1, adopted: 0 });
+    await kill('a');
+    // Requests need no owner: the replica serves them.
+    const served = await whoami(2);
+    expect(messagesOf((await readEvents(served.body, (event) => event.data.includes('"result"'))).events).find((message) => message['id'] === 2)?.['result']).toMatchObject({
+      content: [{ type: 'text', text: 'b' }],
+    });
+    expect(sessions.get(sessionId)?.owner).toBe('a');
+    // A notification goes to the owner: nobody answers, so B adopts the session and delivers it.
+    const notified = await b.handleFetch(new Request(URL_, post(sessionId, { jsonrpc: '2.0', method: 'notifications/roots/list_changed' })));
+    expect(notified.status).toBe(202);
+    expect(sessions.get(sessionId)?.owner).toBe('b');
+    expect(b.cluster).toMatchObject({ adopted: 1 });
+    const deleted = await b.handleFetch(new Request(URL_, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } }));
+    expect(deleted.status).toBe(200);
+    expect((await whoami(3)).status).toBe(404);
   });
 });

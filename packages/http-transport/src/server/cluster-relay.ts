@@ -33,6 +33,10 @@
  * receiving instance adopts the session: it claims the record atomically (one adopter wins; the
  * others relay to it), rebuilds the session's machine from the record straight into Operating,
  * and serves the request itself (`cluster-failover.ts`).
+ *
+ * With `replicas`, an instance serves a POST of requests for a session it does not run itself,
+ * on a replica of the session, and relays only what needs the instance holding some state
+ * (`cluster-replicas.ts`).
  */
 import { ErrorCode, type Clock, type JsonObject } from '@statemcp/protocol';
 import { readmitted } from './auth-gate.js';
@@ -41,7 +45,10 @@ import { HttpErrorCode, errorResponse } from './http-response.js';
 import type { InboundRequest } from './inbound.js';
 import { SESSION_ID_HEADER } from './server-options.js';
 import { RelayExchange, withoutHopByHop, type RelayRequest } from './relay-exchange.js';
-import type { LivenessStore, MessageBus, SessionRecord, SessionStore } from './shared-state.js';
+import { ClusterReplicas, postRoute, replicaMessage, streamWriter } from './cluster-replicas.js';
+import type { HttpServerSessionTransport } from './session-transport.js';
+import type { JsonRpcMessage } from '@statemcp/protocol';
+import { busChannel, type LivenessStore, type MessageBus, type SessionRecord, type SessionStore } from './shared-state.js';
 
 /** What the relay needs from the server options' `cluster`. */
 export interface ClusterOptions {
@@ -68,6 +75,14 @@ export interface ClusterOptions {
    * no round trip, such as a Durable Object's storage, or one that must expire exactly).
    */
   recordRefresh?: 'lazy' | 'every-request';
+  /**
+   * Serve a session's POSTs of requests on whichever instance receives them, on a replica of the
+   * session built from its record, instead of relaying them to the instance running it; only the
+   * client's answers to server-to-client requests, notifications, streams, resumptions and DELETE
+   * travel (`cluster-replicas.ts`). What handlers keep per session in memory is then not shared
+   * between instances. Default false.
+   */
+  replicas?: boolean;
 }
 
 /** The answer to a relayed request whose owner died (or became unreachable) before answering. */
@@ -93,6 +108,22 @@ export interface ClusterMembership {
   unregister(sessionId: string): void;
   /** The session was used: restarts the record's time to live when half the idle timeout has passed since the last time. */
   touch(sessionId: string): void;
+  /** This instance's replicas (`replicas` on), else `undefined`. */
+  readonly replicas: ClusterReplicas | undefined;
+  /**
+   * Where a POST (its `messages`, of `principal`) goes when this instance does not run the
+   * session, or carries an answer for a replica on another instance (`owned`: it runs the
+   * session): `undefined` to serve it here (on a replica, now built), else the relayed answer.
+   */
+  routePost(sessionId: string, messages: readonly JsonRpcMessage[], request: RelayRequest, principal: string | undefined, owned: boolean): Promise<Response | undefined>;
+  /**
+   * A resumption (`Last-Event-ID`) of a stream a replica on instance `writer` wrote: `undefined`
+   * to serve it here (this instance is `writer`: on its replica, rebuilt if it ended), else the
+   * answer relayed to `writer`, or to the owner when `writer` is gone.
+   */
+  resume(sessionId: string, writer: string, request: RelayRequest, principal: string | undefined, ownsSession: boolean): Promise<Response | undefined>;
+  /** The owner received notifications for a session that has replicas: they get them too. */
+  notifyReplicas(sessionId: string, messages: readonly JsonRpcMessage[]): void;
   /**
    * Relays a request of `principal` for a session this instance does not run, or adopts the
    * session when its owner is dead and serves the request here; `undefined` when the session is
@@ -113,6 +144,8 @@ export interface ClusterStats {
   readonly served: number;
   /** Sessions this instance adopted from instances that died. */
   readonly adopted: number;
+  /** Replicas of other instances' sessions this instance built (`replicas`). */
+  readonly replicas: number;
 }
 
 /** What the cluster side needs from its server. */
@@ -126,6 +159,14 @@ export interface ClusterHost {
   adopt: (record: SessionRecord, from: string) => Promise<boolean>;
   onError: (error: unknown) => void;
   clock: Clock;
+  /** A replica on another instance used the session: it stays alive here (its idle timer restarts). */
+  active: (sessionId: string) => void;
+  /** Sends on the session's own transport what a replica sent unrelated to a request (its GET stream is here). */
+  forward: (sessionId: string, message: JsonRpcMessage) => void;
+  /** Builds and connects a replica's transport for `record` (`replicas`); `undefined` when it could not. */
+  replica: (record: SessionRecord, tag: string, forward: (message: JsonRpcMessage) => void) => Promise<HttpServerSessionTransport | undefined>;
+  /** How many replicas this instance may hold at once. */
+  maxReplicas: number;
 }
 
 /** Owners remembered by a relaying instance; past this many the oldest are forgotten. */
@@ -137,19 +178,32 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
   const idle = Number.isFinite(idleMs) ? idleMs : 24 * 60 * 60_000;
   const lazy = cluster.recordRefresh !== 'every-request';
   const recordTtl = lazy ? Math.ceil(idle * 1.5) : idle;
-  const exchange = new RelayExchange(cluster.bus, cluster.instanceId, clock, onError);
+  const exchange = new RelayExchange(cluster.bus, cluster.instanceId, clock, onError, serve);
   const relays = new Map<string, () => Promise<void>>();
   /** When this instance last (re)started the record of each session it runs, by the clock. */
   const refreshed = new Map<string, number>();
   /** Owner and principal of sessions this instance relayed to, by session id. */
   const owners = new Map<string, SessionRecord>();
   let adopted = 0;
+  /** Sessions run here that a replica announced itself for: their notifications are published to replicas. */
+  const replicated = new Set<string>();
+  const replicas =
+    cluster.replicas !== true
+      ? undefined
+      : new ClusterReplicas({ instanceId: cluster.instanceId, bus: cluster.bus, sessions: cluster.sessions, idleMs: idle, maxReplicas: host.maxReplicas, clock, onError, build: host.replica });
   const liveness: LivenessWatch | undefined =
     cluster.liveness === undefined ? undefined : livenessWatch(cluster.liveness, cluster.instanceId, cluster.livenessTtlMs ?? DEFAULT_LIVENESS_TTL_MS, clock, onError);
   /** This instance now runs the session: serve its relayed requests, and beat. */
   const run = async (sessionId: string): Promise<void> => {
     refreshed.set(sessionId, clock.now());
-    relays.set(sessionId, await exchange.serveSession(sessionId, serve));
+    relays.set(
+      sessionId,
+      await exchange.serveSession(sessionId, (note) => {
+        replicated.add(sessionId);
+        if (note.kind === 'active') host.active(sessionId);
+        else host.forward(sessionId, note.message);
+      }),
+    );
     liveness?.beat();
   };
   const remember = (record: SessionRecord): void => {
@@ -189,6 +243,64 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
     if (record !== undefined) remember(record);
     return { record, fresh: true };
   };
+  const relay = async (sessionId: string, request: RelayRequest, principal: string | undefined): Promise<Response | undefined> => {
+    // Twice at most with a record read from the store: when another instance wins the adoption, relay to it.
+    for (let reads = 0; reads < 2; ) {
+      const { record, fresh } = await recordOf(sessionId);
+      if (fresh) reads++;
+      // Another principal's session is not relayed (nor adopted); the owner would refuse it too.
+      if (record === undefined || record.principal !== principal) return undefined;
+      if (record.owner === cluster.instanceId) {
+        // Adopted here by a concurrent request: serve it once the session's machine is up.
+        owners.delete(sessionId);
+        await adopting.get(sessionId);
+        return undefined;
+      }
+      if (liveness?.knownDead(record.owner) !== true) {
+        const watch = liveness === undefined ? undefined : (onLost: (loss: OwnerLoss) => void) => liveness.watch(record.owner, onLost);
+        const relayed = await exchange.relay(sessionId, record.owner, request, ownerLostResponse, watch);
+        if (relayed !== undefined) return relayed;
+      }
+      owners.delete(sessionId);
+      // A remembered owner may be stale (the session ended, or moved): read the record before adopting.
+      if (!fresh) continue;
+      // Nobody serves the session: its owner died. Adopt it, then serve the request here.
+      const adoption = await adopt(record);
+      if (adoption === undefined) return undefined;
+      if (adoption) {
+        const init: RequestInit = { method: request.method, headers: withoutHopByHop(request.headers) };
+        if (request.signal !== undefined) init.signal = request.signal;
+        if (request.body !== undefined) init.body = request.body;
+        return serve(readmitted(new Request(request.url, init)));
+      }
+    }
+    return undefined;
+  };
+  /**
+   * Relays a request to `instance`, which holds a replica of the session (the client's answer to
+   * a request the replica sent, a stream it wrote); `undefined` when that instance is gone.
+   */
+  const relayDirect = async (sessionId: string, instance: string, request: RelayRequest, principal: string | undefined): Promise<Response | undefined> => {
+    const { record } = await recordOf(sessionId);
+    if (record === undefined || record.principal !== principal || liveness?.knownDead(instance) === true) return undefined;
+    const watch = liveness === undefined ? undefined : (onLost: (loss: OwnerLoss) => void) => liveness.watch(instance, onLost);
+    return exchange.relay(sessionId, instance, request, ownerLostResponse, watch, true);
+  };
+  /**
+   * True when this instance serves the session's request itself: its replica exists or was just
+   * built. A replica is built from the record as it is now (never a remembered one: the session
+   * may have ended); unknown, another principal's (404 here, as on the owner), or adopted here: false.
+   */
+  const replicaHere = async (sessionId: string, principal: string | undefined): Promise<boolean> => {
+    if (replicas === undefined) return false;
+    if (replicas.has(sessionId)) return replicas.get(sessionId)?.principal === principal;
+    const record = await cluster.sessions.get(sessionId);
+    if (record !== undefined) remember(record);
+    if (record === undefined || record.principal !== principal || record.owner === cluster.instanceId) return false;
+    // A replica's instance takes the answers to the requests it sends, and resumptions of its streams, on its own channel.
+    await exchange.listen();
+    return replicas.ensure(record);
+  };
   return {
     register: async (sessionId, protocolVersion, initialize, principal, end) => {
       const params = (initialize as { params?: { capabilities?: JsonObject; clientInfo?: JsonObject } } | undefined)?.params;
@@ -209,6 +321,10 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
       if (stop === undefined) return;
       relays.delete(sessionId);
       refreshed.delete(sessionId);
+      replicated.delete(sessionId);
+      // Every replica ends with the session (MCP 2025-11-25, Transports §Session Management: a
+      // terminated session answers 404 wherever the request lands).
+      if (replicas !== undefined) void Promise.resolve(cluster.bus.publish(busChannel.replicas(sessionId), replicaMessage({ kind: 'end' }))).catch(onError);
       // The record goes first: a relay that then reaches nobody finds no record to adopt. Only
       // this instance's record: an instance that stalled past its liveness must not delete the
       // record of the instance that adopted the session meanwhile.
@@ -219,43 +335,37 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
     },
     touch: (sessionId) => {
       const last = refreshed.get(sessionId);
+      if (last === undefined && replicas?.has(sessionId) === true) {
+        replicas.used(sessionId);
+        return;
+      }
       const now = clock.now();
       if (lazy && last !== undefined && now - last < idle / 2) return;
       refreshed.set(sessionId, now);
       void Promise.resolve(cluster.sessions.touch(sessionId, recordTtl)).catch(onError);
     },
-    relay: async (sessionId, request, principal) => {
-      // Twice at most with a record read from the store: when another instance wins the adoption, relay to it.
-      for (let reads = 0; reads < 2; ) {
-        const { record, fresh } = await recordOf(sessionId);
-        if (fresh) reads++;
-        // Another principal's session is not relayed (nor adopted); the owner would refuse it too.
-        if (record === undefined || record.principal !== principal) return undefined;
-        if (record.owner === cluster.instanceId) {
-          // Adopted here by a concurrent request: serve it once the session's machine is up.
-          owners.delete(sessionId);
-          await adopting.get(sessionId);
-          return undefined;
-        }
-        if (liveness?.knownDead(record.owner) !== true) {
-          const watch = liveness === undefined ? undefined : (onLost: (loss: OwnerLoss) => void) => liveness.watch(record.owner, onLost);
-          const relayed = await exchange.relay(sessionId, record.owner, request, ownerLostResponse, watch);
-          if (relayed !== undefined) return relayed;
-        }
-        owners.delete(sessionId);
-        // A remembered owner may be stale (the session ended, or moved): read the record before adopting.
-        if (!fresh) continue;
-        // Nobody serves the session: its owner died. Adopt it, then serve the request here.
-        const adoption = await adopt(record);
-        if (adoption === undefined) return undefined;
-        if (adoption) {
-          const init: RequestInit = { method: request.method, headers: withoutHopByHop(request.headers) };
-          if (request.signal !== undefined) init.signal = request.signal;
-          if (request.body !== undefined) init.body = request.body;
-          return serve(readmitted(new Request(request.url, init)));
-        }
+    relay,
+    replicas,
+    routePost: async (sessionId, messages, request, principal, owned) => {
+      const route = postRoute(messages);
+      if (route.kind === 'instance' && route.instance !== cluster.instanceId) {
+        const relayed = await relayDirect(sessionId, route.instance, request, principal);
+        if (relayed !== undefined) return relayed;
       }
-      return undefined;
+      if (owned) return undefined;
+      if (route.kind === 'replica' && (await replicaHere(sessionId, principal))) return undefined;
+      if (route.kind === 'instance' && route.instance === cluster.instanceId && replicas?.has(sessionId) === true) return undefined;
+      return relay(sessionId, request, principal);
+    },
+    resume: async (sessionId, writer, request, principal, ownsSession) => {
+      if (writer === cluster.instanceId) return (await replicaHere(sessionId, principal)) || ownsSession ? undefined : relay(sessionId, request, principal);
+      const relayed = await relayDirect(sessionId, writer, request, principal);
+      // The writer is gone (its requests with it): the owner replays the stream and ends them.
+      return relayed ?? (ownsSession ? undefined : relay(sessionId, request, principal));
+    },
+    notifyReplicas: (sessionId, messages) => {
+      if (!replicated.has(sessionId) || messages.length === 0) return;
+      void Promise.resolve(cluster.bus.publish(busChannel.replicas(sessionId), replicaMessage({ kind: 'notify', messages }))).catch(onError);
     },
     stats: {
       get relayed() {
@@ -267,8 +377,12 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
       get adopted() {
         return adopted;
       },
+      get replicas() {
+        return replicas?.built ?? 0;
+      },
     },
     leave: async () => {
+      replicas?.close();
       await liveness?.stop();
       await exchange.close();
     },
@@ -288,16 +402,30 @@ export async function relayToOwner(
   ownsSession: (id: string) => boolean,
   principal: string | undefined,
   legacyMessage = false,
+  streamIdOf?: (eventId: string) => string | undefined,
 ): Promise<Response | undefined> {
   const sessionId = (legacyMessage ? inbound.searchParams.get('sessionId') : undefined) ?? inbound.header(SESSION_ID_HEADER);
-  if (sessionId === undefined || sessionId === '' || ownsSession(sessionId)) return undefined;
+  if (sessionId === undefined || sessionId === '') return undefined;
+  if (cluster.replicas !== undefined && !legacyMessage) {
+    // With replicas, a POST is routed once its messages are read (`routePost`), a resumption by who wrote its stream.
+    if (inbound.method === 'POST') return undefined;
+    const lastEventId = inbound.method === 'GET' ? inbound.header('last-event-id') : undefined;
+    const writer = lastEventId === undefined || lastEventId === '' ? undefined : streamWriter(sessionId, streamIdOf?.(lastEventId));
+    if (writer !== undefined) return cluster.resume(sessionId, writer, relayRequestOf(inbound, undefined), principal, ownsSession(sessionId));
+  }
+  if (ownsSession(sessionId)) return undefined;
   let body: string | undefined;
   if (inbound.method === 'POST') {
     const read = await inbound.readBody(maxBody);
     if (!read.ok) return read.tooLarge ? errorResponse(413, ErrorCode.InvalidRequest, 'Payload Too Large') : errorResponse(400, ErrorCode.ParseError, `Parse error: ${read.reason}`);
     body = 'text' in read ? read.text : JSON.stringify(read.parsed);
   }
-  const response = await cluster.relay(sessionId, { method: inbound.method, url: inbound.requestInfo().url, headers: inbound.headerRecord(), body, signal: inbound.signal }, principal);
+  const response = await cluster.relay(sessionId, relayRequestOf(inbound, body), principal);
   // Known nowhere (or the owner is gone): a body was read, so answer here rather than fall through.
   return response ?? (body === undefined ? undefined : errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found'));
+}
+
+/** The parts of `inbound` (with its `body`, already read) that a relay carries. */
+export function relayRequestOf(inbound: InboundRequest, body: string | undefined): RelayRequest {
+  return { method: inbound.method, url: inbound.requestInfo().url, headers: inbound.headerRecord(), body, signal: inbound.signal };
 }

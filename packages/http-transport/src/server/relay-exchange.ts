@@ -10,12 +10,16 @@
  *  publish instance:A     {abort, relay}  ──────────────▶ the client went away: cancel the answer
  * ```
  *
+ * A request for a replica (`cluster-replicas.ts`: the client's answer to a request it sent, a
+ * resumed stream it wrote) is published on that instance's own channel instead of the session's.
+ * A replica tells the owner on the session channel that the session is in use (`active`).
+ *
  * Each instance subscribes its own `instance:<id>` channel once, so a relayed request costs one
  * publish from B and one or two from A (a JSON answer: one), with no subscribe or unsubscribe of
  * its own and no wait between the frames of one answer. The session channel is subscribed only
  * by the instance running the session, so a publish that reaches nobody says the owner is gone.
  */
-import type { Clock, TimerHandle } from '@statemcp/protocol';
+import type { Clock, JsonRpcMessage, TimerHandle } from '@statemcp/protocol';
 import { readmitted } from './auth-gate.js';
 import type { OwnerLoss } from './cluster-failover.js';
 import { textResponse } from './http-response.js';
@@ -39,8 +43,14 @@ type RelayFrame =
   | { readonly kind: 'chunk'; readonly data: string }
   | { readonly kind: 'end' };
 
-/** What travels on an instance's channel: frames of an answer it waits for, or a relay to abort. */
-type InstanceMessage = { readonly kind: 'frames'; readonly relay: string; readonly frames: RelayFrame[] } | { readonly kind: 'abort'; readonly relay: string };
+/** What travels on an instance's channel: frames of an answer it waits for, a relay to abort, or a request for one of its replicas. */
+type InstanceMessage = { readonly kind: 'frames'; readonly relay: string; readonly frames: RelayFrame[] } | { readonly kind: 'abort'; readonly relay: string } | RelayedRequest;
+
+/** What a replica tells the owner on the session's channel: the session is in use, or a message for its GET stream. */
+export type ReplicaNote = { readonly kind: 'active' } | { readonly kind: 'forward'; readonly message: JsonRpcMessage };
+
+/** What travels on a session's channel: a relayed request, or a replica's note. */
+type SessionMessage = RelayedRequest | ReplicaNote;
 
 /** One request to relay: the parts of an HTTP request that travel. */
 export interface RelayRequest {
@@ -92,21 +102,24 @@ export class RelayExchange {
   readonly #instanceId: string;
   readonly #clock: Clock;
   readonly #onError: (error: unknown) => void;
+  readonly #serve: (request: Request) => Promise<Response>;
   /** Relays this instance waits on, by relay id: what to do with their frames. */
   readonly #waiting = new Map<string, (frames: readonly RelayFrame[]) => void>();
   /** Relayed requests this instance is answering, by relay id. */
   readonly #answering = new Map<string, AbortController>();
   #listening: Promise<() => Promise<void>> | undefined;
 
-  constructor(bus: MessageBus, instanceId: string, clock: Clock, onError: (error: unknown) => void) {
+  /** `serve` is the server's fetch front door, which answers the requests relayed here. */
+  constructor(bus: MessageBus, instanceId: string, clock: Clock, onError: (error: unknown) => void, serve: (request: Request) => Promise<Response>) {
     this.#bus = bus;
+    this.#serve = serve;
     this.#clock = clock;
     this.#instanceId = instanceId;
     this.#onError = onError;
   }
 
   /** Subscribes this instance's channel (once; again after a failed attempt). */
-  #listen(): Promise<unknown> {
+  listen(): Promise<unknown> {
     this.#listening ??= this.#bus.subscribe(busChannel.instance(this.#instanceId), (payload) => this.#receive(payload));
     this.#listening.catch(() => {
       this.#listening = undefined;
@@ -117,20 +130,25 @@ export class RelayExchange {
   #receive(payload: string): void {
     const message = JSON.parse(payload) as InstanceMessage;
     if (message.kind === 'abort') this.#answering.get(message.relay)?.abort();
-    else this.#waiting.get(message.relay)?.(message.frames);
+    else if (message.kind === 'frames') this.#waiting.get(message.relay)?.(message.frames);
+    else this.#serveRelayed(message);
+  }
+
+  #serveRelayed(message: RelayedRequest): void {
+    this.counts.served++;
+    void this.#answer(message, this.#serve).catch(this.#onError);
   }
 
   /**
-   * Serves the relayed requests of session `sessionId` (which this instance runs) with `serve`,
-   * the server's fetch front door. Resolves with the unsubscribe function.
+   * Serves the relayed requests of session `sessionId` (which this instance runs); `onNote`
+   * hears its replicas. Resolves with the unsubscribe function.
    */
-  async serveSession(sessionId: string, serve: (request: Request) => Promise<Response>): Promise<() => Promise<void>> {
-    await this.#listen();
+  async serveSession(sessionId: string, onNote: (note: ReplicaNote) => void): Promise<() => Promise<void>> {
+    await this.listen();
     return this.#bus.subscribe(busChannel.session(sessionId), (payload) => {
-      const message = JSON.parse(payload) as RelayedRequest;
-      if (message.kind !== 'request') return;
-      this.counts.served++;
-      void this.#answer(message, serve).catch(this.#onError);
+      const message = JSON.parse(payload) as SessionMessage;
+      if (message.kind === 'request') this.#serveRelayed(message);
+      else onNote(message);
     });
   }
 
@@ -190,7 +208,8 @@ export class RelayExchange {
    * Relays one request to `owner`, the instance running session `sessionId`, and resolves with
    * the answer as a streamed `Response`; `undefined` when no instance serves the session any
    * more. `watchOwner` ends the wait when the owner is found dead (`cluster-failover.ts`); the
-   * answer is then `lost(loss)` if no head had come yet.
+   * answer is then `lost(loss)` if no head had come yet. `direct`: `owner` is the instance of a
+   * replica, reached on its own channel.
    */
   async relay(
     sessionId: string,
@@ -198,8 +217,9 @@ export class RelayExchange {
     request: RelayRequest,
     lost: (loss: OwnerLoss) => Response,
     watchOwner?: (onLost: (loss: OwnerLoss) => void) => () => void,
+    direct = false,
   ): Promise<Response | undefined> {
-    await this.#listen();
+    await this.listen();
     const relay = globalThis.crypto.randomUUID();
     /** The streamed body's controller, once a head arrived without its end. */
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
@@ -266,7 +286,7 @@ export class RelayExchange {
     const message: RelayedRequest = { kind: 'request', relay, replyTo: this.#instanceId, method: request.method, url: request.url, headers: withoutHopByHop(request.headers), body: request.body };
     let reached: number | undefined;
     try {
-      reached = await this.#bus.publish(busChannel.session(sessionId), JSON.stringify(message));
+      reached = await this.#bus.publish(direct ? busChannel.instance(owner) : busChannel.session(sessionId), JSON.stringify(message));
     } catch (error) {
       finish(false);
       throw error;

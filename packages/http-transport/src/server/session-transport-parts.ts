@@ -48,6 +48,11 @@ export interface SessionTransportOptions {
   readonly carriesInitialize?: boolean;
   /** A session taken over from an instance that died: its machine starts in Operating (protocol `sessionAdopted`). */
   readonly adopted?: AdoptedSession | undefined;
+  /**
+   * A replica of a session another instance runs (`cluster-replicas.ts`): written into every
+   * stream id after the session's scope, so a `Last-Event-ID` names the instance that wrote it.
+   */
+  readonly streamTag?: string | undefined;
 }
 
 /** One POST carrying requests, answered as SSE. Lives across reconnections. */

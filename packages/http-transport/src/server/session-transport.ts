@@ -61,6 +61,8 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
    * and the session id: no session's scope is a prefix of another's); empty when stateless.
    */
   readonly #scope: string;
+  /** What follows the scope in this transport's stream ids before their random part (a replica's instance tag). */
+  readonly #streamTag: string;
   /** Prefix of every stream id of this transport (ownership check for `Last-Event-ID`); drawn at first use, which a stateless JSON answer never makes. */
   #keyValue: string | undefined;
   #nextStream = 1;
@@ -86,6 +88,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
     const { sessionId, settings } = options;
     this.sessionId = sessionId;
     this.#scope = sessionId === undefined ? '' : `${sessionId.length}.${sessionId}.`;
+    this.#streamTag = options.streamTag ?? '';
     this.stateless = this.singleExchange = sessionId === undefined;
     this.canSendRequests = !this.stateless;
     this.adoptedSession = this.stateless ? undefined : options.adopted;
@@ -95,7 +98,7 @@ export class HttpServerSessionTransport implements StreamableHttpSessionTranspor
   }
 
   get #key(): string {
-    return (this.#keyValue ??= flatString(`${this.#scope}${flatRandomUuid()}`));
+    return (this.#keyValue ??= flatString(`${this.#scope}${this.#streamTag}${flatRandomUuid()}`));
   }
 
   /** The standalone GET stream, made at first use (a stateless transport has none). */

@@ -17,7 +17,8 @@
  * ```
  *
  * A session's connection machine is never shared: it stays one machine on the instance that
- * runs it (its record's `owner`); the other instances reach it through the `MessageBus`.
+ * runs it (its record's `owner`); the other instances reach it through the `MessageBus`, or,
+ * with `cluster.replicas`, serve its requests on a replica of their own (`cluster-replicas.ts`).
  * Every method may be asynchronous; a store that cannot reach its backend rejects with
  * {@link SharedStoreUnavailableError}, so a request fails with a typed error instead of
  * corrupting anything.
@@ -98,6 +99,8 @@ export const busChannel = {
   session: (sessionId: string): string => `session:${sessionId}`,
   /** Messages for whichever instance holds stream `streamId` of session `sessionId` open. */
   stream: (sessionId: string, streamId: string): string => `stream:${sessionId}:${streamId}`,
+  /** Messages for every replica of session `sessionId` (`cluster-replicas.ts`): its end, the notifications its owner received. */
+  replicas: (sessionId: string): string => `replicas:${sessionId}`,
   /** Messages for instance `instanceId` itself: the answers of the requests it relayed, and their aborts. */
   instance: (instanceId: string): string => `instance:${instanceId}`,
 } as const;

@@ -32,7 +32,8 @@
 import { ErrorCode, systemClock, type HttpRequestInfo, type JsonRpcMessage, type RequestId } from '@statemcp/protocol';
 import { DEFAULT_HTTP_ASSUMED_VERSION } from '@statemcp/protocol/internal';
 import { createAuthGate, type Admitted } from './auth-gate.js';
-import { joinCluster, relayToOwner, type ClusterMembership } from './cluster-relay.js';
+import { joinCluster, relayRequestOf, relayToOwner, type ClusterMembership } from './cluster-relay.js';
+import { ReplicaSessionTransport } from './cluster-replicas.js';
 import { createEraRouting } from './era-routing.js';
 import { HttpErrorCode, NO_HEADERS, emptyResponse, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
 import { DEFAULT_MAX_BODY, acceptsMediaType, readJsonBody } from './request-checks.js';
@@ -133,6 +134,15 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     ...(options.cluster === undefined ? {} : { instanceId: options.cluster.instanceId }),
   };
 
+  /** A replica's transport (`cluster.replicas`) is kept by the cluster's replicas, not the session manager. */
+  const replicaSettings: SessionTransportSettings = {
+    ...settings,
+    onClosed: (transport) => cluster?.replicas?.closed(transport),
+    onActivity: (transport) => {
+      if (transport.sessionId !== undefined) cluster?.replicas?.get(transport.sessionId);
+    },
+  };
+
   /** Runs `connect` (or `serverFor`); false (after closing the transport) when it failed. */
   const connectTransport = transportConnector(options);
   /**
@@ -176,8 +186,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (id === undefined || id === '') {
       return errorResponse(400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required', { id: replyId });
     }
-    const entry = manager.peek(id);
-    const transport = entry?.principal === admitted.principal ? manager.get(id)?.transport : undefined;
+    const owned = manager.peek(id);
+    const entry = owned ?? cluster?.replicas?.get(id);
+    const transport = entry === undefined || entry.principal !== admitted.principal ? undefined : owned === undefined ? entry.transport : manager.get(id)?.transport;
     if (!(transport instanceof HttpServerSessionTransport) || transport.closed) {
       return errorResponse(404, HttpErrorCode.SessionNotFound, 'Session not found', { id: replyId });
     }
@@ -237,8 +248,17 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       return openStreamableSession(inbound, envelope, initializeId, admitted);
     }
 
+    const owned = sessionIdHeader !== undefined && manager.peek(sessionIdHeader) !== undefined;
+    if (cluster?.replicas !== undefined && sessionIdHeader !== undefined && sessionIdHeader !== '' && (!owned || requestIds.length < messages.length)) {
+      // Requests are served here (on a replica); what needs another instance is relayed there (cluster-replicas.ts).
+      const routed = await cluster.routePost(sessionIdHeader, messages, relayRequestOf(inbound, JSON.stringify(parsed.value)), admitted.principal, owned);
+      if (routed !== undefined) return routed;
+    }
     const session = lookupSession(inbound, admitted, replyId);
     if (session instanceof Response) return session;
+    if (requestIds.length === 0 && owned && cluster?.replicas !== undefined && session.sessionId !== undefined) {
+      cluster.notifyReplicas(session.sessionId, messages.filter((message) => 'method' in message));
+    }
     const version = requestVersion(inbound, session, replyId);
     if (version instanceof Response) return version;
     const refusal = batchRule(envelope, session.protocolVersion ?? version);
@@ -347,7 +367,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (admitted instanceof Response) return admitted;
     // A request of a stateless revision (MCP 2026-07-28) needs no owner: served where it arrives.
     if (cluster !== undefined && legacyRoute !== 'sse' && (legacyRoute === 'messages' || !era.isModernRequest(inbound))) {
-      const relayed = await relayToOwner(cluster, inbound, maxBody, (id) => manager.peek(id) !== undefined, admitted.principal, legacyRoute === 'messages');
+      const relayed = await relayToOwner(cluster, inbound, maxBody, (id) => manager.peek(id) !== undefined, admitted.principal, legacyRoute === 'messages', streamIdOf);
       if (relayed !== undefined) return relayed;
     }
 
@@ -380,20 +400,38 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   /** {@link handle} with a failure turned into its answer: a `then`, not one more async function per request. */
   const safeHandle = (inbound: InboundRequest): Promise<HttpAnswer> => handle(inbound).then(undefined, failed);
 
+  const eventStore = options.eventStore;
+  const streamIdOf = eventStore === undefined ? undefined : (eventId: string): string | undefined => eventStore.streamIdOf(eventId);
+
+  /** The session of `record` as its machine starts in Operating (protocol `sessionAdopted`), and who opens it. */
+  const adoptionOf = (record: SessionRecord) => {
+    const protocolVersion = record.protocolVersion;
+    if (protocolVersion === undefined) return undefined;
+    const peer = { capabilities: record.clientCapabilities ?? {}, info: { name: 'unknown', version: 'unknown', ...record.clientInfo } };
+    return { adopted: { protocolVersion, peer }, opening: { authInfo: undefined, principal: record.principal, http: undefined } };
+  };
+
   /**
    * Failover: rebuilds the connection of a session claimed from a dead instance, straight into
    * Operating from its record (protocol `sessionAdopted`). False when it could not be rebuilt.
    */
   const adoptSession = async (record: SessionRecord): Promise<boolean> => {
-    const protocolVersion = record.protocolVersion;
-    if (protocolVersion === undefined) return false;
-    const peer = { capabilities: record.clientCapabilities ?? {}, info: { name: 'unknown', version: 'unknown', ...record.clientInfo } };
+    const adoption = adoptionOf(record);
+    if (adoption === undefined) return false;
     const opened = await openSession({
-      opening: { authInfo: undefined, principal: record.principal, http: undefined },
+      opening: adoption.opening,
       adoptedId: record.sessionId,
-      transport: (sessionId) => new HttpServerSessionTransport({ sessionId, settings, adopted: { protocolVersion, peer } }),
+      transport: (sessionId) => new HttpServerSessionTransport({ sessionId, settings, adopted: adoption.adopted }),
     });
     return opened.refused === undefined;
+  };
+
+  /** A replica (`cluster.replicas`): the session rebuilt the same way, unclaimed, and not the manager's. */
+  const buildReplica = async (record: SessionRecord, tag: string, forward: (message: JsonRpcMessage) => void): Promise<HttpServerSessionTransport | undefined> => {
+    const adoption = adoptionOf(record);
+    if (adoption === undefined || closed) return undefined;
+    const transport = new ReplicaSessionTransport({ sessionId: record.sessionId, settings: replicaSettings, adopted: adoption.adopted }, tag, forward);
+    return (await connectTransport(transport, adoption.opening)) ? transport : undefined;
   };
 
   const cluster: ClusterMembership | undefined =
@@ -402,6 +440,16 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       : joinCluster(options.cluster, manager.idleTimeoutMs, {
           serve: (request) => server.handleFetch(request),
           adopt: adoptSession,
+          replica: buildReplica,
+          maxReplicas: manager.maxSessions,
+          forward: (sessionId, message) => {
+            const transport = manager.peek(sessionId)?.transport;
+            if (transport instanceof HttpServerSessionTransport) transport.send(message).catch((error: unknown) => options.onError?.(error));
+          },
+          active: (sessionId) => {
+            manager.touch(sessionId);
+            cluster?.touch(sessionId);
+          },
           onError: (error) => options.onError?.(error),
           clock,
         });
