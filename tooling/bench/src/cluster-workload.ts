@@ -7,7 +7,9 @@
  *   `@statemcp/redis-store`'s (the per-request price of the shared stores, nothing relayed);
  * - `cluster` — three such instances behind the round-robin proxy of `apps/cluster-example`,
  *   so about two requests in three reach an instance that does not run their session and are
- *   relayed to its owner over Redis;
+ *   relayed to its owner over Redis (the default: a session's machine runs on its owner);
+ * - `cluster-replicas` — the same three instances with `cluster.replicas` on (opt-in): an instance
+ *   serves a session's requests on a replica of it, and relays only what needs the owner;
  * - `redis-modern`, `cluster-modern` — the same two deployments called with 2026-07-28 stateless
  *   requests (no session): every instance serves what it receives, nothing is relayed;
  * - `proxied-modern` — one instance behind the same proxy, 2026-07-28 requests: what the proxy
@@ -40,7 +42,7 @@ import { closedLoop, type Metric, type Sample, type Workload } from './runner.js
 import { ECHO_TEXT } from './spec.js';
 import { latencyPercentiles } from './stats.js';
 
-const STACKS = ['statemcp', 'redis', 'cluster', 'redis-modern', 'cluster-modern', 'proxied-modern'] as const;
+const STACKS = ['statemcp', 'redis', 'cluster', 'cluster-replicas', 'redis-modern', 'cluster-modern', 'proxied-modern'] as const;
 type Stack = (typeof STACKS)[number];
 
 const METRICS: readonly Metric[] = [
@@ -88,8 +90,9 @@ async function deploy(stack: Stack): Promise<Deployment> {
     await redis.stop();
   };
   try {
-    const count = stack === 'cluster' || stack === 'cluster-modern' ? 3 : 1;
-    for (let i = 0; i < count; i++) children.push(await spawnHttpServer(fixture, ['--redis', redis.url, '--instance-id', `bench-${i + 1}`, '--prefix', prefix]));
+    const count = stack === 'redis' || stack === 'redis-modern' || stack === 'proxied-modern' ? 1 : 3;
+    const replicas = stack === 'cluster-replicas' ? ['--replicas'] : [];
+    for (let i = 0; i < count; i++) children.push(await spawnHttpServer(fixture, ['--redis', redis.url, '--instance-id', `bench-${i + 1}`, '--prefix', prefix, ...replicas]));
     if (count === 3 || stack === 'proxied-modern') proxy = await startRoundRobinProxy({ targets: children.map((child) => new URL(child.url)) });
     const url = proxy === undefined ? (children[0] as HttpChild).url : new URL('/mcp', proxy.url).href;
     return { url, instances: count, stats: () => statsOf(children), stop };
@@ -132,7 +135,7 @@ function clusterCalls(id: string, title: string, clients: number, perClient: num
   return {
     id,
     title,
-    detail: `${total} calls after ${warmup} warm-up POSTs received by every instance (counted by each), ${clients} client${clients === 1 ? '' : 's'} × ${perClient} in flight (handshake era, one session per client); statemcp = 1 instance, in-memory stores; redis = 1 instance, Redis stores; cluster = 3 Redis instances behind the round-robin proxy (client CPU includes the proxy); -modern = the same called with 2026-07-28 stateless requests`,
+    detail: `${total} calls after ${warmup} warm-up POSTs received by every instance (counted by each), ${clients} client${clients === 1 ? '' : 's'} × ${perClient} in flight (handshake era, one session per client); statemcp = 1 instance, in-memory stores; redis = 1 instance, Redis stores; cluster = 3 Redis instances behind the round-robin proxy (client CPU includes the proxy); cluster-replicas = the same with cluster.replicas on (opt-in); -modern = the same called with 2026-07-28 stateless requests`,
     stacks: STACKS,
     metrics: METRICS,
     ratioMetrics: ['callsPerSec', 'serverCpuUs'],
