@@ -11,6 +11,11 @@ import type { EventStore } from './event-store.js';
 import type { HttpServerSessionTransport } from './session-transport.js';
 import type { SseConnection } from './sse-connection.js';
 
+/** True for a JSON-RPC response (a result or an error): it has no `method`. */
+export function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
+  return !('method' in message);
+}
+
 /** Settings shared by every session transport of one server. */
 export interface SessionTransportSettings {
   eventStore: EventStore | undefined;

@@ -39,14 +39,10 @@ import { appendInTurn, continueStandalone, forgetStreams, replayEnded, replayStr
 import { HttpErrorCode, emptyResponse, errorResponse, type HttpAnswer } from './http-response.js';
 import { flatRandomUuid, flatString } from './flat-string.js';
 import { SseConnection } from './sse-connection.js';
-import { answerExchange, firstIdInUse, jsonAnswerOf, newJsonExchange, newRequestStream, recordJsonResponse, type AcceptedPost, type JsonExchange, type RequestStream } from './session-transport-parts.js';
+import { answerExchange, firstIdInUse, isResponse, jsonAnswerOf, newJsonExchange, newRequestStream, recordJsonResponse, type AcceptedPost, type JsonExchange, type RequestStream } from './session-transport-parts.js';
 import type { SessionTransportOptions, SessionTransportSettings, StandaloneStream, StreamableHttpSessionTransport } from './session-transport-parts.js';
 
 export type { AcceptedPost, SessionTransportOptions, SessionTransportSettings, StreamableHttpSessionTransport } from './session-transport-parts.js';
-
-function isResponse(message: JsonRpcMessage): message is JsonRpcResponse {
-  return !('method' in message);
-}
 
 /** @internal The implementation; the public surface is {@link StreamableHttpSessionTransport}. */
 export class HttpServerSessionTransport implements StreamableHttpSessionTransport {
