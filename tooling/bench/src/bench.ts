@@ -2,10 +2,10 @@
  * `pnpm bench`: statemcp against the official MCP TypeScript SDK (1.x and 2.x) and
  * hand-written floors, interleaved in one run.
  *
- *   node build.mjs && node --expose-gc dist/bench.mjs [--quick | --smoke] [--only id,id] [--reps N] [--out dir]
+ *   node build.mjs && node --expose-gc dist/bench.mjs [--quick | --smoke] [--only id,id] [--skip id,id] [--reps N] [--out dir]
  *     [--stacks statemcp,sdk1,…] [--scale F]
  *
- * `--only` takes workload id prefixes; `--stacks` keeps only those stacks; `--scale`
+ * `--only` takes workload id prefixes, `--skip` prefixes of workloads to leave out; `--stacks` keeps only those stacks; `--scale`
  * multiplies every operation count (for profiling: `node --cpu-prof … --stacks statemcp --scale 10`).
  *
  * Prints the Markdown report on stdout (progress on stderr) and writes
@@ -23,6 +23,7 @@ import { CHILD_WORKLOADS, SLOW_WORKLOADS, workloads } from './workloads.js';
 interface Args {
   mode: Mode;
   only: string[] | undefined;
+  skip: string[];
   reps: number | undefined;
   out: string;
   stacks: string[] | undefined;
@@ -30,13 +31,14 @@ interface Args {
 }
 
 function parseArgs(argv: readonly string[], benchRoot: string): Args {
-  const args: Args = { mode: 'full', only: undefined, reps: undefined, out: join(benchRoot, 'results'), stacks: undefined, scale: 1 };
+  const args: Args = { mode: 'full', only: undefined, skip: [], reps: undefined, out: join(benchRoot, 'results'), stacks: undefined, scale: 1 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') args.mode = 'quick';
     else if (arg === '--smoke') args.mode = 'smoke';
     else if (arg === '--full') args.mode = 'full';
     else if (arg === '--only') args.only = (argv[++i] ?? '').split(',').filter((s) => s.length > 0);
+    else if (arg === '--skip') args.skip = (argv[++i] ?? '').split(',').filter((s) => s.length > 0);
     else if (arg === '--reps') args.reps = Number(argv[++i]);
     else if (arg === '--out') args.out = resolve(argv[++i] ?? '.');
     else if (arg === '--stacks') args.stacks = (argv[++i] ?? '').split(',').filter((s) => s.length > 0);
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   const selected = workloads(counts)
     .filter((w) => args.only === undefined || args.only.some((prefix) => w.id.startsWith(prefix)))
+    .filter((w) => !args.skip.some((prefix) => w.id.startsWith(prefix)))
     .map((w) => (args.stacks === undefined ? w : { ...w, stacks: w.stacks.filter((s) => args.stacks?.includes(s)) }))
     .filter((w) => w.stacks.length > 0);
   const env = environment(benchRoot, args.mode);

@@ -2,7 +2,9 @@
  * Proves the harness works end to end: compiles the harness against statemcp's built `dist`
  * (turbo runs the packages' `build` first: `@statemcp/bench#test` depends on `^build`), runs
  * every workload once in `--smoke` mode (tiny counts, one repetition) against every stack,
- * and checks the report.
+ * and checks the report. The run is split in two concurrent runs (the scale-out, task and
+ * inspector rows, which mostly wait on their child processes and Redis, and the rest), so the
+ * suite's wall time is the longer half.
  * No timing assertions: only that each workload ran on each stack without errors and
  * produced finite numbers.
  */
@@ -12,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { COUNTS } from '../src/config.js';
 
 const run = promisify(execFile);
@@ -31,30 +33,51 @@ interface Report {
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-describe('pnpm bench', () => {
-  it('runs every workload on every stack in --smoke mode', async () => {
-    // statemcp's dist comes from turbo's `^build` (turbo.json); this compiles the harness only.
-    await run(process.execPath, ['build.mjs', '--skip-packages'], { cwd: root, timeout: 60_000 });
-    const { stdout } = await run(process.execPath, ['--expose-gc', 'dist/bench.mjs', '--smoke', '--out', out], {
-      cwd: root,
-      timeout: 460_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    expect(stdout).toContain('### At a glance');
-    expect(stdout).toContain('### Targets');
-    const report = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as Report;
-    const ids = report.results.map((r) => r.id);
-    for (const id of ['handshake.memory', 'call.memory.seq', 'call.memory.c64', 'list.memory', 'call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'stdio.lifecycle', 'call.http.seq', 'call.http.16x8', 'call.memory.modern', 'call.http.modern', 'http.sessions', 'timeouts.stdio', 'floor.json', 'inspector.stdio.1k', 'inspector.stdio.seq', 'inspector.memory.seq', 'era.memory', 'era.stdio', 'era.http', 'era.timeouts']) {
-      expect(ids).toContain(id);
-    }
-    for (const result of report.results) {
-      expect(result.errors, result.id).toEqual([]);
-      for (const stack of result.stacks) {
-        for (const [metric, values] of Object.entries(result.values[stack] ?? {})) {
-          expect(values.every((v) => Number.isFinite(v)), `${result.id} ${stack} ${metric}`).toBe(true);
-        }
+/** The workloads of the second run (`--only`); the first runs every other one (`--skip`). */
+const SIDE = ['cluster', 'tasks', 'inspector'];
+
+/** Runs the smoke bench over one half of the workloads and reads its report. */
+async function smoke(half: '--only' | '--skip'): Promise<{ stdout: string; report: Report }> {
+  const dir = join(out, half.slice(2));
+  const { stdout } = await run(process.execPath, ['--expose-gc', 'dist/bench.mjs', '--smoke', half, SIDE.join(','), '--out', dir], {
+    cwd: root,
+    timeout: 460_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return { stdout, report: JSON.parse(readFileSync(join(dir, 'latest.json'), 'utf8')) as Report };
+}
+
+/** (With the running test's `expect`: the two tests run concurrently.) Every workload ran on every stack without an error and produced finite numbers. */
+function expectClean(expect: ExpectStatic, report: Report, ids: readonly string[]): void {
+  const ran = report.results.map((r) => r.id);
+  for (const id of ids) expect(ran).toContain(id);
+  for (const result of report.results) {
+    expect(result.errors, result.id).toEqual([]);
+    for (const stack of result.stacks) {
+      for (const [metric, values] of Object.entries(result.values[stack] ?? {})) {
+        expect(values.every((v) => Number.isFinite(v)), `${result.id} ${stack} ${metric}`).toBe(true);
       }
     }
+  }
+}
+
+// statemcp's dist comes from turbo's `^build` (turbo.json); this compiles the harness only.
+beforeAll(() => run(process.execPath, ['build.mjs', '--skip-packages'], { cwd: root, timeout: 60_000 }), 60_000);
+
+describe.concurrent('pnpm bench', () => {
+  it('runs the scale-out, task and inspector workloads on every stack in --smoke mode', async ({ expect }) => {
+    const { stdout, report } = await smoke('--only');
+    expect(stdout).toContain('### Targets');
+    expectClean(expect, report, ['cluster.http.seq', 'cluster.http.8x4', 'tasks.roundtrip', 'tasks.worker.c16', 'inspector.stdio.1k', 'inspector.stdio.seq', 'inspector.memory.seq']);
+    expect(report.results.find((r) => r.id === 'cluster.http.seq')?.stacks).toEqual(expect.arrayContaining(['redis', 'cluster', 'cluster-replicas', 'cluster-modern']));
+  }, 480_000);
+
+  it('runs every other workload on every stack in --smoke mode', async ({ expect }) => {
+    const { stdout, report } = await smoke('--skip');
+    expect(stdout).toContain('### At a glance');
+    expect(stdout).toContain('### Targets');
+    expectClean(expect, report, ['handshake.memory', 'call.memory.seq', 'call.memory.c64', 'list.memory', 'call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'stdio.lifecycle', 'call.http.seq', 'call.http.16x8', 'call.memory.modern', 'call.http.modern', 'http.sessions', 'timeouts.stdio', 'floor.json', 'era.memory', 'era.stdio', 'era.http', 'era.timeouts']);
+    expect(report.results.some((r) => SIDE.some((prefix) => r.id.startsWith(prefix)))).toBe(false);
     // Every timed-out call sent its notifications/cancelled, in both eras.
     for (const timeouts of report.results.filter((r) => r.id === 'timeouts.stdio' || r.id === 'era.timeouts')) {
       for (const stack of timeouts.stacks) {
