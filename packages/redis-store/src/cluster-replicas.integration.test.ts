@@ -9,28 +9,14 @@ import { Client } from '@statemcp/client';
 import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServer } from '@statemcp/http-transport/server';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { McpServer } from '@statemcp/server';
-import { createClient } from '@redis/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { connectRedisStores } from './redis-stores.js';
-import { testRedisUrl, uniquePrefix } from './test-redis-server.js';
+import { redisForFile } from './test-redis-file.js';
+import { uniquePrefix } from './test-redis-server.js';
 
-let redis: { url: string; stop: () => Promise<void> };
-let admin: ReturnType<typeof createClient>;
-beforeAll(async () => {
-  redis = await testRedisUrl();
-  admin = createClient({ url: redis.url });
-  await admin.connect();
-});
-afterAll(async () => {
-  await admin.close();
-  await redis.stop();
-});
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-});
+const redis = redisForFile();
+const { cleanups } = redis;
 
 interface Instance {
   readonly http: StreamableHttpServer;
@@ -101,15 +87,8 @@ async function connect(route: (what: Carried) => URL, options: ConstructorParame
 
 const textOf = (result: { content: unknown }): string => ((result.content as { text?: string }[])[0]?.text ?? '');
 
-/** Calls per command since the last `CONFIG RESETSTAT`, the test's own `info` and `config` left out. */
-async function instanceCommands(): Promise<Record<string, number>> {
-  const info = await admin.info('commandstats');
-  const calls: Record<string, number> = {};
-  for (const match of info.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) calls[match[1] ?? ''] = Number(match[2]);
-  delete calls['info'];
-  delete calls['config|resetstat'];
-  return calls;
-}
+/** The commands the instances sent since the last reset. */
+const instanceCommands = (): Promise<Record<string, number>> => redis.commandCalls();
 
 describe('cluster replicas over Redis', () => {
   it('serves a legacy request on an instance that does not run the session, without a relay, for what it costs on the owner', async () => {
@@ -119,7 +98,7 @@ describe('cluster replicas over Redis', () => {
     const { client } = await connect((what) => (what === 'initialize' ? a.listening.url : (others[turn++ % 2] as URL)));
     // Warm-up: B and C each build their replica (one record read, one subscription).
     for (let i = 0; i < 2; i++) await client.callTool({ name: 'whoami', arguments: {} });
-    await admin.configResetStat();
+    await redis.resetCommandStats();
     // Before: the client's `notifications/initialized`, which went to B, was relayed to A (the owner).
     const before = [a, b, c].map((each) => ({ ...each.http.cluster }));
     const served: string[] = [];

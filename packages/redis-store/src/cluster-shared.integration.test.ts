@@ -9,21 +9,17 @@ import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http
 import { SseClientTransport, StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { SimulatedClock, TASKS_EXTENSION_ID, withExtension } from '@statemcp/protocol';
 import { McpServer } from '@statemcp/server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { connectRedisStores, type RedisStores } from './redis-stores.js';
-import { testRedisUrl, uniquePrefix } from './test-redis-server.js';
+import { redisForFile } from './test-redis-file.js';
+import { uniquePrefix } from './test-redis-server.js';
 
 const NOTES = 'file:///notes.md';
 const TASKS = withExtension({}, TASKS_EXTENSION_ID);
 
-let redis: { url: string; stop: () => Promise<void> };
-beforeAll(async () => {
-  redis = await testRedisUrl();
-});
-afterAll(async () => {
-  await redis.stop();
-});
+const redis = redisForFile();
+const { cleanups } = redis;
 
 interface Instance {
   readonly mcp: McpServer;
@@ -33,10 +29,6 @@ interface Instance {
   readonly aborted: string[];
 }
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-});
 
 async function instance(id: string, prefix: string): Promise<Instance> {
   const stores = await connectRedisStores({ url: redis.url, keyPrefix: prefix });

@@ -14,10 +14,11 @@ import { createStreamableHttpServer, type ListeningServer } from '@statemcp/http
 import { createProtectedResource, type TokenVerifier } from '@statemcp/http-transport/auth';
 import { JsonRpcError } from '@statemcp/protocol';
 import { McpServer } from '@statemcp/server';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { connectRedisStores } from './redis-stores.js';
-import { testRedisUrl, uniquePrefix } from './test-redis-server.js';
+import { redisForFile } from './test-redis-file.js';
+import { uniquePrefix } from './test-redis-server.js';
 
 /** The resource the load balancer fronts: the audience of every token, whichever instance checks it. */
 const RESOURCE = 'https://notes.example.com/mcp';
@@ -39,18 +40,9 @@ const verifier: TokenVerifier = {
   },
 };
 
-let redis: { url: string; stop: () => Promise<void> };
-beforeAll(async () => {
-  redis = await testRedisUrl();
-});
-afterAll(async () => {
-  await redis.stop();
-});
+const redis = redisForFile();
+const { cleanups } = redis;
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-});
 
 interface Instance {
   readonly mcp: McpServer;

@@ -18,28 +18,14 @@ import { Client } from '@statemcp/client';
 import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServer } from '@statemcp/http-transport/server';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { McpServer } from '@statemcp/server';
-import { createClient } from '@redis/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { connectRedisStores } from './redis-stores.js';
-import { testRedisUrl, uniquePrefix } from './test-redis-server.js';
+import { redisForFile } from './test-redis-file.js';
+import { uniquePrefix } from './test-redis-server.js';
 
-let redis: { url: string; stop: () => Promise<void> };
-let admin: ReturnType<typeof createClient>;
-beforeAll(async () => {
-  redis = await testRedisUrl();
-  admin = createClient({ url: redis.url });
-  await admin.connect();
-});
-afterAll(async () => {
-  await admin.close();
-  await redis.stop();
-});
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-});
+const redis = redisForFile();
+const { cleanups } = redis;
 
 interface Instance {
   readonly http: StreamableHttpServer;
@@ -72,25 +58,9 @@ async function three(): Promise<[Instance, Instance, Instance]> {
   return [await instance('a', prefix), await instance('b', prefix), await instance('c', prefix)];
 }
 
-/** Calls per command since the last `CONFIG RESETSTAT`, lower-case names (`multi`, `xadd`…). */
-async function commandCalls(): Promise<Record<string, number>> {
-  const info = await admin.info('commandstats');
-  const calls: Record<string, number> = {};
-  for (const match of info.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) calls[match[1] ?? ''] = Number(match[2]);
-  return calls;
-}
-
-/** The commands the instances sent: the test's own `info` and `config` left out. */
-async function instanceCommands(): Promise<Record<string, number>> {
-  const calls = await commandCalls();
-  delete calls['info'];
-  delete calls['config|resetstat'];
-  return calls;
-}
-
-const resetCounts = async (): Promise<void> => {
-  await admin.configResetStat();
-};
+/** The commands the instances sent since the last reset. */
+const instanceCommands = (): Promise<Record<string, number>> => redis.commandCalls();
+const resetCounts = (): Promise<void> => redis.resetCommandStats();
 
 /** A client sending its first request to `urls[0]`, then the others to the rest of `urls` in turn. */
 async function connect(era: 'legacy' | 'modern', urls: readonly URL[], extraHeaders: Record<string, string> = {}): Promise<{ client: Client; transport: StreamableHttpClientTransport }> {
