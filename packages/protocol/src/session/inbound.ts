@@ -88,7 +88,10 @@ export interface InboundHost extends MethodPolicyContext, MiddlewareSession {
 
 export class InboundDispatcher implements HandlerContextHost {
   readonly #host: InboundHost;
-  /** Reports a reply the transport could not write: made at the first reply, then shared by every reply of the session. */
+  /** The transport's promise for the last reply written, while its reaction has not run ({@link #reply}). */
+  #replying: Promise<void> | undefined;
+  /** {@link #reply}'s reactions: made at the first reply, then shared by every reply of the session. */
+  #replySent: (() => void) | undefined;
   #replyFailed: ((error: unknown) => void) | undefined;
   /** Messages the machine held back, in arrival order. */
   #deferred: Array<{ message: JsonRpcRequest | JsonRpcNotification; context: InboundContext | undefined }> = [];
@@ -200,15 +203,34 @@ export class InboundDispatcher implements HandlerContextHost {
     this.#reply({ jsonrpc: '2.0', id, result }, id);
   }
 
+  /**
+   * Writes a reply; a failure is reported as a diagnostic. A transport may return one promise for
+   * the messages it writes together (the stdio transports do, per batch): a reply written into the
+   * promise of the last one, before that promise's reaction ran, adds no reaction of its own, so a
+   * failed write is reported once and a batch of replies costs one reaction.
+   */
   #reply(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): void {
     const host = this.#host;
     if (!host.canReply()) return;
-    host.write(message, relatedRequestId).catch(this.#replyFailed ?? this.#reportReplyFailures());
+    const sent = host.write(message, relatedRequestId);
+    if (sent === this.#replying) return;
+    this.#replying = sent;
+    sent.then(this.#replySent ?? this.#makeReplyReactions(), this.#replyFailed);
   }
 
-  /** Made once, apart from {@link #reply}: a closure made there would give every reply a context of its own. */
-  #reportReplyFailures(): (error: unknown) => void {
-    return (this.#replyFailed = (error: unknown) => this.#host.observer.diagnostic('could not send a response', error));
+  /**
+   * The reactions to a reply's write, made at the first reply and shared by the session's later
+   * ones (a closure made in {@link #reply} would give every reply a context of its own). Either
+   * one ends the group: the next reply adds its own reaction.
+   */
+  #makeReplyReactions(): () => void {
+    this.#replyFailed = (error: unknown): void => {
+      this.#replying = undefined;
+      this.#host.observer.diagnostic('could not send a response', error);
+    };
+    return (this.#replySent = (): void => {
+      this.#replying = undefined;
+    });
   }
 
   #onBatch(items: unknown[], context: InboundContext | undefined): void {

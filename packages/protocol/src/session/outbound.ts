@@ -51,6 +51,9 @@ function requestMessage(id: number, method: string, params: JsonObject | undefin
   return written;
 }
 
+/** Requests written into one transport promise: record, message and related request id, three slots each. */
+type WrittenGroup = Array<OutboundRecord | JsonRpcRequest | RequestId | undefined>;
+
 /** A nested request's settling also releases its parent handler, which waits for input until then. */
 function releasesParent(record: OutboundRecord, parent: InboundRecord, ledger: RequestLedger): void {
   const { resolve, reject } = record;
@@ -96,6 +99,10 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
   readonly #rounds: InputRoundTrips;
   /** What the peer answers to these requests (the inbound side hands it results, errors and progress). */
   readonly answers: OutboundAnswers;
+  /** The transport's promise for the last request written, while its reaction has not run ({@link #write}). */
+  #writing: Promise<void> | undefined;
+  /** The requests written into {@link #writing}, three slots each. */
+  #written: WrittenGroup | undefined;
 
   constructor(host: OutboundHost) {
     this.#host = host;
@@ -261,19 +268,48 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     this.#write(record, message, options.relatedRequestId);
   }
 
-  /** The one place a request is written: its `_meta` is completed here (`request-meta.ts`). */
+  /**
+   * The one place a request is written: its `_meta` is completed here (`request-meta.ts`). A
+   * transport may return one promise for the messages it writes together (the stdio transports
+   * do, per batch): requests written into a promise whose reaction has not run yet join its
+   * group, so a batch costs one reaction rather than one per request. The group closes when its
+   * reaction runs, so a promise returned again later (a shared settled one) gets a group of its own.
+   */
   #write(record: OutboundRecord, message: JsonRpcRequest, relatedRequestId: RequestId | undefined): void {
     const host = this.#host;
     const stamped = stampRequestMeta(message, record.progressToken, host.role === 'client' ? host.requestIdentity() : undefined);
-    host.write(stamped, relatedRequestId, record.headers).catch((error: unknown) => {
-      // The server forgot the session: the machine holds the request for the new one, sends it on one already up, or ends the connection.
-      const again = error instanceof SessionExpiredError && host.ledger.outbound(record.id) === record ? host.bounced(record.method, 'request') : undefined;
-      if (again === 'hold') return host.ledger.hold({ kind: 'request', record, message, options: undefined, relatedRequestId });
-      if (again === 'send') return this.#write(record, message, relatedRequestId);
-      host.ledger.settle(record, {
-        event: 'fail',
-        error: new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
-      });
+    const sent = host.write(stamped, relatedRequestId, record.headers);
+    const group = this.#written;
+    if (group !== undefined && sent === this.#writing) {
+      group.push(record, message, relatedRequestId);
+      return;
+    }
+    const opened: WrittenGroup = [record, message, relatedRequestId];
+    this.#writing = sent;
+    this.#written = opened;
+    sent.then(this.#closeGroup, (error: unknown) => {
+      this.#closeGroup();
+      for (let i = 0; i < opened.length; i += 3) {
+        this.#writeFailed(opened[i] as OutboundRecord, opened[i + 1] as JsonRpcRequest, opened[i + 2] as RequestId | undefined, error);
+      }
+    });
+  }
+
+  /** A group's reaction ran: later writes open a new one (made once per session, not per group). */
+  readonly #closeGroup = (): void => {
+    this.#writing = undefined;
+    this.#written = undefined;
+  };
+
+  #writeFailed(record: OutboundRecord, message: JsonRpcRequest, relatedRequestId: RequestId | undefined, error: unknown): void {
+    const host = this.#host;
+    // The server forgot the session: the machine holds the request for the new one, sends it on one already up, or ends the connection.
+    const again = error instanceof SessionExpiredError && host.ledger.outbound(record.id) === record ? host.bounced(record.method, 'request') : undefined;
+    if (again === 'hold') return host.ledger.hold({ kind: 'request', record, message, options: undefined, relatedRequestId });
+    if (again === 'send') return this.#write(record, message, relatedRequestId);
+    host.ledger.settle(record, {
+      event: 'fail',
+      error: new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
     });
   }
 
