@@ -51,9 +51,6 @@ function requestMessage(id: number, method: string, params: JsonObject | undefin
   return written;
 }
 
-/** Requests written into one transport promise: record, message and related request id, three slots each. */
-type WrittenGroup = Array<OutboundRecord | JsonRpcRequest | RequestId | undefined>;
-
 /** A nested request's settling also releases its parent handler, which waits for input until then. */
 function releasesParent(record: OutboundRecord, parent: InboundRecord, ledger: RequestLedger): void {
   const { resolve, reject } = record;
@@ -101,8 +98,8 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
   readonly answers: OutboundAnswers;
   /** The transport's promise for the last request written, while its reaction has not run ({@link #write}). */
   #writing: Promise<void> | undefined;
-  /** The requests written into {@link #writing}, three slots each. */
-  #written: WrittenGroup | undefined;
+  /** The first request written into {@link #writing}: later ones join it (`joined`). */
+  #writingFirst: OutboundRecord | undefined;
 
   constructor(host: OutboundHost) {
     this.#host = host;
@@ -187,6 +184,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
       maxSeq: 0,
       slot: -1,
       detach: undefined,
+      joined: undefined,
     };
     binding = record;
     const promise = new Promise<JsonObject>(bindSettlers);
@@ -279,26 +277,33 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     const host = this.#host;
     const stamped = stampRequestMeta(message, record.progressToken, host.role === 'client' ? host.requestIdentity() : undefined);
     const sent = host.write(stamped, relatedRequestId, record.headers);
-    const group = this.#written;
-    if (group !== undefined && sent === this.#writing) {
-      group.push(record, message, relatedRequestId);
+    const first = this.#writingFirst;
+    if (first !== undefined && sent === this.#writing) {
+      (first.joined ??= []).push(record, message, relatedRequestId);
       return;
     }
-    const opened: WrittenGroup = [record, message, relatedRequestId];
     this.#writing = sent;
-    this.#written = opened;
+    this.#writingFirst = record;
+    record.joined = undefined; // a request written again heads a new group
+    // The first request's own three values are the reaction's context, as a lone request's always were.
     sent.then(this.#closeGroup, (error: unknown) => {
+      const joined = record.joined;
+      record.joined = undefined;
       this.#closeGroup();
-      for (let i = 0; i < opened.length; i += 3) {
-        this.#writeFailed(opened[i] as OutboundRecord, opened[i + 1] as JsonRpcRequest, opened[i + 2] as RequestId | undefined, error);
-      }
+      this.#writeFailed(record, message, relatedRequestId, error);
+      if (joined === undefined) return;
+      for (let i = 0; i < joined.length; i += 3) this.#writeFailed(joined[i] as OutboundRecord, joined[i + 1] as JsonRpcRequest, joined[i + 2] as RequestId | undefined, error);
     });
   }
 
-  /** A group's reaction ran: later writes open a new one (made once per session, not per group). */
+  /**
+   * A group's reaction ran: later writes open a new one (made once per session, not per group;
+   * when a newer group was open, it just closes early). A written group's `joined` goes with its
+   * first record.
+   */
   readonly #closeGroup = (): void => {
     this.#writing = undefined;
-    this.#written = undefined;
+    this.#writingFirst = undefined;
   };
 
   #writeFailed(record: OutboundRecord, message: JsonRpcRequest, relatedRequestId: RequestId | undefined, error: unknown): void {

@@ -1,8 +1,10 @@
 /**
- * A transport may return one promise for the messages it writes together (the stdio transports
- * do, per batch). Requests and replies written into one promise share its reaction; these tests
- * check that every request written still hears of a failed write, and that a promise returned
- * again after its reaction ran (a shared settled one) is watched again.
+ * Replies and writes that share work (`inbound-replies.ts`, `outbound.ts`). A transport may
+ * return one promise for the messages it writes together (the stdio transports do, per batch):
+ * requests and replies written into one promise share its reaction, and every request written
+ * must still hear of a failed write, and a promise returned again after its reaction ran (a
+ * shared settled one) must be watched again. Values handlers return are answered through a queue,
+ * in order, one microtask later, as a promise's reaction would be.
  */
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../errors/errors.js';
@@ -99,5 +101,37 @@ describe('replies written into one transport promise', () => {
     await flush();
     expect(reports()).toBe(2);
     expect(server.pendingRequests()).toHaveLength(0);
+  });
+});
+
+describe('values handlers return', () => {
+  it('are answered in the order the requests arrived, after what the handler sent', async () => {
+    const { peer, server, initialize } = await serverWithRawClient({ serverCapabilities: { tools: {}, logging: {} } });
+    server.setRequestHandler('tools/call', (params, ctx) => {
+      void ctx.sendNotification('notifications/message', { level: 'info', data: `before ${String(params.name)}` });
+      return { content: [{ type: 'text', text: String(params.name) }] };
+    });
+    await initialize();
+    for (const id of [1, 2, 3]) void peer.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: `t${id}` } });
+    await flush();
+    const order = peer.received.slice(-6).map((message) => ('id' in message ? `reply ${String(message.id)}` : String((message.params as { data: string }).data)));
+    expect(order).toEqual(['before t1', 'before t2', 'before t3', 'reply 1', 'reply 2', 'reply 3']);
+    expect(peer.response(2)).toMatchObject({ result: { content: [{ type: 'text', text: 't2' }] } });
+  });
+
+  it('gets no reply when the request was cancelled before its microtask', async () => {
+    const { peer, server, initialize } = await serverWithRawClient();
+    server.setRequestHandler('tools/call', () => ({ content: [] }));
+    await initialize();
+    // One message holding both: the cancellation is handled in the same turn as the request.
+    void peer.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'a' } });
+    void peer.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'no longer needed' } });
+    await flush();
+    expect(peer.response(7)).toBeUndefined();
+    expect(server.pendingRequests()).toHaveLength(0);
+    // The queue is empty again: the next value is answered.
+    await peer.send({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'b' } });
+    await flush();
+    expect(peer.response(8)).toMatchObject({ result: { content: [] } });
   });
 });
