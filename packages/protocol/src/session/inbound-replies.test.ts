@@ -71,7 +71,7 @@ describe('requests written into one transport promise', () => {
     await flush();
     const pings = peer.sent('ping');
     expect(pings).toHaveLength(1); // the first two were swallowed by the intercepting send
-    await peer.send({ jsonrpc: '2.0', id: pings[0]?.id as number, result: {} });
+    await peer.send({ jsonrpc: '2.0', id: pings[0]?.id, result: {} });
     await expect(third).resolves.toEqual({});
     // The first two were "written": they wait for answers that never come, and the close settles them.
     await client.close();

@@ -31,6 +31,11 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function');
 }
 
+interface ReplyReactions {
+  readonly sent: () => void;
+  readonly failed: (error: unknown) => void;
+}
+
 /** What replies need from their session. */
 export interface ReplyHost {
   readonly ledger: RequestLedger;
@@ -45,8 +50,7 @@ export class InboundReplies {
   /** The transport's promise for the last reply written, while its reaction has not run. */
   #replying: Promise<void> | undefined;
   /** {@link reply}'s reactions: made at the first reply, then shared by every reply of the session. */
-  #replySent: (() => void) | undefined;
-  #replyFailed: ((error: unknown) => void) | undefined;
+  #replyReactions: ReplyReactions | undefined;
   /**
    * Values handlers returned, waiting for their microtask: record, value and revision, three
    * slots each, from {@link #returnedHead} to {@link #returnedTail}. Written by index and emptied
@@ -79,7 +83,8 @@ export class InboundReplies {
     const sent = host.write(message, relatedRequestId);
     if (sent === this.#replying) return;
     this.#replying = sent;
-    sent.then(this.#replySent ?? this.#makeReplyReactions(), this.#replyFailed);
+    const reactions = this.#replyReactions ?? this.#makeReplyReactions();
+    sent.then(reactions.sent, reactions.failed);
   }
 
   /** Answers a handler's outcome: a promise when it settles, a value one microtask later. */
@@ -94,7 +99,7 @@ export class InboundReplies {
     queue[at + 1] = outcome;
     queue[at + 2] = revision;
     this.#returnedTail = at + 3;
-    RESOLVED.then(this.#answerReturned ?? this.#makeAnswerReturned());
+    void RESOLVED.then(this.#answerReturned ?? this.#makeAnswerReturned());
   }
 
   /** A handler threw or its promise rejected: its error as a JSON-RPC error response. */
@@ -133,13 +138,16 @@ export class InboundReplies {
     });
   }
 
-  #makeReplyReactions(): () => void {
-    this.#replyFailed = (error: unknown): void => {
-      this.#replying = undefined;
-      this.#host.observer.diagnostic('could not send a response', error);
-    };
-    return (this.#replySent = (): void => {
-      this.#replying = undefined;
+  /** Either reaction ends the group: the next reply adds its own. */
+  #makeReplyReactions(): ReplyReactions {
+    return (this.#replyReactions = {
+      sent: (): void => {
+        this.#replying = undefined;
+      },
+      failed: (error: unknown): void => {
+        this.#replying = undefined;
+        this.#host.observer.diagnostic('could not send a response', error);
+      },
     });
   }
 }
