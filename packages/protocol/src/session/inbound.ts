@@ -3,9 +3,9 @@
  * gate, requests dispatched to their handler (one ledger record each, one settle path),
  * notifications, batches where the revision has them, and the messages the machine held back
  * during a server's handshake, replayed in arrival order. Nothing a peer sends may throw out
- * of here.
+ * of here. Replies, and the answer of a handler's outcome, are written by `inbound-replies.ts`.
  */
-import { InvalidArgumentError, JsonRpcError, RequestCancelledError, toWireError } from '../errors/errors.js';
+import { InvalidArgumentError, JsonRpcError, RequestCancelledError } from '../errors/errors.js';
 import {
   ErrorCode,
   classifyMessage,
@@ -28,7 +28,8 @@ import type { InboundContext } from '../transport/transport.js';
 import type { Clock } from './clock.js';
 import { validateCustom, validateCustomAsync, withoutMeta, type CustomRequestSpec } from './custom-methods.js';
 import { HandlerContext, type HandlerContextHost } from './handler-context.js';
-import type { InboundRecord, InboundSettlement, RequestLedger } from './ledger.js';
+import type { InboundRecord, RequestLedger } from './ledger.js';
+import { InboundReplies } from './inbound-replies.js';
 import { runMiddleware, type Middleware, type MiddlewareNext } from './middleware.js';
 import { InboundRequestMiddlewareContext, NotificationMessageContext, type MiddlewareSession } from './middleware-context.js';
 import { notificationSpec, requestSpec, requestVerdict, type MethodPolicyContext } from './method-policy.js';
@@ -38,10 +39,6 @@ import type { HandlerLookup, NotificationHandler, NotificationOptions, RequestHa
 import type { OutboundAnswers } from './outbound-answers.js';
 import { acceptsNoParams, formatIssues } from './validation.js';
 import { parseWithSchema } from './schema-verdict.js';
-
-/** The settlements of an inbound request that carry nothing (read, never kept). */
-const COMPLETED: InboundSettlement = { event: 'complete' };
-const FAILED: InboundSettlement = { event: 'fail' };
 
 /** What a delivered notification's chain resolves with. */
 const NOTHING: JsonObject = Object.freeze({});
@@ -88,13 +85,14 @@ export interface InboundHost extends MethodPolicyContext, MiddlewareSession {
 
 export class InboundDispatcher implements HandlerContextHost {
   readonly #host: InboundHost;
-  /** Reports a reply the transport could not write: made at the first reply, then shared by every reply of the session. */
-  #replyFailed: ((error: unknown) => void) | undefined;
+  /** Replies, and the one place a handler's outcome is answered. */
+  readonly #replies: InboundReplies;
   /** Messages the machine held back, in arrival order. */
   #deferred: Array<{ message: JsonRpcRequest | JsonRpcNotification; context: InboundContext | undefined }> = [];
 
   constructor(host: InboundHost) {
     this.#host = host;
+    this.#replies = new InboundReplies(host);
   }
 
   // ---------------------------------------------------------------- HandlerContextHost
@@ -192,23 +190,16 @@ export class InboundDispatcher implements HandlerContextHost {
 
   /** Answers a request with an error (used by the handshake too). */
   replyError(id: RequestId, code: number, message: string, data?: unknown): void {
-    this.#reply(errorResponse(id, data === undefined ? { code, message } : { code, message, data }), id);
+    this.#replies.replyError(id, code, message, data);
   }
 
   /** Answers a request with a result. */
   replyResult(id: RequestId, result: JsonObject): void {
-    this.#reply({ jsonrpc: '2.0', id, result }, id);
+    this.#replies.replyResult(id, result);
   }
 
   #reply(message: JsonRpcMessage, relatedRequestId: RequestId | undefined): void {
-    const host = this.#host;
-    if (!host.canReply()) return;
-    host.write(message, relatedRequestId).catch(this.#replyFailed ?? this.#reportReplyFailures());
-  }
-
-  /** Made once, apart from {@link #reply}: a closure made there would give every reply a context of its own. */
-  #reportReplyFailures(): (error: unknown) => void {
-    return (this.#replyFailed = (error: unknown) => this.#host.observer.diagnostic('could not send a response', error));
+    this.#replies.reply(message, relatedRequestId);
   }
 
   #onBatch(items: unknown[], context: InboundContext | undefined): void {
@@ -338,43 +329,24 @@ export class InboundDispatcher implements HandlerContextHost {
     const ctx = new HandlerContext(this, record, context, meta, host.protocolVersion() ?? revision.version, revision.features.perRequestMeta);
     host.ledger.move(record, 'process');
     const chain = host.options.middleware?.for(method);
-    let outcome: Promise<JsonObject>;
+    let outcome: unknown;
     if (chain !== undefined && chain.length > 0) {
       outcome = this.#throughMiddleware(chain, handler, params, ctx, record);
     } else {
       try {
-        outcome = Promise.resolve(handler(params, ctx));
+        outcome = handler(params, ctx);
       } catch (error) {
         outcome = Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    this.#answerWhenSettled(outcome, record, revision);
+    // A value or a promise: answered where a reaction to `Promise.resolve(outcome)` would run (inbound-replies.ts).
+    this.#replies.answer(outcome, record, revision);
   }
 
   /** The chain runs inside the record: its time is the request's, its signal the record's. */
   #throughMiddleware(chain: readonly Middleware[], handler: RequestHandler, params: JsonObject, ctx: HandlerContext, record: InboundRecord): Promise<JsonObject> {
     const terminal: MiddlewareNext = () => Promise.resolve(handler(params, ctx));
     return runMiddleware(chain, new InboundRequestMiddlewareContext(this.#host, params, ctx, record, record.startedAt), terminal);
-  }
-
-  /**
-   * The one place an inbound request's outcome is answered, unless the request settled first
-   * (cancelled, or aborted by the close): no reply then. Apart from {@link #runHandler}, so its
-   * two reactions hold only what they read, not the handler's whole frame.
-   */
-  #answerWhenSettled(outcome: Promise<JsonObject>, record: InboundRecord, revision: Revision): void {
-    outcome.then(
-      (result) => {
-        if (!this.#host.ledger.settleInbound(record, COMPLETED)) return;
-        if (isJsonObject(result)) this.replyResult(record.id, revision.features.resultType && result.resultType === undefined ? { resultType: 'complete', ...result } : result);
-        else this.replyError(record.id, ErrorCode.InternalError, `Handler for ${record.method} returned a non-object result`);
-      },
-      (error: unknown) => {
-        if (!this.#host.ledger.settleInbound(record, FAILED)) return;
-        const wire = toWireError(error);
-        this.replyError(record.id, wire.code, wire.message, wire.data);
-      },
-    );
   }
 
   /** Sends one progress notification for an inbound request: only with a token, strictly increasing. */

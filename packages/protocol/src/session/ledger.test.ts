@@ -39,6 +39,7 @@ function outbound(id: number): OutboundRecord {
     maxSeq: 0,
     slot: -1,
     detach: undefined,
+    joined: undefined,
   };
 }
 

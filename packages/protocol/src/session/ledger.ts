@@ -65,6 +65,13 @@ export interface OutboundRecord extends Omit<RecordBase, 'id'>, DeadlineSlots {
   readonly headers: Readonly<Record<string, string>> | undefined;
   /** Detaches the caller's AbortSignal listener. */
   detach: (() => void) | undefined;
+  /**
+   * Requests written after this one into the same transport promise, before its reaction ran
+   * (record, message, related request id: three slots each; `outbound.ts`, `#write`). Read when
+   * that write fails; otherwise kept until this record is written again or dropped, so a
+   * request still pending holds at most the rest of one batch.
+   */
+  joined: unknown[] | undefined;
 }
 
 /** A request the peer sent and a handler is working on. */

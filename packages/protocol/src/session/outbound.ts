@@ -96,6 +96,10 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
   readonly #rounds: InputRoundTrips;
   /** What the peer answers to these requests (the inbound side hands it results, errors and progress). */
   readonly answers: OutboundAnswers;
+  /** The transport's promise for the last request written, while its reaction has not run ({@link #write}). */
+  #writing: Promise<void> | undefined;
+  /** The first request written into {@link #writing}: later ones join it (`joined`). */
+  #writingFirst: OutboundRecord | undefined;
 
   constructor(host: OutboundHost) {
     this.#host = host;
@@ -180,6 +184,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
       maxSeq: 0,
       slot: -1,
       detach: undefined,
+      joined: undefined,
     };
     binding = record;
     const promise = new Promise<JsonObject>(bindSettlers);
@@ -261,19 +266,55 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     this.#write(record, message, options.relatedRequestId);
   }
 
-  /** The one place a request is written: its `_meta` is completed here (`request-meta.ts`). */
+  /**
+   * The one place a request is written: its `_meta` is completed here (`request-meta.ts`). A
+   * transport may return one promise for the messages it writes together (the stdio transports
+   * do, per batch): requests written into a promise whose reaction has not run yet join its
+   * group, so a batch costs one reaction rather than one per request. The group closes when its
+   * reaction runs, so a promise returned again later (a shared settled one) gets a group of its own.
+   */
   #write(record: OutboundRecord, message: JsonRpcRequest, relatedRequestId: RequestId | undefined): void {
     const host = this.#host;
     const stamped = stampRequestMeta(message, record.progressToken, host.role === 'client' ? host.requestIdentity() : undefined);
-    host.write(stamped, relatedRequestId, record.headers).catch((error: unknown) => {
-      // The server forgot the session: the machine holds the request for the new one, sends it on one already up, or ends the connection.
-      const again = error instanceof SessionExpiredError && host.ledger.outbound(record.id) === record ? host.bounced(record.method, 'request') : undefined;
-      if (again === 'hold') return host.ledger.hold({ kind: 'request', record, message, options: undefined, relatedRequestId });
-      if (again === 'send') return this.#write(record, message, relatedRequestId);
-      host.ledger.settle(record, {
-        event: 'fail',
-        error: new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
-      });
+    const sent = host.write(stamped, relatedRequestId, record.headers);
+    const first = this.#writingFirst;
+    if (first !== undefined && sent === this.#writing) {
+      (first.joined ??= []).push(record, message, relatedRequestId);
+      return;
+    }
+    this.#writing = sent;
+    this.#writingFirst = record;
+    record.joined = undefined; // a request written again heads a new group
+    // The first request's own three values are the reaction's context, as a lone request's always were.
+    sent.then(this.#closeGroup, (error: unknown) => {
+      const joined = record.joined;
+      record.joined = undefined;
+      this.#closeGroup();
+      this.#writeFailed(record, message, relatedRequestId, error);
+      if (joined === undefined) return;
+      for (let i = 0; i < joined.length; i += 3) this.#writeFailed(joined[i] as OutboundRecord, joined[i + 1] as JsonRpcRequest, joined[i + 2] as RequestId | undefined, error);
+    });
+  }
+
+  /**
+   * A group's reaction ran: later writes open a new one (made once per session, not per group;
+   * when a newer group was open, it just closes early). A written group's `joined` goes with its
+   * first record.
+   */
+  readonly #closeGroup = (): void => {
+    this.#writing = undefined;
+    this.#writingFirst = undefined;
+  };
+
+  #writeFailed(record: OutboundRecord, message: JsonRpcRequest, relatedRequestId: RequestId | undefined, error: unknown): void {
+    const host = this.#host;
+    // The server forgot the session: the machine holds the request for the new one, sends it on one already up, or ends the connection.
+    const again = error instanceof SessionExpiredError && host.ledger.outbound(record.id) === record ? host.bounced(record.method, 'request') : undefined;
+    if (again === 'hold') return host.ledger.hold({ kind: 'request', record, message, options: undefined, relatedRequestId });
+    if (again === 'send') return this.#write(record, message, relatedRequestId);
+    host.ledger.settle(record, {
+      event: 'fail',
+      error: new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
     });
   }
 
