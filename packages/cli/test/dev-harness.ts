@@ -9,8 +9,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { bundleNodeScript } from '@statemcp/testing/node-bundle';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -49,12 +49,13 @@ export function makeProject(): FixtureProject {
   };
 }
 
-/** tsx's loader, by absolute URL (the child runs in the temp project, where `tsx` does not resolve). */
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
-/** `node` and the arguments that run `statemcp …` from source. */
-export function statemcpCommand(args: readonly string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: ['--conditions=@statemcp/source', '--import', tsxLoader, join(here, 'statemcp-source.ts'), ...args] };
+/**
+ * `node` and the arguments that run `statemcp …` from source: `statemcp-source.ts` bundled once
+ * per test process (`@statemcp/testing/node-bundle`; third-party imports such as tsx keep their
+ * absolute paths, so they resolve from the temp project too).
+ */
+export async function statemcpCommand(args: readonly string[]): Promise<{ command: string; args: string[] }> {
+  return { command: process.execPath, args: [await bundleNodeScript(join(here, 'statemcp-source.ts')), ...args] };
 }
 
 /** Collects a stream's lines and resolves waits for lines matching a pattern. */

@@ -178,7 +178,7 @@ describe('statemcp dev', () => {
   it('keeps a statemcp client (stdio) and an official SDK client (HTTP) across three edits, then stops on SIGINT leaving nothing behind', async () => {
     const project = makeProject();
     projects.push(project);
-    const { command, args } = statemcpCommand(['dev', project.entry, '--stdio', '--http']);
+    const { command, args } = await statemcpCommand(['dev', project.entry, '--stdio', '--http']);
     const stderr = new PassThrough();
     const reader = new LineReader(stderr);
     const stdioTransport = new StdioClientTransport({ command, args, cwd: project.dir, onStderr: (chunk) => stderr.write(chunk) });
@@ -201,7 +201,7 @@ describe('statemcp dev', () => {
   it('keeps an official SDK client (stdio) and a statemcp client (HTTP) across three edits, then stops when stdin ends leaving nothing behind', async () => {
     const project = makeProject();
     projects.push(project);
-    const { command, args } = statemcpCommand(['dev', project.entry, '--stdio', '--http']);
+    const { command, args } = await statemcpCommand(['dev', project.entry, '--stdio', '--http']);
     const sdkTransport = new SdkStdioClientTransport({ command, args, cwd: project.dir, stderr: 'pipe' });
     const stderr = sdkTransport.stderr;
     if (stderr === null) throw new Error('the SDK transport gave no stderr stream');

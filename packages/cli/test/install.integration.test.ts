@@ -35,7 +35,7 @@ const realHomeState = () => {
 };
 
 async function statemcp(root: FixtureRoot, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { command, args: full } = statemcpCommand(['install', ...args]);
+  const { command, args: full } = await statemcpCommand(['install', ...args]);
   const env = { PATH: process.env.PATH ?? '', HOME: root.home, USERPROFILE: root.home };
   try {
     const { stdout, stderr } = await run(command, full, { cwd: root.project, env });

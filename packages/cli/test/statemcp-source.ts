@@ -1,4 +1,4 @@
-// Runs the `statemcp` command from source (tests start it with node --import tsx).
+// Runs the `statemcp` command from source (the tests start it bundled, test/dev-harness.ts).
 import { main } from '../src/cli.js';
 
 process.exitCode = await main(process.argv.slice(2));

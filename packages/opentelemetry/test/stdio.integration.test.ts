@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { SpanKind } from '@opentelemetry/api';
 import { Client } from '@statemcp/client';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
+import { bundleNodeScript } from '@statemcp/testing/node-bundle';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpTelemetry } from '../src/index.js';
 import { recorder } from './support.js';
@@ -56,8 +57,8 @@ function childSpans() {
 describe('McpTelemetry over stdio', () => {
   it.each(['legacy', 'auto'] as const)('parents the child server span with the client span (era %s)', async (era) => {
     const fromChild = childSpans();
-    const script = fileURLToPath(new URL('./fixtures/traced-stdio-server.ts', import.meta.url));
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', '--conditions=@statemcp/source', script], onStderr: fromChild.onStderr });
+    const script = await bundleNodeScript(fileURLToPath(new URL('./fixtures/traced-stdio-server.ts', import.meta.url)));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [script], onStderr: fromChild.onStderr });
     const clientSide = recorder('client');
     const client = new Client({ name: 'traced-stdio-client', version: '1.0.0' }, { era });
     client.use(new McpTelemetry({ side: 'client', tracer: clientSide.tracer, meter: clientSide.meter, network: { transport: 'pipe' } }).middleware);

@@ -12,11 +12,11 @@ import { Client, type CallToolResult } from '@statemcp/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../src/process-tree.js';
 import { StdioClientTransport } from '../src/index.js';
-import { fixture, node, sourceLoaderArgs } from './support/paths.js';
+import { node, sourceFixture } from './support/paths.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
-const mcpServerArgs = [...sourceLoaderArgs, fixture('mcp-server.mjs')];
+const mcpServerArgs = [await sourceFixture('mcp-server.mjs')];
 
 const clients: Client[] = [];
 afterEach(async () => {

@@ -16,10 +16,10 @@ import { Client, type CallToolResult } from '@statemcp/client';
 import type { InspectEvent } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '../src/index.js';
-import { fixture, node, sourceLoaderArgs } from './support/paths.js';
+import { fixture, node, sourceFixture } from './support/paths.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
-const dualEraArgs = [...sourceLoaderArgs, fixture('dual-era-server.mjs')];
+const dualEraArgs = [await sourceFixture('dual-era-server.mjs')];
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));

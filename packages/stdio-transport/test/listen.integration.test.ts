@@ -9,16 +9,17 @@ import { fileURLToPath } from 'node:url';
 import { Client, type ListenHandle, type ListenNotification } from '@statemcp/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '../src/index.js';
-import { fixture, node, sourceLoaderArgs } from './support/paths.js';
+import { node, sourceFixture } from './support/paths.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
+const listenServer = await sourceFixture('listen-server.mjs');
 const clients: Client[] = [];
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.terminate()));
 });
 
 function serverProcess(): StdioClientTransport {
-  return new StdioClientTransport({ command: node, args: [...sourceLoaderArgs, fixture('listen-server.mjs')], cwd: packageRoot });
+  return new StdioClientTransport({ command: node, args: [listenServer], cwd: packageRoot });
 }
 
 async function connect(): Promise<Client> {

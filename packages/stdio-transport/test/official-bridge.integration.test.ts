@@ -17,7 +17,7 @@ import { fromOfficialTransport, type ProgressUpdate } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../src/process-tree.js';
 import { StdioClientTransport } from '../src/index.js';
-import { fixture, node, sourceLoaderArgs } from './support/paths.js';
+import { fixture, node, sourceFixture } from './support/paths.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -115,7 +115,7 @@ describe('fromOfficialTransport: statemcp Client over the official client transp
 
 describe('toOfficialTransport: the official server over statemcp StdioServerTransport', () => {
   it('is driven by statemcp Client: handshake, tools/list, calls, progress, clean shutdown', async () => {
-    const transport = new StdioClientTransport({ command: node, args: [...sourceLoaderArgs, fixture('official-server-over-statemcp-stdio.mjs')], cwd: packageRoot });
+    const transport = new StdioClientTransport({ command: node, args: [await sourceFixture('official-server-over-statemcp-stdio.mjs')], cwd: packageRoot });
     const client = newClient('auto');
     await client.connect(transport);
     expect(client.era).toBe('legacy');

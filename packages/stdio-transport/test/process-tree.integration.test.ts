@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../src/process-tree.js';
 import { StdioClientTransport, type StdioClientDiagnostic, type StdioClientTransportOptions } from '../src/index.js';
-import { fixture, node, sourceLoaderArgs } from './support/paths.js';
+import { fixture, node, sourceFixture } from './support/paths.js';
 import { RawPeer } from './support/raw-peer.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -101,7 +101,7 @@ describe.each([
   });
 
   it('takes the tree down when the client process exits without closing', async () => {
-    const args = [...sourceLoaderArgs, fixture('exiting-client.mjs'), ...(processGroup ? ['--process-group'] : [])];
+    const args = [await sourceFixture('exiting-client.mjs'), fixture('wrapper.mjs'), ...(processGroup ? ['--process-group'] : [])];
     const { stdout } = await promisify(execFile)(node, args, { cwd: packageRoot, encoding: 'utf8' });
     const grandchild = Number(/grandchild (\d+)/.exec(stdout)?.[1]);
     expect(Number.isInteger(grandchild)).toBe(true);

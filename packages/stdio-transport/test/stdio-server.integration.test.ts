@@ -4,11 +4,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { StdioClientTransport } from '../src/index.js';
-import { fixture, node, sourceLoaderArgs } from './support/paths.js';
+import { node, sourceFixture } from './support/paths.js';
 import { RawPeer } from './support/raw-peer.js';
 
 const packageRoot = fileURLToPath(new URL('..', import.meta.url));
-const appArgs = [...sourceLoaderArgs, fixture('stdio-server-app.mjs')];
+const appArgs = [await sourceFixture('stdio-server-app.mjs')];
 
 /** Starts the StdioServerTransport fixture app and waits until it reports it is reading stdin. */
 async function startApp(flags: readonly string[] = []) {

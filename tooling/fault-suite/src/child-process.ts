@@ -1,19 +1,21 @@
 /**
- * Real child processes for the fault suite: fixtures run straight from TypeScript (tsx) with
- * the `@statemcp/source` export condition, so they use the workspace packages' `src/`
- * through their public entry points, exactly as the tests do.
+ * Real child processes for the fault suite: fixtures written in TypeScript against the
+ * workspace packages' `src/` (the `@statemcp/source` export condition, through their public
+ * entry points, exactly as the tests use them), each bundled once per test process by
+ * `@statemcp/testing/node-bundle` and run by plain `node`.
  */
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Readable } from 'node:stream';
+import { bundleNodeScript } from '@statemcp/testing/node-bundle';
 
 /** The fault-suite package folder (the working directory of every fixture). */
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 /** Node arguments that run a TypeScript fixture against the workspace sources. */
-export function fixtureCommand(fixture: string, args: readonly string[] = [], nodeArgs: readonly string[] = []): { command: string; args: string[] } {
-  const path = fileURLToPath(new URL(`../fixtures/${fixture}`, import.meta.url));
-  return { command: process.execPath, args: ['--conditions=@statemcp/source', '--import', 'tsx', ...nodeArgs, path, ...args] };
+export async function fixtureCommand(fixture: string, args: readonly string[] = [], nodeArgs: readonly string[] = []): Promise<{ command: string; args: string[] }> {
+  const bundle = await bundleNodeScript(fileURLToPath(new URL(`../fixtures/${fixture}`, import.meta.url)));
+  return { command: process.execPath, args: [...nodeArgs, bundle, ...args] };
 }
 
 export interface SpawnFixtureOptions {
@@ -23,8 +25,8 @@ export interface SpawnFixtureOptions {
 }
 
 /** Spawns a fixture from `fixtures/` with pipes on all three streams unless told otherwise. */
-export function spawnFixture(fixture: string, options: SpawnFixtureOptions = {}): ChildProcess {
-  const { command, args } = fixtureCommand(fixture, options.args, options.nodeArgs);
+export async function spawnFixture(fixture: string, options: SpawnFixtureOptions = {}): Promise<ChildProcess> {
+  const { command, args } = await fixtureCommand(fixture, options.args, options.nodeArgs);
   return spawn(command, args, { cwd: PACKAGE_DIR, stdio: options.stdio ?? ['pipe', 'pipe', 'pipe'] });
 }
 
@@ -115,7 +117,7 @@ export interface ScriptRun {
 
 /** Runs a script fixture (stdin closed) until it exits by itself; kills it after `ms`. */
 export async function runScript(fixture: string, ms: number): Promise<ScriptRun> {
-  const child = spawnFixture(fixture, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = await spawnFixture(fixture, { stdio: ['ignore', 'pipe', 'pipe'] });
   if (child.stdout === null || child.stderr === null) throw new Error('the fixture needs piped stdout and stderr');
   const stdout = new LineReader(child.stdout);
   const stderr = new LineReader(child.stderr);

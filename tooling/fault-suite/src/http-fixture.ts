@@ -18,7 +18,7 @@ export class HttpFixture {
 
   /** Starts `fixtures/http-server.ts` (with `--expose-gc`) and waits until it listens. */
   static async start(): Promise<HttpFixture> {
-    const child = spawnFixture('http-server.ts', { nodeArgs: ['--expose-gc'] });
+    const child = await spawnFixture('http-server.ts', { nodeArgs: ['--expose-gc'] });
     if (child.stdout === null || child.stderr === null) throw new Error('the fixture needs piped stdio');
     const stdout = new LineReader(child.stdout);
     const stderr = new LineReader(child.stderr);

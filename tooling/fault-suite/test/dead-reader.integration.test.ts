@@ -14,7 +14,7 @@ const EXIT_BUDGET_MS = 1000;
 
 describe('stdio server with a dead reader', () => {
   it(`exits within ${String(EXIT_BUDGET_MS)} ms of its stdout pipe breaking while stdout is full`, async () => {
-    const child = spawnFixture('stdio-server.ts', { args: ['--report-stdout-full'] });
+    const child = await spawnFixture('stdio-server.ts', { args: ['--report-stdout-full'] });
     const { stdin, stdout, stderr } = child;
     if (stdin === null || stdout === null || stderr === null) throw new Error('the fixture needs piped stdio');
     stdin.on('error', () => undefined);

@@ -12,7 +12,7 @@ describe.each([
   { mode: 'strictInitialized', args: ['--strict-initialized'] },
 ])('stdio server, pipelined handshake, $mode', ({ args }) => {
   it('answers initialize first, then tools/list with its result', async () => {
-    const child = spawnFixture('stdio-server.ts', { args });
+    const child = await spawnFixture('stdio-server.ts', { args });
     const { stdin, stdout } = child;
     if (stdin === null || stdout === null) throw new Error('the fixture needs piped stdio');
     try {

@@ -34,7 +34,7 @@ describe('stdio server under malformed input', () => {
   }
 
   beforeAll(async () => {
-    child = spawnFixture('stdio-server.ts');
+    child = await spawnFixture('stdio-server.ts');
     const { stdin, stdout, stderr: errors } = child;
     if (stdin === null || stdout === null || errors === null) throw new Error('the fixture needs piped stdio');
     stdin.on('error', () => undefined);

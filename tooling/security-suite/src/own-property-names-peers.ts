@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { bundleNodeScript } from '@statemcp/testing/node-bundle';
 
 type Json = Record<string, unknown>;
 
@@ -59,8 +60,9 @@ const ANSWER_DEADLINE_MS = 10_000;
 const FIXTURE = fileURLToPath(new URL('../fixtures/own-property-server.ts', import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
-function spawnServer(mode: '--stdio' | '--http'): ChildProcess {
-  return spawn(process.execPath, ['--conditions=@statemcp/source', '--import', 'tsx', FIXTURE, mode], { cwd: PACKAGE_DIR, stdio: ['pipe', 'pipe', 'pipe'] });
+/** The fixture server, bundled from source once per test process (`@statemcp/testing/node-bundle`). */
+async function spawnServer(mode: '--stdio' | '--http'): Promise<ChildProcess> {
+  return spawn(process.execPath, [await bundleNodeScript(FIXTURE), mode], { cwd: PACKAGE_DIR, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -121,7 +123,7 @@ class StdioChannel {
     return { status: undefined, response };
   }
 
-  /** Resolves once the server said it is ready on stderr (tsx start-up can take seconds on a loaded machine). */
+  /** Resolves once the server said it is ready on stderr (start-up can take a second on a loaded machine). */
   async ready(): Promise<void> {
     while (!this.stderr.text.includes('ready')) {
       if (this.#child.exitCode !== null) throw new Error(`the stdio fixture exited: ${this.stderr.text}`);
@@ -140,8 +142,11 @@ class StdioChannel {
  */
 class StdioNamePeer implements NamePeer {
   readonly transport = 'stdio';
-  readonly legacy = new StdioChannel(spawnServer('--stdio'));
-  readonly modern = new StdioChannel(spawnServer('--stdio'));
+
+  constructor(
+    readonly legacy: StdioChannel,
+    readonly modern: StdioChannel,
+  ) {}
 
   request(method: string, params: Json, era: 'legacy' | 'modern' = 'legacy'): Promise<Answer> {
     return era === 'modern' ? this.modern.request(method, withModernMeta(params)) : this.legacy.request(method, params);
@@ -216,7 +221,8 @@ class HttpNamePeer implements NamePeer {
 
 /** Starts the stdio fixture and completes the 2025-11-25 handshake. */
 export async function stdioPeer(names: readonly string[]): Promise<StdioNamePeer> {
-  const peer = new StdioNamePeer();
+  const [legacy, modern] = await Promise.all([spawnServer('--stdio'), spawnServer('--stdio')]);
+  const peer = new StdioNamePeer(new StdioChannel(legacy), new StdioChannel(modern));
   await Promise.all([peer.legacy.ready(), peer.modern.ready()]);
   const init = await peer.request('initialize', initializeParams(names));
   if (init.response?.result === undefined) throw new Error(`initialize failed: ${JSON.stringify(init)} ${peer.legacy.stderr.text}`);
@@ -226,7 +232,7 @@ export async function stdioPeer(names: readonly string[]): Promise<StdioNamePeer
 
 /** Starts the HTTP fixture and opens a 2025-11-25 session (token `good`). */
 export async function httpPeer(names: readonly string[]): Promise<HttpNamePeer> {
-  const child = spawnServer('--http');
+  const child = await spawnServer('--http');
   const stderr = stderrOf(child);
   if (child.stdout === null) throw new Error('the fixture needs a piped stdout');
   const lines = createInterface({ input: child.stdout });

@@ -10,12 +10,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { bundleNodeScript } from '@statemcp/testing/node-bundle';
 import { describe, expect, it } from 'vitest';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const CLI = fileURLToPath(new URL('../fixtures/inspector-escapes-cli.ts', import.meta.url));
 const SERVER = fileURLToPath(new URL('../fixtures/inspector-escapes-server.ts', import.meta.url));
-const TSX = ['--conditions=@statemcp/source', '--import', 'tsx'];
 
 /** What a terminal acts on or reorders by: C0 but tab and line feed, DEL, C1, bidi formatting characters. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -29,7 +29,9 @@ interface CliRun {
 
 /** Runs `statemcp-inspect -- <hostile server>`; sends SIGINT once it says it is connected (or lets it fail). */
 async function inspect(serverArgs: readonly string[]): Promise<CliRun> {
-  const child = spawn(process.execPath, [...TSX, CLI, '--', process.execPath, ...TSX, SERVER, ...serverArgs], { cwd: PACKAGE_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Both fixtures bundled from source once per test process (`@statemcp/testing/node-bundle`).
+  const [cli, server] = await Promise.all([bundleNodeScript(CLI), bundleNodeScript(SERVER)]);
+  const child = spawn(process.execPath, [cli, '--', process.execPath, server, ...serverArgs], { cwd: PACKAGE_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8');

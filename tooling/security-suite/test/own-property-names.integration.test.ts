@@ -13,6 +13,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@statemcp/client';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
+import { bundleNodeScript } from '@statemcp/testing/node-bundle';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpPeer, stdioPeer, type Answer, type NamePeer } from '../src/own-property-names-peers.js';
 
@@ -268,7 +269,7 @@ describe('Object.prototype names as HTTP header names', () => {
 
 describe('Object.prototype names sent by a server to a statemcp client over stdio', () => {
   it.each(NAMES)('answers %s as a method, a form field, a _meta key and a param like any other name', async (name) => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--conditions=@statemcp/source', '--import', 'tsx', HOSTILE_SERVER], cwd: PACKAGE_DIR });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [await bundleNodeScript(HOSTILE_SERVER)], cwd: PACKAGE_DIR });
     const client = new Client(
       { name: 'own-property-test', version: '1.0.0' },
       { era: 'legacy', onElicitation: () => ({ action: 'accept', content: {} }), roots: [{ uri: 'file:///tmp', name: 'tmp' }] },

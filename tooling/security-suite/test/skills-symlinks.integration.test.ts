@@ -14,6 +14,7 @@ import { Client } from '@statemcp/client';
 import { McpServer } from '@statemcp/server';
 import { registerSkills, SkillDefinitionError } from '@statemcp/server/skills';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
+import { bundleNodeScript } from '@statemcp/testing/node-bundle';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECRET, skillsTree, type SkillsTree } from '../src/skills-symlinks-folders.js';
 
@@ -27,7 +28,7 @@ interface Served {
 
 async function serve(directory: string, swap?: { in: string; entry: string; to: string }): Promise<Served> {
   let stderr = '';
-  const args = ['--conditions=@statemcp/source', '--import', 'tsx', FIXTURE, '--directory', directory];
+  const args = [await bundleNodeScript(FIXTURE), '--directory', directory];
   if (swap !== undefined) args.push('--swap-in', swap.in, '--swap-entry', swap.entry, '--swap-to', swap.to);
   const transport = new StdioClientTransport({ command: process.execPath, args, cwd: PACKAGE_DIR, onStderr: (chunk) => void (stderr += chunk.toString('utf8')) });
   const client = new Client({ name: 'skills-symlinks-test', version: '1.0.0' });

@@ -7,12 +7,17 @@
  * The entry and the workspace's `@statemcp/*` packages are bundled from `src` (the
  * `@statemcp/source` condition, as the tests themselves import them); every other package stays
  * external, imported from the absolute path esbuild resolved it to, so the child loads the same
- * third-party files the test does (one copy of each, from the workspace's `node_modules`).
+ * third-party files the test does (one copy of each, from the workspace's `node_modules`). Each
+ * bundled file keeps its own `import.meta.url`, so `createRequire(import.meta.url)` and
+ * `new URL('./x', import.meta.url)` resolve from where the file lives, not from the bundle's
+ * temporary directory.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Loader, type Plugin } from 'esbuild';
 
 const WORKSPACE_SCOPE = '@statemcp/';
 
@@ -26,6 +31,22 @@ const thirdPartyExternal: Plugin = {
       if (resolved.errors.length > 0) return { errors: resolved.errors };
       // A Node built-in has no file: esbuild marks it external under its own name.
       return { path: resolved.path, external: true };
+    });
+  },
+};
+
+const LOADERS: Readonly<Record<string, Loader>> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.jsx': 'jsx' };
+
+/** Replaces `import.meta.url` in each bundled file by that file's own URL (esbuild would leave the bundle's). */
+const ownImportMetaUrl: Plugin = {
+  name: 'own-import-meta-url',
+  setup(plugin) {
+    plugin.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+      const loader = LOADERS[extname(args.path)];
+      if (loader === undefined || args.path.includes('/node_modules/')) return undefined;
+      const text = await readFile(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader };
     });
   },
 };
@@ -57,7 +78,7 @@ async function bundleOnce(entry: string): Promise<string> {
     platform: 'node',
     target: 'node20',
     conditions: ['@statemcp/source'],
-    plugins: [thirdPartyExternal],
+    plugins: [thirdPartyExternal, ownImportMetaUrl],
     sourcemap: 'inline',
     logLevel: 'silent',
   });

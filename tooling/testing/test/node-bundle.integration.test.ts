@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { ErrorCode } from '@statemcp/protocol';
 import { version } from 'esbuild';
@@ -18,7 +18,16 @@ describe('bundleNodeScript', () => {
   it('bundles a TypeScript entry that runs under plain node with its arguments', async () => {
     const bundle = await bundleNodeScript(entry);
     const { stdout } = await run(process.execPath, [bundle, 'one', 'two']);
-    expect(JSON.parse(stdout)).toEqual({ parseError: ErrorCode.ParseError, esbuild: version, argv: ['one', 'two'] });
+    expect(JSON.parse(stdout)).toMatchObject({ parseError: ErrorCode.ParseError, esbuild: version, argv: ['one', 'two'] });
+  });
+
+  it("keeps each file's own import.meta.url, so createRequire and relative URLs resolve from the source's directory", async () => {
+    const { stdout } = await run(process.execPath, [await bundleNodeScript(entry)]);
+    const printed = JSON.parse(stdout) as { url: string; schema: { valid: string; invalid: string } };
+    expect(printed.url).toBe(pathToFileURL(entry).href);
+    expect(printed.schema.valid).toBe('valid');
+    expect(printed.schema.invalid).toMatch(/text/);
+    expect(printed.schema.invalid).not.toMatch(/could not be compiled/);
   });
 
   it('keeps workspace packages inside the bundle and imports third-party ones by absolute path', async () => {

@@ -10,6 +10,7 @@ import { createStreamableHttpServer } from '@statemcp/http-transport/server';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { JsonRpcError, RequestCancelledError, type Transport } from '@statemcp/protocol';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
+import { bundleNodeScript } from '@statemcp/testing/node-bundle';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createServer, type MiddlewareTrail } from './middleware.js';
@@ -24,8 +25,9 @@ type Era = 'legacy' | 'auto';
 
 async function transportFor(kind: Kind): Promise<Transport> {
   if (kind === 'stdio') {
-    const script = fileURLToPath(new URL('./middleware.ts', import.meta.url));
-    return new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', '--conditions=@statemcp/source', script, '--stdio'] });
+    // The example's own file as the server process, bundled from source once per test process.
+    const script = await bundleNodeScript(fileURLToPath(new URL('./middleware.ts', import.meta.url)));
+    return new StdioClientTransport({ command: process.execPath, args: [script, '--stdio'] });
   }
   const server = createServer();
   const mcp = createStreamableHttpServer({ connect: (transport) => server.connect(transport) });
