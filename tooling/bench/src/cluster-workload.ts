@@ -15,6 +15,15 @@
  * - `proxied-modern` — one instance behind the same proxy, 2026-07-28 requests: what the proxy
  *   hop alone costs the instance (the control for `cluster-modern`).
  *
+ * And two floors, controls measured in the same run (never statemcp's figures):
+ *
+ * - `memory-rtt` — the in-memory instance plus one awaited Redis `PING` per turn that appends
+ *   events (the fixture's `--round-trip`): what the one round trip a Redis-stored answer needs
+ *   costs on this machine, without the store's own work (the floor for `redis` ÷ `statemcp`);
+ * - `raw`, `raw-cluster` — the raw JSON-RPC HTTP fixture of the HTTP rows (its own client), one
+ *   instance direct and three behind the same proxy: what splitting the same calls over three
+ *   processes costs a server with no state at all (the floor for the three-instance ratios).
+ *
  * Each run starts its own `redis-server` (or uses `STATEMCP_REDIS_URL`) and fixture processes.
  * Before the timed loop every server process — the one instance, or each of the three — has
  * received the same number of warm-up POSTs, counted by the instance itself (`clusterWarmup`:
@@ -42,7 +51,7 @@ import { closedLoop, type Metric, type Sample, type Workload } from './runner.js
 import { ECHO_TEXT } from './spec.js';
 import { latencyPercentiles } from './stats.js';
 
-const STACKS = ['statemcp', 'redis', 'cluster', 'cluster-replicas', 'redis-modern', 'cluster-modern', 'proxied-modern'] as const;
+const STACKS = ['statemcp', 'redis', 'cluster', 'cluster-replicas', 'redis-modern', 'cluster-modern', 'proxied-modern', 'memory-rtt', 'raw', 'raw-cluster'] as const;
 type Stack = (typeof STACKS)[number];
 
 const METRICS: readonly Metric[] = [
@@ -74,32 +83,50 @@ async function statsOf(children: readonly HttpChild[]): Promise<InstanceStats[]>
   return reports.map((report) => ({ posts: report.posts ?? Number.NaN, cpuUs: report.cpuUs ?? Number.NaN }));
 }
 
+/** Fixture arguments of each instance of `stack` (one entry per instance), given Redis's URL and a key prefix. */
+function instanceArgs(stack: Stack, redisUrl: string, prefix: string): string[][] {
+  if (stack === 'memory-rtt') return [['--round-trip', redisUrl]];
+  const count = stack === 'redis' || stack === 'redis-modern' || stack === 'proxied-modern' ? 1 : 3;
+  const replicas = stack === 'cluster-replicas' ? ['--replicas'] : [];
+  return Array.from({ length: count }, (_, i) => ['--redis', redisUrl, '--instance-id', `bench-${i + 1}`, '--prefix', prefix, ...replicas]);
+}
+
 async function deploy(stack: Stack): Promise<Deployment> {
-  const fixture = fixturePath('http-cluster');
   if (stack === 'statemcp') {
-    const child = await spawnHttpServer(fixture);
+    const child = await spawnHttpServer(fixturePath('http-cluster'));
     return { url: child.url, instances: 1, stats: () => statsOf([child]), stop: () => child.stop() };
   }
-  const redis = await testRedisUrl();
-  const prefix = `bench-cluster:${randomUUID()}:`;
+  const raw = stack === 'raw' || stack === 'raw-cluster';
+  const redis = raw ? undefined : await testRedisUrl();
   const children: HttpChild[] = [];
   let proxy: RoundRobinProxy | undefined;
   const stop = async (): Promise<void> => {
     await proxy?.close();
     await Promise.all(children.map((child) => child.stop()));
-    await redis.stop();
+    await redis?.stop();
   };
   try {
-    const count = stack === 'redis' || stack === 'redis-modern' || stack === 'proxied-modern' ? 1 : 3;
-    const replicas = stack === 'cluster-replicas' ? ['--replicas'] : [];
-    for (let i = 0; i < count; i++) children.push(await spawnHttpServer(fixture, ['--redis', redis.url, '--instance-id', `bench-${i + 1}`, '--prefix', prefix, ...replicas]));
-    if (count === 3 || stack === 'proxied-modern') proxy = await startRoundRobinProxy({ targets: children.map((child) => new URL(child.url)) });
+    const args = redis === undefined ? (stack === 'raw' ? [[]] : [[], [], []]) : instanceArgs(stack, redis.url, `bench-cluster:${randomUUID()}:`);
+    // Started together, each waiting for its own LISTENING line; every one that started is stopped on a failure.
+    const fixture = fixturePath(raw ? 'http-raw' : 'http-cluster');
+    const started = await Promise.allSettled(args.map((list) => spawnHttpServer(fixture, list)));
+    for (const outcome of started) if (outcome.status === 'fulfilled') children.push(outcome.value);
+    const failed = started.find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    if (children.length === 3 || stack === 'proxied-modern') proxy = await startRoundRobinProxy({ targets: children.map((child) => new URL(child.url)) });
     const url = proxy === undefined ? (children[0] as HttpChild).url : new URL('/mcp', proxy.url).href;
-    return { url, instances: count, stats: () => statsOf(children), stop };
+    return { url, instances: children.length, stats: () => statsOf(children), stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** The client of `stack`: statemcp's on the handshake or stateless, or the raw floor's own. */
+function connectTo(stack: string): (url: string) => Promise<BenchClient> {
+  if (stack === 'raw' || stack === 'raw-cluster') return (url) => adapter('raw').http(url);
+  if (stack.endsWith('-modern')) return httpModern;
+  return (url) => adapter('statemcp').http(url);
 }
 
 /** `BENCH_CLUSTER_WARMUP_TRACE=1`: warm up in eight steps and print each instance's CPU per POST of every step. */
@@ -135,7 +162,7 @@ function clusterCalls(id: string, title: string, clients: number, perClient: num
   return {
     id,
     title,
-    detail: `${total} calls after ${warmup} warm-up POSTs received by every instance (counted by each), ${clients} client${clients === 1 ? '' : 's'} × ${perClient} in flight (handshake era, one session per client); statemcp = 1 instance, in-memory stores; redis = 1 instance, Redis stores; cluster = 3 Redis instances behind the round-robin proxy (client CPU includes the proxy); cluster-replicas = the same with cluster.replicas on (opt-in); -modern = the same called with 2026-07-28 stateless requests`,
+    detail: `${total} calls after ${warmup} warm-up POSTs received by every instance (counted by each), ${clients} client${clients === 1 ? '' : 's'} × ${perClient} in flight (handshake era, one session per client); statemcp = 1 instance, in-memory stores; redis = 1 instance, Redis stores; cluster = 3 Redis instances behind the round-robin proxy (client CPU includes the proxy); cluster-replicas = the same with cluster.replicas on (opt-in); -modern = the same called with 2026-07-28 stateless requests; controls (floors, not statemcp's figures): memory-rtt = the in-memory instance + one awaited Redis PING per call, raw / raw-cluster = the raw JSON-RPC HTTP floor (its own client), 1 instance / 3 behind the same proxy`,
     stacks: STACKS,
     metrics: METRICS,
     ratioMetrics: ['callsPerSec', 'serverCpuUs'],
@@ -144,7 +171,7 @@ function clusterCalls(id: string, title: string, clients: number, perClient: num
       const deployment = await deploy(stack as Stack);
       const list: BenchClient[] = [];
       try {
-        const connect = stack.endsWith('-modern') ? httpModern : (url: string) => adapter('statemcp').http(url);
+        const connect = connectTo(stack);
         for (let i = 0; i < clients; i++) list.push(await connect(deployment.url));
         const call = (worker: number): Promise<unknown> => (list[worker % clients] as BenchClient).echo(ECHO_TEXT);
         const warmed = await warmUp(stack, deployment, warmup, workers, runLimitMs * 0.6, call);

@@ -69,7 +69,10 @@ describe.concurrent('pnpm bench', () => {
     const { stdout, report } = await smoke('--only');
     expect(stdout).toContain('### Targets');
     expectClean(expect, report, ['cluster.http.seq', 'cluster.http.8x4', 'tasks.roundtrip', 'tasks.worker.c16', 'inspector.stdio.1k', 'inspector.stdio.seq', 'inspector.memory.seq']);
-    expect(report.results.find((r) => r.id === 'cluster.http.seq')?.stacks).toEqual(expect.arrayContaining(['redis', 'cluster', 'cluster-replicas', 'cluster-modern']));
+    expect(report.results.find((r) => r.id === 'cluster.http.seq')?.stacks).toEqual(expect.arrayContaining(['redis', 'cluster', 'cluster-replicas', 'cluster-modern', 'memory-rtt', 'raw', 'raw-cluster']));
+    // Each cluster target shows its same-run floor beside statemcp's ratio.
+    const cluster = report.targets.filter((t) => t.name.startsWith('cluster.http.seq:') && !t.name.endsWith('for information'));
+    expect(cluster.map((t) => t.measured)).toEqual([expect.stringMatching(/× \(floor, in memory \+ one Redis round trip: [\d.]+×\)$/), ...Array.from({ length: 3 }, () => expect.stringMatching(/× \(floor, raw fixture 3 ÷ 1: [\d.]+×\)$/))]);
   }, 480_000);
 
   it('runs every other workload on every stack in --smoke mode', async ({ expect }) => {
