@@ -7,6 +7,7 @@
  * for it instead of writing `notifications/cancelled`.
  */
 import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
+import { RecordTable } from '@statemcp/protocol/internal';
 import { routingHeaders } from './routing-headers.js';
 
 /** What cancels one POST. */
@@ -21,13 +22,15 @@ interface PostSlot {
 
 export class ModernRequests {
   /**
-   * Requests not yet answered, with what aborts their POST. Each value is a slot emptied when its
-   * entry is deleted: on Node 20 the `Map` kept a deleted entry's value reachable long enough for
-   * the scavenger to promote it, and a POST's abort reaches its whole request and answer (≈5 KB per
-   * call promoted with 16 clients × 8 in flight, a full GC every second; see
-   * tooling/bench/profiling/README.md).
+   * Requests not yet answered, each with a slot holding what aborts its POST, emptied when the
+   * request is taken out. A `Map` changed per request leaves its discarded hash tables linked to
+   * the next, and once one of them is old, minor GCs keep what later tables held: a POST's abort
+   * reaches its whole request and answer, so with many requests in flight each was promoted
+   * (≈5 KB per call with 16 clients × 8 in flight, a full GC every second). The `RecordTable` ends
+   * such chains every few hundred deletes; the emptied slot keeps what one still holds small
+   * (tooling/bench/profiling/README.md has the figures).
    */
-  readonly #posts = new Map<RequestId, PostSlot>();
+  readonly #posts = new RecordTable<RequestId, PostSlot>();
 
   /**
    * A modern request (ids `requestIds`) is about to be POSTed: its headers (routing, then the sender's). `post`
