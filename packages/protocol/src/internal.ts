@@ -21,6 +21,7 @@ export { DIRECTORY_MIME_TYPE, SKILL_FILE_NAME, SKILL_LIMITS, SKILL_MARKDOWN_MIME
 export { INPUT_REQUIRED_METHODS } from './session/input-rounds.js';
 export { assertCustomMethodName, customSpecOf, validateCustomAsync } from './session/custom-methods.js';
 export { declaredVersionOf } from './session/request-meta.js';
+export { RecordTable } from './session/record-table.js';
 export { PASS, parseWithSchema, verdictOf } from './session/schema-verdict.js';
 export { isAuthInfo } from './transport/auth-info.js';
 export {
