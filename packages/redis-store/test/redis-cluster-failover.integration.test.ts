@@ -122,7 +122,7 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     expect(answeredBy.length).toBeGreaterThan(0);
     expect(answeredBy.filter((answer) => answer !== 'a' && answer !== 'lost')).toEqual([]);
     const after = progress.length;
-    await until(() => `5 progress notifications after the failovers (${progress.length - after} so far, ${after} before)`, () => progress.length >= after + 5);
+    await until(() => `5 progress notifications after the failovers (${progress.length - after} so far, ${after} before; a reported: ${a.stderr.join('').slice(-2000)})`, () => progress.length >= after + 5);
     stop.abort();
     await call;
 
