@@ -140,6 +140,44 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     expect(router.log.at(-1)).toBe('POST b');
   });
 
+  it('fails calls for a killed master\'s slots with a typed error until its replica is promoted, then serves them again', async () => {
+    const stores = await connectRedisStores({ cluster: redis.urls, keyPrefix: uniquePrefix(), maxReconnectDelayMs: 100 });
+    cleanups.push(() => stores.close());
+    const record = { sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: {}, principal: undefined, owner: 'a', expiresAt: 0 };
+    await stores.sessions.put(record, 60_000);
+    const received: string[] = [];
+    await stores.bus.subscribe('session:s1', (payload) => void received.push(payload));
+    // Replicated before the kill (replication is asynchronous: WAIT for the replica's acknowledgement).
+    const key = stores.connection.key('session', 's1');
+    const cluster = stores.connection.client as RedisClusterClient;
+    await (await cluster.getNodeClientForKey(key)).sendCommand(['WAIT', '1', '5000']);
+
+    const killed = redis.killMaster(key);
+    const errors: unknown[] = [];
+    let served: Awaited<ReturnType<typeof stores.sessions.get>>;
+    let promoted = false;
+    void killed.then(() => (promoted = true));
+    for (;;) {
+      try {
+        served = await stores.sessions.get('s1');
+        if (promoted) break;
+      } catch (error) {
+        errors.push(error);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(served).toMatchObject({ sessionId: 's1', owner: 'a' });
+    expect(errors.length).toBeGreaterThan(0);
+    for (const error of errors) expect(error).toBeInstanceOf(SharedStoreUnavailableError);
+    // The channel's subscription moved to the promoted master: a publish reaches it again.
+    for (let reached: number | undefined = 0; reached !== 1; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      reached = await stores.bus.publish('session:s1', 'after').catch(() => 0);
+    }
+    await until(() => `the publish after the promotion (received: ${received.join(', ')})`, () => received.includes('after'));
+  });
+});
+
+describe('the event store on a Redis Cluster', () => {
   it('sends an event batch whose answer a slot-map refresh cut once more, and stores it once whether or not the first send ran', async () => {
     const stores = await connectRedisStores({ cluster: redis.urls, keyPrefix: uniquePrefix() });
     cleanups.push(() => stores.close());
@@ -176,41 +214,5 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     await stores.events.replayAfter(ids[0] ?? '', (event) => void replayed.push(event));
     expect(replayed.map((event) => event.message)).toEqual([note(2), note(3), note(4)]);
     expect(replayed.map((event) => event.id)).toEqual(ids.slice(1));
-  });
-
-  it('fails calls for a killed master\'s slots with a typed error until its replica is promoted, then serves them again', async () => {
-    const stores = await connectRedisStores({ cluster: redis.urls, keyPrefix: uniquePrefix(), maxReconnectDelayMs: 100 });
-    cleanups.push(() => stores.close());
-    const record = { sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: {}, principal: undefined, owner: 'a', expiresAt: 0 };
-    await stores.sessions.put(record, 60_000);
-    const received: string[] = [];
-    await stores.bus.subscribe('session:s1', (payload) => void received.push(payload));
-    // Replicated before the kill (replication is asynchronous: WAIT for the replica's acknowledgement).
-    const key = stores.connection.key('session', 's1');
-    const cluster = stores.connection.client as RedisClusterClient;
-    await (await cluster.getNodeClientForKey(key)).sendCommand(['WAIT', '1', '5000']);
-
-    const killed = redis.killMaster(key);
-    const errors: unknown[] = [];
-    let served: Awaited<ReturnType<typeof stores.sessions.get>>;
-    let promoted = false;
-    void killed.then(() => (promoted = true));
-    for (;;) {
-      try {
-        served = await stores.sessions.get('s1');
-        if (promoted) break;
-      } catch (error) {
-        errors.push(error);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(served).toMatchObject({ sessionId: 's1', owner: 'a' });
-    expect(errors.length).toBeGreaterThan(0);
-    for (const error of errors) expect(error).toBeInstanceOf(SharedStoreUnavailableError);
-    // The channel's subscription moved to the promoted master: a publish reaches it again.
-    for (let reached: number | undefined = 0; reached !== 1; await new Promise((resolve) => setTimeout(resolve, 50))) {
-      reached = await stores.bus.publish('session:s1', 'after').catch(() => 0);
-    }
-    await until(() => `the publish after the promotion (received: ${received.join(', ')})`, () => received.includes('after'));
   });
 });
