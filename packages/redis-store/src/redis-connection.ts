@@ -198,9 +198,9 @@ export class RedisConnection {
    * slot map after a failover drops the connection to the demoted master, rejecting the commands
    * still waiting for its answer (which was a redirection, or an answer lost with the
    * connection); idempotent commands are then sent once more, to the promoted master. Others
-   * (an append, a compare-and-set, a set-if-absent) reject as unreachable: running them twice
-   * could duplicate or misreport them. Without an answer within `commandTimeoutMs` the operation
-   * rejects as unreachable too.
+   * (a compare-and-set, a set-if-absent) reject as unreachable: running them twice could
+   * misreport them. An event store's batch is made idempotent by its token (redis-event-store.ts).
+   * Without an answer within `commandTimeoutMs` the operation rejects as unreachable too.
    */
   async run<T>(store: string, commands: (client: RedisCommandClient) => Promise<T>, options: { idempotent?: boolean } = {}): Promise<T> {
     if (this.#closed) throw new SharedStoreUnavailableError(store, 'The Redis connection is closed');

@@ -16,7 +16,7 @@
  * master. The transport's stream ids begin with their session's id, so a session's streams are
  * spread over the cluster by stream.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { ErrorReply } from '@redis/client';
 import type { JsonRpcMessage, RequestId } from '@statemcp/protocol';
 import type { EventStore, ReplayResult, StoredEvent, StreamRequests } from '@statemcp/http-transport/server';
@@ -25,19 +25,45 @@ import { StreamWrites, type StreamBatch } from './stream-writes.js';
 
 const STORE = 'events';
 const FIELD = 'm';
+/** The field of a batch's last entry holding the batch's token (see {@link WRITE}). */
+const TOKEN = 'w';
 const PAGE = 200;
 
 /**
  * One batch of a stream's writes as one command (stream-writes.ts): KEYS[1] the stream, KEYS[2]
  * its requests record (same slot); ARGV[1] MAXLEN, ARGV[2] the time to live in ms, ARGV[3] what
- * the record gets (`set`: ARGV[4], `refresh`: its time to live, `none`: nothing), ARGV[5…] the
- * events' data in order. Returns their entry ids.
+ * the record gets (`set`: ARGV[4], `refresh`: its time to live, `none`: nothing), ARGV[5] the
+ * batch's token, ARGV[6] `again` when the batch is sent a second time, ARGV[7…] the events' data
+ * in order. Returns their entry ids.
+ *
+ * The last event of a batch carries its token (field `w`), so a batch sent again after its first
+ * answer was lost (a cluster's slot-map refresh cut the connection: redis-connection.ts) finds
+ * its events if the first send ran, and returns their ids instead of adding them twice.
  */
-const WRITE = `local ids = {}
-for i = 5, #ARGV do
-  ids[i - 4] = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', '${FIELD}', ARGV[i])
+const WRITE = `local n = #ARGV - 6
+local ids
+if ARGV[6] == 'again' and n > 0 then
+  local recent = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', ARGV[1])
+  for i = 1, #recent do
+    local fields = recent[i][2]
+    if fields[3] == 'w' and fields[4] == ARGV[5] then
+      ids = {}
+      for j = 1, n do
+        local entry = recent[i + n - j]
+        ids[j] = entry ~= nil and entry[1]
+      end
+      break
+    end
+  end
 end
-if #ids > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if ids == nil then
+  ids = {}
+  for i = 1, n - 1 do
+    ids[i] = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', '${FIELD}', ARGV[i + 6])
+  end
+  if n > 0 then ids[n] = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', '${FIELD}', ARGV[n + 6], '${TOKEN}', ARGV[5]) end
+end
+if n > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 if ARGV[3] == 'set' then redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[2])
 elseif ARGV[3] == 'refresh' then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
 return ids`;
@@ -87,6 +113,9 @@ export class RedisEventStore implements EventStore {
   readonly streamTtlMs: number;
   readonly #redis: RedisConnection;
   readonly #writes = new StreamWrites((batch) => this.#write(batch));
+  /** The tokens of this store's batches: a random prefix, then a counter (see {@link WRITE}). */
+  readonly #tokens = `${randomBytes(6).toString('base64url')}.`;
+  #batches = 0;
 
   constructor(redis: RedisConnection, options: RedisEventStoreOptions = {}) {
     this.#redis = redis;
@@ -112,13 +141,23 @@ export class RedisEventStore implements EventStore {
   async #write(batch: StreamBatch): Promise<readonly string[]> {
     const { streamId, events, record } = batch;
     const ttl = String(Math.ceil(this.streamTtlMs));
-    const call = { keys: [this.#key(streamId), this.#requestsKey(streamId)], arguments: [String(this.maxEventsPerStream), ttl, record.kind, record.kind === 'set' ? record.value : '', ...events] };
-    // The script by its digest; sent whole (and so loaded) the first time a Redis node lacks it.
-    const entries: unknown = await this.#redis.run(STORE, (client) =>
-      client.evalSha(WRITE_SHA1, call).catch((error: unknown) => {
-        if (error instanceof ErrorReply && error.message.startsWith('NOSCRIPT')) return client.eval(WRITE, call);
-        throw error;
-      }),
+    const token = `${this.#tokens}${(this.#batches++).toString(36)}`;
+    const keys = [this.#key(streamId), this.#requestsKey(streamId)];
+    const callOf = (mode: '' | 'again') => ({ keys, arguments: [String(this.maxEventsPerStream), ttl, record.kind, record.kind === 'set' ? record.value : '', token, mode, ...events] });
+    let sends = 0;
+    // The script by its digest; sent whole (and so loaded) the first time a Redis node lacks it
+    // (a promoted replica never saw it: scripts are replicated by their effects). Idempotent by
+    // its token: a batch whose answer was lost is sent again (redis-connection.ts).
+    const entries: unknown = await this.#redis.run(
+      STORE,
+      (client) => {
+        const call = callOf(sends++ === 0 ? '' : 'again');
+        return client.evalSha(WRITE_SHA1, call).catch((error: unknown) => {
+          if (error instanceof ErrorReply && error.message.startsWith('NOSCRIPT')) return client.eval(WRITE, call);
+          throw error;
+        });
+      },
+      { idempotent: true },
     );
     if (!Array.isArray(entries)) throw new TypeError('The stream write answered without entry ids');
     return entries as string[];

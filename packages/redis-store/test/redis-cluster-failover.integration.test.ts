@@ -16,9 +16,10 @@
  * `SharedStoreUnavailableError` (never anything else) until its replica is promoted, then
  * succeed, on the record written (and replicated) before the kill, and the bus delivers again.
  */
+import { DisconnectsClientError } from '@redis/client';
 import { Client } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
-import { SharedStoreUnavailableError } from '@statemcp/http-transport/server';
+import { SharedStoreUnavailableError, type StoredEvent } from '@statemcp/http-transport/server';
 import { startRedisCluster, type TestRedisCluster } from '@statemcp/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisClusterClient } from '../src/redis-connection.js';
@@ -120,9 +121,11 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
     await relayed;
     expect(failedOver).toHaveLength(3);
     expect(answeredBy.length).toBeGreaterThan(0);
-    expect(answeredBy.filter((answer) => answer !== 'a' && answer !== 'lost')).toEqual([]);
+    // An adoption means b found a dead: say whether a died (its stderr) or only missed its beats.
+    const aState = () => `a exited: ${String(a.child.exitCode ?? a.child.signalCode)}; a reported: ${a.stderr.join('').slice(-2000)}`;
+    expect(answeredBy.filter((answer) => answer !== 'a' && answer !== 'lost'), aState()).toEqual([]);
     const after = progress.length;
-    await until(() => `5 progress notifications after the failovers (${progress.length - after} so far, ${after} before)`, () => progress.length >= after + 5);
+    await until(() => `5 progress notifications after the failovers (${progress.length - after} so far, ${after} before; ${aState()})`, () => progress.length >= after + 5);
     stop.abort();
     await call;
 
@@ -173,5 +176,45 @@ describe('a cluster of instance processes over a Redis Cluster', () => {
       reached = await stores.bus.publish('session:s1', 'after').catch(() => 0);
     }
     await until(() => `the publish after the promotion (received: ${received.join(', ')})`, () => received.includes('after'));
+  });
+});
+
+describe('the event store on a Redis Cluster', () => {
+  it('sends an event batch whose answer a slot-map refresh cut once more, and stores it once whether or not the first send ran', async () => {
+    const stores = await connectRedisStores({ cluster: redis.urls, keyPrefix: uniquePrefix() });
+    cleanups.push(() => stores.close());
+    const cluster = stores.connection.client as RedisClusterClient;
+    // What the cluster client does to a command waiting on the connection a slot-map refresh
+    // drops: it rejects with DisconnectsClientError, after the command ran or before.
+    let cut: 'after' | 'before' | undefined;
+    const cutting = <F extends (...args: never[]) => Promise<unknown>>(send: F): F =>
+      (async (...args: Parameters<F>) => {
+        const when = cut;
+        cut = undefined;
+        if (when === 'before') throw new DisconnectsClientError();
+        const reply = await send(...args);
+        if (when === 'after') throw new DisconnectsClientError();
+        return reply;
+      }) as F;
+    cluster.evalSha = cutting(cluster.evalSha.bind(cluster));
+    cluster.eval = cutting(cluster.eval.bind(cluster));
+    const note = (n: number) => ({ jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: n } });
+    const masters = async () => Promise.all(cluster.masters.map((master) => cluster.nodeClient(master)));
+
+    const ids = [await stores.events.append('s1.1', note(1))];
+    cut = 'after';
+    ids.push(await stores.events.append('s1.1', note(2)));
+    cut = 'before';
+    ids.push(await stores.events.append('s1.1', note(3)));
+    // A master that never saw the script (a promoted replica: scripts replicate by their effects) answers NOSCRIPT.
+    for (const node of await masters()) await node.sendCommand(['SCRIPT', 'FLUSH']);
+    cut = 'after';
+    ids.push(await stores.events.append('s1.1', note(4)));
+    expect(cut).toBeUndefined();
+
+    const replayed: StoredEvent[] = [];
+    await stores.events.replayAfter(ids[0] ?? '', (event) => void replayed.push(event));
+    expect(replayed.map((event) => event.message)).toEqual([note(2), note(3), note(4)]);
+    expect(replayed.map((event) => event.id)).toEqual(ids.slice(1));
   });
 });

@@ -167,7 +167,13 @@ export class RelayExchange {
       headWait = undefined;
       if (batch.length === 0) return;
       const frames: InstanceMessage = { kind: 'frames', relay: message.relay, frames: batch.splice(0) };
-      sent.push(Promise.resolve(this.#bus.publish(channel, JSON.stringify(frames))));
+      const published = Promise.resolve(this.#bus.publish(channel, JSON.stringify(frames)));
+      // Handled at once (it may fail while the answer still streams, long before the wait below;
+      // unhandled, it would end the process). A lost frame ends the answer: the relaying instance
+      // could not read the frames after it in order (the bus delivers at most once), so the
+      // request is cancelled as if its client had gone; the error is reported when the answer ends.
+      published.catch(() => abort.abort());
+      sent.push(published);
     };
     const push = (frame: RelayFrame): void => {
       batch.push(frame);
