@@ -98,6 +98,70 @@ describe('cluster relay', () => {
     }
   });
 
+  it('answers a DELETE once the shared record is gone, and ends the relay even when the record cannot be deleted', async () => {
+    const { SharedStoreUnavailableError } = await import('./shared-state.js');
+    const memory = new InMemorySessionStore();
+    const bus = new InMemoryMessageBus();
+    const errors: unknown[] = [];
+    // The store's delete waits for the test (a slow Redis), then succeeds or fails as set.
+    let deleteCalled: () => void = () => undefined;
+    let release: (outcome: 'delete' | 'fail') => void = () => undefined;
+    const nextDelete = (): Promise<void> => new Promise<void>((resolve) => (deleteCalled = resolve));
+    const sessions: SessionStore = {
+      put: (record, ttlMs) => memory.put(record, ttlMs),
+      get: (sessionId) => memory.get(sessionId),
+      touch: (sessionId, ttlMs) => memory.touch(sessionId, ttlMs),
+      delete: (sessionId) => {
+        deleteCalled();
+        return new Promise<boolean>((resolve, reject) => {
+          release = (outcome) => (outcome === 'delete' ? resolve(memory.delete(sessionId)) : reject(new SharedStoreUnavailableError('sessions', 'down')));
+        });
+      },
+    };
+    const instance = (instanceId: string): StreamableHttpServer => {
+      const server = createStreamableHttpServer({
+        cluster: { instanceId, sessions, bus },
+        onError: (error) => errors.push(error),
+        connect: (transport) => createServerSession(transport).connect(transport),
+      });
+      servers.push(server);
+      return server;
+    };
+    const a = instance('a');
+    const b = instance('b');
+    const deleteOn = (server: StreamableHttpServer, sessionId: string): Promise<Response> =>
+      server.handleFetch(new Request(URL_, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } }));
+
+    // Relayed from B: A's answer waits for the record's deletion.
+    const first = await openOn(a);
+    let called = nextDelete();
+    let answered = false;
+    const deleted = deleteOn(b, first).then((response) => {
+      answered = true;
+      return response;
+    });
+    await called;
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    expect(memory.get(first)).toBeDefined();
+    release('delete');
+    expect((await deleted).status).toBe(200);
+    expect(memory.get(first)).toBeUndefined();
+
+    // A store that cannot delete: the DELETE still ends the session (200), the error is reported,
+    // and no subscription for the session is left behind.
+    const second = await openOn(a);
+    called = nextDelete();
+    const refused = deleteOn(a, second);
+    await called;
+    release('fail');
+    expect((await refused).status).toBe(200);
+    expect(errors).toEqual([expect.any(SharedStoreUnavailableError)]);
+    expect(a.sessions.size).toBe(0);
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(bus.channelCount).toBe(2);
+  });
+
   it('writes a relayed answer that arrived whole with its length, in one piece', async () => {
     const { a, b } = cluster();
     const sessionId = await openOn(a);

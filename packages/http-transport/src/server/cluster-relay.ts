@@ -106,6 +106,12 @@ export interface ClusterMembership {
   register(sessionId: string, protocolVersion: string | undefined, initialize: unknown, principal: string | undefined, end: () => void): Promise<Response | undefined>;
   /** Deletes the record of a session that ended here (DELETE, idle timeout, close): every instance sees it gone. */
   unregister(sessionId: string): void;
+  /**
+   * Settles once the record of a session {@link unregister}ed here is deleted (or its deletion
+   * failed and was reported): a DELETE is answered after it, so no instance finds the record of a
+   * session its client was told is gone.
+   */
+  unregistered(sessionId: string): Promise<void>;
   /** The session was used: restarts the record's time to live when half the idle timeout has passed since the last time. */
   touch(sessionId: string): void;
   /** This instance's replicas (`replicas` on), else `undefined`. */
@@ -187,6 +193,8 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
   let adopted = 0;
   /** Sessions run here that a replica announced itself for: their notifications are published to replicas. */
   const replicated = new Set<string>();
+  /** Sessions ended here whose record is being deleted: {@link ClusterMembership.unregistered}. */
+  const unregistering = new Map<string, Promise<void>>();
   const replicas =
     cluster.replicas !== true
       ? undefined
@@ -328,11 +336,17 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
       // The record goes first: a relay that then reaches nobody finds no record to adopt. Only
       // this instance's record: an instance that stalled past its liveness must not delete the
       // record of the instance that adopted the session meanwhile.
-      void Promise.resolve(cluster.sessions.get(sessionId))
+      const removed = Promise.resolve(cluster.sessions.get(sessionId))
         .then((record) => (record?.owner === cluster.instanceId ? cluster.sessions.delete(sessionId) : false))
-        .then(() => stop())
-        .catch(onError);
+        .then(() => undefined, onError);
+      unregistering.set(sessionId, removed);
+      // The relay subscription ends whether or not the record could be deleted.
+      void removed.then(() => {
+        if (unregistering.get(sessionId) === removed) unregistering.delete(sessionId);
+        return stop();
+      }).catch(onError);
     },
+    unregistered: (sessionId) => unregistering.get(sessionId) ?? Promise.resolve(),
     touch: (sessionId) => {
       const last = refreshed.get(sessionId);
       if (last === undefined && replicas?.has(sessionId) === true) {

@@ -313,7 +313,12 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     if (session instanceof Response) return session;
     const version = requestVersion(inbound, session);
     if (version instanceof Response) return version;
-    if (session.sessionId !== undefined) manager.delete(session.sessionId, 'deleted');
+    if (session.sessionId !== undefined) {
+      manager.delete(session.sessionId, 'deleted');
+      // The shared record goes before the answer (MCP 2025-11-25, Transports §Session Management:
+      // after a DELETE the session answers 404 on every instance).
+      await cluster?.unregistered(session.sessionId);
+    }
     return emptyResponse(200);
   };
 
