@@ -14,7 +14,7 @@ const REBUILD_AFTER = 256;
  * Insertion order is the `Map`'s: the slot is filled only while the map is empty, so its entry
  * is always older than every entry of the map.
  *
- * The map is replaced by a copy of itself after {@link REBUILD_AFTER} deletes (or twice its size,
+ * The map is replaced by a copy of itself after 256 deletes (or twice its size,
  * if more). Why: a `Map` that keeps changing rehashes into a new table every few dozen inserts,
  * and V8 leaves in the old table its entries and a link to the new one. A full GC moves the live
  * table to the old generation; from then on each discarded table, old and unreachable, still
@@ -31,19 +31,23 @@ export class RecordTable<K, V> {
   /** Deletes from {@link #rest} since it was made. */
   #deletes = 0;
 
+  /** Entries held. */
   get size(): number {
     return (this.#slotted ? 1 : 0) + (this.#rest?.size ?? 0);
   }
 
+  /** The value stored under `key`, if any. */
   get(key: K): V | undefined {
     if (this.#slotted && this.#slotKey === key) return this.#slotValue;
     return this.#rest?.get(key);
   }
 
+  /** Whether `key` is held. */
   has(key: K): boolean {
     return (this.#slotted && this.#slotKey === key) || this.#rest?.has(key) === true;
   }
 
+  /** Stores `value` under `key`, replacing what was there (its place in the order kept). */
   set(key: K, value: V): void {
     if (this.#slotted ? this.#slotKey === key : this.#rest === undefined || this.#rest.size === 0) {
       this.#slotted = true;
