@@ -8,9 +8,9 @@
 //   node http-client-cpu.mjs modern|legacy|raw [CALLS] [IN_FLIGHT]
 // `FIXTURE=../dist/fixtures/http-raw.mjs` swaps the server; `--cpu-prof` profiles this process.
 import { spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
 import { Client } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
+import { rawHttpClient } from './raw-client.mjs';
 
 const [era = 'modern', callsArg, inFlightArg] = process.argv.slice(2);
 if (era !== 'modern' && era !== 'legacy' && era !== 'raw') throw new Error('usage: node http-client-cpu.mjs modern|legacy|raw [CALLS] [IN_FLIGHT]');
@@ -26,7 +26,7 @@ const port = await new Promise((resolve) => {
     if (match) resolve(Number(match[1]));
   });
 });
-const { call, close } = era === 'raw' ? rawClient(port) : await sdkClient(port);
+const { call, close } = era === 'raw' ? rawHttpClient(port) : await sdkClient(port);
 const run = async (count) => {
   let left = count;
   await Promise.all(Array.from({ length: inFlight }, async () => {
@@ -50,28 +50,4 @@ async function sdkClient(port) {
     if (result.content[0]?.text !== 'hello') throw new Error(`unexpected result ${JSON.stringify(result)}`);
   };
   return { call, close: () => client.close() };
-}
-
-/** The raw floor: 2026-07-28 POSTs with `_meta` and routing headers, the answer parsed, nothing validated. */
-function rawClient(port) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
-  let id = 0;
-  const call = () =>
-    new Promise((resolve, reject) => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' }, _meta: meta } });
-      const req = request({ host: '127.0.0.1', port, path: '/', method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-        const parts = [];
-        res.on('data', (chunk) => parts.push(chunk));
-        res.on('end', () => {
-          const answer = JSON.parse(Buffer.concat(parts).toString());
-          if (res.statusCode === 200 && answer.result?.content[0]?.text === 'hello') resolve();
-          else reject(new Error(`${res.statusCode} ${JSON.stringify(answer)}`));
-        });
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  return { call, close: async () => agent.destroy() };
 }

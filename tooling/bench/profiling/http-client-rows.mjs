@@ -7,9 +7,9 @@
 // agent per client, as the bench's raw stack). Run it from two worktrees alternately (ABBA).
 //   PORT=n node http-client-rows.mjs legacy|modern|raw CLIENTS PER_CLIENT [CALLS] [WARMUP]
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { Client } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
+import { rawHttpClient } from './raw-client.mjs';
 
 const [era = 'legacy', clientsArg = '1', perClientArg = '1', callsArg, warmupArg] = process.argv.slice(2);
 if (era !== 'modern' && era !== 'legacy' && era !== 'raw') throw new Error('usage: PORT=n node http-client-rows.mjs legacy|modern|raw CLIENTS PER_CLIENT [CALLS] [WARMUP]');
@@ -21,7 +21,7 @@ const perClient = Number(perClientArg);
 const calls = Number(callsArg ?? 10_000);
 const warmup = Number(warmupArg ?? 4000);
 const list = [];
-for (let i = 0; i < clients; i++) list.push(era === 'raw' ? rawClient() : await sdkClient());
+for (let i = 0; i < clients; i++) list.push(era === 'raw' ? rawHttpClient(port) : await sdkClient());
 const run = async (count) => {
   let left = count;
   await Promise.all(Array.from({ length: clients * perClient }, async (_, worker) => {
@@ -52,28 +52,4 @@ async function sdkClient() {
     if (result.content[0]?.text !== 'hello') throw new Error(`unexpected result ${JSON.stringify(result)}`);
   };
   return { call, close: () => client.close() };
-}
-
-/** The raw floor: 2026-07-28 POSTs with `_meta` and routing headers, the answer parsed, nothing validated. */
-function rawClient() {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
-  let id = 0;
-  const call = () =>
-    new Promise((resolve, reject) => {
-      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' }, _meta: meta } });
-      const req = request({ host: '127.0.0.1', port, path: '/', method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-        const parts = [];
-        res.on('data', (chunk) => parts.push(chunk));
-        res.on('end', () => {
-          const answer = JSON.parse(Buffer.concat(parts).toString());
-          if (res.statusCode === 200 && answer.result?.content[0]?.text === 'hello') resolve();
-          else reject(new Error(`${res.statusCode} ${JSON.stringify(answer)}`));
-        });
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  return { call, close: async () => agent.destroy() };
 }

@@ -1,7 +1,9 @@
-// Shared by the profiling scripts: the CPU time of a live process, and the raw floor's client (a
-// hand-written JSON-RPC client over a child's stdio, newline-delimited, no validation).
+// Shared by the profiling scripts: the CPU time of a live process, and the raw floor's clients (a
+// hand-written JSON-RPC client over a child's stdio, newline-delimited, no validation; one over
+// HTTP on node:http).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 
 /** CPU time (user + system) of a live process so far, in ms (Linux; 10 ms ticks). */
 export const cpuMs = (pid) => {
@@ -40,4 +42,28 @@ export async function rawClient(serverFile, { nodeArgs = [], detached = false } 
     return new Promise((resolve) => child.once('exit', resolve));
   };
   return { child, request, close };
+}
+
+/** The raw floor: 2026-07-28 POSTs with `_meta` and routing headers, the answer parsed, nothing validated. */
+export function rawHttpClient(port) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
+  let id = 0;
+  const call = () =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello' }, _meta: meta } });
+      const req = request({ host: '127.0.0.1', port, path: '/', method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const parts = [];
+        res.on('data', (chunk) => parts.push(chunk));
+        res.on('end', () => {
+          const answer = JSON.parse(Buffer.concat(parts).toString());
+          if (res.statusCode === 200 && answer.result?.content[0]?.text === 'hello') resolve();
+          else reject(new Error(`${res.statusCode} ${JSON.stringify(answer)}`));
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  return { call, close: async () => agent.destroy() };
 }
