@@ -28,6 +28,8 @@ const FIELD = 'm';
 /** The field of a batch's last entry holding the batch's token (see {@link WRITE}). */
 const TOKEN = 'w';
 const PAGE = 200;
+/** Streams removed by one `UNLINK` on one Redis (two keys each): bounded, so one command never holds Redis long. */
+const REMOVED_PER_COMMAND = 500;
 
 /**
  * One batch of a stream's writes as one command (stream-writes.ts): KEYS[1] the stream, KEYS[2]
@@ -203,8 +205,24 @@ export class RedisEventStore implements EventStore {
   }
 
   async removeStream(streamId: string): Promise<void> {
-    await this.#writes.written(streamId);
-    await this.#redis.run(STORE, (client) => client.del([this.#key(streamId), this.#requestsKey(streamId)]), { idempotent: true });
+    await this.removeStreams([streamId]);
+  }
+
+  /**
+   * `UNLINK`s the streams and their requests records (Redis frees them in the background), once
+   * the writes already called for them are settled. On one Redis that is one command per
+   * {@link REMOVED_PER_COMMAND} streams; on a cluster one per stream (a stream's two keys share a
+   * slot, two streams seldom do: a multi-key command must stay in one slot), pipelined.
+   */
+  async removeStreams(streamIds: readonly string[]): Promise<void> {
+    if (streamIds.length === 0) return;
+    await Promise.all(streamIds.map((streamId) => this.#writes.written(streamId)));
+    const perCommand = this.#redis.topology === 'cluster' ? 1 : REMOVED_PER_COMMAND;
+    const commands: string[][] = [];
+    for (let start = 0; start < streamIds.length; start += perCommand) {
+      commands.push(streamIds.slice(start, start + perCommand).flatMap((streamId) => [this.#key(streamId), this.#requestsKey(streamId)]));
+    }
+    await this.#redis.run(STORE, (client) => Promise.all(commands.map((keys) => client.unlink(keys))), { idempotent: true });
   }
 
   /**

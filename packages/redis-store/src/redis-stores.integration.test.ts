@@ -169,6 +169,27 @@ describe.each(topologies)('on $name', ({ start }) => {
       await a.events.removeStream('k.1');
       expect(await a.events.replayAfter(id, () => undefined)).toBeUndefined();
     });
+
+    it('removes many streams at once, their requests records with them, after their pending appends', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      // More streams than one UNLINK takes on one Redis, so the removal spans several commands.
+      const streamIds = Array.from({ length: 1203 }, (_, n) => `s.${n}`);
+      const firsts = await Promise.all(streamIds.map((streamId) => a.events.append(streamId, note(1))));
+      await a.events.trackRequests('s.7', { requestIds: [1], instanceId: 'a' });
+      await a.events.append('s.7', note(2));
+      expect(await a.connection.client.exists(a.connection.key('requests', 's.7'))).toBe(1);
+      // Appended in the same task as the removal: the removal waits for it, and takes it too.
+      const late = a.events.append('s.1202', note(3));
+      await a.events.removeStreams(streamIds);
+      for (const id of [...firsts, await late]) expect(await b.events.replayAfter(id, () => undefined)).toBeUndefined();
+      expect(await b.events.unansweredRequests('s.7')).toBeUndefined();
+      expect(await a.connection.client.exists([a.connection.key('events', 's.0'), a.connection.key('requests', 's.7'), a.connection.key('events', 's.1202')])).toBe(0);
+      // Streams that never existed, and no stream at all, are quietly nothing to do.
+      await a.events.removeStreams(['never.1', 'never.2']);
+      await a.events.removeStreams([]);
+    });
   });
 
   describe('RedisEventStore (failover)', () => {

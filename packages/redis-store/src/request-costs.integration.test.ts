@@ -12,13 +12,15 @@
  *   to live is refreshed lazily, not per request. A slower request's record goes with its priming
  *   event, and its answer is a second command;
  * - a request relayed to the owner costs one publish to it and at most two back, with no record
- *   read (the owner is remembered), and no subscribe or unsubscribe.
+ *   read (the owner is remembered), and no subscribe or unsubscribe;
+ * - the end of a session removes the streams of all its requests in one command (per 500 streams),
+ *   not one per stream.
  */
 import { Client } from '@statemcp/client';
 import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServer } from '@statemcp/http-transport/server';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { McpServer } from '@statemcp/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { connectRedisStores } from './redis-stores.js';
 import { redisForFile } from './test-redis-file.js';
@@ -156,5 +158,23 @@ describe('what a request costs in Redis', () => {
     expect(counts['xadd']).toBe(2 * calls);
     expect(counts['evalsha']).toBe(calls);
     expect(counts['set']).toBeUndefined();
+  });
+
+  it('forgets the streams of an ended session in one command, not one per stream', async () => {
+    const [a] = await three();
+    const { client } = await connect('legacy', [a.listening.url]);
+    const calls = 30;
+    for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
+    await resetCounts();
+    // Ends the session (DELETE): its POST streams are removed in one UNLINK (two keys each).
+    await client.close();
+    await vi.waitFor(async () => {
+      expect((await instanceCommands())['unlink']).toBe(1);
+    });
+    // The rest is the session's own end: its record read and deleted (DEL), its channel unsubscribed.
+    const counts = await instanceCommands();
+    expect(counts['unlink']).toBe(1);
+    expect(counts['del']).toBe(1);
+    expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(8);
   });
 });

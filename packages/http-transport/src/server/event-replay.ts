@@ -95,16 +95,27 @@ export function trackRequests(
     .catch(report);
 }
 
-/** Asks the store to forget streams `<key>.0` … `<key>.<count - 1>`; failures only keep memory longer. */
+/**
+ * Asks the store to forget streams `<key>.0` … `<key>.<count - 1>` (the session ended): in one
+ * call when it can remove several at once, else one call per stream. Failures only keep memory
+ * longer.
+ */
 export function forgetStreams(store: EventStore | undefined, key: string, count: number): void {
-  if (store?.removeStream === undefined) return;
-  for (let n = 0; n < count; n++) {
+  if (store === undefined || count <= 0) return;
+  const forget = (removal: () => void | Promise<void>): void => {
     try {
-      void Promise.resolve(store.removeStream(`${key}.${n}`)).catch(() => undefined);
+      void Promise.resolve(removal()).catch(() => undefined);
     } catch {
       // a store that fails to forget only keeps memory longer
     }
+  };
+  if (store.removeStreams !== undefined) {
+    const streamIds = Array.from({ length: count }, (_, n) => `${key}.${n}`);
+    forget(() => store.removeStreams?.(streamIds));
+    return;
   }
+  if (store.removeStream === undefined) return;
+  for (let n = 0; n < count; n++) forget(() => store.removeStream?.(`${key}.${n}`));
 }
 
 /**

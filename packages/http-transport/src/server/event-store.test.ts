@@ -1,6 +1,7 @@
 import type { JsonRpcMessage } from '@statemcp/protocol';
 import { describe, expect, it } from 'vitest';
-import { InMemoryEventStore, type StoredEvent } from './event-store.js';
+import { forgetStreams } from './event-replay.js';
+import { InMemoryEventStore, type EventStore, type StoredEvent } from './event-store.js';
 
 const note = (n: number): JsonRpcMessage => ({ jsonrpc: '2.0', method: 'notifications/message', params: { n } });
 
@@ -39,6 +40,37 @@ describe('InMemoryEventStore', () => {
       expect(store.unansweredRequests('s.1')).toEqual({ requestIds: ['two'], instanceId: 'a' });
       store.removeStream('s.1');
       expect(store.unansweredRequests('s.1')).toBeUndefined();
+    });
+  });
+
+  describe('#removeStreams', () => {
+    it('forgets the listed streams and only those', async () => {
+      const store = new InMemoryEventStore();
+      const kept = store.append('t.0', note(0));
+      for (const streamId of ['s.0', 's.1', 's.2']) store.append(streamId, note(1));
+      store.removeStreams(['s.0', 's.1', 's.2', 's.9']);
+      expect(store.streamCount).toBe(1);
+      expect((await replay(store, 's.1:0')).result).toBeUndefined();
+      expect((await replay(store, kept)).result).toEqual({ streamId: 't.0', truncated: false });
+    });
+  });
+
+  describe('forgetStreams', () => {
+    it('removes a session\'s streams in one call to a store that removes several, one call each otherwise', () => {
+      const batched: (readonly string[])[] = [];
+      const single: string[] = [];
+      const both: EventStore = { append: () => 'x:0', replayAfter: () => undefined, streamIdOf: () => undefined, removeStreams: (ids) => void batched.push(ids), removeStream: (id) => void single.push(id) };
+      forgetStreams(both, 'k', 3);
+      expect(batched).toEqual([['k.0', 'k.1', 'k.2']]);
+      expect(single).toEqual([]);
+      const one: EventStore = { append: () => 'x:0', replayAfter: () => undefined, streamIdOf: () => undefined, removeStream: (id) => void single.push(id) };
+      forgetStreams(one, 'k', 3);
+      expect(single).toEqual(['k.0', 'k.1', 'k.2']);
+      // A store that throws or rejects only keeps its streams longer.
+      const failing: EventStore = { append: () => 'x:0', replayAfter: () => undefined, streamIdOf: () => undefined, removeStreams: () => Promise.reject(new Error('down')) };
+      expect(() => forgetStreams(failing, 'k', 3)).not.toThrow();
+      const throwing: EventStore = { append: () => 'x:0', replayAfter: () => undefined, streamIdOf: () => undefined, removeStreams: () => { throw new Error('down'); } };
+      expect(() => forgetStreams(throwing, 'k', 3)).not.toThrow();
     });
   });
 
