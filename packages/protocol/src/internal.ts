@@ -13,7 +13,7 @@ export { getRevision, hasFeature, registerRevision } from './revisions/registry.
 export { resolveRequestVersion, servedStatelessVersions } from './revisions/resolve-version.js';
 export type { UnsupportedVersionRefusal, VersionResolution } from './revisions/resolve-version.js';
 export type { Revision } from './revisions/types.js';
-export { compileJsonSchema } from './json-schema/validator.js';
+export { compileJsonSchema, jsonSchemaDialect } from './json-schema/validator.js';
 export { hasCapability } from './capabilities/table.js';
 export { LEGACY_RESOURCE_URI_META_KEY } from './extensions/ui.js';
 export { TASKS_NOTIFICATION_METHOD, declaresTasksExtension, isCreateTaskResult } from './extensions/tasks.js';
