@@ -8,12 +8,12 @@
 // (issue 19: cold start). The sources stay small files; what ships is one file per entry.
 //
 // Every file costs a start-up too, not only its bytes: a stdio server paid ≈0.8 ms of CPU per
-// file of ours it loaded, about what 30–40 KB of code costs to compile (2026-12-07, the
-// profiling journal, seventh round). esbuild gives each set of entries that share modules a
-// chunk of its own, so a subpath that imports a module of the main entry's graph adds a chunk
-// the main entry loads. The packages that a server or client loads at start-up import such
-// modules through their own package name instead (`@statemcp/<name>/internal`), and pass
-// `--main-chunks N` to fail the build when the main entry (`.`) would load more than N chunks.
+// file of ours it loaded, the CPU of ≈40 KB of code that never runs (2026-12-07, the profiling
+// journal, seventh round). esbuild gives each set of entries that share modules a chunk of its
+// own, so a subpath that imports a module of the main entry's graph adds a chunk the main entry
+// loads. `protocol` and `server` (what a stdio server loads) have their subpaths import such
+// modules through the package's own name instead (`@statemcp/<name>/internal`), and pass
+// `--main-chunks 1` to fail the build when the main entry (`.`) would load more chunks.
 //
 // Usage (from a package's directory): node ../../tooling/scripts/bundle-dist.mjs [--main-chunks N]
 import { readFileSync, rmSync } from 'node:fs';

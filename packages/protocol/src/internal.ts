@@ -1,7 +1,9 @@
 /**
  * `@statemcp/protocol/internal`: the seams between statemcp's own packages — envelope rules
  * the HTTP server shares with the session, the revision registry, the capability table, the
- * custom-method table, HTTP header and redirect helpers, bounded body reading. Not part of
+ * custom-method table, HTTP header and redirect helpers, bounded body reading — and what this
+ * package's own `ajv` subpath takes from the main entry's modules (through this entry, so the
+ * built `dist` shares no chunk between them; see tooling/scripts/bundle-dist.mjs). Not part of
  * the public API: names here may change in any release without a major version.
  */
 export { classifyMessage, errorResponse, isRequestId } from './jsonrpc/messages.js';
