@@ -7,9 +7,21 @@
 // compile, link), and a stdio server's start-up used to load ≈100 of ours one file at a time
 // (issue 19: cold start). The sources stay small files; what ships is one file per entry.
 //
-// Usage (from a package's directory): node ../../tooling/scripts/bundle-dist.mjs
+// Every file costs a start-up too, not only its bytes: a stdio server paid ≈0.8 ms of CPU per
+// file of ours it loaded, the CPU of ≈40 KB of code that never runs (2026-12-07, the profiling
+// journal, seventh round). esbuild gives each set of entries that share modules a chunk of its
+// own, so a subpath that imports a module of the main entry's graph adds a chunk the main entry
+// loads. `protocol` and `server` (what a stdio server loads) have their subpaths import such
+// modules through the package's own name instead (`@statemcp/<name>/internal`), and pass
+// `--main-chunks 1` to fail the build when the main entry (`.`) would load more chunks.
+//
+// Usage (from a package's directory): node ../../tooling/scripts/bundle-dist.mjs [--main-chunks N]
 import { readFileSync, rmSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+
+const { values: options } = parseArgs({ options: { 'main-chunks': { type: 'string' } } });
+const mainChunks = options['main-chunks'] === undefined ? undefined : Number(options['main-chunks']);
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const entryPoints = Object.values(pkg.exports)
@@ -25,7 +37,7 @@ const importVariants = Object.values(pkg.imports ?? {}).flatMap((target) => {
 });
 
 rmSync('dist', { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   entryPoints: [...entryPoints, ...importVariants],
   outbase: 'src',
   outdir: 'dist',
@@ -41,4 +53,19 @@ await build({
   sourcemap: 'linked',
   sourcesContent: false,
   logLevel: 'warning',
+  metafile: mainChunks !== undefined,
 });
+
+if (mainChunks !== undefined) {
+  const mainSource = pkg.exports['.']?.['@statemcp/source'];
+  const outputs = Object.entries(metafile.outputs);
+  const main = outputs.find(([, output]) => output.entryPoint === mainSource?.replace(/^\.\//, ''));
+  if (main === undefined) throw new Error(`${pkg.name}: --main-chunks needs a "." entry with a "@statemcp/source" condition`);
+  const chunks = main[1].imports.filter((entry) => !entry.external && entry.kind === 'import-statement');
+  if (chunks.length > mainChunks) {
+    const shared = chunks.map(({ path }) => `  ${path}: ${Object.keys(metafile.outputs[path]?.inputs ?? {}).join(', ')}`);
+    throw new Error(
+      `${pkg.name}: the main entry loads ${chunks.length} chunks (at most ${mainChunks}); a subpath shares these modules with it, import them through the package's name instead:\n${shared.join('\n')}`,
+    );
+  }
+}

@@ -1,7 +1,9 @@
 /**
  * `@statemcp/protocol/internal`: the seams between statemcp's own packages — envelope rules
  * the HTTP server shares with the session, the revision registry, the capability table, the
- * custom-method table, HTTP header and redirect helpers, bounded body reading. Not part of
+ * custom-method table, HTTP header and redirect helpers, bounded body reading — and what this
+ * package's own `ajv` subpath takes from the main entry's modules (through this entry, so the
+ * built `dist` shares no chunk between them; see tooling/scripts/bundle-dist.mjs). Not part of
  * the public API: names here may change in any release without a major version.
  */
 export { classifyMessage, errorResponse, isRequestId } from './jsonrpc/messages.js';
@@ -13,7 +15,7 @@ export { getRevision, hasFeature, registerRevision } from './revisions/registry.
 export { resolveRequestVersion, servedStatelessVersions } from './revisions/resolve-version.js';
 export type { UnsupportedVersionRefusal, VersionResolution } from './revisions/resolve-version.js';
 export type { Revision } from './revisions/types.js';
-export { compileJsonSchema } from './json-schema/validator.js';
+export { compileJsonSchema, jsonSchemaDialect } from './json-schema/validator.js';
 export { hasCapability } from './capabilities/table.js';
 export { LEGACY_RESOURCE_URI_META_KEY } from './extensions/ui.js';
 export { TASKS_NOTIFICATION_METHOD, declaresTasksExtension, isCreateTaskResult } from './extensions/tasks.js';

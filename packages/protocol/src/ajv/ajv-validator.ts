@@ -11,7 +11,10 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { jsonSchemaDialect, type JsonSchemaCheck, type JsonSchemaDialect, type JsonSchemaValidator } from '../json-schema/validator.js';
+// Through the package's own `internal` entry, not the module: the published `dist` then shares no
+// chunk between this subpath and the main entry, which loads as two files (see tooling/scripts/bundle-dist.mjs).
+import { jsonSchemaDialect } from '@statemcp/protocol/internal';
+import type { JsonSchemaCheck, JsonSchemaDialect, JsonSchemaValidator } from '../json-schema/validator.js';
 
 const MAX_REPORTED_ERRORS = 5;
 

@@ -82,23 +82,6 @@ export interface GetSkillResult {
   [key: string]: unknown;
 }
 
-const SKILL_NAME = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-
-/**
- * Why `name` breaks the Agent Skills naming rules (1–64 characters: lowercase letters, digits
- * and hyphens, no hyphen first, last or twice in a row), as one sentence; undefined when valid.
- *
- * @example
- * ```ts
- * skillNameProblem('pdf-processing'); // undefined
- * skillNameProblem('PDF'); // 'skill name "PDF" …'
- * ```
- */
-export function skillNameProblem(name: string): string | undefined {
-  if (SKILL_NAME.test(name) && !name.includes('--')) return undefined;
-  return `skill name ${JSON.stringify(name)} breaks the Agent Skills naming rules: 1-64 characters, lowercase letters, digits and hyphens, no leading, trailing or consecutive hyphens`;
-}
-
 /** True for a `sha256:` digest in the extension's format (64 lowercase hex digits). */
 export function isSkillDigest(value: unknown): value is string {
   return typeof value === 'string' && /^sha256:[0-9a-f]{64}$/.test(value);

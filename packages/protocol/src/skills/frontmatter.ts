@@ -5,7 +5,8 @@
  * server builds entries with it; the host checks a fetched `SKILL.md` against its entry.
  */
 import { parse } from 'yaml';
-import { skillNameProblem, type SkillFrontmatter } from '../extensions/skills.js';
+import type { SkillFrontmatter } from '../extensions/skills.js';
+import { skillNameProblem } from './skill-name.js';
 
 /** A parsed `SKILL.md`: its frontmatter and the markdown after it. */
 export interface SkillMarkdown {

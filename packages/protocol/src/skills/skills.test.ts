@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isSkillDigest, skillNameProblem } from '../extensions/skills.js';
+import { isSkillDigest } from '../extensions/skills.js';
 import { customMethodRefusal } from '../session/custom-methods.js';
 import { frontmatterDifferences, frontmatterNameProblem, parseSkillMarkdown } from './frontmatter.js';
 import { skillDigest } from './digest.js';
+import { skillNameProblem } from './skill-name.js';
 
 describe('parseSkillMarkdown', () => {
   it('parses the frontmatter verbatim as JSON and returns the body after it', () => {

@@ -20,7 +20,7 @@
  * ```
  */
 import { InMemoryTransport, systemClock, type Clock } from '@statemcp/protocol';
-import { McpServer } from '../mcp-server.js';
+import { McpServer } from '@statemcp/server';
 import type { ForwardedRequest } from './call-routing.js';
 import { Namespace, type NameSeparator } from './namespace.js';
 import { UpstreamLink, proxy, type MountState, type ProxyOptions, type Upstream } from './upstream-link.js';

@@ -9,7 +9,7 @@
  */
 import { LOG_LEVEL_META_KEY, SERVER_INFO_META_KEY } from '@statemcp/protocol';
 import { hasFeature } from '@statemcp/protocol/internal';
-import { isLoggingLevel } from '../logging-levels.js';
+import { isLoggingLevel } from '@statemcp/server/internal';
 import type { Client } from '@statemcp/client';
 import type { CallOptions } from '@statemcp/client';
 import type { McpServer } from '../mcp-server.js';

@@ -19,9 +19,8 @@ import {
   type RequestId,
 } from '@statemcp/protocol';
 import { toWireError } from '@statemcp/protocol/internal';
-import { passesLevel } from '../logging-levels.js';
-import { principalOf } from '../middleware/principal.js';
-import { targetOf } from '../middleware/audit-log.js';
+import { principalOf } from '@statemcp/server';
+import { passesLevel, targetOf } from '@statemcp/server/internal';
 import type { LoggingLevel } from '../wire-types.js';
 import type { LogSink } from './log-sink.js';
 

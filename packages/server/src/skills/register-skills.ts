@@ -9,13 +9,13 @@
 import { ErrorCode, JsonRpcError, SKILLS_EXTENSION_ID, type JsonObject, type Resource } from '@statemcp/protocol';
 import { SKILL_FILE_NAME, SKILLS_METHODS } from '@statemcp/protocol/internal';
 import { parseSkillMarkdown } from '@statemcp/protocol/skills';
-import { completeResult, type CacheHints } from '../caching.js';
+import { completeResult, LazyViewer, paginate, visibilityRule } from '@statemcp/server/internal';
+import type { CacheHints } from '../caching.js';
 import type { McpServer } from '../mcp-server.js';
-import { paginate } from '../pagination.js';
 import { SkillCatalog, SkillDefinitionError, type SkillLimits, type SkillSource } from './skill-catalog.js';
 import { skillsFromDirectory } from './skill-directory.js';
 import { fileContents } from './skill-files.js';
-import { LazyViewer, visibilityRule, type Visibility } from '../visibility.js';
+import type { Visibility } from '../visibility.js';
 
 /** A skill built in code: its files by relative path (`SKILL.md` required). */
 export interface SkillDefinition {
