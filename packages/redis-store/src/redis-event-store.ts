@@ -211,7 +211,7 @@ export class RedisEventStore implements EventStore {
   /**
    * `UNLINK`s the streams and their requests records (Redis frees them in the background), once
    * the writes already called for them are settled. On one Redis that is one command per
-   * {@link REMOVED_PER_COMMAND} streams; on a cluster one per stream (a stream's two keys share a
+   * 500 streams; on a cluster one per stream (a stream's two keys share a
    * slot, two streams seldom do: a multi-key command must stay in one slot), pipelined.
    */
   async removeStreams(streamIds: readonly string[]): Promise<void> {

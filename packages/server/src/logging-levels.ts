@@ -13,6 +13,7 @@ export function passesLevel(level: LoggingLevel, threshold: LoggingLevel | undef
   return threshold === undefined || RANK[level] >= RANK[threshold];
 }
 
+/** True when `value` is one of the eight MCP logging levels (`debug` … `emergency`). */
 export function isLoggingLevel(value: unknown): value is LoggingLevel {
   return typeof value === 'string' && Object.hasOwn(RANK, value);
 }
