@@ -137,10 +137,8 @@ interface RetainedProgress {
   readonly onProgress: (progress: ProgressUpdate) => void;
 }
 
-/** The outcome an outbound request settles with. */
-export type Settlement =
-  | { readonly event: 'complete'; readonly result: JsonObject }
-  | { readonly event: 'fail' | 'cancel' | 'expire' | 'abort'; readonly error: Error };
+/** How an outbound request ends: answered (`complete`), or failed, cancelled, timed out or aborted with an error. */
+export type SettleEvent = 'complete' | 'fail' | 'cancel' | 'expire' | 'abort';
 
 /**
  * An outbound message waiting until the connection is Operating. A request keeps its record
@@ -259,19 +257,23 @@ export class RequestLedger {
   /**
    * The one place an outbound request settles: moves it to its terminal state, clears its
    * deadlines and signal listener, forgets it (remembering the id for late messages) and
-   * resolves or rejects its promise. Returns false if it had already settled.
+   * resolves its promise with `result` (`complete`) or rejects it with the error. Returns false
+   * if it had already settled. The outcome comes as two arguments, not an object: a call's
+   * answer settles without an object made for it.
    */
-  settle(record: OutboundRecord, outcome: Settlement): boolean {
+  settle(record: OutboundRecord, event: 'complete', result: JsonObject): boolean;
+  settle(record: OutboundRecord, event: Exclude<SettleEvent, 'complete'>, error: Error): boolean;
+  settle(record: OutboundRecord, event: SettleEvent, outcome: JsonObject | Error): boolean {
     if (isSettled(record.state)) return false;
-    if (!this.move(record, outcome.event)) return false;
+    if (!this.move(record, event)) return false;
     this.deadlines.remove(record);
     record.detach?.();
     record.detach = undefined;
     this.#outbound?.delete(record.id);
     if (record.progressToken !== undefined) this.#byToken?.delete(record.progressToken);
     this.#remember(record.id);
-    if (outcome.event === 'complete') record.resolve(outcome.result);
-    else record.reject(outcome.error);
+    if (event === 'complete') record.resolve(outcome as JsonObject);
+    else record.reject(outcome as Error);
     return true;
   }
 
