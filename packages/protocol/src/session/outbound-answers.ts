@@ -5,7 +5,7 @@
  * settles in the ledger's one `settle()`; this module decides with what.
  */
 import { InvalidResultError, JsonRpcError } from '../errors/errors.js';
-import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type JsonRpcResultResponse } from '../jsonrpc/messages.js';
+import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type RequestId } from '../jsonrpc/messages.js';
 import { validateCustom } from './custom-methods.js';
 import { isInputRequired, readResultType } from './input-rounds.js';
 import type { OutboundRecord, ProgressUpdate } from './ledger.js';
@@ -32,15 +32,16 @@ export class OutboundAnswers {
     this.#rounds = rounds;
   }
 
-  onResult(message: JsonRpcResultResponse): void {
+  /** A result response to request `id` (`resultOf` in `jsonrpc/messages.ts` read it). */
+  onResult(id: RequestId, answer: JsonObject): void {
     const { ledger, observer } = this.#host;
-    const record = ledger.outbound(message.id);
+    const record = ledger.outbound(id);
     if (record === undefined) {
-      if (!ledger.wasRecentlySettled(message.id)) observer.diagnostic(`dropped a response for unknown request id ${String(message.id)}`);
+      if (!ledger.wasRecentlySettled(id)) observer.diagnostic(`dropped a response for unknown request id ${String(id)}`);
       return;
     }
     if (record.customResult !== undefined) {
-      validateCustom(record.customResult, message.result, (validation) => {
+      validateCustom(record.customResult, answer, (validation) => {
         if (validation.ok) ledger.settle(record, 'complete', validation.value as JsonObject);
         else ledger.settle(record, 'fail', new InvalidResultError(`Invalid result for ${record.method}: ${validation.message}`));
       });
@@ -49,10 +50,10 @@ export class OutboundAnswers {
     const revision = this.#host.revision();
     const spec = record.method === 'initialize' ? undefined : requestSpec(revision, record.method);
     if (spec === undefined) {
-      ledger.settle(record, 'complete', message.result);
+      ledger.settle(record, 'complete', answer);
       return;
     }
-    const typed = readResultType(revision, record.method, message.result);
+    const typed = readResultType(revision, record.method, answer);
     if (typed instanceof Error) {
       ledger.settle(record, 'fail', typed);
       return;
