@@ -17,7 +17,7 @@ import { isSettled, requestTransition, type RequestEventType, type RequestStateK
 import type { CustomSchema } from './custom-methods.js';
 import type { Deadlines, DeadlineSlots } from './deadlines.js';
 import type { RequestOptions } from './options.js';
-import { RecordTable } from './record-table.js';
+import { OutboundTable, RecordTable } from './record-table.js';
 
 interface RecordBase {
   readonly id: RequestId;
@@ -164,11 +164,12 @@ export type HeldMessage =
 
 export class RequestLedger {
   // The maps are created on first use: a server session mostly never sends a request, and an
-  // idle session holding its GET stream should not keep empty maps. The in-flight records, by id
-  // and by progress token, are in `RecordTable`s, which allocate nothing per request while one is
-  // in flight and whose discarded tables do not keep settled records alive (`record-table.ts`).
+  // idle session holding its GET stream should not keep empty maps. The inbound records and the
+  // progress tokens are in `RecordTable`s, which allocate nothing per request while one is in
+  // flight and whose discarded tables do not keep settled records alive; this side's own requests,
+  // whose ids it counts, are in an `OutboundTable`, a ring by id (`record-table.ts`).
   readonly #inbound = new RecordTable<RequestId, InboundRecord>();
-  #outbound: RecordTable<RequestId, OutboundRecord> | undefined;
+  #outbound: OutboundTable<OutboundRecord> | undefined;
   #byToken: RecordTable<string | number, OutboundRecord> | undefined;
   #retained: Map<string | number, RetainedProgress> | undefined;
   /** The ids of the latest settled outbound requests, a ring of `#memory` slots (oldest at `#oldest` once full). */
@@ -188,7 +189,7 @@ export class RequestLedger {
   }
 
   addOutbound(record: OutboundRecord): void {
-    (this.#outbound ??= new RecordTable()).set(record.id, record);
+    (this.#outbound ??= new OutboundTable()).add(record);
     if (record.progressToken !== undefined) (this.#byToken ??= new RecordTable()).set(record.progressToken, record);
   }
 
@@ -251,7 +252,7 @@ export class RequestLedger {
     outbound.delete(record.id);
     this.#remember(record.id);
     record.id = id;
-    outbound.set(id, record);
+    outbound.add(record);
   }
 
   /**
