@@ -171,7 +171,7 @@ export function classifyMessage(value: unknown): Classified {
 export function resultOf(value: unknown): JsonObject | undefined {
   if (!isPlainObject(value) || value.jsonrpc !== '2.0' || 'method' in value || 'error' in value || !isRequestId(value.id)) return undefined;
   const result = value.result;
-  return isPlainObject(result) ? (result as JsonObject) : undefined;
+  return isPlainObject(result) ? result : undefined;
 }
 
 /** Outcome of parsing a text frame: a JSON value, or a -32700 parse error. */
