@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { classifyMessage, errorResponse, parseJson } from './messages.js';
+import { classifyMessage, errorResponse, parseJson, resultOf } from './messages.js';
 
 describe('classifyMessage', () => {
   it('classifies requests, notifications, results and errors', () => {
@@ -56,5 +56,36 @@ describe('the layer', () => {
   it('imports no other module, so classifying a message loads no revision schemas', () => {
     const source = readFileSync(new URL('./messages.ts', import.meta.url), 'utf8');
     expect(source).not.toMatch(/^import\s/m);
+  });
+});
+
+describe('resultOf', () => {
+  it('reads the result of exactly the messages classifyMessage calls results', () => {
+    const values: unknown[] = [
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', id: 'a', result: { content: [] }, extra: true },
+      { jsonrpc: '2.0', id: 1.5, result: {} },
+      { jsonrpc: '2.0', id: null, result: {} },
+      { jsonrpc: '2.0', result: {} },
+      { jsonrpc: '1.0', id: 1, result: {} },
+      { id: 1, result: {} },
+      { jsonrpc: '2.0', id: 1, result: [] },
+      { jsonrpc: '2.0', id: 1, result: null },
+      { jsonrpc: '2.0', id: 1, result: 'text' },
+      { jsonrpc: '2.0', id: 1, result: {}, error: { code: -1, message: 'x' } },
+      { jsonrpc: '2.0', id: 1, result: {}, method: 'ping' },
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 1, error: { code: -1, message: 'x' } },
+      [{ jsonrpc: '2.0', id: 1, result: {} }],
+      null,
+      'text',
+    ];
+    for (const value of values) {
+      const classified = classifyMessage(value);
+      const result = resultOf(value);
+      if (classified.kind === 'result') expect(result).toBe(classified.message.result);
+      else expect(result).toBeUndefined();
+    }
+    expect(values.filter((value) => resultOf(value) !== undefined)).toHaveLength(2);
   });
 });

@@ -162,6 +162,18 @@ export function classifyMessage(value: unknown): Classified {
   return invalid('Not a request, notification or response', readableId);
 }
 
+/**
+ * The `result` of `value` when `value` is a well-formed result response (JSON-RPC 2.0 §5: `"jsonrpc":
+ * "2.0"`, a string or integer id, an object `result`, no `method` nor `error`), else undefined. It
+ * accepts exactly what {@link classifyMessage} classifies as `result`, without the normalized copy
+ * and the wrapper: a session reads a reply's id and result from the parsed value itself.
+ */
+export function resultOf(value: unknown): JsonObject | undefined {
+  if (!isPlainObject(value) || value.jsonrpc !== '2.0' || 'method' in value || 'error' in value || !isRequestId(value.id)) return undefined;
+  const result = value.result;
+  return isPlainObject(result) ? result : undefined;
+}
+
 /** Outcome of parsing a text frame: a JSON value, or a -32700 parse error. */
 export type Parsed = { ok: true; value: unknown } | { ok: false; code: typeof ErrorCode.ParseError; reason: string };
 

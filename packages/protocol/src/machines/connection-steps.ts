@@ -201,3 +201,17 @@ export function discoveryIgnoredRows<K extends ConnectionStage>(why: string) {
   };
   return { discovered: row, discoveryFailed: row } as const;
 }
+
+let lastOutboundRequest: EventOf<'outboundRequest'> | undefined;
+
+/**
+ * The `outboundRequest` event for `method`: the last one made is reused when it matches (frozen:
+ * the table and the transition listeners read events, none changes one), so a session sending
+ * one method over and over makes no event per request.
+ */
+export function outboundRequestEvent(method: string, waitForOperating: boolean): EventOf<'outboundRequest'> {
+  const last = lastOutboundRequest;
+  if (last !== undefined && last.method === method && (last.waitForOperating === true) === waitForOperating) return last;
+  const event: EventOf<'outboundRequest'> = waitForOperating ? { type: 'outboundRequest', method, waitForOperating: true } : { type: 'outboundRequest', method };
+  return (lastOutboundRequest = Object.freeze(event));
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_TABLE, initialConnectionState, transition } from './connection.js';
+import { outboundRequestEvent } from './connection-steps.js';
 import {
   CONNECTION_EVENT_TYPES,
   CONNECTION_STAGES,
@@ -338,5 +339,18 @@ describe('renderConnectionMermaid', () => {
     expect(diagram).toContain('Resuming --> Initialized: initializeSucceeded');
     expect(diagram).toContain('Discovering --> Operating: discovered');
     expect(diagram).toContain('ShuttingDown --> Terminated');
+  });
+});
+
+describe('outboundRequestEvent', () => {
+  it('reuses the last event for the same method and flag, frozen, and makes a new one otherwise', () => {
+    const first = outboundRequestEvent('tools/call', true);
+    expect(first).toEqual({ type: 'outboundRequest', method: 'tools/call', waitForOperating: true });
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(outboundRequestEvent('tools/call', true)).toBe(first);
+    const plain = outboundRequestEvent('tools/call', false);
+    expect(plain).toEqual({ type: 'outboundRequest', method: 'tools/call' });
+    expect(outboundRequestEvent('tools/list', false)).toEqual({ type: 'outboundRequest', method: 'tools/list' });
+    expect(outboundRequestEvent('tools/list', false)).not.toBe(plain);
   });
 });

@@ -124,4 +124,52 @@ describe('Deadlines', () => {
     expect(expired).toEqual([...expectedEarly, ...expectedLate]);
     expect(clock.created).toBeLessThan(10 + expired.length);
   });
+
+  it('keeps order when deadlines set in order (the run) mix with earlier ones (the heap), settle out of order and move on progress', () => {
+    const { clock, deadlines, expired } = subject();
+    const records = Array.from({ length: 300 }, (_, i) => entry(`r${i}`));
+    const due = new Map<Entry, number>();
+    const set = (record: Entry, at: number): void => {
+      deadlines.setTimeout(record, at);
+      due.delete(record); // the map's order is the order of setting, which breaks ties
+      due.set(record, at);
+    };
+    // Latest so far each time, as requests sharing one timeout are: all in the run.
+    records.forEach((record, i) => set(record, 10_000 + i * 10));
+    // Earlier than the run's last: these go to the heap, ties with the run broken by order of setting.
+    for (let i = 0; i < 300; i += 7) set(records[i] as Entry, 10_000 + ((i * 13) % 300) * 10);
+    // Settled out of order, two thirds of them: cleared slots pile up and the run is compacted.
+    for (let i = 0; i < 300; i++) {
+      if (i % 3 === 0) continue;
+      deadlines.remove(records[i] as Entry);
+      due.delete(records[i] as Entry);
+    }
+    expect(deadlines.size).toBe(100);
+    // Reset on progress: later again, back at the run's end.
+    for (let i = 3; i < 300; i += 9) set(records[i] as Entry, 20_000 + i);
+    const expected = [...due].sort((x, y) => x[1] - y[1]).map(([record, at]) => `${record.name}@${at}`);
+    clock.advance(30_000);
+    // Equal times fire in the order they were set (the sort above is stable).
+    expect(expired).toEqual(expected);
+    expect(deadlines.size).toBe(0);
+  });
+
+  it('starts a new run once every deadline in it is gone, so sequential requests reuse its first slot', () => {
+    const { clock, deadlines, expired } = subject();
+    for (let i = 0; i < 200; i++) {
+      const record = entry(`r${i}`);
+      deadlines.setTimeout(record, clock.now() + 60_000);
+      expect(record.slot).toBe(-2); // the run's first slot
+      clock.advance(1);
+      deadlines.remove(record);
+      expect(record.slot).toBe(-1);
+    }
+    const early = entry('early');
+    const late = entry('late');
+    deadlines.setTimeout(late, clock.now() + 100);
+    deadlines.setTimeout(early, clock.now() + 50); // earlier than the run's last: the heap
+    expect(early.slot).toBe(0);
+    clock.advance(100);
+    expect(expired).toEqual([`early@250`, `late@300`]);
+  });
 });

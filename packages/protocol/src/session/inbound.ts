@@ -12,10 +12,12 @@ import {
   errorResponse,
   isJsonObject,
   isRequestId,
+  resultOf,
   type JsonObject,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
+  type JsonRpcResultResponse,
   type RequestId,
 } from '../jsonrpc/messages.js';
 import { capabilityName } from '../capabilities/table.js';
@@ -133,6 +135,12 @@ export class InboundDispatcher implements HandlerContextHost {
     const host = this.#host;
     try {
       host.observer.messageIn(value);
+      // Most of what a client receives: a reply settles its request from the parsed value (no copy).
+      const result = resultOf(value);
+      if (result !== undefined) {
+        host.outbound.answers.onResult((value as JsonRpcResultResponse).id, result);
+        return;
+      }
       const classified = classifyMessage(value);
       switch (classified.kind) {
         case 'request':
@@ -142,7 +150,7 @@ export class InboundDispatcher implements HandlerContextHost {
           this.#onNotification(classified.message, context);
           return;
         case 'result':
-          host.outbound.answers.onResult(classified.message);
+          host.outbound.answers.onResult(classified.message.id, classified.message.result);
           return;
         case 'error':
           host.outbound.answers.onErrorResponse(classified.message);

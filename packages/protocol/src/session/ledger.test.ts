@@ -51,7 +51,7 @@ describe('RequestLedger', () => {
         const record = outbound(id);
         subject.addOutbound(record);
         expect(subject.wasRecentlySettled(id)).toBe(false);
-        expect(subject.settle(record, { event: 'complete', result: {} })).toBe(true);
+        expect(subject.settle(record, 'complete', {})).toBe(true);
       }
       expect([1, 2, 3, 4, 5, 6].map((id) => subject.wasRecentlySettled(id))).toEqual([false, false, true, true, true, true]);
       expect(subject.wasRecentlySettled('3')).toBe(false);
@@ -64,7 +64,7 @@ describe('RequestLedger', () => {
       subject.reissue(record, 2);
       expect(subject.wasRecentlySettled(1)).toBe(true);
       expect(subject.wasRecentlySettled(2)).toBe(false);
-      subject.settle(record, { event: 'complete', result: {} });
+      subject.settle(record, 'complete', {});
       expect(subject.wasRecentlySettled(2)).toBe(true);
     });
 
@@ -72,7 +72,7 @@ describe('RequestLedger', () => {
       const subject = new RequestLedger({ memory: 0, deadlines: new Deadlines<OutboundRecord>(new SimulatedClock()), listener: { request: () => undefined } });
       const record = outbound(1);
       subject.addOutbound(record);
-      subject.settle(record, { event: 'complete', result: {} });
+      subject.settle(record, 'complete', {});
       expect(subject.wasRecentlySettled(1)).toBe(false);
     });
   });

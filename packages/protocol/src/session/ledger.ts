@@ -17,7 +17,7 @@ import { isSettled, requestTransition, type RequestEventType, type RequestStateK
 import type { CustomSchema } from './custom-methods.js';
 import type { Deadlines, DeadlineSlots } from './deadlines.js';
 import type { RequestOptions } from './options.js';
-import { RecordTable } from './record-table.js';
+import { OutboundTable, RecordTable } from './record-table.js';
 
 interface RecordBase {
   readonly id: RequestId;
@@ -137,10 +137,8 @@ interface RetainedProgress {
   readonly onProgress: (progress: ProgressUpdate) => void;
 }
 
-/** The outcome an outbound request settles with. */
-export type Settlement =
-  | { readonly event: 'complete'; readonly result: JsonObject }
-  | { readonly event: 'fail' | 'cancel' | 'expire' | 'abort'; readonly error: Error };
+/** How an outbound request ends: answered (`complete`), or failed, cancelled, timed out or aborted with an error. */
+export type SettleEvent = 'complete' | 'fail' | 'cancel' | 'expire' | 'abort';
 
 /**
  * An outbound message waiting until the connection is Operating. A request keeps its record
@@ -166,11 +164,12 @@ export type HeldMessage =
 
 export class RequestLedger {
   // The maps are created on first use: a server session mostly never sends a request, and an
-  // idle session holding its GET stream should not keep empty maps. The in-flight records, by id
-  // and by progress token, are in `RecordTable`s, which allocate nothing per request while one is
-  // in flight and whose discarded tables do not keep settled records alive (`record-table.ts`).
+  // idle session holding its GET stream should not keep empty maps. The inbound records and the
+  // progress tokens are in `RecordTable`s, which allocate nothing per request while one is in
+  // flight and whose discarded tables do not keep settled records alive; this side's own requests,
+  // whose ids it counts, are in an `OutboundTable`, a ring by id (`record-table.ts`).
   readonly #inbound = new RecordTable<RequestId, InboundRecord>();
-  #outbound: RecordTable<RequestId, OutboundRecord> | undefined;
+  #outbound: OutboundTable<OutboundRecord> | undefined;
   #byToken: RecordTable<string | number, OutboundRecord> | undefined;
   #retained: Map<string | number, RetainedProgress> | undefined;
   /** The ids of the latest settled outbound requests, a ring of `#memory` slots (oldest at `#oldest` once full). */
@@ -190,7 +189,7 @@ export class RequestLedger {
   }
 
   addOutbound(record: OutboundRecord): void {
-    (this.#outbound ??= new RecordTable()).set(record.id, record);
+    (this.#outbound ??= new OutboundTable()).add(record);
     if (record.progressToken !== undefined) (this.#byToken ??= new RecordTable()).set(record.progressToken, record);
   }
 
@@ -253,25 +252,29 @@ export class RequestLedger {
     outbound.delete(record.id);
     this.#remember(record.id);
     record.id = id;
-    outbound.set(id, record);
+    outbound.add(record);
   }
 
   /**
    * The one place an outbound request settles: moves it to its terminal state, clears its
    * deadlines and signal listener, forgets it (remembering the id for late messages) and
-   * resolves or rejects its promise. Returns false if it had already settled.
+   * resolves its promise with `result` (`complete`) or rejects it with the error. Returns false
+   * if it had already settled. The outcome comes as two arguments, not an object: a call's
+   * answer settles without an object made for it.
    */
-  settle(record: OutboundRecord, outcome: Settlement): boolean {
+  settle(record: OutboundRecord, event: 'complete', result: JsonObject): boolean;
+  settle(record: OutboundRecord, event: Exclude<SettleEvent, 'complete'>, error: Error): boolean;
+  settle(record: OutboundRecord, event: SettleEvent, outcome: JsonObject | Error): boolean {
     if (isSettled(record.state)) return false;
-    if (!this.move(record, outcome.event)) return false;
+    if (!this.move(record, event)) return false;
     this.deadlines.remove(record);
     record.detach?.();
     record.detach = undefined;
     this.#outbound?.delete(record.id);
     if (record.progressToken !== undefined) this.#byToken?.delete(record.progressToken);
     this.#remember(record.id);
-    if (outcome.event === 'complete') record.resolve(outcome.result);
-    else record.reject(outcome.error);
+    if (event === 'complete') record.resolve(outcome as JsonObject);
+    else record.reject(outcome as Error);
     return true;
   }
 

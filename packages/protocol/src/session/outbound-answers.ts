@@ -5,7 +5,7 @@
  * settles in the ledger's one `settle()`; this module decides with what.
  */
 import { InvalidResultError, JsonRpcError } from '../errors/errors.js';
-import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type JsonRpcResultResponse } from '../jsonrpc/messages.js';
+import { isJsonObject, type JsonObject, type JsonRpcErrorResponse, type RequestId } from '../jsonrpc/messages.js';
 import { validateCustom } from './custom-methods.js';
 import { isInputRequired, readResultType } from './input-rounds.js';
 import type { OutboundRecord, ProgressUpdate } from './ledger.js';
@@ -13,7 +13,7 @@ import { requestSpec } from './method-policy.js';
 import type { OutboundHost } from './outbound.js';
 import type { InputRoundTrips } from './outbound-rounds.js';
 import type { RequestTimeouts } from './outbound-timeouts.js';
-import { parseWithSchema } from './schema-verdict.js';
+import { PASS, verdictOf } from './schema-verdict.js';
 import { formatIssues } from './validation.js';
 
 const TERMINAL_TASK_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
@@ -32,43 +32,49 @@ export class OutboundAnswers {
     this.#rounds = rounds;
   }
 
-  onResult(message: JsonRpcResultResponse): void {
+  /** A result response to request `id` (`resultOf` in `jsonrpc/messages.ts` read it). */
+  onResult(id: RequestId, answer: JsonObject): void {
     const { ledger, observer } = this.#host;
-    const record = ledger.outbound(message.id);
+    const record = ledger.outbound(id);
     if (record === undefined) {
-      if (!ledger.wasRecentlySettled(message.id)) observer.diagnostic(`dropped a response for unknown request id ${String(message.id)}`);
+      if (!ledger.wasRecentlySettled(id)) observer.diagnostic(`dropped a response for unknown request id ${String(id)}`);
       return;
     }
     if (record.customResult !== undefined) {
-      validateCustom(record.customResult, message.result, (validation) => {
-        if (validation.ok) ledger.settle(record, { event: 'complete', result: validation.value as JsonObject });
-        else ledger.settle(record, { event: 'fail', error: new InvalidResultError(`Invalid result for ${record.method}: ${validation.message}`) });
+      validateCustom(record.customResult, answer, (validation) => {
+        if (validation.ok) ledger.settle(record, 'complete', validation.value as JsonObject);
+        else ledger.settle(record, 'fail', new InvalidResultError(`Invalid result for ${record.method}: ${validation.message}`));
       });
       return;
     }
     const revision = this.#host.revision();
     const spec = record.method === 'initialize' ? undefined : requestSpec(revision, record.method);
     if (spec === undefined) {
-      ledger.settle(record, { event: 'complete', result: message.result });
+      ledger.settle(record, 'complete', answer);
       return;
     }
-    const typed = readResultType(revision, record.method, message.result);
+    const typed = readResultType(revision, record.method, answer);
     if (typed instanceof Error) {
-      ledger.settle(record, { event: 'fail', error: typed });
+      ledger.settle(record, 'fail', typed);
       return;
     }
-    const parsed = parseWithSchema(spec.result, typed);
-    if (!parsed.success) {
-      ledger.settle(record, { event: 'fail', error: new InvalidResultError(`Invalid result for ${record.method}: ${formatIssues(parsed.error)}`) });
-      return;
+    // The common answer, one the verdict passes as it is (`schema-verdict.ts`), settles as it came:
+    // no parse result is made for it; zod runs only on the rest, as in `parseWithSchema`.
+    let result = typed;
+    if (verdictOf(spec.result, typed) !== PASS) {
+      const parsed = spec.result.safeParse(typed);
+      if (!parsed.success) {
+        ledger.settle(record, 'fail', new InvalidResultError(`Invalid result for ${record.method}: ${formatIssues(parsed.error)}`));
+        return;
+      }
+      result = parsed.data as JsonObject;
     }
-    const result = parsed.data as JsonObject;
     if (isInputRequired(revision, result)) {
       void this.#rounds.next(record, result);
       return;
     }
     this.#retainTaskProgress(record, result);
-    ledger.settle(record, { event: 'complete', result });
+    ledger.settle(record, 'complete', result);
   }
 
   onErrorResponse(message: JsonRpcErrorResponse): void {
@@ -83,7 +89,7 @@ export class OutboundAnswers {
       if (!ledger.wasRecentlySettled(id)) observer.diagnostic(`dropped an error response for unknown request id ${String(id)}`);
       return;
     }
-    ledger.settle(record, { event: 'fail', error: JsonRpcError.fromObject(message.error) });
+    ledger.settle(record, 'fail', JsonRpcError.fromObject(message.error));
   }
 
   /** `notifications/progress` for one of our requests: back to processing, timeout reset, callback. */

@@ -100,7 +100,7 @@ export class OutboundGate implements OutboundRequestHandle {
   answered(result: JsonObject): JsonObject {
     if (this.started) return result;
     if (this.#abortReason !== undefined) throw asError(this.#abortReason.reason);
-    this.#ledger?.settle(this.#request.record, { event: 'complete', result });
+    this.#ledger?.settle(this.#request.record, 'complete', result);
     return result;
   }
 
@@ -109,7 +109,7 @@ export class OutboundGate implements OutboundRequestHandle {
     const failure = asError(error);
     if (!this.started) {
       if (this.#abortReason !== undefined) throw asError(this.#abortReason.reason);
-      this.#ledger?.settle(this.#request.record, { event: 'fail', error: failure });
+      this.#ledger?.settle(this.#request.record, 'fail', failure);
     }
     throw failure;
   }

@@ -50,7 +50,7 @@ export class InputRoundTrips {
     const rounds = (record.rounds ??= { params: undefined, count: 0, onRound: undefined });
     const max = host.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     if (++rounds.count > max) {
-      ledger.settle(record, { event: 'fail', error: new InputRoundsExceededError(`${record.method} still needed input after ${max} rounds; giving up`) });
+      ledger.settle(record, 'fail', new InputRoundsExceededError(`${record.method} still needed input after ${max} rounds; giving up`));
       return;
     }
     const asked = result.inputRequests;
@@ -79,7 +79,7 @@ export class InputRoundTrips {
             host.options.concurrentInputs === true,
           ) : undefined;
     } catch (error) {
-      ledger.settle(record, { event: 'fail', error: error instanceof Error ? error : new Error(String(error)) });
+      ledger.settle(record, 'fail', error instanceof Error ? error : new Error(String(error)));
       return;
     }
     if (ledger.outbound(record.id) !== record) return; // settled while the input was gathered

@@ -256,7 +256,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     const ledger = this.#host.ledger;
     if (ledger.outbound(record.id) !== record) return; // cancelled or timed out while it waited
     const refusal = options === undefined ? undefined : admit(record.method, options);
-    if (refusal !== undefined) ledger.settle(record, { event: 'fail', error: refusal });
+    if (refusal !== undefined) ledger.settle(record, 'fail', refusal);
     else if (options === undefined) this.#write(record, message, entry.relatedRequestId);
     else this.#dispatch(record, message, options);
   }
@@ -312,17 +312,14 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     const again = error instanceof SessionExpiredError && host.ledger.outbound(record.id) === record ? host.bounced(record.method, 'request') : undefined;
     if (again === 'hold') return host.ledger.hold({ kind: 'request', record, message, options: undefined, relatedRequestId });
     if (again === 'send') return this.#write(record, message, relatedRequestId);
-    host.ledger.settle(record, {
-      event: 'fail',
-      error: new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }),
-    });
+    host.ledger.settle(record, 'fail', new TransportError(`Failed to send ${record.method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
   }
 
   /** Cancels a pending request by the caller's wish (its signal aborted). */
   cancel(record: OutboundRecord, reason: string): void {
     if (this.#host.ledger.outbound(record.id) !== record) return;
     if (cancellable(record) && !this.#host.ledger.isHeld(record)) this.#sendCancel(record.id, reason);
-    this.#host.ledger.settle(record, { event: 'cancel', error: new RequestCancelledError(`${record.method} was cancelled: ${reason}`, { reason }) });
+    this.#host.ledger.settle(record, 'cancel', new RequestCancelledError(`${record.method} was cancelled: ${reason}`, { reason }));
   }
 
   /** The transport could not deliver these requests, or their answers can no longer arrive. */
@@ -331,7 +328,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     for (const id of ids) {
       const record = ledger.outbound(id);
       if (record === undefined) continue;
-      ledger.settle(record, { event: 'fail', error: new TransportError(`${record.method} could not be delivered: ${cause.message}`, { cause }) });
+      ledger.settle(record, 'fail', new TransportError(`${record.method} could not be delivered: ${cause.message}`, { cause }));
     }
   }
 
@@ -346,7 +343,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
       const waiting = record.state === 'created' || host.ledger.isHeld(record);
       if (notify && !waiting && cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');
       const ended = waiting ? host.endError() : undefined;
-      host.ledger.settle(record, { event: 'abort', error: ended ?? host.closedError(`${record.method} did not complete: the connection closed`) });
+      host.ledger.settle(record, 'abort', ended ?? host.closedError(`${record.method} did not complete: the connection closed`));
     }
     for (const held of host.ledger.takeHeld()) if (held.kind === 'notification') held.reject(host.endError() ?? host.closedError(`${held.message.method} was not sent: the connection closed`));
     host.ledger.deadlines.stop();
@@ -370,7 +367,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
   #expire(record: OutboundRecord, ms: number, maximum: boolean): void {
     if (this.#host.ledger.outbound(record.id) !== record) return;
     if (cancellable(record)) this.#sendCancel(record.id, maximum ? `Timed out after the ${ms} ms maximum` : `Timed out after ${ms} ms`);
-    this.#host.ledger.settle(record, { event: 'expire', error: new RequestTimeoutError(record.id, ms, { maximum }) });
+    this.#host.ledger.settle(record, 'expire', new RequestTimeoutError(record.id, ms, { maximum }));
   }
 
   /** Cancels a request on the wire: by the transport's own means where it has one, else with `notifications/cancelled`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecordTable } from './record-table.js';
+import { OutboundTable, RecordTable } from './record-table.js';
 
 describe('RecordTable', () => {
   describe('#set', () => {
@@ -81,5 +81,65 @@ describe('RecordTable', () => {
       expect(table.size).toBe(0);
       expect(table.values()).toEqual([]);
     });
+  });
+});
+
+describe('OutboundTable', () => {
+  const record = (id: number | string, name = String(id)) => ({ id, name });
+
+  it('finds, deletes and lists requests by their ids, in the order of the ids', () => {
+    const table = new OutboundTable<{ id: number | string; name: string }>();
+    expect(table.get(1)).toBeUndefined();
+    for (let id = 1; id <= 10; id++) table.add(record(id));
+    expect(table.size).toBe(10);
+    expect(table.get(3)?.name).toBe('3');
+    expect(table.get('3')).toBeUndefined(); // a peer's string id is not our number
+    expect(table.get(3.5)).toBeUndefined();
+    expect(table.delete(3)).toBe(true);
+    expect(table.delete(3)).toBe(false);
+    expect(table.get(3)).toBeUndefined();
+    expect(table.values().map((entry) => entry.id)).toEqual([1, 2, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('moves a request still in flight when a much newer id lands on its slot, and keeps finding it', () => {
+    const table = new OutboundTable<{ id: number | string; name: string }>();
+    table.add(record(1, 'long'));
+    // Thousands of short requests, one at a time, while request 1 stays in flight.
+    for (let id = 2; id < 5_000; id++) {
+      table.add(record(id));
+      expect(table.get(1)?.name).toBe('long');
+      expect(table.delete(id)).toBe(true);
+    }
+    expect(table.size).toBe(1);
+    expect(table.values().map((entry) => entry.name)).toEqual(['long']);
+    expect(table.delete(1)).toBe(true);
+    expect(table.size).toBe(0);
+  });
+
+  it('grows when half full and keeps every request findable, a request sent again under a new id moving to the end', () => {
+    const table = new OutboundTable<{ id: number | string; name: string }>();
+    const live = Array.from({ length: 1_000 }, (_, i) => record(i + 1));
+    for (const entry of live) table.add(entry);
+    for (const entry of live) expect(table.get(entry.id)).toBe(entry);
+    const again = live[10] as { id: number | string; name: string };
+    table.delete(again.id);
+    again.id = 5_000;
+    table.add(again);
+    expect(table.get(11)).toBeUndefined();
+    expect(table.get(5_000)).toBe(again);
+    expect(table.values().at(-1)).toBe(again);
+    expect(table.size).toBe(1_000);
+    for (const entry of live) expect(table.delete(entry.id)).toBe(true);
+    expect(table.size).toBe(0);
+    expect(table.values()).toEqual([]);
+  });
+
+  it('keeps a key that is not a safe integer beside the ring', () => {
+    const table = new OutboundTable<{ id: number | string; name: string }>();
+    table.add(record('x'));
+    table.add(record(2 ** 60));
+    expect(table.get('x')?.name).toBe('x');
+    expect(table.get(2 ** 60)?.id).toBe(2 ** 60);
+    expect(table.size).toBe(2);
   });
 });

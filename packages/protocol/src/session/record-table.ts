@@ -84,3 +84,103 @@ export class RecordTable<K, V> {
     return values;
   }
 }
+
+/** Slots of a ring when it is first made (it doubles when half full). */
+const FIRST_RING = 64;
+
+/**
+ * The ledger's table of this side's own requests in flight. Their ids are this side's, counted
+ * up from 1 (`outbound.ts`), so a request's slot is its id modulo the ring's size: a store, a
+ * load and a compare per request, no hashing and nothing allocated once the ring exists (a
+ * `Map` allocated ≈90 B per request for its tables here). When a new id lands on a slot still
+ * held by a request that old, the old one moves to a {@link RecordTable} beside the ring, so one
+ * long call among many short ones keeps the ring small; when the ring is half full it doubles.
+ * Any other key (a string id a peer answers with) is looked up beside the ring only.
+ *
+ * Insertion order is the ids' order: a request sent again under a new id (Multi Round-Trip
+ * Requests) is deleted and stored again, as it would move to a `Map`'s end.
+ */
+export class OutboundTable<V extends { readonly id: string | number }> {
+  #ring: Array<V | undefined> | undefined;
+  #mask = 0;
+  #inRing = 0;
+  #older: RecordTable<string | number, V> | undefined;
+
+  /** Entries held. */
+  get size(): number {
+    return this.#inRing + (this.#older?.size ?? 0);
+  }
+
+  /** The value stored under `key`, if any. */
+  get(key: string | number): V | undefined {
+    const ring = this.#ring;
+    if (ring !== undefined && typeof key === 'number') {
+      const value = ring[key & this.#mask];
+      if (value !== undefined && value.id === key) return value;
+    }
+    return this.#older?.get(key);
+  }
+
+  /** Stores `value` under its id, which no value held has. */
+  add(value: V): void {
+    const key = value.id;
+    if (typeof key !== 'number' || !Number.isSafeInteger(key)) {
+      (this.#older ??= new RecordTable()).set(key, value);
+      return;
+    }
+    const ring = (this.#ring ??= this.#newRing(FIRST_RING));
+    const slot = key & this.#mask;
+    const there = ring[slot];
+    if (there !== undefined) {
+      if (2 * this.#inRing >= ring.length) {
+        this.#grow();
+        this.add(value);
+        return;
+      }
+      (this.#older ??= new RecordTable()).set(there.id, there); // an old request still in flight
+      this.#inRing--;
+    }
+    ring[slot] = value;
+    this.#inRing++;
+  }
+
+  /** Removes `key`; true when it was there. */
+  delete(key: string | number): boolean {
+    const ring = this.#ring;
+    if (ring !== undefined && typeof key === 'number') {
+      const slot = key & this.#mask;
+      const value = ring[slot];
+      if (value !== undefined && value.id === key) {
+        ring[slot] = undefined;
+        this.#inRing--;
+        return true;
+      }
+    }
+    return this.#older?.delete(key) === true;
+  }
+
+  /** The values in the order of their ids (a copy, safe to change the table while iterating it). */
+  values(): V[] {
+    const values: V[] = this.#older?.values() ?? [];
+    for (const value of this.#ring ?? []) if (value !== undefined) values.push(value);
+    return values.sort(byId);
+  }
+
+  #newRing(size: number): Array<V | undefined> {
+    this.#mask = size - 1;
+    return new Array<V | undefined>(size).fill(undefined);
+  }
+
+  /** Doubles the ring; entries that land on one slot keep the newer there, the older beside it. */
+  #grow(): void {
+    const old = this.#ring ?? [];
+    this.#ring = this.#newRing(old.length * 2);
+    this.#inRing = 0;
+    for (const value of old.filter((entry): entry is V => entry !== undefined).sort(byId)) this.add(value);
+  }
+}
+
+function byId(a: { readonly id: string | number }, b: { readonly id: string | number }): number {
+  if (typeof a.id === 'number' && typeof b.id === 'number') return a.id - b.id;
+  return typeof a.id === 'number' ? 1 : typeof b.id === 'number' ? -1 : 0;
+}

@@ -11,6 +11,7 @@
 import { AlreadyConnectedError, InvalidStateError, RequestCancelledError, TransportError, type ConnectionClosedError } from '../errors/errors.js';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest, RequestId } from '../jsonrpc/messages.js';
 import { initialConnectionState, transition } from '../machines/connection.js';
+import { outboundRequestEvent } from '../machines/connection-steps.js';
 import type { ConnectionEffect, ConnectionEvent, ConnectionState, ConnectionStateKind, PeerInfo, Role } from '../machines/connection-types.js';
 import { revisionFor } from '../revisions/resolve-version.js';
 import type { Revision } from '../revisions/types.js';
@@ -283,7 +284,7 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
   send(method: string, params: JsonObject | undefined, options: RequestOptions, awaited: boolean): Promise<JsonObject> {
     const transport = this.transport;
     if (transport === undefined) return Promise.reject(new InvalidStateError('Not connected: call connect(transport) first', this.state.kind));
-    const effects = this.dispatch(options.waitForOperating === true ? { type: 'outboundRequest', method, waitForOperating: true } : { type: 'outboundRequest', method });
+    const effects = this.dispatch(outboundRequestEvent(method, options.waitForOperating === true));
     const held = effects.some(isHold);
     const refused = held ? undefined : (this.#refusal(effects) ?? requestRefusal(this, method, options, transport));
     if (refused !== undefined) return Promise.reject(refused);
