@@ -39,12 +39,12 @@
  * (`cluster-replicas.ts`).
  */
 import { ErrorCode, type Clock, type JsonObject } from '@statemcp/protocol';
-import { readmitted } from './auth-gate.js';
 import { DEFAULT_LIVENESS_TTL_MS, livenessWatch, type LivenessWatch, type OwnerLoss } from './cluster-failover.js';
-import { HttpErrorCode, errorResponse } from './http-response.js';
+import { HttpErrorCode, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
 import type { InboundRequest } from './inbound.js';
 import { SESSION_ID_HEADER } from './server-options.js';
 import { RelayExchange, withoutHopByHop, type RelayRequest } from './relay-exchange.js';
+import { relayedInbound } from './relayed-inbound.js';
 import { ClusterReplicas, postRoute, replicaMessage, streamWriter } from './cluster-replicas.js';
 import type { HttpServerSessionTransport } from './session-transport.js';
 import type { JsonRpcMessage } from '@statemcp/protocol';
@@ -156,8 +156,8 @@ export interface ClusterStats {
 
 /** What the cluster side needs from its server. */
 export interface ClusterHost {
-  /** The server's fetch front door. */
-  serve: (request: Request) => Promise<Response>;
+  /** The server's core: answers a request relayed here, or one it adopted a session for (`relayed-inbound.ts`). */
+  serve: (inbound: InboundRequest) => Promise<HttpAnswer>;
   /**
    * Rebuilds the connection of a session this instance has just claimed from a dead owner
    * (`from`); false when it could not (the claim is then undone by deleting the record).
@@ -178,7 +178,7 @@ export interface ClusterHost {
 /** Owners remembered by a relaying instance; past this many the oldest are forgotten. */
 const REMEMBERED_OWNERS = 10_000;
 
-/** Builds the {@link ClusterMembership} of a server whose fetch front door is `serve`; `idleMs` is its session idle timeout. */
+/** Builds the {@link ClusterMembership} of a server whose core is `serve`; `idleMs` is its session idle timeout. */
 export function joinCluster(cluster: ClusterOptions, idleMs: number, host: ClusterHost): ClusterMembership {
   const { serve, onError, clock } = host;
   const idle = Number.isFinite(idleMs) ? idleMs : 24 * 60 * 60_000;
@@ -276,10 +276,8 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
       const adoption = await adopt(record);
       if (adoption === undefined) return undefined;
       if (adoption) {
-        const init: RequestInit = { method: request.method, headers: withoutHopByHop(request.headers) };
-        if (request.signal !== undefined) init.signal = request.signal;
-        if (request.body !== undefined) init.body = request.body;
-        return serve(readmitted(new Request(request.url, init)));
+        const parts = { method: request.method, url: request.url, headers: withoutHopByHop(request.headers), body: request.body };
+        return toResponse(await serve(relayedInbound(parts, request.signal)));
       }
     }
     return undefined;

@@ -1,5 +1,6 @@
 import { systemClock, type BusHandler, type MessageBus } from '@statemcp/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { InboundRequest } from './inbound.js';
 import { InMemoryMessageBus } from './memory-shared-state.js';
 import { RelayExchange } from './relay-exchange.js';
 import { SharedStoreUnavailableError, busChannel } from './shared-state.js';
@@ -41,11 +42,11 @@ describe('RelayExchange, the owner answering a relayed request', () => {
     process.on('unhandledRejection', onUnhandled);
     const bus = new FailingBus(busChannel.instance('b'));
     const errors: unknown[] = [];
-    let served: Request | undefined;
+    let served: InboundRequest | undefined;
     let cancelled = false;
     // An SSE answer that says one thing at once and then stays open (a tool streaming progress).
-    const serve = (request: Request): Promise<Response> => {
-      served = request;
+    const serve = (inbound: InboundRequest): Promise<Response> => {
+      served = inbound;
       const body = new ReadableStream<Uint8Array>({
         start: (controller) => controller.enqueue(new TextEncoder().encode('id: s.1:1-0\ndata: \n\n')),
         cancel: () => void (cancelled = true),
@@ -62,7 +63,7 @@ describe('RelayExchange, the owner answering a relayed request', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toBeInstanceOf(SharedStoreUnavailableError);
     // The answer was ended as if its client had gone: the request's signal aborted, the body cancelled.
-    expect(served?.signal.aborted).toBe(true);
+    expect(served?.signal?.aborted).toBe(true);
     expect(cancelled).toBe(true);
     expect(owner.counts.served).toBe(1);
   });

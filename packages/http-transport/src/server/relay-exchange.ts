@@ -20,9 +20,11 @@
  * by the instance running the session, so a publish that reaches nobody says the owner is gone.
  */
 import type { Clock, JsonRpcMessage, TimerHandle } from '@statemcp/protocol';
-import { readmitted } from './auth-gate.js';
 import type { OwnerLoss } from './cluster-failover.js';
-import { textResponse } from './http-response.js';
+import { textResponse, toResponse, unreadBodyText, type HttpAnswer } from './http-response.js';
+import type { InboundRequest } from './inbound.js';
+import { relayedInbound } from './relayed-inbound.js';
+import { SseConnection } from './sse-connection.js';
 import type { MessageBus } from './shared-state.js';
 import { busChannel } from './shared-state.js';
 
@@ -102,15 +104,15 @@ export class RelayExchange {
   readonly #instanceId: string;
   readonly #clock: Clock;
   readonly #onError: (error: unknown) => void;
-  readonly #serve: (request: Request) => Promise<Response>;
+  readonly #serve: (inbound: InboundRequest) => Promise<HttpAnswer>;
   /** Relays this instance waits on, by relay id: what to do with their frames. */
   readonly #waiting = new Map<string, (frames: readonly RelayFrame[]) => void>();
   /** Relayed requests this instance is answering, by relay id. */
   readonly #answering = new Map<string, AbortController>();
   #listening: Promise<() => Promise<void>> | undefined;
 
-  /** `serve` is the server's fetch front door, which answers the requests relayed here. */
-  constructor(bus: MessageBus, instanceId: string, clock: Clock, onError: (error: unknown) => void, serve: (request: Request) => Promise<Response>) {
+  /** `serve` is the server's core, which answers the requests relayed here (`relayed-inbound.ts`). */
+  constructor(bus: MessageBus, instanceId: string, clock: Clock, onError: (error: unknown) => void, serve: (inbound: InboundRequest) => Promise<HttpAnswer>) {
     this.#bus = bus;
     this.#serve = serve;
     this.#clock = clock;
@@ -152,7 +154,7 @@ export class RelayExchange {
     });
   }
 
-  async #answer(message: RelayedRequest, serve: (request: Request) => Promise<Response>): Promise<void> {
+  async #answer(message: RelayedRequest, serve: (inbound: InboundRequest) => Promise<HttpAnswer>): Promise<void> {
     const abort = new AbortController();
     this.#answering.set(message.relay, abort);
     const channel = busChannel.instance(message.replyTo);
@@ -181,25 +183,27 @@ export class RelayExchange {
       scheduled = true;
       afterThisTurn(flush);
     };
+    // The head waits for the first chunk (an SSE answer's priming event follows within a round
+    // trip), so both travel in one publish; a stream with nothing to say yet gets it alone.
+    const waitHead = (): void => {
+      if (!scheduled) headWait = this.#clock.setTimeout(flush, HEAD_WAIT_MS);
+    };
     try {
-      const init: RequestInit = { method: message.method, headers: message.headers, signal: abort.signal };
-      if (message.body !== undefined) init.body = message.body;
       // Admitted by the relaying instance already (its DPoP proof is in the replay set).
-      const response = await serve(readmitted(new Request(message.url, init)));
-      // The head waits for the first chunk (an SSE answer's priming event follows within a round
-      // trip), so both travel in one publish; a stream with nothing to say yet gets it alone.
-      batch.push({ kind: 'head', status: response.status, headers: [...response.headers] });
-      headWait = this.#clock.setTimeout(flush, HEAD_WAIT_MS);
-      if (response.body !== null) {
-        const decoder = new TextDecoder();
-        const reader = response.body.getReader();
-        abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          const data = decoder.decode(value, { stream: true });
-          if (data !== '') push({ kind: 'chunk', data });
-        }
+      const answer = await serve(relayedInbound(message, abort.signal));
+      if (answer instanceof SseConnection) {
+        // The connection's blocks go to the bus as they are written: no web stream, no bytes to decode.
+        batch.push({ kind: 'head', status: 200, headers: Object.entries(answer.headers) });
+        await new Promise<void>((resolve, reject) => {
+          const cancelled = answer.pipeTo({ write: (data) => push({ kind: 'chunk', data }), end: resolve, fail: reject });
+          abort.signal.addEventListener('abort', () => {
+            cancelled();
+            resolve();
+          }, { once: true });
+          waitHead();
+        });
+      } else {
+        await this.#streamResponse(toResponse(answer), batch, push, abort.signal, waitHead);
       }
       batch.push({ kind: 'end' });
       flush();
@@ -207,6 +211,33 @@ export class RelayExchange {
     } finally {
       if (headWait !== undefined) this.#clock.clearTimeout(headWait);
       this.#answering.delete(message.relay);
+    }
+  }
+
+  /** Frames a web `Response`'s head and body: its text at once when it is known, else chunk by chunk. */
+  async #streamResponse(
+    response: Response,
+    batch: RelayFrame[],
+    push: (frame: RelayFrame) => void,
+    signal: AbortSignal,
+    waitHead: () => void,
+  ): Promise<void> {
+    batch.push({ kind: 'head', status: response.status, headers: [...response.headers] });
+    const text = unreadBodyText(response);
+    if (text !== undefined) {
+      if (text !== '') batch.push({ kind: 'chunk', data: text });
+      return;
+    }
+    waitHead();
+    if (response.body === null) return;
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
+    signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const data = decoder.decode(value, { stream: true });
+      if (data !== '') push({ kind: 'chunk', data });
     }
   }
 
