@@ -40,7 +40,7 @@
  */
 import { ErrorCode, type Clock, type JsonObject } from '@statemcp/protocol';
 import { DEFAULT_LIVENESS_TTL_MS, livenessWatch, type LivenessWatch, type OwnerLoss } from './cluster-failover.js';
-import { HttpErrorCode, errorResponse, toResponse, type HttpAnswer } from './http-response.js';
+import { HttpErrorCode, errorResponse, type HttpAnswer } from './http-response.js';
 import type { InboundRequest } from './inbound.js';
 import { SESSION_ID_HEADER } from './server-options.js';
 import { RelayExchange, withoutHopByHop, type RelayRequest } from './relay-exchange.js';
@@ -121,13 +121,13 @@ export interface ClusterMembership {
    * session, or carries an answer for a replica on another instance (`owned`: it runs the
    * session): `undefined` to serve it here (on a replica, now built), else the relayed answer.
    */
-  routePost(sessionId: string, messages: readonly JsonRpcMessage[], request: RelayRequest, principal: string | undefined, owned: boolean): Promise<Response | undefined>;
+  routePost(sessionId: string, messages: readonly JsonRpcMessage[], request: RelayRequest, principal: string | undefined, owned: boolean): Promise<HttpAnswer | undefined>;
   /**
    * A resumption (`Last-Event-ID`) of a stream a replica on instance `writer` wrote: `undefined`
    * to serve it here (this instance is `writer`: on its replica, rebuilt if it ended), else the
    * answer relayed to `writer`, or to the owner when `writer` is gone.
    */
-  resume(sessionId: string, writer: string, request: RelayRequest, principal: string | undefined, ownsSession: boolean): Promise<Response | undefined>;
+  resume(sessionId: string, writer: string, request: RelayRequest, principal: string | undefined, ownsSession: boolean): Promise<HttpAnswer | undefined>;
   /** The owner received notifications for a session that has replicas: they get them too. */
   notifyReplicas(sessionId: string, messages: readonly JsonRpcMessage[]): void;
   /**
@@ -135,7 +135,7 @@ export interface ClusterMembership {
    * session when its owner is dead and serves the request here; `undefined` when the session is
    * unknown everywhere or bound to another principal (it is not relayed: the answer is 404).
    */
-  relay(sessionId: string, request: RelayRequest, principal: string | undefined): Promise<Response | undefined>;
+  relay(sessionId: string, request: RelayRequest, principal: string | undefined): Promise<HttpAnswer | undefined>;
   /** How many requests this instance relayed and served for others, and sessions it adopted. */
   readonly stats: ClusterStats;
   /** Stops this instance's liveness beats and its relay channel (the server is closing). */
@@ -251,7 +251,7 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
     if (record !== undefined) remember(record);
     return { record, fresh: true };
   };
-  const relay = async (sessionId: string, request: RelayRequest, principal: string | undefined): Promise<Response | undefined> => {
+  const relay = async (sessionId: string, request: RelayRequest, principal: string | undefined): Promise<HttpAnswer | undefined> => {
     // Twice at most with a record read from the store: when another instance wins the adoption, relay to it.
     for (let reads = 0; reads < 2; ) {
       const { record, fresh } = await recordOf(sessionId);
@@ -277,7 +277,7 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
       if (adoption === undefined) return undefined;
       if (adoption) {
         const parts = { method: request.method, url: request.url, headers: withoutHopByHop(request.headers), body: request.body };
-        return toResponse(await serve(relayedInbound(parts, request.signal)));
+        return serve(relayedInbound(parts, request.client));
       }
     }
     return undefined;
@@ -286,7 +286,7 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
    * Relays a request to `instance`, which holds a replica of the session (the client's answer to
    * a request the replica sent, a stream it wrote); `undefined` when that instance is gone.
    */
-  const relayDirect = async (sessionId: string, instance: string, request: RelayRequest, principal: string | undefined): Promise<Response | undefined> => {
+  const relayDirect = async (sessionId: string, instance: string, request: RelayRequest, principal: string | undefined): Promise<HttpAnswer | undefined> => {
     const { record } = await recordOf(sessionId);
     if (record === undefined || record.principal !== principal || liveness?.knownDead(instance) === true) return undefined;
     const watch = liveness === undefined ? undefined : (onLost: (loss: OwnerLoss) => void) => liveness.watch(instance, onLost);
@@ -415,7 +415,7 @@ export async function relayToOwner(
   principal: string | undefined,
   legacyMessage = false,
   streamIdOf?: (eventId: string) => string | undefined,
-): Promise<Response | undefined> {
+): Promise<HttpAnswer | undefined> {
   const sessionId = (legacyMessage ? inbound.searchParams.get('sessionId') : undefined) ?? inbound.header(SESSION_ID_HEADER);
   if (sessionId === undefined || sessionId === '') return undefined;
   if (cluster.replicas !== undefined && !legacyMessage) {
@@ -439,5 +439,5 @@ export async function relayToOwner(
 
 /** The parts of `inbound` (with its `body`, already read) that a relay carries. */
 export function relayRequestOf(inbound: InboundRequest, body: string | undefined): RelayRequest {
-  return { method: inbound.method, url: inbound.requestInfo().url, headers: inbound.headerRecord(), body, signal: inbound.signal };
+  return { method: inbound.method, url: inbound.requestInfo().url, headers: inbound.headerRecord(), body, client: inbound };
 }

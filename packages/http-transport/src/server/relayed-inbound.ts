@@ -10,6 +10,42 @@ import { readmitted } from './auth-gate.js';
 import type { BodyRead, InboundRequest } from './inbound.js';
 import { readRequestTarget } from './request-target.js';
 
+/** What the core asks of a request's client: whether it went away (`InboundRequest.signal`, `onClientGone`). */
+export type ClientPresence = Pick<InboundRequest, 'signal' | 'onClientGone'>;
+
+/**
+ * The relaying instance's client, as the owner sees it: gone once the relay is aborted. The
+ * `AbortSignal` is made only if something asks for it (most relayed calls end without one).
+ */
+export class RelayedClient implements ClientPresence {
+  #gone = false;
+  #listeners: (() => void)[] | undefined;
+  #controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  onClientGone(listener: () => void): void {
+    if (this.#gone) listener();
+    else (this.#listeners ??= []).push(listener);
+  }
+
+  /** The client went away (or its answer can no longer reach it): tells every listener, once. */
+  leave(): void {
+    if (this.#gone) return;
+    this.#gone = true;
+    this.#controller?.abort();
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    for (const listener of listeners ?? []) listener();
+  }
+}
+
 /** The parts of an HTTP request a relay carries. */
 export interface RelayedParts {
   readonly method: string;
@@ -23,12 +59,12 @@ export interface RelayedParts {
 const encoder = new TextEncoder();
 
 /**
- * The {@link InboundRequest} of a relayed request. `signal` aborts when the relaying instance's
- * client went away (its `abort` message), or when this instance's own client did (a request
- * served here after adopting its session). The bind is unknown, as for a fetch request: the Host
+ * The {@link InboundRequest} of a relayed request. `client` tells when the relaying instance's
+ * client went away (its `abort` message), or this instance's own client (a request served here
+ * after adopting its session). The bind is unknown, as for a fetch request: the Host
  * guard treats it as loopback (the relaying instance checked its own).
  */
-export function relayedInbound(parts: RelayedParts, signal: AbortSignal | undefined): InboundRequest {
+export function relayedInbound(parts: RelayedParts, client: ClientPresence | undefined): InboundRequest {
   const target = readRequestTarget(parts.url, undefined);
   const { pathname, search } = target.ok ? target : { pathname: '', search: '' };
   // Header names are lower-case already (the relaying instance's record); no prototype, so `constructor` is a header or nothing.
@@ -49,6 +85,7 @@ export function relayedInbound(parts: RelayedParts, signal: AbortSignal | undefi
     toRequest: () => {
       if (request === undefined) {
         const init: RequestInit = { method: parts.method, headers };
+        const signal = client?.signal;
         if (signal !== undefined) init.signal = signal;
         if (parts.body !== undefined) init.body = parts.body;
         request = readmitted(new Request(parts.url, init));
@@ -56,8 +93,10 @@ export function relayedInbound(parts: RelayedParts, signal: AbortSignal | undefi
       return request;
     },
     requestInfo: () => (info ??= Object.freeze({ method: parts.method, url: parts.url, headers, remoteAddress: undefined })),
-    signal,
-    onClientGone: (listener) => signal?.addEventListener('abort', listener, { once: true }),
+    get signal() {
+      return client?.signal;
+    },
+    onClientGone: (listener) => client?.onClientGone(listener),
   };
   return inbound;
 }
