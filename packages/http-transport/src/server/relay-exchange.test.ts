@@ -174,6 +174,9 @@ describe('relayedInbound', () => {
     expect(request.headers.get('authorization')).toBe('Bearer t');
     await expect(request.text()).resolves.toBe('{}');
     expect(inbound.header('host')).toBe('example.test');
+    // Only the relayed headers: nothing of a plain object's prototype.
+    expect(inbound.header('constructor')).toBeUndefined();
+    expect([...inbound.headerNames()]).toEqual(['authorization']);
     expect(inbound.requestInfo()).toEqual({ method: 'POST', url: 'http://example.test/mcp', headers: { authorization: 'Bearer t' }, remoteAddress: undefined });
   });
 });

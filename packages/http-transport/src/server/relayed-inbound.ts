@@ -67,8 +67,12 @@ const encoder = new TextEncoder();
 export function relayedInbound(parts: RelayedParts, client: ClientPresence | undefined): InboundRequest {
   const target = readRequestTarget(parts.url, undefined);
   const { pathname, search } = target.ok ? target : { pathname: '', search: '' };
-  // Header names are lower-case already (the relaying instance's record); no prototype, so `constructor` is a header or nothing.
-  const headers = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, parts.headers));
+  const relayed = parts.headers;
+  /** The headers as handlers see them, copied on first read only (most relayed calls never ask). */
+  let headers: Readonly<Record<string, string>> | undefined;
+  const headerRecord = (): Readonly<Record<string, string>> =>
+    // Header names are lower-case already (the relaying instance's record); no prototype, so `constructor` is a header or nothing.
+    (headers ??= Object.freeze(Object.assign(Object.create(null) as Record<string, string>, relayed)));
   let request: Request | undefined;
   let info: HttpRequestInfo | undefined;
   const inbound: InboundRequest = {
@@ -77,14 +81,15 @@ export function relayedInbound(parts: RelayedParts, client: ClientPresence | und
     searchParams: new URLSearchParams(search),
     targetRefusal: target.ok ? undefined : target.reason,
     localAddress: undefined,
-    header: (name) => headers[name] ?? (name === 'host' ? new URL(parts.url).host : undefined),
-    headerRecord: () => headers,
-    headerNames: () => Object.keys(headers),
+    // Own properties only: the relayed record is a parsed JSON object, whose prototype has `constructor`.
+    header: (name) => (Object.hasOwn(relayed, name) ? relayed[name] : undefined) ?? (name === 'host' ? new URL(parts.url).host : undefined),
+    headerRecord,
+    headerNames: () => Object.keys(relayed),
     readBody: (limit) => Promise.resolve(bodyOf(parts.body, limit)),
     loopbackBind: undefined,
     toRequest: () => {
       if (request === undefined) {
-        const init: RequestInit = { method: parts.method, headers };
+        const init: RequestInit = { method: parts.method, headers: headerRecord() };
         const signal = client?.signal;
         if (signal !== undefined) init.signal = signal;
         if (parts.body !== undefined) init.body = parts.body;
@@ -92,7 +97,7 @@ export function relayedInbound(parts: RelayedParts, client: ClientPresence | und
       }
       return request;
     },
-    requestInfo: () => (info ??= Object.freeze({ method: parts.method, url: parts.url, headers, remoteAddress: undefined })),
+    requestInfo: () => (info ??= Object.freeze({ method: parts.method, url: parts.url, headers: headerRecord(), remoteAddress: undefined })),
     get signal() {
       return client?.signal;
     },
