@@ -65,45 +65,82 @@ const encoder = new TextEncoder();
  * guard treats it as loopback (the relaying instance checked its own).
  */
 export function relayedInbound(parts: RelayedParts, client: ClientPresence | undefined): InboundRequest {
-  const target = readRequestTarget(parts.url, undefined);
-  const { pathname, search } = target.ok ? target : { pathname: '', search: '' };
-  const relayed = parts.headers;
-  /** The headers as handlers see them, copied on first read only (most relayed calls never ask). */
-  let headers: Readonly<Record<string, string>> | undefined;
-  const headerRecord = (): Readonly<Record<string, string>> =>
-    // Header names are lower-case already (the relaying instance's record); no prototype, so `constructor` is a header or nothing.
-    (headers ??= Object.freeze(Object.assign(Object.create(null) as Record<string, string>, relayed)));
-  let request: Request | undefined;
-  let info: HttpRequestInfo | undefined;
-  const inbound: InboundRequest = {
-    method: parts.method,
-    pathname,
-    searchParams: new URLSearchParams(search),
-    targetRefusal: target.ok ? undefined : target.reason,
-    localAddress: undefined,
+  return new RelayedInbound(parts, client);
+}
+
+/** {@link relayedInbound}'s view: a class, so its methods are built once, not per relayed request. */
+class RelayedInbound implements InboundRequest {
+  readonly method: string;
+  readonly pathname: string;
+  readonly targetRefusal: string | undefined;
+  readonly localAddress = undefined;
+  readonly loopbackBind = undefined;
+  readonly #parts: RelayedParts;
+  readonly #client: ClientPresence | undefined;
+  readonly #search: string;
+  #searchParams: URLSearchParams | undefined = undefined;
+  #headers: Readonly<Record<string, string>> | undefined = undefined;
+  #request: Request | undefined = undefined;
+  #info: HttpRequestInfo | undefined = undefined;
+
+  constructor(parts: RelayedParts, client: ClientPresence | undefined) {
+    this.#parts = parts;
+    this.#client = client;
+    const target = readRequestTarget(parts.url, undefined);
+    this.method = parts.method;
+    this.pathname = target.ok ? target.pathname : '';
+    this.#search = target.ok ? target.search : '';
+    this.targetRefusal = target.ok ? undefined : target.reason;
+  }
+
+  /** Built on first read: only the legacy HTTP+SSE message path reads the query. */
+  get searchParams(): URLSearchParams {
+    return (this.#searchParams ??= new URLSearchParams(this.#search));
+  }
+
+  header(name: string): string | undefined {
+    const relayed = this.#parts.headers;
     // Own properties only: the relayed record is a parsed JSON object, whose prototype has `constructor`.
-    header: (name) => (Object.hasOwn(relayed, name) ? relayed[name] : undefined) ?? (name === 'host' ? new URL(parts.url).host : undefined),
-    headerRecord,
-    headerNames: () => Object.keys(relayed),
-    readBody: (limit) => Promise.resolve(bodyOf(parts.body, limit)),
-    loopbackBind: undefined,
-    toRequest: () => {
-      if (request === undefined) {
-        const init: RequestInit = { method: parts.method, headers: headerRecord() };
-        const signal = client?.signal;
-        if (signal !== undefined) init.signal = signal;
-        if (parts.body !== undefined) init.body = parts.body;
-        request = readmitted(new Request(parts.url, init));
-      }
-      return request;
-    },
-    requestInfo: () => (info ??= Object.freeze({ method: parts.method, url: parts.url, headers: headerRecord(), remoteAddress: undefined })),
-    get signal() {
-      return client?.signal;
-    },
-    onClientGone: (listener) => client?.onClientGone(listener),
-  };
-  return inbound;
+    return (Object.hasOwn(relayed, name) ? relayed[name] : undefined) ?? (name === 'host' ? new URL(this.#parts.url).host : undefined);
+  }
+
+  /** Copied on first read only (most relayed calls never ask). */
+  headerRecord(): Readonly<Record<string, string>> {
+    // Header names are lower-case already (the relaying instance's record); no prototype, so `constructor` is a header or nothing.
+    return (this.#headers ??= Object.freeze(Object.assign(Object.create(null) as Record<string, string>, this.#parts.headers)));
+  }
+
+  headerNames(): Iterable<string> {
+    return Object.keys(this.#parts.headers);
+  }
+
+  readBody(limit: number): Promise<BodyRead> {
+    return Promise.resolve(bodyOf(this.#parts.body, limit));
+  }
+
+  toRequest(): Request {
+    if (this.#request === undefined) {
+      const parts = this.#parts;
+      const init: RequestInit = { method: parts.method, headers: this.headerRecord() };
+      const signal = this.#client?.signal;
+      if (signal !== undefined) init.signal = signal;
+      if (parts.body !== undefined) init.body = parts.body;
+      this.#request = readmitted(new Request(parts.url, init));
+    }
+    return this.#request;
+  }
+
+  requestInfo(): HttpRequestInfo {
+    return (this.#info ??= Object.freeze({ method: this.method, url: this.#parts.url, headers: this.headerRecord(), remoteAddress: undefined }));
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.#client?.signal;
+  }
+
+  onClientGone(listener: () => void): void {
+    this.#client?.onClientGone(listener);
+  }
 }
 
 /** The relayed body under `limit` bytes (its length was checked where it arrived, against that instance's limit). */
