@@ -39,12 +39,12 @@
  * (`cluster-replicas.ts`).
  */
 import { ErrorCode, type Clock, type JsonObject } from '@statemcp/protocol';
-import { readmitted } from './auth-gate.js';
 import { DEFAULT_LIVENESS_TTL_MS, livenessWatch, type LivenessWatch, type OwnerLoss } from './cluster-failover.js';
-import { HttpErrorCode, errorResponse } from './http-response.js';
+import { HttpErrorCode, errorResponse, type HttpAnswer } from './http-response.js';
 import type { InboundRequest } from './inbound.js';
 import { SESSION_ID_HEADER } from './server-options.js';
 import { RelayExchange, withoutHopByHop, type RelayRequest } from './relay-exchange.js';
+import { relayedInbound } from './relayed-inbound.js';
 import { ClusterReplicas, postRoute, replicaMessage, streamWriter } from './cluster-replicas.js';
 import type { HttpServerSessionTransport } from './session-transport.js';
 import type { JsonRpcMessage } from '@statemcp/protocol';
@@ -121,13 +121,13 @@ export interface ClusterMembership {
    * session, or carries an answer for a replica on another instance (`owned`: it runs the
    * session): `undefined` to serve it here (on a replica, now built), else the relayed answer.
    */
-  routePost(sessionId: string, messages: readonly JsonRpcMessage[], request: RelayRequest, principal: string | undefined, owned: boolean): Promise<Response | undefined>;
+  routePost(sessionId: string, messages: readonly JsonRpcMessage[], request: RelayRequest, principal: string | undefined, owned: boolean): Promise<HttpAnswer | undefined>;
   /**
    * A resumption (`Last-Event-ID`) of a stream a replica on instance `writer` wrote: `undefined`
    * to serve it here (this instance is `writer`: on its replica, rebuilt if it ended), else the
    * answer relayed to `writer`, or to the owner when `writer` is gone.
    */
-  resume(sessionId: string, writer: string, request: RelayRequest, principal: string | undefined, ownsSession: boolean): Promise<Response | undefined>;
+  resume(sessionId: string, writer: string, request: RelayRequest, principal: string | undefined, ownsSession: boolean): Promise<HttpAnswer | undefined>;
   /** The owner received notifications for a session that has replicas: they get them too. */
   notifyReplicas(sessionId: string, messages: readonly JsonRpcMessage[]): void;
   /**
@@ -135,7 +135,7 @@ export interface ClusterMembership {
    * session when its owner is dead and serves the request here; `undefined` when the session is
    * unknown everywhere or bound to another principal (it is not relayed: the answer is 404).
    */
-  relay(sessionId: string, request: RelayRequest, principal: string | undefined): Promise<Response | undefined>;
+  relay(sessionId: string, request: RelayRequest, principal: string | undefined): Promise<HttpAnswer | undefined>;
   /** How many requests this instance relayed and served for others, and sessions it adopted. */
   readonly stats: ClusterStats;
   /** Stops this instance's liveness beats and its relay channel (the server is closing). */
@@ -156,8 +156,8 @@ export interface ClusterStats {
 
 /** What the cluster side needs from its server. */
 export interface ClusterHost {
-  /** The server's fetch front door. */
-  serve: (request: Request) => Promise<Response>;
+  /** The server's core: answers a request relayed here, or one it adopted a session for (`relayed-inbound.ts`). */
+  serve: (inbound: InboundRequest) => Promise<HttpAnswer>;
   /**
    * Rebuilds the connection of a session this instance has just claimed from a dead owner
    * (`from`); false when it could not (the claim is then undone by deleting the record).
@@ -178,7 +178,7 @@ export interface ClusterHost {
 /** Owners remembered by a relaying instance; past this many the oldest are forgotten. */
 const REMEMBERED_OWNERS = 10_000;
 
-/** Builds the {@link ClusterMembership} of a server whose fetch front door is `serve`; `idleMs` is its session idle timeout. */
+/** Builds the {@link ClusterMembership} of a server whose core is `serve`; `idleMs` is its session idle timeout. */
 export function joinCluster(cluster: ClusterOptions, idleMs: number, host: ClusterHost): ClusterMembership {
   const { serve, onError, clock } = host;
   const idle = Number.isFinite(idleMs) ? idleMs : 24 * 60 * 60_000;
@@ -251,7 +251,7 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
     if (record !== undefined) remember(record);
     return { record, fresh: true };
   };
-  const relay = async (sessionId: string, request: RelayRequest, principal: string | undefined): Promise<Response | undefined> => {
+  const relay = async (sessionId: string, request: RelayRequest, principal: string | undefined): Promise<HttpAnswer | undefined> => {
     // Twice at most with a record read from the store: when another instance wins the adoption, relay to it.
     for (let reads = 0; reads < 2; ) {
       const { record, fresh } = await recordOf(sessionId);
@@ -276,10 +276,8 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
       const adoption = await adopt(record);
       if (adoption === undefined) return undefined;
       if (adoption) {
-        const init: RequestInit = { method: request.method, headers: withoutHopByHop(request.headers) };
-        if (request.signal !== undefined) init.signal = request.signal;
-        if (request.body !== undefined) init.body = request.body;
-        return serve(readmitted(new Request(request.url, init)));
+        const parts = { method: request.method, url: request.url, headers: withoutHopByHop(request.headers), body: request.body };
+        return serve(relayedInbound(parts, request.client));
       }
     }
     return undefined;
@@ -288,7 +286,7 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
    * Relays a request to `instance`, which holds a replica of the session (the client's answer to
    * a request the replica sent, a stream it wrote); `undefined` when that instance is gone.
    */
-  const relayDirect = async (sessionId: string, instance: string, request: RelayRequest, principal: string | undefined): Promise<Response | undefined> => {
+  const relayDirect = async (sessionId: string, instance: string, request: RelayRequest, principal: string | undefined): Promise<HttpAnswer | undefined> => {
     const { record } = await recordOf(sessionId);
     if (record === undefined || record.principal !== principal || liveness?.knownDead(instance) === true) return undefined;
     const watch = liveness === undefined ? undefined : (onLost: (loss: OwnerLoss) => void) => liveness.watch(instance, onLost);
@@ -417,7 +415,7 @@ export async function relayToOwner(
   principal: string | undefined,
   legacyMessage = false,
   streamIdOf?: (eventId: string) => string | undefined,
-): Promise<Response | undefined> {
+): Promise<HttpAnswer | undefined> {
   const sessionId = (legacyMessage ? inbound.searchParams.get('sessionId') : undefined) ?? inbound.header(SESSION_ID_HEADER);
   if (sessionId === undefined || sessionId === '') return undefined;
   if (cluster.replicas !== undefined && !legacyMessage) {
@@ -441,5 +439,5 @@ export async function relayToOwner(
 
 /** The parts of `inbound` (with its `body`, already read) that a relay carries. */
 export function relayRequestOf(inbound: InboundRequest, body: string | undefined): RelayRequest {
-  return { method: inbound.method, url: inbound.requestInfo().url, headers: inbound.headerRecord(), body, signal: inbound.signal };
+  return { method: inbound.method, url: inbound.requestInfo().url, headers: inbound.headerRecord(), body, client: inbound };
 }

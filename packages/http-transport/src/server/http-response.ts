@@ -27,7 +27,7 @@ export const HttpErrorCode = {
  * connection, which each front door carries its own way (node:http writes it straight to the
  * socket, the fetch handler returns its `Response`).
  */
-export type HttpAnswer = Response | SseConnection | JsonAnswer;
+export type HttpAnswer = Response | SseConnection | JsonAnswer | TextAnswer;
 
 /**
  * The headers of an answer that carries none beyond its content type (a stateless POST's): one
@@ -115,6 +115,44 @@ export function textResponse(text: string, status: number, headers: Headers): Re
   const response = new Response(text, { status, headers });
   bodyTexts.set(response, text);
   return response;
+}
+
+/**
+ * An answer whose status, headers and whole body are known up front (a relayed answer that
+ * arrived complete, `relay-exchange.ts`): node:http writes it with its length in one `end()`,
+ * and the web `Response` (undici's, with its `Headers`) is built only for a fetch front door.
+ */
+export class TextAnswer {
+  readonly status: number;
+  /** The headers, as name and value pairs (a name may repeat: `set-cookie`). */
+  readonly headers: readonly (readonly [string, string])[];
+  readonly text: string;
+  #response: Response | undefined;
+
+  constructor(status: number, headers: readonly (readonly [string, string])[], text: string) {
+    this.status = status;
+    this.headers = headers;
+    this.text = text;
+  }
+
+  /** The answer as a web `Response` (built once). */
+  get response(): Response {
+    if (this.#response === undefined) {
+      const headers = new Headers();
+      for (const [name, value] of this.headers) headers.append(name, value);
+      this.#response = textResponse(this.text, this.status, headers);
+    }
+    return this.#response;
+  }
+
+  /** Writes the answer to a node:http response, with its length, in one `end()` (a no-op when the client has left). */
+  attach(res: ServerResponse): void {
+    const head: string[] = [];
+    for (const [name, value] of this.headers) if (name !== 'content-length') head.push(name, value);
+    head.push('content-length', String(Buffer.byteLength(this.text)));
+    if (this.status === 413) head.push('connection', 'close');
+    res.writeHead(this.status, head).end(this.text);
+  }
 }
 
 /** A JSON body with `Content-Type: application/json`. */

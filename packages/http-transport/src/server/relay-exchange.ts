@@ -20,9 +20,11 @@
  * by the instance running the session, so a publish that reaches nobody says the owner is gone.
  */
 import type { Clock, JsonRpcMessage, TimerHandle } from '@statemcp/protocol';
-import { readmitted } from './auth-gate.js';
 import type { OwnerLoss } from './cluster-failover.js';
-import { textResponse } from './http-response.js';
+import { TextAnswer, toResponse, unreadBodyText, type HttpAnswer } from './http-response.js';
+import type { InboundRequest } from './inbound.js';
+import { RelayedClient, relayedInbound, type ClientPresence } from './relayed-inbound.js';
+import { SseConnection } from './sse-connection.js';
 import type { MessageBus } from './shared-state.js';
 import { busChannel } from './shared-state.js';
 
@@ -58,7 +60,8 @@ export interface RelayRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
-  readonly signal: AbortSignal | undefined;
+  /** The request's client: the relay is aborted when it goes away. */
+  readonly client: ClientPresence | undefined;
 }
 
 /** Hop-by-hop headers never relayed. */
@@ -66,7 +69,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'co
 
 export function withoutHopByHop(headers: Readonly<Record<string, string>>): Record<string, string> {
   const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) kept[name] = value;
+  for (const name in headers) if (!HOP_BY_HOP.has(name)) kept[name] = headers[name] as string;
   return kept;
 }
 
@@ -76,6 +79,8 @@ function relayedHeaders(head: { readonly headers: readonly [string, string][] })
   for (const [name, value] of head.headers) if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, value);
   return headers;
 }
+
+const encoder = new TextEncoder();
 
 /** Statuses whose answer has no body (RFC 9110 §15.3.5, §15.4.5). */
 const nullBodyStatus = (status: number): boolean => status === 204 || status === 304;
@@ -102,15 +107,15 @@ export class RelayExchange {
   readonly #instanceId: string;
   readonly #clock: Clock;
   readonly #onError: (error: unknown) => void;
-  readonly #serve: (request: Request) => Promise<Response>;
+  readonly #serve: (inbound: InboundRequest) => Promise<HttpAnswer>;
   /** Relays this instance waits on, by relay id: what to do with their frames. */
   readonly #waiting = new Map<string, (frames: readonly RelayFrame[]) => void>();
   /** Relayed requests this instance is answering, by relay id. */
-  readonly #answering = new Map<string, AbortController>();
+  readonly #answering = new Map<string, RelayedClient>();
   #listening: Promise<() => Promise<void>> | undefined;
 
-  /** `serve` is the server's fetch front door, which answers the requests relayed here. */
-  constructor(bus: MessageBus, instanceId: string, clock: Clock, onError: (error: unknown) => void, serve: (request: Request) => Promise<Response>) {
+  /** `serve` is the server's core, which answers the requests relayed here (`relayed-inbound.ts`). */
+  constructor(bus: MessageBus, instanceId: string, clock: Clock, onError: (error: unknown) => void, serve: (inbound: InboundRequest) => Promise<HttpAnswer>) {
     this.#bus = bus;
     this.#serve = serve;
     this.#clock = clock;
@@ -129,7 +134,7 @@ export class RelayExchange {
 
   #receive(payload: string): void {
     const message = JSON.parse(payload) as InstanceMessage;
-    if (message.kind === 'abort') this.#answering.get(message.relay)?.abort();
+    if (message.kind === 'abort') this.#answering.get(message.relay)?.leave();
     else if (message.kind === 'frames') this.#waiting.get(message.relay)?.(message.frames);
     else this.#serveRelayed(message);
   }
@@ -152,9 +157,9 @@ export class RelayExchange {
     });
   }
 
-  async #answer(message: RelayedRequest, serve: (request: Request) => Promise<Response>): Promise<void> {
-    const abort = new AbortController();
-    this.#answering.set(message.relay, abort);
+  async #answer(message: RelayedRequest, serve: (inbound: InboundRequest) => Promise<HttpAnswer>): Promise<void> {
+    const client = new RelayedClient();
+    this.#answering.set(message.relay, client);
     const channel = busChannel.instance(message.replyTo);
     const batch: RelayFrame[] = [];
     const sent: Promise<unknown>[] = [];
@@ -172,7 +177,7 @@ export class RelayExchange {
       // unhandled, it would end the process). A lost frame ends the answer: the relaying instance
       // could not read the frames after it in order (the bus delivers at most once), so the
       // request is cancelled as if its client had gone; the error is reported when the answer ends.
-      published.catch(() => abort.abort());
+      published.catch(() => client.leave());
       sent.push(published);
     };
     const push = (frame: RelayFrame): void => {
@@ -181,25 +186,27 @@ export class RelayExchange {
       scheduled = true;
       afterThisTurn(flush);
     };
+    // The head waits for the first chunk (an SSE answer's priming event follows within a round
+    // trip), so both travel in one publish; a stream with nothing to say yet gets it alone.
+    const waitHead = (): void => {
+      if (!scheduled) headWait = this.#clock.setTimeout(flush, HEAD_WAIT_MS);
+    };
     try {
-      const init: RequestInit = { method: message.method, headers: message.headers, signal: abort.signal };
-      if (message.body !== undefined) init.body = message.body;
       // Admitted by the relaying instance already (its DPoP proof is in the replay set).
-      const response = await serve(readmitted(new Request(message.url, init)));
-      // The head waits for the first chunk (an SSE answer's priming event follows within a round
-      // trip), so both travel in one publish; a stream with nothing to say yet gets it alone.
-      batch.push({ kind: 'head', status: response.status, headers: [...response.headers] });
-      headWait = this.#clock.setTimeout(flush, HEAD_WAIT_MS);
-      if (response.body !== null) {
-        const decoder = new TextDecoder();
-        const reader = response.body.getReader();
-        abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          const data = decoder.decode(value, { stream: true });
-          if (data !== '') push({ kind: 'chunk', data });
-        }
+      const answer = await serve(relayedInbound(message, client));
+      if (answer instanceof SseConnection) {
+        // The connection's blocks go to the bus as they are written: no web stream, no bytes to decode.
+        batch.push({ kind: 'head', status: 200, headers: Object.entries(answer.headers) });
+        await new Promise<void>((resolve, reject) => {
+          const cancelled = answer.pipeTo({ write: (data) => push({ kind: 'chunk', data }), end: resolve, fail: reject });
+          client.onClientGone(() => {
+            cancelled();
+            resolve();
+          });
+          waitHead();
+        });
+      } else {
+        await this.#streamResponse(toResponse(answer), batch, push, client, waitHead);
       }
       batch.push({ kind: 'end' });
       flush();
@@ -210,9 +217,36 @@ export class RelayExchange {
     }
   }
 
+  /** Frames a web `Response`'s head and body: its text at once when it is known, else chunk by chunk. */
+  async #streamResponse(
+    response: Response,
+    batch: RelayFrame[],
+    push: (frame: RelayFrame) => void,
+    client: ClientPresence,
+    waitHead: () => void,
+  ): Promise<void> {
+    batch.push({ kind: 'head', status: response.status, headers: [...response.headers] });
+    const text = unreadBodyText(response);
+    if (text !== undefined) {
+      if (text !== '') batch.push({ kind: 'chunk', data: text });
+      return;
+    }
+    waitHead();
+    if (response.body === null) return;
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
+    client.onClientGone(() => void reader.cancel().catch(() => undefined));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const data = decoder.decode(value, { stream: true });
+      if (data !== '') push({ kind: 'chunk', data });
+    }
+  }
+
   /**
    * Relays one request to `owner`, the instance running session `sessionId`, and resolves with
-   * the answer as a streamed `Response`; `undefined` when no instance serves the session any
+   * the answer (whole, or streamed as it comes); `undefined` when no instance serves the session any
    * more. `watchOwner` ends the wait when the owner is found dead (`cluster-failover.ts`); the
    * answer is then `lost(loss)` if no head had come yet. `direct`: `owner` is the instance of a
    * replica, reached on its own channel.
@@ -224,32 +258,28 @@ export class RelayExchange {
     lost: (loss: OwnerLoss) => Response,
     watchOwner?: (onLost: (loss: OwnerLoss) => void) => () => void,
     direct = false,
-  ): Promise<Response | undefined> {
+  ): Promise<HttpAnswer | undefined> {
     await this.listen();
     const relay = globalThis.crypto.randomUUID();
     /** The streamed body's controller, once a head arrived without its end. */
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-    const encoder = new TextEncoder();
-    let resolveHead!: (response: Response) => void;
-    const head = new Promise<Response>((resolve) => {
+    let resolveHead!: (answer: HttpAnswer) => void;
+    const head = new Promise<HttpAnswer>((resolve) => {
       resolveHead = resolve;
     });
     let finished = false;
     let headSeen = false;
     let stopWatch: (() => void) | undefined = undefined;
-    const signal = request.signal;
     const finish = (aborted: boolean): void => {
       if (finished) return;
       finished = true;
       stopWatch?.();
-      signal?.removeEventListener('abort', onAbort);
       this.#waiting.delete(relay);
       if (aborted) {
         const abort: InstanceMessage = { kind: 'abort', relay };
         void Promise.resolve(this.#bus.publish(busChannel.instance(owner), JSON.stringify(abort))).catch(() => undefined);
       }
     };
-    const onAbort = (): void => finish(true);
     this.#waiting.set(relay, (frames) => {
       const first = frames[0];
       if (first?.kind === 'head' && frames[frames.length - 1]?.kind === 'end') {
@@ -259,7 +289,11 @@ export class RelayExchange {
         headSeen = true;
         let text = '';
         for (const frame of frames) if (frame.kind === 'chunk') text += frame.data;
-        resolveHead(nullBodyStatus(first.status) ? new Response(null, { status: first.status, headers: relayedHeaders(first) }) : textResponse(text, first.status, relayedHeaders(first)));
+        resolveHead(
+          nullBodyStatus(first.status)
+            ? new Response(null, { status: first.status, headers: relayedHeaders(first) })
+            : new TextAnswer(first.status, first.headers.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())), text),
+        );
         finish(false);
         return;
       }
@@ -288,7 +322,8 @@ export class RelayExchange {
         }
       }
     });
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // Once finished, a later call is a no-op: nothing to remove.
+    request.client?.onClientGone(() => finish(true));
     const message: RelayedRequest = { kind: 'request', relay, replyTo: this.#instanceId, method: request.method, url: request.url, headers: withoutHopByHop(request.headers), body: request.body };
     let reached: number | undefined;
     try {

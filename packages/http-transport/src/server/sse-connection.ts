@@ -10,8 +10,10 @@
  * ```
  *  unattached ──attach(res)──▶ node      node:http: blocks are written straight to the
  *      │                                 `ServerResponse` (no web stream in between)
- *      └──────.response──────▶ web       fetch handlers: a web `Response` whose body is a
- *                                        `ReadableStream` the connection enqueues into
+ *      ├──────.response──────▶ web       fetch handlers: a web `Response` whose body is a
+ *      │                                 `ReadableStream` the connection enqueues into
+ *      └──────pipeTo(sink)───▶ sink      the cluster relay (`relay-exchange.ts`): blocks go
+ *                                        to the bus as strings, no web stream in between
  * ```
  *
  * Blocks written before the target is chosen wait in order and are handed over at once
@@ -55,6 +57,19 @@ export interface SseConnectionOptions {
   readonly clock?: Clock;
 }
 
+/**
+ * Where a relayed connection's blocks go ({@link SseConnection.pipeTo}): the owner of a session
+ * publishes them to the instance that relayed the request. The bus has no backpressure, so the
+ * connection always has room.
+ */
+export interface SseSink {
+  write(block: string): void;
+  /** The server ended the connection. */
+  end(): void;
+  /** The connection was abandoned (`reason`): what was not delivered is dropped. */
+  fail(reason: Error): void;
+}
+
 /** What became of one {@link SseConnection.send}. */
 export type SseSendOutcome = 'written' | 'closed' | 'abandoned';
 
@@ -65,7 +80,8 @@ type EarlyEnd = { readonly kind: 'closed' } | { readonly kind: 'abandoned'; read
 type SseTarget =
   | { readonly kind: 'unattached'; readonly blocks: string[]; bytes: number; end: EarlyEnd | undefined }
   | { readonly kind: 'web'; readonly response: Response; readonly controller: ReadableStreamDefaultController<Uint8Array> }
-  | { readonly kind: 'node'; readonly res: ServerResponse };
+  | { readonly kind: 'node'; readonly res: ServerResponse }
+  | { readonly kind: 'sink'; readonly sink: SseSink };
 
 export class SseConnection implements KeepAliveTarget {
   /** Called once when the client disconnects (not when the server closes the connection). */
@@ -104,7 +120,7 @@ export class SseConnection implements KeepAliveTarget {
   get response(): Response {
     const target = this.#target;
     if (target.kind === 'web') return target.response;
-    if (target.kind === 'node') throw new Error('This SSE connection is written to a node:http response');
+    if (target.kind !== 'unattached') throw new Error('This SSE connection already has a front door');
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     const body = new ReadableStream<Uint8Array>(
       {
@@ -151,6 +167,26 @@ export class SseConnection implements KeepAliveTarget {
     } else if (this.hasRoom) this.#wake();
   }
 
+  /** The response headers of the connection (status 200). */
+  get headers(): Readonly<Record<string, string>> {
+    return this.#headers;
+  }
+
+  /**
+   * Hands the connection to `sink` (the cluster relay): the blocks written so far at once, later
+   * ones as they come. Returns what to call when the sink's reader went away (the relaying
+   * instance's client left): a disconnect, as node:http's `close`.
+   */
+  pipeTo(sink: SseSink): () => void {
+    const target = this.#target;
+    if (target.kind !== 'unattached') throw new Error('This SSE connection already has a front door');
+    this.#target = { kind: 'sink', sink };
+    for (const block of target.blocks) sink.write(block);
+    if (target.end?.kind === 'closed') sink.end();
+    else if (target.end?.kind === 'abandoned') sink.fail(target.end.reason);
+    return () => this.#cancelled();
+  }
+
   /**
    * The first block is coming (a priming event, written once its event store answers): node:http
    * sends the headers with it instead of alone. The first {@link write} or {@link close} ends the
@@ -185,6 +221,8 @@ export class SseConnection implements KeepAliveTarget {
       }
       case 'node':
         return target.res.writableLength < this.#maxBufferedBytes;
+      case 'sink':
+        return true;
     }
   }
 
@@ -206,6 +244,9 @@ export class SseConnection implements KeepAliveTarget {
         case 'node':
           if (target.res.destroyed) throw new Error('destroyed');
           target.res.write(block);
+          return true;
+        case 'sink':
+          target.sink.write(block);
           return true;
       }
     } catch {
@@ -247,6 +288,9 @@ export class SseConnection implements KeepAliveTarget {
         case 'node':
           target.res.end();
           break;
+        case 'sink':
+          target.sink.end();
+          break;
       }
     } catch {
       // already errored or closed by the consumer
@@ -273,6 +317,9 @@ export class SseConnection implements KeepAliveTarget {
           break;
         case 'node':
           target.res.destroy();
+          break;
+        case 'sink':
+          target.sink.fail(reason);
           break;
       }
     } catch {

@@ -443,7 +443,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
     options.cluster === undefined || stateless
       ? undefined
       : joinCluster(options.cluster, manager.idleTimeoutMs, {
-          serve: (request) => server.handleFetch(request),
+          serve: safeHandle,
           adopt: adoptSession,
           replica: buildReplica,
           maxReplicas: manager.maxSessions,
