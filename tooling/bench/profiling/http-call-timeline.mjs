@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
-import { cpuMs, rawHttpClient } from './raw-client.mjs';
+import { cpuMs, rawHttpClient, listeningPort } from './raw-client.mjs';
 
 const [era = 'modern', callsArg] = process.argv.slice(2);
 if (era !== 'modern' && era !== 'legacy' && era !== 'raw') throw new Error('usage: node http-call-timeline.mjs modern|legacy|raw [CALLS]');
@@ -26,14 +26,7 @@ const fixture = process.env.FIXTURE ?? new URL(`../dist/fixtures/${era === 'raw'
 const out = join(tmpdir(), `http-call-timeline-${process.pid}.json`);
 const hook = new URL('./http-timeline-hook.mjs', import.meta.url).pathname;
 const child = spawn(process.execPath, ['--import', hook, fixture], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, TIMELINE_OUT: out } });
-const port = await new Promise((resolve) => {
-  let seen = '';
-  child.stdout.on('data', (chunk) => {
-    seen += chunk;
-    const match = /LISTENING (\d+)/.exec(seen);
-    if (match) resolve(Number(match[1]));
-  });
-});
+const port = await listeningPort(child);
 const { call, close } = era === 'raw' ? rawHttpClient(port) : await sdkClient();
 for (let i = 0; i < 4000; i++) await call();
 

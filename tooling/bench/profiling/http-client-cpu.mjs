@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { Client } from '@statemcp/client';
 import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
-import { rawHttpClient } from './raw-client.mjs';
+import { rawHttpClient, listeningPort } from './raw-client.mjs';
 
 const [era = 'modern', callsArg, inFlightArg] = process.argv.slice(2);
 if (era !== 'modern' && era !== 'legacy' && era !== 'raw') throw new Error('usage: node http-client-cpu.mjs modern|legacy|raw [CALLS] [IN_FLIGHT]');
@@ -18,14 +18,7 @@ const calls = Number(callsArg ?? 4000);
 const inFlight = Number(inFlightArg ?? 1);
 const fixture = process.env.FIXTURE ?? new URL('../dist/fixtures/http-statemcp.mjs', import.meta.url).pathname;
 const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'inherit'] });
-const port = await new Promise((resolve) => {
-  let seen = '';
-  child.stdout.on('data', (chunk) => {
-    seen += chunk;
-    const match = /LISTENING (\d+)/.exec(seen);
-    if (match) resolve(Number(match[1]));
-  });
-});
+const port = await listeningPort(child);
 const { call, close } = era === 'raw' ? rawHttpClient(port) : await sdkClient(port);
 const run = async (count) => {
   let left = count;

@@ -13,6 +13,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { listeningPort } from './raw-client.mjs';
 
 const [fixture, callsArg, inFlightArg] = process.argv.slice(2);
 if (fixture === undefined) throw new Error('usage: node http-modern-server-cpu.mjs FIXTURE [CALLS] [IN_FLIGHT]');
@@ -20,14 +21,7 @@ const calls = Number(callsArg ?? 4000);
 const inFlight = Number(inFlightArg ?? 1);
 const profile = process.env.PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`, `--cpu-prof-interval=${process.env.PROF_INTERVAL ?? 1000}`];
 const child = spawn(process.execPath, [...profile, fixture], { stdio: ['pipe', 'pipe', 'inherit'] });
-const port = await new Promise((resolve) => {
-  let seen = '';
-  child.stdout.on('data', (chunk) => {
-    seen += chunk;
-    const match = /LISTENING (\d+)/.exec(seen);
-    if (match) resolve(Number(match[1]));
-  });
-});
+const port = await listeningPort(child);
 /** [utime, stime] of the child, in clock ticks (10 ms). */
 const ticks = () => {
   const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');

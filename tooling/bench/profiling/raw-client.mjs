@@ -11,6 +11,17 @@ export const cpuMs = (pid) => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
+/** The port an HTTP fixture child prints as `LISTENING <port>` on its stdout once it listens. */
+export const listeningPort = (child) =>
+  new Promise((resolve) => {
+    let seen = '';
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const match = /LISTENING (\d+)/.exec(seen);
+      if (match) resolve(Number(match[1]));
+    });
+  });
+
 /** Spawns `node [...nodeArgs] serverFile`, initializes it, and returns `request(method, params)`. */
 export async function rawClient(serverFile, { nodeArgs = [], detached = false } = {}) {
   const child = spawn(process.execPath, [...nodeArgs, serverFile], { stdio: ['pipe', 'pipe', 'inherit'], env: { PATH: process.env.PATH }, detached });

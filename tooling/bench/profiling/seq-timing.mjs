@@ -1,13 +1,7 @@
 // The timed part of seq.mjs, seq-session.mjs and seq-transport.mjs: 2,000 warm-up calls, then
 // CALLS calls with CONCURRENCY in flight; the line it returns gives calls/s and the client's and
 // the server's CPU per call (the server's from /proc, so Linux only).
-import { readFileSync } from 'node:fs';
-
-/** CPU time of process `pid` so far, user + system, in ms (10 ms ticks). */
-const cpuMs = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+import { cpuMs } from './raw-client.mjs';
 
 /** Times `echo` (one call, returning its promise) against the server process `pid`; `label` starts the line. */
 export async function timeCalls(echo, pid, calls, concurrency, label = '') {
