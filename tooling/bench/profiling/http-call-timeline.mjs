@@ -15,9 +15,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@statemcp/client';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { cpuMs, rawHttpClient, listeningPort } from './raw-client.mjs';
+import { statemcpHttpClient } from './statemcp-http-client.mjs';
 
 const [era = 'modern', callsArg] = process.argv.slice(2);
 if (era !== 'modern' && era !== 'legacy' && era !== 'raw') throw new Error('usage: node http-call-timeline.mjs modern|legacy|raw [CALLS]');
@@ -27,7 +26,7 @@ const out = join(tmpdir(), `http-call-timeline-${process.pid}.json`);
 const hook = new URL('./http-timeline-hook.mjs', import.meta.url).pathname;
 const child = spawn(process.execPath, ['--import', hook, fixture], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, TIMELINE_OUT: out } });
 const port = await listeningPort(child);
-const { call, close } = era === 'raw' ? rawHttpClient(port) : await sdkClient();
+const { call, close } = era === 'raw' ? rawHttpClient(port) : await statemcpHttpClient(port, era);
 for (let i = 0; i < 4000; i++) await call();
 
 const stamps = [];
@@ -86,13 +85,3 @@ const quartiles = (values) => {
 console.log(`${era}, ${fixture.split('/').pop()}, ${rows.length} of ${calls} calls stamped`);
 for (const [name, of] of Object.entries(segments)) console.log(`  ${name.padEnd(30)} ${quartiles(rows.map(of))} µs`);
 console.log(`  wall ${wall.toFixed(0)} µs per call; CPU per call: client ${((clientCpu.user + clientCpu.system) / calls).toFixed(0)}, server ${serverCpu.toFixed(0)}`);
-
-async function sdkClient() {
-  const client = new Client({ name: 'bench-client', version: '1.0.0' }, { era });
-  await client.connect(new StreamableHttpClientTransport(`http://127.0.0.1:${port}/`));
-  const call = async () => {
-    const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
-    if (result.content[0]?.text !== 'hello') throw new Error(`unexpected result ${JSON.stringify(result)}`);
-  };
-  return { call, close: () => client.close() };
-}

@@ -8,9 +8,8 @@
 //   node http-client-cpu.mjs modern|legacy|raw [CALLS] [IN_FLIGHT]
 // `FIXTURE=../dist/fixtures/http-raw.mjs` swaps the server; `--cpu-prof` profiles this process.
 import { spawn } from 'node:child_process';
-import { Client } from '@statemcp/client';
-import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { rawHttpClient, listeningPort } from './raw-client.mjs';
+import { statemcpHttpClient } from './statemcp-http-client.mjs';
 
 const [era = 'modern', callsArg, inFlightArg] = process.argv.slice(2);
 if (era !== 'modern' && era !== 'legacy' && era !== 'raw') throw new Error('usage: node http-client-cpu.mjs modern|legacy|raw [CALLS] [IN_FLIGHT]');
@@ -19,7 +18,7 @@ const inFlight = Number(inFlightArg ?? 1);
 const fixture = process.env.FIXTURE ?? new URL('../dist/fixtures/http-statemcp.mjs', import.meta.url).pathname;
 const child = spawn(process.execPath, [fixture], { stdio: ['pipe', 'pipe', 'inherit'] });
 const port = await listeningPort(child);
-const { call, close } = era === 'raw' ? rawHttpClient(port) : await sdkClient(port);
+const { call, close } = era === 'raw' ? rawHttpClient(port) : await statemcpHttpClient(port, era);
 const run = async (count) => {
   let left = count;
   await Promise.all(Array.from({ length: inFlight }, async () => {
@@ -34,13 +33,3 @@ const wall = performance.now() - wall0;
 console.log(JSON.stringify({ era, inFlight, clientCpuUsPerCall: Math.round((cpu.user + cpu.system) / calls), userUs: Math.round(cpu.user / calls), systemUs: Math.round(cpu.system / calls), callsPerSec: Math.round((calls / wall) * 1000) }));
 await close();
 child.kill();
-
-async function sdkClient(port) {
-  const client = new Client({ name: 'bench-client', version: '1.0.0' }, { era });
-  await client.connect(new StreamableHttpClientTransport(`http://127.0.0.1:${port}/`));
-  const call = async () => {
-    const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
-    if (result.content[0]?.text !== 'hello') throw new Error(`unexpected result ${JSON.stringify(result)}`);
-  };
-  return { call, close: () => client.close() };
-}
