@@ -113,9 +113,21 @@ export class DurableObjectEventStore implements EventStore {
   }
 
   async removeStream(streamId: string): Promise<void> {
-    await this.#serialized(streamId, async () => {
-      const keys = [...(await this.#storage.list({ prefix: eventPrefix(streamId) })).keys()];
-      await this.#deleteKeys([...keys, metaKey(streamId)]);
+    await this.removeStreams([streamId]);
+  }
+
+  /**
+   * Forgets several streams (their session ended): their keys are listed stream by stream and
+   * deleted together, {@link DELETE_BATCH} per storage call, instead of at least one call per
+   * stream. Runs after every earlier step of each of them.
+   */
+  async removeStreams(streamIds: readonly string[]): Promise<void> {
+    if (streamIds.length === 0) return;
+    await this.#serialized(streamIds, async () => {
+      const listed = await Promise.all(streamIds.map((streamId) => this.#storage.list({ prefix: eventPrefix(streamId) })));
+      const keys = listed.flatMap((events) => [...events.keys()]);
+      for (const streamId of streamIds) keys.push(metaKey(streamId));
+      await this.#deleteKeys(keys);
     });
   }
 
@@ -133,17 +145,23 @@ export class DurableObjectEventStore implements EventStore {
     return withoutAnswered(meta.requests, [...entries.values()].map((entry) => entry.m ?? undefined));
   }
 
-  /** Runs `step` after every earlier step of the same stream in this incarnation. */
-  #serialized<T>(streamId: string, step: () => Promise<T>): Promise<T> {
-    const previous = this.#queues.get(streamId) ?? Promise.resolve();
-    const run = previous.then(step, step);
+  /** Runs `step` after every earlier step of the same stream (or of each of `streamId`'s streams) in this incarnation. */
+  #serialized<T>(streamId: string | readonly string[], step: () => Promise<T>): Promise<T> {
+    const streamIds = typeof streamId === 'string' ? [streamId] : streamId;
+    const pending: Promise<unknown>[] = [];
+    for (const id of streamIds) {
+      const queued = this.#queues.get(id);
+      if (queued !== undefined) pending.push(queued);
+    }
+    const previous = pending.length === 1 ? pending[0] : Promise.all(pending);
+    const run = (previous ?? Promise.resolve()).then(step, step);
     const tail = run.then(
       () => undefined,
       () => undefined,
     );
-    this.#queues.set(streamId, tail);
+    for (const id of streamIds) this.#queues.set(id, tail);
     void tail.then(() => {
-      if (this.#queues.get(streamId) === tail) this.#queues.delete(streamId);
+      for (const id of streamIds) if (this.#queues.get(id) === tail) this.#queues.delete(id);
     });
     return run;
   }

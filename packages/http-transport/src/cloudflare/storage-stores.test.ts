@@ -150,6 +150,29 @@ describe('DurableObjectEventStore', () => {
       expect(storage.entries.size).toBe(0);
     });
   });
+
+  describe('#removeStreams', () => {
+    it('deletes every key of the streams in batched storage calls, after their pending appends, and leaves other streams alone', async () => {
+      const storage = new MemoryDurableObjectStorage();
+      const deletes: number[] = [];
+      const deleteKeys = storage.delete.bind(storage) as (keys: string[]) => Promise<number>;
+      storage.delete = ((keys: string[]) => {
+        deletes.push(keys.length);
+        return deleteKeys(keys);
+      }) as typeof storage.delete;
+      const store = new DurableObjectEventStore(storage);
+      for (let n = 0; n < 12; n++) for (let event = 0; event < 20; event++) await store.append(`s.${n}`, note(event));
+      await store.append('other', note(0));
+      const late = store.append('s.3', note(20));
+      await store.removeStreams(Array.from({ length: 12 }, (_, n) => `s.${n}`));
+      expect(await late).toBe('s.3:20');
+      expect(deletes).toEqual([128, 125]);
+      expect([...storage.entries.keys()].sort()).toEqual(['event:5:other:0000000000000000', 'stream:5:other']);
+      expect((await replay(store, 'other:0')).result).toEqual({ streamId: 'other', truncated: false });
+      await store.removeStreams([]);
+      expect(deletes).toHaveLength(2);
+    });
+  });
 });
 
 describe('DurableObjectTaskStore', () => {
