@@ -24,7 +24,7 @@ export { INPUT_REQUIRED_METHODS } from './session/input-rounds.js';
 export { assertCustomMethodName, customSpecOf, validateCustomAsync } from './session/custom-methods.js';
 export { declaredVersionOf } from './session/request-meta.js';
 export { RecordTable } from './session/record-table.js';
-export { PASS, parseWithSchema, verdictOf } from './session/schema-verdict.js';
+export { PASS, parseUnlessPassed, parseWithSchema, verdictOf } from './session/schema-verdict.js';
 export { isAuthInfo } from './transport/auth-info.js';
 export {
   LAST_EVENT_ID_HEADER,

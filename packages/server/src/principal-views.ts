@@ -114,8 +114,10 @@ export class PrincipalViews {
     }
   }
 
+  /** A loop, not `KINDS.some(…)`: it runs for every request that may meet a rule, and a callback costs a closure per run. */
   #hasRules(): boolean {
-    return KINDS.some((kind) => this.#lists[kind].ruledKeyed().length > 0);
+    for (const kind of KINDS) if (this.#lists[kind].ruledKeyed().length > 0) return true;
+    return false;
   }
 
   /** The lists `before` and `after` see differently (only entries with rules can differ). */

@@ -173,7 +173,7 @@ export class PromptRegistry {
   require(name: string, viewer: LazyViewer): PromptEntry {
     const entry = this.entries.get(name);
     if (entry === undefined || !viewer.shows(entry)) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
-    viewer.challenge(entry, `Prompt ${name}`);
+    viewer.challenge(entry, 'Prompt', name);
     return entry;
   }
 

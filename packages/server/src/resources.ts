@@ -207,14 +207,14 @@ export class ResourceRegistry {
   async read(uri: string, version: string, extra: RequestExtra, serverCache: CacheHints | undefined, viewer: LazyViewer): Promise<JsonObject> {
     const exact = this.entries.get(`uri:${uri}`);
     if (exact !== undefined && exact.kind === 'static' && viewer.shows(exact)) {
-      viewer.challenge(exact, `Resource ${uri}`);
+      viewer.challenge(exact, 'Resource', uri);
       return checkResult('resources/read', await exact.read(uri, extra), version, `Resource ${uri}`, resolveCacheHints(exact.cache, serverCache));
     }
     for (const entry of this.entries.values()) {
       if (entry.kind !== 'template' || !viewer.shows(entry)) continue;
       const variables = entry.template.match(uri);
       if (variables === undefined) continue;
-      viewer.challenge(entry, `Resource template ${entry.wire.name}`);
+      viewer.challenge(entry, 'Resource template', entry.wire.name);
       const hints = resolveCacheHints(entry.metadata.cache, serverCache);
       return checkResult('resources/read', await entry.read(uri, variables, extra), version, `Resource template ${entry.wire.name}`, hints);
     }

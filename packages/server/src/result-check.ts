@@ -4,7 +4,7 @@
  * client.
  */
 import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
-import { getRevision, parseWithSchema } from '@statemcp/protocol/internal';
+import { getRevision, parseUnlessPassed } from '@statemcp/protocol/internal';
 import { completeResult, type CacheHints } from './caching.js';
 
 /** `hints`: the caching hints of a cacheable result (2026-07-28+), added unless the handler set its own. */
@@ -14,7 +14,7 @@ export function checkResult(method: string, given: unknown, version: string, wha
     throw new JsonRpcError(ErrorCode.InternalError, `${what} returned a non-object result`);
   }
   const value = completeResult(given as JsonObject, version, hints);
-  const parsed = schema === undefined ? undefined : parseWithSchema(schema, value);
+  const parsed = schema === undefined ? undefined : parseUnlessPassed(schema, value);
   if (parsed !== undefined && !parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new JsonRpcError(ErrorCode.InternalError, `${what} returned an invalid ${method} result for protocol revision ${version}: ${issues}`);

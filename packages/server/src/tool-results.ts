@@ -13,7 +13,7 @@
  * return the serialized JSON in a TextContent block).
  */
 import { ErrorCode, JsonRpcError, type JsonObject } from '@statemcp/protocol';
-import { getRevision, hasFeature, parseWithSchema } from '@statemcp/protocol/internal';
+import { getRevision, hasFeature, parseUnlessPassed } from '@statemcp/protocol/internal';
 import type { CompiledSchema } from './object-schema.js';
 import { thenMaybe, type MaybePromise } from './sync-or-async.js';
 import { completeResult } from './caching.js';
@@ -93,7 +93,7 @@ function shapeToolResult(toolName: string, result: JsonObject, version: string):
     if (Array.isArray(result.content) && result.content.length === 0) result.content = [{ type: 'text', text: JSON.stringify(structured) }];
   }
   const schema = getRevision(version)?.schemas.CallToolResult;
-  const parsed = schema === undefined ? undefined : parseWithSchema(schema, result);
+  const parsed = schema === undefined ? undefined : parseUnlessPassed(schema, result);
   if (parsed !== undefined && !parsed.success) {
     throw new JsonRpcError(ErrorCode.InternalError, `Tool ${toolName} returned a result that is not a valid CallToolResult in protocol revision ${version}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }

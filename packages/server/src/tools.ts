@@ -209,7 +209,7 @@ export class ToolRegistry {
     const name = String(params.name);
     const entry = this.entries.get(name);
     if (entry === undefined || !viewer.shows(entry)) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    viewer.challenge(entry, `Tool ${name}`);
+    viewer.challenge(entry, 'Tool', name);
     const version = context.protocolVersion;
     const support = entry.wire.execution?.taskSupport ?? 'forbidden';
     const asTask = tasksDeclared && hasFeature(version, 'tasks') && typeof params.task === 'object' && params.task !== null;

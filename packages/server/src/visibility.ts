@@ -116,14 +116,15 @@ export class LazyViewer {
   }
 
   /**
-   * Refuses a call of `item` (e.g. `Tool delete_notes`), listed for this viewer, whose
-   * challenging rule names scopes its token lacks: -32602 naming them (over HTTP the protected
-   * resource answers 403 `insufficient_scope` before the call gets here).
+   * Refuses a call of the item `kind` `name` (e.g. `Tool`, `delete_notes`), listed for this
+   * viewer, whose challenging rule names scopes its token lacks: -32602 naming them (over HTTP
+   * the protected resource answers 403 `insufficient_scope` before the call gets here). The
+   * item's label is made only for that error, not for every call.
    */
-  challenge(entry: Viewable, item: string): void {
+  challenge(entry: Viewable, kind: string, name: string): void {
     if (entry.visibility?.challenge !== true) return;
     const missing = this.missing(entry.visibility);
-    if (missing.length > 0) throw new JsonRpcError(ErrorCode.InvalidParams, `${item} needs scope ${missing.join(' ')}`, { requiredScopes: [...entry.visibility.requiredScopes] });
+    if (missing.length > 0) throw new JsonRpcError(ErrorCode.InvalidParams, `${kind} ${name} needs scope ${missing.join(' ')}`, { requiredScopes: [...entry.visibility.requiredScopes] });
   }
 
   /** Whether `entry` is listed and served for this viewer (enabled and visible). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { classifyMessage, errorResponse, parseJson, resultOf } from './messages.js';
+import { classifyMessage, errorResponse, parseJson, requestOf, resultOf } from './messages.js';
 
 describe('classifyMessage', () => {
   it('classifies requests, notifications, results and errors', () => {
@@ -87,5 +87,35 @@ describe('resultOf', () => {
       else expect(result).toBeUndefined();
     }
     expect(values.filter((value) => resultOf(value) !== undefined)).toHaveLength(2);
+  });
+});
+
+describe('requestOf', () => {
+  it('returns the copy classifyMessage makes of exactly the messages it calls requests', () => {
+    const values: unknown[] = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo' } },
+      { jsonrpc: '2.0', id: 'a', method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'ping', extra: true, result: {} },
+      { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+      { jsonrpc: '2.0', id: null, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 1, method: '' },
+      { jsonrpc: '2.0', id: 1, method: 7 },
+      { jsonrpc: '2.0', id: 1, method: 'ping', params: [] },
+      { jsonrpc: '2.0', id: 1, method: 'ping', params: null },
+      { jsonrpc: '1.0', id: 1, method: 'ping' },
+      { id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 1, result: {} },
+      [{ jsonrpc: '2.0', id: 1, method: 'ping' }],
+      null,
+      'text',
+    ];
+    for (const value of values) {
+      const classified = classifyMessage(value);
+      const request = requestOf(value);
+      if (classified.kind === 'request') expect(request).toStrictEqual(classified.message);
+      else expect(request).toBeUndefined();
+    }
+    expect(values.filter((value) => requestOf(value) !== undefined)).toHaveLength(3);
   });
 });

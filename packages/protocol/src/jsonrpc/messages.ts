@@ -174,6 +174,21 @@ export function resultOf(value: unknown): JsonObject | undefined {
   return isPlainObject(result) ? result : undefined;
 }
 
+/**
+ * `value` as a request when it is a well-formed one (JSON-RPC 2.0 §4: `"jsonrpc": "2.0"`, a
+ * non-empty string `method`, a string or integer id, `params` absent or an object), else
+ * undefined. It accepts exactly what {@link classifyMessage} classifies as `request` and returns
+ * the same normalized copy, without the wrapper: most of what a server receives.
+ */
+export function requestOf(value: unknown): JsonRpcRequest | undefined {
+  if (!isPlainObject(value) || value.jsonrpc !== '2.0') return undefined;
+  const { id, method, params } = value;
+  if (typeof method !== 'string' || method.length === 0 || !isRequestId(id) || (params !== undefined && !isPlainObject(params))) return undefined;
+  const message: JsonRpcRequest = { jsonrpc: '2.0', id, method };
+  if (params !== undefined) message.params = params;
+  return message;
+}
+
 /** Outcome of parsing a text frame: a JSON value, or a -32700 parse error. */
 export type Parsed = { ok: true; value: unknown } | { ok: false; code: typeof ErrorCode.ParseError; reason: string };
 

@@ -215,3 +215,17 @@ export function outboundRequestEvent(method: string, waitForOperating: boolean):
   const event: EventOf<'outboundRequest'> = waitForOperating ? { type: 'outboundRequest', method, waitForOperating: true } : { type: 'outboundRequest', method };
   return (lastOutboundRequest = Object.freeze(event));
 }
+
+let lastInboundRequest: EventOf<'inboundRequest'> | undefined;
+
+/**
+ * The `inboundRequest` event for `method` and the version the request declares (2026-07-28),
+ * reused while they repeat, as {@link outboundRequestEvent} is: a peer calling one method over
+ * and over makes no event per request.
+ */
+export function inboundRequestEvent(method: string, declaredVersion: string | undefined): EventOf<'inboundRequest'> {
+  const last = lastInboundRequest;
+  if (last !== undefined && last.method === method && last.declaredVersion === declaredVersion) return last;
+  const event: EventOf<'inboundRequest'> = declaredVersion === undefined ? { type: 'inboundRequest', method } : { type: 'inboundRequest', method, declaredVersion };
+  return (lastInboundRequest = Object.freeze(event));
+}

@@ -12,6 +12,7 @@ import {
   errorResponse,
   isJsonObject,
   isRequestId,
+  requestOf,
   resultOf,
   type JsonObject,
   type JsonRpcMessage,
@@ -23,6 +24,7 @@ import {
 import { capabilityName } from '../capabilities/table.js';
 import { batchRefusal, initializeInBatch, nestedBatch, requestIdInUse } from '../jsonrpc/envelope-rules.js';
 import type { ConnectionEffect, ConnectionEvent, PeerInfo, Role } from '../machines/connection-types.js';
+import { inboundRequestEvent } from '../machines/connection-steps.js';
 import { readTraceContext } from '../observability/trace-context.js';
 import { hasFeature } from '../revisions/registry.js';
 import type { Revision } from '../revisions/types.js';
@@ -40,7 +42,7 @@ import { declaredVersionOf } from './request-meta.js';
 import type { HandlerLookup, NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import type { OutboundAnswers } from './outbound-answers.js';
 import { acceptsNoParams, formatIssues } from './validation.js';
-import { parseWithSchema } from './schema-verdict.js';
+import { parseUnlessPassed } from './schema-verdict.js';
 
 /** What a delivered notification's chain resolves with. */
 const NOTHING: JsonObject = Object.freeze({});
@@ -139,6 +141,12 @@ export class InboundDispatcher implements HandlerContextHost {
       const result = resultOf(value);
       if (result !== undefined) {
         host.outbound.answers.onResult((value as JsonRpcResultResponse).id, result);
+        return;
+      }
+      // Most of what a server receives: a request, without `classifyMessage`'s wrapper.
+      const request = requestOf(value);
+      if (request !== undefined) {
+        this.#onRequest(request, context);
         return;
       }
       const classified = classifyMessage(value);
@@ -253,7 +261,7 @@ export class InboundDispatcher implements HandlerContextHost {
       return;
     }
     const declaredVersion = declaredVersionOf(message.params);
-    for (const effect of host.dispatch(declaredVersion === undefined ? { type: 'inboundRequest', method } : { type: 'inboundRequest', method, declaredVersion })) {
+    for (const effect of host.dispatch(inboundRequestEvent(method, declaredVersion))) {
       if (effect.type === 'deferInbound') return this.#defer(message, context);
       if (effect.type === 'rejectInbound') return this.replyError(id, effect.code, effect.message, effect.data);
       if (effect.type === 'dropInbound') return host.observer.diagnostic(`dropped request ${method}: ${effect.reason}`);
@@ -276,12 +284,13 @@ export class InboundDispatcher implements HandlerContextHost {
       this.replyError(id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
       return;
     }
-    const parsed = parseWithSchema(spec.params, message.params ?? {});
-    if (!parsed.success) {
+    const params = message.params ?? {};
+    const parsed = parseUnlessPassed(spec.params, params);
+    if (parsed !== undefined && !parsed.success) {
       this.replyError(id, ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(parsed.error)}`);
       return;
     }
-    this.#runHandler(message, parsed.data as JsonObject, handler, context);
+    this.#runHandler(message, parsed === undefined ? params : (parsed.data as JsonObject), handler, context);
   }
 
   /**
@@ -390,8 +399,8 @@ export class InboundDispatcher implements HandlerContextHost {
     }
     if (custom !== undefined) return this.#deliverNotification(method, withoutMeta(params), context);
     if (spec !== undefined && !(message.params === undefined && acceptsNoParams(spec.params))) {
-      const parsed = parseWithSchema(spec.params, params);
-      if (!parsed.success) {
+      const parsed = parseUnlessPassed(spec.params, params);
+      if (parsed !== undefined && !parsed.success) {
         host.observer.diagnostic(`dropped ${method} with invalid params: ${formatIssues(parsed.error)}`);
         return;
       }

@@ -113,6 +113,23 @@ export function parseWithSchema<R>(schema: ParsingSchema<R>, value: unknown): R 
   return schema.safeParse(value);
 }
 
+/**
+ * {@link parseWithSchema} for a caller that goes on with `value` itself when it passes:
+ * undefined when the verdict passes it (zod would return it unchanged), else zod's
+ * `safeParse` result. No `{ success, data }` is made for the common value (one per request
+ * or result on the hot path).
+ *
+ * @example
+ * ```ts
+ * const parsed = parseUnlessPassed(spec.params, params);
+ * if (parsed !== undefined && !parsed.success) reply(-32602, formatIssues(parsed.error));
+ * else run(parsed === undefined ? params : parsed.data);
+ * ```
+ */
+export function parseUnlessPassed<R>(schema: ParsingSchema<R>, value: unknown): R | undefined {
+  return checkFor(schema as unknown as ZodNode)(value) === PASS ? undefined : schema.safeParse(value);
+}
+
 function checkFor(schema: ZodNode): Check {
   const known = built.get(schema);
   if (known !== undefined) return known;
