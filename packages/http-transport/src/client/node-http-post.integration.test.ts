@@ -79,6 +79,27 @@ describe('StreamableHttpClientTransport on its own node:http POST', () => {
     expect(sink.errors).toEqual([]);
   });
 
+  it('sends the head node:http would: Host, Content-Length, Basic credentials from the URL, and the caller headers', async () => {
+    const { url, seen } = await recordingServer((request, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: request.body?.id, result: {} })));
+    const target = new URL(url);
+    const withUser = `http://user%20a:p%40ss@${target.host}/mcp`;
+    const { transport } = await started(withUser, { headers: { 'X-Trace': 't1', 'x-trace': 't2' } });
+    const body = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'héllo' } } } as const;
+    await transport.send(body);
+    const { transport: second } = await started(url, { headers: { authorization: 'Bearer own', host: 'example.test' } });
+    await second.send({ ...body, id: 8 });
+    expect(seen[0]?.headers).toMatchObject({
+      host: target.host,
+      'content-length': String(Buffer.byteLength(JSON.stringify(body))),
+      authorization: `Basic ${Buffer.from('user a:p@ss').toString('base64')}`,
+      'x-trace': 't1, t2',
+      'content-type': 'application/json',
+    });
+    expect(seen[0]?.headers['transfer-encoding']).toBeUndefined();
+    expect(seen[1]?.headers).toMatchObject({ host: 'example.test', authorization: 'Bearer own' });
+    await Promise.all([transport.terminate(), second.terminate()]);
+  });
+
   it('refuses a redirect of a POST and sends nothing to its Location, on this origin or another', async () => {
     const elsewhere = await startTestHttpServer((_req, res) => res.end('{}'));
     try {

@@ -33,18 +33,24 @@ export interface PostTarget {
   readonly auth: string | undefined;
 }
 
+/** Node itself (not another runtime's `node:http`, which may not take a head as a list). */
+const flatHeads = typeof process === 'object' && process.versions.bun === undefined && process.versions.deno === undefined;
+
 /** Statuses whose answer has no body (Fetch Standard "null body status"). */
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
 /** The POSTs to `url` (`target`) through `module` and `agent`. */
 export function nodePostExchange(module: typeof Http, agent: Http.Agent, target: PostTarget, url: URL): PostExchange {
   const { protocol, hostname, port, path, auth } = target;
+  const host = hostHeader(target, agent);
+  const authorization = auth === undefined ? undefined : `Basic ${Buffer.from(auth).toString('base64')}`;
   const post = (headers: Record<string, string>, body: string, stop: ScopedSignal, retried: boolean): Promise<HttpAnswer> =>
     new Promise<HttpAnswer>((resolve, reject) => {
       if (stop.aborted) return stop.onAbort(reject);
       let answered = false;
-      // `headers` is the transport's own record (lower-case names); node:http validates names and values.
-      const outgoing = module.request({ protocol, hostname, port, path, auth, method: 'POST', headers, agent }, (incoming) => {
+      // Node's own node:http takes the head as a list; other runtimes' node:http get the record as before.
+      const options = flatHeads ? { protocol, hostname, port, path, method: 'POST', headers: headList(headers, body, host, authorization), agent } : { protocol, hostname, port, path, auth, method: 'POST', headers, agent };
+      const outgoing = module.request(options, (incoming) => {
         answered = true;
         const status = incoming.statusCode ?? 0;
         const location = isRedirectStatus(status) ? incomingHeader(incoming, 'location') : null;
@@ -72,6 +78,30 @@ export function nodePostExchange(module: typeof Http, agent: Http.Agent, target:
       outgoing.end(body);
     });
   return (headers, body, stop) => post(headers, body, stop, false);
+}
+
+/**
+ * The head of a POST as one flat list of names and values, what `node:http` writes as given
+ * (validating each name and value) where a header record goes through `setHeader` one header at
+ * a time (lower-cased and stored in the request's table first). So the list carries what node
+ * would add to a record: `Host` and the `Content-Length` of the body, and `Authorization` from
+ * the URL's userinfo unless the caller's headers name one. `headers` has lower-case names.
+ */
+function headList(headers: Record<string, string>, body: string, host: string, authorization: string | undefined): string[] {
+  // A caller's `Transfer-Encoding` frames the body itself, as node:http lets it with a record.
+  const head = headers['transfer-encoding'] === undefined ? ['content-length', String(Buffer.byteLength(body))] : [];
+  if (headers.host === undefined) head.push('host', host);
+  if (authorization !== undefined && headers.authorization === undefined) head.push('authorization', authorization);
+  for (const name in headers) head.push(name, headers[name] as string);
+  return head;
+}
+
+/** The `Host` header node:http makes for `target`: an IPv6 address in brackets, the port unless it is the scheme's default. */
+function hostHeader(target: PostTarget, agent: Http.Agent): string {
+  const { hostname, port } = target;
+  const name = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
+  const defaultPort = (agent as { defaultPort?: number }).defaultPort ?? (target.protocol === 'https:' ? 443 : 80);
+  return port !== '' && Number(port) !== defaultPort ? `${name}:${port}` : name;
 }
 
 /** The refusal of a redirect of a POST: in mode `'refuse'`, `redirectHop` refuses every `Location`. */
