@@ -264,9 +264,11 @@ export class DescendantTree implements TreeControl {
    * True while a member is alive; the snapshot also picks up children the members started
    * meanwhile. When no member answers a null signal the tree is gone without a scan: the
    * usual end of a graceful close (the server exited and left nothing) costs no `/proc` walk.
+   * The root is not asked: this runs once its exit was reported, so it is reaped (a null
+   * signal to it would only fail, or reach whoever got its pid since).
    */
   async isAlive(): Promise<boolean> {
-    if (![...this.#members.keys()].some(answersSignal)) return false;
+    if (![...this.#members.keys()].some((pid) => pid !== this.#root && answersSignal(pid))) return false;
     return (await this.#scan('never')).length > 0;
   }
 

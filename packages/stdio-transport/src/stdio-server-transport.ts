@@ -245,15 +245,17 @@ export class StdioServerTransport implements Transport {
   }
 
   async #finish(sink: TransportSink, initiator: TransportCloseInfo['initiator'], error: Error | undefined): Promise<void> {
-    this.#stdin.off('data', this.#onData);
-    this.#stdin.off('end', this.#onEnd);
-    this.#stdin.off('close', this.#onEnd);
+    // An ended stdin (the client closed it: the usual end) emits no more data, and its 'close'
+    // listener returns at once now that the transport is closing: nothing to detach or pause.
+    if (!this.#stdin.readableEnded) {
+      this.#stdin.off('data', this.#onData);
+      this.#stdin.off('end', this.#onEnd);
+      this.#stdin.off('close', this.#onEnd);
+      if (!this.#stdin.destroyed) this.#stdin.pause();
+    }
     this.#framer.reset();
-    // An ended stdin has nothing left to read (and Node destroys it next): no pause.
-    if (!this.#stdin.destroyed && !this.#stdin.readableEnded) this.#stdin.pause();
-    const flushed = this.#writer.whenIdle();
-    // Nothing queued (the usual end of a session): no flush bound to arm.
-    await (this.#writer.pending === 0 ? flushed : settleWithin(this.#clock, flushed, this.#flushTimeoutMs));
+    // Nothing queued (the usual end of a session): no flush bound to arm, no idle promise to make.
+    await (this.#writer.pending === 0 ? undefined : settleWithin(this.#clock, this.#writer.whenIdle(), this.#flushTimeoutMs));
     this.#writer.fail(() => new ConnectionClosedError('The stdio transport is closed'));
     if (this.#stdout !== process.stdout && !this.#stdout.writableEnded) {
       try {

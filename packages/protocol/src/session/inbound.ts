@@ -201,6 +201,7 @@ export class InboundDispatcher implements HandlerContextHost {
   /** Aborts every running handler; their replies are suppressed. */
   abortAll(reason: () => Error): void {
     const ledger = this.#host.ledger;
+    if (ledger.inboundCount === 0) return; // no handler running (the usual close): no copy to walk
     for (const record of ledger.pendingInbound()) ledger.settleInbound(record, { event: 'abort', reason: reason() });
   }
 

@@ -339,6 +339,11 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
    */
   settleAll(notify: boolean): void {
     const host = this.#host;
+    // Nothing in flight or held (the usual close): no copies of the tables to walk.
+    if (host.ledger.outboundCount === 0 && !host.ledger.holding) {
+      host.ledger.deadlines.stop();
+      return;
+    }
     for (const record of host.ledger.pendingOutbound()) {
       const waiting = record.state === 'created' || host.ledger.isHeld(record);
       if (notify && !waiting && cancellable(record)) this.#sendCancel(record.id, 'The connection is closing');

@@ -131,6 +131,7 @@ export class TaskStore {
 
   /** Cancels and deletes every task of `owner` (its connection ended). */
   dropOwner(owner: string): void {
+    if (this.#tasks.size === 0) return; // no task ever made or all gone (most connections): no list to build
     for (const record of this.list(owner)) this.delete(record.task.taskId);
   }
 }
