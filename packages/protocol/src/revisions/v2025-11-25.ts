@@ -244,9 +244,9 @@ export const URL_ELICITATION_REQUIRED = -32042;
 
 /* ---------- The method tables ---------- */
 
-/** A task-augmentable request answers either normally or with a `CreateTaskResult`. */
+/** A task-augmentable request answers either normally or with a `CreateTaskResult` (built at first use, like the rest). */
 function orTask<R extends z.ZodMiniType>(result: R) {
-  return z.union([result, CreateTaskResult]);
+  return deferred(() => z.union([result, CreateTaskResult]));
 }
 
 export const requests = methodTable({

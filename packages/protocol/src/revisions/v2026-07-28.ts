@@ -118,9 +118,9 @@ export const InputRequiredResult = deferred(() => inputRequiredResult(InputReque
 
 const retry = deferredShape(() => inputResponseFields(InputResponse));
 
-/** A result of a request that may need more input: complete, or an `InputRequiredResult`. */
+/** A result of a request that may need more input: complete, or an `InputRequiredResult` (built at first use). */
 function orInputRequired<R extends z.ZodMiniType>(result: R) {
-  return z.union([result, InputRequiredResult]);
+  return deferred(() => z.union([result, InputRequiredResult]));
 }
 
 /* ---------- Resources ---------- */
@@ -213,7 +213,7 @@ export const requests = methodTable({
   'resources/read': request('clientToServer', ReadResourceRequestParams, orInputRequired(ReadResourceResult)),
   'subscriptions/listen': request('clientToServer', SubscriptionsListenRequestParams, SubscriptionsListenResult),
   'tools/list': request('clientToServer', PaginatedParams, ListToolsResult),
-  'tools/call': request('clientToServer', CallToolRequestParams, z.union([CallToolResult, InputRequiredResult, CreateTaskResult])),
+  'tools/call': request('clientToServer', CallToolRequestParams, deferred(() => z.union([CallToolResult, InputRequiredResult, CreateTaskResult]))),
   // the tasks extension: served only to requests that declare it (-32021 otherwise)
   'tasks/get': request('clientToServer', TaskIdRequestParams, DetailedTaskResult),
   'tasks/update': request('clientToServer', TasksUpdateRequestParams, CompleteResult),

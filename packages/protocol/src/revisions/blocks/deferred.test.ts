@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { deferred, deferredShape } from './deferred.js';
 
 describe('deferred', () => {
@@ -27,6 +28,24 @@ describe('deferred', () => {
     expect(z.array(Content).safeParse([{ type: 'text', text: 'hi' }]).success).toBe(true);
     expect(z.array(Content).safeParse([{ type: 'image' }]).success).toBe(false);
     expect(Text.optional().safeParse(undefined).success).toBe(true);
+  });
+
+  it('builds without the memoizer classic zod installs, and leaves it installed', () => {
+    z.object({ a: z.string() }); // a classic object schema installs zod's memoizer
+    const memoizer = z.config().memoizer;
+    expect(memoizer).toBeDefined();
+    let builds = 0;
+    const Deep = deferred(() => {
+      builds += 1;
+      return zm.looseObject({ x: zm.number() });
+    });
+    const Outer = deferred(() => zm.looseObject({ deep: zm.optional(zm.looseObject({ deeper: Deep })) }));
+    // With the memoizer attached, the first parse walks the whole tree and builds `Deep`.
+    expect(Outer.safeParse({}).success).toBe(true);
+    expect(builds).toBe(0);
+    expect(Outer.safeParse({ deep: { deeper: { x: 1 } } }).success).toBe(true);
+    expect(builds).toBe(1);
+    expect(z.config().memoizer).toBe(memoizer);
   });
 
   it('throws the build error at each read until the build succeeds', () => {

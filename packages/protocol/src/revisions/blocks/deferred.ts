@@ -1,3 +1,28 @@
+import * as z from 'zod/mini';
+
+/**
+ * zod's global configuration. Its `memoizer` (zod 4.6+) is installed by the first object
+ * schema built with classic zod (a server's tool shapes): every container built while it is
+ * set keeps it, and at its first parse walks its whole subtree to learn whether it can recurse.
+ * For a revision schema that walk builds every deferred schema below it (the client's
+ * capabilities tree at the first `initialize`), which that parse would never reach. The
+ * revision schemas describe JSON from the wire, which has no cycles, so they are built without
+ * it: as they are when classic zod is not loaded (a browser bundle).
+ */
+const zodConfig: { memoizer?: unknown } = z.config();
+
+/** `build()` with zod's memoizer unset, so the schemas it constructs do not attach it. */
+function unmemoized<T>(build: () => T): T {
+  const memoizer = zodConfig.memoizer;
+  if (!memoizer) return build();
+  zodConfig.memoizer = undefined;
+  try {
+    return build();
+  } finally {
+    zodConfig.memoizer = memoizer;
+  }
+}
+
 /**
  * A schema built at its first use. The five revision modules declare a few hundred zod
  * schemas, each later revision extending its predecessor's; built at import they would delay
@@ -17,7 +42,7 @@ export function deferred<T extends object>(build: () => T): T {
   let built: T | undefined;
   const realize = (): T => {
     if (built !== undefined) return built;
-    built = build();
+    built = unmemoized(build);
     Object.defineProperties(stand, Object.getOwnPropertyDescriptors(built));
     Object.setPrototypeOf(stand, Object.getPrototypeOf(built) as object | null);
     return built;
@@ -48,7 +73,7 @@ export function deferredShape<T extends object>(build: () => T): T {
   const filled = (): T => {
     if (!built) {
       built = true;
-      Object.assign(shape, build());
+      Object.assign(shape, unmemoized(build));
     }
     return shape;
   };
