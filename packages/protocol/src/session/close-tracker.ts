@@ -18,7 +18,8 @@ export class CloseTracker {
   readonly #clock: Clock;
   readonly #observer: SessionObserver;
   #deadline: TimerHandle | undefined;
-  #cause: { info?: TransportCloseInfo } = {};
+  /** The transport's close report, once it came. */
+  #cause: TransportCloseInfo | undefined;
   #info: CloseInfo | undefined;
   /** Made on first read: most sessions end without anyone awaiting them (no promise, no resolver). */
   #closed: Promise<CloseInfo> | undefined;
@@ -56,13 +57,13 @@ export class CloseTracker {
 
   /** Records the transport's close report and returns the machine's event for it. */
   transportClosed(info: TransportCloseInfo): ConnectionEvent {
-    this.#cause = { info };
+    this.#cause = info;
     return info.error !== undefined ? { type: 'transportClosed', initiator: info.initiator, error: info.error } : { type: 'transportClosed', initiator: info.initiator };
   }
 
   /** A `ConnectionClosedError` carrying the transport's close details and cause, when known. */
   closedError(message: string): ConnectionClosedError {
-    const info = this.#cause.info;
+    const info = this.#cause;
     const details = info?.details;
     const cause = info?.error;
     return new ConnectionClosedError(message, {
@@ -77,7 +78,7 @@ export class CloseTracker {
     this.#deadline = undefined;
     const reason = state.kind === 'terminated' ? state.reason : 'closed';
     const error = state.kind === 'terminated' ? state.error : undefined;
-    const details = this.#cause.info?.details;
+    const details = this.#cause?.details;
     const info: CloseInfo = { reason, ...(error !== undefined ? { error } : {}), ...(details !== undefined ? { details } : {}) };
     this.#info = info;
     this.#resolve?.(info);

@@ -91,8 +91,8 @@ export class InboundDispatcher implements HandlerContextHost {
   readonly #host: InboundHost;
   /** Replies, and the one place a handler's outcome is answered. */
   readonly #replies: InboundReplies;
-  /** Messages the machine held back, in arrival order. */
-  #deferred: Array<{ message: JsonRpcRequest | JsonRpcNotification; context: InboundContext | undefined }> = [];
+  /** Messages the machine held back, in arrival order (made at first use: most handshakes hold none back). */
+  #deferred: Array<{ message: JsonRpcRequest | JsonRpcNotification; context: InboundContext | undefined }> | undefined;
 
   constructor(host: InboundHost) {
     this.#host = host;
@@ -184,7 +184,7 @@ export class InboundDispatcher implements HandlerContextHost {
 
   /** Handles the held-back messages in order; stops if the machine holds back again (another handshake). */
   replayDeferred(): void {
-    while (this.#deferred.length > 0 && !this.#host.isHoldingBack() && !this.#host.isTerminated()) {
+    while (this.#deferred !== undefined && this.#deferred.length > 0 && !this.#host.isHoldingBack() && !this.#host.isTerminated()) {
       const next = this.#deferred.shift();
       if (next === undefined) break;
       if ('id' in next.message) this.#onRequest(next.message, next.context);
@@ -194,8 +194,9 @@ export class InboundDispatcher implements HandlerContextHost {
 
   /** The connection ended: what was held back is not handled any more. */
   dropDeferred(): void {
-    if (this.#deferred.length > 0) this.#host.observer.diagnostic(`${this.#deferred.length} message(s) that arrived during the handshake were not handled: the connection closed`);
-    this.#deferred = [];
+    const dropped = this.#deferred?.length ?? 0;
+    if (dropped > 0) this.#host.observer.diagnostic(`${dropped} message(s) that arrived during the handshake were not handled: the connection closed`);
+    this.#deferred = undefined;
   }
 
   /** Aborts every running handler; their replies are suppressed. */
@@ -237,8 +238,9 @@ export class InboundDispatcher implements HandlerContextHost {
   }
 
   #defer(message: JsonRpcRequest | JsonRpcNotification, context: InboundContext | undefined): void {
-    if (this.#deferred.length < MAX_DEFERRED_INBOUND) {
-      this.#deferred.push({ message, context });
+    const deferred = (this.#deferred ??= []);
+    if (deferred.length < MAX_DEFERRED_INBOUND) {
+      deferred.push({ message, context });
     } else if ('id' in message) {
       this.replyError(message.id, ErrorCode.InvalidRequest, `Too many messages (over ${MAX_DEFERRED_INBOUND}) before initialization completed`);
     } else {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from './clock.js';
-import { Deadlines } from './deadlines.js';
 import { RequestLedger, handlerSignal, type InboundRecord, type OutboundRecord } from './ledger.js';
 
 function ledger() {
   const moves: string[] = [];
-  const subject = new RequestLedger({ memory: 4, deadlines: new Deadlines<OutboundRecord>(new SimulatedClock()), listener: { request: (record, from) => moves.push(`${String(record.id)}:${from}->${record.state}`) } });
+  const subject = new RequestLedger({ memory: 4, clock: new SimulatedClock(), listener: { request: (record, from) => moves.push(`${String(record.id)}:${from}->${record.state}`) } });
   return { subject, moves };
 }
 
@@ -44,6 +43,21 @@ function outbound(id: number): OutboundRecord {
 }
 
 describe('RequestLedger', () => {
+  it('makes its deadlines with the first outbound request, and they expire through the handler set before', () => {
+    const clock = new SimulatedClock();
+    const subject = new RequestLedger({ memory: 4, clock, listener: { request: () => undefined } });
+    const expired: Array<[number, boolean]> = [];
+    subject.expireWith({ deadlineExpired: (record, maximum) => void expired.push([record.id as number, maximum]) });
+    subject.stopDeadlines(); // nothing to stop: a session that never sent a request holds no deadlines
+    expect(subject.deadlines).toBeUndefined();
+    const record = outbound(1);
+    subject.addOutbound(record);
+    subject.deadlines.setTimeout(record, clock.now() + 100);
+    clock.advance(100);
+    expect(expired).toEqual([[1, false]]);
+    subject.stopDeadlines();
+  });
+
   describe('#wasRecentlySettled', () => {
     it('remembers the ids of the latest settled requests, as many as its memory, and forgets older ones', () => {
       const { subject } = ledger();
@@ -69,7 +83,7 @@ describe('RequestLedger', () => {
     });
 
     it('remembers nothing with a memory of 0', () => {
-      const subject = new RequestLedger({ memory: 0, deadlines: new Deadlines<OutboundRecord>(new SimulatedClock()), listener: { request: () => undefined } });
+      const subject = new RequestLedger({ memory: 0, clock: new SimulatedClock(), listener: { request: () => undefined } });
       const record = outbound(1);
       subject.addOutbound(record);
       subject.settle(record, 'complete', {});

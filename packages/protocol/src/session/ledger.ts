@@ -15,7 +15,8 @@ import type { RequestInputRound } from '../observability/events.js';
 import type { TraceContext } from '../observability/trace-context.js';
 import { isSettled, requestTransition, type RequestEventType, type RequestStateKind } from '../machines/request.js';
 import type { CustomSchema } from './custom-methods.js';
-import type { Deadlines, DeadlineSlots } from './deadlines.js';
+import type { Clock } from './clock.js';
+import { Deadlines, type DeadlineExpiry, type DeadlineSlots } from './deadlines.js';
 import type { RequestOptions } from './options.js';
 import { OutboundTable, RecordTable } from './record-table.js';
 
@@ -179,18 +180,42 @@ export class RequestLedger {
   #held: HeldMessage[] | undefined;
   readonly #memory: number;
   readonly #listener: LedgerListener;
-  /** The outbound requests' timeouts and maximums, behind one timer. */
-  readonly deadlines: Deadlines<OutboundRecord>;
+  readonly #clock: Clock;
+  #expiry: DeadlineExpiry<OutboundRecord> | undefined;
+  /**
+   * The outbound requests' timeouts and maximums, behind one timer. Made with the outbound
+   * table, in {@link addOutbound}'s first-use branch, so an idle session holding its GET stream
+   * keeps none and a request pays no check of its own: every use is of a request that entered
+   * the ledger (the table exists, so these do), except {@link stopDeadlines}, which asks.
+   */
+  deadlines!: Deadlines<OutboundRecord>;
 
-  constructor(options: { memory: number; listener: LedgerListener; deadlines: Deadlines<OutboundRecord> }) {
+  constructor(options: { memory: number; listener: LedgerListener; clock: Clock }) {
     this.#memory = options.memory;
     this.#listener = options.listener;
-    this.deadlines = options.deadlines;
+    this.#clock = options.clock;
+  }
+
+  /** Who handles an expired deadline (the session's outbound requests, created after the ledger). */
+  expireWith(handler: DeadlineExpiry<OutboundRecord>): void {
+    this.#expiry = handler;
   }
 
   addOutbound(record: OutboundRecord): void {
-    (this.#outbound ??= new OutboundTable()).add(record);
+    (this.#outbound ??= this.#firstOutbound()).add(record);
     if (record.progressToken !== undefined) (this.#byToken ??= new RecordTable()).set(record.progressToken, record);
+  }
+
+  /** The first outbound request: its table and the deadlines, made together. */
+  #firstOutbound(): OutboundTable<OutboundRecord> {
+    const deadlines = (this.deadlines = new Deadlines(this.#clock));
+    if (this.#expiry !== undefined) deadlines.onExpire(this.#expiry);
+    return new OutboundTable();
+  }
+
+  /** Clears the deadlines' timer (the connection ended), if a request ever made one. */
+  stopDeadlines(): void {
+    if (this.#outbound !== undefined) this.deadlines.stop();
   }
 
   addInbound(record: InboundRecord): void {

@@ -74,7 +74,7 @@ export class InputRoundTrips {
     try {
       responses = isJsonObject(asked) ? await gatherInputResponses(
             asked,
-            host.answerInput,
+            (method, input, context) => host.answerInput(method, input, context),
             (method, key) => inputRequestContext(record.id, method, version, controller.signal, key),
             host.options.concurrentInputs === true,
           ) : undefined;

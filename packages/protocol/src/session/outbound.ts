@@ -17,11 +17,11 @@ import type { MiddlewareSession } from './middleware-context.js';
 import { OutboundGate, sendThroughMiddleware, watchedBy } from './outbound-middleware.js';
 import type { RefusalContext } from './method-refusals.js';
 import type { SessionObserver } from './observer.js';
-import { INPUT_REQUIRED_METHODS, type InputAnswerer } from './input-rounds.js';
+import { INPUT_REQUIRED_METHODS } from './input-rounds.js';
 import { OutboundAnswers } from './outbound-answers.js';
 import { InputRoundTrips, type Resender } from './outbound-rounds.js';
 import { RequestTimeouts } from './outbound-timeouts.js';
-import type { RequestOptions, SessionOptions } from './options.js';
+import type { RequestContext, RequestOptions, SessionOptions } from './options.js';
 import { stampRequestMeta, type RequestIdentity } from './request-meta.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -81,7 +81,7 @@ export interface OutboundHost extends RefusalContext, MiddlewareSession {
   /** What a modern-era client states in every request's `_meta`; undefined when the revision has no per-request `_meta`. */
   requestIdentity(): RequestIdentity | undefined;
   /** Answers an input request of a Multi Round-Trip Request through this side's handler for its method. */
-  readonly answerInput: InputAnswerer;
+  answerInput(method: string, params: JsonObject, context: RequestContext): Promise<JsonObject>;
 }
 
 export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resender {
@@ -103,7 +103,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
 
   constructor(host: OutboundHost) {
     this.#host = host;
-    host.ledger.deadlines.onExpire(this);
+    host.ledger.expireWith(this);
     const timeouts = (this.timeouts = new RequestTimeouts(host.ledger, host.clock));
     const rounds = (this.#rounds = new InputRoundTrips(host, timeouts, this));
     this.answers = new OutboundAnswers(host, timeouts, rounds);
@@ -351,7 +351,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
       host.ledger.settle(record, 'abort', ended ?? host.closedError(`${record.method} did not complete: the connection closed`));
     }
     for (const held of host.ledger.takeHeld()) if (held.kind === 'notification') held.reject(host.endError() ?? host.closedError(`${held.message.method} was not sent: the connection closed`));
-    host.ledger.deadlines.stop();
+    host.ledger.stopDeadlines();
   }
 
   /** The next round of a Multi Round-Trip Request: the same request under a new id (`outbound-rounds.ts` calls it). */

@@ -20,17 +20,15 @@ import { negotiateServerVersion, proposeVersion } from '../versions.js';
 import { systemClock, type Clock } from './clock.js';
 import { CloseTracker } from './close-tracker.js';
 import { checkCustomParams } from './custom-methods.js';
-import { Deadlines } from './deadlines.js';
 import type { NegotiationHost } from './discovery.js';
 import { answerInitialize, repeatClientHandshake, runClientHandshake, type HandshakeHost } from './handshake.js';
 import { InboundDispatcher, sharedRequestHandler, type InboundHost } from './inbound.js';
-import type { InputAnswerer } from './input-rounds.js';
 import { startKeepAlive } from './keep-alive.js';
-import { RequestLedger, type OutboundRecord } from './ledger.js';
+import { RequestLedger } from './ledger.js';
 import { requestRefusal } from './method-refusals.js';
 import { answerInputThroughMiddleware } from './middleware-context.js';
 import { SessionObserver } from './observer.js';
-import type { InitializeParams, InitializeResultShape, NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
+import type { InitializeParams, InitializeResultShape, NotificationHandler, NotificationOptions, RequestContext, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import { notifyPastGate } from './outbound-notify.js';
 import { OutboundRequests, abortReason, sendNotification, type OutboundHost } from './outbound.js';
 import { requestIdentity, type RequestIdentity } from './request-meta.js';
@@ -95,7 +93,7 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
     this.state = initialConnectionState(connectionConfigOf(versions, options.role, options.strictInitialized ?? false));
     this.#revision = revisionFor(versions.initial);
     const observer = (this.observer = new SessionObserver(sessionId, clock, options.inspect));
-    this.ledger = new RequestLedger({ memory: options.settledMemory ?? 1024, deadlines: new Deadlines<OutboundRecord>(clock), listener: observer });
+    this.ledger = new RequestLedger({ memory: options.settledMemory ?? 1024, clock, listener: observer });
     this.outbound = new OutboundRequests(this);
     this.inbound = new InboundDispatcher(this);
     this.closing = new CloseTracker(options, clock, observer);
@@ -205,8 +203,10 @@ export class SessionCore implements InboundHost, OutboundHost, HandshakeHost, Ne
     return own?.has(method) === true ? own.get(method) : this.options.handlers?.notificationHandler(method);
   }
 
-  // A property, not a method: `OutboundRequests` passes it on as a callback.
-  readonly answerInput: InputAnswerer = (method, params, context) => answerInputThroughMiddleware(this, this.requestHandler(method), method, params, context);
+  /** Answers an input request of a Multi Round-Trip Request through this side's handler for `method` (a method: a session holds no closure for it). */
+  answerInput(method: string, params: JsonObject, context: RequestContext): Promise<JsonObject> {
+    return answerInputThroughMiddleware(this, this.requestHandler(method), method, params, context);
+  }
 
   answerInitialize(message: JsonRpcRequest, context: InboundContext | undefined): void {
     void answerInitialize(this, message, context);

@@ -30,9 +30,8 @@ import { revisionFor } from '../revisions/resolve-version.js';
 import type { Revision } from '../revisions/types.js';
 import type { InboundContext, Transport, TransportCloseInfo, TransportSink } from '../transport/transport.js';
 import { systemClock, type Clock } from './clock.js';
-import { Deadlines } from './deadlines.js';
 import { InboundDispatcher, sharedRequestHandler, type InboundHost } from './inbound.js';
-import { RequestLedger, type OutboundRecord } from './ledger.js';
+import { RequestLedger } from './ledger.js';
 import { SessionObserver } from './observer.js';
 import type { CloseInfo, NotificationHandler, NotificationOptions, RequestHandler, RequestOptions, SessionOptions } from './options.js';
 import { notifyPastGate } from './outbound-notify.js';
@@ -62,8 +61,6 @@ export class StatelessDispatcher {
   readonly observer: SessionObserver;
   /** The connection machine's config for this server (what an exchange's `connectionState` names). */
   readonly config: ConnectionConfig;
-  /** Never armed (a request served here sends no requests): one for every exchange's ledger. */
-  readonly deadlines: Deadlines<OutboundRecord>;
 
   constructor(options: SessionOptions, label = 'stateless') {
     if (options.role !== 'server') throw new InvalidStateError('Only a server serves requests without a session', 'uninitialized');
@@ -73,7 +70,6 @@ export class StatelessDispatcher {
     this.config = connectionConfigOf(versions, 'server', options.strictInitialized ?? false);
     this.clock = options.clock ?? systemClock;
     this.observer = new SessionObserver(label, this.clock, options.inspect);
-    this.deadlines = new Deadlines(this.clock);
   }
 
   /** The stateless versions served, newest first. */
@@ -131,7 +127,7 @@ export class StatelessExchange implements InboundHost, TransportSink {
     this.#transport = transport;
     this.#version = version;
     this.#revision = revisionFor(version);
-    this.ledger = new RequestLedger({ memory: 0, listener: dispatcher.observer, deadlines: dispatcher.deadlines });
+    this.ledger = new RequestLedger({ memory: 0, listener: dispatcher.observer, clock: dispatcher.clock });
     this.outbound = { answers: this };
     this.inbound = new InboundDispatcher(this);
   }
