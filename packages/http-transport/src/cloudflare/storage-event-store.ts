@@ -118,7 +118,7 @@ export class DurableObjectEventStore implements EventStore {
 
   /**
    * Forgets several streams (their session ended): their keys are listed stream by stream and
-   * deleted together, {@link DELETE_BATCH} per storage call, instead of at least one call per
+   * deleted together, 128 per storage call, instead of at least one call per
    * stream. Runs after every earlier step of each of them.
    */
   async removeStreams(streamIds: readonly string[]): Promise<void> {
