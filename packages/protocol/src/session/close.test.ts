@@ -48,6 +48,17 @@ describe('Session', () => {
       expect(pair.clock.pendingTimers).toBe(0);
     });
 
+    it.each(['client', 'server'] as const)('closes cleanly from the %s side when the server never sent a request (it holds no deadlines)', async (side) => {
+      let serverCloses = 0;
+      const pair = createPair({ server: { onclose: () => serverCloses++ } });
+      await pair.handshake();
+      await (side === 'client' ? pair.client : pair.server).close();
+      await Promise.all([pair.client.closed, pair.server.closed]);
+      expect(serverCloses).toBe(1);
+      expect(pair.server.state.kind).toBe('terminated');
+      expect(pair.clock.pendingTimers).toBe(0);
+    });
+
     it('sends notifications/cancelled for each pending request except initialize', async () => {
       const { client, peer, initialized } = await clientWithRawServer();
       await initialized;

@@ -341,7 +341,7 @@ export class OutboundRequests implements DeadlineExpiry<OutboundRecord>, Resende
     const host = this.#host;
     // Nothing in flight or held (the usual close): no copies of the tables to walk.
     if (host.ledger.outboundCount === 0 && !host.ledger.holding) {
-      host.ledger.deadlines.stop();
+      host.ledger.stopDeadlines();
       return;
     }
     for (const record of host.ledger.pendingOutbound()) {
