@@ -43,7 +43,8 @@ describe('the job queue on a Redis Cluster', () => {
     const creator = await harness.connect(a, new SimulatedClock());
     const poller = await harness.connect(b);
     const steps = 40;
-    const ids = await Promise.all(Array.from({ length: 8 }, () => harness.createTask(creator, 'count', { steps, stepMs: 100 })));
+    // 8 s a task: twice what three failovers took on a loaded 2-core CI machine, so they happen mid-run.
+    const ids = await Promise.all(Array.from({ length: 8 }, () => harness.createTask(creator, 'count', { steps, stepMs: 200 })));
     await Promise.race([w1, w2].map((worker) => worker.waitFor((event) => event.event === 'step')));
 
     // The queue's shard first, then the others: each master hands over to its replica.
