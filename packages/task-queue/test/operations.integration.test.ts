@@ -71,6 +71,7 @@ describe('drain', () => {
       ['w1', 1],
       ['w2', 1],
     ]);
+    await world.reported(taskId, 'completed');
     expect(world.changes(taskId, 'completed')).toHaveLength(1);
   });
 });

@@ -100,6 +100,15 @@ export class World {
     return this.events.filter((event) => event.event === 'changed' && event.taskId === taskId && event.status === status);
   }
 
+  /**
+   * Resolves once a server reported `taskId` reaching `status`. A worker reports a change once its
+   * store write resolved, so a client can read the status first; check {@link changes} after this
+   * to see it reported once.
+   */
+  async reported(taskId: string, status: string): Promise<void> {
+    await eventually(() => this.changes(taskId, status).length > 0);
+  }
+
   attempts(taskId?: string): QueueEvent[] {
     return this.events.filter((event) => event.event === 'attempt' && (taskId === undefined || event.taskId === taskId));
   }

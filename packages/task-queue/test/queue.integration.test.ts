@@ -28,6 +28,7 @@ describe('cancel while queued', () => {
     const other = await world.createTask(a.client, 'count', { steps: 1, stepMs: 10 });
     expect((await b.client.task(other).result()).structuredContent).toMatchObject({ steps: 1 });
     expect(world.attempts(taskId)).toEqual([]);
+    await world.reported(taskId, 'cancelled');
     expect(world.changes(taskId, 'cancelled')).toHaveLength(1);
   });
 });
@@ -56,8 +57,7 @@ describe('input', () => {
     const result = await b.client.task(taskId).result();
     expect(result.content).toEqual([{ type: 'text', text: 'hello Ada from w1' }]);
     expect(world.attempts(taskId).map((event) => (event as { attempt: number }).attempt)).toEqual([1, 1]);
-    // The worker reports 'completed' once its store write resolved; B can read the result first.
-    await eventually(() => world.changes(taskId, 'completed').length > 0);
+    await world.reported(taskId, 'completed');
     expect(world.events.filter((event) => event.event === 'changed' && event.taskId === taskId).map((event) => (event as { status: string }).status)).toEqual([
       'input_required',
       'working',
@@ -77,6 +77,7 @@ describe('attempts', () => {
     const failed = await a.client.task(taskId).get();
     expect(failed.error?.message).toMatch(/^The task failed after 3 attempts: upstream unavailable/);
     expect(world.attempts(taskId).map((event) => (event as { attempt: number }).attempt)).toEqual([1, 2, 3]);
+    await world.reported(taskId, 'failed');
     expect(world.changes(taskId, 'failed')).toHaveLength(1);
   });
 });
