@@ -20,6 +20,12 @@ afterEach(async () => {
 });
 
 const fastShutdown = { closeTimeoutMs: 300, terminateTimeoutMs: 300, killTimeoutMs: 2000 } as const;
+/**
+ * For a test whose server must exit on stdin end by itself while something it started survives:
+ * that survivor holds the close step for its whole wait, so the wait costs its full length, but
+ * 300 ms is too short for the server to exit on a loaded machine (its SIGTERM would then end it).
+ */
+const closeWaitForExit = { ...fastShutdown, closeTimeoutMs: 2000 } as const;
 
 async function startWrapper(flags: string[], options: Partial<StdioClientTransportOptions> = {}) {
   const diagnostics: StdioClientDiagnostic[] = [];
@@ -91,7 +97,7 @@ describe.each([
   });
 
   it('kills a background process without stdio whose parent exited during the shutdown', async () => {
-    const { transport, peer, diagnostics } = await startWrapper([], { processGroup });
+    const { transport, peer, diagnostics } = await startWrapper([], { processGroup, ...closeWaitForExit });
     // echo-server's `spawn`: a child with stdio 'ignore' that ignores SIGTERM.
     const { pid: background } = await peer.request<{ pid: number }>('spawn');
     await transport.close();

@@ -177,7 +177,8 @@ describe('StdioClientTransport (real child processes)', () => {
     });
 
     it('kills a background process the server started, after the server itself exited', async () => {
-      const { transport, peer } = await startEcho([], fastShutdown);
+      // The server must exit on stdin end before the SIGTERM step (the background child holds the close wait for its whole length).
+      const { transport, peer } = await startEcho([], { ...fastShutdown, closeTimeoutMs: 2000 });
       const { pid: background } = await peer.request<{ pid: number }>('spawn');
       expect(await isProcessAlive(background)).toBe(true);
       await transport.close();
