@@ -15,8 +15,11 @@
  *
  * The sweep timer runs only while something is pending and never keeps the process alive. An
  * operation is rejected between `timeoutMs` and 1.25 × `timeoutMs` after it started; its
- * command stays queued on the connection, and its late answer is dropped.
+ * command stays queued on the connection, and its late answer is dropped. Time is read from
+ * the protocol's `Clock` (tests pass a `SimulatedClock`).
  */
+import { systemClock, type Clock, type TimerHandle } from '@statemcp/protocol';
+
 
 interface Pending {
   readonly startedAt: number;
@@ -27,12 +30,16 @@ interface Pending {
 /** The deadlines of the operations in flight on one Redis connection. */
 export class CommandDeadlines {
   readonly timeoutMs: number;
+  readonly #clock: Clock;
+  readonly #sweepEveryMs: number;
   readonly #pending = new Set<Pending>();
-  #timer: ReturnType<typeof setInterval> | undefined;
+  #timer: TimerHandle | undefined;
 
-  constructor(timeoutMs: number) {
+  constructor(timeoutMs: number, clock: Clock = systemClock) {
     if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new RangeError('commandTimeoutMs must be a positive number of ms');
     this.timeoutMs = timeoutMs;
+    this.#clock = clock;
+    this.#sweepEveryMs = Math.max(1, Math.floor(timeoutMs / 4));
   }
 
   /** How many operations are in flight. */
@@ -43,33 +50,33 @@ export class CommandDeadlines {
   /** Settles as `work` does, or rejects with `onTimeout()` once `work` took longer than the timeout. */
   bound<T>(work: Promise<T>, onTimeout: () => Error): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const entry: Pending = { startedAt: performance.now(), reject, onTimeout };
+      const entry: Pending = { startedAt: this.#clock.now(), reject, onTimeout };
       this.#pending.add(entry);
-      this.#timer ??= this.#startSweeping();
+      this.#timer ??= this.#scheduleSweep();
       work.finally(() => this.#pending.delete(entry)).then(resolve, reject);
     });
   }
 
   /** Stops the sweep; operations still pending settle with their work. */
   stop(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
   }
 
-  #startSweeping(): ReturnType<typeof setInterval> {
-    const timer = setInterval(() => this.#sweep(), Math.max(1, Math.floor(this.timeoutMs / 4)));
-    timer.unref();
-    return timer;
+  /** The next sweep; its timer does not keep the process alive. */
+  #scheduleSweep(): TimerHandle {
+    return this.#clock.setTimeout(() => this.#sweep(), this.#sweepEveryMs);
   }
 
   #sweep(): void {
-    const expired = performance.now() - this.timeoutMs;
+    this.#timer = undefined;
+    const expired = this.#clock.now() - this.timeoutMs;
     for (const entry of this.#pending) {
       // Oldest first: the first one still within its time ends the sweep.
       if (entry.startedAt > expired) break;
       this.#pending.delete(entry);
       entry.reject(entry.onTimeout());
     }
-    if (this.#pending.size === 0) this.stop();
+    if (this.#pending.size > 0) this.#timer = this.#scheduleSweep();
   }
 }

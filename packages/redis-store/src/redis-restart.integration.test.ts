@@ -79,8 +79,10 @@ describe('Redis restart', () => {
   it('fails an operation Redis does not answer within commandTimeoutMs, and serves the next ones once it answers again', async () => {
     const stores: RedisStores = await connectRedisStores({ url: redis.url, keyPrefix: uniquePrefix(), commandTimeoutMs: 200 });
     try {
-      // CLIENT PAUSE: Redis stays connected but leaves every client's commands unanswered for 1.5 s.
-      await (stores.connection.client as RedisStandaloneClient).sendCommand(['CLIENT', 'PAUSE', '1500', 'ALL']);
+      // CLIENT PAUSE: Redis stays connected but leaves every client's commands unanswered for 3 s
+      // (long beside the 200 ms bound, so a loaded machine's late sweep still fails the get first).
+      const pauseMs = 3000;
+      await (stores.connection.client as RedisStandaloneClient).sendCommand(['CLIENT', 'PAUSE', String(pauseMs), 'ALL']);
       const started = performance.now();
       const failure = await stores.sessions.get('s1').then(
         () => undefined,
@@ -91,10 +93,10 @@ describe('Redis restart', () => {
       expect((failure as SharedStoreUnavailableError).message).toBe('Redis did not answer within 200 ms');
       expect((failure as SharedStoreUnavailableError).store).toBe('sessions');
       expect(waited).toBeGreaterThanOrEqual(190);
-      expect(waited).toBeLessThan(1400);
+      expect(waited).toBeLessThan(pauseMs - 200);
       // The late answer is dropped; the commands after it get their own answers once the pause ends.
       await stores.sessions.put({ sessionId: 's1', protocolVersion: '2025-11-25', clientCapabilities: {}, principal: undefined, owner: 'a', expiresAt: 0 }, 60_000).catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await new Promise((resolve) => setTimeout(resolve, started + pauseMs + 100 - performance.now()));
       await stores.sessions.put({ sessionId: 's2', protocolVersion: '2025-11-25', clientCapabilities: {}, principal: undefined, owner: 'b', expiresAt: 0 }, 60_000);
       expect((await stores.sessions.get('s2'))?.owner).toBe('b');
     } finally {
