@@ -4,8 +4,9 @@
  * HTTP front and the `TaskQueue` executor) and a worker (no HTTP; `TaskWorker` runs the jobs).
  * Tools, all task-only:
  *
- * - `count` `{ steps, stepMs }`: one step every `stepMs`, a checkpoint and a status message after
- *   each; resumes from its checkpoint; answers which worker finished it and from which step;
+ * - `count` `{ steps, stepMs, hold? }`: one step every `stepMs`, a checkpoint and a status message
+ *   after each; resumes from its checkpoint; answers which worker finished it and from which step;
+ *   with `hold`, its last step waits until the process is released (`released`);
  * - `wait`: runs until its signal fires (cancel, drain);
  * - `ask`: asks the client for a name (an input request), then greets it;
  * - `flaky`: always asks to be retried (`TaskRetryError`);
@@ -29,6 +30,8 @@ export interface QueueServerOptions {
   readonly subscriptions: SubscriptionStore;
   readonly executor?: TaskExecutor;
   readonly now?: () => number;
+  /** Resolves when the test releases this process's held `count` tasks (never, by default). */
+  readonly released?: Promise<void>;
   /** The authorization context of a request (default: the tasks extension's). */
   readonly owner?: (extra: RequestExtra) => string | undefined;
   readonly report: (event: QueueEvent) => void;
@@ -49,11 +52,25 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Resolves with `gate`, or rejects once `signal` aborts. */
+function until(gate: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const stop = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', stop, { once: true });
+    void gate.then(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    });
+  });
+}
+
 const TASK_ONLY = { execution: { taskSupport: 'required' as const } };
 
 /** The test server `id` (see the module comment). */
 export function queueServer(options: QueueServerOptions): McpServer {
   const { id, report } = options;
+  const released = options.released ?? new Promise<void>(() => undefined);
   const mcp = new McpServer(
     { name: `queue-${id}`, version: '1.0.0' },
     {
@@ -74,11 +91,13 @@ export function queueServer(options: QueueServerOptions): McpServer {
     return taskId;
   };
 
-  mcp.registerTool('count', { ...TASK_ONLY, inputSchema: { type: 'object', properties: { steps: { type: 'number' }, stepMs: { type: 'number' } } } }, async (args, extra) => {
-    const { steps, stepMs } = args as { steps: number; stepMs: number };
+  const countSchema = { type: 'object', properties: { steps: { type: 'number' }, stepMs: { type: 'number' }, hold: { type: 'boolean' } } } as const;
+  mcp.registerTool('count', { ...TASK_ONLY, inputSchema: countSchema }, async (args, extra) => {
+    const { steps, stepMs, hold = false } = args as { steps: number; stepMs: number; hold?: boolean };
     const taskId = attempt('count', extra.task);
     const resumedFrom = (extra.task?.lastCheckpoint as { done?: number } | undefined)?.done ?? 0;
     for (let done = resumedFrom; done < steps; ) {
+      if (hold && done === steps - 1) await until(released, extra.signal);
       await sleep(stepMs, extra.signal);
       done++;
       await extra.task?.checkpoint?.({ done });

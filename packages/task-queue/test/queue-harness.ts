@@ -116,6 +116,8 @@ export async function workerDiesMidTask(harness: QueueHarness): Promise<void> {
   const result = await poller.task(taskId).result();
   polling = false;
   await polled;
+  // W2 prints its steps before its 'completed' report, on the same pipe: once that is read, all are.
+  await harness.reported(taskId, 'completed');
 
   // W2 ran the second attempt, from W1's checkpoint (step 3 or later), to the end.
   expect(result.structuredContent).toMatchObject({ steps: 8, worker: 'w2', attempt: 2 });
@@ -132,7 +134,6 @@ export async function workerDiesMidTask(harness: QueueHarness): Promise<void> {
   const steps = seen.map((task) => Number(/step (\d+)/.exec(task.statusMessage ?? '')?.[1] ?? 0));
   expect(steps).toEqual([...steps].sort((x, y) => x - y));
   expect((await poller.task(taskId).get()).status).toBe('completed');
-  await harness.reported(taskId, 'completed');
   expect(harness.changes(taskId, 'completed')).toHaveLength(1);
   expect(harness.changes(taskId, 'completed')[0]?.worker).toBe('w2');
 }

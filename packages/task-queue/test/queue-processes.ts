@@ -2,7 +2,7 @@
  * Real processes for the job-queue tests (`fixtures/queue-process.ts`, bundled from source by
  * `@statemcp/testing/node-bundle`): instances with an HTTP
  * front and worker-only processes, each collecting the events its tools print, with SIGKILL (a
- * crash) and `drain` (a deploy) — and a wait for an event that the test's own timeout bounds.
+ * crash), `drain` (a deploy) and `release` (held tasks may end) — and a wait for an event that the test's own timeout bounds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -28,6 +28,8 @@ export interface QueueProcess {
   kill(): Promise<void>;
   /** Sends `drain <deadlineMs>` and resolves with the exit code. */
   drain(deadlineMs: number): Promise<number | null>;
+  /** A worker: sends `release`, letting its held `count` tasks (`hold: true`) take their last step. */
+  release(): void;
 }
 
 /** Where the processes of one test meet: the Redis URL, the stores' key prefix, the queue's name. */
@@ -94,5 +96,6 @@ export async function startProcess(role: 'instance' | 'worker', place: QueuePlac
       const [code] = await exited;
       return code;
     },
+    release: () => void child.stdin?.write('release\n'),
   };
 }
