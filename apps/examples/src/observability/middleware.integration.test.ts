@@ -11,7 +11,7 @@ import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { JsonRpcError, RequestCancelledError, type Transport } from '@statemcp/protocol';
 import { StdioClientTransport } from '@statemcp/stdio-transport';
 import { bundleNodeScript } from '@statemcp/testing/node-bundle';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServer, type MiddlewareTrail } from './middleware.js';
 
@@ -88,9 +88,15 @@ describe('middleware over real transports', () => {
     const call = client.callTool({ name: 'slow' }, { signal: controller.signal, onProgress: () => controller.abort('the user gave up') });
     await expect(call).rejects.toBeInstanceOf(RequestCancelledError);
     // The cancellation travels as notifications/cancelled; later requests see its effect once it has arrived.
-    let trail = await trailOf(client);
-    for (let attempt = 0; attempt < 50 && trail.cancelled.length === 0; attempt++) trail = await trailOf(client);
-    expect(trail.cancelled).toHaveLength(1);
+    // Asked again until it has (a count of tries is no bound on a loaded machine: 10 s is).
+    const trail = await vi.waitFor(
+      async () => {
+        const seen = await trailOf(client);
+        expect(seen.cancelled).toHaveLength(1);
+        return seen;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     const slow = trail.audit.find((record) => record.target === 'slow');
     expect(slow?.outcome).toBe('cancelled');
   });
