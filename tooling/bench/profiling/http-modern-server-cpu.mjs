@@ -8,6 +8,7 @@
 // `WARMUP=n` sets the warm-up calls (default 500: far from steady state, see the journal's fifth HTTP
 // server pass; 8000 reaches it); `WINDOWS=n` measures n windows of CALLS calls one after the other
 // and prints each window's CPU per call too (the warm-up curve).
+// `CHILD_FLAGS='--import /abs/hook.mjs …'` adds node flags to the child (space-separated), e.g. a hook that counts its GCs.
 // `ERA=legacy` measures a 2025-11-25 session instead: one `initialize` + `notifications/initialized`,
 // then every call carries `Mcp-Session-Id` (answered with SSE or JSON, whichever the server picks).
 import { spawn } from 'node:child_process';
@@ -20,7 +21,8 @@ if (fixture === undefined) throw new Error('usage: node http-modern-server-cpu.m
 const calls = Number(callsArg ?? 4000);
 const inFlight = Number(inFlightArg ?? 1);
 const profile = process.env.PROF === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`, `--cpu-prof-interval=${process.env.PROF_INTERVAL ?? 1000}`];
-const child = spawn(process.execPath, [...profile, fixture], { stdio: ['pipe', 'pipe', 'inherit'] });
+const childFlags = (process.env.CHILD_FLAGS ?? '').split(' ').filter((flag) => flag.length > 0);
+const child = spawn(process.execPath, [...profile, ...childFlags, fixture], { stdio: ['pipe', 'pipe', 'inherit'] });
 const port = await listeningPort(child);
 /** [utime, stime] of the child, in clock ticks (10 ms). */
 const ticks = () => {
