@@ -13,8 +13,8 @@
  *   event, and its answer is a second command;
  * - a request relayed to the owner costs one publish to it and at most two back, with no record
  *   read (the owner is remembered), and no subscribe or unsubscribe;
- * - the end of a session removes the streams of all its requests in one command (per 500 streams),
- *   not one per stream.
+ * - the end of a session removes the streams of all its requests in one script, which drops the
+ *   session's log whole, not one command per stream.
  */
 import { Client } from '@statemcp/client';
 import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServer } from '@statemcp/http-transport/server';
@@ -22,7 +22,7 @@ import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { McpServer } from '@statemcp/server';
 import { describe, expect, it, vi } from 'vitest';
 
-import { connectRedisStores } from './redis-stores.js';
+import { connectRedisStores, type RedisStores } from './redis-stores.js';
 import { redisForFile } from './test-redis-file.js';
 import { uniquePrefix } from './test-redis-server.js';
 
@@ -30,6 +30,7 @@ const redis = redisForFile();
 const { cleanups } = redis;
 
 interface Instance {
+  readonly stores: RedisStores;
   readonly http: StreamableHttpServer;
   readonly listening: ListeningServer;
 }
@@ -52,7 +53,7 @@ async function instance(id: string, prefix: string): Promise<Instance> {
     await listening.close();
     await stores.close();
   });
-  return { http, listening };
+  return { stores, http, listening };
 }
 
 async function three(): Promise<[Instance, Instance, Instance]> {
@@ -160,21 +161,28 @@ describe('what a request costs in Redis', () => {
     expect(counts['set']).toBeUndefined();
   });
 
-  it('forgets the streams of an ended session in one command, not one per stream', async () => {
+  it('forgets the streams of an ended session in one script: the session\'s log goes whole', async () => {
     const [a] = await three();
     const { client } = await connect('legacy', [a.listening.url]);
     const calls = 30;
     for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
+    const logs = (): Promise<string[]> => a.stores.connection.client.keys(`${a.stores.connection.keyPrefix}events:*`);
+    // Every POST stream of the session in one Redis Stream.
+    expect(await logs()).toHaveLength(1);
     await resetCounts();
-    // Ends the session (DELETE): its POST streams are removed in one UNLINK (two keys each).
+    // Ends the session (DELETE): one script reads the log once (fewer than 500 entries) and
+    // unlinks its streams' requests records (one UNLINK) and the log (another).
     await client.close();
     await vi.waitFor(async () => {
-      expect((await instanceCommands())['unlink']).toBe(1);
+      expect((await instanceCommands())['unlink']).toBe(2);
     });
     // The rest is the session's own end: its record read and deleted (DEL), its channel unsubscribed.
     const counts = await instanceCommands();
-    expect(counts['unlink']).toBe(1);
+    expect(counts['unlink']).toBe(2);
+    expect(counts['xrange']).toBe(1);
     expect(counts['del']).toBe(1);
-    expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(8);
+    expect((counts['evalsha'] ?? 0) + (counts['eval'] ?? 0)).toBeGreaterThanOrEqual(1);
+    expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(11);
+    expect(await logs()).toEqual([]);
   });
 });
