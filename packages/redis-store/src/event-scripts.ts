@@ -27,7 +27,8 @@ function script(source: string): Script {
 
 /**
  * One batch of a stream's writes as one command (stream-writes.ts): KEYS[1] the session's log,
- * KEYS[2] the stream's requests record; ARGV[1] MAXLEN of the log, ARGV[2] the time to live in ms,
+ * KEYS[2] the stream's requests record, KEYS[3] the set of the log's streams (their member names,
+ * what lets {@link REMOVE} drop a whole log without reading it); ARGV[1] MAXLEN of the log, ARGV[2] the time to live in ms,
  * ARGV[3] what the record gets (`set`: ARGV[4], `refresh`: its time to live, `none`: nothing),
  * ARGV[5] the batch's token, ARGV[6] `again` when the batch is sent a second time, ARGV[7] the
  * stream's member name, ARGV[8…] the events' data in order. Returns their entry ids.
@@ -60,22 +61,36 @@ if ids == nil then
   end
   if n > 0 then ids[n] = redis.call('XADD', KEYS[1], 'MAXLEN', '=', ARGV[1], '*', '${MEMBER_FIELD}', ARGV[7], '${DATA_FIELD}', ARGV[n + 7], 'w', ARGV[5]) end
 end
-if n > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if n > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  redis.call('SADD', KEYS[3], ARGV[7])
+  redis.call('PEXPIRE', KEYS[3], ARGV[2])
+end
 if ARGV[3] == 'set' then redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[2])
 elseif ARGV[3] == 'refresh' then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
 return ids`);
 
 /**
- * Forgets streams of one log: KEYS[1] the log, KEYS[2…] their requests records; ARGV the streams'
- * member names. The records go; the log goes whole when it holds nothing else (a session's end
- * removes every stream of its transport), else the streams' entries are deleted one by one
- * (`XDEL`). O(entries of the log), which `MAXLEN` bounds. Returns the entries removed.
+ * Forgets streams of one log: KEYS[1] the log, KEYS[2] the set of its streams, KEYS[3…] their
+ * requests records; ARGV the streams' member names, each once. The records go. When the set holds
+ * no other stream (a session's end removes every stream of its transport), the log and the set go
+ * whole (`UNLINK`): O(streams removed), the log is not read. Else the streams' entries are deleted
+ * one by one (`XDEL`) after a read of the whole log, O(entries of the log, which `MAXLEN` bounds).
+ * Returns 1 when the log went whole, 0 otherwise.
  */
-export const REMOVE = script(`for i = 2, #KEYS, 500 do redis.call('UNLINK', unpack(KEYS, i, math.min(i + 499, #KEYS))) end
+export const REMOVE = script(`for i = 3, #KEYS, 500 do redis.call('UNLINK', unpack(KEYS, i, math.min(i + 499, #KEYS))) end
+local listed = 0
+for i = 1, #ARGV, 500 do
+  local present = redis.call('SMISMEMBER', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
+  for j = 1, #present do listed = listed + present[j] end
+end
+if listed == redis.call('SCARD', KEYS[2]) then
+  redis.call('UNLINK', KEYS[1], KEYS[2])
+  return 1
+end
 local removed = {}
 for i = 1, #ARGV do removed[ARGV[i]] = true end
 local doomed = {}
-local kept = 0
 local cursor = '-'
 while true do
   local page = redis.call('XRANGE', KEYS[1], cursor, '+', 'COUNT', 500)
@@ -83,17 +98,14 @@ while true do
     local fields = page[i][2]
     local member = ''
     if fields[1] == '${MEMBER_FIELD}' then member = fields[2] end
-    if removed[member] then doomed[#doomed + 1] = page[i][1] else kept = kept + 1 end
+    if removed[member] then doomed[#doomed + 1] = page[i][1] end
   end
   if #page < 500 then break end
   cursor = '(' .. page[#page][1]
 end
-if kept == 0 then
-  redis.call('UNLINK', KEYS[1])
-else
-  for i = 1, #doomed, 500 do redis.call('XDEL', KEYS[1], unpack(doomed, i, math.min(i + 499, #doomed))) end
-end
-return #doomed`);
+for i = 1, #doomed, 500 do redis.call('XDEL', KEYS[1], unpack(doomed, i, math.min(i + 499, #doomed))) end
+for i = 1, #ARGV, 500 do redis.call('SREM', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV))) end
+return 0`);
 
 /** Runs `script` by its digest, sending it whole when the node lacks it. */
 export function runScript(client: RedisCommandClient, { source, sha1 }: Script, call: { keys: string[]; arguments: string[] }): Promise<unknown> {

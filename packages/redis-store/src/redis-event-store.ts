@@ -94,6 +94,11 @@ export class RedisEventStore implements EventStore {
     return this.#redis.key('events', log);
   }
 
+  /** The set of a log's streams (event-scripts.ts), same slot. */
+  #streamsKey(log: string): string {
+    return this.#redis.key('streams', log);
+  }
+
   /** The requests record of a stream: the log's hash tag, then the member. */
   #recordKey({ log, member }: StreamPlace): string {
     const key = this.#redis.key('requests', log);
@@ -110,7 +115,7 @@ export class RedisEventStore implements EventStore {
     const place = placeOf(streamId);
     const ttl = String(Math.ceil(this.streamTtlMs));
     const token = `${this.#tokens}${(this.#batches++).toString(36)}`;
-    const keys = [this.#logKey(place.log), this.#recordKey(place)];
+    const keys = [this.#logKey(place.log), this.#recordKey(place), this.#streamsKey(place.log)];
     const callOf = (mode: '' | 'again') => ({
       keys,
       arguments: [String(this.maxEventsPerSession), ttl, record.kind, record.kind === 'set' ? record.value : '', token, mode, place.member, ...events],
@@ -207,19 +212,23 @@ export class RedisEventStore implements EventStore {
   /**
    * Forgets the streams and their requests records, once the writes already called for them are
    * settled: one script per log (event-scripts.ts), pipelined. A session's end removes every
-   * stream of its transport, so its log goes whole (`UNLINK`: Redis frees it in the background).
+   * stream of its transport, so its log goes whole without being read (`UNLINK`: Redis frees it
+   * in the background).
    */
   async removeStreams(streamIds: readonly string[]): Promise<void> {
     if (streamIds.length === 0) return;
     await Promise.all(streamIds.map((streamId) => this.#writes.written(streamId)));
-    const logs = new Map<string, string[]>();
+    const logs = new Map<string, Set<string>>();
     for (const streamId of streamIds) {
       const { log, member } = placeOf(streamId);
       const members = logs.get(log);
-      if (members === undefined) logs.set(log, [member]);
-      else members.push(member);
+      if (members === undefined) logs.set(log, new Set([member]));
+      else members.add(member);
     }
-    const calls = [...logs].map(([log, members]) => ({ keys: [this.#logKey(log), ...members.map((member) => this.#recordKey({ log, member }))], arguments: members }));
+    const calls = [...logs].map(([log, set]) => {
+      const members = [...set];
+      return { keys: [this.#logKey(log), this.#streamsKey(log), ...members.map((member) => this.#recordKey({ log, member }))], arguments: members };
+    });
     await this.#redis.run(STORE, (client) => Promise.all(calls.map((call) => runScript(client, REMOVE, call))), { idempotent: true });
   }
 

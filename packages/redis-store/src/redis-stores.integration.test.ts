@@ -246,8 +246,9 @@ describe.each(topologies)('on $name', ({ start }) => {
       await a.events.removeStream('k.1');
       expect(await a.events.replayAfter(id, () => undefined)).toBeUndefined();
       expect((await collect(a.events, other)).events).toEqual([{ id: later, message: note(3) }]);
+      expect(await a.connection.client.sMembers(a.connection.key('streams', 'k'))).toEqual(['2']);
       await a.events.removeStream('k.2');
-      expect(await a.connection.client.exists(a.connection.key('events', 'k'))).toBe(0);
+      expect(await a.connection.client.exists([a.connection.key('events', 'k'), a.connection.key('streams', 'k')])).toBe(0);
     });
 
     it('removes many streams at once, their requests records with them, after their pending appends', async () => {
@@ -265,7 +266,7 @@ describe.each(topologies)('on $name', ({ start }) => {
       await a.events.removeStreams(streamIds);
       for (const id of [...firsts, await late]) expect(await b.events.replayAfter(id, () => undefined)).toBeUndefined();
       expect(await b.events.unansweredRequests('s.7')).toBeUndefined();
-      expect(await a.connection.client.exists([a.connection.key('events', 's'), `${a.connection.key('requests', 's')}.7`])).toBe(0);
+      expect(await a.connection.client.exists([a.connection.key('events', 's'), a.connection.key('streams', 's'), `${a.connection.key('requests', 's')}.7`])).toBe(0);
       // Streams that never existed, and no stream at all, are quietly nothing to do.
       await a.events.removeStreams(['never.1', 'never.2']);
       await a.events.removeStreams([]);
@@ -278,15 +279,16 @@ describe.each(topologies)('on $name', ({ start }) => {
       await a.events.append(`${sessionKey}.3`, undefined);
       const log = a.connection.key('events', sessionKey);
       const record = `${a.connection.key('requests', sessionKey)}.3`;
+      const streams = a.connection.key('streams', sessionKey);
       // A Redis Cluster refuses a transaction over two slots (CROSSSLOT).
-      expect(await a.connection.client.multi().exists(record).xLen(log).exec()).toEqual([1, 1]);
+      expect(await a.connection.client.multi().exists(record).xLen(log).sCard(streams).exec()).toEqual([1, 1, 1]);
       if (a.connection.topology === 'cluster') {
         const cluster = a.connection.client as RedisClusterClient;
         const master = cluster.masters[0];
         if (master === undefined) throw new Error('a cluster without masters');
         const node = await cluster.nodeClient(master);
-        const slots = await Promise.all([log, record].map((key) => node.sendCommand(['CLUSTER', 'KEYSLOT', key])));
-        expect(slots[0]).toBe(slots[1]);
+        const slots = await Promise.all([log, record, streams].map((key) => node.sendCommand(['CLUSTER', 'KEYSLOT', key])));
+        expect(new Set(slots).size).toBe(1);
       }
     });
   });

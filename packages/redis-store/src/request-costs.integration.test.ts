@@ -122,9 +122,10 @@ describe('what a request costs in Redis', () => {
     const calls = 10;
     for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
     const counts = await instanceCommands();
-    // Sent: per POST stream one script (EVALSHA) appending its priming event and its answer (the XADDs and the
-    // stream's PEXPIRE run inside it); no requests record (SET): the answer is stored in the same write.
-    expect(counts).toEqual({ evalsha: calls, xadd: 2 * calls, pexpire: calls });
+    // Sent: per POST stream one script (EVALSHA) appending its priming event and its answer to the session's
+    // log (the XADDs, the stream's name added to the log's set of streams, both keys' PEXPIRE run inside it);
+    // no requests record (SET): the answer is stored in the same write.
+    expect(counts).toEqual({ evalsha: calls, xadd: 2 * calls, sadd: calls, pexpire: 2 * calls });
   });
 
   it('writes the requests record of a request not answered at once with its priming event, the answer in a second script', async () => {
@@ -134,8 +135,9 @@ describe('what a request costs in Redis', () => {
     await resetCounts();
     const calls = 5;
     for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'later', arguments: {} }))).toBe('a');
-    // First script: the record (SET) and the priming event; second: the answer, refreshing both keys' time to live.
-    expect(await instanceCommands()).toEqual({ evalsha: 2 * calls, set: calls, xadd: 2 * calls, pexpire: 3 * calls });
+    // First script: the record (SET) and the priming event; second: the answer, refreshing the record's time to
+    // live. Each refreshes the log's and its set of streams'.
+    expect(await instanceCommands()).toEqual({ evalsha: 2 * calls, set: calls, xadd: 2 * calls, sadd: 2 * calls, pexpire: 5 * calls });
   });
 
   it('costs a relayed request one publish to the owner and at most two back, no record read, no subscription', async () => {
@@ -161,7 +163,7 @@ describe('what a request costs in Redis', () => {
     expect(counts['set']).toBeUndefined();
   });
 
-  it('forgets the streams of an ended session in one script: the session\'s log goes whole', async () => {
+  it('forgets the streams of an ended session in one script: the session\'s log goes whole, unread', async () => {
     const [a] = await three();
     const { client } = await connect('legacy', [a.listening.url]);
     const calls = 30;
@@ -170,8 +172,8 @@ describe('what a request costs in Redis', () => {
     // Every POST stream of the session in one Redis Stream.
     expect(await logs()).toHaveLength(1);
     await resetCounts();
-    // Ends the session (DELETE): one script reads the log once (fewer than 500 entries) and
-    // unlinks its streams' requests records (one UNLINK) and the log (another).
+    // Ends the session (DELETE): one script unlinks its streams' requests records (one UNLINK), finds
+    // that the log holds no other stream (SMISMEMBER, SCARD) and unlinks it whole, unread (another).
     await client.close();
     await vi.waitFor(async () => {
       expect((await instanceCommands())['unlink']).toBe(2);
@@ -179,10 +181,11 @@ describe('what a request costs in Redis', () => {
     // The rest is the session's own end: its record read and deleted (DEL), its channel unsubscribed.
     const counts = await instanceCommands();
     expect(counts['unlink']).toBe(2);
-    expect(counts['xrange']).toBe(1);
+    expect(counts['smismember']).toBe(1);
+    expect(counts['xrange']).toBeUndefined();
     expect(counts['del']).toBe(1);
     expect((counts['evalsha'] ?? 0) + (counts['eval'] ?? 0)).toBeGreaterThanOrEqual(1);
-    expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(11);
+    expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(12);
     expect(await logs()).toEqual([]);
   });
 });

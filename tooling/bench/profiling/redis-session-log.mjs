@@ -17,6 +17,13 @@ const posts = Number(postsArg ?? 100);
 const rounds = Number(roundsArg ?? 3);
 const answer = { jsonrpc: '2.0', id: 5, result: { content: [{ type: 'text', text: 'hello' }] } };
 const usedMemory = async (client) => Number(/used_memory:(\d+)/.exec(await client.info('memory'))?.[1]);
+/** Redis's own CPU so far (user + system), µs. */
+const usedCpu = async (client) => {
+  const info = await client.info('cpu');
+  return 1e6 * (Number(/used_cpu_user:([0-9.]+)/.exec(info)?.[1]) + Number(/used_cpu_sys:([0-9.]+)/.exec(info)?.[1]));
+};
+/** Redis's time in commands since the last reset (`INFO commandstats`), µs. */
+const commandTime = async (client) => [...(await client.info('commandstats')).matchAll(/usec=(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
 
 for (let round = 0; round < rounds; round++) {
   const connection = await RedisConnection.connect({ url, keyPrefix: `log${Date.now()}.${round}:` });
@@ -27,6 +34,7 @@ for (let round = 0; round < rounds; round++) {
   for (let n = 1; n <= posts; n++) for (let s = 0; s < sessions; s++) streamIds.push(`${keyOf(s)}.${n}`);
   await client.configResetStat();
   const before = await usedMemory(client);
+  const cpuBefore = await usedCpu(client);
   for (let start = 0; start < streamIds.length; start += 50) {
     const appends = [];
     for (const stream of streamIds.slice(start, start + 50)) appends.push(store.append(stream, undefined), store.append(stream, answer));
@@ -35,13 +43,17 @@ for (let round = 0; round < rounds; round++) {
   const stats = await client.info('commandstats');
   const script = /cmdstat_evalsha:calls=(\d+),usec=(\d+)/.exec(stats);
   const kept = (await usedMemory(client)) - before;
+  const cpuWrites = (await usedCpu(client)) - cpuBefore;
   const total = sessions * posts;
+  await client.configResetStat();
+  const cpuRemoval = await usedCpu(client);
   for (let s = 0; s < sessions; s++) await store.removeStreams(Array.from({ length: posts + 1 }, (_, n) => `${keyOf(s)}.${n}`));
+  const removal = `removal ${((await commandTime(client)) / sessions).toFixed(0)} µs/session in commands, Redis CPU ${(((await usedCpu(client)) - cpuRemoval) / total).toFixed(1)} µs/POST`;
   const left = (await usedMemory(client)) - before;
   const keys = (await client.keys(`${connection.keyPrefix}*`)).length;
   console.log(
     `round ${round}: ${total} POSTs over ${sessions} sessions: script ${script === null ? '?' : (Number(script[2]) / Number(script[1])).toFixed(1)} µs/POST, ` +
-      `${Math.round(kept / total)} bytes kept/POST; after removal ${left} bytes, ${keys} keys`,
+      `Redis CPU ${(cpuWrites / total).toFixed(1)} µs/POST, ${Math.round(kept / total)} bytes kept/POST; ${removal}; after removal ${left} bytes, ${keys} keys`,
   );
   await connection.close();
 }
