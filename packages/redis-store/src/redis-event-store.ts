@@ -15,7 +15,8 @@
  *
  * In a cluster, the requests a POST stream carries are kept beside the log
  * (`<prefix>requests:{<key>}.<n>`, same time to live), so the instance adopting a dead owner's
- * session can end the ones it never answered. Every key of a log carries the log as hash tag: on a
+ * session can end the ones it never answered; and the set of the log's stream names
+ * (`<prefix>streams:{<key>}`), so a session's end drops the log without reading it. Every key of a log carries the log as hash tag: on a
  * Redis Cluster they share a slot, so the scripts and transactions that touch several (append, the
  * unanswered-requests read, removal) stay on one master. The transport's stream ids begin with
  * their session's id, so sessions are spread over the cluster.
