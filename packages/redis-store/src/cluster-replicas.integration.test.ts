@@ -108,7 +108,7 @@ describe('cluster replicas over Redis', () => {
     expect([a, b, c].map((each) => ({ ...each.http.cluster }))).toEqual(before);
     expect([b.http.cluster?.replicas, c.http.cluster?.replicas]).toEqual([1, 1]);
     // What a request costs on its owner (request-costs.integration.test.ts): no publish, no record read.
-    expect(await instanceCommands()).toEqual({ evalsha: calls, xadd: 2 * calls, pexpire: calls });
+    expect(await instanceCommands()).toEqual({ evalsha: calls, xadd: 2 * calls, sadd: calls, pexpire: 2 * calls });
   });
 
   it("delivers the client's answer, posted to C, to the tool asking on B", async () => {

@@ -8,7 +8,7 @@ import { SharedStoreUnavailableError, busChannel, type StoredEvent } from '@stat
 import type { StoredTask } from '@statemcp/server';
 import { startRedisCluster } from '@statemcp/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisConnectionOptions } from './redis-connection.js';
+import type { RedisClusterClient, RedisConnectionOptions } from './redis-connection.js';
 import { connectRedisStores, type RedisStores } from './redis-stores.js';
 import { testRedisUrl, uniquePrefix } from './test-redis-server.js';
 
@@ -59,7 +59,7 @@ describe.each(topologies)('on $name', ({ start }) => {
     await target.stop();
   });
 
-  async function stores(keyPrefix: string, extra: { maxEventsPerStream?: number } = {}): Promise<RedisStores> {
+  async function stores(keyPrefix: string, extra: { maxEventsPerStream?: number; maxEventsPerSession?: number } = {}): Promise<RedisStores> {
     const created = await connectRedisStores({ ...target.options, keyPrefix, ...extra });
     open.push(created);
     return created;
@@ -148,47 +148,148 @@ describe.each(topologies)('on $name', ({ start }) => {
       expect(rest.events.map((event) => event.id)).toEqual([second]);
     });
 
-    it('caps each stream with MAXLEN and reports the gap of an evicted cursor', async () => {
+    it('replays the events of two streams of one session separately, from one log', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      const one = [await a.events.append('k.1', undefined)];
+      const two = [await a.events.append('k.2', undefined)];
+      for (let n = 0; n < 3; n++) {
+        one.push(await a.events.append('k.1', note(n)));
+        two.push(await a.events.append('k.2', note(10 + n)));
+      }
+      // One Redis Stream for the session, none per SSE stream.
+      expect(await a.connection.client.xLen(a.connection.key('events', 'k'))).toBe(8);
+      expect(await a.connection.client.exists([a.connection.key('events', 'k.1'), a.connection.key('events', 'k.2')])).toBe(0);
+      const first = await collect(b.events, one[0] ?? '');
+      expect(first.result).toEqual({ streamId: 'k.1', truncated: false });
+      expect(first.events).toEqual([0, 1, 2].map((n) => ({ id: one[n + 1], message: note(n) })));
+      const second = await collect(b.events, two[1] ?? '');
+      expect(second.result).toEqual({ streamId: 'k.2', truncated: false });
+      expect(second.events).toEqual([1, 2].map((n) => ({ id: two[n + 1], message: note(10 + n) })));
+      // An entry of k.2 named as if it were k.1's: forged.
+      const entryOfTwo = (two[2] ?? '').split(';')[1] ?? '';
+      expect(await b.events.replayAfter(`k.1;${entryOfTwo}`, () => undefined)).toBeUndefined();
+    });
+
+    it('replays at most maxEventsPerStream events of a stream and reports the gap', async () => {
       const prefix = uniquePrefix();
       const a = await stores(prefix, { maxEventsPerStream: 3 });
       const ids: string[] = [];
       for (let n = 0; n < 6; n++) ids.push(await a.events.append('k.1', note(n)));
-      expect(await a.connection.client.xLen(a.connection.key('events', 'k.1'))).toBe(3);
       const replay = await collect(a.events, ids[0] ?? '');
       expect(replay.result).toEqual({ streamId: 'k.1', truncated: true });
       expect(replay.events.map((event) => event.id)).toEqual(ids.slice(3));
+      const whole = await collect(a.events, ids[2] ?? '');
+      expect(whole.result).toEqual({ streamId: 'k.1', truncated: false });
+      expect(whole.events.map((event) => event.id)).toEqual(ids.slice(3));
+    });
+
+    it('caps a session\'s log with MAXLEN and reports the gap of a trimmed cursor', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix, { maxEventsPerSession: 4 });
+      const one = [await a.events.append('k.1', note(0))];
+      const two: string[] = [];
+      for (let n = 1; n < 4; n++) two.push(await a.events.append('k.2', note(n)));
+      one.push(await a.events.append('k.1', note(4)), await a.events.append('k.1', note(5)));
+      expect(await a.connection.client.xLen(a.connection.key('events', 'k'))).toBe(4);
+      const replay = await collect(a.events, one[0] ?? '');
+      expect(replay.result).toEqual({ streamId: 'k.1', truncated: true });
+      expect(replay.events.map((event) => event.id)).toEqual(one.slice(1));
+      // k.2 lost its first two events: a cursor before them is trimmed; the third is still there.
+      expect((await collect(a.events, two[0] ?? '')).result).toEqual({ streamId: 'k.2', truncated: true });
+      // Every event of a stream trimmed: the stream is gone, its cursor unknown.
+      await a.events.append('k.3', note(6));
+      await a.events.append('k.3', note(7));
+      await a.events.append('k.3', note(8));
+      await a.events.append('k.3', note(9));
+      expect(await a.events.replayAfter(two[0] ?? '', () => undefined)).toBeUndefined();
+    });
+
+    it('replays a cursor of the previous layout (a Redis Stream per SSE stream), then what this version appended', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const b = await stores(prefix);
+      // What an instance of the previous version wrote: events:{k.1}, field m, ids <stream>:<entry>.
+      const client = a.connection.client;
+      const oldKey = a.connection.key('events', 'k.1');
+      const primed = await client.xAdd(oldKey, '*', { m: '' });
+      const first = await client.xAdd(oldKey, '*', { m: JSON.stringify(note(1)) });
+      await client.set(a.connection.key('requests', 'k.1'), JSON.stringify({ requestIds: [1, 2], instanceId: 'old' }));
+      expect(b.events.streamIdOf(`k.1:${primed}`)).toBe('k.1');
+      // The adopting instance ends request 2 on the stream (this version's layout).
+      expect(await b.events.unansweredRequests('k.1')).toEqual({ requestIds: [1, 2], instanceId: 'old' });
+      const answer: JsonRpcMessage = { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'lost' } };
+      const ended = await b.events.append('k.1', answer);
+      expect(await b.events.unansweredRequests('k.1')).toEqual({ requestIds: [1], instanceId: 'old' });
+      const replay = await collect(b.events, `k.1:${primed}`);
+      expect(replay.result).toEqual({ streamId: 'k.1', truncated: false });
+      expect(replay.events).toEqual([
+        { id: `k.1:${first}`, message: note(1) },
+        { id: ended, message: answer },
+      ]);
+      expect((await collect(b.events, `k.1:${first}`)).events).toEqual([{ id: ended, message: answer }]);
+      expect(await b.events.replayAfter('k.1:99999999999999-0', () => undefined)).toBeUndefined();
+      expect(await b.events.replayAfter('gone.1:1-0', () => undefined)).toBeUndefined();
     });
 
     it('refuses forged, malformed and removed cursors', async () => {
       const prefix = uniquePrefix();
       const a = await stores(prefix);
       const id = await a.events.append('k.1', note(1));
-      expect(await a.events.replayAfter('k.1:99999999999999-0', () => undefined)).toBeUndefined();
+      expect(await a.events.replayAfter('k.1;99999999999999-0', () => undefined)).toBeUndefined();
       expect(await a.events.replayAfter('nonsense', () => undefined)).toBeUndefined();
-      expect(a.events.streamIdOf('k.1:12')).toBeUndefined();
+      expect(a.events.streamIdOf('k.1;12')).toBeUndefined();
+      // Removing one stream of a log keeps the others.
+      const other = await a.events.append('k.2', note(2));
+      const later = await a.events.append('k.2', note(3));
       await a.events.removeStream('k.1');
       expect(await a.events.replayAfter(id, () => undefined)).toBeUndefined();
+      expect((await collect(a.events, other)).events).toEqual([{ id: later, message: note(3) }]);
+      expect(await a.connection.client.sMembers(a.connection.key('streams', 'k'))).toEqual(['2']);
+      await a.events.removeStream('k.2');
+      expect(await a.connection.client.exists([a.connection.key('events', 'k'), a.connection.key('streams', 'k')])).toBe(0);
     });
 
     it('removes many streams at once, their requests records with them, after their pending appends', async () => {
       const prefix = uniquePrefix();
       const a = await stores(prefix);
       const b = await stores(prefix);
-      // More streams than one UNLINK takes on one Redis, so the removal spans several commands.
+      // More records than one UNLINK of the removal script takes, so it spans several.
       const streamIds = Array.from({ length: 1203 }, (_, n) => `s.${n}`);
       const firsts = await Promise.all(streamIds.map((streamId) => a.events.append(streamId, note(1))));
       await a.events.trackRequests('s.7', { requestIds: [1], instanceId: 'a' });
       await a.events.append('s.7', note(2));
-      expect(await a.connection.client.exists(a.connection.key('requests', 's.7'))).toBe(1);
+      expect(await a.connection.client.exists(`${a.connection.key('requests', 's')}.7`)).toBe(1);
       // Appended in the same task as the removal: the removal waits for it, and takes it too.
       const late = a.events.append('s.1202', note(3));
       await a.events.removeStreams(streamIds);
       for (const id of [...firsts, await late]) expect(await b.events.replayAfter(id, () => undefined)).toBeUndefined();
       expect(await b.events.unansweredRequests('s.7')).toBeUndefined();
-      expect(await a.connection.client.exists([a.connection.key('events', 's.0'), a.connection.key('requests', 's.7'), a.connection.key('events', 's.1202')])).toBe(0);
+      expect(await a.connection.client.exists([a.connection.key('events', 's'), a.connection.key('streams', 's'), `${a.connection.key('requests', 's')}.7`])).toBe(0);
       // Streams that never existed, and no stream at all, are quietly nothing to do.
       await a.events.removeStreams(['never.1', 'never.2']);
       await a.events.removeStreams([]);
+    });
+    it('keeps a log and its requests records in one slot, so one script or transaction holds them all', async () => {
+      const prefix = uniquePrefix();
+      const a = await stores(prefix);
+      const sessionKey = '36.0b6c1d2e-aaaa-4bbb-8ccc-123456789abc.x7';
+      await a.events.trackRequests(`${sessionKey}.3`, { requestIds: [1], instanceId: 'a' });
+      await a.events.append(`${sessionKey}.3`, undefined);
+      const log = a.connection.key('events', sessionKey);
+      const record = `${a.connection.key('requests', sessionKey)}.3`;
+      const streams = a.connection.key('streams', sessionKey);
+      // A Redis Cluster refuses a transaction over two slots (CROSSSLOT).
+      expect(await a.connection.client.multi().exists(record).xLen(log).sCard(streams).exec()).toEqual([1, 1, 1]);
+      if (a.connection.topology === 'cluster') {
+        const cluster = a.connection.client as RedisClusterClient;
+        const master = cluster.masters[0];
+        if (master === undefined) throw new Error('a cluster without masters');
+        const node = await cluster.nodeClient(master);
+        const slots = await Promise.all([log, record, streams].map((key) => node.sendCommand(['CLUSTER', 'KEYSLOT', key])));
+        expect(new Set(slots).size).toBe(1);
+      }
     });
   });
 
@@ -216,7 +317,7 @@ describe.each(topologies)('on $name', ({ start }) => {
         a.events.append('k.1', undefined),
         a.events.append('k.1', { jsonrpc: '2.0', id: 1, result: {} }),
       ]);
-      expect(await a.connection.client.exists(a.connection.key('requests', 'k.1'))).toBe(0);
+      expect(await a.connection.client.exists(`${a.connection.key('requests', 'k')}.1`)).toBe(0);
       expect(await b.events.unansweredRequests('k.1')).toBeUndefined();
       const replayed: StoredEvent[] = [];
       await b.events.replayAfter(primed, (event) => void replayed.push(event));

@@ -49,6 +49,7 @@ export async function connectRedisStores(options: RedisStoresOptions = {}): Prom
   const connection = await RedisConnection.connect(options);
   const eventOptions: RedisEventStoreOptions = {};
   if (options.maxEventsPerStream !== undefined) eventOptions.maxEventsPerStream = options.maxEventsPerStream;
+  if (options.maxEventsPerSession !== undefined) eventOptions.maxEventsPerSession = options.maxEventsPerSession;
   if (options.streamTtlMs !== undefined) eventOptions.streamTtlMs = options.streamTtlMs;
   return {
     connection,

@@ -13,8 +13,8 @@
  *   event, and its answer is a second command;
  * - a request relayed to the owner costs one publish to it and at most two back, with no record
  *   read (the owner is remembered), and no subscribe or unsubscribe;
- * - the end of a session removes the streams of all its requests in one command (per 500 streams),
- *   not one per stream.
+ * - the end of a session removes the streams of all its requests in one script, which drops the
+ *   session's log whole, not one command per stream.
  */
 import { Client } from '@statemcp/client';
 import { createStreamableHttpServer, type ListeningServer, type StreamableHttpServer } from '@statemcp/http-transport/server';
@@ -22,7 +22,7 @@ import { StreamableHttpClientTransport } from '@statemcp/http-transport/client';
 import { McpServer } from '@statemcp/server';
 import { describe, expect, it, vi } from 'vitest';
 
-import { connectRedisStores } from './redis-stores.js';
+import { connectRedisStores, type RedisStores } from './redis-stores.js';
 import { redisForFile } from './test-redis-file.js';
 import { uniquePrefix } from './test-redis-server.js';
 
@@ -30,6 +30,7 @@ const redis = redisForFile();
 const { cleanups } = redis;
 
 interface Instance {
+  readonly stores: RedisStores;
   readonly http: StreamableHttpServer;
   readonly listening: ListeningServer;
 }
@@ -52,7 +53,7 @@ async function instance(id: string, prefix: string): Promise<Instance> {
     await listening.close();
     await stores.close();
   });
-  return { http, listening };
+  return { stores, http, listening };
 }
 
 async function three(): Promise<[Instance, Instance, Instance]> {
@@ -121,9 +122,10 @@ describe('what a request costs in Redis', () => {
     const calls = 10;
     for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
     const counts = await instanceCommands();
-    // Sent: per POST stream one script (EVALSHA) appending its priming event and its answer (the XADDs and the
-    // stream's PEXPIRE run inside it); no requests record (SET): the answer is stored in the same write.
-    expect(counts).toEqual({ evalsha: calls, xadd: 2 * calls, pexpire: calls });
+    // Sent: per POST stream one script (EVALSHA) appending its priming event and its answer to the session's
+    // log (the XADDs, the stream's name added to the log's set of streams, both keys' PEXPIRE run inside it);
+    // no requests record (SET): the answer is stored in the same write.
+    expect(counts).toEqual({ evalsha: calls, xadd: 2 * calls, sadd: calls, pexpire: 2 * calls });
   });
 
   it('writes the requests record of a request not answered at once with its priming event, the answer in a second script', async () => {
@@ -133,8 +135,9 @@ describe('what a request costs in Redis', () => {
     await resetCounts();
     const calls = 5;
     for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'later', arguments: {} }))).toBe('a');
-    // First script: the record (SET) and the priming event; second: the answer, refreshing both keys' time to live.
-    expect(await instanceCommands()).toEqual({ evalsha: 2 * calls, set: calls, xadd: 2 * calls, pexpire: 3 * calls });
+    // First script: the record (SET) and the priming event; second: the answer, refreshing the record's time to
+    // live. Each refreshes the log's and its set of streams'.
+    expect(await instanceCommands()).toEqual({ evalsha: 2 * calls, set: calls, xadd: 2 * calls, sadd: 2 * calls, pexpire: 5 * calls });
   });
 
   it('costs a relayed request one publish to the owner and at most two back, no record read, no subscription', async () => {
@@ -160,21 +163,29 @@ describe('what a request costs in Redis', () => {
     expect(counts['set']).toBeUndefined();
   });
 
-  it('forgets the streams of an ended session in one command, not one per stream', async () => {
+  it('forgets the streams of an ended session in one script: the session\'s log goes whole, unread', async () => {
     const [a] = await three();
     const { client } = await connect('legacy', [a.listening.url]);
     const calls = 30;
     for (let i = 0; i < calls; i++) expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('a');
+    const logs = (): Promise<string[]> => a.stores.connection.client.keys(`${a.stores.connection.keyPrefix}events:*`);
+    // Every POST stream of the session in one Redis Stream.
+    expect(await logs()).toHaveLength(1);
     await resetCounts();
-    // Ends the session (DELETE): its POST streams are removed in one UNLINK (two keys each).
+    // Ends the session (DELETE): one script unlinks its streams' requests records (one UNLINK), finds
+    // that the log holds no other stream (SMISMEMBER, SCARD) and unlinks it whole, unread (another).
     await client.close();
     await vi.waitFor(async () => {
-      expect((await instanceCommands())['unlink']).toBe(1);
+      expect((await instanceCommands())['unlink']).toBe(2);
     });
     // The rest is the session's own end: its record read and deleted (DEL), its channel unsubscribed.
     const counts = await instanceCommands();
-    expect(counts['unlink']).toBe(1);
+    expect(counts['unlink']).toBe(2);
+    expect(counts['smismember']).toBe(1);
+    expect(counts['xrange']).toBeUndefined();
     expect(counts['del']).toBe(1);
-    expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(8);
+    expect((counts['evalsha'] ?? 0) + (counts['eval'] ?? 0)).toBeGreaterThanOrEqual(1);
+    expect(Object.values(counts).reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(12);
+    expect(await logs()).toEqual([]);
   });
 });

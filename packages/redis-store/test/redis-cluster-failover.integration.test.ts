@@ -73,13 +73,18 @@ async function storedProgress(prefix: string): Promise<number[][]> {
     const streams: number[][] = [];
     for (const master of cluster.masters) {
       const node = await cluster.nodeClient(master);
+      // A session's SSE streams share one Redis Stream, each entry naming its stream (field s).
       for (const key of await node.keys(`${prefix}events:*`)) {
-        const values: number[] = [];
+        const byStream = new Map<string, number[]>();
         for (const entry of (await cluster.xRange(key, '-', '+')) ?? []) {
           const data = entry.message['m'] ?? '';
-          if (data.includes('"notifications/progress"')) values.push((JSON.parse(data) as { params: { progress: number } }).params.progress);
+          if (!data.includes('"notifications/progress"')) continue;
+          const member = entry.message['s'] ?? '';
+          const values = byStream.get(member) ?? [];
+          values.push((JSON.parse(data) as { params: { progress: number } }).params.progress);
+          byStream.set(member, values);
         }
-        if (values.length > 0) streams.push(values);
+        streams.push(...byStream.values());
       }
     }
     return streams;
