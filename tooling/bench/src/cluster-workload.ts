@@ -198,7 +198,7 @@ export function clusterWorkloads(c: Counts): Workload[] {
   const runLimitMs = c.runLimitMs * 2.5;
   return [
     clusterCalls('cluster.http.seq', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, sequential', 1, 1, c.httpSeq, c.clusterWarmup, runLimitMs),
-    clusterCalls('cluster.http.8x4', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, 8 clients × 4 concurrent', 8, 4, c.httpConcurrent, Math.max(c.clusterWarmup, 64), runLimitMs),
+    clusterCalls('cluster.http.8x4', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, 8 clients × 4 concurrent', 8, 4, c.httpConcurrent, Math.max(c.clusterWarmup, c.concurrentWarmupRounds * 8 * 4), runLimitMs),
   ];
 }
 

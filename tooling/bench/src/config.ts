@@ -27,6 +27,12 @@ export interface Counts {
    * (counted by each instance): enough for one instance's CPU per call to stop falling.
    */
   readonly clusterWarmup: number;
+  /**
+   * Warm-up of the concurrent HTTP and cluster rows (`call.http.16x8`, `call.http.modern16x8`,
+   * `cluster.http.8x4`), in rounds of one call per worker: at least one, so every connection is
+   * open before the timed loop; more let the JIT settle at that concurrency.
+   */
+  readonly concurrentWarmupRounds: number;
   readonly coldStarts: number;
   readonly bigCalls: number;
   /** Calls of the inspector's ≈1 000 events/s workload (160 KiB results). */
@@ -63,6 +69,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     httpConcurrent: 128,
     httpWarmup: 20,
     clusterWarmup: 10,
+    concurrentWarmupRounds: 1,
     coldStarts: 1,
     bigCalls: 2,
     inspectorCalls: 4,
@@ -89,6 +96,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     httpConcurrent: 384,
     httpWarmup: 60,
     clusterWarmup: 300,
+    concurrentWarmupRounds: 2,
     coldStarts: 2,
     bigCalls: 6,
     inspectorCalls: 96,
@@ -115,6 +123,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     httpConcurrent: 1280,
     httpWarmup: 4000,
     clusterWarmup: 4000,
+    concurrentWarmupRounds: 2,
     coldStarts: 5,
     bigCalls: 40,
     inspectorCalls: 1200,

@@ -140,7 +140,7 @@ export function workloads(c: Counts): Workload[] {
     detail:
       clients === 1
         ? `${total} calls after ${httpWarmup} warm-up calls; statemcp on its default nodeHttpFetch and on the global fetch, the official SDKs on the global fetch; raw = JSON-RPC over node:http keep-alive or the global fetch; floor = node:http byte echo`
-        : `${total} calls after ${Math.max(httpWarmup, 2 * clients * perClient)} warm-up calls at full concurrency; statemcp on its default nodeHttpFetch and on the global fetch, raw over node:http keep-alive and over the global fetch`,
+        : `${total} calls after ${Math.max(httpWarmup, c.concurrentWarmupRounds * clients * perClient)} warm-up calls at full concurrency; statemcp on its default nodeHttpFetch and on the global fetch, raw over node:http keep-alive and over the global fetch`,
     stacks: clients === 1 ? [...HTTP_STACKS, 'floor'] : HTTP_STACKS,
     comparisons: httpComparisons(clients === 1 ? ['floor'] : []),
     metrics: [CALLS, P50, P99, CLIENT_CPU],
@@ -162,7 +162,7 @@ export function workloads(c: Counts): Workload[] {
           for (let i = 0; i < clients; i++) list.push(await connect(server.url));
           // Warm up at full concurrency so every connection is open before measuring.
           const workers = clients * perClient;
-          await closedLoop(Math.max(httpWarmup, 2 * workers), workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
+          await closedLoop(Math.max(httpWarmup, c.concurrentWarmupRounds * workers), workers, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT));
           return loadSample(
             await closedLoop(total, clients * perClient, limit, (worker) => (list[worker % clients] as BenchClient).echo(ECHO_TEXT)),
           );
@@ -343,7 +343,7 @@ export function workloads(c: Counts): Workload[] {
   const modernHttp = (clients: number, perClient: number, total: number): Workload => ({
     id: clients === 1 ? 'call.http.modern' : `call.http.modern${clients}x${perClient}`,
     title: `tools/call echo, Streamable HTTP child process, ${clients === 1 ? '1 client sequential' : `${clients} clients × ${perClient} concurrent`}, 2026-07-28 stateless (no session)`,
-    detail: `${total} calls after ${Math.max(httpWarmup, 2 * clients * perClient)} warm-up calls; statemcp and raw POST 2026-07-28 requests with _meta and routing headers, no session, each on node:http keep-alive (statemcp's default) and on the global fetch; the official SDKs their default legacy session`,
+    detail: `${total} calls after ${Math.max(httpWarmup, c.concurrentWarmupRounds * clients * perClient)} warm-up calls; statemcp and raw POST 2026-07-28 requests with _meta and routing headers, no session, each on node:http keep-alive (statemcp's default) and on the global fetch; the official SDKs their default legacy session`,
     stacks: HTTP_STACKS,
     comparisons: httpComparisons(),
     metrics: [CALLS, P50, P99, CLIENT_CPU],
@@ -362,7 +362,7 @@ export function workloads(c: Counts): Workload[] {
           for (let i = 0; i < clients; i++) list.push(await connect(server.url));
           const workers = clients * perClient;
           const call = (worker: number): Promise<void> => (list[worker % clients] as BenchClient).echo(ECHO_TEXT);
-          await closedLoop(Math.max(httpWarmup, 2 * workers), workers, limit, call);
+          await closedLoop(Math.max(httpWarmup, c.concurrentWarmupRounds * workers), workers, limit, call);
           return loadSample(await closedLoop(total, workers, limit, call));
         } finally {
           await Promise.all(list.map((client) => client.close().catch(() => undefined)));
