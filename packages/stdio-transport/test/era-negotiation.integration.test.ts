@@ -51,7 +51,8 @@ describe('era negotiation over stdio', () => {
 
   it("'auto' meets the dual-era server in 2026-07-28, and waits for a server that starts after discoveryTimeoutMs", async () => {
     const client = ourClient({ discoveryTimeoutMs: 20 });
-    const env = { ...process.env, STARTUP_DELAY_MS: '1500' };
+    // 25 × discoveryTimeoutMs, on top of the process start: its timer fires first however slow the machine.
+    const env = { ...process.env, STARTUP_DELAY_MS: '500' };
     await client.connect(new StdioClientTransport({ command: node, args: dualEraArgs, cwd: packageRoot, env }));
     expect(client.era).toBe('modern');
     expect(client.protocolVersion).toBe('2026-07-28');
