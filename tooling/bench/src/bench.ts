@@ -16,6 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COUNTS, scaleCounts, type Mode } from './config.js';
 import { environment, fullMarkdown } from './report.js';
+import { stopSharedDeployments } from './cluster-workload.js';
 import { targets } from './targets.js';
 import { runWorkload, type WorkloadResult } from './runner.js';
 import { CHILD_WORKLOADS, SLOW_WORKLOADS, workloads } from './workloads.js';
@@ -65,12 +66,16 @@ async function main(): Promise<void> {
   log(`statemcp bench, ${args.mode} mode: ${selected.length} workloads`);
   const started = performance.now();
   const results: WorkloadResult[] = [];
-  for (const workload of selected) {
-    const reps = args.reps ?? (SLOW_WORKLOADS.has(workload.id) ? counts.slowReps : CHILD_WORKLOADS.has(workload.id) ? counts.childReps : counts.reps);
-    log(`- ${workload.id} (${reps} × ${workload.stacks.join(', ')})`);
-    const result = await runWorkload(workload, { reps, runLimitMs: counts.runLimitMs, log });
-    log(`  done in ${(result.elapsedMs / 1000).toFixed(1)} s`);
-    results.push(result);
+  try {
+    for (const workload of selected) {
+      const reps = args.reps ?? (SLOW_WORKLOADS.has(workload.id) ? counts.slowReps : CHILD_WORKLOADS.has(workload.id) ? counts.childReps : counts.reps);
+      log(`- ${workload.id} (${reps} × ${workload.stacks.join(', ')})`);
+      const result = await runWorkload(workload, { reps, runLimitMs: counts.runLimitMs, log });
+      log(`  done in ${(result.elapsedMs / 1000).toFixed(1)} s`);
+      results.push(result);
+    }
+  } finally {
+    await stopSharedDeployments();
   }
   const totalMs = performance.now() - started;
   const markdown = fullMarkdown(env, results, totalMs);

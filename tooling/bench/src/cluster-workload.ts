@@ -24,7 +24,8 @@
  *   instance direct and three behind the same proxy: what splitting the same calls over three
  *   processes costs a server with no state at all (the floor for the three-instance ratios).
  *
- * Each run starts its own `redis-server` (or uses `STATEMCP_REDIS_URL`) and fixture processes.
+ * Each run starts its own `redis-server` (or uses `STATEMCP_REDIS_URL`) and fixture processes
+ * (in `--smoke`, one deployment per stack serves both rows: `shareClusterDeployments`).
  * Before the timed loop every server process — the one instance, or each of the three — has
  * received the same number of warm-up POSTs, counted by the instance itself (`clusterWarmup`:
  * 4 000 in full mode, by which one instance's CPU per call has stopped falling), so every stack
@@ -122,6 +123,16 @@ async function deploy(stack: Stack): Promise<Deployment> {
   }
 }
 
+/** Deployments the first cluster row left running for the second (`shareClusterDeployments`, smoke), by stack. */
+const shared = new Map<string, Deployment>();
+
+/** Stops the deployments a cluster row left for a row that did not run (`--only`, `--skip`); none otherwise. */
+export async function stopSharedDeployments(): Promise<void> {
+  const left = [...shared.values()];
+  shared.clear();
+  await Promise.all(left.map((deployment) => deployment.stop().catch(() => undefined)));
+}
+
 /** The client of `stack`: statemcp's on the handshake or stateless, or the raw floor's own. */
 function connectTo(stack: string): (url: string) => Promise<BenchClient> {
   if (stack === 'raw' || stack === 'raw-cluster') return (url) => adapter('raw').http(url);
@@ -157,7 +168,8 @@ async function warmUp(stack: string, deployment: Deployment, perInstance: number
   return fewest;
 }
 
-function clusterCalls(id: string, title: string, clients: number, perClient: number, total: number, warmup: number, runLimitMs: number): Workload {
+/** `keep`: leave the deployment running for the next cluster row instead of stopping it (after a run without an error only). */
+function clusterCalls(id: string, title: string, clients: number, perClient: number, total: number, warmup: number, runLimitMs: number, keep: boolean): Workload {
   const workers = clients * perClient;
   return {
     id,
@@ -168,8 +180,10 @@ function clusterCalls(id: string, title: string, clients: number, perClient: num
     ratioMetrics: ['callsPerSec', 'serverCpuUs'],
     runLimitMs,
     run: async (stack): Promise<Sample> => {
-      const deployment = await deploy(stack as Stack);
+      const deployment = shared.get(stack) ?? (await deploy(stack as Stack));
+      shared.delete(stack);
       const list: BenchClient[] = [];
+      let ran = false;
       try {
         const connect = connectTo(stack);
         for (let i = 0; i < clients; i++) list.push(await connect(deployment.url));
@@ -182,10 +196,12 @@ function clusterCalls(id: string, title: string, clients: number, perClient: num
         if (TRACE) process.stderr.write(`[cluster timed] ${stack} POSTs ${after.map((s, i) => s.posts - (before[i] as InstanceStats).posts).join('/')} CPU µs/POST ${perInstance.map((us) => us.toFixed(0)).join('/')}\n`);
         const serverCpuUs = after.reduce((sum, s, i) => sum + s.cpuUs - (before[i] as InstanceStats).cpuUs, 0) / Math.max(1, result.completed);
         const { p50, p99 } = latencyPercentiles(result.latencies);
+        ran = true;
         return { callsPerSec: result.opsPerSec, p50, p99, serverCpuUs, cpuUs: result.cpuUsPerOp, warmedPosts: warmed };
       } finally {
         await Promise.all(list.map((client) => client.close().catch(() => undefined)));
-        await deployment.stop();
+        if (keep && ran) shared.set(stack, deployment);
+        else await deployment.stop();
       }
     },
   };
@@ -197,8 +213,8 @@ export function clusterWorkloads(c: Counts): Workload[] {
   // this loaded 2-core machine that needs longer than the mode's bound on one run.
   const runLimitMs = c.runLimitMs * 2.5;
   return [
-    clusterCalls('cluster.http.seq', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, sequential', 1, 1, c.httpSeq, c.clusterWarmup, runLimitMs),
-    clusterCalls('cluster.http.8x4', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, 8 clients × 4 concurrent', 8, 4, c.httpConcurrent, Math.max(c.clusterWarmup, c.concurrentWarmupRounds * 8 * 4), runLimitMs),
+    clusterCalls('cluster.http.seq', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, sequential', 1, 1, c.httpSeq, c.clusterWarmup, runLimitMs, c.shareClusterDeployments === 1),
+    clusterCalls('cluster.http.8x4', 'tools/call echo over Streamable HTTP: 1 instance in memory vs 1 on Redis vs 3 behind a round-robin proxy, 8 clients × 4 concurrent', 8, 4, c.httpConcurrent, Math.max(c.clusterWarmup, c.concurrentWarmupRounds * 8 * 4), runLimitMs, false),
   ];
 }
 

@@ -29,10 +29,20 @@ export interface Counts {
   readonly clusterWarmup: number;
   /**
    * Warm-up of the concurrent HTTP and cluster rows (`call.http.16x8`, `call.http.modern16x8`,
-   * `cluster.http.8x4`), in rounds of one call per worker: at least one, so every connection is
-   * open before the timed loop; more let the JIT settle at that concurrency.
+   * `cluster.http.8x4`), in rounds of one call per worker: in quick and full at least one, so
+   * every connection is open before the timed loop, and more let the JIT settle at that
+   * concurrency. 0 in smoke, whose figures are not read: those rows then warm up with `httpWarmup`
+   * (`clusterWarmup` per instance) calls only, and their timed loop opens the other connections.
    */
   readonly concurrentWarmupRounds: number;
+  /**
+   * 1: the two cluster rows share one deployment (Redis, instances, proxy) per stack, started by
+   * the first of them to run and stopped by `cluster.http.8x4` (or at the end of the run), so a
+   * smoke run starts each stack's processes once; the second row's warm-up then counts the first
+   * row's POSTs. 0 (quick, full): every run deploys its own, so each row is measured on fresh
+   * processes warmed to `clusterWarmup`.
+   */
+  readonly shareClusterDeployments: number;
   readonly coldStarts: number;
   readonly bigCalls: number;
   /** Calls of the inspector's ≈1 000 events/s workload (160 KiB results). */
@@ -69,7 +79,8 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     httpConcurrent: 128,
     httpWarmup: 20,
     clusterWarmup: 10,
-    concurrentWarmupRounds: 1,
+    concurrentWarmupRounds: 0,
+    shareClusterDeployments: 1,
     coldStarts: 1,
     bigCalls: 2,
     inspectorCalls: 4,
@@ -97,6 +108,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     httpWarmup: 60,
     clusterWarmup: 300,
     concurrentWarmupRounds: 2,
+    shareClusterDeployments: 0,
     coldStarts: 2,
     bigCalls: 6,
     inspectorCalls: 96,
@@ -124,6 +136,7 @@ export const COUNTS: Readonly<Record<Mode, Counts>> = {
     httpWarmup: 4000,
     clusterWarmup: 4000,
     concurrentWarmupRounds: 2,
+    shareClusterDeployments: 0,
     coldStarts: 5,
     bigCalls: 40,
     inspectorCalls: 1200,

@@ -2,9 +2,9 @@
  * Proves the harness works end to end: compiles the harness against statemcp's built `dist`
  * (turbo runs the packages' `build` first: `@statemcp/bench#test` depends on `^build`), runs
  * every workload once in `--smoke` mode (tiny counts, one repetition) against every stack,
- * and checks the report. The run is split in two concurrent runs (the scale-out, task and
- * inspector rows, which mostly wait on their child processes and Redis, and the rest), so the
- * suite's wall time is the longer half.
+ * and checks the report. The run is split in two concurrent runs (the scale-out, task,
+ * inspector and 2026-07-28 HTTP rows, and the rest), of about the same CPU time, so the suite's
+ * wall time is the longer half.
  * No timing assertions: only that each workload ran on each stack without errors and
  * produced finite numbers.
  */
@@ -34,7 +34,7 @@ interface Report {
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /** The workloads of the second run (`--only`); the first runs every other one (`--skip`). */
-const SIDE = ['cluster', 'tasks', 'inspector'];
+const SIDE = ['cluster', 'tasks', 'inspector', 'call.http.modern'];
 
 /** Runs the smoke bench over one half of the workloads and reads its report. */
 async function smoke(half: '--only' | '--skip'): Promise<{ stdout: string; report: Report }> {
@@ -65,10 +65,10 @@ function expectClean(expect: ExpectStatic, report: Report, ids: readonly string[
 beforeAll(() => run(process.execPath, ['build.mjs', '--skip-packages'], { cwd: root, timeout: 60_000 }), 60_000);
 
 describe.concurrent('pnpm bench', () => {
-  it('runs the scale-out, task and inspector workloads on every stack in --smoke mode', async ({ expect }) => {
+  it('runs the scale-out, task, inspector and 2026-07-28 HTTP workloads on every stack in --smoke mode', async ({ expect }) => {
     const { stdout, report } = await smoke('--only');
     expect(stdout).toContain('### Targets');
-    expectClean(expect, report, ['cluster.http.seq', 'cluster.http.8x4', 'tasks.roundtrip', 'tasks.worker.c16', 'inspector.stdio.1k', 'inspector.stdio.seq', 'inspector.memory.seq']);
+    expectClean(expect, report, ['cluster.http.seq', 'cluster.http.8x4', 'tasks.roundtrip', 'tasks.worker.c16', 'inspector.stdio.1k', 'inspector.stdio.seq', 'inspector.memory.seq', 'call.http.modern', 'call.http.modern16x8']);
     expect(report.results.find((r) => r.id === 'cluster.http.seq')?.stacks).toEqual(expect.arrayContaining(['redis', 'cluster', 'cluster-replicas', 'cluster-modern', 'memory-rtt', 'raw', 'raw-cluster']));
     // Each cluster target shows its same-run floor beside statemcp's ratio.
     const cluster = report.targets.filter((t) => t.name.startsWith('cluster.http.seq:') && !t.name.endsWith('for information'));
@@ -79,7 +79,7 @@ describe.concurrent('pnpm bench', () => {
     const { stdout, report } = await smoke('--skip');
     expect(stdout).toContain('### At a glance');
     expect(stdout).toContain('### Targets');
-    expectClean(expect, report, ['handshake.memory', 'call.memory.seq', 'call.memory.c64', 'list.memory', 'call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'stdio.lifecycle', 'call.http.seq', 'call.http.16x8', 'call.memory.modern', 'call.http.modern', 'http.sessions', 'timeouts.stdio', 'floor.json', 'era.memory', 'era.stdio', 'era.http', 'era.timeouts']);
+    expectClean(expect, report, ['handshake.memory', 'call.memory.seq', 'call.memory.c64', 'list.memory', 'call.stdio.seq', 'call.stdio.c64', 'stdio.1mib', 'stdio.lifecycle', 'call.http.seq', 'call.http.16x8', 'call.memory.modern', 'http.sessions', 'timeouts.stdio', 'floor.json', 'era.memory', 'era.stdio', 'era.http', 'era.timeouts']);
     expect(report.results.some((r) => SIDE.some((prefix) => r.id.startsWith(prefix)))).toBe(false);
     // Every timed-out call sent its notifications/cancelled, in both eras.
     for (const timeouts of report.results.filter((r) => r.id === 'timeouts.stdio' || r.id === 'era.timeouts')) {
