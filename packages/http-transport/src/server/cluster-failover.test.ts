@@ -157,6 +157,37 @@ describe('cluster failover', () => {
     expect(sessions.claim(sessionId, 'a', 'c', TTL)).toBeUndefined();
   });
 
+  it('serves a POST whose body arrived while another request adopted the session (a GET reconnect racing the next call)', async () => {
+    const { sessions, a, b, kill } = cluster();
+    const sessionId = await openOn(a);
+    await kill('a');
+    // The POST's body comes in only once another request has adopted the session on B: the POST
+    // found no session here when it arrived, and the session's record names B when it is read.
+    let send!: (body: string) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        send = (text) => {
+          controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        };
+      },
+    });
+    const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    const call = b.handleFetch(new Request(URL_, { method: 'POST', headers, body, duplex: 'half' }));
+    // The client's standalone GET stream reconnects meanwhile, and adopts the session on B.
+    const standalone = await b.handleFetch(new Request(URL_, { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } }));
+    expect(standalone.status).toBe(200);
+    expect(sessions.get(sessionId)?.owner).toBe('b');
+
+    send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami' } }));
+    const answered = await call;
+    expect(answered.status).toBe(200);
+    const answer = messagesOf((await readEvents(answered.body)).events).find((message) => message['id'] === 2);
+    expect((answer?.['result'] as JsonObject | undefined)?.['content']).toEqual([{ type: 'text', text: 'b' }]);
+    expect(b.sessions.ids()).toEqual([sessionId]);
+    await standalone.body?.cancel();
+  });
+
   it('ends a request relayed to an owner that hangs with a 502 naming it once its liveness expires, then adopts the session', async () => {
     const { clock, a, b, hang } = cluster();
     const sessionId = await openOn(a);

@@ -163,6 +163,8 @@ export interface ClusterHost {
    * (`from`); false when it could not (the claim is then undone by deleting the record).
    */
   adopt: (record: SessionRecord, from: string) => Promise<boolean>;
+  /** True when this instance runs the session (its connection is in the server's session manager). */
+  runs: (sessionId: string) => boolean;
   onError: (error: unknown) => void;
   clock: Clock;
   /** A replica on another instance used the session: it stays alive here (its idle timer restarts). */
@@ -251,6 +253,11 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
     if (record !== undefined) remember(record);
     return { record, fresh: true };
   };
+  /** Serves a request of a session this instance now runs, from the parts already read. */
+  const serveHere = (request: RelayRequest): Promise<HttpAnswer> => {
+    const parts = { method: request.method, url: request.url, headers: withoutHopByHop(request.headers), body: request.body };
+    return serve(relayedInbound(parts, request.client));
+  };
   const relay = async (sessionId: string, request: RelayRequest, principal: string | undefined): Promise<HttpAnswer | undefined> => {
     // Twice at most with a record read from the store: when another instance wins the adoption, relay to it.
     for (let reads = 0; reads < 2; ) {
@@ -259,10 +266,12 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
       // Another principal's session is not relayed (nor adopted); the owner would refuse it too.
       if (record === undefined || record.principal !== principal) return undefined;
       if (record.owner === cluster.instanceId) {
-        // Adopted here by a concurrent request: serve it once the session's machine is up.
+        // Adopted here by a concurrent request (a client's GET reconnect may reach a new
+        // incarnation just ahead of its next POST): serve it once the session's machine is up.
         owners.delete(sessionId);
         await adopting.get(sessionId);
-        return undefined;
+        // A POST's body is read already, so it cannot go back to the caller: it is served here.
+        return request.body !== undefined && host.runs(sessionId) ? serveHere(request) : undefined;
       }
       if (liveness?.knownDead(record.owner) !== true) {
         const watch = liveness === undefined ? undefined : (onLost: (loss: OwnerLoss) => void) => liveness.watch(record.owner, onLost);
@@ -275,10 +284,7 @@ export function joinCluster(cluster: ClusterOptions, idleMs: number, host: Clust
       // Nobody serves the session: its owner died. Adopt it, then serve the request here.
       const adoption = await adopt(record);
       if (adoption === undefined) return undefined;
-      if (adoption) {
-        const parts = { method: request.method, url: request.url, headers: withoutHopByHop(request.headers), body: request.body };
-        return serve(relayedInbound(parts, request.client));
-      }
+      if (adoption) return serveHere(request);
     }
     return undefined;
   };

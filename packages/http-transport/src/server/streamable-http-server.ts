@@ -445,6 +445,7 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
       : joinCluster(options.cluster, manager.idleTimeoutMs, {
           serve: safeHandle,
           adopt: adoptSession,
+          runs: (sessionId) => manager.peek(sessionId) !== undefined,
           replica: buildReplica,
           maxReplicas: manager.maxSessions,
           forward: (sessionId, message) => {
