@@ -1,7 +1,7 @@
 import { serve as serveNode, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 import { TEST_BODY_LIMIT, expectHostAndOriginChecks, expectRoundTripWithRequestInfo, expectServerBodyChecks } from '../../test/adapter-checks.js';
 import { buildRequestInfoServer, readSeenRequests } from '../../test/request-info-fixture.js';
@@ -9,6 +9,14 @@ import { StreamableHttpClientTransport } from '../client/index.js';
 import { createStreamableHttpServer } from '../server/streamable-http-server.js';
 import type { StreamableHttpServer } from '../server/server-options.js';
 import { createHonoHandler } from './index.js';
+
+// `@hono/node-server` puts its own `Request` and `Response` on the global object (its default
+// `overrideGlobalObjects`, left on: that is what an app gets). Node's go back after this file, since
+// the next files share the worker (`isolate: false`).
+const { Request: NodeRequest, Response: NodeResponse } = globalThis;
+afterAll(() => {
+  Object.assign(globalThis, { Request: NodeRequest, Response: NodeResponse });
+});
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

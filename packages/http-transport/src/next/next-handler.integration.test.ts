@@ -8,11 +8,19 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Client } from '@statemcp/client';
 import { McpServer } from '@statemcp/server';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 import { StreamableHttpClientTransport } from '../client/streamable-http.js';
 import { createStreamableHttpServer } from '../server/streamable-http-server.js';
 import { createNextHandler, type NextRouteHandlers } from './next-handler.js';
+
+// `@hono/node-server` puts its own `Request` and `Response` on the global object (its default
+// `overrideGlobalObjects`, left on: that is what an app gets). Node's go back after this file, since
+// the next files share the worker (`isolate: false`).
+const { Request: NodeRequest, Response: NodeResponse } = globalThis;
+afterAll(() => {
+  Object.assign(globalThis, { Request: NodeRequest, Response: NodeResponse });
+});
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
