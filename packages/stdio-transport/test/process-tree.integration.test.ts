@@ -8,6 +8,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DescendantTree } from '../src/descendant-tree.js';
 import { isProcessAlive } from '../src/process-tree.js';
 import { StdioClientTransport, type StdioClientDiagnostic, type StdioClientTransportOptions } from '../src/index.js';
 import { fixture, node, sourceFixture } from './support/paths.js';
@@ -88,6 +89,16 @@ describe.each([
     expect(diagnostics.some((event) => event.type === 'shutdown-incomplete')).toBe(false);
   });
 
+  it('finds a grandchild the wrapper started from another thread, and SIGKILLs it', async () => {
+    const { transport, peer, diagnostics, grandchild } = await startWrapper(['--from-worker', '--ignore-sigterm', '--ignore-stdin-end'], { processGroup });
+    const { ppid } = await peer.request<{ ppid: number }>('pid');
+    expect(ppid).toBe(transport.pid);
+    await transport.close();
+    expect(signalsOf(diagnostics)).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(await isProcessAlive(grandchild)).toBe(false);
+    expect(diagnostics.some((event) => event.type === 'shutdown-incomplete')).toBe(false);
+  });
+
   it('kills a grandchild reparented because the wrapper exited before close() began', async () => {
     const { transport, peer, grandchild } = await startWrapper(['--exit-early', '--ignore-sigterm', '--ignore-stdin-end'], { processGroup });
     await peer.closed;
@@ -112,5 +123,14 @@ describe.each([
     const grandchild = Number(/grandchild (\d+)/.exec(stdout)?.[1]);
     expect(Number.isInteger(grandchild)).toBe(true);
     expect(await gone(grandchild, 5000)).toBe(true);
+  });
+});
+
+describe('DescendantTree', () => {
+  it('finds a grandchild started from another thread of the child by parentage alone', async () => {
+    const { transport, grandchild } = await startWrapper(['--from-worker']);
+    const tree = await DescendantTree.forChild(transport.pid ?? -1);
+    // While the wrapper runs, the snapshot reads no descriptors: only the threads' children lists.
+    expect(await tree.snapshot()).toEqual(expect.arrayContaining([transport.pid, grandchild]));
   });
 });
