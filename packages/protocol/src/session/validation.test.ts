@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { NotificationParams } from '../revisions/blocks/base.js';
 import { acceptsNoParams, formatIssues } from './validation.js';
 
 describe('formatIssues', () => {
@@ -18,6 +19,11 @@ describe('formatIssues', () => {
 });
 
 describe('acceptsNoParams', () => {
+  it('knows without parsing that the shared notification params accept {}, as a parse does', () => {
+    expect(acceptsNoParams(NotificationParams)).toBe(true);
+    expect(NotificationParams.safeParse({}).success).toBe(true);
+  });
+
   it('answers what parsing {} answers, asking each schema once', () => {
     const open = z.looseObject({ _meta: z.record(z.string(), z.unknown()).optional() });
     const required = z.object({ progressToken: z.string(), progress: z.number() });

@@ -5,6 +5,7 @@
  * that came closest to matching, not a bare "Invalid input".
  */
 import type * as z from 'zod/mini';
+import { NotificationParams } from '../revisions/blocks/base.js';
 
 const MAX_ISSUES = 5;
 
@@ -36,8 +37,13 @@ export function formatIssues(error: z.core.$ZodError): string {
   return parts.join('; ');
 }
 
-/** Whether each schema accepts `{}`, asked once per schema (see {@link acceptsNoParams}). */
-const acceptsEmpty = new WeakMap<z.ZodMiniType, boolean>();
+/**
+ * Whether each schema accepts `{}`, asked once per schema (see {@link acceptsNoParams}). Known
+ * from the start for the shared notification params (a loose object whose one field, `_meta`,
+ * is optional): `notifications/initialized` carries them, so a server's first handshake neither
+ * builds that deferred schema nor parses it (tooling/bench/profiling/README.md, "s22-shutdown").
+ */
+const acceptsEmpty = new WeakMap<z.ZodMiniType, boolean>([[NotificationParams, true]]);
 
 /**
  * Whether `schema` accepts a message sent without params (validated as `{}`). The answer
