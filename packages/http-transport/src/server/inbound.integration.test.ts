@@ -141,3 +141,37 @@ describe('fromNodeRequest readBody', () => {
     expect(typeof (body as { reason?: unknown }).reason).toBe('string');
   });
 });
+
+describe('fromNodeRequest requestInfo', () => {
+  it('takes each request\'s URL from its own Host header, whichever Host came before it', async () => {
+    const urls = new Queue<string>();
+    server = createServer((req, res) => {
+      urls.push(fromNodeRequest(req, res).requestInfo().url);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const get = (host: string, path: string): Promise<void> =>
+      new Promise((resolve, reject) => {
+        const outgoing = request({ host: '127.0.0.1', port, path, headers: { host } }, (incoming) => {
+          incoming.resume();
+          incoming.on('end', resolve);
+        });
+        outgoing.on('error', reject);
+        outgoing.end();
+      });
+    const cases: [host: string, path: string, url: string][] = [
+      ['a.example:3000', '/mcp', 'http://a.example:3000/mcp'],
+      ['a.example:3000', '/mcp?x=1', 'http://a.example:3000/mcp?x=1'],
+      ['b.example', '/mcp', 'http://b.example/mcp'],
+      ['user@b.example', '/mcp', 'http://localhost/mcp'],
+      ['b.example', '/other', 'http://b.example/other'],
+      ['[::1]:8080', '/mcp', 'http://[::1]:8080/mcp'],
+      ['a.example:3000', '/mcp', 'http://a.example:3000/mcp'],
+    ];
+    for (const [host, path, url] of cases) {
+      await get(host, path);
+      expect(await urls.take()).toBe(url);
+    }
+  });
+});

@@ -99,16 +99,24 @@ function partsOf(target: RequestTarget): { pathname: string; search: string } {
  * has none that parses) joined to the path as a string, so a path such as `//x/y` stays a path.
  */
 function absoluteUrl(host: string | undefined, pathname: string, search: string): URL {
+  return new URL(`${host === undefined ? 'http://localhost' : originOf(host)}${pathname === '' ? '/' : pathname}${search}`);
+}
+
+/** The last `Host` header {@link originOf} parsed and its origin: a client sends the same one on every request. */
+let lastHost: { readonly host: string; readonly origin: string } | undefined;
+
+/** The origin of a `Host` header's authority, `http://localhost` when it has none that parses; one URL parse per new header. */
+function originOf(host: string): string {
+  if (lastHost?.host === host) return lastHost.origin;
   let origin = 'http://localhost';
-  if (host !== undefined) {
-    try {
-      const url = new URL(`http://${host.trim()}`);
-      if (url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '') origin = url.origin;
-    } catch {
-      // not an authority: keep localhost
-    }
+  try {
+    const url = new URL(`http://${host.trim()}`);
+    if (url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '') origin = url.origin;
+  } catch {
+    // not an authority: keep localhost
   }
-  return new URL(`${origin}${pathname === '' ? '/' : pathname}${search}`);
+  lastHost = { host, origin };
+  return origin;
 }
 
 /** Builds a frozen {@link HttpRequestInfo}. */
