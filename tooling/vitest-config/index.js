@@ -7,7 +7,7 @@
 // Both kinds run in one Vitest project: Vitest gives each project its own Vite server and its own
 // workers, so with a `unit` and an `integration` project a package's sources were transformed and
 // imported twice (see tooling/bench/profiling/README.md, "s22-testtime"). What told the two apart
-// besides the file name, the timeouts, is set per file by `timeouts.js`: Vitest's defaults for a
+// besides the file name, the timeouts, is set per file by `file-setup.js`: Vitest's defaults for a
 // unit file, `integrationTimeoutMs` for an integration file.
 //
 // Test files share their worker's module graph (`isolate: false`): with a fresh one per file,
@@ -37,7 +37,7 @@ export function statemcpVitest(options = {}) {
       include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
       // (`examples/` holds unit files only.)
       exclude: ['examples/**/*.integration.test.ts', '**/node_modules/**', '**/dist/**'],
-      setupFiles: [fileURLToPath(new URL('./timeouts.js', import.meta.url))],
+      setupFiles: [fileURLToPath(new URL('./file-setup.js', import.meta.url))],
       provide: { integrationTimeoutMs: options.integrationTimeoutMs ?? 60_000 },
       passWithNoTests: false,
     },
