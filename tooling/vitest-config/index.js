@@ -1,8 +1,14 @@
-// Shared Vitest configuration. Every package gets two projects:
-//   unit         — `src/**/*.test.ts`, pure and deterministic (simulated clock, no sockets)
-//   integration  — `**/*.integration.test.ts`, real processes and sockets on 127.0.0.1
+// Shared Vitest configuration. Every package runs two kinds of test file:
+//   unit         — `*.test.ts`, pure and deterministic (simulated clock, no sockets)
+//   integration  — `*.integration.test.ts`, real processes and sockets on 127.0.0.1
 // The `@statemcp/source` export condition makes workspace imports resolve to `src/` so
 // tests never need a build.
+//
+// Both kinds run in one Vitest project: Vitest gives each project its own Vite server and its own
+// workers, so with a `unit` and an `integration` project a package's sources were transformed and
+// imported twice (see tooling/bench/profiling/README.md, "s22-testtime"). What told the two apart
+// besides the file name, the timeouts, is set per file by `file-setup.js`: Vitest's defaults for a
+// unit file, `integrationTimeoutMs` for an integration file.
 //
 // Test files share their worker's module graph (`isolate: false`): with a fresh one per file,
 // importing the sources again for every file was most of `pnpm test`'s time (the protocol's unit
@@ -14,41 +20,25 @@
 // whose long files mostly wait on real time (processes, Redis, lock expiry) passes `maxWorkers` so
 // they wait side by side; its files must then not share anything outside the process but a
 // Redis server each starts for itself.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const resolve = { conditions: ['@statemcp/source', 'module', 'node', 'import', 'default'] };
 
-/** @param {{ integrationTimeoutMs?: number, isolate?: boolean, maxWorkers?: number }} [options] */
+/** @param {{ integrationTimeoutMs?: number, isolate?: boolean, maxWorkers?: number, execArgv?: string[] }} [options] */
 export function statemcpVitest(options = {}) {
   return defineConfig({
     resolve,
     ssr: { resolve: { conditions: ['@statemcp/source', 'node', 'import', 'default'] } },
     test: {
       ...(options.maxWorkers === undefined ? {} : { maxWorkers: options.maxWorkers }),
-      projects: [
-        {
-          resolve,
-          ssr: { resolve: { conditions: ['@statemcp/source', 'node', 'import', 'default'] } },
-          test: {
-            name: 'unit',
-            isolate: options.isolate ?? false,
-            include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
-            exclude: ['**/*.integration.test.ts', '**/node_modules/**', '**/dist/**'],
-          },
-        },
-        {
-          resolve,
-          ssr: { resolve: { conditions: ['@statemcp/source', 'node', 'import', 'default'] } },
-          test: {
-            name: 'integration',
-            isolate: options.isolate ?? false,
-            include: ['src/**/*.integration.test.ts', 'test/**/*.integration.test.ts'],
-            exclude: ['**/node_modules/**', '**/dist/**'],
-            testTimeout: options.integrationTimeoutMs ?? 60_000,
-            hookTimeout: options.integrationTimeoutMs ?? 60_000,
-          },
-        },
-      ],
+      ...(options.execArgv === undefined ? {} : { execArgv: options.execArgv }),
+      isolate: options.isolate ?? false,
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+      // (`examples/` holds unit files only.)
+      exclude: ['examples/**/*.integration.test.ts', '**/node_modules/**', '**/dist/**'],
+      setupFiles: [fileURLToPath(new URL('./file-setup.js', import.meta.url))],
+      provide: { integrationTimeoutMs: options.integrationTimeoutMs ?? 60_000 },
       passWithNoTests: false,
     },
   });
